@@ -1,0 +1,23 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+let package = Package(
+    name: "todofmt",
+    products: [
+        .library(name: "TodoFormat", targets: ["TodoFormat"]),
+        .executable(name: "todofmt", targets: ["todofmt"]),
+    ],
+    targets: [
+        .systemLibrary(name: "CYAML", pkgConfig: "yaml-0.1", providers: [.apt(["libyaml-dev"])]),
+        .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
+        .target(name: "TodoFormat", dependencies: ["CYAML", "CSQLite"]),
+        .executableTarget(name: "todofmt", dependencies: ["TodoFormat"]),
+        .testTarget(
+            name: "TodoFormatTests",
+            dependencies: ["TodoFormat"],
+            resources: [.copy("Fixtures")]
+        ),
+        .testTarget(name: "todofmtTests", dependencies: ["todofmt", "TodoFormat"]),
+    ],
+    swiftLanguageModes: [.v6]
+)

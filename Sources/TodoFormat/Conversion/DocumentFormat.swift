@@ -1,0 +1,81 @@
+/// A file format todofmt reads and writes. The raw value is the command-line spelling.
+public enum DocumentFormat: String, CaseIterable, Sendable {
+    /// A Markdown checklist (`.md`, `.markdown`).
+    case markdown = "md"
+    /// todofmt's YAML list (`.yaml`, `.yml`).
+    case yaml
+    /// The Codable JSON shape `[{"name": …, "checked": …}]` (`.json`).
+    case json
+
+    /// A format from its command-line name; `markdown` and `yml` are accepted too.
+    public init?(name: String) {
+        switch name.lowercased() {
+        case "md", "markdown": self = .markdown
+        case "yaml", "yml": self = .yaml
+        case "json": self = .json
+        default: return nil
+        }
+    }
+
+    /// The format a file name's extension stands for.
+    public init?(path: String) {
+        guard let dot = path.lastIndex(of: "."), !path[dot...].contains("/") else { return nil }
+        switch path[path.index(after: dot)...].lowercased() {
+        case "md", "markdown": self = .markdown
+        case "yaml", "yml": self = .yaml
+        case "json": self = .json
+        default: return nil
+        }
+    }
+
+    /// The format the content looks like: JSON by its first character, a checklist by a
+    /// task line, YAML by a leading `- `, `---` or `key:`; nil for empty input.
+    public init?(content bytes: [UInt8]) {
+        var i = 0
+        if bytes.count >= 3 && bytes[0] == 0xEF && bytes[1] == 0xBB && bytes[2] == 0xBF { i = 3 }
+        while i < bytes.count && (bytes[i] == 32 || bytes[i] == 9 || bytes[i] == 10 || bytes[i] == 13) { i += 1 }
+        guard i < bytes.count else { return nil }
+        if bytes[i] == UInt8(ascii: "{") {
+            self = .json
+            return
+        }
+        if bytes[i] == UInt8(ascii: "[") {
+            var j = i + 1
+            while j < bytes.count && (bytes[j] == 32 || bytes[j] == 9 || bytes[j] == 10 || bytes[j] == 13) { j += 1 }
+            if j == bytes.count || "{[]\"-0123456789tfn".utf8.contains(bytes[j]) {
+                self = .json
+                return
+            }
+        }
+        let head = String(decoding: bytes.prefix(64 * 1024), as: UTF8.self)
+        var sawYAMLLine = false
+        for line in head.split(separator: "\n", maxSplits: 200).prefix(200) {
+            let trimmed = line.drop { $0 == " " || $0 == "\t" }
+            if Self.isTaskLine(trimmed) {
+                self = .markdown
+                return
+            }
+            if trimmed.hasPrefix("- name:") || (line.first.map { $0.isLetter } == true && trimmed.contains(": ") && !trimmed.hasPrefix("#")) {
+                sawYAMLLine = true
+            }
+        }
+        self = sawYAMLLine ? .yaml : .markdown
+    }
+
+    private static func isTaskLine(_ line: Substring) -> Bool {
+        var rest = line
+        if let first = rest.first, "-*+".contains(first) {
+            rest = rest.dropFirst()
+        } else {
+            let digits = rest.prefix { $0.isASCII && $0.isNumber }
+            guard !digits.isEmpty else { return false }
+            rest = rest.dropFirst(digits.count)
+            guard let d = rest.first, d == "." || d == ")" else { return false }
+            rest = rest.dropFirst()
+        }
+        guard rest.first == " " || rest.first == "\t" else { return false }
+        rest = rest.drop { $0 == " " || $0 == "\t" }
+        let chars = Array(rest.prefix(4))
+        return chars.count >= 4 && chars[0] == "[" && chars[2] == "]" && (chars[3] == " " || chars[3] == "\t")
+    }
+}

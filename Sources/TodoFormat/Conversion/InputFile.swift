@@ -1,0 +1,110 @@
+import Foundation
+
+/// Reads whole input files (`-` is standard input), never changing them.
+enum InputFile {
+    static func displayName(_ path: String) -> String { path == "-" ? "<stdin>" : path }
+
+    static func read(_ path: String) throws(ConversionError) -> [UInt8] {
+        let fd = path == "-" ? 0 : open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { throw .io(path: path, reason: String(cString: strerror(errno))) }
+        defer { if fd != 0 { close(fd) } }
+        var info = stat()
+        if fstat(fd, &info) == 0 && (info.st_mode & S_IFMT) == S_IFDIR {
+            throw .io(path: path, reason: "is a directory")
+        }
+        let size = (info.st_mode & S_IFMT) == S_IFREG ? Int(info.st_size) : 0
+        var bytes = [UInt8](repeating: 0, count: max(size, 1 << 16))
+        var count = 0
+        while true {
+            if count == bytes.count { bytes.append(contentsOf: repeatElement(0, count: bytes.count)) }
+            let n = bytes.withUnsafeMutableBytes { raw in Foundation.read(fd, raw.baseAddress! + count, raw.count - count) }
+            if n < 0 {
+                if errno == EINTR { continue }
+                throw .io(path: path, reason: String(cString: strerror(errno)))
+            }
+            if n == 0 { break }
+            count += n
+        }
+        bytes.removeLast(bytes.count - count)
+        return bytes
+    }
+}
+
+extension InputFile {
+    /// Reads a UTF-8 text file straight into a string's storage (one copy of the
+    /// file in memory, not two), or fails at the first byte that is not UTF-8.
+    static func readText(_ path: String) throws -> String {
+        var info = stat()
+        guard path != "-", stat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else {
+            return try MarkdownSource.decode(read(path), path: displayName(path))
+        }
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { throw ConversionError.io(path: path, reason: String(cString: strerror(errno))) }
+        defer { close(fd) }
+        let size = Int(info.st_size)
+        var failure: Int32 = 0
+        var invalidAt = -1
+        let text = String(unsafeUninitializedCapacity: size) { buffer in
+            var count = 0
+            while count < size {
+                let n = Foundation.read(fd, buffer.baseAddress! + count, size - count)
+                if n < 0 && errno == EINTR { continue }
+                if n <= 0 {
+                    if n < 0 { failure = errno }
+                    break
+                }
+                count += n
+            }
+            invalidAt = UTF8Validation.firstInvalidOffset(UnsafeBufferPointer(rebasing: buffer[..<count]))
+            return invalidAt >= 0 ? 0 : count
+        }
+        if failure != 0 { throw ConversionError.io(path: path, reason: String(cString: strerror(failure))) }
+        if invalidAt >= 0 {
+            // Read again for the message: this happens once, on a bad file.
+            return try MarkdownSource.decode(read(path), path: path)
+        }
+        return text
+    }
+}
+
+enum UTF8Validation {
+    /// The offset of the first byte that does not belong to well-formed UTF-8, or -1.
+    static func firstInvalidOffset(_ bytes: UnsafeBufferPointer<UInt8>) -> Int {
+        var i = 0
+        let n = bytes.count
+        guard let base = bytes.baseAddress else { return -1 }
+        let raw = UnsafeRawPointer(base)
+        while i < n {
+            // Eight ASCII bytes at a time.
+            while i + 8 <= n && raw.loadUnaligned(fromByteOffset: i, as: UInt64.self) & 0x8080_8080_8080_8080 == 0 {
+                i += 8
+            }
+            if i >= n { break }
+            let b0 = bytes[i]
+            if b0 < 0x80 {
+                i += 1
+                continue
+            }
+            func cont(_ k: Int) -> Bool { i + k < n && bytes[i + k] & 0xC0 == 0x80 }
+            if b0 >= 0xC2 && b0 <= 0xDF {
+                guard cont(1) else { return i }
+                i += 2
+            } else if b0 >= 0xE0 && b0 <= 0xEF {
+                guard cont(1), cont(2) else { return i }
+                let b1 = bytes[i + 1]
+                if b0 == 0xE0 && b1 < 0xA0 { return i }  // overlong
+                if b0 == 0xED && b1 >= 0xA0 { return i }  // surrogate
+                i += 3
+            } else if b0 >= 0xF0 && b0 <= 0xF4 {
+                guard cont(1), cont(2), cont(3) else { return i }
+                let b1 = bytes[i + 1]
+                if b0 == 0xF0 && b1 < 0x90 { return i }
+                if b0 == 0xF4 && b1 >= 0x90 { return i }
+                i += 4
+            } else {
+                return i
+            }
+        }
+        return -1
+    }
+}

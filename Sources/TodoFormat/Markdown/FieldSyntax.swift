@@ -1,0 +1,464 @@
+import Foundation
+
+// Item fields in a checklist line: Dataview-style inline fields at the end of the
+// item's text, `- [ ] Milk [id:: 42] [added:: 2024-05-01T09:30:00Z]`.
+// FORMAT.md ("Item fields" and "Field values") is the specification of this file.
+enum FieldSyntax {
+    /// Splits an item's last name line into the name text and its trailing fields.
+    /// Returns nil (quickly, for most lines) when the line carries no fields.
+    static func splitFields(_ line: ArraySlice<UInt8>) -> (nameEnd: Int, fields: [Field])? {
+        // Fast rejection: fields end the line with `]`, and contain `::`.
+        guard let last = line.last, last == UInt8(ascii: "]"), line.count >= 6 else { return nil }
+        var i = line.startIndex
+        while i < line.endIndex {
+            if line[i] == UInt8(ascii: "[") && (i == line.startIndex || line[i - 1] == 32 || line[i - 1] == 9)
+                && !isEscaped(line, i)
+            {
+                var cursor = Cursor(bytes: line, position: i)
+                if let fields = cursor.parseGroups() {
+                    var nameEnd = i
+                    while nameEnd > line.startIndex && (line[nameEnd - 1] == 32 || line[nameEnd - 1] == 9) { nameEnd -= 1 }
+                    return (nameEnd, fields)
+                }
+            }
+            i += 1
+        }
+        return nil
+    }
+
+    private static func isEscaped(_ bytes: ArraySlice<UInt8>, _ i: Int) -> Bool {
+        var n = 0
+        var j = i - 1
+        while j >= bytes.startIndex && bytes[j] == UInt8(ascii: "\\") {
+            n += 1
+            j -= 1
+        }
+        return n % 2 == 1
+    }
+
+    /// A name as read from Markdown: `\\`, `\[` and `\]` lose their backslash; so does
+    /// an escaped block-start character at the start of a continuation line.
+    static func unescapeName(_ lines: [ArraySlice<UInt8>]) -> String {
+        var out: [UInt8] = []
+        for (n, line) in lines.enumerated() {
+            if n > 0 { out.append(10) }
+            var i = line.startIndex
+            if n > 0 {
+                // `\-`, `\#`… at the start of a continuation line; `1\.` after digits.
+                var d = i
+                while d < line.endIndex && line[d] >= 48 && line[d] <= 57 { d += 1 }
+                if d + 1 < line.endIndex && line[d] == UInt8(ascii: "\\") && blockStartCharacters.contains(line[d + 1]) {
+                    out.append(contentsOf: line[i..<d])
+                    i = d + 1
+                }
+            }
+            while i < line.endIndex {
+                let b = line[i]
+                if b == UInt8(ascii: "\\") && i + 1 < line.endIndex {
+                    let next = line[i + 1]
+                    if next == UInt8(ascii: "\\") || next == UInt8(ascii: "[") || next == UInt8(ascii: "]") {
+                        out.append(next)
+                        i += 2
+                        continue
+                    }
+                }
+                out.append(b)
+                i += 1
+            }
+        }
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    private static let blockStartCharacters: Set<UInt8> = Set("#>-+*=`~<|.)".utf8)
+
+    /// An item's text as written to Markdown: the escaped name, then its fields.
+    /// Newlines in the name become continuation lines that start with `continuation`.
+    static func render(name: Substring, fields: [Field], continuation: String) -> String {
+        var text = escapeName(name, continuation: continuation)
+        for field in fields {
+            if !text.isEmpty { text += " " }
+            text += "[" + renderKey(field.key) + ":: " + renderValue(field.value, bare: true) + "]"
+        }
+        return text
+    }
+
+    static func escapeName(_ name: Substring, continuation: String) -> String {
+        var needsWork = false
+        for b in name.utf8 where b == UInt8(ascii: "\\") || b == UInt8(ascii: "[") || b == 10 || b == 13 {
+            needsWork = true
+            break
+        }
+        if !needsWork { return String(name) }
+        var lines: [String] = []
+        for (n, rawLine) in name.split(separator: "\n", omittingEmptySubsequences: true).enumerated() {
+            var line = rawLine.trimmingCharacters(in: .whitespaces)
+            if line.isEmpty { continue }
+            // Double the backslashes that the reader would take as escapes.
+            var bytes: [UInt8] = []
+            let raw = Array(line.utf8)
+            for (i, b) in raw.enumerated() {
+                bytes.append(b)
+                if b == UInt8(ascii: "\\") {
+                    let next = i + 1 < raw.count ? raw[i + 1] : 0
+                    if next == UInt8(ascii: "\\") || next == UInt8(ascii: "[") || next == UInt8(ascii: "]") {
+                        bytes.append(b)
+                    }
+                }
+            }
+            if n > 0 {
+                var d = 0
+                while d < bytes.count && bytes[d] >= 48 && bytes[d] <= 57 { d += 1 }
+                let startsBlock =
+                    d == 0
+                    ? (bytes.first.map { blockStartCharacters.contains($0) && $0 != UInt8(ascii: ".") && $0 != UInt8(ascii: ")") } ?? false)
+                    : (d < bytes.count && (bytes[d] == UInt8(ascii: ".") || bytes[d] == UInt8(ascii: ")")))
+                if startsBlock { bytes.insert(UInt8(ascii: "\\"), at: d) }
+            }
+            line = String(decoding: bytes, as: UTF8.self)
+            lines.append(line)
+        }
+        // Text that would read as fields gets its brackets escaped, one group at a time.
+        if var last = lines.last.map({ Array($0.utf8) }) {
+            while let split = splitFields(last[...]) {
+                var start = split.nameEnd
+                while start < last.count && last[start] != UInt8(ascii: "[") { start += 1 }
+                last.insert(UInt8(ascii: "\\"), at: start)
+            }
+            lines[lines.count - 1] = String(decoding: last, as: UTF8.self)
+        }
+        return lines.joined(separator: "\n" + continuation)
+    }
+
+    // MARK: Keys and values
+
+    static func renderKey(_ key: String) -> String {
+        let bytes = Array(key.utf8)
+        let bare = !bytes.isEmpty && bytes.first != 32 && bytes.last != 32
+            && !bytes.contains { $0 < 32 || $0 == UInt8(ascii: "[") || $0 == UInt8(ascii: "]") || $0 == UInt8(ascii: ":")
+                || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }
+        return bare ? key : quote(key)
+    }
+
+    /// A value in its Markdown text form; `bare` allows an unquoted string.
+    static func renderValue(_ value: FieldValue, bare: Bool) -> String {
+        switch value {
+        case .string(let s):
+            return bare && isBareString(s) ? s : quote(s)
+        case .integer(let i): return String(i)
+        case .double(let d): return formatDouble(d)
+        case .bool(let b): return b ? "true" : "false"
+        case .null: return "null"
+        case .date(let d): return ISO8601.format(d)
+        case .data(let d):
+            var s = "<"
+            for byte in d {
+                s += String(byte >> 4, radix: 16) + String(byte & 15, radix: 16)
+            }
+            return s + ">"
+        case .array(let values):
+            return "[" + values.map { renderValue($0, bare: false) }.joined(separator: ", ") + "]"
+        case .dictionary(let fields):
+            return "{" + fields.map { quote($0.key) + ": " + renderValue($0.value, bare: false) }.joined(separator: ", ") + "}"
+        }
+    }
+
+    static func formatDouble(_ d: Double) -> String {
+        if d.isNaN { return "nan" }
+        if d.isInfinite { return d < 0 ? "-inf" : "inf" }
+        return String(d)  // Swift prints the shortest text that reads back exactly, always with `.` or `e`.
+    }
+
+    private static func isBareString(_ s: String) -> Bool {
+        let bytes = Array(s.utf8)
+        guard let first = bytes.first, let last = bytes.last, first != 32, first != 9, last != 32, last != 9 else {
+            return false
+        }
+        if first == UInt8(ascii: "\"") || first == UInt8(ascii: "[") || first == UInt8(ascii: "{") || first == UInt8(ascii: "<") {
+            return false
+        }
+        if bytes.contains(where: { $0 < 32 || $0 == UInt8(ascii: "[") || $0 == UInt8(ascii: "]") }) { return false }
+        return typedToken(bytes[...]) == nil
+    }
+
+    /// JSON string syntax.
+    static func quote(_ s: String) -> String {
+        var out = "\""
+        for scalar in s.unicodeScalars {
+            switch scalar {
+            case "\"": out += "\\\""
+            case "\\": out += "\\\\"
+            case "\n": out += "\\n"
+            case "\r": out += "\\r"
+            case "\t": out += "\\t"
+            default:
+                if scalar.value < 0x20 || scalar.value == 0x7F {
+                    let hex = String(scalar.value, radix: 16)
+                    out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+                } else {
+                    out.unicodeScalars.append(scalar)
+                }
+            }
+        }
+        return out + "\""
+    }
+
+    /// `true`, `false`, `null`, a number, `nan`, `inf` or a date-time; nil for anything else.
+    static func typedToken(_ token: ArraySlice<UInt8>) -> FieldValue? {
+        guard let first = token.first else { return nil }
+        switch first {
+        case UInt8(ascii: "t"): return token.elementsEqual("true".utf8) ? .bool(true) : nil
+        case UInt8(ascii: "f"): return token.elementsEqual("false".utf8) ? .bool(false) : nil
+        case UInt8(ascii: "n"):
+            if token.elementsEqual("null".utf8) { return .null }
+            return token.elementsEqual("nan".utf8) ? .double(.nan) : nil
+        case UInt8(ascii: "i"): return token.elementsEqual("inf".utf8) ? .double(.infinity) : nil
+        case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
+            if token.elementsEqual("-inf".utf8) { return .double(-.infinity) }
+            if let number = number(token) { return number }
+            if let date = ISO8601.parse(token) { return .date(date) }
+            return nil
+        default: return nil
+        }
+    }
+
+    /// A JSON number: an integer when it has no fraction or exponent and fits in `Int`.
+    static func number(_ token: ArraySlice<UInt8>) -> FieldValue? {
+        var i = token.startIndex
+        let end = token.endIndex
+        if i < end && token[i] == UInt8(ascii: "-") { i += 1 }
+        let intStart = i
+        while i < end && token[i] >= 48 && token[i] <= 57 { i += 1 }
+        guard i > intStart, !(token[intStart] == 48 && i - intStart > 1) else { return nil }
+        var isInteger = true
+        if i < end && token[i] == UInt8(ascii: ".") {
+            isInteger = false
+            i += 1
+            let start = i
+            while i < end && token[i] >= 48 && token[i] <= 57 { i += 1 }
+            guard i > start else { return nil }
+        }
+        if i < end && (token[i] == UInt8(ascii: "e") || token[i] == UInt8(ascii: "E")) {
+            isInteger = false
+            i += 1
+            if i < end && (token[i] == UInt8(ascii: "+") || token[i] == UInt8(ascii: "-")) { i += 1 }
+            let start = i
+            while i < end && token[i] >= 48 && token[i] <= 57 { i += 1 }
+            guard i > start else { return nil }
+        }
+        guard i == end else { return nil }
+        let text = String(decoding: token, as: UTF8.self)
+        if isInteger, let value = Int(text) { return .integer(value) }
+        return Double(text).map { .double($0) }
+    }
+
+    /// Reads the value grammar of FORMAT.md over bytes.
+    struct Cursor {
+        let bytes: ArraySlice<UInt8>
+        var position: Int
+
+        private var current: UInt8? { position < bytes.endIndex ? bytes[position] : nil }
+
+        private mutating func skipSpaces() {
+            while let c = current, c == 32 || c == 9 { position += 1 }
+        }
+
+        /// One or more `[key:: value]` groups separated by white space, to the end of the bytes.
+        mutating func parseGroups() -> [Field]? {
+            var fields: [Field] = []
+            while position < bytes.endIndex {
+                guard current == UInt8(ascii: "["), let field = parseGroup() else { return nil }
+                fields.append(field)
+                let before = position
+                skipSpaces()
+                if position < bytes.endIndex && position == before { return nil }
+            }
+            return fields.isEmpty ? nil : fields
+        }
+
+        private mutating func parseGroup() -> Field? {
+            position += 1  // [
+            skipSpaces()
+            let key: String
+            if current == UInt8(ascii: "\"") {
+                guard let s = parseString() else { return nil }
+                key = s
+            } else {
+                let start = position
+                while let c = current, c != UInt8(ascii: ":"), c != UInt8(ascii: "["), c != UInt8(ascii: "]"),
+                    c != UInt8(ascii: "\""), c != UInt8(ascii: "\\")
+                {
+                    position += 1
+                }
+                var end = position
+                while end > start && (bytes[end - 1] == 32 || bytes[end - 1] == 9) { end -= 1 }
+                guard end > start else { return nil }
+                key = String(decoding: bytes[start..<end], as: UTF8.self)
+            }
+            guard current == UInt8(ascii: ":"), position + 1 < bytes.endIndex, bytes[position + 1] == UInt8(ascii: ":")
+            else { return nil }
+            position += 2
+            skipSpaces()
+            let value: FieldValue
+            switch current {
+            case UInt8(ascii: "\""), UInt8(ascii: "["), UInt8(ascii: "{"), UInt8(ascii: "<"):
+                guard let v = parseValue() else { return nil }
+                value = v
+                skipSpaces()
+            default:
+                // A bare value runs to the closing bracket.
+                let start = position
+                while let c = current, c != UInt8(ascii: "]"), c != UInt8(ascii: "[") { position += 1 }
+                var end = position
+                while end > start && (bytes[end - 1] == 32 || bytes[end - 1] == 9) { end -= 1 }
+                let token = bytes[start..<end]
+                if token.isEmpty { return nil }
+                value = typedToken(token) ?? .string(String(decoding: token, as: UTF8.self))
+            }
+            guard current == UInt8(ascii: "]") else { return nil }
+            position += 1
+            return Field(key, value)
+        }
+
+        /// A quoted string, array, dictionary, data or typed token.
+        mutating func parseValue() -> FieldValue? {
+            switch current {
+            case UInt8(ascii: "\""):
+                return parseString().map { .string($0) }
+            case UInt8(ascii: "["):
+                position += 1
+                var values: [FieldValue] = []
+                skipSpaces()
+                if current == UInt8(ascii: "]") {
+                    position += 1
+                    return .array([])
+                }
+                while true {
+                    skipSpaces()
+                    guard let v = parseValue() else { return nil }
+                    values.append(v)
+                    skipSpaces()
+                    if current == UInt8(ascii: ",") {
+                        position += 1
+                    } else if current == UInt8(ascii: "]") {
+                        position += 1
+                        return .array(values)
+                    } else {
+                        return nil
+                    }
+                }
+            case UInt8(ascii: "{"):
+                position += 1
+                var fields: [Field] = []
+                skipSpaces()
+                if current == UInt8(ascii: "}") {
+                    position += 1
+                    return .dictionary([])
+                }
+                while true {
+                    skipSpaces()
+                    guard current == UInt8(ascii: "\""), let key = parseString() else { return nil }
+                    skipSpaces()
+                    guard current == UInt8(ascii: ":") else { return nil }
+                    position += 1
+                    skipSpaces()
+                    guard let v = parseValue() else { return nil }
+                    fields.append(Field(key, v))
+                    skipSpaces()
+                    if current == UInt8(ascii: ",") {
+                        position += 1
+                    } else if current == UInt8(ascii: "}") {
+                        position += 1
+                        return .dictionary(fields)
+                    } else {
+                        return nil
+                    }
+                }
+            case UInt8(ascii: "<"):
+                position += 1
+                var data = Data()
+                var high: UInt8? = nil
+                while let c = current, c != UInt8(ascii: ">") {
+                    position += 1
+                    if c == 32 { continue }
+                    guard let nibble = hexValue(c) else { return nil }
+                    if let h = high {
+                        data.append(h << 4 | nibble)
+                        high = nil
+                    } else {
+                        high = nibble
+                    }
+                }
+                guard current == UInt8(ascii: ">"), high == nil else { return nil }
+                position += 1
+                return .data(data)
+            default:
+                let start = position
+                while let c = current,
+                    (c >= 48 && c <= 57) || (c | 0x20 >= 97 && c | 0x20 <= 122) || c == UInt8(ascii: "-")
+                        || c == UInt8(ascii: "+") || c == UInt8(ascii: ".") || c == UInt8(ascii: ":")
+                {
+                    position += 1
+                }
+                return typedToken(bytes[start..<position])
+            }
+        }
+
+        private func hexValue(_ c: UInt8) -> UInt8? {
+            switch c {
+            case 48...57: c - 48
+            case 97...102: c - 87
+            case 65...70: c - 55
+            default: nil
+            }
+        }
+
+        /// A JSON string starting at `"`.
+        mutating func parseString() -> String? {
+            position += 1
+            var out: [UInt8] = []
+            while let c = current {
+                position += 1
+                if c == UInt8(ascii: "\"") { return String(decoding: out, as: UTF8.self) }
+                if c != UInt8(ascii: "\\") {
+                    out.append(c)
+                    continue
+                }
+                guard let e = current else { return nil }
+                position += 1
+                switch e {
+                case UInt8(ascii: "n"): out.append(10)
+                case UInt8(ascii: "t"): out.append(9)
+                case UInt8(ascii: "r"): out.append(13)
+                case UInt8(ascii: "b"): out.append(8)
+                case UInt8(ascii: "f"): out.append(12)
+                case UInt8(ascii: "u"):
+                    guard let unit = hex4() else { return nil }
+                    var scalarValue = UInt32(unit)
+                    if unit >= 0xD800 && unit < 0xDC00 {
+                        guard current == UInt8(ascii: "\\"), position + 1 < bytes.endIndex,
+                            bytes[position + 1] == UInt8(ascii: "u")
+                        else { return nil }
+                        position += 2
+                        guard let low = hex4(), low >= 0xDC00 && low < 0xE000 else { return nil }
+                        scalarValue = 0x10000 + (UInt32(unit) - 0xD800) << 10 + (UInt32(low) - 0xDC00)
+                    }
+                    guard let scalar = Unicode.Scalar(scalarValue) else { return nil }
+                    out.append(contentsOf: Array(String(scalar).utf8))
+                default: out.append(e)
+                }
+            }
+            return nil
+        }
+
+        private mutating func hex4() -> UInt16? {
+            guard position + 4 <= bytes.endIndex else { return nil }
+            var v: UInt16 = 0
+            for _ in 0..<4 {
+                guard let h = hexValue(bytes[position]) else { return nil }
+                v = v << 4 | UInt16(h)
+                position += 1
+            }
+            return v
+        }
+    }
+}

@@ -1,0 +1,37 @@
+import Foundation
+
+/// A typed value of an item field or of list metadata.
+///
+/// The cases are the types that JSON, property lists, YAML and SQLite share;
+/// each survives a trip through the Markdown checklist (FORMAT.md, "Field values").
+public enum FieldValue: Hashable, Sendable {
+    case string(String)
+    case integer(Int)
+    case double(Double)
+    case bool(Bool)
+    /// A point in time; written in Markdown as ISO 8601 in UTC.
+    case date(Date)
+    case data(Data)
+    case array([FieldValue])
+    /// An ordered dictionary: key order is kept.
+    case dictionary([Field])
+    case null
+}
+
+/// One key/value pair: an item field, a metadata entry or an entry of a dictionary value.
+public struct Field: Hashable, Sendable {
+    public var key: String
+    public var value: FieldValue
+
+    public init(_ key: String, _ value: FieldValue) {
+        self.key = key
+        self.value = value
+    }
+}
+
+extension Array where Element == Field {
+    /// The value of the first field with this key.
+    public subscript(key key: String) -> FieldValue? {
+        first { $0.key == key }?.value
+    }
+}

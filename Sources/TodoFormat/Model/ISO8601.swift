@@ -1,0 +1,128 @@
+import Foundation
+
+// ISO 8601 date-times in the one form todofmt writes (`2024-05-01T09:30:00Z`, with a
+// fraction only when the date has one) and the forms it reads. Foundation's
+// formatters are avoided: they are slow on Linux and the arithmetic is short.
+enum ISO8601 {
+    /// `yyyy-MM-ddTHH:mm:ss[.fff…](Z|±HH:MM)`, also with a space or `t` for `T` and
+    /// `z` for `Z`. A date without a time is not a date-time and gives nil.
+    static func parse<C: Collection>(_ bytes: C) -> Date? where C.Element == UInt8 {
+        let b = Array(bytes)
+        var i = 0
+        func digits(_ n: Int) -> Int? {
+            guard i + n <= b.count else { return nil }
+            var v = 0
+            for k in 0..<n {
+                let d = b[i + k]
+                guard d >= 48 && d <= 57 else { return nil }
+                v = v * 10 + Int(d - 48)
+            }
+            i += n
+            return v
+        }
+        func expect(_ c: UInt8) -> Bool {
+            guard i < b.count && b[i] == c else { return false }
+            i += 1
+            return true
+        }
+        guard let year = digits(4), expect(45), let month = digits(2), expect(45), let day = digits(2),
+            i < b.count, b[i] == 84 || b[i] == 116 || b[i] == 32
+        else { return nil }
+        i += 1
+        guard let hour = digits(2), expect(58), let minute = digits(2), expect(58), let second = digits(2),
+            (1...12).contains(month), (1...31).contains(day), hour < 24, minute < 60, second < 61
+        else { return nil }
+        var fraction = 0.0
+        if i < b.count && b[i] == 46 {
+            i += 1
+            let start = i
+            var scale = 0.1
+            while i < b.count && b[i] >= 48 && b[i] <= 57 {
+                fraction += Double(b[i] - 48) * scale
+                scale /= 10
+                i += 1
+            }
+            guard i > start else { return nil }
+            // Parse the fraction exactly as written rather than by accumulating.
+            fraction = Double(String(decoding: b[(start - 1)..<i], as: UTF8.self)) ?? fraction
+        }
+        var offsetSeconds = 0
+        if i < b.count && (b[i] == 90 || b[i] == 122) {
+            i += 1
+        } else if i < b.count && (b[i] == 43 || b[i] == 45) {
+            let sign = b[i] == 45 ? -1 : 1
+            i += 1
+            guard let oh = digits(2) else { return nil }
+            var om = 0
+            if expect(58) {
+                guard let m = digits(2) else { return nil }
+                om = m
+            } else if let m = digits(2) {
+                om = m
+            }
+            offsetSeconds = sign * (oh * 3600 + om * 60)
+        } else {
+            return nil
+        }
+        guard i == b.count else { return nil }
+        let days = daysFromCivil(year: year, month: month, day: day)
+        let whole = days * 86400 + hour * 3600 + minute * 60 + second - offsetSeconds
+        return Date(timeIntervalSince1970: Double(whole) + fraction)
+    }
+
+    /// The date in UTC, with the shortest fraction that reads back to the same value.
+    static func format(_ date: Date) -> String {
+        let t = date.timeIntervalSince1970
+        guard t.isFinite else { return "1970-01-01T00:00:00Z" }
+        let whole = t.rounded(.down)
+        var seconds = Int(whole)
+        let days = Int((Double(seconds) / 86400).rounded(.down))
+        seconds -= days * 86400
+        let (y, m, d) = civil(fromDays: days)
+        func pad(_ v: Int, _ n: Int) -> String {
+            let s = String(v)
+            return s.count >= n ? s : String(repeating: "0", count: n - s.count) + s
+        }
+        var text = "\(pad(y, 4))-\(pad(m, 2))-\(pad(d, 2))T\(pad(seconds / 3600, 2)):\(pad(seconds / 60 % 60, 2)):\(pad(seconds % 60, 2))"
+        let fraction = t - whole
+        if fraction > 0 {
+            // The fewest digits that give back exactly this Double.
+            for digits in 1...17 {
+                let scale = pow(10.0, Double(digits))
+                let rounded = (fraction * scale).rounded()
+                if rounded >= scale { continue }
+                let candidate = whole + rounded / scale
+                var fractionText = pad(Int(rounded), digits)
+                if candidate == t || digits == 17 {
+                    while fractionText.hasSuffix("0") { fractionText.removeLast() }
+                    if !fractionText.isEmpty { text += "." + fractionText }
+                    break
+                }
+            }
+        }
+        return text + "Z"
+    }
+
+    // Howard Hinnant's days-from-civil algorithms (proleptic Gregorian calendar).
+    static func daysFromCivil(year: Int, month: Int, day: Int) -> Int {
+        let y = month <= 2 ? year - 1 : year
+        let era = (y >= 0 ? y : y - 399) / 400
+        let yoe = y - era * 400
+        let mp = (month + 9) % 12
+        let doy = (153 * mp + 2) / 5 + day - 1
+        let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy
+        return era * 146097 + doe - 719468
+    }
+
+    static func civil(fromDays days: Int) -> (Int, Int, Int) {
+        let z = days + 719468
+        let era = (z >= 0 ? z : z - 146096) / 146097
+        let doe = z - era * 146097
+        let yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365
+        let doy = doe - (365 * yoe + yoe / 4 - yoe / 100)
+        let mp = (5 * doy + 2) / 153
+        let d = doy - (153 * mp + 2) / 5 + 1
+        let m = mp < 10 ? mp + 3 : mp - 9
+        return (yoe + era * 400 + (m <= 2 ? 1 : 0), m, d)
+    }
+}

@@ -1,0 +1,41 @@
+/// One entry of a todo list: a name, a status, typed fields and nested items.
+public struct TodoItem: Hashable, Sendable {
+    // Names read from a Markdown file are slices of the file's text, so a list of
+    // a million items does not hold a million separate string buffers.
+    var nameStorage: Substring
+
+    /// The item's text, without its checkbox and its fields.
+    public var name: String {
+        get { String(nameStorage) }
+        set { nameStorage = Substring(newValue) }
+    }
+    /// Open, done or a custom status.
+    public var status: TodoStatus
+    /// Extra key/values carried from other formats (ids, dates, an order number…), in order.
+    public var fields: [Field]
+    /// The task items nested inside this one, in order.
+    public var children: [TodoItem]
+    /// The heading the item stands under, if any (top-level items only).
+    public var section: String?
+
+    /// Whether the item is done.
+    public var isChecked: Bool {
+        get { status.isChecked }
+        set { status = newValue ? .done : .open }
+    }
+
+    public init(
+        name: String, status: TodoStatus = .open, fields: [Field] = [],
+        children: [TodoItem] = [], section: String? = nil
+    ) {
+        self.init(nameStorage: Substring(name), status: status, fields: fields, children: children, section: section)
+    }
+
+    init(nameStorage: Substring, status: TodoStatus, fields: [Field], children: [TodoItem], section: String?) {
+        self.nameStorage = nameStorage
+        self.status = status
+        self.fields = fields
+        self.children = children
+        self.section = section
+    }
+}

@@ -1,0 +1,111 @@
+internal import CYAML
+
+/// One event of libyaml's event stream, with its text still in libyaml's memory.
+struct YAMLEvent {
+    enum Kind {
+        case streamStart, streamEnd, documentStart, documentEnd, alias, scalar
+        case sequenceStart, sequenceEnd, mappingStart, mappingEnd
+    }
+    var kind: Kind
+    /// 1-based position in the whole file.
+    var line: Int
+    var column: Int
+    /// A scalar's bytes; valid until the parser's next event.
+    var value: UnsafeBufferPointer<UInt8>
+    /// A plain (unquoted, not block) scalar, whose type comes from its text.
+    var isPlain: Bool
+    var tag: String?
+    var anchor: String?
+}
+
+/// The thin wrapper around libyaml's parser: all of todofmt's YAML reading goes through it.
+final class YAMLParser {
+    private let parser: UnsafeMutablePointer<yaml_parser_t>
+    private var event = yaml_event_t()
+    private var hasEvent = false
+    private let file: String
+    private let lineOffset: Int
+    private let columnOffset: Int
+
+    /// Parses `bytes`, which must stay alive as long as the parser; positions are
+    /// reported `lineOffset` lines further down `file` (for front matter).
+    init(bytes: UnsafeBufferPointer<UInt8>, file: String, lineOffset: Int = 0) {
+        self.file = file
+        self.lineOffset = lineOffset
+        self.columnOffset = 0
+        parser = .allocate(capacity: 1)
+        yaml_parser_initialize(parser)
+        yaml_parser_set_encoding(parser, YAML_UTF8_ENCODING)
+        yaml_parser_set_input_string(parser, bytes.baseAddress ?? UnsafePointer(bitPattern: 1)!, bytes.count)
+    }
+
+    deinit {
+        if hasEvent { yaml_event_delete(&event) }
+        yaml_parser_delete(parser)
+        parser.deallocate()
+    }
+
+    /// The next event; the previous event's scalar bytes are no longer valid.
+    func next() throws(ParseError) -> YAMLEvent {
+        if hasEvent {
+            yaml_event_delete(&event)
+            hasEvent = false
+        }
+        guard yaml_parser_parse(parser, &event) == 1 else { throw currentError() }
+        hasEvent = true
+        let mark = event.start_mark
+        var result = YAMLEvent(
+            kind: .streamStart, line: Int(mark.line) + 1 + lineOffset, column: Int(mark.column) + 1,
+            value: UnsafeBufferPointer(start: nil, count: 0), isPlain: false, tag: nil, anchor: nil)
+        switch event.type {
+        case YAML_STREAM_START_EVENT: result.kind = .streamStart
+        case YAML_STREAM_END_EVENT: result.kind = .streamEnd
+        case YAML_DOCUMENT_START_EVENT: result.kind = .documentStart
+        case YAML_DOCUMENT_END_EVENT: result.kind = .documentEnd
+        case YAML_ALIAS_EVENT:
+            result.kind = .alias
+            result.anchor = Self.string(event.data.alias.anchor)
+        case YAML_SCALAR_EVENT:
+            result.kind = .scalar
+            let scalar = event.data.scalar
+            result.value = UnsafeBufferPointer(start: scalar.value, count: scalar.length)
+            result.isPlain = scalar.style == YAML_PLAIN_SCALAR_STYLE
+            result.tag = Self.string(scalar.tag)
+            result.anchor = Self.string(scalar.anchor)
+        case YAML_SEQUENCE_START_EVENT:
+            result.kind = .sequenceStart
+            result.tag = Self.string(event.data.sequence_start.tag)
+            result.anchor = Self.string(event.data.sequence_start.anchor)
+        case YAML_SEQUENCE_END_EVENT: result.kind = .sequenceEnd
+        case YAML_MAPPING_START_EVENT:
+            result.kind = .mappingStart
+            result.tag = Self.string(event.data.mapping_start.tag)
+            result.anchor = Self.string(event.data.mapping_start.anchor)
+        case YAML_MAPPING_END_EVENT: result.kind = .mappingEnd
+        default: result.kind = .streamEnd
+        }
+        return result
+    }
+
+    /// An error at an event's position.
+    func error(_ message: String, at event: YAMLEvent) -> ParseError {
+        ParseError(message, at: SourceLocation(file: file, line: event.line, column: event.column))
+    }
+
+    private func currentError() -> ParseError {
+        // libyaml counts lines and columns from 0; its columns count characters.
+        let p = parser.pointee
+        let problem = p.problem.map { String(cString: $0) } ?? "invalid YAML"
+        var message = "yaml: " + problem
+        if let context = p.context.map({ String(cString: $0) }) {
+            message += " " + context
+        }
+        let mark = p.problem_mark
+        return ParseError(
+            message, at: SourceLocation(file: file, line: Int(mark.line) + 1 + lineOffset, column: Int(mark.column) + 1))
+    }
+
+    private static func string(_ pointer: UnsafeMutablePointer<yaml_char_t>?) -> String? {
+        pointer.map { String(cString: $0) }
+    }
+}

@@ -1,0 +1,205 @@
+import Foundation
+
+// Typed values in YAML: how a scalar's text and tag become a FieldValue, and back.
+// Plain scalars resolve by the YAML 1.2 core schema plus date-times (YAML 1.1's
+// timestamp, which PyYAML and Ruby also read); see FORMAT.md, "YAML".
+enum YAMLValue {
+    static let binaryTag = "tag:yaml.org,2002:binary"
+
+    /// The value of a scalar event.
+    static func resolve(_ event: YAMLEvent) -> FieldValue {
+        let bytes = event.value
+        if let tag = event.tag {
+            let text = String(decoding: bytes, as: UTF8.self)
+            switch tag {
+            case "tag:yaml.org,2002:str": return .string(text)
+            case binaryTag:
+                let base64 = text.filter { !$0.isWhitespace }
+                return Data(base64Encoded: base64).map { .data($0) } ?? .string(text)
+            case "tag:yaml.org,2002:int", "tag:yaml.org,2002:float", "tag:yaml.org,2002:bool",
+                "tag:yaml.org,2002:null", "tag:yaml.org,2002:timestamp":
+                return resolvePlain(bytes) ?? .string(text)
+            default: return .string(text)
+            }
+        }
+        if event.isPlain, let value = resolvePlain(bytes) { return value }
+        return .string(String(decoding: bytes, as: UTF8.self))
+    }
+
+    /// The typed value of plain scalar text, or nil when it is a string.
+    static func resolvePlain<C: Collection>(_ bytes: C) -> FieldValue? where C.Element == UInt8 {
+        guard let first = bytes.first else { return .null }
+        // Most plain scalars are names: letters that cannot start a typed value.
+        switch first {
+        case UInt8(ascii: "n"), UInt8(ascii: "N"), UInt8(ascii: "~"), UInt8(ascii: "t"), UInt8(ascii: "T"),
+            UInt8(ascii: "f"), UInt8(ascii: "F"), UInt8(ascii: "."), UInt8(ascii: "+"), UInt8(ascii: "-"),
+            UInt8(ascii: "0")...UInt8(ascii: "9"):
+            break
+        default:
+            return nil
+        }
+        let text = String(decoding: bytes, as: UTF8.self)
+        switch text {
+        case "~", "null", "Null", "NULL": return .null
+        case "true", "True", "TRUE": return .bool(true)
+        case "false", "False", "FALSE": return .bool(false)
+        case ".inf", ".Inf", ".INF", "+.inf", "+.Inf", "+.INF": return .double(.infinity)
+        case "-.inf", "-.Inf", "-.INF": return .double(-.infinity)
+        case ".nan", ".NaN", ".NAN": return .double(.nan)
+        default: break
+        }
+        let b = Array(bytes)
+        if isInteger(b), let value = Int(text) { return .integer(value) }
+        if b.count > 2 && b[0] == UInt8(ascii: "0") && (b[1] == UInt8(ascii: "x") || b[1] == UInt8(ascii: "o")) {
+            if let value = Int(text.dropFirst(2), radix: b[1] == UInt8(ascii: "x") ? 16 : 8) { return .integer(value) }
+        }
+        if isFloat(b), let value = Double(text) { return .double(value) }
+        if let date = ISO8601.parse(b) { return .date(date) }
+        return nil
+    }
+
+    private static func isInteger(_ b: [UInt8]) -> Bool {
+        var i = 0
+        if i < b.count && (b[i] == UInt8(ascii: "-") || b[i] == UInt8(ascii: "+")) { i += 1 }
+        guard i < b.count else { return false }
+        while i < b.count {
+            guard b[i] >= 48 && b[i] <= 57 else { return false }
+            i += 1
+        }
+        return true
+    }
+
+    private static func isFloat(_ b: [UInt8]) -> Bool {
+        var i = 0
+        if i < b.count && (b[i] == UInt8(ascii: "-") || b[i] == UInt8(ascii: "+")) { i += 1 }
+        var digits = 0
+        while i < b.count && b[i] >= 48 && b[i] <= 57 {
+            i += 1
+            digits += 1
+        }
+        if i < b.count && b[i] == UInt8(ascii: ".") {
+            i += 1
+            while i < b.count && b[i] >= 48 && b[i] <= 57 {
+                i += 1
+                digits += 1
+            }
+        }
+        guard digits > 0 else { return false }
+        if i < b.count && (b[i] == UInt8(ascii: "e") || b[i] == UInt8(ascii: "E")) {
+            i += 1
+            if i < b.count && (b[i] == UInt8(ascii: "-") || b[i] == UInt8(ascii: "+")) { i += 1 }
+            let start = i
+            while i < b.count && b[i] >= 48 && b[i] <= 57 { i += 1 }
+            guard i > start else { return false }
+        }
+        return i == b.count
+    }
+
+    /// Reads the node that starts with `first` as a value; aliases to earlier anchored values resolve.
+    static func read(
+        from parser: YAMLParser, startingWith first: YAMLEvent, anchors: inout [String: FieldValue]
+    ) throws(ParseError) -> FieldValue {
+        let value: FieldValue
+        switch first.kind {
+        case .scalar:
+            value = resolve(first)
+        case .alias:
+            guard let anchor = first.anchor, let target = anchors[anchor] else {
+                throw parser.error("yaml: unknown alias '\(first.anchor ?? "")'", at: first)
+            }
+            return target
+        case .sequenceStart:
+            var values: [FieldValue] = []
+            while true {
+                let event = try parser.next()
+                if event.kind == .sequenceEnd { break }
+                values.append(try read(from: parser, startingWith: event, anchors: &anchors))
+            }
+            value = .array(values)
+        case .mappingStart:
+            var fields: [Field] = []
+            while true {
+                let keyEvent = try parser.next()
+                if keyEvent.kind == .mappingEnd { break }
+                let key = try read(from: parser, startingWith: keyEvent, anchors: &anchors)
+                let valueEvent = try parser.next()
+                fields.append(Field(keyText(key), try read(from: parser, startingWith: valueEvent, anchors: &anchors)))
+            }
+            value = .dictionary(fields)
+        default:
+            throw parser.error("yaml: unexpected event", at: first)
+        }
+        if let anchor = first.anchor { anchors[anchor] = value }
+        return value
+    }
+
+    /// A mapping key as text: todofmt's keys are strings.
+    static func keyText(_ key: FieldValue) -> String {
+        switch key {
+        case .string(let s): s
+        case .integer(let i): String(i)
+        case .double(let d): FieldSyntax.formatDouble(d)
+        case .bool(let b): b ? "true" : "false"
+        case .null: "null"
+        case .date(let d): ISO8601.format(d)
+        default: FieldSyntax.renderValue(key, bare: false)
+        }
+    }
+
+    /// Emits a value so that it reads back with the same type.
+    static func emit(_ value: FieldValue, to emitter: YAMLEmitter) {
+        switch value {
+        case .string(let s): emitString(s, to: emitter)
+        case .integer(let i): emitter.scalar(String(i))
+        case .double(let d):
+            if d.isNaN {
+                emitter.scalar(".nan")
+            } else if d.isInfinite {
+                emitter.scalar(d < 0 ? "-.inf" : ".inf")
+            } else {
+                emitter.scalar(String(d))
+            }
+        case .bool(let b): emitter.scalar(b ? "true" : "false")
+        case .null: emitter.scalar("null")
+        case .date(let d): emitter.scalar(ISO8601.format(d))
+        case .data(let d): emitter.scalar(d.base64EncodedString(), tag: binaryTag)
+        case .array(let values):
+            emitter.sequenceStart(flow: values.isEmpty)
+            for v in values { emit(v, to: emitter) }
+            emitter.sequenceEnd()
+        case .dictionary(let fields):
+            emitter.mappingStart(flow: fields.isEmpty)
+            for field in fields {
+                emitString(field.key, to: emitter)
+                emit(field.value, to: emitter)
+            }
+            emitter.mappingEnd()
+        }
+    }
+
+    /// A string is quoted when its plain form would read as another type, also by
+    /// YAML 1.1 readers (`yes`, `on`…); libyaml quotes on its own what plain style cannot hold.
+    static func emitString(_ s: String, to emitter: YAMLEmitter) {
+        if needsQuotes(s) {
+            emitter.scalar(s, style: .doubleQuoted)
+        } else {
+            emitter.scalar(s)
+        }
+    }
+
+    static func needsQuotes(_ s: String) -> Bool {
+        if s.isEmpty { return true }
+        if resolvePlain(s.utf8) != nil { return true }
+        switch s.lowercased() {
+        case "y", "n", "yes", "no", "on", "off": return true
+        default: break
+        }
+        // Numbers in YAML 1.1 forms (`1_000`, `0b1`, `1:20`) are strings to us but not to everyone.
+        if let first = s.utf8.first, (first >= 48 && first <= 57) || first == UInt8(ascii: "."),
+            s.utf8.allSatisfy({ ($0 >= 48 && $0 <= 57) || $0 == UInt8(ascii: "_") || $0 == UInt8(ascii: ":") || $0 == UInt8(ascii: ".") || $0 == UInt8(ascii: "b") || $0 == UInt8(ascii: "x") })
+        {
+            return true
+        }
+        return s.utf8.contains { $0 == 10 || $0 == 13 || $0 == 9 }
+    }
+}
