@@ -34,8 +34,9 @@ struct ParsedItem {
     var lastLine: Int
     /// Inside a block quote (cmark-gfm does not see these).
     var inBlockQuote: Bool
-    /// Opened on a line where another container opened first, as `- - [ ] x` (cmark-gfm does not see these).
-    var followsOtherMarker: Bool
+    /// The marker is not the first thing on its line after white space: another marker
+    /// (`- - [ ] x`), a `>` or the file's byte order mark precedes it (cmark-gfm does not see these).
+    var startsAfterOtherText: Bool
 }
 
 /// Receives what the block parser finds, in document order.
@@ -48,12 +49,15 @@ protocol BlockSink {
     mutating func listBlock(firstLine: Int, lastLine: Int, canonicalizable: Bool)
     /// A line that looks like a task item but is not one, for `check`.
     mutating func nearMiss(line: Int, column: Int, message: String)
+    /// A line of text inside the item that starts on `itemLine` that reads like a task item.
+    mutating func taskLikeText(line: Int, column: Int, itemLine: Int, hasCheckedBox: Bool)
 }
 
 extension BlockSink {
     mutating func heading(text: String, level: Int, line: Int) {}
     mutating func listBlock(firstLine: Int, lastLine: Int, canonicalizable: Bool) {}
     mutating func nearMiss(line: Int, column: Int, message: String) {}
+    mutating func taskLikeText(line: Int, column: Int, itemLine: Int, hasCheckedBox: Bool) {}
 }
 
 private enum BlockKind: Equatable {
@@ -75,6 +79,7 @@ private struct OpenBlock {
     var isTask = false
     var isOrdered = false
     var listChar: UInt8 = 0  // bullet character or ordered delimiter, to tell lists apart
+    var startLine = 0
     // Fenced code.
     var fenceChar: UInt8 = 0
     var fenceLength = 0
@@ -281,7 +286,6 @@ struct BlockParser<Sink: BlockSink> {
         // 2. Which new blocks does it open?
         var containerKind = open[matched].kind
         var maybeLazy = open[open.count - 1].kind == .paragraph
-        let firstUnmatchedIsItem = !allMatched && open[matched + 1].kind == .item
         var sawOtherContainer = false
         var newBlocks: [OpenBlock] = []  // opened by this line, below `container`
         var taskInfo: (boxStart: Int, statusEnd: Int, status: TodoStatus)? = nil
@@ -342,7 +346,7 @@ struct BlockParser<Sink: BlockSink> {
                 addLeaf(to: commit(&newBlocks, lastMatched: lastMatched, addingBlock: true))
                 noteLine(blank: false)
                 return
-            } else if (!indented || (firstUnmatchedIsItem && newBlocks.isEmpty)),
+            } else if !indented,
                 let marker = listMarker(
                     at: firstNonspace, interruptsParagraph: containerKind == .paragraph && newBlocks.isEmpty)
             {
@@ -371,6 +375,7 @@ struct BlockParser<Sink: BlockSink> {
                 block.padding = padding
                 block.isOrdered = marker.ordered
                 block.listChar = marker.char
+                block.startLine = lineNumber
                 // A task item: the content starts with `[c]` and white space.
                 findFirstNonspace()
                 if indent < 4, let box = taskBox(at: firstNonspace) {
@@ -393,6 +398,9 @@ struct BlockParser<Sink: BlockSink> {
                 containerKind = .indentedCode
                 break newBlockLoop
             } else {
+                if newBlocks.isEmpty && containerKind == .item && !blank {
+                    noteTaskLikeText(inItemAt: matched)
+                }
                 break newBlockLoop
             }
             maybeLazy = false
@@ -424,7 +432,11 @@ struct BlockParser<Sink: BlockSink> {
                 paragraphLastLine = lineNumber
             }
         default:
-            if !blank {
+            // A custom status is paragraph text to CommonMark, so its item always has a
+            // paragraph, even when nothing follows the box.
+            var isCustom = false
+            if let box = taskInfo, case .custom = box.status { isCustom = true }
+            if !blank || isCustom {
                 // A new paragraph; the first one of a task item opened on this line is its name.
                 let isName = taskInfo != nil && !open[container].hasChildren
                 addLeaf(to: container, isName: isName)
@@ -446,7 +458,6 @@ struct BlockParser<Sink: BlockSink> {
 
     private func firstNonspaceOfLine() -> Int {
         var i = lineStart
-        if i == 0 && lineEnd >= 3 && text[0] == 0xEF && text[1] == 0xBB && text[2] == 0xBF { i = 3 }
         while i < lineEnd && (text[i] == space || text[i] == tab) { i += 1 }
         return i
     }
@@ -526,7 +537,7 @@ struct BlockParser<Sink: BlockSink> {
             line: lineNumber, lineStart: lineStart, markerStart: pendingMarker.start,
             boxStart: box.boxStart, statusEnd: box.statusEnd, status: box.status, depth: depth,
             isOrdered: open[index].isOrdered, firstNameLine: 0..<0, moreNameLines: [], nameEnd: box.statusEnd + 1,
-            lastLine: lineNumber, inBlockQuote: inQuote, followsOtherMarker: pendingMarker.followsOther)
+            lastLine: lineNumber, inBlockQuote: inQuote, startsAfterOtherText: pendingMarker.followsOther)
         pendingItems.append(item)
     }
 
@@ -701,6 +712,46 @@ struct BlockParser<Sink: BlockSink> {
         // Vertical tab and form feed count as white space here, as in cmark-gfm.
         guard after == space || after == tab || after == 0x0B || after == 0x0C else { return nil }
         return (i, scalarEnd, TodoStatus(marker: scalar))
+    }
+
+    /// A line inside a list item that reads like a task item (`-[x] a`, or one indented
+    /// into lazy text) but opens none. cmark-gfm then marks the enclosing item as a task
+    /// (checked if the line holds `[x]`); todofmt reports the line instead.
+    private mutating func noteTaskLikeText(inItemAt index: Int) {
+        // cmark-gfm's pattern, on the whole line: white space, `-`, `+`, `*` or digits and any
+        // one character, white space, `[ ]`, `[x]` or `[X]`, white space.
+        func isSpace(_ b: UInt8) -> Bool { b == space || b == tab || b == 0x0B || b == 0x0C }
+        var i = lineStart
+        while i < lineEnd && isSpace(text[i]) { i += 1 }
+        let markerStart = i
+        if byte(i) == UInt8(ascii: "-") || byte(i) == UInt8(ascii: "+") || byte(i) == UInt8(ascii: "*") {
+            i += 1
+        } else {
+            while byte(i) >= 48 && byte(i) <= 57 { i += 1 }
+            guard i > markerStart, i < lineEnd else { return }
+            i += 1
+        }
+        let spaceStart = i
+        while i < lineEnd && isSpace(text[i]) { i += 1 }
+        let box = byte(i + 1)
+        guard i > spaceStart, byte(i) == UInt8(ascii: "["),
+            box == space || box == UInt8(ascii: "x") || box == UInt8(ascii: "X"), byte(i + 2) == UInt8(ascii: "]"),
+            i + 3 < lineEnd, isSpace(text[i + 3])
+        else { return }
+        sink.taskLikeText(
+            line: lineNumber, column: markerStart - lineStart + 1, itemLine: open[index].startLine,
+            hasCheckedBox: containsCheckedBox(lineStart..<lineEnd))
+    }
+
+    private func containsCheckedBox(_ range: Range<Int>) -> Bool {
+        var i = range.lowerBound
+        while i + 2 < range.upperBound {
+            if text[i] == UInt8(ascii: "[") && (text[i + 1] | 0x20) == UInt8(ascii: "x") && text[i + 2] == UInt8(ascii: "]") {
+                return true
+            }
+            i += 1
+        }
+        return false
     }
 
     /// Reports `[]`, `[ ]x` and `[xx]` right after a list marker: probably meant as tasks.

@@ -52,6 +52,8 @@ enum ItemText {
             if plain { return (slice(source, first), []) }
         }
         var lines = [first] + parsed.moreNameLines
+        // A custom-status item's name may start on its second line.
+        if first.isEmpty && lines.count > 1 { lines.removeFirst() }
         var fields: [Field] = []
         let lastRange = lines[lines.count - 1]
         let last = Array(UnsafeBufferPointer(rebasing: bytes[lastRange]))

@@ -40,6 +40,8 @@ public struct TodoDocument: Sendable {
     private var frontMatterLines = 0
     private var listBlocks: [(first: Int, last: Int, canonical: Bool)] = []
     private var nearMisses: [Problem] = []
+    /// Items that cmark-gfm takes for tasks because of a later task-like line inside them.
+    private(set) var taskLikeLines: [(itemLine: Int, hasCheckedBox: Bool)] = []
 
     /// Parses checklist text; `path` names the file in locations.
     public init(parsing text: String, path: String = "<input>") throws {
@@ -89,6 +91,7 @@ public struct TodoDocument: Sendable {
         entries = result.1.entries
         listBlocks = result.1.listBlocks
         nearMisses = result.1.nearMisses
+        taskLikeLines = result.1.taskLikeLines
         frontMatterLines = result.2
         lineEnding = result.3
     }
@@ -195,6 +198,7 @@ private struct DocumentBuilder: BlockSink {
     var entries: [TodoDocument.Entry] = []
     var listBlocks: [(first: Int, last: Int, canonical: Bool)] = []
     var nearMisses: [TodoDocument.Problem] = []
+    var taskLikeLines: [(itemLine: Int, hasCheckedBox: Bool)] = []
     var section: String?
 
     init(source: String, bytes: UnsafeBufferPointer<UInt8>, path: String) {
@@ -220,6 +224,14 @@ private struct DocumentBuilder: BlockSink {
 
     mutating func listBlock(firstLine: Int, lastLine: Int, canonicalizable: Bool) {
         listBlocks.append((firstLine, lastLine, canonicalizable))
+    }
+
+    mutating func taskLikeText(line: Int, column: Int, itemLine: Int, hasCheckedBox: Bool) {
+        taskLikeLines.append((itemLine, hasCheckedBox))
+        nearMiss(
+            line: line, column: column,
+            message: "this line reads like a task item but continues the text of the item on line \(itemLine); "
+                + "indent it less or add a blank line before it")
     }
 
     mutating func nearMiss(line: Int, column: Int, message: String) {
