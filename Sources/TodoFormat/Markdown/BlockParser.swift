@@ -127,6 +127,7 @@ struct BlockParser<Sink: BlockSink> {
     private var listBlockFirst = 0
     private var listBlockLast = 0
     private var listBlockCanonical = true
+    private var listBlockChar: UInt8 = 0
 
     init(text: UnsafeBufferPointer<UInt8>, sink: Sink) {
         self.text = text
@@ -336,6 +337,9 @@ struct BlockParser<Sink: BlockSink> {
                 let parentIsDocument = paragraph == 1
                 let lines = paragraphLines
                 closeBlocks(downTo: paragraph - 1)
+                if !parentIsDocument && listBlockFirst > 0 {
+                    listBlockCanonical = false
+                }
                 if parentIsDocument {
                     let headingText = lines.map { string($0) }.joined(separator: " ")
                     sink.heading(text: headingText, level: level, line: lineNumber - lines.count)
@@ -502,6 +506,9 @@ struct BlockParser<Sink: BlockSink> {
     private mutating func trackListBlock(opening block: OpenBlock, parent: Int) {
         if parent == 0 {
             if block.kind == .item {
+                // Each list is its own block: another bullet or delimiter starts a new list.
+                if listBlockFirst > 0 && block.listChar != listBlockChar { endListBlock() }
+                listBlockChar = block.listChar
                 if listBlockFirst == 0 {
                     listBlockFirst = lineNumber
                     listBlockCanonical = true
@@ -522,8 +529,9 @@ struct BlockParser<Sink: BlockSink> {
         }
     }
 
+    /// Records the line as the list block's last so far, unless it is white space only.
     private mutating func noteLine(blank: Bool) {
-        if listBlockFirst > 0 && !blank { listBlockLast = lineNumber }
+        if listBlockFirst > 0 && firstNonspaceOfLine() < lineEnd { listBlockLast = lineNumber }
     }
 
     private mutating func startTask(itemAt index: Int, box: (boxStart: Int, statusEnd: Int, status: TodoStatus)) {

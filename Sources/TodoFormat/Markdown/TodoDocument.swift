@@ -139,11 +139,24 @@ public struct TodoDocument: Sendable {
     /// The text in canonical form: every top-level list made only of task items is
     /// rewritten with `- [ ]` markers and two spaces a level; everything else stays.
     public func canonicalMarkdown() -> String {
-        let blocks = listBlocks.filter(\.canonical)
-        if blocks.isEmpty { return text }
+        if !listBlocks.contains(where: \.canonical) { return text }
         let bytes = Array(text.utf8)
         var lineStarts: [Int] = [0]
         for (i, b) in bytes.enumerated() where b == 10 { lineStarts.append(i + 1) }
+        // Rewritten items take two spaces of content indentation, so an indented line after
+        // a list could join its last item: such a list is left as it is.
+        func nextTextIsIndented(after line: Int) -> Bool {
+            var n = line
+            while n < lineStarts.count {
+                var i = lineStarts[n]
+                let end = n + 1 < lineStarts.count ? lineStarts[n + 1] : bytes.count
+                while i < end && (bytes[i] == 32 || bytes[i] == 9) { i += 1 }
+                if i < end && bytes[i] != 10 && bytes[i] != 13 { return i > lineStarts[n] }
+                n += 1
+            }
+            return false
+        }
+        let blocks = listBlocks.filter { $0.canonical && !nextTextIsIndented(after: $0.last) }
         var out: [UInt8] = []
         out.reserveCapacity(bytes.count)
         var position = 0

@@ -1,0 +1,73 @@
+import Foundation
+import Testing
+
+@testable import TodoFormat
+
+@Suite("Lossless reading and writing")
+struct LosslessTests {
+    static let fixtures = Fixture.files(in: "markdown")
+
+    @Test("every fixture reads and writes back byte for byte", arguments: fixtures)
+    func fixtureRoundTrip(name: String) throws {
+        let text = try Fixture.text(name)
+        let document = try TodoDocument(parsing: text, path: name)
+        #expect(document.markdown().utf8.elementsEqual(text.utf8))
+        #expect(!document.entries.isEmpty || name.contains("none"))
+    }
+
+    @Test("convert a.md b.md copies the file exactly", arguments: fixtures)
+    func convertCopies(name: String) throws {
+        let directory = try TemporaryDirectory()
+        let output = directory.path("copy.md")
+        _ = try Conversion(input: Fixture.path(name), output: output).run()
+        #expect(try Data(contentsOf: URL(fileURLWithPath: output)) == Fixture.data(name))
+    }
+
+    @Test("generated documents read and write back byte for byte", arguments: 0..<200)
+    func generatedRoundTrip(seed: Int) throws {
+        let text = MarkdownGenerator.document(seed: UInt64(seed) &+ 10_000, lines: 80)
+        let document = try TodoDocument(parsing: text)
+        #expect(document.markdown().utf8.elementsEqual(text.utf8))
+    }
+
+    @Test("editing one item changes only that item's lines")
+    func editChangesOneItem() throws {
+        let text = try Fixture.text("markdown/front-matter-and-fence.md")
+        var document = try TodoDocument(parsing: text)
+        let index = try #require(document.entries.firstIndex { $0.item.name == "step b" })
+        var item = document.entries[index].item
+        item.status = .done
+        item.name = "step b, renamed"
+        item.fields = [Field("id", .integer(9))]
+        try document.replaceItem(at: index, with: item)
+
+        let before = text.split(separator: "\n", omittingEmptySubsequences: false)
+        let after = document.markdown().split(separator: "\n", omittingEmptySubsequences: false)
+        #expect(before.count == after.count)
+        let changed = zip(before, after).enumerated().filter { $0.element.0 != $0.element.1 }
+        #expect(changed.map(\.offset) == [document.entries[index].line - 1])
+        #expect(changed.first?.element.1 == "    + [x] step b, renamed [id:: 9]")
+        #expect(document.entries[index].item.name == "step b, renamed")
+        #expect(document.entries.count == 8)
+    }
+
+    @Test("editing a multi-line name keeps the continuation indentation")
+    func editMultiLineName() throws {
+        var document = try TodoDocument(parsing: "- [ ] one\n    two\n- [ ] next\n")
+        #expect(document.entries[0].item.name == "one\ntwo")
+        var item = document.entries[0].item
+        item.name = "uno\ndos\ntres"
+        try document.replaceItem(at: 0, with: item)
+        #expect(document.markdown() == "- [ ] uno\n    dos\n    tres\n- [ ] next\n")
+    }
+
+    @Test("an item without a name gets one after its box")
+    func editEmptyName() throws {
+        var document = try TodoDocument(parsing: "- [ ] \n- [x] b\n")
+        var item = document.entries[0].item
+        #expect(item.name == "")
+        item.name = "a"
+        try document.replaceItem(at: 0, with: item)
+        #expect(document.markdown() == "- [ ] a\n- [x] b\n")
+    }
+}

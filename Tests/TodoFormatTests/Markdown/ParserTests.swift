@@ -1,0 +1,128 @@
+import Foundation
+import Testing
+
+@testable import TodoFormat
+
+@Suite("What the checklist parser finds")
+struct ParserTests {
+    func list(_ name: String) throws -> TodoList {
+        try TodoList(markdown: Fixture.text("markdown/" + name), path: name)
+    }
+
+    func outline(_ list: TodoList) -> [String] {
+        list.flattened().map { entry in
+            String(repeating: "  ", count: entry.depth) + "[\(entry.item.status.marker)] " + entry.item.name
+        }
+    }
+
+    @Test("the mission's example")
+    func groceries() throws {
+        let list = try list("groceries.md")
+        #expect(list.metadata == [Field("title", .string("Groceries"))])
+        #expect(outline(list) == ["[ ] Milk", "[x] Eggs", "  [ ] Brown ones"])
+        #expect(list.items.map(\.section) == ["Today", "Today"])
+        #expect(list.items[1].children[0].section == nil)
+    }
+
+    @Test("tab indents, a cancelled status and Chinese text")
+    func tabsAndStatuses() throws {
+        let list = try list("tabs-and-statuses.md")
+        #expect(list.items.map(\.status) == [.open, .done, .custom("-"), .open, .done, .custom("/")])
+        #expect(list.items[3].name == "**主线：首页加载优化 (P0)**")
+        #expect(list.items[3].children.isEmpty, "plain bullets under a task are not items")
+        #expect(list.items[0].section == "状态说明")
+        #expect(list.items[3].section == "第一阶段：性能（进行中）")
+        #expect(list.items[5].name == "正在进行的任务，含全角标点：“引号”、括号（）")
+    }
+
+    @Test("kanban columns are sections; a file without a final newline")
+    func kanban() throws {
+        let list = try list("kanban.md")
+        #expect(list.items.map(\.section) == ["Todo", "Todo", "In Progress", "Done \u{2713}"])
+        #expect(list.items[2].name == "Renew the certificate [OPS-102]")
+        #expect(list.items[2].fields.isEmpty)
+        #expect(list.items[3].isChecked)
+    }
+
+    @Test("front matter, a fenced copy that is not parsed, three markers, [X] and a hard break")
+    func frontMatterAndFence() throws {
+        let list = try list("front-matter-and-fence.md")
+        #expect(list.metadata.map(\.key) == ["title", "icon"])
+        #expect(
+            outline(list) == [
+                "[x] step 1", "  [x] step A", "  [ ] step B\ncontinued", "    [x] step a", "    [ ] step b", "  [x] step C",
+                "[ ] step 2", "[ ] step 3\n:::",
+            ])
+    }
+
+    @Test("tasks under ordered and plain parents are nobody's children")
+    func orderedParents() throws {
+        let list = try list("ordered-parents.md")
+        #expect(outline(list) == ["[ ] nested task one", "[x] nested task two", "[ ] under a plain bullet", "[x] checked under a plain bullet"])
+        #expect(list.items.map(\.section) == ["Ordered parents", "Ordered parents", "Bullets", "Bullets"])
+    }
+
+    @Test("CRLF line endings, a byte order mark and trailing spaces")
+    func crlfAndBOM() throws {
+        let document = try TodoDocument(parsing: Fixture.text("markdown/crlf-bom.md"))
+        #expect(document.lineEnding == "\r\n")
+        #expect(outline(document.list) == ["[ ] First", "[x] Second", "  [ ] Child\twith tab"])
+        #expect(document.list.items[0].section == "Windows list")
+    }
+
+    @Test("fields of every type, and names that only look like fields")
+    func fields() throws {
+        let list = try list("fields.md")
+        let items = list.items
+        #expect(items[0].name == "Pay rent")
+        #expect(
+            items[0].fields == [
+                Field("due", .date(Date(timeIntervalSince1970: 1_717_232_400))), Field("amount", .double(1250.5)),
+                Field("paid", .bool(false)),
+            ])
+        #expect(items[1].fields == [Field("id", .integer(42)), Field("note", .string("asked about fees"))])
+        #expect(items[2].fields == [Field("odd key", .string("needs \"quotes\"")), Field("count", .string("7"))])
+        #expect(
+            items[3].fields == [
+                Field("tags", .array([.string("home"), .string("money")])),
+                Field("meta", .dictionary([Field("a", .integer(1)), Field("b", .null)])),
+                Field("blob", .data(Data("Hello".utf8))),
+            ])
+        #expect(items[4].name == "A name with [brackets:: inside] and a \\ backslash")
+        #expect(items[4].fields.isEmpty)
+    }
+
+    @Test("the text that decides task items", arguments: [
+        ("- [ ] a\n", 1), ("- [ ]a\n", 0), ("- [] a\n", 0), ("-[ ] a\n", 0), ("- [ ]\n", 0), ("- [ ] \n", 1),
+        ("* [x] a\n", 1), ("+ [X] a\n", 1), ("1. [ ] a\n", 1), ("1) [x] a\n", 1), ("-    [ ] four spaces\n", 1),
+        ("-     [ ] five spaces is code\n", 0), ("    - [ ] indented code\n", 0), ("```\n- [ ] fenced\n```\n", 0),
+        ("<div>\n- [ ] html\n</div>\n", 0), ("> - [ ] quoted\n", 1), ("- [@] custom\n", 1), ("- [\t] tab box\n", 0),
+        ("1234567890. [ ] too many digits\n", 0), ("text\n- [ ] interrupts a paragraph\n", 1),
+        ("text\n2. [ ] cannot interrupt a paragraph\n", 0),
+    ])
+    func decidesTasks(text: String, count: Int) throws {
+        #expect(try TodoDocument(parsing: text).entries.count == count, "\(text.debugDescription)")
+    }
+
+    @Test("invalid UTF-8 is an error at its line and column")
+    func invalidUTF8() throws {
+        var bytes = Array("- [ ] ok\n- [ ] caf".utf8)
+        bytes.append(0xE9)
+        bytes.append(contentsOf: Array("\n".utf8))
+        #expect(throws: ParseError("invalid UTF-8 (byte 0xE9)", at: SourceLocation(file: "bad.md", line: 2, column: 10))) {
+            try TodoList(bytes: bytes, format: .markdown, path: "bad.md")
+        }
+    }
+
+    @Test("front matter that is not a YAML mapping is an error at its place")
+    func badFrontMatter() throws {
+        #expect(throws: ParseError("front matter must be a YAML mapping of keys to values", at: SourceLocation(file: "f.md", line: 2, column: 1))) {
+            try TodoList(markdown: "---\n- a list\n---\n- [ ] x\n", path: "f.md")
+        }
+        #expect(throws: ParseError("yaml: mapping values are not allowed in this context", at: SourceLocation(file: "f.md", line: 3, column: 9))) {
+            try TodoList(markdown: "---\ntitle: x\nowner: a: b\n---\n", path: "f.md")
+        }
+        // An unclosed fence is not front matter: the file is plain Markdown.
+        #expect(try TodoList(markdown: "---\n- [ ] x\n").items.count == 1)
+    }
+}
