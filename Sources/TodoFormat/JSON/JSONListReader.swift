@@ -49,6 +49,7 @@ enum JSONListReader {
                 kind = ItemKey(key.utf8)
             }
             try scanner.expect(UInt8(ascii: ":"), "':'")
+            scanner.skipWhitespace()
             let valueStart = scanner.position
             switch kind {
             case .name:
@@ -84,7 +85,14 @@ enum JSONListReader {
                 fields.append(Field(key, try scanner.value()))
             }
         }
-        guard let name else { throw scanner.error("item has no \"name\"", at: start) }
+        guard let name else {
+            // Name the keys the item has: the file may use another schema.
+            var again = scanner
+            again.position = start
+            var keys = ""
+            if case .dictionary(let fields) = try again.value() { keys = fields.map(\.key).joined(separator: ", ") }
+            throw scanner.error("item has no \"name\" (its keys: \(keys.isEmpty ? "none" : keys))", at: start)
+        }
         return TodoItem(
             name: name, status: ItemKey.status(checked: checked, custom: custom), fields: fields,
             children: children, section: depth == 0 ? section : nil)

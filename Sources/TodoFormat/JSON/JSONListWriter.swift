@@ -83,6 +83,13 @@ enum JSONListWriter {
         }
     }
 
+    /// One value as JSON text.
+    static func encode(_ value: FieldValue) -> String {
+        var sink = ByteSink()
+        writeValue(value, to: &sink)
+        return String(decoding: sink.buffer, as: UTF8.self)
+    }
+
     private static let hex: [UInt8] = Array("0123456789abcdef".utf8)
 
     static func writeString(_ s: Substring, to sink: inout ByteSink) {

@@ -61,6 +61,7 @@ enum YAMLListReader {
         var section: String? = nil
         var fields: [Field] = []
         var children: [TodoItem] = []
+        var keys: [String] = []
         while true {
             let keyEvent = try parser.next()
             if keyEvent.kind == .mappingEnd { break }
@@ -73,6 +74,7 @@ enum YAMLListReader {
                 case .other: YAMLValue.keyText(YAMLValue.resolve(keyEvent))
                 default: String(decoding: keyEvent.value, as: UTF8.self)
                 }
+            if name == nil && kind != .name { keys.append(kind == .other ? key : String(decoding: keyEvent.value, as: UTF8.self)) }
             let valueEvent = try parser.next()
             switch kind {
             case .name where valueEvent.kind == .scalar:
@@ -106,7 +108,9 @@ enum YAMLListReader {
                 fields.append(Field(key, try YAMLValue.read(from: parser, startingWith: valueEvent, anchors: &anchors)))
             }
         }
-        guard let name else { throw parser.error("item has no 'name'", at: start) }
+        guard let name else {
+            throw parser.error("item has no 'name' (its keys: \(keys.isEmpty ? "none" : keys.joined(separator: ", ")))", at: start)
+        }
         return TodoItem(
             name: name, status: ItemKey.status(checked: checked, custom: custom), fields: fields,
             children: children, section: depth == 0 ? section : nil)

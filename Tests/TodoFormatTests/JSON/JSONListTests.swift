@@ -1,0 +1,135 @@
+import Foundation
+import Testing
+
+@testable import TodoFormat
+
+/// The model of seed 000, which must decode todofmt's JSON.
+private struct Todo: Codable, Equatable {
+    var name: String
+    var checked: Bool
+}
+
+@Suite("The plain JSON list")
+struct JSONListTests {
+    @Test("the fixture: nesting, a status, typed fields and a field named like a reserved key")
+    func fixture() throws {
+        let list = try TodoList(contentsOf: Fixture.path("json/plain.json"))
+        #expect(list.items.map(\.name) == ["Milk", "Eggs", "Bread"])
+        #expect(list.items[1].children.map(\.name) == ["Brown ones"])
+        #expect(list.items[2].status == .custom("/"))
+        #expect(
+            list.items[2].fields == [
+                Field("id", .integer(7)), Field("price", .double(2.5)), Field("tags", .array([.string("a"), .string("b")])),
+                Field("name", .string("a field called name")),
+            ])
+    }
+
+    static func jsonView(of list: TodoList) -> TodoList {
+        func value(_ v: FieldValue) -> FieldValue {
+            switch v {
+            case .date(let d): .string(ISO8601.format(d))
+            case .data(let d): .string(d.base64EncodedString())
+            case .array(let a): .array(a.map(value))
+            case .dictionary(let f): .dictionary(f.map { Field($0.key, value($0.value)) })
+            default: v
+            }
+        }
+        func item(_ i: TodoItem) -> TodoItem {
+            var i = i
+            i.fields = i.fields.map { Field($0.key, value($0.value)) }
+            i.children = i.children.map(item)
+            return i
+        }
+        return TodoList(metadata: list.metadata, items: list.items.map(item))
+    }
+
+    @Test("Swift's JSONDecoder reads it as [Todo]")
+    func codable() throws {
+        let list = try TodoList(markdown: Fixture.text("markdown/groceries.md"))
+        let todos = try JSONDecoder().decode([Todo].self, from: Data(list.encoded(as: .json)))
+        #expect(todos == [Todo(name: "Milk", checked: false), Todo(name: "Eggs", checked: true)])
+    }
+
+    @Test("checklist to JSON and back keeps the items", arguments: Fixture.files(in: "markdown"))
+    func roundTrip(name: String) throws {
+        var list = try TodoList(markdown: Fixture.text(name))
+        let json = list.encoded(as: .json)
+        // Plain JSON has no place for metadata, and no date or data type: those become strings.
+        list.metadata = []
+        #expect(try TodoList(bytes: json, format: .json) == Self.jsonView(of: list))
+        // Foundation and Python agree that it is JSON, and on its contents.
+        let foundation = try JSONSerialization.jsonObject(with: Data(json)) as? [[String: Any]]
+        #expect(foundation?.count == list.items.count)
+        let python = try ExternalTool.run("python3", ["-c", "import json,sys; print(len(json.load(sys.stdin)))"], stdin: Data(json))
+        #expect(python.text == "\(list.items.count)\n")
+    }
+
+    @Test("jq reads it")
+    func jq() throws {
+        let list = try TodoList(markdown: Fixture.text("markdown/groceries.md"))
+        let result = try ExternalTool.run("jq", ["-c", "[.[] | .name]"], stdin: Data(list.encoded(as: .json)))
+        #expect(result.text == "[\"Milk\",\"Eggs\"]\n")
+    }
+
+    @Test("the scanner reads what Foundation reads, on generated JSON", arguments: 0..<50)
+    func scannerAgreesWithFoundation(seed: Int) throws {
+        var rng = SeededGenerator(seed: UInt64(seed))
+        func value(_ depth: Int) -> Any {
+            switch Int.random(in: 0..<(depth > 2 ? 5 : 7), using: &rng) {
+            case 0: return Int.random(in: -1_000_000...1_000_000, using: &rng)
+            case 1: return Double(Int.random(in: -1000...1000, using: &rng)) / 8
+            case 2: return ["plain", "quote \" slash \\ tab \t nl \n", "ünï\u{1F600}", "\u{1}", ""].randomElement(using: &rng)!
+            case 3: return Bool.random(using: &rng)
+            case 4: return NSNull()
+            case 5: return (0..<Int.random(in: 0..<4, using: &rng)).map { _ in value(depth + 1) }
+            default:
+                var d: [String: Any] = [:]
+                for k in 0..<Int.random(in: 0..<4, using: &rng) { d["k\(k)"] = value(depth + 1) }
+                return d
+            }
+        }
+        let items: [[String: Any]] = (0..<5).map { i in ["name": "item \(i)", "checked": i % 2 == 0, "extra": value(0)] }
+        let data = try JSONSerialization.data(withJSONObject: items)
+        let list = try TodoList(bytes: Array(data), format: .json)
+        #expect(list.items.count == 5)
+        for (item, original) in zip(list.items, items) {
+            #expect(item.fields.count == 1)
+            let reencoded = JSONListWriter.encode(item.fields[0].value)
+            let ours = try JSONSerialization.jsonObject(with: Data(reencoded.utf8), options: .fragmentsAllowed)
+            func canonical(_ v: Any) throws -> String {
+                String(decoding: try JSONSerialization.data(withJSONObject: ["v": v], options: [.sortedKeys]), as: UTF8.self)
+            }
+            #expect(try canonical(ours) == canonical(original["extra"]!), "\(reencoded)")
+        }
+    }
+
+    @Test("malformed JSON is an error at its line and column", arguments: [
+        ("[\n  {\"name\": \"a\" \"checked\": true}\n]", "unexpected '\"', expected ',' or '}'", 2, 16),
+        ("[{\"name\": \"a\"},]", "trailing comma", 1, 16),
+        ("[{\"name\": \"a\"}", "unexpected end of JSON, expected ',' or ']'", 1, 15),
+        ("[{\"checked\": true}]", "item has no \"name\" (its keys: checked)", 1, 2),
+        ("{\"a\": 1}", "expected a JSON array of items", 1, 1),
+        ("[{\"name\": 5}]", "an item's name must be a string", 1, 11),
+        ("[{\"name\": \"x\\q\"}]", "invalid escape '\\q'", 1, 13),
+        ("[{\"name\": \"a\", \"checked\": \"yes\"}]", "'checked' must be true or false", 1, 27),
+        ("", "empty file: expected a JSON array of items", 1, 1),
+        ("[] []", "unexpected '[', expected the end of the file", 1, 4),
+    ])
+    func malformed(text: String, message: String, line: Int, column: Int) throws {
+        #expect(throws: ParseError(message, at: SourceLocation(file: "x.json", line: line, column: column))) {
+            try TodoList(bytes: Array(text.utf8), format: .json, path: "x.json")
+        }
+    }
+
+    @Test("the fixture with a missing comma")
+    func missingComma() throws {
+        #expect(throws: ParseError("unexpected '\"', expected ',' or '}'", at: SourceLocation(file: "m.json", line: 3, column: 19))) {
+            try TodoList(bytes: Array(Fixture.data("json/missing-comma.json")), format: .json, path: "m.json")
+        }
+    }
+
+    @Test("items without a checked flag are open")
+    func defaultOpen() throws {
+        #expect(try TodoList(bytes: Array("[{\"name\": \"a\"}]".utf8), format: .json).items[0].status == .open)
+    }
+}

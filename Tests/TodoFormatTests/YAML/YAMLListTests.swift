@@ -1,0 +1,84 @@
+import Foundation
+import Testing
+
+@testable import TodoFormat
+
+@Suite("The YAML list")
+struct YAMLListTests {
+    @Test("a fixture with metadata, nesting, a status and typed fields")
+    func fixture() throws {
+        let list = try TodoList(contentsOf: Fixture.path("yaml/with-metadata.yaml"))
+        #expect(list.metadata == [Field("title", .string("Groceries")), Field("owner", .string("sam"))])
+        #expect(list.items.map(\.name) == ["Milk", "Eggs", "Bread"])
+        #expect(list.items[1].children.map(\.name) == ["Brown ones"])
+        #expect(list.items[2].status == .custom("/"))
+        #expect(
+            list.items[2].fields == [
+                Field("added", .date(Date(timeIntervalSince1970: 1_714_555_800))), Field("count", .integer(2)),
+                Field("yes", .string("yes")),
+            ])
+    }
+
+    @Test("checklist to YAML and back gives the same list", arguments: Fixture.files(in: "markdown"))
+    func roundTrip(name: String) throws {
+        let list = try TodoList(markdown: Fixture.text(name))
+        let yaml = list.encoded(as: .yaml)
+        #expect(try TodoList(bytes: yaml, format: .yaml) == list, "\(String(decoding: yaml, as: UTF8.self))")
+    }
+
+    @Test("values of every type survive YAML", arguments: FieldSyntaxTests.values)
+    func values(value: FieldValue) throws {
+        let list = TodoList(metadata: [Field("m", value)], items: [TodoItem(name: "x", fields: [Field("f", value), Field("name", value)])])
+        let read = try TodoList(bytes: list.encoded(as: .yaml), format: .yaml)
+        if case .double(let d) = value, d.isNaN { return }
+        #expect(read == list, "\(String(decoding: list.encoded(as: .yaml), as: UTF8.self))")
+    }
+
+    @Test("PyYAML reads what todofmt writes as the same data")
+    func pyyamlReadsOutput() throws {
+        let list = try TodoList(contentsOf: Fixture.path("yaml/with-metadata.yaml"))
+        let script = """
+            import sys, yaml, json, datetime
+            docs = list(yaml.safe_load_all(sys.stdin))
+            def plain(v):
+                if isinstance(v, datetime.datetime): return v.strftime('%Y-%m-%dT%H:%M:%SZ')
+                if isinstance(v, dict): return {k: plain(x) for k, x in v.items()}
+                if isinstance(v, list): return [plain(x) for x in v]
+                return v
+            print(json.dumps(plain(docs), sort_keys=True))
+            """
+        let result = try ExternalTool.run("python3", ["-c", script], stdin: Data(list.encoded(as: .yaml)))
+        #expect(result.status == 0, "\(result.stderr)")
+        let expected = """
+            [{"owner": "sam", "title": "Groceries"}, [{"checked": false, "name": "Milk"}, {"checked": true, "children": [{"checked": false, "name": "Brown ones"}], "name": "Eggs"}, {"added": "2024-05-01T09:30:00Z", "checked": false, "count": 2, "name": "Bread", "status": "/", "yes": "yes"}]]
+            """
+        #expect(result.text.trimmingCharacters(in: .newlines) == expected)
+    }
+
+    @Test("libyaml's error, at its line and column")
+    func invalid() throws {
+        #expect(throws: ParseError("yaml: mapping values are not allowed in this context", at: SourceLocation(file: "bad.yaml", line: 4, column: 9))) {
+            try TodoList(bytes: Array(Fixture.data("yaml/invalid.yaml")), format: .yaml, path: "bad.yaml")
+        }
+    }
+
+    @Test("shapes that are not a todo list are errors with a place", arguments: [
+        ("- Milk\n", "expected an item (a mapping with a name)", 1, 3),
+        ("- checked: true\n", "item has no 'name' (its keys: checked)", 1, 3),
+        ("just text\n", "expected a YAML list of items, found a single value", 1, 1),
+        ("- name: [a]\n", "an item's name must be text", 1, 9),
+        ("- name: a\n  checked: maybe\n", "'checked' must be true or false", 2, 12),
+    ])
+    func notALIst(text: String, message: String, line: Int, column: Int) throws {
+        #expect(throws: ParseError(message, at: SourceLocation(file: "x.yaml", line: line, column: column))) {
+            try TodoList(bytes: Array(text.utf8), format: .yaml, path: "x.yaml")
+        }
+    }
+
+    @Test("an empty list, and an empty file")
+    func empty() throws {
+        #expect(String(decoding: TodoList().encoded(as: .yaml), as: UTF8.self) == "[]\n")
+        #expect(try TodoList(bytes: Array("[]\n".utf8), format: .yaml) == TodoList())
+        #expect(try TodoList(bytes: [], format: .yaml) == TodoList())
+    }
+}
