@@ -1,0 +1,101 @@
+import Foundation
+import Testing
+
+@testable import TodoFormat
+
+@Suite("Conversion and files")
+struct ConversionTests {
+    @Test("formats by name, extension and content")
+    func detection() {
+        #expect(DocumentFormat(name: "markdown") == .markdown)
+        #expect(DocumentFormat(name: "YML") == .yaml)
+        #expect(DocumentFormat(name: "plist") == nil)
+        #expect(DocumentFormat(path: "dir.v2/TODO.MD") == .markdown)
+        #expect(DocumentFormat(path: "a.yml") == .yaml)
+        #expect(DocumentFormat(path: "x.json") == .json)
+        #expect(DocumentFormat(path: "dir.json/README") == nil)
+        #expect(DocumentFormat(content: Array("  [\n {\"name\": 1}]".utf8)) == .json)
+        #expect(DocumentFormat(content: Array("\u{FEFF}{}".utf8)) == .json)
+        #expect(DocumentFormat(content: Array("[x] is not JSON\n".utf8)) == .markdown)
+        #expect(DocumentFormat(content: Array("# Title\n\n- [ ] a\n".utf8)) == .markdown)
+        #expect(DocumentFormat(content: Array("- name: Milk\n  checked: false\n".utf8)) == .yaml)
+        #expect(DocumentFormat(content: Array("---\ntitle: x\n---\n- [ ] a\n".utf8)) == .markdown)
+        #expect(DocumentFormat(content: []) == nil)
+    }
+
+    @Test("checklist to JSON to checklist, with files and formats from extensions")
+    func throughFiles() throws {
+        let directory = try TemporaryDirectory()
+        let json = directory.path("list.json"), back = directory.path("back.md")
+        let warnings = try Conversion(input: Fixture.path("markdown/groceries.md"), output: json).run()
+        #expect(warnings == ["plain JSON has no place for the list's metadata (title); it was left out"])
+        #expect(try Conversion(input: json, output: back).run().isEmpty)
+        let original = try TodoList(contentsOf: Fixture.path("markdown/groceries.md"))
+        #expect(try TodoList(contentsOf: back) == TodoList(items: original.items))
+    }
+
+    @Test("a failed conversion leaves the output file as it was, and no temporary file")
+    func failureLeavesOutput() throws {
+        let directory = try TemporaryDirectory()
+        let output = directory.path("out.json")
+        try "old content\n".write(toFile: output, atomically: false, encoding: .utf8)
+        let input = directory.path("bad.yaml")
+        try "- name: a\n- oops: [\n".write(toFile: input, atomically: false, encoding: .utf8)
+        #expect(throws: ParseError.self) { try Conversion(input: input, output: output).run() }
+        #expect(try String(contentsOfFile: output, encoding: .utf8) == "old content\n")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory.url.path).sorted() == ["bad.yaml", "out.json"])
+    }
+
+    @Test("a write into a missing directory fails cleanly")
+    func missingDirectory() throws {
+        let directory = try TemporaryDirectory()
+        #expect(throws: ConversionError.self) {
+            try Conversion(input: Fixture.path("markdown/groceries.md"), output: directory.path("no/such/dir/x.json")).run()
+        }
+    }
+
+    @Test("an output keeps the permissions of the file it replaces, and writes through a link")
+    func permissionsAndLinks() throws {
+        let directory = try TemporaryDirectory()
+        let target = directory.path("list.json"), link = directory.path("link.json")
+        try "[]".write(toFile: target, atomically: false, encoding: .utf8)
+        chmod(target, 0o640)
+        try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: target)
+        _ = try Conversion(input: Fixture.path("markdown/groceries.md"), output: link).run()
+        let attributes = try FileManager.default.attributesOfItem(atPath: target)
+        #expect((attributes[.posixPermissions] as? Int) == 0o640)
+        #expect(try FileManager.default.destinationOfSymbolicLink(atPath: link) == target)
+        #expect(try TodoList(contentsOf: target).items.count == 2)
+    }
+
+    @Test("reading never changes the input")
+    func inputUntouched() throws {
+        let directory = try TemporaryDirectory()
+        let input = directory.path("in.md")
+        try FileManager.default.copyItem(atPath: Fixture.path("markdown/crlf-bom.md"), toPath: input)
+        let before = try FileManager.default.attributesOfItem(atPath: input)
+        _ = try Conversion(input: input, output: directory.path("out.yaml")).run()
+        _ = try TodoDocument.problems(inFileAt: input)
+        let after = try FileManager.default.attributesOfItem(atPath: input)
+        #expect(try Data(contentsOf: URL(fileURLWithPath: input)) == Fixture.data("markdown/crlf-bom.md"))
+        #expect(before[.modificationDate] as? Date == after[.modificationDate] as? Date)
+    }
+
+    @Test("a missing input names the file")
+    func missingInput() {
+        #expect(throws: ConversionError.io(path: "/no/such.md", reason: "No such file or directory")) {
+            try TodoList(contentsOf: "/no/such.md")
+        }
+    }
+
+    @Test("UTF-8 validation agrees with Swift's", arguments: 0..<200)
+    func validation(seed: Int) {
+        var rng = SeededGenerator(seed: UInt64(seed))
+        var bytes = Array("plain ascii text, then ünïcödé and 😀 ".utf8)
+        for _ in 0..<Int.random(in: 0..<3, using: &rng) {
+            bytes.insert(UInt8.random(in: 0x80...0xFF, using: &rng), at: Int.random(in: 0..<bytes.count, using: &rng))
+        }
+        let ours = bytes.withUnsafeBufferPointer { UTF8Validation.firstInvalidOffset($0) }
+        #expect((ours == -1) == (String(validating: bytes, as: UTF8.self) != nil))
+    }
+}

@@ -1,0 +1,208 @@
+import Foundation
+import Testing
+
+@testable import todofmt
+
+/// Runs the built `todofmt` the way a user does and returns what it printed.
+struct Run {
+    var status: Int32
+    var stdout: String
+    var stderr: String
+
+    static let executable: URL = {
+        // The test runner sits in the build products directory, beside the todofmt binary.
+        let runner = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
+        var directory = runner.deletingLastPathComponent()
+        while !FileManager.default.isExecutableFile(atPath: directory.appendingPathComponent("todofmt").path),
+            directory.path != "/"
+        {
+            directory = directory.deletingLastPathComponent()
+        }
+        return directory.appendingPathComponent("todofmt")
+    }()
+
+    init(_ arguments: [String], stdin: String? = nil, in directory: URL? = nil) throws {
+        let process = Process()
+        process.executableURL = Self.executable
+        process.arguments = arguments
+        if let directory { process.currentDirectoryURL = directory }
+        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("todofmt-cli-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: scratch) }
+        let out = scratch.appendingPathComponent("out"), err = scratch.appendingPathComponent("err")
+        FileManager.default.createFile(atPath: out.path, contents: nil)
+        FileManager.default.createFile(atPath: err.path, contents: nil)
+        process.standardOutput = try FileHandle(forWritingTo: out)
+        process.standardError = try FileHandle(forWritingTo: err)
+        if let stdin {
+            let input = scratch.appendingPathComponent("in")
+            try stdin.write(to: input, atomically: false, encoding: .utf8)
+            process.standardInput = try FileHandle(forReadingFrom: input)
+        } else {
+            process.standardInput = FileHandle.nullDevice
+        }
+        try process.run()
+        process.waitUntilExit()
+        status = process.terminationStatus
+        stdout = try String(contentsOf: out, encoding: .utf8)
+        stderr = try String(contentsOf: err, encoding: .utf8)
+    }
+}
+
+/// A scratch folder with files in it.
+final class Workspace {
+    let url: URL
+    init(_ files: [String: String]) throws {
+        url = FileManager.default.temporaryDirectory.appendingPathComponent("todofmt-ws-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        for (name, text) in files { try text.write(to: url.appendingPathComponent(name), atomically: false, encoding: .utf8) }
+    }
+    deinit { try? FileManager.default.removeItem(at: url) }
+    func read(_ name: String) throws -> String { try String(contentsOf: url.appendingPathComponent(name), encoding: .utf8) }
+    func exists(_ name: String) -> Bool { FileManager.default.fileExists(atPath: url.appendingPathComponent(name).path) }
+}
+
+let groceries = """
+    ---
+    title: Groceries
+    ---
+    # Today
+    - [ ] Milk
+    - [x] Eggs
+      - [ ] Brown ones
+
+    """
+
+@Suite("The todofmt command")
+struct CLITests {
+    @Test("convert to JSON on standard output, options after the file")
+    func convertToStdout() throws {
+        let ws = try Workspace(["g.md": groceries])
+        let run = try Run(["convert", "g.md", "--to", "json"], in: ws.url)
+        #expect(run.status == 0)
+        #expect(
+            run.stdout == """
+                [
+                  {"name": "Milk", "checked": false, "section": "Today"},
+                  {"name": "Eggs", "checked": true, "section": "Today", "children": [
+                    {"name": "Brown ones", "checked": false}
+                  ]}
+                ]
+
+                """)
+        #expect(run.stderr == "todofmt: warning: plain JSON has no place for the list's metadata (title); it was left out\n")
+    }
+
+    @Test("convert reads standard input and detects YAML by content")
+    func convertStdin() throws {
+        let run = try Run(["convert", "-", "--to=md"], stdin: "- name: Milk\n  checked: true\n")
+        #expect(run.status == 0)
+        #expect(run.stdout == "- [x] Milk\n")
+    }
+
+    @Test("convert to a file writes it whole and says nothing")
+    func convertToFile() throws {
+        let ws = try Workspace(["g.md": groceries])
+        let run = try Run(["convert", "--from", "md", "g.md", "g.yaml"], in: ws.url)
+        #expect(run.status == 0 && run.stdout.isEmpty && run.stderr.isEmpty)
+        let back = try Run(["convert", "g.yaml"], in: ws.url)
+        #expect(back.stdout == groceries)
+    }
+
+    @Test("an error with a place: file:line:column: error: message, exit 1, output untouched")
+    func errorWithLocation() throws {
+        let ws = try Workspace(["bad.json": "[\n  {\"name\": \"a\",}\n]\n", "out.md": "keep me\n"])
+        let run = try Run(["convert", "bad.json", "out.md"], in: ws.url)
+        #expect(run.status == 1)
+        #expect(run.stderr == "bad.json:2:16: error: trailing comma\n")
+        #expect(try ws.read("out.md") == "keep me\n")
+    }
+
+    @Test("an error without a place: todofmt: error: message, exit 1")
+    func errorWithoutLocation() throws {
+        let run = try Run(["list", "/no/such/file.md"])
+        #expect(run.status == 1)
+        #expect(run.stderr == "todofmt: error: /no/such/file.md: No such file or directory\n")
+    }
+
+    @Test("usage errors exit 64 with the usage line", arguments: [
+        (["convert"], "todofmt: error: missing input file\nUSAGE: todofmt convert [--from <format>] [--to <format>] <input> [<output>]\n"),
+        (["convert", "a.md", "--to", "xml"], "todofmt: error: unknown format 'xml' (known: md, yaml, json)\nUSAGE: todofmt convert [--from <format>] [--to <format>] <input> [<output>]\n"),
+        (["fmt", "--fast", "a.md"], "todofmt: error: unknown option '--fast'\nUSAGE: todofmt fmt [--check] <file> ...\n"),
+        (["list", "--from"], "todofmt: error: missing value for '--from'\nUSAGE: todofmt list [--from <format>] <file>\n"),
+        (["frobnicate"], "todofmt: error: unknown command 'frobnicate'\nUSAGE: todofmt <subcommand> [options] [files]\nSee 'todofmt --help'.\n"),
+        ([], "todofmt: error: missing command\nUSAGE: todofmt <subcommand> [options] [files]\nSee 'todofmt --help'.\n"),
+    ])
+    func usageErrors(arguments: [String], stderr: String) throws {
+        let run = try Run(arguments)
+        #expect(run.status == 64)
+        #expect(run.stderr == stderr)
+        #expect(run.stdout.isEmpty)
+    }
+
+    @Test("help and version go to standard output and exit 0")
+    func help() throws {
+        let overview = try Run(["--help"])
+        #expect(overview.status == 0 && overview.stdout.hasPrefix("OVERVIEW: "))
+        for command in ["convert", "fmt", "check", "list"] {
+            #expect(overview.stdout.contains("\n  \(command) "))
+            let a = try Run(["help", command]), b = try Run([command, "--help"])
+            #expect(a.status == 0 && a.stdout == b.stdout && a.stdout.contains("USAGE: todofmt \(command)"))
+        }
+        #expect(overview.stdout.hasSuffix("See 'todofmt help <subcommand>' for detailed help.\n"))
+        #expect(try Run(["--version"]).stdout == "todofmt \(CLI.version)\n")
+    }
+
+    @Test("list prints positions")
+    func list() throws {
+        let run = try Run(["list", "-"], stdin: groceries + "- [/] Bread [qty:: 2]\n")
+        #expect(run.stdout == "1 [ ] Milk\n2 [x] Eggs\n2.1 [ ] Brown ones\n3 [/] Bread [qty:: 2]\n")
+    }
+
+    @Test("fmt --check names the files that are not canonical and changes nothing; fmt rewrites them")
+    func fmt() throws {
+        let messy = "* [X] a\n    + [ ] b\n"
+        let ws = try Workspace(["messy.md": messy, "clean.md": groceries])
+        let check = try Run(["fmt", "--check", "clean.md", "messy.md"], in: ws.url)
+        #expect(check.status == 1)
+        #expect(check.stdout == "messy.md\n")
+        #expect(try ws.read("messy.md") == messy)
+        let fix = try Run(["fmt", "messy.md", "clean.md"], in: ws.url)
+        #expect(fix.status == 0 && fix.stdout.isEmpty)
+        #expect(try ws.read("messy.md") == "- [x] a\n  - [ ] b\n")
+        #expect(try ws.read("clean.md") == groceries)
+        #expect(try Run(["fmt", "--check", "messy.md"], in: ws.url).status == 0)
+    }
+
+    @Test("check reports problems with places and exits 1; a clean file exits 0")
+    func check() throws {
+        let ws = try Workspace(["ok.md": groceries, "odd.md": "- [] missing space\n- [x]done\n- [ ] fine\r\n"])
+        let clean = try Run(["check", "ok.md"], in: ws.url)
+        #expect(clean.status == 0 && clean.stderr.isEmpty)
+        let odd = try Run(["check", "odd.md"], in: ws.url)
+        #expect(odd.status == 1)
+        #expect(
+            odd.stderr == """
+                odd.md:1:3: warning: '[]' is not a checkbox; write '[ ]'
+                odd.md:2:6: warning: a checkbox needs a space after ']' to make a task item
+                odd.md:3:1: warning: mixed line endings (2 LF, 1 CRLF)
+
+                """)
+    }
+
+    @Test("run() in process gives the same exit codes")
+    func inProcess() throws {
+        let ws = try Workspace(["g.md": groceries])
+        let out = open(ws.url.appendingPathComponent("out.txt").path, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+        let err = open(ws.url.appendingPathComponent("err.txt").path, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+        defer {
+            close(out)
+            close(err)
+        }
+        let terminal = Terminal(out: out, err: err)
+        #expect(CLI.run(["list", ws.url.appendingPathComponent("g.md").path], terminal: terminal) == .success)
+        #expect(CLI.run(["list"], terminal: terminal) == .usage)
+        #expect(CLI.run(["list", "/nonexistent"], terminal: terminal) == .failure)
+        #expect(try ws.read("out.txt") == "1 [ ] Milk\n2 [x] Eggs\n2.1 [ ] Brown ones\n")
+    }
+}
