@@ -47,7 +47,8 @@ enum FieldSyntax {
                 // `\-`, `\#`… at the start of a continuation line; `1\.` after digits.
                 var d = i
                 while d < line.endIndex && line[d] >= 48 && line[d] <= 57 { d += 1 }
-                if d + 1 < line.endIndex && line[d] == UInt8(ascii: "\\") && blockStartCharacters.contains(line[d + 1]) {
+                let escapable: Set<UInt8> = d == i ? blockStartCharacters : orderedDelimiters
+                if d + 1 < line.endIndex && line[d] == UInt8(ascii: "\\") && escapable.contains(line[d + 1]) {
                     out.append(contentsOf: line[i..<d])
                     i = d + 1
                 }
@@ -69,7 +70,8 @@ enum FieldSyntax {
         return String(decoding: out, as: UTF8.self)
     }
 
-    private static let blockStartCharacters: Set<UInt8> = Set("#>-+*=`~<|.)".utf8)
+    private static let blockStartCharacters: Set<UInt8> = Set("#>-+*=`~<|".utf8)
+    private static let orderedDelimiters: Set<UInt8> = Set(".)".utf8)
 
     /// An item's text as written to Markdown: the escaped name, then its fields.
     /// Newlines in the name become continuation lines that start with `continuation`.
@@ -96,11 +98,17 @@ enum FieldSyntax {
             // Double the backslashes that the reader would take as escapes.
             var bytes: [UInt8] = []
             let raw = Array(line.utf8)
+            var digits = 0
+            while digits < raw.count && raw[digits] >= 48 && raw[digits] <= 57 { digits += 1 }
             for (i, b) in raw.enumerated() {
                 bytes.append(b)
                 if b == UInt8(ascii: "\\") {
                     let next = i + 1 < raw.count ? raw[i + 1] : 0
-                    if next == UInt8(ascii: "\\") || next == UInt8(ascii: "[") || next == UInt8(ascii: "]") {
+                    // Also a backslash the reader would take as a continuation line's block escape.
+                    let blockEscape =
+                        n > 0 && i == digits
+                        && (digits == 0 ? blockStartCharacters : orderedDelimiters).contains(next)
+                    if next == UInt8(ascii: "\\") || next == UInt8(ascii: "[") || next == UInt8(ascii: "]") || blockEscape {
                         bytes.append(b)
                     }
                 }
@@ -110,8 +118,8 @@ enum FieldSyntax {
                 while d < bytes.count && bytes[d] >= 48 && bytes[d] <= 57 { d += 1 }
                 let startsBlock =
                     d == 0
-                    ? (bytes.first.map { blockStartCharacters.contains($0) && $0 != UInt8(ascii: ".") && $0 != UInt8(ascii: ")") } ?? false)
-                    : (d < bytes.count && (bytes[d] == UInt8(ascii: ".") || bytes[d] == UInt8(ascii: ")")))
+                    ? (bytes.first.map { blockStartCharacters.contains($0) } ?? false)
+                    : (d < bytes.count && orderedDelimiters.contains(bytes[d]))
                 if startsBlock { bytes.insert(UInt8(ascii: "\\"), at: d) }
             }
             line = String(decoding: bytes, as: UTF8.self)
