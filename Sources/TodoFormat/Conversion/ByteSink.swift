@@ -25,7 +25,10 @@ struct ByteSink {
     }
 
     mutating func write(_ text: Substring) {
-        buffer.append(contentsOf: text.utf8)
+        // The contiguous bytes of a native string: a memcpy rather than a byte-by-byte copy.
+        if text.utf8.withContiguousStorageIfAvailable({ buffer.append(contentsOf: $0) }) == nil {
+            buffer.append(contentsOf: text.utf8)
+        }
         flushIfFull()
     }
 

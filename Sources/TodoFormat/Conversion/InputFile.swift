@@ -13,20 +13,34 @@ enum InputFile {
             throw .io(path: path, reason: "is a directory")
         }
         let size = (info.st_mode & S_IFMT) == S_IFREG ? Int(info.st_size) : 0
-        var bytes = [UInt8](repeating: 0, count: max(size, 1 << 16))
-        var count = 0
-        while true {
-            if count == bytes.count { bytes.append(contentsOf: repeatElement(0, count: bytes.count)) }
-            let n = bytes.withUnsafeMutableBytes { raw in Foundation.read(fd, raw.baseAddress! + count, raw.count - count) }
-            if n < 0 {
-                if errno == EINTR { continue }
-                throw .io(path: path, reason: String(cString: strerror(errno)))
+        var failure: Int32 = 0
+        // Read into uninitialized storage: zero-filling first would touch every page twice.
+        var bytes = [UInt8](unsafeUninitializedCapacity: max(size, 1 << 16)) { buffer, count in
+            count = readAll(fd, into: buffer, failure: &failure)
+        }
+        while failure == 0 && (size == 0 || bytes.count == size) {
+            // A pipe, or a file that grew: read on until the end.
+            let more = [UInt8](unsafeUninitializedCapacity: max(bytes.count, 1 << 16)) { buffer, count in
+                count = readAll(fd, into: buffer, failure: &failure)
             }
-            if n == 0 { break }
+            if more.isEmpty { break }
+            bytes.append(contentsOf: more)
+        }
+        if failure != 0 { throw .io(path: path, reason: String(cString: strerror(failure))) }
+        return bytes
+    }
+
+    /// Reads until the buffer is full or the input ends; returns the count read.
+    private static func readAll(_ fd: Int32, into buffer: UnsafeMutableBufferPointer<UInt8>, failure: inout Int32) -> Int {
+        var count = 0
+        while count < buffer.count {
+            let n = Foundation.read(fd, buffer.baseAddress! + count, buffer.count - count)
+            if n < 0 && errno == EINTR { continue }
+            if n < 0 { failure = errno }
+            if n <= 0 { break }
             count += n
         }
-        bytes.removeLast(bytes.count - count)
-        return bytes
+        return count
     }
 }
 

@@ -1,3 +1,5 @@
+import Foundation
+
 /// What a key of an item object (JSON, YAML, property list) means to todofmt.
 enum ItemKey {
     case name, checked, status, section, children, fields
@@ -7,17 +9,25 @@ enum ItemKey {
     /// The keys todofmt writes; a field whose own key is one of these goes under `fields`.
     static let reserved: Set<String> = ["name", "checked", "status", "section", "children", "fields"]
 
-    init<C: Collection>(_ key: C) where C.Element == UInt8 {
+    init(_ key: UnsafeBufferPointer<UInt8>) {
         // Compared as bytes: this runs for every key of every item.
+        func equals(_ word: StaticString) -> Bool {
+            key.count == word.utf8CodeUnitCount && memcmp(key.baseAddress!, word.utf8Start, key.count) == 0
+        }
         switch key.count {
-        case 4 where key.elementsEqual("name".utf8): self = .name
-        case 6 where key.elementsEqual("status".utf8): self = .status
-        case 6 where key.elementsEqual("fields".utf8): self = .fields
-        case 7 where key.elementsEqual("checked".utf8): self = .checked
-        case 7 where key.elementsEqual("section".utf8): self = .section
-        case 8 where key.elementsEqual("children".utf8): self = .children
+        case 4 where equals("name"): self = .name
+        case 6 where equals("status"): self = .status
+        case 6 where equals("fields"): self = .fields
+        case 7 where equals("checked"): self = .checked
+        case 7 where equals("section"): self = .section
+        case 8 where equals("children"): self = .children
         default: self = .other
         }
+    }
+
+    init(_ key: String) {
+        var key = key
+        self = key.withUTF8 { ItemKey($0) }
     }
 
     /// A status from its text form: one character, or nil.

@@ -47,9 +47,15 @@ extension TodoList {
 
     func write(as format: DocumentFormat, to sink: inout ByteSink) {
         switch format {
-        case .markdown: MarkdownWriter.write(self, to: &sink)
-        case .json: JSONListWriter.write(self, to: &sink)
-        case .yaml: YAMLListWriter.write(self, to: &sink)
+        case .markdown:
+            var writer = MarkdownWriter()
+            write(to: &writer, sink: &sink)
+        case .json:
+            var writer = JSONListWriter()
+            write(to: &writer, sink: &sink)
+        case .yaml:
+            var writer = YAMLListWriter()
+            write(to: &writer, sink: &sink)
         }
     }
 
@@ -96,27 +102,56 @@ public struct Conversion: Sendable {
     }
 
     /// Runs the conversion; returns warnings about what the output format could not hold.
+    ///
+    /// Items go from the reader to the writer one top-level item at a time (a checklist's
+    /// one item at a time): no whole list is built, so memory stays near the input's size.
     public func run() throws -> [String] {
         let target = try outputFormat()
         let name = InputFile.displayName(input)
-        let source = from ?? DocumentFormat(path: input)
-        if target == .markdown && (source == .markdown || source == nil) {
-            let bytes = try InputFile.read(input)
-            let format = source ?? DocumentFormat(content: bytes)
-            guard let format else { throw ConversionError.undetectableFormat(path: name) }
-            if format == .markdown {
-                // Checklist to checklist copies the document exactly, once it has parsed.
-                _ = try TodoList(bytes: bytes, format: .markdown, path: name)
-                try OutputFile.write(output) { sink in sink.write(bytes: bytes) }
-                return []
-            }
-            return try write(TodoList(bytes: bytes, format: format, path: name), as: target)
+        var source = from ?? DocumentFormat(path: input)
+        var bytes: [UInt8] = []
+        var text = ""
+        if source == .markdown && target != .markdown {
+            text = try InputFile.readText(input)
+        } else {
+            bytes = try InputFile.read(input)
+            if source == nil { source = DocumentFormat(content: bytes) }
         }
-        return try write(TodoList(contentsOf: input, format: source), as: target)
-    }
-
-    private func write(_ list: TodoList, as format: DocumentFormat) throws -> [String] {
-        try list.write(to: output, format: format)
-        return list.losses(in: format)
+        guard let source else { throw ConversionError.undetectableFormat(path: name) }
+        if source == .markdown && target == .markdown {
+            // Checklist to checklist copies the document exactly, once it has parsed.
+            _ = try TodoList(bytes: bytes, format: .markdown, path: name)
+            try OutputFile.write(output) { sink in sink.write(bytes: bytes) }
+            return []
+        }
+        var losses: [String] = []
+        try OutputFile.write(output) { sink in
+            func pipe<W: ListWriter>(into writer: inout W) throws {
+                switch source {
+                case .markdown: try MarkdownSource.stream(text, path: name, to: &writer, sink: &sink)
+                case .json:
+                    try bytes.withUnsafeBufferPointer { buffer throws(ParseError) in
+                        try JSONListReader.read(buffer, path: name, to: &writer, sink: &sink)
+                    }
+                case .yaml:
+                    try bytes.withUnsafeBufferPointer { buffer throws(ParseError) in
+                        try YAMLListReader.read(buffer, path: name, to: &writer, sink: &sink)
+                    }
+                }
+            }
+            switch target {
+            case .markdown:
+                var writer = MarkdownWriter()
+                try pipe(into: &writer)
+            case .json:
+                var writer = JSONListWriter()
+                try pipe(into: &writer)
+                losses = TodoList(metadata: writer.leftOutMetadata).losses(in: .json)
+            case .yaml:
+                var writer = YAMLListWriter()
+                try pipe(into: &writer)
+            }
+        }
+        return losses
     }
 }

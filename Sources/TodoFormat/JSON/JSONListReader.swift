@@ -1,14 +1,34 @@
 /// Reads the plain JSON shape: `[{"name": "…", "checked": false, "children": […]}, …]`.
 enum JSONListReader {
     static func read(_ bytes: UnsafeBufferPointer<UInt8>, path: String) throws(ParseError) -> TodoList {
+        var tree = TreeBuilder()
+        var sink = ByteSink()
+        try read(bytes, path: path, to: &tree, sink: &sink)
+        return tree.finish()
+    }
+
+    /// Reads the list and hands it to `writer` one top-level item (with its children) at a time.
+    static func read<W: ListWriter>(
+        _ bytes: UnsafeBufferPointer<UInt8>, path: String, to writer: inout W, sink: inout ByteSink
+    ) throws(ParseError) {
         var scanner = JSONScanner(bytes: bytes, path: path)
         guard scanner.peek() == UInt8(ascii: "[") else {
             if scanner.peek() == 0 { throw scanner.error("empty file: expected a JSON array of items") }
             throw scanner.error("expected a JSON array of items")
         }
-        let items = try readItems(&scanner, depth: 0)
+        writer.begin(metadata: [], to: &sink)
+        scanner.position += 1
+        var first = true
+        while try scanner.nextElement(close: UInt8(ascii: "]"), first: &first) {
+            write(try readItem(&scanner, depth: 0), depth: 0, to: &writer, sink: &sink)
+        }
         try scanner.expectEnd()
-        return TodoList(items: items)
+        writer.end(to: &sink)
+    }
+
+    private static func write<W: ListWriter>(_ item: TodoItem, depth: Int, to writer: inout W, sink: inout ByteSink) {
+        writer.item(item, depth: depth, to: &sink)
+        for child in item.children { write(child, depth: depth + 1, to: &writer, sink: &sink) }
     }
 
     /// An array of item objects.
@@ -46,7 +66,7 @@ enum JSONListReader {
             } else {
                 scanner.position = keyStart
                 key = try scanner.string()
-                kind = ItemKey(key.utf8)
+                kind = ItemKey(key)
             }
             try scanner.expect(UInt8(ascii: ":"), "':'")
             scanner.skipWhitespace()

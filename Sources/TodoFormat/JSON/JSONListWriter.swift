@@ -3,53 +3,75 @@ import Foundation
 /// Writes the plain JSON shape, one item object a line so that diffs stay readable.
 ///
 /// `[Todo]` with `struct Todo: Codable { var name: String; var checked: Bool }` decodes it.
-enum JSONListWriter {
-    static func write(_ list: TodoList, to sink: inout ByteSink) {
-        if list.items.isEmpty {
+struct JSONListWriter: ListWriter {
+    private var open = OpenItems()
+    private var started = false
+    /// Plain JSON has no place for metadata: what `begin` received, for a warning.
+    private(set) var leftOutMetadata: [Field] = []
+
+    mutating func begin(metadata: [Field], to sink: inout ByteSink) {
+        leftOutMetadata = metadata
+    }
+
+    mutating func item(_ item: TodoItem, depth: Int, to sink: inout ByteSink) {
+        let step = open.advance(to: depth)
+        if !started {
+            sink.write("[\n")
+            started = true
+        } else if step.opensChildren {
+            sink.write(", \"children\": [\n")
+        } else {
+            sink.write("}")
+            closeLevels(from: depth + step.closes, downTo: depth + 1, to: &sink)
+            sink.write(",\n")
+        }
+        sink.write(MarkdownWriter.indent(depth + 1))
+        sink.write("{\"name\": ")
+        Self.writeString(item.nameStorage, to: &sink)
+        sink.write(item.status == .done ? ", \"checked\": true" : ", \"checked\": false")
+        if case .custom(let scalar) = item.status {
+            sink.write(", \"status\": ")
+            Self.writeString(Substring(String(scalar)), to: &sink)
+        }
+        if let section = item.section {
+            sink.write(", \"section\": ")
+            Self.writeString(Substring(section), to: &sink)
+        }
+        var colliding: [Field] = []
+        for field in item.fields {
+            if ItemKey.reserved.contains(field.key) {
+                colliding.append(field)
+                continue
+            }
+            sink.write(", ")
+            Self.writeString(Substring(field.key), to: &sink)
+            sink.write(": ")
+            Self.writeValue(field.value, to: &sink)
+        }
+        if !colliding.isEmpty {
+            sink.write(", \"fields\": ")
+            Self.writeValue(.dictionary(colliding), to: &sink)
+        }
+    }
+
+    mutating func end(to sink: inout ByteSink) {
+        if !started {
             sink.write("[]\n")
             return
         }
-        sink.write("[\n")
-        writeItems(list.items, depth: 1, to: &sink)
-        sink.write("]\n")
+        sink.write("}")
+        closeLevels(from: open.lastDepth, downTo: 1, to: &sink)
+        sink.write("\n]\n")
     }
 
-    private static func writeItems(_ items: [TodoItem], depth: Int, to sink: inout ByteSink) {
-        for (index, item) in items.enumerated() {
-            sink.write(MarkdownWriter.indent(depth))
-            sink.write("{\"name\": ")
-            writeString(item.nameStorage, to: &sink)
-            sink.write(item.status == .done ? ", \"checked\": true" : ", \"checked\": false")
-            if case .custom(let scalar) = item.status {
-                sink.write(", \"status\": ")
-                writeString(Substring(String(scalar)), to: &sink)
-            }
-            if let section = item.section {
-                sink.write(", \"section\": ")
-                writeString(Substring(section), to: &sink)
-            }
-            var colliding: [Field] = []
-            for field in item.fields {
-                if ItemKey.reserved.contains(field.key) {
-                    colliding.append(field)
-                    continue
-                }
-                sink.write(", ")
-                writeString(Substring(field.key), to: &sink)
-                sink.write(": ")
-                writeValue(field.value, to: &sink)
-            }
-            if !colliding.isEmpty {
-                sink.write(", \"fields\": ")
-                writeValue(.dictionary(colliding), to: &sink)
-            }
-            if !item.children.isEmpty {
-                sink.write(", \"children\": [\n")
-                writeItems(item.children, depth: depth + 1, to: &sink)
-                sink.write(MarkdownWriter.indent(depth))
-                sink.write("]")
-            }
-            sink.write(index == items.count - 1 ? "}\n" : "},\n")
+    /// Ends the children arrays of depths `from` down to `downTo`: `]}` under their parents.
+    private func closeLevels(from: Int, downTo: Int, to sink: inout ByteSink) {
+        var level = from
+        while level >= downTo {
+            sink.write("\n")
+            sink.write(MarkdownWriter.indent(level))
+            sink.write("]}")
+            level -= 1
         }
     }
 
@@ -94,14 +116,15 @@ enum JSONListWriter {
 
     static func writeString(_ s: Substring, to sink: inout ByteSink) {
         sink.write(byte: UInt8(ascii: "\""))
-        var clean = true
-        for b in s.utf8 where b < 32 || b == UInt8(ascii: "\"") || b == UInt8(ascii: "\\") {
-            clean = false
-            break
+        let done = s.utf8.withContiguousStorageIfAvailable { bytes -> Bool in
+            // Most names need no escaping: one scan, one copy.
+            for b in bytes where b < 32 || b == UInt8(ascii: "\"") || b == UInt8(ascii: "\\") {
+                return false
+            }
+            sink.write(bytes)
+            return true
         }
-        if clean {
-            sink.write(s)
-        } else {
+        if done != true {
             for b in s.utf8 {
                 switch b {
                 case UInt8(ascii: "\""): sink.write("\\\"")

@@ -24,24 +24,36 @@ enum MarkdownSource {
 
     /// Reads a checklist into the list model.
     static func list(from text: String, path: String) throws -> TodoList {
+        var tree = TreeBuilder()
+        // Most checklists are one item a line; the guess only sizes the top-level array.
+        tree.reserveCapacity(text.utf8.count / 48)
+        var sink = ByteSink()
+        try stream(text, path: path, to: &tree, sink: &sink)
+        return tree.finish()
+    }
+
+    /// Reads a checklist and hands its metadata and items to `writer` as they are found,
+    /// without building the list: how a checklist converts in one pass.
+    static func stream<W: ListWriter>(_ text: String, path: String, to writer: inout W, sink: inout ByteSink) throws {
         let source = text
         var text = text
         // withUTF8 does not copy a native string; it is var only because the API is mutating.
-        return try text.withUTF8 { bytes in
-            var metadata: [Field] = []
+        try text.withUTF8 { bytes in
             var bodyStart = 0
             var firstLine = 1
+            var metadata: [Field] = []
             if let front = FrontMatter.locate(in: bytes) {
                 metadata = try FrontMatter.parse(
                     UnsafeBufferPointer(rebasing: bytes[front.yaml]), file: path, lineOffset: 1)
                 bodyStart = front.bodyStart
                 firstLine = front.lineCount + 1
             }
-            // Most checklists are one item a line; the guess only sizes the top-level array.
-            let builder = ListBuilder(source: source, bytes: bytes, expectedItems: bytes.count / 48)
-            var parser = BlockParser(text: bytes, sink: builder)
+            writer.begin(metadata: metadata, to: &sink)
+            var parser = BlockParser(text: bytes, sink: ItemStream(source: source, bytes: bytes, writer: writer, sink: sink))
             var result = parser.parse(from: bodyStart, firstLine: firstLine)
-            return TodoList(metadata: metadata, items: result.finish())
+            result.writer.end(to: &result.sink)
+            writer = result.writer
+            sink = result.sink
         }
     }
 

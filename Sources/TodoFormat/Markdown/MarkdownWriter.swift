@@ -1,25 +1,28 @@
-/// Writes a list as a new checklist in canonical form (FORMAT.md, "Canonical form").
-enum MarkdownWriter {
-    static func write(_ list: TodoList, to sink: inout ByteSink, lineEnding: String = "\n") {
-        if !list.metadata.isEmpty {
-            sink.write(FrontMatter.render(list.metadata, lineEnding: lineEnding))
-        }
-        var first = true
-        var section: String? = nil
-        for item in list.items {
-            if item.section != section || (first && item.section != nil) {
-                if let heading = item.section {
-                    if !first { sink.write(lineEnding) }
-                    sink.write("# ")
-                    sink.write(heading.replacingOccurrences(of: "\n", with: " "))
-                    sink.write(lineEnding)
-                }
-                section = item.section
-            }
-            first = false
-            write(item, depth: 0, to: &sink, lineEnding: lineEnding)
-        }
+/// Writes a list as a new checklist in canonical form (FORMAT.md, section 10).
+struct MarkdownWriter: ListWriter {
+    var lineEnding = "\n"
+    private var wroteItem = false
+    private var section: String? = nil
+
+    mutating func begin(metadata: [Field], to sink: inout ByteSink) {
+        if !metadata.isEmpty { sink.write(FrontMatter.render(metadata, lineEnding: lineEnding)) }
     }
+
+    mutating func item(_ item: TodoItem, depth: Int, to sink: inout ByteSink) {
+        if depth == 0 && (item.section != section || (!wroteItem && item.section != nil)) {
+            if let heading = item.section {
+                if wroteItem { sink.write(lineEnding) }
+                sink.write("# ")
+                sink.write(heading.replacingOccurrences(of: "\n", with: " "))
+                sink.write(lineEnding)
+            }
+            section = item.section
+        }
+        wroteItem = true
+        Self.writeLine(of: item, depth: depth, lineEnding: lineEnding, to: &sink)
+    }
+
+    mutating func end(to sink: inout ByteSink) {}
 
     private static let indents: [String] = (0..<64).map { String(repeating: "  ", count: $0) }
 
@@ -27,33 +30,27 @@ enum MarkdownWriter {
         depth < indents.count ? indents[depth] : String(repeating: "  ", count: depth)
     }
 
-    static func write(_ item: TodoItem, depth: Int, to sink: inout ByteSink, lineEnding: String) {
+    /// `- [c] name [fields]` with its indentation and line ending.
+    static func writeLine(of item: TodoItem, depth: Int, lineEnding: String, to sink: inout ByteSink) {
         sink.write(indent(depth))
-        writeLine(of: item, continuation: indent(depth + 1), to: &sink)
+        switch item.status {
+        case .open: sink.write("- [ ] ")
+        case .done: sink.write("- [x] ")
+        case .custom(let scalar): sink.write("- [" + String(scalar) + "] ")
+        }
+        // Most names need no escaping: one scan of their bytes, one copy.
+        let plain =
+            item.fields.isEmpty
+            && item.nameStorage.utf8.withContiguousStorageIfAvailable { bytes -> Bool in
+                for b in bytes where b == UInt8(ascii: "\\") || b == UInt8(ascii: "[") || b == 10 || b == 13 {
+                    return false
+                }
+                sink.write(bytes)
+                return true
+            } == true
+        if !plain {
+            sink.write(FieldSyntax.render(name: item.nameStorage, fields: item.fields, continuation: indent(depth + 1)))
+        }
         sink.write(lineEnding)
-        for child in item.children {
-            write(child, depth: depth + 1, to: &sink, lineEnding: lineEnding)
-        }
-    }
-
-    /// `- [c] name [fields]` without indentation or line ending.
-    static func writeLine(of item: TodoItem, continuation: String, to sink: inout ByteSink) {
-        sink.write("- [")
-        sink.write(String(item.status.marker))
-        sink.write("] ")
-        if item.fields.isEmpty && isPlainName(item.nameStorage) {
-            sink.write(item.nameStorage)
-        } else {
-            sink.write(FieldSyntax.render(name: item.nameStorage, fields: item.fields, continuation: continuation))
-        }
-    }
-
-    /// A name that needs no escaping: no backslash, bracket or line break.
-    @inline(__always)
-    static func isPlainName(_ name: Substring) -> Bool {
-        for b in name.utf8 where b == UInt8(ascii: "\\") || b == UInt8(ascii: "[") || b == 10 || b == 13 {
-            return false
-        }
-        return true
     }
 }

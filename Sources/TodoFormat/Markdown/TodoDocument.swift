@@ -99,8 +99,10 @@ public struct TodoDocument: Sendable {
     /// The list the file holds.
     public var list: TodoList {
         var builder = TreeBuilder()
+        var sink = ByteSink()
+        builder.begin(metadata: metadata, to: &sink)
         for entry in entries { builder.add(entry.item, depth: entry.depth) }
-        return TodoList(metadata: metadata, items: builder.finish())
+        return builder.finish()
     }
 
     /// The document's text: the bytes it was read from, with any edits.
@@ -169,9 +171,7 @@ public struct TodoDocument: Sendable {
             var sink = ByteSink()
             while entryIndex < entries.count && entries[entryIndex].line <= block.last {
                 let entry = entries[entryIndex]
-                sink.write(MarkdownWriter.indent(entry.depth))
-                MarkdownWriter.writeLine(of: entry.item, continuation: MarkdownWriter.indent(entry.depth + 1), to: &sink)
-                sink.write(lineEnding)
+                MarkdownWriter.writeLine(of: entry.item, depth: entry.depth, lineEnding: lineEnding, to: &sink)
                 entryIndex += 1
             }
             out.append(contentsOf: sink.buffer)
@@ -251,34 +251,5 @@ private struct DocumentBuilder: BlockSink {
         nearMisses.append(
             TodoDocument.Problem(
                 location: SourceLocation(file: path, line: line, column: column), severity: .warning, message: message))
-    }
-}
-
-/// Builds the item tree from items in document order with their depths.
-struct TreeBuilder {
-    // levels[d] holds the items at depth d whose parent is still being built.
-    private var levels: [[TodoItem]] = [[]]
-
-    mutating func reserveCapacity(_ n: Int) {
-        levels[0].reserveCapacity(n)
-    }
-
-    mutating func add(_ item: TodoItem, depth: Int) {
-        while levels.count > depth + 1 { fold() }
-        while levels.count < depth + 1 { levels.append([]) }
-        levels[depth].append(item)
-    }
-
-    private mutating func fold() {
-        let children = levels.removeLast()
-        let parentLevel = levels.count - 1
-        if !children.isEmpty, !levels[parentLevel].isEmpty {
-            levels[parentLevel][levels[parentLevel].count - 1].children = children
-        }
-    }
-
-    mutating func finish() -> [TodoItem] {
-        while levels.count > 1 { fold() }
-        return levels[0]
     }
 }

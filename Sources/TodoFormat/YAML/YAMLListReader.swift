@@ -1,10 +1,33 @@
+import Foundation
+
 /// Reads todofmt's YAML form: an optional metadata mapping document, and a
-/// document holding the list of item mappings (FORMAT.md, "YAML").
+/// document holding the list of item mappings (FORMAT.md, section 7.3).
 enum YAMLListReader {
     static func read(_ bytes: UnsafeBufferPointer<UInt8>, path: String) throws(ParseError) -> TodoList {
+        var tree = TreeBuilder()
+        var sink = ByteSink()
+        try read(bytes, path: path, to: &tree, sink: &sink)
+        return tree.finish()
+    }
+
+    /// Reads the list and hands it to `writer` one top-level item (with its children) at a
+    /// time. When the list comes before a metadata document, it is held until the end.
+    static func read<W: ListWriter>(
+        _ bytes: UnsafeBufferPointer<UInt8>, path: String, to writer: inout W, sink: inout ByteSink
+    ) throws(ParseError) {
+        if bytes.count >= 1 << 22, let (metadata, halves) = readInParallel(bytes, path: path) {
+            writer.begin(metadata: metadata, to: &sink)
+            for half in halves {
+                for item in half { write(item, depth: 0, to: &writer, sink: &sink) }
+            }
+            writer.end(to: &sink)
+            return
+        }
         let parser = YAMLParser(bytes: bytes, file: path)
         var anchors: [String: FieldValue] = [:]
-        var list = TodoList()
+        var metadata: [Field] = []
+        var held: [TodoItem] = []
+        var began = false
         var sawList = false
         var sawMetadata = false
         while true {
@@ -12,19 +35,29 @@ enum YAMLListReader {
             switch event.kind {
             case .streamEnd:
                 if !sawList && !sawMetadata && bytes.contains(where: { $0 > 32 }) {
-                    throw ParseError(
-                        "expected a YAML list of items", at: SourceLocation(file: path, line: 1, column: 1))
+                    throw ParseError("expected a YAML list of items", at: SourceLocation(file: path, line: 1, column: 1))
                 }
-                return list
+                if !began { writer.begin(metadata: metadata, to: &sink) }
+                for item in held { write(item, depth: 0, to: &writer, sink: &sink) }
+                writer.end(to: &sink)
+                return
             case .sequenceStart:
                 guard !sawList else { throw parser.error("a second list of items; todofmt reads one", at: event) }
                 sawList = true
-                list.items = try readItems(parser, depth: 0, anchors: &anchors)
+                // Stream when the metadata is known: it came first, or no other document follows.
+                let stream = sawMetadata || !hasLaterDocument(bytes, after: event.offset)
+                if stream {
+                    writer.begin(metadata: metadata, to: &sink)
+                    began = true
+                }
+                try readItems(parser, depth: 0, anchors: &anchors) { item in
+                    if stream { write(item, depth: 0, to: &writer, sink: &sink) } else { held.append(item) }
+                }
             case .mappingStart:
                 guard !sawMetadata else { throw parser.error("a second metadata mapping; todofmt reads one", at: event) }
                 sawMetadata = true
                 if case .dictionary(let fields) = try YAMLValue.read(from: parser, startingWith: event, anchors: &anchors) {
-                    list.metadata = fields
+                    metadata = fields
                 }
             case .scalar:
                 if case .null = YAMLValue.resolve(event) { continue }
@@ -37,16 +70,109 @@ enum YAMLListReader {
         }
     }
 
-    private static func readItems(
-        _ parser: YAMLParser, depth: Int, anchors: inout [String: FieldValue]
-    ) throws(ParseError) -> [TodoItem] {
-        guard depth < 256 else { throw ParseError("items nested too deep", at: SourceLocation(file: "", line: 0, column: 0)) }
+    /// A large list in todofmt's own layout (a block sequence at column 0, after an
+    /// optional metadata document) is cut at an item near its middle and the halves are
+    /// parsed on two cores: libyaml's parse is most of the time a conversion takes.
+    /// Nil when the file is not of that layout or either half fails; the caller then
+    /// reads it whole, which also reports any error at its true place.
+    private static func readInParallel(_ bytes: UnsafeBufferPointer<UInt8>, path: String) -> ([Field], [[TodoItem]])? {
+        guard bytes.first != UInt8(ascii: "%") else { return nil }  // directives apply to the whole stream
+        // Where the list starts, and the metadata before it.
+        let parser = YAMLParser(bytes: bytes, file: path)
+        var anchors: [String: FieldValue] = [:]
+        var metadata: [Field] = []
+        var listStart = -1
+        do {
+            scan: while true {
+                let event = try parser.next()
+                switch event.kind {
+                case .streamStart, .documentStart, .documentEnd: continue
+                case .mappingStart where metadata.isEmpty:
+                    guard case .dictionary(let fields) = try YAMLValue.read(from: parser, startingWith: event, anchors: &anchors)
+                    else { return nil }
+                    metadata = fields
+                case .sequenceStart where event.column == 1 && event.anchorPointer == nil:
+                    listStart = event.offset
+                    break scan
+                default: return nil
+                }
+            }
+        } catch {
+            return nil
+        }
+        guard listStart >= 0, !hasLaterDocument(bytes, after: listStart), let base = bytes.baseAddress else { return nil }
+        // An item boundary near the middle: a line that starts with `- ` or is `-`.
+        var cut = listStart + (bytes.count - listStart) / 2
+        while true {
+            guard cut < bytes.count, let found = memchr(base + cut, 10, bytes.count - cut) else { return nil }
+            cut = base.distance(to: found.assumingMemoryBound(to: UInt8.self)) + 1
+            if cut + 1 < bytes.count && bytes[cut] == UInt8(ascii: "-") && (bytes[cut + 1] == 32 || bytes[cut + 1] == 10) {
+                break
+            }
+        }
+        let halves = [listStart..<cut, cut..<bytes.count]
+        nonisolated(unsafe) var results: [[TodoItem]?] = [nil, nil]
+        nonisolated(unsafe) let input = bytes
+        DispatchQueue.concurrentPerform(iterations: 2) { i in
+            results[i] = readBareList(UnsafeBufferPointer(rebasing: input[halves[i]]), path: path)
+        }
+        guard let first = results[0], let second = results[1] else { return nil }
+        return (metadata, [first, second])
+    }
+
+    /// The items of a stream that is one block sequence and nothing else; nil on any error.
+    private static func readBareList(_ bytes: UnsafeBufferPointer<UInt8>, path: String) -> [TodoItem]? {
+        let parser = YAMLParser(bytes: bytes, file: path)
+        var anchors: [String: FieldValue] = [:]
         var items: [TodoItem] = []
+        do {
+            var sawList = false
+            while true {
+                let event = try parser.next()
+                switch event.kind {
+                case .streamStart, .documentStart, .documentEnd: continue
+                case .streamEnd: return sawList ? items : nil
+                case .sequenceStart where !sawList:
+                    sawList = true
+                    try readItems(parser, depth: 0, anchors: &anchors) { items.append($0) }
+                default: return nil
+                }
+            }
+        } catch {
+            return nil
+        }
+    }
+
+    private static func write<W: ListWriter>(_ item: TodoItem, depth: Int, to writer: inout W, sink: inout ByteSink) {
+        writer.item(item, depth: depth, to: &sink)
+        for child in item.children { write(child, depth: depth + 1, to: &writer, sink: &sink) }
+    }
+
+    /// Whether a `---` or `...` line (another document) follows `offset`. A false yes only
+    /// costs streaming.
+    private static func hasLaterDocument(_ bytes: UnsafeBufferPointer<UInt8>, after offset: Int) -> Bool {
+        guard let base = bytes.baseAddress else { return false }
+        var i = offset
+        while i < bytes.count, let found = memchr(base + i, 10, bytes.count - i) {
+            let next = base.distance(to: found.assumingMemoryBound(to: UInt8.self)) + 1
+            if next + 3 <= bytes.count {
+                let a = bytes[next], b = bytes[next + 1], c = bytes[next + 2]
+                if (a == 45 && b == 45 && c == 45) || (a == 46 && b == 46 && c == 46) { return true }
+            }
+            i = next
+        }
+        return false
+    }
+
+    /// Reads a sequence of items, handing each to `each` when it is complete.
+    private static func readItems(
+        _ parser: YAMLParser, depth: Int, anchors: inout [String: FieldValue], _ each: (TodoItem) -> Void
+    ) throws(ParseError) {
         while true {
             let event = try parser.next()
             switch event.kind {
-            case .sequenceEnd: return items
-            case .mappingStart: items.append(try readItem(parser, start: event, depth: depth, anchors: &anchors))
+            case .sequenceEnd: return
+            case .mappingStart: each(try readItem(parser, start: event, depth: depth, anchors: &anchors))
             default: throw parser.error("expected an item (a mapping with a name)", at: event)
             }
         }
@@ -81,6 +207,9 @@ enum YAMLListReader {
                 name = String(decoding: valueEvent.value, as: UTF8.self)
             case .name:
                 throw parser.error("an item's name must be text", at: valueEvent)
+            case .checked where valueEvent.kind == .scalar && valueEvent.isPlain && valueEvent.anchorPointer == nil
+                && (valueEvent.value.elementsEqual("true".utf8) || valueEvent.value.elementsEqual("false".utf8)):
+                checked = valueEvent.value.count == 4
             case .checked:
                 switch try YAMLValue.read(from: parser, startingWith: valueEvent, anchors: &anchors) {
                 case .bool(let b): checked = b
@@ -99,7 +228,8 @@ enum YAMLListReader {
                 let value = try YAMLValue.read(from: parser, startingWith: valueEvent, anchors: &anchors)
                 if case .string(let s) = value { section = s } else { fields.append(Field("section", value)) }
             case .children where valueEvent.kind == .sequenceStart:
-                children = try readItems(parser, depth: depth + 1, anchors: &anchors)
+                guard depth < 256 else { throw parser.error("items nested too deep", at: valueEvent) }
+                try readItems(parser, depth: depth + 1, anchors: &anchors) { children.append($0) }
             case .fields where valueEvent.kind == .mappingStart:
                 if case .dictionary(let nested) = try YAMLValue.read(from: parser, startingWith: valueEvent, anchors: &anchors) {
                     fields.append(contentsOf: nested)

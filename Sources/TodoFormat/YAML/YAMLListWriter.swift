@@ -1,30 +1,59 @@
 /// Writes todofmt's YAML form through libyaml's emitter.
-enum YAMLListWriter {
-    static func write(_ list: TodoList, to sink: inout ByteSink) {
-        let emitter = YAMLEmitter()
+struct YAMLListWriter: ListWriter {
+    private let emitter = YAMLEmitter()
+    private var open = OpenItems()
+
+    mutating func begin(metadata: [Field], to sink: inout ByteSink) {
         emitter.streamStart()
-        if !list.metadata.isEmpty {
+        if !metadata.isEmpty {
             emitter.documentStart(implicit: false)
-            YAMLValue.emit(.dictionary(list.metadata), to: emitter)
+            YAMLValue.emit(.dictionary(metadata), to: emitter)
             emitter.documentEnd()
         }
-        emitter.documentStart(implicit: list.metadata.isEmpty)
-        emitter.sequenceStart(flow: list.items.isEmpty)
-        for item in list.items {
-            emit(item, to: emitter)
-            // Hand finished text on so a long list never sits whole in memory.
-            if emitter.output.count > 1 << 16 {
-                sink.write(bytes: emitter.output)
-                emitter.output.removeAll(keepingCapacity: true)
+        emitter.documentStart(implicit: metadata.isEmpty)
+        emitter.sequenceStart()
+    }
+
+    mutating func item(_ item: TodoItem, depth: Int, to sink: inout ByteSink) {
+        let step = open.advance(to: depth)
+        if step.opensChildren {
+            emitter.scalar("children")
+            emitter.sequenceStart()
+        } else if open.lastDepth >= 0 && (step.closes > 0 || depth == open.lastDepth) && !isFirst {
+            emitter.mappingEnd()
+            for _ in 0..<step.closes {
+                emitter.sequenceEnd()
+                emitter.mappingEnd()
+            }
+        }
+        isFirst = false
+        emitItem(item)
+        // Hand finished text on so a long list never sits whole in memory.
+        if emitter.output.count > 1 << 16 {
+            sink.write(bytes: emitter.output)
+            emitter.output.removeAll(keepingCapacity: true)
+        }
+    }
+
+    private var isFirst = true
+
+    mutating func end(to sink: inout ByteSink) {
+        if !isFirst {
+            emitter.mappingEnd()
+            for _ in 0..<open.lastDepth {
+                emitter.sequenceEnd()
+                emitter.mappingEnd()
             }
         }
         emitter.sequenceEnd()
         emitter.documentEnd()
         emitter.streamEnd()
         sink.write(bytes: emitter.output)
+        emitter.output.removeAll()
     }
 
-    private static func emit(_ item: TodoItem, to emitter: YAMLEmitter) {
+    /// The item's mapping, left open for its children.
+    private func emitItem(_ item: TodoItem) {
         emitter.mappingStart()
         emitter.scalar("name")
         YAMLValue.emitString(item.name, to: emitter)
@@ -51,12 +80,5 @@ enum YAMLListWriter {
             emitter.scalar("fields")
             YAMLValue.emit(.dictionary(colliding), to: emitter)
         }
-        if !item.children.isEmpty {
-            emitter.scalar("children")
-            emitter.sequenceStart()
-            for child in item.children { emit(child, to: emitter) }
-            emitter.sequenceEnd()
-        }
-        emitter.mappingEnd()
     }
 }

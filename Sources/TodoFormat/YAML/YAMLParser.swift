@@ -7,81 +7,87 @@ struct YAMLEvent {
         case sequenceStart, sequenceEnd, mappingStart, mappingEnd
     }
     var kind: Kind
-    /// 1-based position in the whole file.
+    /// 1-based position in the whole file, and the byte offset.
     var line: Int
     var column: Int
+    var offset: Int
     /// A scalar's bytes; valid until the parser's next event.
     var value: UnsafeBufferPointer<UInt8>
     /// A plain (unquoted, not block) scalar, whose type comes from its text.
     var isPlain: Bool
-    var tag: String?
-    var anchor: String?
+    // Tags and anchors are rare: kept as libyaml's C strings until asked for.
+    var tagPointer: UnsafeMutablePointer<UInt8>?
+    var anchorPointer: UnsafeMutablePointer<UInt8>?
+
+    var tag: String? { tagPointer.map { String(cString: $0) } }
+    var anchor: String? { anchorPointer.map { String(cString: $0) } }
 }
 
 /// The thin wrapper around libyaml's parser: all of todofmt's YAML reading goes through it.
 final class YAMLParser {
+    // The C state lives outside Swift's stored properties, so reading an event costs
+    // no exclusivity checks.
     private let parser: UnsafeMutablePointer<yaml_parser_t>
-    private var event = yaml_event_t()
-    private var hasEvent = false
+    private let event: UnsafeMutablePointer<yaml_event_t>
     private let file: String
     private let lineOffset: Int
-    private let columnOffset: Int
 
     /// Parses `bytes`, which must stay alive as long as the parser; positions are
     /// reported `lineOffset` lines further down `file` (for front matter).
     init(bytes: UnsafeBufferPointer<UInt8>, file: String, lineOffset: Int = 0) {
         self.file = file
         self.lineOffset = lineOffset
-        self.columnOffset = 0
         parser = .allocate(capacity: 1)
+        event = .allocate(capacity: 1)
+        event.initialize(to: yaml_event_t())
         yaml_parser_initialize(parser)
         yaml_parser_set_encoding(parser, YAML_UTF8_ENCODING)
         yaml_parser_set_input_string(parser, bytes.baseAddress ?? UnsafePointer(bitPattern: 1)!, bytes.count)
     }
 
     deinit {
-        if hasEvent { yaml_event_delete(&event) }
+        yaml_event_delete(event)
         yaml_parser_delete(parser)
+        event.deallocate()
         parser.deallocate()
     }
 
     /// The next event; the previous event's scalar bytes are no longer valid.
     func next() throws(ParseError) -> YAMLEvent {
-        if hasEvent {
-            yaml_event_delete(&event)
-            hasEvent = false
-        }
-        guard yaml_parser_parse(parser, &event) == 1 else { throw currentError() }
-        hasEvent = true
-        let mark = event.start_mark
+        // Deleting a zeroed or already deleted event is a no-op in libyaml.
+        yaml_event_delete(event)
+        guard yaml_parser_parse(parser, event) == 1 else { throw currentError() }
+        let e = event.pointee
+        let mark = e.start_mark
         var result = YAMLEvent(
             kind: .streamStart, line: Int(mark.line) + 1 + lineOffset, column: Int(mark.column) + 1,
-            value: UnsafeBufferPointer(start: nil, count: 0), isPlain: false, tag: nil, anchor: nil)
-        switch event.type {
+            offset: Int(mark.index), value: UnsafeBufferPointer(start: nil, count: 0), isPlain: false,
+            tagPointer: nil, anchorPointer: nil)
+        switch e.type {
+        case YAML_SCALAR_EVENT:
+            result.kind = .scalar
+            let scalar = e.data.scalar
+            result.value = UnsafeBufferPointer(start: scalar.value, count: scalar.length)
+            result.isPlain = scalar.style == YAML_PLAIN_SCALAR_STYLE
+            result.tagPointer = scalar.tag
+            result.anchorPointer = scalar.anchor
+        case YAML_MAPPING_START_EVENT:
+            result.kind = .mappingStart
+            result.tagPointer = e.data.mapping_start.tag
+            result.anchorPointer = e.data.mapping_start.anchor
+        case YAML_MAPPING_END_EVENT: result.kind = .mappingEnd
+        case YAML_SEQUENCE_START_EVENT:
+            result.kind = .sequenceStart
+            result.tagPointer = e.data.sequence_start.tag
+            result.anchorPointer = e.data.sequence_start.anchor
+        case YAML_SEQUENCE_END_EVENT: result.kind = .sequenceEnd
         case YAML_STREAM_START_EVENT: result.kind = .streamStart
         case YAML_STREAM_END_EVENT: result.kind = .streamEnd
         case YAML_DOCUMENT_START_EVENT: result.kind = .documentStart
         case YAML_DOCUMENT_END_EVENT: result.kind = .documentEnd
         case YAML_ALIAS_EVENT:
             result.kind = .alias
-            result.anchor = Self.string(event.data.alias.anchor)
-        case YAML_SCALAR_EVENT:
-            result.kind = .scalar
-            let scalar = event.data.scalar
-            result.value = UnsafeBufferPointer(start: scalar.value, count: scalar.length)
-            result.isPlain = scalar.style == YAML_PLAIN_SCALAR_STYLE
-            result.tag = Self.string(scalar.tag)
-            result.anchor = Self.string(scalar.anchor)
-        case YAML_SEQUENCE_START_EVENT:
-            result.kind = .sequenceStart
-            result.tag = Self.string(event.data.sequence_start.tag)
-            result.anchor = Self.string(event.data.sequence_start.anchor)
-        case YAML_SEQUENCE_END_EVENT: result.kind = .sequenceEnd
-        case YAML_MAPPING_START_EVENT:
-            result.kind = .mappingStart
-            result.tag = Self.string(event.data.mapping_start.tag)
-            result.anchor = Self.string(event.data.mapping_start.anchor)
-        case YAML_MAPPING_END_EVENT: result.kind = .mappingEnd
+            result.anchorPointer = e.data.alias.anchor
         default: result.kind = .streamEnd
         }
         return result
@@ -103,9 +109,5 @@ final class YAMLParser {
         let mark = p.problem_mark
         return ParseError(
             message, at: SourceLocation(file: file, line: Int(mark.line) + 1 + lineOffset, column: Int(mark.column) + 1))
-    }
-
-    private static func string(_ pointer: UnsafeMutablePointer<yaml_char_t>?) -> String? {
-        pointer.map { String(cString: $0) }
     }
 }

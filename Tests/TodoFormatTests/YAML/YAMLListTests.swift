@@ -82,3 +82,55 @@ struct YAMLListTests {
         #expect(try TodoList(bytes: [], format: .yaml) == TodoList())
     }
 }
+
+@Suite("Large YAML lists, read in two halves")
+struct LargeYAMLTests {
+    static func bigList() -> TodoList {
+        var items: [TodoItem] = []
+        for i in 0..<60_000 {
+            var item = TodoItem(name: "item \(i) ünïcödé", status: i % 3 == 0 ? .done : .open, section: "S\(i / 1000)")
+            if i % 7 == 0 { item.children = [TodoItem(name: "child of \(i)", fields: [Field("n", .integer(i))])] }
+            items.append(item)
+        }
+        return TodoList(metadata: [Field("title", .string("big"))], items: items)
+    }
+
+    @Test("the halves give the same list as one pass")
+    func sameList() throws {
+        let list = Self.bigList()
+        let yaml = list.encoded(as: .yaml)
+        #expect(yaml.count > 1 << 22, "large enough to be read in halves")
+        #expect(try TodoList(bytes: yaml, format: .yaml) == list)
+        // Without metadata: one document.
+        let bare = TodoList(items: list.items)
+        #expect(try TodoList(bytes: bare.encoded(as: .yaml), format: .yaml) == bare)
+    }
+
+    @Test("an error in the second half is reported at its true line")
+    func errorPlace() throws {
+        var text = String(decoding: Self.bigList().encoded(as: .yaml), as: UTF8.self)
+        let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
+        let bad = lines.count * 3 / 4
+        var edited = lines.map(String.init)
+        edited[bad] = "  checked: [unclosed"
+        text = edited.joined(separator: "\n")
+        #expect(throws: ParseError.self) { try TodoList(bytes: Array(text.utf8), format: .yaml, path: "big.yaml") }
+        do {
+            _ = try TodoList(bytes: Array(text.utf8), format: .yaml, path: "big.yaml")
+        } catch let error as ParseError {
+            #expect(abs(error.location.line - (bad + 1)) <= 2, "\(error)")
+        }
+    }
+
+    @Test("an alias in the second half to an anchor in the first still resolves")
+    func aliasAcrossHalves() throws {
+        var list = Self.bigList()
+        list.items[0].fields = [Field("tag", .string("shared"))]
+        var text = String(decoding: list.encoded(as: .yaml), as: UTF8.self)
+        text = text.replacingOccurrences(of: "tag: shared", with: "tag: &t shared")
+        text += "- name: last\n  checked: false\n  tag: *t\n"
+        let read = try TodoList(bytes: Array(text.utf8), format: .yaml)
+        #expect(read.items.last?.fields == [Field("tag", .string("shared"))])
+        #expect(read.items.count == list.items.count + 1)
+    }
+}

@@ -1,36 +1,29 @@
-/// Turns parsed task items into the list model as the parser reports them.
-struct ListBuilder: BlockSink {
+/// Turns parsed task items into list items as the parser reports them and hands
+/// them to a writer: a tree builder, or another format's writer directly.
+struct ItemStream<Writer: ListWriter>: BlockSink {
     private let source: String
     private let bytes: UnsafeBufferPointer<UInt8>
-    private var tree = TreeBuilder()
+    var writer: Writer
+    var sink: ByteSink
     private var section: String?
 
-    init(source: String, bytes: UnsafeBufferPointer<UInt8>, expectedItems: Int = 0) {
+    init(source: String, bytes: UnsafeBufferPointer<UInt8>, writer: Writer, sink: ByteSink) {
         self.source = source
         self.bytes = bytes
-        tree.reserveCapacity(expectedItems)
+        self.writer = writer
+        self.sink = sink
     }
 
     mutating func item(_ parsed: ParsedItem) {
         let (name, fields) = ItemText.nameAndFields(of: parsed, in: source, bytes: bytes)
-        add(
-            TodoItem(
-                nameStorage: name, status: parsed.status, fields: fields, children: [],
-                section: parsed.depth == 0 ? section : nil),
-            depth: parsed.depth)
+        let item = TodoItem(
+            nameStorage: name, status: parsed.status, fields: fields, children: [],
+            section: parsed.depth == 0 ? section : nil)
+        writer.item(item, depth: parsed.depth, to: &sink)
     }
 
     mutating func heading(text: String, level: Int, line: Int) {
         section = text.isEmpty ? nil : text
-    }
-
-    mutating func add(_ item: TodoItem, depth: Int) {
-        tree.add(item, depth: depth)
-    }
-
-    /// The finished top-level items.
-    mutating func finish() -> [TodoItem] {
-        tree.finish()
     }
 }
 

@@ -1,0 +1,88 @@
+#!/usr/bin/env python3
+"""todofmt's speed benchmark: whole-process timings beside the reference tools, in one run.
+
+Usage: scripts/bench.sh [ITEMS]   (default 1,000,000; RUNS=5 repetitions, median reported)
+
+Every row is a separate process, timed from start to exit; peak memory is the
+process's maximum resident set size (wait4). Files go to bench/ (not committed).
+"""
+import os
+import statistics
+import subprocess
+import sys
+import time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+WORK = os.path.join(ROOT, "bench")
+RUNS = int(os.environ.get("RUNS", "5"))
+
+
+def sh(*argv, **kw):
+    subprocess.run(argv, check=True, **kw)
+
+
+def measure(argv, runs=RUNS):
+    times, peaks = [], []
+    for _ in range(runs):
+        start = time.perf_counter()
+        process = subprocess.Popen(argv, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        _, status, usage = os.wait4(process.pid, 0)
+        elapsed = time.perf_counter() - start
+        if status != 0:
+            sys.exit(f"failed ({status}): {' '.join(argv)}")
+        times.append(elapsed)
+        peaks.append(usage.ru_maxrss * 1024)
+    return statistics.median(times), max(peaks)
+
+
+def row(label, seconds, peak, note=""):
+    print(f"  {label:<52} {seconds:7.3f} s {peak / (1 << 20):8.1f} MiB  {note}", flush=True)
+
+
+def size(path):
+    return os.path.getsize(path)
+
+
+def main():
+    items = int(sys.argv[1]) if len(sys.argv) > 1 else 1_000_000
+    os.makedirs(WORK, exist_ok=True)
+    sh("swift", "build", "-c", "release", "--product", "todofmt", cwd=ROOT, stdout=subprocess.DEVNULL)
+    todofmt = os.path.join(ROOT, ".build", "release", "todofmt")
+    events = os.path.join(WORK, "yaml_events")
+    sh("cc", "-O2", "-o", events, os.path.join(ROOT, "scripts", "bench", "yaml_events.c"), "-lyaml")
+
+    def files(n):
+        md = os.path.join(WORK, f"list-{n}.md")
+        if not os.path.exists(md):
+            sh(sys.executable, os.path.join(ROOT, "scripts", "bench", "make_checklist.py"), str(n), md)
+        yaml = os.path.join(WORK, f"list-{n}.yaml")
+        if not os.path.exists(yaml) or os.path.getmtime(yaml) < os.path.getmtime(todofmt):
+            sh(todofmt, "convert", md, yaml)
+        return md, yaml
+
+    print(f"todofmt benchmark: {items:,} items, median of {RUNS} runs, peak RSS")
+    small = max(items // 10, 1)
+    md_small, _ = files(small)
+    md, yaml = files(items)
+    out_json = os.path.join(WORK, "out.json")
+    out_md = os.path.join(WORK, "out.md")
+
+    print(f"\nChecklist to JSON ({size(md) / 1e6:.0f} MB of Markdown) beside cmark-gfm")
+    cmark = measure(["cmark-gfm", "-e", "tasklist", md])
+    row("cmark-gfm -e tasklist big.md > /dev/null", *cmark)
+    ours = measure([todofmt, "convert", md, out_json])
+    row("todofmt convert big.md big.json", *ours,
+        f"{cmark[0] / ours[0]:.2f}x faster (goal 2x); memory {ours[1] / size(md):.2f}x input (goal < 3x)")
+    ours_small = measure([todofmt, "convert", md_small, out_json])
+    row(f"todofmt convert ({small:,} items)", *ours_small,
+        f"per item: {ours_small[0] / small * 1e9:.0f} ns at {small:,}, {ours[0] / items * 1e9:.0f} ns at {items:,}")
+
+    print(f"\nYAML list to checklist ({size(yaml) / 1e6:.0f} MB of YAML) beside a bare libyaml event parse")
+    bare = measure([events, yaml])
+    row("yaml_events big.yaml (C, libyaml events only)", *bare)
+    ours_yaml = measure([todofmt, "convert", yaml, out_md])
+    row("todofmt convert big.yaml big.md", *ours_yaml, f"{ours_yaml[0] / bare[0]:.2f}x the bare parse (goal <= 1.5x)")
+
+
+if __name__ == "__main__":
+    main()
