@@ -136,27 +136,41 @@ struct BlockParser<Sink: BlockSink> {
 
     /// Parses lines from `start` (a line start), numbering the first one `firstLine`.
     mutating func parse(from start: Int, firstLine: Int) -> Sink {
-        var position = start
         lineNumber = firstLine - 1
-        let count = text.count
-        while position < count {
-            var end = position
-            // The newline search is the hot loop of the whole parser.
-            if let base = text.baseAddress,
-                let found = memchr(base + position, Int32(lf), count - position)
-            {
-                end = base.distance(to: found.assumingMemoryBound(to: UInt8.self))
-            } else {
-                end = count
-            }
-            lineNumber += 1
-            var contentEnd = end
-            if contentEnd > position && text[contentEnd - 1] == cr { contentEnd -= 1 }
-            processLine(start: position, end: contentEnd)
-            position = end + 1
-        }
+        parseLines(from: start, to: text.count)
         finishDocument()
         return sink
+    }
+
+    /// Parses the lines that start in `start..<end`; more lines may follow with another call.
+    mutating func parseLines(from start: Int, to end: Int) {
+        var position = start
+        let count = text.count
+        while position < end {
+            var lineEnd = count
+            // The newline search is the hot loop of the whole parser.
+            if let base = text.baseAddress, let found = memchr(base + position, Int32(lf), count - position) {
+                lineEnd = base.distance(to: found.assumingMemoryBound(to: UInt8.self))
+            }
+            lineNumber += 1
+            var contentEnd = lineEnd
+            if contentEnd > position && text[contentEnd - 1] == cr { contentEnd -= 1 }
+            processLine(start: position, end: contentEnd)
+            position = lineEnd + 1
+        }
+    }
+
+    /// Ends the document and hands back the sink.
+    mutating func finish() -> Sink {
+        finishDocument()
+        return sink
+    }
+
+    /// Whether the next line, if it is a heading at column 0 after a blank line, closes every
+    /// open block: nothing open can take it in (a fenced code block or an HTML block that
+    /// ends only at its end marker). Then the rest of the text parses the same from scratch.
+    var canRestartAtTopLevel: Bool {
+        !open.contains { $0.kind == .fencedCode || ($0.kind == .html && $0.htmlType <= 5) }
     }
 
     // MARK: Position helpers

@@ -49,12 +49,91 @@ enum MarkdownSource {
                 firstLine = front.lineCount + 1
             }
             writer.begin(metadata: metadata, to: &sink)
-            var parser = BlockParser(text: bytes, sink: ItemStream(source: source, bytes: bytes, writer: writer, sink: sink))
-            var result = parser.parse(from: bodyStart, firstLine: firstLine)
-            result.writer.end(to: &result.sink)
-            writer = result.writer
-            sink = result.sink
+            if bytes.count - bodyStart >= 1 << 22,
+                let cut = splitPoint(bytes, from: bodyStart + (bytes.count - bodyStart) / 2)
+            {
+                try streamInParallel(
+                    source: source, bytes: bytes, bodyStart: bodyStart, firstLine: firstLine, cut: cut,
+                    writer: &writer, sink: &sink)
+            } else {
+                var parser = BlockParser(text: bytes, sink: ItemStream(source: source, bytes: bytes, writer: writer, sink: sink))
+                var result = parser.parse(from: bodyStart, firstLine: firstLine)
+                result.writer.end(to: &result.sink)
+                writer = result.writer
+                sink = result.sink
+            }
         }
+    }
+
+    /// A line near `from` where a long checklist can be cut and its halves parsed apart: an
+    /// ATX heading at column 0 after a blank line (a section of a long list). Nil when there is none.
+    private static func splitPoint(_ bytes: UnsafeBufferPointer<UInt8>, from: Int) -> Int? {
+        guard let base = bytes.baseAddress else { return nil }
+        var i = from
+        while i < bytes.count, let found = memchr(base + i, 10, bytes.count - i) {
+            let next = base.distance(to: found.assumingMemoryBound(to: UInt8.self)) + 1
+            // "\n" then "# " (or "\r\n" endings): a blank line, then a heading.
+            var line = next
+            if line < bytes.count && bytes[line] == 13 { line += 1 }
+            if line < bytes.count && bytes[line] == 10 {
+                let heading = line + 1
+                if heading + 1 < bytes.count && bytes[heading] == UInt8(ascii: "#") {
+                    var hashes = heading
+                    while hashes < bytes.count && bytes[hashes] == UInt8(ascii: "#") && hashes - heading < 7 { hashes += 1 }
+                    if hashes - heading <= 6 && hashes < bytes.count && (bytes[hashes] == 32 || bytes[hashes] == 9) {
+                        return heading
+                    }
+                }
+            }
+            i = next
+        }
+        return nil
+    }
+
+    /// Parses the two halves of a long checklist on two cores. The first half goes straight
+    /// to the writer; the second half's items wait in memory (names still slices of the
+    /// text) and follow it. If the first half ends inside a block that could take in the
+    /// cut line (a fence left open), the second half is parsed again in order instead.
+    private static func streamInParallel<W: ListWriter>(
+        source: String, bytes: UnsafeBufferPointer<UInt8>, bodyStart: Int, firstLine: Int, cut: Int,
+        writer: inout W, sink: inout ByteSink
+    ) throws {
+        var firstHalf = BlockParser(text: bytes, sink: ItemStream(source: source, bytes: bytes, writer: writer, sink: sink))
+        var cutLine = firstLine
+        if let base = bytes.baseAddress {
+            var i = bodyStart
+            while i < cut, let found = memchr(base + i, 10, cut - i) {
+                cutLine += 1
+                i = base.distance(to: found.assumingMemoryBound(to: UInt8.self)) + 1
+            }
+        }
+        var secondHalf = BlockParser(
+            text: bytes, sink: ItemStream(source: source, bytes: bytes, writer: ItemCollector(), sink: ByteSink()))
+        let secondLine = cutLine
+        nonisolated(unsafe) var first = firstHalf
+        nonisolated(unsafe) var second = secondHalf
+        DispatchQueue.concurrentPerform(iterations: 2) { part in
+            if part == 0 {
+                first.parseLines(from: bodyStart, to: cut)
+            } else {
+                _ = second.parse(from: cut, firstLine: secondLine)
+            }
+        }
+        firstHalf = first
+        secondHalf = second
+        var result: ItemStream<W>
+        if firstHalf.canRestartAtTopLevel {
+            result = firstHalf.finish()
+            for (item, depth) in secondHalf.finish().writer.items {
+                result.writer.item(item, depth: depth, to: &result.sink)
+            }
+        } else {
+            firstHalf.parseLines(from: cut, to: bytes.count)
+            result = firstHalf.finish()
+        }
+        result.writer.end(to: &result.sink)
+        writer = result.writer
+        sink = result.sink
     }
 
     /// `\r\n` when the first line ending in the text is one, else `\n`.

@@ -79,3 +79,11 @@ struct OpenItems {
         return (false, lastDepth - depth)
     }
 }
+
+/// Keeps items with their depths, for a writer to take later.
+struct ItemCollector: ListWriter {
+    var items: [(TodoItem, Int)] = []
+    mutating func begin(metadata: [Field], to sink: inout ByteSink) {}
+    mutating func item(_ item: TodoItem, depth: Int, to sink: inout ByteSink) { items.append((item, depth)) }
+    mutating func end(to sink: inout ByteSink) {}
+}

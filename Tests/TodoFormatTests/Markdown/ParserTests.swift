@@ -126,3 +126,27 @@ struct ParserTests {
         #expect(try TodoList(markdown: "---\n- [ ] x\n").items.count == 1)
     }
 }
+
+@Suite("Large checklists, parsed in two halves")
+struct LargeChecklistTests {
+    static func bigText(openFenceInMiddle: Bool) -> String {
+        var lines: [String] = ["---", "title: big", "---"]
+        for i in 0..<120_000 {
+            if i % 500 == 0 { lines += ["", "## Part \(i / 500)"] }
+            if openFenceInMiddle && i == 60_000 { lines.append("```") }
+            lines.append((i % 3 == 1 ? "  " : "") + "- [\(i % 2 == 0 ? " " : "x")] item \(i) ünïcödé [n:: \(i)]")
+        }
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    @Test("the halves give the same list as one pass", arguments: [false, true])
+    func sameList(openFence: Bool) throws {
+        let text = Self.bigText(openFenceInMiddle: openFence)
+        #expect(text.utf8.count > 1 << 22, "large enough to be parsed in halves")
+        let streamed = try TodoList(markdown: text)
+        let sequential = try TodoDocument(parsing: text).list
+        #expect(streamed == sequential)
+        // An unclosed fence swallows the rest of the file, in both readings.
+        #expect(streamed.flattened().count == (openFence ? 60_000 : 120_000))
+    }
+}
