@@ -168,3 +168,38 @@ struct CmarkAgreementTests {
         #expect(try TodoDocument(parsing: "- [ ] see [x] here\n").entries[0].item.status == .open)
     }
 }
+
+/// `../shared/corpus/markdown` beside the repository, when it is there (CI has it; a bare clone does not).
+enum Corpus {
+    static let markdown: [String] = {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let folder = root.appendingPathComponent("shared/corpus/markdown")
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
+        return names.sorted().map { folder.appendingPathComponent($0).path }
+    }()
+}
+
+@Suite("Agreement and losslessness on fixtures and the shared corpus")
+struct FixtureAgreementTests {
+    static let files = Fixture.files(in: "markdown").map(Fixture.path) + Corpus.markdown
+
+    @Test("cmark-gfm finds the same task items", arguments: files)
+    func agreement(path: String) throws {
+        let text = String(decoding: try Data(contentsOf: URL(fileURLWithPath: path)), as: UTF8.self)
+        let document = try TodoDocument(parsing: text, path: path)
+        let quirks = Set(document.taskLikeLines.map(\.itemLine))
+        let expected = Cmark.expectedView(of: document, ignoring: quirks)
+        #expect(try Cmark.tasks(in: Cmark.withoutFrontMatter(text), ignoring: quirks) == expected)
+    }
+
+    @Test("reads and writes back byte for byte, and converts to a copy", arguments: files)
+    func lossless(path: String) throws {
+        let data = try Data(contentsOf: URL(fileURLWithPath: path))
+        let document = try TodoDocument(parsing: String(decoding: data, as: UTF8.self), path: path)
+        #expect(Data(document.markdown().utf8) == data)
+        let directory = try TemporaryDirectory()
+        _ = try Conversion(input: path, output: directory.path("copy.md"), from: .markdown).run()
+        #expect(try Data(contentsOf: URL(fileURLWithPath: directory.path("copy.md"))) == data)
+    }
+}
