@@ -1,10 +1,7 @@
 /// Reads the plain JSON shape: `[{"name": "…", "checked": false, "children": […]}, …]`.
 enum JSONListReader {
     static func read(_ bytes: UnsafeBufferPointer<UInt8>, path: String) throws(ParseError) -> TodoList {
-        var tree = TreeBuilder()
-        var sink = ByteSink()
-        try read(bytes, path: path, to: &tree, sink: &sink)
-        return tree.finish()
+        try TreeBuilder.build { (tree, sink) throws(ParseError) in try read(bytes, path: path, to: &tree, sink: &sink) }
     }
 
     /// Reads the list and hands it to `writer` one top-level item (with its children) at a time.
@@ -20,15 +17,10 @@ enum JSONListReader {
         scanner.position += 1
         var first = true
         while try scanner.nextElement(close: UInt8(ascii: "]"), first: &first) {
-            write(try readItem(&scanner, depth: 0), depth: 0, to: &writer, sink: &sink)
+            writer.itemTree(try readItem(&scanner, depth: 0), depth: 0, to: &sink)
         }
         try scanner.expectEnd()
         writer.end(to: &sink)
-    }
-
-    private static func write<W: ListWriter>(_ item: TodoItem, depth: Int, to writer: inout W, sink: inout ByteSink) {
-        writer.item(item, depth: depth, to: &sink)
-        for child in item.children { write(child, depth: depth + 1, to: &writer, sink: &sink) }
     }
 
     /// An array of item objects.

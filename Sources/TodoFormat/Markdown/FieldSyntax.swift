@@ -190,24 +190,7 @@ enum FieldSyntax {
 
     /// JSON string syntax.
     static func quote(_ s: String) -> String {
-        var out = "\""
-        for scalar in s.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            default:
-                if scalar.value < 0x20 || scalar.value == 0x7F {
-                    let hex = String(scalar.value, radix: 16)
-                    out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-                } else {
-                    out.unicodeScalars.append(scalar)
-                }
-            }
-        }
-        return out + "\""
+        JSONListWriter.encode(.string(s))
     }
 
     /// `true`, `false`, `null`, a number, `nan`, `inf` or a date-time; nil for anything else.
@@ -420,53 +403,18 @@ enum FieldSyntax {
             }
         }
 
-        /// A JSON string starting at `"`.
+        /// A JSON string starting at `"`, read by the JSON scanner.
         mutating func parseString() -> String? {
-            position += 1
-            var out: [UInt8] = []
-            while let c = current {
-                position += 1
-                if c == UInt8(ascii: "\"") { return String(decoding: out, as: UTF8.self) }
-                if c != UInt8(ascii: "\\") {
-                    out.append(c)
-                    continue
-                }
-                guard let e = current else { return nil }
-                position += 1
-                switch e {
-                case UInt8(ascii: "n"): out.append(10)
-                case UInt8(ascii: "t"): out.append(9)
-                case UInt8(ascii: "r"): out.append(13)
-                case UInt8(ascii: "b"): out.append(8)
-                case UInt8(ascii: "f"): out.append(12)
-                case UInt8(ascii: "u"):
-                    guard let unit = hex4() else { return nil }
-                    var scalarValue = UInt32(unit)
-                    if unit >= 0xD800 && unit < 0xDC00 {
-                        guard current == UInt8(ascii: "\\"), position + 1 < bytes.endIndex,
-                            bytes[position + 1] == UInt8(ascii: "u")
-                        else { return nil }
-                        position += 2
-                        guard let low = hex4(), low >= 0xDC00 && low < 0xE000 else { return nil }
-                        scalarValue = 0x10000 + (UInt32(unit) - 0xD800) << 10 + (UInt32(low) - 0xDC00)
-                    }
-                    guard let scalar = Unicode.Scalar(scalarValue) else { return nil }
-                    out.append(contentsOf: Array(String(scalar).utf8))
-                default: out.append(e)
-                }
+            let start = position
+            let result = bytes.withUnsafeBufferPointer { buffer -> (String, Int)? in
+                var scanner = JSONScanner(bytes: buffer, path: "")
+                scanner.position = start - bytes.startIndex
+                guard let string = try? scanner.string() else { return nil }
+                return (string, scanner.position)
             }
-            return nil
-        }
-
-        private mutating func hex4() -> UInt16? {
-            guard position + 4 <= bytes.endIndex else { return nil }
-            var v: UInt16 = 0
-            for _ in 0..<4 {
-                guard let h = hexValue(bytes[position]) else { return nil }
-                v = v << 4 | UInt16(h)
-                position += 1
-            }
-            return v
+            guard let (string, end) = result else { return nil }
+            position = bytes.startIndex + end
+            return string
         }
     }
 }

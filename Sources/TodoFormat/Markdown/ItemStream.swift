@@ -15,11 +15,7 @@ struct ItemStream<Writer: ListWriter>: BlockSink {
     }
 
     mutating func item(_ parsed: ParsedItem) {
-        let (name, fields) = ItemText.nameAndFields(of: parsed, in: source, bytes: bytes)
-        let item = TodoItem(
-            nameStorage: name, status: parsed.status, fields: fields, children: [],
-            section: parsed.depth == 0 ? section : nil)
-        writer.item(item, depth: parsed.depth, to: &sink)
+        writer.item(ItemText.item(of: parsed, section: section, in: source, bytes: bytes), depth: parsed.depth, to: &sink)
     }
 
     mutating func heading(text: String, level: Int, line: Int) {
@@ -29,6 +25,14 @@ struct ItemStream<Writer: ListWriter>: BlockSink {
 
 /// The name and fields of a parsed item, read from its name lines.
 enum ItemText {
+    /// The list item for a parsed item; `section` is the heading above it, kept for top-level items.
+    static func item(of parsed: ParsedItem, section: String?, in source: String, bytes: UnsafeBufferPointer<UInt8>) -> TodoItem {
+        let (name, fields) = nameAndFields(of: parsed, in: source, bytes: bytes)
+        return TodoItem(
+            nameStorage: name, status: parsed.status, fields: fields, children: [],
+            section: parsed.depth == 0 ? section : nil)
+    }
+
     static func nameAndFields(
         of parsed: ParsedItem, in source: String, bytes: UnsafeBufferPointer<UInt8>
     ) -> (Substring, [Field]) {

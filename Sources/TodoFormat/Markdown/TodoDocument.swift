@@ -221,10 +221,7 @@ private struct DocumentBuilder: BlockSink {
     }
 
     mutating func item(_ parsed: ParsedItem) {
-        let (name, fields) = ItemText.nameAndFields(of: parsed, in: source, bytes: bytes)
-        let item = TodoItem(
-            nameStorage: name, status: parsed.status, fields: fields, children: [],
-            section: parsed.depth == 0 ? section : nil)
+        let item = ItemText.item(of: parsed, section: section, in: source, bytes: bytes)
         var column = 1
         for i in parsed.lineStart..<parsed.boxStart where bytes[i] & 0xC0 != 0x80 { column += 1 }
         entries.append(

@@ -8,17 +8,19 @@ protocol ListWriter {
     mutating func end(to sink: inout ByteSink)
 }
 
+extension ListWriter {
+    /// Writes an item and then its children, depth first.
+    mutating func itemTree(_ item: TodoItem, depth: Int, to sink: inout ByteSink) {
+        self.item(item, depth: depth, to: &sink)
+        for child in item.children { itemTree(child, depth: depth + 1, to: &sink) }
+    }
+}
+
 extension TodoList {
     /// Hands the list to a writer in document order.
     func write<W: ListWriter>(to writer: inout W, sink: inout ByteSink) {
         writer.begin(metadata: metadata, to: &sink)
-        func walk(_ items: [TodoItem], _ depth: Int) {
-            for item in items {
-                writer.item(item, depth: depth, to: &sink)
-                if !item.children.isEmpty { walk(item.children, depth + 1) }
-            }
-        }
-        walk(items, 0)
+        for item in items { writer.itemTree(item, depth: 0, to: &sink) }
         writer.end(to: &sink)
     }
 }
@@ -55,6 +57,14 @@ struct TreeBuilder: ListWriter {
         if !children.isEmpty, !levels[parentLevel].isEmpty {
             levels[parentLevel][levels[parentLevel].count - 1].children = children
         }
+    }
+
+    /// A list from a reader that writes to a `ListWriter`.
+    static func build<E: Error>(_ read: (inout TreeBuilder, inout ByteSink) throws(E) -> Void) throws(E) -> TodoList {
+        var tree = TreeBuilder()
+        var sink = ByteSink()
+        try read(&tree, &sink)
+        return tree.finish()
     }
 
     /// The finished list.

@@ -4,10 +4,7 @@ import Foundation
 /// document holding the list of item mappings (FORMAT.md, section 7.3).
 enum YAMLListReader {
     static func read(_ bytes: UnsafeBufferPointer<UInt8>, path: String) throws(ParseError) -> TodoList {
-        var tree = TreeBuilder()
-        var sink = ByteSink()
-        try read(bytes, path: path, to: &tree, sink: &sink)
-        return tree.finish()
+        try TreeBuilder.build { (tree, sink) throws(ParseError) in try read(bytes, path: path, to: &tree, sink: &sink) }
     }
 
     /// Reads the list and hands it to `writer` one top-level item (with its children) at a
@@ -18,7 +15,7 @@ enum YAMLListReader {
         if bytes.count >= 1 << 22, let (metadata, halves) = readInParallel(bytes, path: path) {
             writer.begin(metadata: metadata, to: &sink)
             for half in halves {
-                for item in half { write(item, depth: 0, to: &writer, sink: &sink) }
+                for item in half { writer.itemTree(item, depth: 0, to: &sink) }
             }
             writer.end(to: &sink)
             return
@@ -38,7 +35,7 @@ enum YAMLListReader {
                     throw ParseError("expected a YAML list of items", at: SourceLocation(file: path, line: 1, column: 1))
                 }
                 if !began { writer.begin(metadata: metadata, to: &sink) }
-                for item in held { write(item, depth: 0, to: &writer, sink: &sink) }
+                for item in held { writer.itemTree(item, depth: 0, to: &sink) }
                 writer.end(to: &sink)
                 return
             case .sequenceStart:
@@ -51,7 +48,7 @@ enum YAMLListReader {
                     began = true
                 }
                 try readItems(parser, depth: 0, anchors: &anchors) { item in
-                    if stream { write(item, depth: 0, to: &writer, sink: &sink) } else { held.append(item) }
+                    if stream { writer.itemTree(item, depth: 0, to: &sink) } else { held.append(item) }
                 }
             case .mappingStart:
                 guard !sawMetadata else { throw parser.error("a second metadata mapping; todofmt reads one", at: event) }
@@ -141,11 +138,6 @@ enum YAMLListReader {
         } catch {
             return nil
         }
-    }
-
-    private static func write<W: ListWriter>(_ item: TodoItem, depth: Int, to writer: inout W, sink: inout ByteSink) {
-        writer.item(item, depth: depth, to: &sink)
-        for child in item.children { write(child, depth: depth + 1, to: &writer, sink: &sink) }
     }
 
     /// Whether a `---` or `...` line (another document) follows `offset`. A false yes only
