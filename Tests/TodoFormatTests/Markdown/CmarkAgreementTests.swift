@@ -115,7 +115,11 @@ enum MarkdownGenerator {
             case 15: out.append(["<div>", "</div>", "<!-- - [ ] hidden -->", "<!--", "-->", "<span>inline</span>", "<custom-tag>"].randomElement(using: &rng)!)
             case 16: out.append(indent + "- - [ ] nested on one line")
             case 17: out.append(indent + "    code or continuation - [ ] x")
-            case 18: out.append(indent + "-")
+            case 18:
+                // A deep chain of nested tasks, each two columns further in.
+                for level in 0..<Int.random(in: 2..<14, using: &rng) {
+                    out.append(String(repeating: "  ", count: level) + "- [\(level % 2 == 0 ? " " : "x")] deep \(level)")
+                }
             default: out.append(indent + "1. plain ordered")
             }
         }
