@@ -51,6 +51,8 @@ struct UsageError: Error {
 struct Arguments {
     var positionals: [String] = []
     var values: [String: String] = [:]
+    /// Every value of each valued option, for options that may repeat (`--field`).
+    var allValues: [String: [String]] = [:]
     var flags: Set<String> = []
 
     /// Splits `arguments` by the command's options; `--` ends the options, `-` is a file.
@@ -75,13 +77,16 @@ struct Arguments {
                 inlineValue = String(argument[argument.index(after: equals)...])
             }
             if valued.contains(name) {
+                let value: String
                 if let inlineValue {
-                    values[name] = inlineValue
+                    value = inlineValue
                 } else {
                     guard i < arguments.count else { throw UsageError(message: "missing value for '\(name)'") }
-                    values[name] = arguments[i]
+                    value = arguments[i]
                     i += 1
                 }
+                values[name] = value
+                allValues[name, default: []].append(value)
             } else if known.contains(name) && inlineValue == nil {
                 flags.insert(name)
             } else {
@@ -89,6 +94,31 @@ struct Arguments {
             }
         }
     }
+}
+
+extension Arguments {
+    /// `--key` and `--field ROLE=KEY` as list options.
+    func listOptions() throws(UsageError) -> ListOptions {
+        var roles: [ItemRole: String] = [:]
+        for spec in allValues["--field"] ?? [] {
+            let parts = spec.split(separator: "=", maxSplits: 1).map(String.init)
+            let known = ItemRole.allCases.map(\.rawValue).joined(separator: ", ")
+            guard parts.count == 2, let role = ItemRole(rawValue: parts[0].lowercased()), !parts[1].isEmpty else {
+                throw UsageError(message: "--field takes ROLE=KEY with a role among \(known), not '\(spec)'")
+            }
+            roles[role] = parts[1]
+        }
+        return ListOptions(key: values["--key"], schema: roles.isEmpty ? .standard : ItemSchema(naming: roles))
+    }
+
+    /// The help lines of `--key` and `--field`.
+    static let listOptionsHelp = """
+          --key <key>             The key of a dictionary root (a UserDefaults file, a JSON
+                                  object) that holds the list. Default: the one key that does.
+          --field <role>=<key>    The key that plays a role in item objects, for schemas
+                                  todofmt does not know (roles: name, checked, status,
+                                  section, children, fields, order). May repeat.
+        """
 }
 
 /// A subcommand: its help text and what it does.

@@ -4,8 +4,12 @@ public enum DocumentFormat: String, CaseIterable, Sendable {
     case markdown = "md"
     /// todofmt's YAML list (`.yaml`, `.yml`).
     case yaml
-    /// The Codable JSON shape `[{"name": …, "checked": …}]` (`.json`).
+    /// JSON: the Codable shape `[{"name": …, "checked": …}]`, or an object holding it (`.json`).
     case json
+    /// An XML property list (`.plist`).
+    case plist
+    /// A binary property list (`.plist` with `--to bplist`, or any file starting `bplist00`).
+    case bplist
 
     /// A format from its command-line name; `markdown` and `yml` are accepted too.
     public init?(name: String) {
@@ -13,28 +17,46 @@ public enum DocumentFormat: String, CaseIterable, Sendable {
         case "md", "markdown": self = .markdown
         case "yaml", "yml": self = .yaml
         case "json": self = .json
+        case "plist", "xml": self = .plist
+        case "bplist", "binary": self = .bplist
         default: return nil
         }
     }
 
-    /// The format a file name's extension stands for.
+    /// The format a file name's extension stands for (`.plist` is XML; its content may say binary).
     public init?(path: String) {
         guard let dot = path.lastIndex(of: "."), !path[dot...].contains("/") else { return nil }
         switch path[path.index(after: dot)...].lowercased() {
         case "md", "markdown": self = .markdown
         case "yaml", "yml": self = .yaml
         case "json": self = .json
+        case "plist": self = .plist
         default: return nil
         }
     }
 
-    /// The format the content looks like: JSON by its first character, a checklist by a
-    /// task line, YAML by a leading `- `, `---` or `key:`; nil for empty input.
+    /// Whether this is one of the two property list formats.
+    var isPropertyList: Bool { self == .plist || self == .bplist }
+
+    /// The format the content looks like: a binary property list by `bplist00`, an XML one by
+    /// `<?xml … <plist`, JSON by its first character, a checklist by a task line, YAML by a
+    /// leading `- name:` or `key: value`; nil for empty input.
     public init?(content bytes: [UInt8]) {
         var i = 0
         if bytes.count >= 3 && bytes[0] == 0xEF && bytes[1] == 0xBB && bytes[2] == 0xBF { i = 3 }
         while i < bytes.count && (bytes[i] == 32 || bytes[i] == 9 || bytes[i] == 10 || bytes[i] == 13) { i += 1 }
         guard i < bytes.count else { return nil }
+        if bytes.starts(with: "bplist0".utf8) {
+            self = .bplist
+            return
+        }
+        if bytes[i] == UInt8(ascii: "<") {
+            let head = String(decoding: bytes[i..<min(bytes.count, i + 512)], as: UTF8.self)
+            if head.hasPrefix("<plist") || (head.hasPrefix("<?xml") && head.contains("<plist")) || head.contains("<!DOCTYPE plist") {
+                self = .plist
+                return
+            }
+        }
         if bytes[i] == UInt8(ascii: "{") {
             self = .json
             return

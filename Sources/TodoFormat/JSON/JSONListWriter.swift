@@ -6,8 +6,13 @@ import Foundation
 struct JSONListWriter: ListWriter {
     private var open = OpenItems()
     private var started = false
+    private let schema: ItemSchema
     /// Plain JSON has no place for metadata: what `begin` received, for a warning.
     private(set) var leftOutMetadata: [Field] = []
+
+    init(schema: ItemSchema = .standard) {
+        self.schema = schema
+    }
 
     mutating func begin(metadata: [Field], to sink: inout ByteSink) {
         leftOutMetadata = metadata
@@ -19,38 +24,35 @@ struct JSONListWriter: ListWriter {
             sink.write("[\n")
             started = true
         } else if step.opensChildren {
-            sink.write(", \"children\": [\n")
+            sink.write(", ")
+            Self.writeString(Substring(schema.keys[.children] ?? "children"), to: &sink)
+            sink.write(": [\n")
         } else {
             sink.write("}")
             closeLevels(from: depth + step.closes, downTo: depth + 1, to: &sink)
             sink.write(",\n")
         }
         sink.write(MarkdownWriter.indent(depth + 1))
-        sink.write("{\"name\": ")
-        Self.writeString(item.nameStorage, to: &sink)
-        sink.write(item.status == .done ? ", \"checked\": true" : ", \"checked\": false")
-        if case .custom(let scalar) = item.status {
-            sink.write(", \"status\": ")
-            Self.writeString(Substring(String(scalar)), to: &sink)
-        }
-        if let section = item.section {
-            sink.write(", \"section\": ")
-            Self.writeString(Substring(section), to: &sink)
-        }
-        var colliding: [Field] = []
-        for field in item.fields {
-            if ItemKey.reserved.contains(field.key) {
-                colliding.append(field)
-                continue
+        sink.write("{")
+        var first = true
+        if item.fields.isEmpty && item.section == nil && schema == .standard {
+            // The common case, written without building the entries.
+            sink.write("\"name\": ")
+            Self.writeString(item.nameStorage, to: &sink)
+            sink.write(item.status == .done ? ", \"checked\": true" : ", \"checked\": false")
+            if case .custom(let scalar) = item.status {
+                sink.write(", \"status\": ")
+                Self.writeString(Substring(String(scalar)), to: &sink)
             }
-            sink.write(", ")
-            Self.writeString(Substring(field.key), to: &sink)
-            sink.write(": ")
-            Self.writeValue(field.value, to: &sink)
+            return
         }
-        if !colliding.isEmpty {
-            sink.write(", \"fields\": ")
-            Self.writeValue(.dictionary(colliding), to: &sink)
+        for entry in schema.entries(of: item) {
+            guard case .value(let value) = entry.value else { continue }  // children follow as items
+            if !first { sink.write(", ") }
+            first = false
+            Self.writeString(Substring(entry.key), to: &sink)
+            sink.write(": ")
+            Self.writeValue(value, to: &sink)
         }
     }
 

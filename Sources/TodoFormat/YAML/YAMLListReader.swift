@@ -3,16 +3,16 @@ import Foundation
 /// Reads todofmt's YAML form: an optional metadata mapping document, and a
 /// document holding the list of item mappings (FORMAT.md, section 7.3).
 enum YAMLListReader {
-    static func read(_ bytes: UnsafeBufferPointer<UInt8>, path: String) throws(ParseError) -> TodoList {
-        try TreeBuilder.build { (tree, sink) throws(ParseError) in try read(bytes, path: path, to: &tree, sink: &sink) }
+    static func read(_ bytes: UnsafeBufferPointer<UInt8>, path: String, schema: ItemSchema = .standard) throws(ParseError) -> TodoList {
+        try TreeBuilder.build { (tree, sink) throws(ParseError) in try read(bytes, path: path, schema: schema, to: &tree, sink: &sink) }
     }
 
     /// Reads the list and hands it to `writer` one top-level item (with its children) at a
     /// time. When the list comes before a metadata document, it is held until the end.
     static func read<W: ListWriter>(
-        _ bytes: UnsafeBufferPointer<UInt8>, path: String, to writer: inout W, sink: inout ByteSink
+        _ bytes: UnsafeBufferPointer<UInt8>, path: String, schema: ItemSchema, to writer: inout W, sink: inout ByteSink
     ) throws(ParseError) {
-        if bytes.count >= 1 << 22, let (metadata, halves) = readInParallel(bytes, path: path) {
+        if bytes.count >= 1 << 22, let (metadata, halves) = readInParallel(bytes, path: path, schema: schema) {
             writer.begin(metadata: metadata, to: &sink)
             for half in halves {
                 for item in half { writer.itemTree(item, depth: 0, to: &sink) }
@@ -47,7 +47,7 @@ enum YAMLListReader {
                     writer.begin(metadata: metadata, to: &sink)
                     began = true
                 }
-                try readItems(parser, depth: 0, anchors: &anchors) { item in
+                try readItems(parser, schema: schema, depth: 0, anchors: &anchors) { item in
                     if stream { writer.itemTree(item, depth: 0, to: &sink) } else { held.append(item) }
                 }
             case .mappingStart:
@@ -72,7 +72,7 @@ enum YAMLListReader {
     /// parsed on two cores: libyaml's parse is most of the time a conversion takes.
     /// Nil when the file is not of that layout or either half fails; the caller then
     /// reads it whole, which also reports any error at its true place.
-    private static func readInParallel(_ bytes: UnsafeBufferPointer<UInt8>, path: String) -> ([Field], [[TodoItem]])? {
+    private static func readInParallel(_ bytes: UnsafeBufferPointer<UInt8>, path: String, schema: ItemSchema) -> ([Field], [[TodoItem]])? {
         guard bytes.first != UInt8(ascii: "%") else { return nil }  // directives apply to the whole stream
         // Where the list starts, and the metadata before it.
         let parser = YAMLParser(bytes: bytes, file: path)
@@ -111,14 +111,14 @@ enum YAMLListReader {
         nonisolated(unsafe) var results: [[TodoItem]?] = [nil, nil]
         nonisolated(unsafe) let input = bytes
         DispatchQueue.concurrentPerform(iterations: 2) { i in
-            results[i] = readBareList(UnsafeBufferPointer(rebasing: input[halves[i]]), path: path)
+            results[i] = readBareList(UnsafeBufferPointer(rebasing: input[halves[i]]), path: path, schema: schema)
         }
         guard let first = results[0], let second = results[1] else { return nil }
         return (metadata, [first, second])
     }
 
     /// The items of a stream that is one block sequence and nothing else; nil on any error.
-    private static func readBareList(_ bytes: UnsafeBufferPointer<UInt8>, path: String) -> [TodoItem]? {
+    private static func readBareList(_ bytes: UnsafeBufferPointer<UInt8>, path: String, schema: ItemSchema) -> [TodoItem]? {
         let parser = YAMLParser(bytes: bytes, file: path)
         var anchors: [String: FieldValue] = [:]
         var items: [TodoItem] = []
@@ -131,7 +131,7 @@ enum YAMLListReader {
                 case .streamEnd: return sawList ? items : nil
                 case .sequenceStart where !sawList:
                     sawList = true
-                    try readItems(parser, depth: 0, anchors: &anchors) { items.append($0) }
+                    try readItems(parser, schema: schema, depth: 0, anchors: &anchors) { items.append($0) }
                 default: return nil
                 }
             }
@@ -158,83 +158,52 @@ enum YAMLListReader {
 
     /// Reads a sequence of items, handing each to `each` when it is complete.
     private static func readItems(
-        _ parser: YAMLParser, depth: Int, anchors: inout [String: FieldValue], _ each: (TodoItem) -> Void
+        _ parser: YAMLParser, schema: ItemSchema, depth: Int, anchors: inout [String: FieldValue], _ each: (TodoItem) -> Void
     ) throws(ParseError) {
         while true {
             let event = try parser.next()
             switch event.kind {
             case .sequenceEnd: return
-            case .mappingStart: each(try readItem(parser, start: event, depth: depth, anchors: &anchors))
+            case .mappingStart: each(try readItem(parser, start: event, schema: schema, depth: depth, anchors: &anchors))
             default: throw parser.error("expected an item (a mapping with a name)", at: event)
             }
         }
     }
 
     private static func readItem(
-        _ parser: YAMLParser, start: YAMLEvent, depth: Int, anchors: inout [String: FieldValue]
+        _ parser: YAMLParser, start: YAMLEvent, schema: ItemSchema, depth: Int, anchors: inout [String: FieldValue]
     ) throws(ParseError) -> TodoItem {
-        var name: String? = nil
-        var checked = false
-        var custom: TodoStatus? = nil
-        var section: String? = nil
-        var fields: [Field] = []
-        var children: [TodoItem] = []
-        var keys: [String] = []
+        var builder = ItemBuilder(schema: schema)
         while true {
             let keyEvent = try parser.next()
             if keyEvent.kind == .mappingEnd { break }
             guard keyEvent.kind == .scalar else { throw parser.error("an item's keys must be plain text", at: keyEvent) }
-            let kind = ItemKey(keyEvent.value)
             // The key's bytes live only until the next event.
-            let key =
-                switch kind {
-                case .name, .checked: ""
-                case .other: YAMLValue.keyText(YAMLValue.resolve(keyEvent))
-                default: String(decoding: keyEvent.value, as: UTF8.self)
-                }
-            if name == nil && kind != .name { keys.append(kind == .other ? key : String(decoding: keyEvent.value, as: UTF8.self)) }
+            let key = keyEvent.isPlain ? YAMLValue.keyText(YAMLValue.resolve(keyEvent)) : String(decoding: keyEvent.value, as: UTF8.self)
+            let role = builder.role(of: key)
             let valueEvent = try parser.next()
-            switch kind {
-            case .name where valueEvent.kind == .scalar:
-                name = String(decoding: valueEvent.value, as: UTF8.self)
-            case .name:
-                throw parser.error("an item's name must be text", at: valueEvent)
-            case .checked where valueEvent.kind == .scalar && valueEvent.isPlain && valueEvent.anchorPointer == nil
-                && (valueEvent.value.elementsEqual("true".utf8) || valueEvent.value.elementsEqual("false".utf8)):
-                checked = valueEvent.value.count == 4
-            case .checked:
-                switch try YAMLValue.read(from: parser, startingWith: valueEvent, anchors: &anchors) {
-                case .bool(let b): checked = b
-                case .integer(let i): checked = i != 0
-                case .null: checked = false
-                default: throw parser.error("'checked' must be true or false", at: valueEvent)
-                }
-            case .status:
-                let value = try YAMLValue.read(from: parser, startingWith: valueEvent, anchors: &anchors)
-                if case .string(let s) = value, let status = ItemKey.status(from: s) {
-                    custom = status
-                } else {
-                    fields.append(Field("status", value))
-                }
-            case .section:
-                let value = try YAMLValue.read(from: parser, startingWith: valueEvent, anchors: &anchors)
-                if case .string(let s) = value { section = s } else { fields.append(Field("section", value)) }
-            case .children where valueEvent.kind == .sequenceStart:
-                guard depth < 256 else { throw parser.error("items nested too deep", at: valueEvent) }
-                try readItems(parser, depth: depth + 1, anchors: &anchors) { children.append($0) }
-            case .fields where valueEvent.kind == .mappingStart:
-                if case .dictionary(let nested) = try YAMLValue.read(from: parser, startingWith: valueEvent, anchors: &anchors) {
-                    fields.append(contentsOf: nested)
-                }
-            default:
-                fields.append(Field(key, try YAMLValue.read(from: parser, startingWith: valueEvent, anchors: &anchors)))
+            if role == .name && valueEvent.kind == .scalar {
+                // A name is its scalar's text, whatever it looks like.
+                _ = builder.set(.name, key: key, value: .string(String(decoding: valueEvent.value, as: UTF8.self)))
+                continue
             }
+            if role == .checked && valueEvent.kind == .scalar && valueEvent.isPlain && valueEvent.anchorPointer == nil
+                && (valueEvent.value.elementsEqual("true".utf8) || valueEvent.value.elementsEqual("false".utf8))
+            {
+                _ = builder.set(.checked, key: key, value: .bool(valueEvent.value.count == 4))
+                continue
+            }
+            if role == .children && valueEvent.kind == .sequenceStart {
+                guard depth < 256 else { throw parser.error("items nested too deep", at: valueEvent) }
+                var children: [TodoItem] = []
+                try readItems(parser, schema: schema, depth: depth + 1, anchors: &anchors) { children.append($0) }
+                builder.setChildren(children)
+                continue
+            }
+            let value = try YAMLValue.read(from: parser, startingWith: valueEvent, anchors: &anchors)
+            if let message = builder.set(role, key: key, value: value) { throw parser.error(message, at: valueEvent) }
         }
-        guard let name else {
-            throw parser.error("item has no 'name' (its keys: \(keys.isEmpty ? "none" : keys.joined(separator: ", ")))", at: start)
-        }
-        return TodoItem(
-            name: name, status: ItemKey.status(checked: checked, custom: custom), fields: fields,
-            children: children, section: depth == 0 ? section : nil)
+        guard let item = builder.build(depth: depth) else { throw parser.error(builder.missingNameMessage, at: start) }
+        return item
     }
 }

@@ -55,30 +55,10 @@ struct YAMLListWriter: ListWriter {
     /// The item's mapping, left open for its children.
     private func emitItem(_ item: TodoItem) {
         emitter.mappingStart()
-        emitter.scalar("name")
-        YAMLValue.emitString(item.name, to: emitter)
-        emitter.scalar("checked")
-        emitter.scalar(item.status == .done ? "true" : "false")
-        if case .custom(let scalar) = item.status {
-            emitter.scalar("status")
-            YAMLValue.emitString(String(scalar), to: emitter)
-        }
-        if let section = item.section {
-            emitter.scalar("section")
-            YAMLValue.emitString(section, to: emitter)
-        }
-        var colliding: [Field] = []
-        for field in item.fields {
-            if ItemKey.reserved.contains(field.key) {
-                colliding.append(field)
-                continue
-            }
-            YAMLValue.emitString(field.key, to: emitter)
-            YAMLValue.emit(field.value, to: emitter)
-        }
-        if !colliding.isEmpty {
-            emitter.scalar("fields")
-            YAMLValue.emit(.dictionary(colliding), to: emitter)
+        for entry in ItemSchema.standard.entries(of: item) {
+            guard case .value(let value) = entry.value else { continue }  // children follow as items
+            YAMLValue.emitString(entry.key, to: emitter)
+            YAMLValue.emit(value, to: emitter)
         }
     }
 }

@@ -10,11 +10,12 @@ enum CheckCommand: Command {
 
         OPTIONS:
           --from <format>         The files' format. Default: from each extension, else the content.
+        \(Arguments.listOptionsHelp)
 
         Problems are printed as 'file:line:column: severity: message'. The exit status
         is 1 when any file has a problem.
         """
-    static let valuedOptions: Set<String> = ["--from"]
+    static let valuedOptions: Set<String> = ["--from", "--key", "--field"]
     static let flagOptions: Set<String> = []
 
     static func run(_ arguments: Arguments, terminal: Terminal) throws -> ExitCode {
@@ -23,7 +24,7 @@ enum CheckCommand: Command {
         var result = ExitCode.success
         for path in arguments.positionals {
             do {
-                for problem in try TodoDocument.problems(inFileAt: path, format: format) {
+                for problem in try TodoDocument.problems(inFileAt: path, format: format, options: try arguments.listOptions()) {
                     terminal.printError(problem.description)
                     result = .failure
                 }

@@ -15,11 +15,16 @@ enum ConvertCommand: Command {
             OPTIONS:
               --from <format>         The input's format (\(formats)).
                                       Default: from the extension, else from the content.
-              --to <format>           The output's format. Default: from the extension,
-                                      else md.
+              --to <format>           The output's format. Default: an existing output file's,
+                                      else the extension's, else md. A new .plist is XML
+                                      unless --to bplist.
+            \(Arguments.listOptionsHelp)
+
+            Writing into an existing JSON or property list file replaces only the list:
+            other keys, the file's format and its item keys stay.
             """
     }
-    static let valuedOptions: Set<String> = ["--from", "--to"]
+    static let valuedOptions: Set<String> = ["--from", "--to", "--key", "--field"]
     static let flagOptions: Set<String> = []
 
     static func run(_ arguments: Arguments, terminal: Terminal) throws -> ExitCode {
@@ -27,7 +32,8 @@ enum ConvertCommand: Command {
             throw UsageError(message: arguments.positionals.isEmpty ? "missing input file" : "too many files")
         }
         var conversion = Conversion(
-            input: arguments.positionals[0], output: arguments.positionals.count > 1 ? arguments.positionals[1] : "-")
+            input: arguments.positionals[0], output: arguments.positionals.count > 1 ? arguments.positionals[1] : "-",
+            options: try arguments.listOptions())
         conversion.from = try format(arguments.values["--from"])
         conversion.to = try format(arguments.values["--to"])
         for warning in try conversion.run() { terminal.warn(warning) }

@@ -10,11 +10,12 @@ enum ListCommand: Command {
 
         OPTIONS:
           --from <format>         The file's format. Default: from the extension, else the content.
+        \(Arguments.listOptionsHelp)
 
         Each line is a position (1, 2, 2.1 for the first child of item 2), the
         checkbox and the item's text with its fields, as in a checklist.
         """
-    static let valuedOptions: Set<String> = ["--from"]
+    static let valuedOptions: Set<String> = ["--from", "--key", "--field"]
     static let flagOptions: Set<String> = []
 
     static func run(_ arguments: Arguments, terminal: Terminal) throws -> ExitCode {
@@ -22,7 +23,8 @@ enum ListCommand: Command {
             throw UsageError(message: arguments.positionals.isEmpty ? "missing file" : "too many files")
         }
         let list = try TodoList(
-            contentsOf: arguments.positionals[0], format: try ConvertCommand.format(arguments.values["--from"]))
+            contentsOf: arguments.positionals[0], format: try ConvertCommand.format(arguments.values["--from"]),
+            options: try arguments.listOptions())
         var lines: [String] = []
         func walk(_ items: [TodoItem], prefix: String) {
             for (index, item) in items.enumerated() {

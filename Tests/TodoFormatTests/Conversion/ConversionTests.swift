@@ -9,7 +9,9 @@ struct ConversionTests {
     func detection() {
         #expect(DocumentFormat(name: "markdown") == .markdown)
         #expect(DocumentFormat(name: "YML") == .yaml)
-        #expect(DocumentFormat(name: "plist") == nil)
+        #expect(DocumentFormat(name: "plist") == .plist)
+        #expect(DocumentFormat(name: "bplist") == .bplist)
+        #expect(DocumentFormat(name: "csv") == nil)
         #expect(DocumentFormat(path: "dir.v2/TODO.MD") == .markdown)
         #expect(DocumentFormat(path: "a.yml") == .yaml)
         #expect(DocumentFormat(path: "x.json") == .json)
@@ -38,12 +40,19 @@ struct ConversionTests {
     func failureLeavesOutput() throws {
         let directory = try TemporaryDirectory()
         let output = directory.path("out.json")
-        try "old content\n".write(toFile: output, atomically: false, encoding: .utf8)
+        let old = "[{\"title\": \"kept\", \"done\": true}]\n"
+        try old.write(toFile: output, atomically: false, encoding: .utf8)
         let input = directory.path("bad.yaml")
         try "- name: a\n- oops: [\n".write(toFile: input, atomically: false, encoding: .utf8)
         #expect(throws: ParseError.self) { try Conversion(input: input, output: output).run() }
-        #expect(try String(contentsOfFile: output, encoding: .utf8) == "old content\n")
+        #expect(try String(contentsOfFile: output, encoding: .utf8) == old)
         #expect(try FileManager.default.contentsOfDirectory(atPath: directory.url.path).sorted() == ["bad.yaml", "out.json"])
+        // An output that is not a list todofmt can update is not overwritten either.
+        try "old content\n".write(toFile: output, atomically: false, encoding: .utf8)
+        #expect(throws: ConversionError.self) {
+            try Conversion(input: Fixture.path("markdown/groceries.md"), output: output).run()
+        }
+        #expect(try String(contentsOfFile: output, encoding: .utf8) == "old content\n")
     }
 
     @Test("a write into a missing directory fails cleanly")

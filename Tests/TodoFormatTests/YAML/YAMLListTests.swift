@@ -64,9 +64,9 @@ struct YAMLListTests {
 
     @Test("shapes that are not a todo list are errors with a place", arguments: [
         ("- Milk\n", "expected an item (a mapping with a name)", 1, 3),
-        ("- checked: true\n", "item has no 'name' (its keys: checked)", 1, 3),
+        ("- checked: true\n", "item has no name (its keys: checked)", 1, 3),
         ("just text\n", "expected a YAML list of items, found a single value", 1, 1),
-        ("- name: [a]\n", "an item's name must be text", 1, 9),
+        ("- name: [a]\n", "an item's name ('name') must be text", 1, 9),
         ("- name: a\n  checked: maybe\n", "'checked' must be true or false", 2, 12),
     ])
     func notALIst(text: String, message: String, line: Int, column: Int) throws {

@@ -1,0 +1,106 @@
+/// Builds list items from item objects of JSON, YAML and property lists, by their keys'
+/// roles (FORMAT.md, section 7.1).
+struct ItemBuilder {
+    let schema: ItemSchema
+    private(set) var name: String?
+    private var checked = false
+    private var custom: TodoStatus?
+    private var section: String?
+    private var fields: [Field] = []
+    private var children: [TodoItem] = []
+    private var taken: Set<ItemRole> = []
+    /// The item's keys, for the error when it has no name.
+    private(set) var keys: [String] = []
+
+    init(schema: ItemSchema) {
+        self.schema = schema
+    }
+
+    /// The role the next key plays: the first key of a role takes it, a later one is a field.
+    mutating func role(of key: String) -> ItemRole? {
+        keys.append(key)
+        guard let role = schema.role(of: key), role != .order, !taken.contains(role) else { return nil }
+        return role
+    }
+
+    /// Takes a key's value; returns an error message when the value cannot play its role.
+    mutating func set(_ role: ItemRole?, key: String, value: FieldValue) -> String? {
+        guard let role else {
+            fields.append(Field(key, value))
+            return nil
+        }
+        taken.insert(role)
+        switch (role, value) {
+        case (.name, .string(let s)): name = s
+        case (.name, _): return "an item's name ('\(key)') must be text"
+        case (.checked, .bool(let b)): checked = b
+        case (.checked, .integer(let i)): checked = i != 0
+        case (.checked, .null): checked = false
+        case (.checked, _): return "'\(key)' must be true or false"
+        case (.status, .string(let s)) where ItemBuilder.status(from: s) != nil: custom = ItemBuilder.status(from: s)
+        case (.section, .string(let s)): section = s
+        case (.fields, .dictionary(let nested)): fields.append(contentsOf: nested)
+        default:
+            // A value that cannot play the role stays an ordinary field.
+            taken.remove(role)
+            fields.append(Field(key, value))
+        }
+        return nil
+    }
+
+    mutating func setChildren(_ items: [TodoItem]) {
+        taken.insert(.children)
+        children = items
+    }
+
+    /// The item, or nil when it has no name; `depth` 0 keeps the section.
+    func build(depth: Int) -> TodoItem? {
+        guard let name else { return nil }
+        let status: TodoStatus = if case .custom = custom { custom! } else { checked ? .done : .open }
+        return TodoItem(name: name, status: status, fields: fields, children: children, section: depth == 0 ? section : nil)
+    }
+
+    var missingNameMessage: String {
+        "item has no name (its keys: \(keys.isEmpty ? "none" : keys.joined(separator: ", ")))"
+    }
+
+    /// A status from its text form: one character, or nil.
+    static func status(from text: String) -> TodoStatus? {
+        var scalars = text.unicodeScalars.makeIterator()
+        guard let scalar = scalars.next(), scalars.next() == nil else { return nil }
+        return TodoStatus(marker: scalar)
+    }
+}
+
+extension ItemSchema {
+    /// An item from a dictionary value; `fail` makes the error for a message.
+    func item(from fields: [Field], depth: Int, fail: (String) -> ParseError) throws(ParseError) -> TodoItem {
+        guard depth < 256 else { throw fail("items nested too deep") }
+        var builder = ItemBuilder(schema: self)
+        for field in fields {
+            let role = builder.role(of: field.key)
+            if role == .children, case .array(let values) = field.value,
+                values.allSatisfy({ if case .dictionary = $0 { true } else { false } })
+            {
+                builder.setChildren(try items(from: values, depth: depth + 1, fail: fail))
+                continue
+            }
+            if let message = builder.set(role, key: field.key, value: field.value) { throw fail(message) }
+        }
+        guard let item = builder.build(depth: depth) else { throw fail(builder.missingNameMessage) }
+        return item
+    }
+
+    /// Items from an array of dictionaries, in array order.
+    func items(from values: [FieldValue], depth: Int, fail: (String) -> ParseError) throws(ParseError) -> [TodoItem] {
+        var items: [TodoItem] = []
+        items.reserveCapacity(values.count)
+        for (index, value) in values.enumerated() {
+            guard case .dictionary(let fields) = value else {
+                throw fail("item \(index + 1) is not a dictionary of keys and values")
+            }
+            items.append(try item(from: fields, depth: depth, fail: fail))
+        }
+        return items
+    }
+}

@@ -1,0 +1,107 @@
+/// Order fields (`orderID`, `position`…): apps that keep one list their items sorted by it.
+/// An array's order is the list's order; when todofmt writes a list into a file whose items
+/// have an order field, it renumbers the field to follow the list.
+enum Ordering {
+    /// The field of an item that holds its order number, and the number.
+    static func orderValue(of item: TodoItem, schema: ItemSchema) -> (index: Int, value: Double)? {
+        for (i, field) in item.fields.enumerated() where schema.role(of: field.key) == .order {
+            switch field.value {
+            case .integer(let v): return (i, Double(v))
+            case .double(let v) where v.isFinite: return (i, v)
+            default: return nil
+            }
+        }
+        return nil
+    }
+
+    /// The list with order fields renumbered so that sorting by them gives the list's order,
+    /// at every level. Values stay where the order did not change: the longest run of items
+    /// already in increasing order keeps its numbers, the others get numbers between their
+    /// neighbours, or, when there is no room, every item is numbered again from the first value.
+    static func renumbered(_ items: [TodoItem], schema: ItemSchema) -> [TodoItem] {
+        var items = items
+        for i in items.indices where !items[i].children.isEmpty {
+            items[i].children = renumbered(items[i].children, schema: schema)
+        }
+        let found = items.map { orderValue(of: $0, schema: schema) }
+        // Only lists whose items carry integer order numbers (all or some) are renumbered.
+        guard found.contains(where: { $0 != nil }),
+            items.allSatisfy({ item in
+                guard let o = orderValue(of: item, schema: schema) else { return true }
+                if case .integer = item.fields[o.index].value { return true }
+                return false
+            })
+        else { return items }
+        let values = found.map { $0.map { Int($0.value) } }
+        let renumbered = renumber(values)
+        if renumbered == values { return items }
+        let key = items.lazy.compactMap { item in
+            orderValue(of: item, schema: schema).map { item.fields[$0.index].key }
+        }.first ?? "order"
+        for i in items.indices {
+            guard let value = renumbered[i], value != values[i] else { continue }
+            if let o = found[i] {
+                items[i].fields[o.index].value = .integer(value)
+            } else {
+                items[i].fields.append(Field(key, .integer(value)))
+            }
+        }
+        return items
+    }
+
+    /// New values for a sequence of order numbers (nil for items without one) so that they
+    /// increase; values in the longest increasing run are kept.
+    static func renumber(_ values: [Int?]) -> [Int?] {
+        let n = values.count
+        // Longest strictly increasing subsequence among the present values (patience sorting).
+        var tails: [Int] = []  // indices
+        var previous = [Int](repeating: -1, count: n)
+        for i in 0..<n {
+            guard let v = values[i] else { continue }
+            var lo = 0, hi = tails.count
+            while lo < hi {
+                let mid = (lo + hi) / 2
+                if values[tails[mid]]! < v { lo = mid + 1 } else { hi = mid }
+            }
+            if lo > 0 { previous[i] = tails[lo - 1] }
+            if lo == tails.count { tails.append(i) } else { tails[lo] = i }
+        }
+        var keep = [Bool](repeating: false, count: n)
+        var k = tails.last ?? -1
+        while k >= 0 {
+            keep[k] = true
+            k = previous[k]
+        }
+        var result: [Int?] = values.enumerated().map { keep[$0.offset] ? $0.element : nil }
+        // Fill each gap between kept values.
+        var i = 0
+        while i < n {
+            guard result[i] == nil else {
+                i += 1
+                continue
+            }
+            var j = i
+            while j < n && result[j] == nil { j += 1 }
+            let before = i > 0 ? result[i - 1] : nil
+            let after = j < n ? result[j] : nil
+            let count = j - i
+            let start: Int
+            switch (before, after) {
+            case (let b?, let a?):
+                guard a - b - 1 >= count else { return numberedAgain(values) }
+                start = b + 1
+            case (let b?, nil): start = b + 1
+            case (nil, let a?): start = a - count
+            case (nil, nil): start = values.compactMap { $0 }.min() ?? 0
+            }
+            for k in i..<j { result[k] = start + (k - i) }
+            i = j
+        }
+        return result
+    }
+
+    private static func numberedAgain(_ values: [Int?]) -> [Int?] {
+        let first = values.compactMap { $0 }.min() ?? 0
+        return values.indices.map { first + $0 }
+    }
+}

@@ -1,0 +1,397 @@
+import Foundation
+
+// Binary property lists (`bplist00`), read and written by todofmt itself.
+//
+// Foundation's PropertyListSerialization takes 4.7 s to parse and 17.5 s to write the
+// 1,000,000-item list on Linux (../shared/MEASURED.md), where the goal is half of
+// Python's plistlib (4.04 s), so todofmt has its own small codec. Tests check it against
+// plistlib, plistutil and Foundation on the same files.
+//
+// Layout: the magic `bplist00`; the objects, each a marker byte (type in the high
+// nibble, a size in the low one) and its bytes; a table of each object's offset; and a
+// 32-byte trailer giving the offset size, the object reference size, the object count,
+// the top object and where the table starts. Integers are big-endian.
+
+/// Reads a binary property list. Values come back as `FieldValue`s, except that a
+/// reader may ask for an array's elements one by one (the list's items).
+struct BinaryPropertyListReader {
+    let bytes: UnsafeBufferPointer<UInt8>
+    let path: String
+    private let offsetSize: Int
+    private let referenceSize: Int
+    private let objectCount: Int
+    let topObject: Int
+    private let tableOffset: Int
+
+    /// Reference date of property list dates: 2001-01-01T00:00:00Z.
+    static let referenceDate = Date(timeIntervalSinceReferenceDate: 0)
+
+    init(bytes: UnsafeBufferPointer<UInt8>, path: String) throws(ParseError) {
+        self.bytes = bytes
+        self.path = path
+        func fail(_ message: String, _ offset: Int) -> ParseError {
+            ParseError(message, at: SourceLocation(file: path, byteOffset: offset))
+        }
+        guard bytes.count >= 8 + 32, bytes.starts(with: "bplist0".utf8) else {
+            throw fail("not a binary property list (too short or no 'bplist00' header)", 0)
+        }
+        let trailer = bytes.count - 32
+        offsetSize = Int(bytes[trailer + 6])
+        referenceSize = Int(bytes[trailer + 7])
+        func word(_ at: Int) -> Int {
+            var v: UInt64 = 0
+            for k in 0..<8 { v = v << 8 | UInt64(bytes[at + k]) }
+            return v > UInt64(Int.max) ? -1 : Int(v)
+        }
+        objectCount = word(trailer + 8)
+        topObject = word(trailer + 16)
+        tableOffset = word(trailer + 24)
+        guard [1, 2, 4, 8].contains(offsetSize), [1, 2, 4, 8].contains(referenceSize) else {
+            throw fail("corrupt trailer: offset size \(offsetSize), reference size \(referenceSize)", trailer + 6)
+        }
+        guard objectCount > 0, topObject >= 0, topObject < objectCount, tableOffset >= 8,
+            tableOffset <= trailer, objectCount <= (trailer - tableOffset) / offsetSize
+        else {
+            throw fail("corrupt trailer: \(objectCount) objects, top \(topObject), table at \(tableOffset)", trailer + 8)
+        }
+    }
+
+    func error(_ message: String, at offset: Int) -> ParseError {
+        ParseError(message, at: SourceLocation(file: path, byteOffset: offset))
+    }
+
+    @inline(__always)
+    private func unsigned(_ at: Int, _ size: Int) -> Int {
+        var v = 0
+        for k in 0..<size { v = v << 8 | Int(bytes[at + k]) }
+        return v
+    }
+
+    /// Where an object starts.
+    func offset(of object: Int) throws(ParseError) -> Int {
+        guard object >= 0 && object < objectCount else {
+            throw error("object reference \(object) is out of range (\(objectCount) objects)", at: tableOffset)
+        }
+        let at = tableOffset + object * offsetSize
+        let offset = unsigned(at, offsetSize)
+        guard offset >= 8 && offset < tableOffset else {
+            throw error("object \(object) has offset \(offset) outside the object area", at: at)
+        }
+        return offset
+    }
+
+    /// An object's marker byte, and where its contents start and how many there are (for
+    /// strings, data and collections; the count may follow as an integer object).
+    func header(of object: Int) throws(ParseError) -> (marker: UInt8, start: Int, count: Int, at: Int) {
+        let at = try offset(of: object)
+        let marker = bytes[at]
+        var count = Int(marker & 0x0F)
+        var start = at + 1
+        let type = marker >> 4
+        if count == 0x0F && type >= 4 && type != 8 {
+            guard start < tableOffset, bytes[start] >> 4 == 1 else { throw error("bad length of object \(object)", at: start) }
+            let size = 1 << Int(bytes[start] & 0x0F)
+            guard size <= 8, start + 1 + size <= tableOffset else { throw error("bad length of object \(object)", at: start) }
+            count = unsigned(start + 1, size)
+            start += 1 + size
+        }
+        return (marker, start, count, at)
+    }
+
+    /// The references of an array's elements or a dictionary's keys and values.
+    func references(start: Int, count: Int, at: Int) throws(ParseError) -> (Int) -> Int {
+        guard count >= 0, start + count * referenceSize <= tableOffset else {
+            throw error("collection runs past the object area", at: at)
+        }
+        let size = referenceSize
+        let bytes = self.bytes
+        return { i in
+            var v = 0
+            for k in 0..<size { v = v << 8 | Int(bytes[start + i * size + k]) }
+            return v
+        }
+    }
+
+    /// The elements of the array `object`, or nil when it is not an array.
+    func arrayElements(_ object: Int) throws(ParseError) -> [Int]? {
+        let h = try header(of: object)
+        guard h.marker >> 4 == 0xA else { return nil }
+        let ref = try references(start: h.start, count: h.count, at: h.at)
+        return (0..<h.count).map(ref)
+    }
+
+    /// The keys and values of the dictionary `object`, or nil when it is not a dictionary.
+    func dictionaryEntries(_ object: Int) throws(ParseError) -> [(key: Int, value: Int)]? {
+        let h = try header(of: object)
+        guard h.marker >> 4 == 0xD else { return nil }
+        let ref = try references(start: h.start, count: 2 * h.count, at: h.at)
+        var entries: [(Int, Int)] = []
+        entries.reserveCapacity(h.count)
+        for i in 0..<h.count { entries.append((ref(i), ref(h.count + i))) }
+        return entries
+    }
+
+    /// A string object's text, or nil when it is not a string.
+    func string(_ object: Int) throws(ParseError) -> String? {
+        let h = try header(of: object)
+        switch h.marker >> 4 {
+        case 0x5:
+            guard h.start + h.count <= tableOffset else { throw error("string runs past the object area", at: h.at) }
+            return String(decoding: UnsafeBufferPointer(rebasing: bytes[h.start..<(h.start + h.count)]), as: UTF8.self)
+        case 0x6:
+            guard h.start + 2 * h.count <= tableOffset else { throw error("string runs past the object area", at: h.at) }
+            var units: [UInt16] = []
+            units.reserveCapacity(h.count)
+            for i in 0..<h.count { units.append(UInt16(bytes[h.start + 2 * i]) << 8 | UInt16(bytes[h.start + 2 * i + 1])) }
+            return String(decoding: units, as: UTF16.self)
+        default:
+            return nil
+        }
+    }
+
+    /// Any object as a value; `depth` guards against reference cycles.
+    func value(_ object: Int, depth: Int = 0) throws(ParseError) -> FieldValue {
+        guard depth < 512 else { throw error("objects nested too deep (a reference cycle?)", at: try offset(of: object)) }
+        let h = try header(of: object)
+        let info = Int(h.marker & 0x0F)
+        switch h.marker >> 4 {
+        case 0x0:
+            switch h.marker {
+            case 0x08: return .bool(false)
+            case 0x09: return .bool(true)
+            case 0x00: return .null
+            default: throw error("unknown object type 0x\(String(h.marker, radix: 16))", at: h.at)
+            }
+        case 0x1:
+            let size = 1 << info
+            guard size <= 16, h.at + 1 + size <= tableOffset else { throw error("bad integer", at: h.at) }
+            if size == 16 {
+                // 128-bit integers hold unsigned 64-bit values; todofmt's integers are signed.
+                let high = unsigned(h.at + 1, 8), low = UInt64(unsigned(h.at + 9, 8))
+                guard high == 0, low <= UInt64(Int.max) else { throw error("integer too large", at: h.at) }
+                return .integer(Int(low))
+            }
+            var v: UInt64 = 0
+            for k in 0..<size { v = v << 8 | UInt64(bytes[h.at + 1 + k]) }
+            return .integer(size == 8 ? Int(Int64(bitPattern: v)) : Int(v))
+        case 0x2:
+            let size = 1 << info
+            guard size == 4 || size == 8, h.at + 1 + size <= tableOffset else { throw error("bad real number", at: h.at) }
+            var v: UInt64 = 0
+            for k in 0..<size { v = v << 8 | UInt64(bytes[h.at + 1 + k]) }
+            return .double(size == 4 ? Double(Float(bitPattern: UInt32(v))) : Double(bitPattern: v))
+        case 0x3:
+            guard h.marker == 0x33, h.at + 9 <= tableOffset else { throw error("bad date", at: h.at) }
+            var v: UInt64 = 0
+            for k in 0..<8 { v = v << 8 | UInt64(bytes[h.at + 1 + k]) }
+            return .date(Date(timeIntervalSinceReferenceDate: Double(bitPattern: v)))
+        case 0x4:
+            guard h.start + h.count <= tableOffset else { throw error("data runs past the object area", at: h.at) }
+            return .data(Data(UnsafeBufferPointer(rebasing: bytes[h.start..<(h.start + h.count)])))
+        case 0x5, 0x6:
+            return .string(try string(object)!)
+        case 0x8:
+            // UIDs (NSKeyedArchiver) have no todofmt type; keep the number.
+            return .integer(unsigned(h.at + 1, min(info + 1, 8)))
+        case 0xA:
+            let ref = try references(start: h.start, count: h.count, at: h.at)
+            var values: [FieldValue] = []
+            values.reserveCapacity(h.count)
+            for i in 0..<h.count { values.append(try value(ref(i), depth: depth + 1)) }
+            return .array(values)
+        case 0xD:
+            let ref = try references(start: h.start, count: 2 * h.count, at: h.at)
+            var fields: [Field] = []
+            fields.reserveCapacity(h.count)
+            for i in 0..<h.count {
+                guard let key = try string(ref(i)) else { throw error("dictionary key is not a string", at: try offset(of: ref(i))) }
+                fields.append(Field(key, try value(ref(h.count + i), depth: depth + 1)))
+            }
+            return .dictionary(fields)
+        default:
+            throw error("unknown object type 0x\(String(h.marker, radix: 16))", at: h.at)
+        }
+    }
+}
+
+/// Writes a binary property list in one pass: each object is written after its contents
+/// (so its references are known), keys and short strings, numbers, dates and booleans are
+/// written once and shared, and references take the fewest bytes a count of all the
+/// tree's nodes allows.
+struct BinaryPropertyListWriter {
+    private var position = 8
+    private var offsets: [Int] = []
+    private let referenceSize: Int
+    private let schema: ItemSchema
+    private var strings: [String: Int] = [:]
+    private var integers: [Int: Int] = [:]
+    private var reals: [UInt64: Int] = [:]
+    private var dates: [UInt64: Int] = [:]
+    private var booleans: [Int] = [-1, -1]
+
+    private init(nodeCount: Int, schema: ItemSchema) {
+        referenceSize = nodeCount <= 0xFF ? 1 : nodeCount <= 0xFFFF ? 2 : 4
+        self.schema = schema
+        offsets.reserveCapacity(nodeCount)
+    }
+
+    static func write(_ root: OutputValue, schema: ItemSchema, to sink: inout ByteSink) {
+        var writer = BinaryPropertyListWriter(nodeCount: root.nodeCount(schema: schema), schema: schema)
+        sink.write("bplist00")
+        let top = writer.write(root, to: &sink)
+        let tableOffset = writer.position
+        let offsetSize = tableOffset <= 0xFF ? 1 : tableOffset <= 0xFFFF ? 2 : tableOffset <= 0xFFFF_FFFF ? 4 : 8
+        for offset in writer.offsets { writeBigEndian(UInt64(offset), size: offsetSize, to: &sink) }
+        sink.write(bytes: [0, 0, 0, 0, 0, 0, UInt8(offsetSize), UInt8(writer.referenceSize)])
+        writeBigEndian(UInt64(writer.offsets.count), size: 8, to: &sink)
+        writeBigEndian(UInt64(top), size: 8, to: &sink)
+        writeBigEndian(UInt64(tableOffset), size: 8, to: &sink)
+    }
+
+    static func writeBigEndian(_ value: UInt64, size: Int, to sink: inout ByteSink) {
+        var shift = (size - 1) * 8
+        while shift >= 0 {
+            sink.write(byte: UInt8(truncatingIfNeeded: value >> UInt64(shift)))
+            shift -= 8
+        }
+        sink.flushIfFull()
+    }
+
+    /// Starts a new object at the current position; returns its number.
+    private mutating func begin() -> Int {
+        offsets.append(position)
+        return offsets.count - 1
+    }
+
+    private mutating func marker(_ type: UInt8, count: Int, to sink: inout ByteSink) {
+        if count < 15 {
+            sink.write(byte: type | UInt8(count))
+            position += 1
+        } else {
+            sink.write(byte: type | 0x0F)
+            position += 1
+            integerBody(count, to: &sink)
+        }
+    }
+
+    private mutating func integerBody(_ value: Int, to sink: inout ByteSink) {
+        // Non-negative values in 1, 2 or 4 bytes; anything else in 8, signed.
+        let size = value < 0 ? 8 : value <= 0xFF ? 1 : value <= 0xFFFF ? 2 : value <= 0xFFFF_FFFF ? 4 : 8
+        sink.write(byte: 0x10 | UInt8(size.trailingZeroBitCount))
+        Self.writeBigEndian(UInt64(bitPattern: Int64(value)), size: size, to: &sink)
+        position += 1 + size
+    }
+
+    private mutating func container(_ type: UInt8, refs: [Int], to sink: inout ByteSink) -> Int {
+        let number = begin()
+        marker(type, count: type == 0xD0 ? refs.count / 2 : refs.count, to: &sink)
+        for ref in refs { Self.writeBigEndian(UInt64(ref), size: referenceSize, to: &sink) }
+        position += refs.count * referenceSize
+        return number
+    }
+
+    mutating func write(_ node: OutputValue, to sink: inout ByteSink) -> Int {
+        switch node {
+        case .value(let value):
+            return write(value, to: &sink)
+        case .items(let items):
+            var refs: [Int] = []
+            refs.reserveCapacity(items.count)
+            for item in items { refs.append(write(item, to: &sink)) }
+            return container(0xA0, refs: refs, to: &sink)
+        case .dictionary(let entries):
+            var refs = entries.map { key($0.key, to: &sink) }
+            for entry in entries { refs.append(write(entry.value, to: &sink)) }
+            return container(0xD0, refs: refs, to: &sink)
+        }
+    }
+
+    private mutating func write(_ item: TodoItem, to sink: inout ByteSink) -> Int {
+        let entries = schema.entries(of: item)
+        var refs = entries.map { key($0.key, to: &sink) }
+        for entry in entries { refs.append(write(entry.value, to: &sink)) }
+        return container(0xD0, refs: refs, to: &sink)
+    }
+
+    private mutating func key(_ key: String, to sink: inout ByteSink) -> Int {
+        if let n = strings[key] { return n }
+        let n = string(key, to: &sink)
+        strings[key] = n
+        return n
+    }
+
+    private mutating func write(_ value: FieldValue, to sink: inout ByteSink) -> Int {
+        switch value {
+        case .string(let s):
+            // Short strings (stored inline by Swift) are shared; long ones are mostly unique.
+            if s.utf8.count <= 15 { return key(s, to: &sink) }
+            return string(s, to: &sink)
+        case .integer(let i):
+            if let n = integers[i] { return n }
+            let n = begin()
+            integerBody(i, to: &sink)
+            integers[i] = n
+            return n
+        case .double(let d):
+            if let n = reals[d.bitPattern] { return n }
+            let n = begin()
+            sink.write(byte: 0x23)
+            Self.writeBigEndian(d.bitPattern, size: 8, to: &sink)
+            position += 9
+            reals[d.bitPattern] = n
+            return n
+        case .date(let date):
+            let bits = date.timeIntervalSinceReferenceDate.bitPattern
+            if let n = dates[bits] { return n }
+            let n = begin()
+            sink.write(byte: 0x33)
+            Self.writeBigEndian(bits, size: 8, to: &sink)
+            position += 9
+            dates[bits] = n
+            return n
+        case .bool(let b):
+            if booleans[b ? 1 : 0] >= 0 { return booleans[b ? 1 : 0] }
+            let n = begin()
+            sink.write(byte: b ? 0x09 : 0x08)
+            position += 1
+            booleans[b ? 1 : 0] = n
+            return n
+        case .data(let data):
+            let n = begin()
+            marker(0x40, count: data.count, to: &sink)
+            sink.write(bytes: data)
+            position += data.count
+            return n
+        case .null:
+            // Property lists have no null; writers leave such fields out (see ItemSchema).
+            return write(.string(""), to: &sink)
+        case .array(let values):
+            let refs = values.map { write($0, to: &sink) }
+            return container(0xA0, refs: refs, to: &sink)
+        case .dictionary(let fields):
+            var refs = fields.map { key($0.key, to: &sink) }
+            for field in fields { refs.append(write(field.value, to: &sink)) }
+            return container(0xD0, refs: refs, to: &sink)
+        }
+    }
+
+    /// ASCII as bytes, anything else as UTF-16 big-endian.
+    private mutating func string(_ s: String, to sink: inout ByteSink) -> Int {
+        let n = begin()
+        if s.utf8.allSatisfy({ $0 < 0x80 }) {
+            marker(0x50, count: s.utf8.count, to: &sink)
+            sink.write(s)
+            position += s.utf8.count
+        } else {
+            let units = Array(s.utf16)
+            marker(0x60, count: units.count, to: &sink)
+            for unit in units {
+                sink.write(byte: UInt8(unit >> 8))
+                sink.write(byte: UInt8(unit & 0xFF))
+            }
+            sink.flushIfFull()
+            position += 2 * units.count
+        }
+        return n
+    }
+}

@@ -1,0 +1,71 @@
+/// Reads a todo list from a property list (XML or binary): from an array root one item at a
+/// time, from a dictionary root (a UserDefaults file) through `ListPlace`.
+enum PropertyListReader {
+    static func read<W: ListWriter>(
+        _ bytes: UnsafeBufferPointer<UInt8>, binary: Bool, path: String, schema: ItemSchema, key: String?,
+        to writer: inout W, sink: inout ByteSink
+    ) throws {
+        if binary {
+            let reader = try BinaryPropertyListReader(bytes: bytes, path: path)
+            if let elements = try reader.arrayElements(reader.topObject) {
+                writer.begin(metadata: [], to: &sink)
+                for element in elements {
+                    let at = try reader.offset(of: element)
+                    writer.itemTree(try item(try reader.value(element), schema: schema) { reader.error($0, at: at) }, depth: 0, to: &sink)
+                }
+                writer.end(to: &sink)
+            } else {
+                let root = try reader.value(reader.topObject)
+                try readDictionary(root, path: path, schema: schema, key: key, to: &writer, sink: &sink) {
+                    reader.error($0, at: 8)
+                }
+            }
+            return
+        }
+        var reader = XMLPropertyListReader(bytes: bytes, path: path)
+        let rootTag = try reader.openPlist()
+        if rootTag.is("array") && !rootTag.isClosing {
+            writer.begin(metadata: [], to: &sink)
+            if !rootTag.isEmpty {
+                while true {
+                    let tag = try reader.nextTag()
+                    if tag.isClosing && tag.is("array") { break }
+                    let element = try reader.value(tag)
+                    writer.itemTree(try item(element, schema: schema) { reader.error($0, at: tag.offset) }, depth: 0, to: &sink)
+                }
+            }
+            try reader.closePlist()
+            writer.end(to: &sink)
+        } else {
+            let root = try reader.value(rootTag)
+            try reader.closePlist()
+            try readDictionary(root, path: path, schema: schema, key: key, to: &writer, sink: &sink) {
+                reader.error($0, at: rootTag.offset)
+            }
+        }
+    }
+
+    private static func item(_ value: FieldValue, schema: ItemSchema, fail: (String) -> ParseError) throws(ParseError) -> TodoItem {
+        guard case .dictionary(let fields) = value else { throw fail("an item is not a dictionary of keys and values") }
+        return try schema.item(from: fields, depth: 0, fail: fail)
+    }
+
+    private static func readDictionary<W: ListWriter>(
+        _ root: FieldValue, path: String, schema: ItemSchema, key: String?, to writer: inout W, sink: inout ByteSink,
+        fail: (String) -> ParseError
+    ) throws {
+        guard case .dictionary(let fields) = root else {
+            throw ConversionError.noList(path: path, reason: "the root is neither an array of items nor a dictionary")
+        }
+        let (place, values) = try ListPlace.locate(in: fields, key: key, schema: schema, path: path)
+        let items = try schema.items(from: values, depth: 0) { message in
+            if case .jsonData(let key) = place {
+                return fail("in the JSON data under '\(key)': \(message)")
+            }
+            return fail(message)
+        }
+        writer.begin(metadata: [], to: &sink)
+        for item in items { writer.itemTree(item, depth: 0, to: &sink) }
+        writer.end(to: &sink)
+    }
+}

@@ -1,0 +1,379 @@
+import Foundation
+
+// XML property lists, read and written by todofmt itself: Foundation's parser takes 24.6 s
+// on the 1,000,000-item list on Linux (../shared/MEASURED.md), where the goal is half of
+// Python's plistlib (8.07 s). The reader takes the elements of Apple's DTD (plist, dict,
+// key, array, string, integer, real, true, false, date, data) with XML's comments,
+// processing instructions, DOCTYPE, CDATA and character references. Tests check both
+// directions against plistlib, plistutil and Foundation.
+
+struct XMLPropertyListReader {
+    let bytes: UnsafeBufferPointer<UInt8>
+    let path: String
+    private(set) var position = 0
+
+    init(bytes: UnsafeBufferPointer<UInt8>, path: String) {
+        self.bytes = bytes
+        self.path = path
+        if bytes.count >= 3 && bytes[0] == 0xEF && bytes[1] == 0xBB && bytes[2] == 0xBF { position = 3 }
+    }
+
+    func error(_ message: String, at offset: Int? = nil) -> ParseError {
+        ParseError(message, at: SourceLocation.of(offset: offset ?? position, in: bytes, file: path))
+    }
+
+    /// A tag: its name, whether it closes (`</x>`) or is empty (`<x/>`), and where it starts.
+    struct Tag {
+        var name: ArraySlice<UInt8>
+        var isClosing: Bool
+        var isEmpty: Bool
+        var offset: Int
+        func `is`(_ word: String) -> Bool { name.elementsEqual(word.utf8) }
+        var text: String { String(decoding: name, as: UTF8.self) }
+    }
+
+    private mutating func skipSpace() {
+        while position < bytes.count {
+            let c = bytes[position]
+            guard c == 32 || c == 9 || c == 10 || c == 13 else { return }
+            position += 1
+        }
+    }
+
+    private func starts(with word: String, at i: Int) -> Bool {
+        var j = i
+        for b in word.utf8 {
+            guard j < bytes.count, bytes[j] == b else { return false }
+            j += 1
+        }
+        return true
+    }
+
+    /// Moves past `end`, or fails with `what`.
+    private mutating func skip(past end: String, what: String) throws(ParseError) {
+        let start = position
+        let first = end.utf8.first!
+        while position < bytes.count {
+            if bytes[position] == first && starts(with: end, at: position) {
+                position += end.utf8.count
+                return
+            }
+            position += 1
+        }
+        throw error("unterminated \(what)", at: start)
+    }
+
+    /// The next tag, skipping white space, comments, processing instructions and the DOCTYPE.
+    mutating func nextTag() throws(ParseError) -> Tag {
+        while true {
+            skipSpace()
+            guard position < bytes.count else { throw error("unexpected end of the property list") }
+            guard bytes[position] == UInt8(ascii: "<") else { throw error("unexpected text outside an element") }
+            if starts(with: "<!--", at: position) {
+                try skip(past: "-->", what: "comment")
+            } else if starts(with: "<?", at: position) {
+                try skip(past: "?>", what: "processing instruction")
+            } else if starts(with: "<!DOCTYPE", at: position) {
+                try skip(past: ">", what: "DOCTYPE")
+            } else {
+                return try tag()
+            }
+        }
+    }
+
+    private mutating func tag() throws(ParseError) -> Tag {
+        let start = position
+        position += 1
+        let isClosing = position < bytes.count && bytes[position] == UInt8(ascii: "/")
+        if isClosing { position += 1 }
+        let nameStart = position
+        while position < bytes.count {
+            let c = bytes[position]
+            if c == UInt8(ascii: ">") || c == UInt8(ascii: "/") || c == 32 || c == 9 || c == 10 || c == 13 { break }
+            position += 1
+        }
+        let name = ArraySlice(UnsafeBufferPointer(rebasing: bytes[nameStart..<position]))
+        guard !name.isEmpty else { throw error("malformed tag", at: start) }
+        // Attributes (plist's version) are skipped; quoted values may hold '>'.
+        var quote: UInt8 = 0
+        while position < bytes.count {
+            let c = bytes[position]
+            if quote != 0 {
+                if c == quote { quote = 0 }
+            } else if c == UInt8(ascii: "\"") || c == UInt8(ascii: "'") {
+                quote = c
+            } else if c == UInt8(ascii: ">") {
+                break
+            }
+            position += 1
+        }
+        guard position < bytes.count else { throw error("unterminated tag", at: start) }
+        let isEmpty = bytes[position - 1] == UInt8(ascii: "/") && !isClosing
+        position += 1
+        return Tag(name: name, isClosing: isClosing, isEmpty: isEmpty, offset: start)
+    }
+
+    /// The text up to the closing tag `name`, with references and CDATA resolved.
+    private mutating func text(until name: String, opened: Tag) throws(ParseError) -> String {
+        let start = position
+        var out: [UInt8] = []
+        var clean = true
+        while position < bytes.count {
+            let c = bytes[position]
+            if c == UInt8(ascii: "<") {
+                if starts(with: "<![CDATA[", at: position) {
+                    if clean { out.append(contentsOf: bytes[start..<position]) }
+                    clean = false
+                    let cdataStart = position + 9
+                    position = cdataStart
+                    try skip(past: "]]>", what: "CDATA section")
+                    out.append(contentsOf: bytes[cdataStart..<(position - 3)])
+                    continue
+                }
+                if starts(with: "<!--", at: position) {
+                    if clean { out.append(contentsOf: bytes[start..<position]) }
+                    clean = false
+                    try skip(past: "-->", what: "comment")
+                    continue
+                }
+                let close = try tag()
+                guard close.isClosing && close.is(name) else {
+                    throw error("expected </\(name)>, found <\(close.isClosing ? "/" : "")\(close.text)>", at: close.offset)
+                }
+                let textEnd = close.offset
+                if clean { return try decode(UnsafeBufferPointer(rebasing: bytes[start..<textEnd]), at: start) }
+                return try decode(UnsafeBufferPointer(start: out, count: out.count), at: start)
+            }
+            if c == UInt8(ascii: "&") {
+                if clean { out.append(contentsOf: bytes[start..<position]) }
+                clean = false
+                out.append(contentsOf: try reference())
+                continue
+            }
+            if !clean { out.append(c) }
+            position += 1
+        }
+        throw error("<\(name)> is not closed", at: opened.offset)
+    }
+
+    private func decode(_ raw: UnsafeBufferPointer<UInt8>, at offset: Int) throws(ParseError) -> String {
+        guard let s = String(validating: raw, as: UTF8.self) else { throw error("invalid UTF-8", at: offset) }
+        return s
+    }
+
+    /// `&lt;` and the other four, and `&#…;` / `&#x…;`.
+    private mutating func reference() throws(ParseError) -> [UInt8] {
+        let start = position
+        guard let semicolon = bytes[position..<min(bytes.count, position + 12)].firstIndex(of: UInt8(ascii: ";")) else {
+            throw error("malformed entity reference", at: start)
+        }
+        let name = String(decoding: bytes[(position + 1)..<semicolon], as: UTF8.self)
+        position = semicolon + 1
+        switch name {
+        case "lt": return [UInt8(ascii: "<")]
+        case "gt": return [UInt8(ascii: ">")]
+        case "amp": return [UInt8(ascii: "&")]
+        case "quot": return [UInt8(ascii: "\"")]
+        case "apos": return [UInt8(ascii: "'")]
+        default:
+            var value: UInt32? = nil
+            if name.hasPrefix("#x") { value = UInt32(name.dropFirst(2), radix: 16) } else if name.hasPrefix("#") { value = UInt32(name.dropFirst()) }
+            guard let value, let scalar = Unicode.Scalar(value) else { throw error("unknown entity '&\(name);'", at: start) }
+            return Array(String(scalar).utf8)
+        }
+    }
+
+    /// Skips to the `<plist>` element and returns the first tag inside it.
+    mutating func openPlist() throws(ParseError) -> Tag {
+        let first = try nextTag()
+        guard first.is("plist"), !first.isClosing else {
+            throw error("expected <plist>, found <\(first.text)>", at: first.offset)
+        }
+        return try nextTag()
+    }
+
+    /// Expects `</plist>` and nothing but white space and comments after it.
+    mutating func closePlist() throws(ParseError) {
+        let end = try nextTag()
+        guard end.isClosing && end.is("plist") else { throw error("expected </plist>", at: end.offset) }
+        while true {
+            skipSpace()
+            if position >= bytes.count { return }
+            if starts(with: "<!--", at: position) {
+                try skip(past: "-->", what: "comment")
+            } else {
+                throw error("unexpected content after </plist>")
+            }
+        }
+    }
+
+    /// The value whose opening tag was `tag`.
+    mutating func value(_ tag: Tag, depth: Int = 0) throws(ParseError) -> FieldValue {
+        guard !tag.isClosing else { throw error("unexpected </\(tag.text)>", at: tag.offset) }
+        guard depth < 512 else { throw error("nested too deep", at: tag.offset) }
+        let name = tag.text
+        switch name {
+        case "true", "false":
+            if !tag.isEmpty {
+                let close = try nextTag()
+                guard close.isClosing && close.is(name) else { throw error("expected </\(name)>", at: close.offset) }
+            }
+            return .bool(name == "true")
+        case "string":
+            return .string(tag.isEmpty ? "" : try text(until: name, opened: tag))
+        case "key":
+            throw error("a <key> outside a <dict>", at: tag.offset)
+        case "integer":
+            let text = tag.isEmpty ? "" : try text(until: name, opened: tag).trimmingCharacters(in: .whitespacesAndNewlines)
+            if let v = Int(text) { return .integer(v) }
+            if text.hasPrefix("0x") || text.hasPrefix("-0x"), let v = Int(text.replacingOccurrences(of: "0x", with: ""), radix: 16) {
+                return .integer(v)
+            }
+            throw error("'\(text)' is not an integer", at: tag.offset)
+        case "real":
+            let text = tag.isEmpty ? "" : try text(until: name, opened: tag).trimmingCharacters(in: .whitespacesAndNewlines)
+            guard let v = Double(text) ?? Double(text.lowercased().replacingOccurrences(of: "infinity", with: "inf")) else {
+                throw error("'\(text)' is not a real number", at: tag.offset)
+            }
+            return .double(v)
+        case "date":
+            let text = tag.isEmpty ? "" : try text(until: name, opened: tag).trimmingCharacters(in: .whitespacesAndNewlines)
+            guard let date = ISO8601.parse(text.utf8) else { throw error("'\(text)' is not a date", at: tag.offset) }
+            return .date(date)
+        case "data":
+            let text = tag.isEmpty ? "" : try text(until: name, opened: tag)
+            guard let data = Data(base64Encoded: text.filter { !$0.isWhitespace }) else {
+                throw error("<data> is not base64", at: tag.offset)
+            }
+            return .data(data)
+        case "array":
+            var values: [FieldValue] = []
+            if tag.isEmpty { return .array(values) }
+            while true {
+                let next = try nextTag()
+                if next.isClosing && next.is("array") { return .array(values) }
+                values.append(try value(next, depth: depth + 1))
+            }
+        case "dict":
+            var fields: [Field] = []
+            if tag.isEmpty { return .dictionary(fields) }
+            while true {
+                let keyTag = try nextTag()
+                if keyTag.isClosing && keyTag.is("dict") { return .dictionary(fields) }
+                guard keyTag.is("key"), !keyTag.isClosing else {
+                    throw error("expected <key> in <dict>, found <\(keyTag.isClosing ? "/" : "")\(keyTag.text)>", at: keyTag.offset)
+                }
+                let key = keyTag.isEmpty ? "" : try text(until: "key", opened: keyTag)
+                let valueTag = try nextTag()
+                fields.append(Field(key, try value(valueTag, depth: depth + 1)))
+            }
+        default:
+            throw error("unknown element <\(name)>", at: tag.offset)
+        }
+    }
+}
+
+/// Writes an XML property list as Apple's tools do: the XML declaration and DOCTYPE, then
+/// one element a line, indented with tabs.
+struct XMLPropertyListWriter {
+    private let schema: ItemSchema
+
+    static func write(_ root: OutputValue, schema: ItemSchema, to sink: inout ByteSink) {
+        sink.write("""
+            <?xml version="1.0" encoding="UTF-8"?>
+            <!DOCTYPE plist PUBLIC "-//Apple//DTD PLIST 1.0//EN" "http://www.apple.com/DTDs/PropertyList-1.0.dtd">
+            <plist version="1.0">
+
+            """)
+        let writer = XMLPropertyListWriter(schema: schema)
+        writer.write(root, depth: 0, to: &sink)
+        sink.write("</plist>\n")
+    }
+
+    private static let tabs: [String] = (0..<32).map { String(repeating: "\t", count: $0) }
+    private func indent(_ depth: Int) -> String { depth < Self.tabs.count ? Self.tabs[depth] : String(repeating: "\t", count: depth) }
+
+    private func write(_ node: OutputValue, depth: Int, to sink: inout ByteSink) {
+        switch node {
+        case .value(let value): write(value, depth: depth, to: &sink)
+        case .items(let items):
+            if items.isEmpty {
+                sink.write(indent(depth) + "<array/>\n")
+                return
+            }
+            sink.write(indent(depth) + "<array>\n")
+            for item in items { write(schema.entries(of: item), depth: depth + 1, to: &sink) }
+            sink.write(indent(depth) + "</array>\n")
+        case .dictionary(let entries):
+            write(entries, depth: depth, to: &sink)
+        }
+    }
+
+    private func write(_ entries: [OutputEntry], depth: Int, to sink: inout ByteSink) {
+        // Property lists have no null: such entries are left out.
+        let entries = entries.filter { if case .value(.null) = $0.value { false } else { true } }
+        if entries.isEmpty {
+            sink.write(indent(depth) + "<dict/>\n")
+            return
+        }
+        sink.write(indent(depth) + "<dict>\n")
+        for entry in entries {
+            sink.write(indent(depth + 1) + "<key>")
+            escaped(entry.key, to: &sink)
+            sink.write("</key>\n")
+            write(entry.value, depth: depth + 1, to: &sink)
+        }
+        sink.write(indent(depth) + "</dict>\n")
+    }
+
+    private func write(_ value: FieldValue, depth: Int, to sink: inout ByteSink) {
+        switch value {
+        case .string(let s):
+            sink.write(indent(depth) + "<string>")
+            escaped(s, to: &sink)
+            sink.write("</string>\n")
+        case .integer(let i): sink.write(indent(depth) + "<integer>\(i)</integer>\n")
+        case .double(let d):
+            let text = d.isNaN ? "nan" : d.isInfinite ? (d < 0 ? "-inf" : "inf") : String(d)
+            sink.write(indent(depth) + "<real>\(text)</real>\n")
+        case .bool(let b): sink.write(indent(depth) + (b ? "<true/>\n" : "<false/>\n"))
+        case .date(let d):
+            // XML property list dates are whole seconds (plistlib and Apple read no fraction).
+            let whole = Date(timeIntervalSince1970: d.timeIntervalSince1970.rounded(.down))
+            sink.write(indent(depth) + "<date>\(ISO8601.format(whole))</date>\n")
+        case .data(let d): sink.write(indent(depth) + "<data>\(d.base64EncodedString())</data>\n")
+        case .null: break
+        case .array(let values):
+            if values.isEmpty {
+                sink.write(indent(depth) + "<array/>\n")
+                return
+            }
+            sink.write(indent(depth) + "<array>\n")
+            for v in values { write(v, depth: depth + 1, to: &sink) }
+            sink.write(indent(depth) + "</array>\n")
+        case .dictionary(let fields):
+            write(fields.map { OutputEntry($0.key, .value($0.value)) }, depth: depth, to: &sink)
+        }
+    }
+
+    private func escaped(_ s: String, to sink: inout ByteSink) {
+        var clean = true
+        for b in s.utf8 where b == UInt8(ascii: "<") || b == UInt8(ascii: ">") || b == UInt8(ascii: "&") {
+            clean = false
+            break
+        }
+        if clean {
+            sink.write(s)
+            return
+        }
+        for b in s.utf8 {
+            switch b {
+            case UInt8(ascii: "<"): sink.write("&lt;")
+            case UInt8(ascii: ">"): sink.write("&gt;")
+            case UInt8(ascii: "&"): sink.write("&amp;")
+            default: sink.write(byte: b)
+            }
+        }
+        sink.flushIfFull()
+    }
+}
