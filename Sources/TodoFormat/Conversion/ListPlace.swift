@@ -113,11 +113,15 @@ struct ListContainer {
                 switch place {
                 case .key(let key) where key == field.key: return OutputEntry(field.key, .items(items))
                 case .jsonData(let key) where key == field.key:
-                    // The list as JSON bytes, with the keys the embedded items use.
+                    // The list as JSON bytes laid out as the app wrote them, with the keys its items use.
                     var sink = ByteSink()
                     var writer = JSONListWriter(schema: schema)
                     TodoList(items: items).write(to: &writer, sink: &sink)
-                    return OutputEntry(field.key, .value(.data(Data(sink.buffer))))
+                    var style = JSONStyle(of: [])
+                    if case .data(let old) = field.value { style = JSONStyle(of: Array(old)) }
+                    var json = style.apply(to: sink.buffer)
+                    if style.layout != .lines, json.last == 10 { json.removeLast() }
+                    return OutputEntry(field.key, .value(.data(Data(json))))
                 default: return OutputEntry(field.key, .value(field.value))
                 }
             })

@@ -14,6 +14,7 @@ struct JSONListWriter: ListWriter {
         self.schema = schema
     }
 
+
     mutating func begin(metadata: [Field], to sink: inout ByteSink) {
         leftOutMetadata = metadata
     }

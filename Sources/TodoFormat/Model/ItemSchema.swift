@@ -39,6 +39,10 @@ public struct ItemSchema: Hashable, Sendable {
     var integerChecked: Set<String> = []
     var booleanChecked: Set<String> = []
     var checkedIsIntegerByDefault = false
+    /// Where each key stands in the file's items, so written items keep the file's key
+    /// order: per item (by name) where the item was there, else across all items.
+    var keyOrder: [String: Int] = [:]
+    var keyOrderByName: [String: [String: Int]] = [:]
 
     /// todofmt's own keys: `name`, `checked`, `status`, `section`, `children`, `fields`.
     public static let standard = ItemSchema()
@@ -103,6 +107,12 @@ public struct ItemSchema: Hashable, Sendable {
         }
         if !nested.isEmpty { entries.append(OutputEntry(keys[.fields] ?? "fields", .value(.dictionary(nested)))) }
         if !item.children.isEmpty { entries.append(OutputEntry(keys[.children] ?? "children", .items(item.children))) }
+        if !keyOrder.isEmpty {
+            // Keys the file knows in its order; new ones after them, in todofmt's order.
+            let order = keyOrderByName[item.name] ?? keyOrder
+            let ranked = entries.enumerated().map { (rank: order[$0.element.key] ?? 1_000_000 + $0.offset, entry: $0.element) }
+            entries = ranked.sorted { $0.rank < $1.rank }.map(\.entry)
+        }
         return entries
     }
 
@@ -117,10 +127,12 @@ public struct ItemSchema: Hashable, Sendable {
                 var name: String? = nil
                 var checkedIsInteger: Bool? = nil
                 for field in fields {
+                    if schema.keyOrder[field.key] == nil { schema.keyOrder[field.key] = schema.keyOrder.count }
                     guard let role = role(of: field.key) else { continue }
-                    if !seen.contains(role) && !named.keys.contains(field.key.lowercased()) {
+                    if !seen.contains(role) {
                         seen.insert(role)
-                        schema.keys[role] = field.key
+                        // A key the user named for the role stays the one written.
+                        if !named.keys.contains(field.key.lowercased()) || schema.keys[role] == nil { schema.keys[role] = field.key }
                     }
                     switch (role, field.value) {
                     case (.name, .string(let s)): name = s
@@ -129,6 +141,11 @@ public struct ItemSchema: Hashable, Sendable {
                     case (.children, .array(let children)): visit(children)
                     default: break
                     }
+                }
+                if let name, schema.keyOrderByName[name] == nil {
+                    var order: [String: Int] = [:]
+                    for (i, field) in fields.enumerated() where order[field.key] == nil { order[field.key] = i }
+                    schema.keyOrderByName[name] = order
                 }
                 if let name, let checkedIsInteger {
                     if checkedIsInteger {

@@ -91,7 +91,10 @@ enum Ordering {
                 guard a - b - 1 >= count else { return numberedAgain(values) }
                 start = b + 1
             case (let b?, nil): start = b + 1
-            case (nil, let a?): start = a - count
+            case (nil, let a?):
+                // Numbers below the smallest there was could mean something else to an app.
+                guard a - count >= values.compactMap({ $0 }).min() ?? 0 else { return numberedAgain(values) }
+                start = a - count
             case (nil, nil): start = values.compactMap { $0 }.min() ?? 0
             }
             for k in i..<j { result[k] = start + (k - i) }

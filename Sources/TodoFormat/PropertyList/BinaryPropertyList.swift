@@ -300,6 +300,7 @@ struct BinaryPropertyListWriter {
             for item in items { refs.append(write(item, to: &sink)) }
             return container(0xA0, refs: refs, to: &sink)
         case .dictionary(let entries):
+            let entries = entries.filter { if case .value(.null) = $0.value { false } else { true } }
             var refs = entries.map { key($0.key, to: &sink) }
             for entry in entries { refs.append(write(entry.value, to: &sink)) }
             return container(0xD0, refs: refs, to: &sink)
@@ -307,7 +308,8 @@ struct BinaryPropertyListWriter {
     }
 
     private mutating func write(_ item: TodoItem, to sink: inout ByteSink) -> Int {
-        let entries = schema.entries(of: item)
+        // Property lists have no null: such fields are left out.
+        let entries = schema.entries(of: item).filter { if case .value(.null) = $0.value { false } else { true } }
         var refs = entries.map { key($0.key, to: &sink) }
         for entry in entries { refs.append(write(entry.value, to: &sink)) }
         return container(0xD0, refs: refs, to: &sink)
@@ -363,12 +365,13 @@ struct BinaryPropertyListWriter {
             position += data.count
             return n
         case .null:
-            // Property lists have no null; writers leave such fields out (see ItemSchema).
+            // Unreachable: containers leave nulls out, as property lists have none.
             return write(.string(""), to: &sink)
         case .array(let values):
-            let refs = values.map { write($0, to: &sink) }
+            let refs = values.filter { $0 != .null }.map { write($0, to: &sink) }
             return container(0xA0, refs: refs, to: &sink)
         case .dictionary(let fields):
+            let fields = fields.filter { $0.value != .null }
             var refs = fields.map { key($0.key, to: &sink) }
             for field in fields { refs.append(write(field.value, to: &sink)) }
             return container(0xD0, refs: refs, to: &sink)

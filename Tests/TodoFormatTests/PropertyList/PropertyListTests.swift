@@ -1,0 +1,310 @@
+import Foundation
+import Testing
+
+@testable import TodoFormat
+
+/// The shapes of SHAPES.md sections 1 and 2, made by plistlib, with dates, data, nested
+/// dictionaries and unicode among their values.
+enum Shapes {
+    static let make = Python.prelude + """
+        when = datetime.datetime(2024, 5, 1, 9, 30, 15)
+        tasks = [
+            {"title": "Milk", "done": False, "added": when, "id": 7},
+            {"title": "Eggs ünïcödé 😀", "done": True, "blob": b"\\x00\\x01\\xff", "meta": {"aisle": 4, "tags": ["dairy", "fresh"]}},
+            {"title": "Bread", "done": False, "price": 2.5},
+        ]
+        todos = [{"name": t["title"], "checked": t["done"]} for t in tasks]
+        app = {"NSWindow Frame main": "0 0 390 844", "launchCount": 12, "lastOpened": when}
+        def dump(name, value, binary=True):
+            with open(os.path.join(d, name), "wb") as f:
+                plistlib.dump(value, f, fmt=plistlib.FMT_BINARY if binary else plistlib.FMT_XML, sort_keys=False)
+        dump("array.bplist.plist", tasks)
+        dump("array.xml.plist", tasks, binary=False)
+        dump("prefs-tasks.plist", {**app, "tasks": tasks})
+        dump("prefs-tasks.xml.plist", {**app, "tasks": tasks}, binary=False)
+        dump("prefs-todoskey.plist", {**app, "TodosKey": json.dumps(todos).encode()})
+        dump("prefs-two-lists.plist", {**app, "tasks": tasks, "TodosKey": json.dumps(todos).encode()})
+        with open(os.path.join(d, "todos.json"), "w") as f: json.dump(todos, f)
+        with open(os.path.join(d, "object.json"), "w") as f: json.dump({"version": 3, "items": tasks[:1] and [{"title": "Milk", "completed": False, "position": 1}, {"title": "Eggs", "completed": True, "position": 2}]}, f, indent=2)
+        """
+
+    static func make(in directory: TemporaryDirectory) throws {
+        try Python.run(make, in: directory)
+    }
+
+    /// What plistlib (or json) loads from a file, as comparable text.
+    static func loaded(_ name: String, in directory: TemporaryDirectory) throws -> String {
+        try Python.run(
+            Python.prelude + """
+                p = os.path.join(d, sys.argv[2] if len(sys.argv) > 2 else "")
+                """, in: directory)
+    }
+}
+
+@Suite("Property lists and the app shapes")
+struct PropertyListTests {
+    static func load(_ path: String, in directory: TemporaryDirectory) throws -> String {
+        try Python.run(
+            Python.prelude + """
+                p = os.path.join(d, \(String(reflecting: path)))
+                with open(p, "rb") as f: data = f.read()
+                value = json.loads(data) if p.endswith(".json") else plistlib.loads(data)
+                print(canon(value))
+                """, in: directory)
+    }
+
+    @Test("every shape reads without flags", arguments: [
+        "array.bplist.plist", "array.xml.plist", "prefs-tasks.plist", "prefs-tasks.xml.plist", "prefs-todoskey.plist", "todos.json",
+    ])
+    func reads(name: String) throws {
+        let directory = try TemporaryDirectory()
+        try Shapes.make(in: directory)
+        let list = try TodoList(contentsOf: directory.path(name))
+        #expect(list.items.map(\.name) == ["Milk", "Eggs ünïcödé 😀", "Bread"])
+        #expect(list.items.map(\.isChecked) == [false, true, false])
+        if !name.contains("todoskey") && !name.hasSuffix(".json") {
+            #expect(list.items[0].fields == [Field("added", .date(ISO8601.parse("2024-05-01T09:30:15Z".utf8)!)), Field("id", .integer(7))])
+            #expect(
+                list.items[1].fields == [
+                    Field("blob", .data(Data([0, 1, 0xFF]))),
+                    Field("meta", .dictionary([Field("aisle", .integer(4)), Field("tags", .array([.string("dairy"), .string("fresh")]))])),
+                ])
+            #expect(list.items[2].fields == [Field("price", .double(2.5))])
+        }
+    }
+
+    @Test("a file with two candidate lists names them; --key picks one")
+    func twoLists() throws {
+        let directory = try TemporaryDirectory()
+        try Shapes.make(in: directory)
+        let path = directory.path("prefs-two-lists.plist")
+        #expect(throws: ConversionError.noList(path: path, reason: "several keys hold todo lists (tasks, TodosKey); pick one with --key")) {
+            try TodoList(contentsOf: path)
+        }
+        #expect(try TodoList(contentsOf: path, options: ListOptions(key: "TodosKey")).items.count == 3)
+        #expect(throws: ConversionError.self) { try TodoList(contentsOf: path, options: ListOptions(key: "launchCount")) }
+    }
+
+    @Test("X to checklist to X gives back the same data, other keys and key names untouched", arguments: [
+        "array.bplist.plist", "array.xml.plist", "prefs-tasks.plist", "prefs-tasks.xml.plist", "prefs-todoskey.plist", "todos.json",
+        "object.json",
+    ])
+    func roundTrip(name: String) throws {
+        let directory = try TemporaryDirectory()
+        try Shapes.make(in: directory)
+        let path = directory.path(name)
+        let before = try Self.load(name, in: directory)
+        let original = try Data(contentsOf: URL(fileURLWithPath: path))
+        let markdown = directory.path("list.md")
+        _ = try Conversion(input: path, output: markdown).run()
+        _ = try Conversion(input: markdown, output: path).run()
+        #expect(try Self.load(name, in: directory) == before)
+        // The format stays: binary stays binary, XML stays XML.
+        let after = try Data(contentsOf: URL(fileURLWithPath: path))
+        #expect(after.starts(with: Data("bplist00".utf8)) == original.starts(with: Data("bplist00".utf8)))
+    }
+
+    @Test("checklist to X to checklist gives the same items", arguments: [DocumentFormat.plist, .bplist, .json])
+    func fromChecklist(format: DocumentFormat) throws {
+        for fixture in Fixture.files(in: "markdown") {
+            var list = try TodoList(markdown: Fixture.text(fixture))
+            list.metadata = []
+            let bytes = list.encoded(as: format)
+            let back = try TodoList(bytes: bytes, format: format)
+            var expected = list
+            if format == .plist {
+                // XML property list dates are whole seconds.
+                expected = Self.wholeSeconds(expected)
+            }
+            if format.isPropertyList {
+                // Property lists have no null.
+                expected = Self.withoutNulls(expected)
+            }
+            if format == .json { expected = JSONListTests.jsonView(of: expected) }
+            #expect(back == expected, "\(fixture)")
+        }
+    }
+
+    static func withoutNulls(_ list: TodoList) -> TodoList {
+        func value(_ v: FieldValue) -> FieldValue {
+            switch v {
+            case .array(let a): .array(a.filter { $0 != .null }.map(value))
+            case .dictionary(let f): .dictionary(f.filter { $0.value != .null }.map { Field($0.key, value($0.value)) })
+            default: v
+            }
+        }
+        func item(_ i: TodoItem) -> TodoItem {
+            var i = i
+            i.fields = i.fields.filter { $0.value != .null }.map { Field($0.key, value($0.value)) }
+            i.children = i.children.map(item)
+            return i
+        }
+        return TodoList(metadata: list.metadata, items: list.items.map(item))
+    }
+
+    static func wholeSeconds(_ list: TodoList) -> TodoList {
+        func value(_ v: FieldValue) -> FieldValue {
+            switch v {
+            case .date(let d): .date(Date(timeIntervalSince1970: d.timeIntervalSince1970.rounded(.down)))
+            case .array(let a): .array(a.map(value))
+            case .dictionary(let f): .dictionary(f.map { Field($0.key, value($0.value)) })
+            default: v
+            }
+        }
+        func item(_ i: TodoItem) -> TodoItem {
+            var i = i
+            i.fields = i.fields.map { Field($0.key, value($0.value)) }
+            i.children = i.children.map(item)
+            return i
+        }
+        return TodoList(metadata: list.metadata, items: list.items.map(item))
+    }
+
+    @Test("plistlib and plistutil read what todofmt writes, in both formats", arguments: [DocumentFormat.plist, .bplist])
+    func interop(format: DocumentFormat) throws {
+        let directory = try TemporaryDirectory()
+        let list = try TodoList(markdown: Fixture.text("markdown/fields.md") + "- [/] ünïcödé 😀 & <xml>\n")
+        let path = directory.path("out.plist")
+        try list.write(to: path, format: format)
+        let loaded = try Python.run(
+            Python.prelude + """
+                with open(os.path.join(d, "out.plist"), "rb") as f: v = plistlib.load(f)
+                print(len(v), v[0]["name"], v[0]["due"].isoformat(), v[3]["blob"], v[5]["name"], v[5]["status"])
+                """, in: directory)
+        #expect(loaded == "6 Pay rent 2024-06-01T09:00:00 b'Hello' ünïcödé 😀 & <xml> /\n")
+        // plistutil converts it to the other format, and todofmt reads that the same.
+        let other = directory.path("other.plist")
+        let result = try ExternalTool.run("plistutil", ["-i", path, "-o", other, "-f", format == .plist ? "bin" : "xml"])
+        #expect(result.status == 0, "\(result.stderr)")
+        let a = try TodoList(contentsOf: path), b = try TodoList(contentsOf: other)
+        #expect(a == b)
+        #expect(a.items.count == 6)
+    }
+
+    @Test("the readers agree with Foundation's PropertyListSerialization")
+    func foundationAgrees() throws {
+        let directory = try TemporaryDirectory()
+        try Shapes.make(in: directory)
+        for name in ["array.bplist.plist", "array.xml.plist", "prefs-tasks.plist"] {
+            let data = try Data(contentsOf: URL(fileURLWithPath: directory.path(name)))
+            let foundation = try PropertyListSerialization.propertyList(from: data, format: nil)
+            let ours = try PropertyListValue.read(Array(data), format: name.contains("xml") ? .plist : .bplist, path: name)
+            let encoded = try PropertyListSerialization.data(fromPropertyList: foundation, format: .xml, options: 0)
+            let oursEncoded = XMLPropertyListWriterTests.xml(ours)
+            let reparsed = try PropertyListSerialization.propertyList(from: Data(oursEncoded.utf8), format: nil)
+            #expect(NSDictionary(dictionary: ["v": reparsed]).isEqual(to: ["v": foundation]), "\(name)")
+            #expect(!encoded.isEmpty)
+        }
+    }
+
+    @Test("writing into a preferences file keeps its other keys, its format and its key names")
+    func writeIntoPreferences() throws {
+        let directory = try TemporaryDirectory()
+        try Shapes.make(in: directory)
+        let checklist = directory.path("new.md")
+        try "- [x] Milk [added:: 2024-05-01T09:30:15Z] [id:: 7]\n- [ ] Butter\n".write(toFile: checklist, atomically: false, encoding: .utf8)
+        for name in ["prefs-tasks.plist", "prefs-todoskey.plist"] {
+            _ = try Conversion(input: checklist, output: directory.path(name)).run()
+        }
+        let tasks = try Self.load("prefs-tasks.plist", in: directory)
+        #expect(
+            tasks == """
+                {"NSWindow Frame main": "0 0 390 844", "launchCount": ["int", 12], "lastOpened": ["date", "2024-05-01T09:30:15"], "tasks": [{"title": "Milk", "done": ["bool", true], "added": ["date", "2024-05-01T09:30:15"], "id": ["int", 7]}, {"title": "Butter", "done": ["bool", false]}]}
+
+                """)
+        let todos = try Python.run(
+            Python.prelude + """
+                with open(os.path.join(d, "prefs-todoskey.plist"), "rb") as f: v = plistlib.load(f)
+                print(sorted(v.keys()), json.loads(v["TodosKey"]))
+                """, in: directory)
+        #expect(todos == "['NSWindow Frame main', 'TodosKey', 'lastOpened', 'launchCount'] [{'name': 'Milk', 'checked': True, 'added': '2024-05-01T09:30:15Z', 'id': 7}, {'name': 'Butter', 'checked': False}]\n")
+    }
+
+    @Test("a JSON object root keeps its other keys; an order field follows the new order")
+    func jsonObjectAndOrder() throws {
+        let directory = try TemporaryDirectory()
+        try Shapes.make(in: directory)
+        let path = directory.path("object.json")
+        let checklist = directory.path("moved.md")
+        try "- [x] Eggs [position:: 2]\n- [ ] Milk [position:: 1]\n- [ ] Tea\n".write(toFile: checklist, atomically: false, encoding: .utf8)
+        _ = try Conversion(input: checklist, output: path).run()
+        let loaded = try Self.load("object.json", in: directory)
+        #expect(
+            loaded == """
+                {"version": ["int", 3], "items": [{"title": "Eggs", "completed": ["bool", true], "position": ["int", 1]}, {"title": "Milk", "completed": ["bool", false], "position": ["int", 2]}, {"title": "Tea", "completed": ["bool", false], "position": ["int", 3]}]}
+
+                """)
+    }
+
+    @Test("mixed 0/1 and true/false checked values survive a round trip, with --field naming the keys")
+    func mixedCheckedTypes() throws {
+        let directory = try TemporaryDirectory()
+        try Python.run(
+            Python.prelude + """
+                records = [{"CheckBox": 0, "Comments": "", "ToDo": "Add help"}, {"CheckBox": False, "Notes": "", "ToDo": "Drag rows"},
+                           {"CheckBox": True, "Notes": "Fertig!", "ToDo": "Update icons"}, {"CheckBox": 1, "ToDo": "Ship"}]
+                with open(os.path.join(d, "list.edenlist"), "wb") as f:
+                    plistlib.dump({"Records": records, "Version": "1.1.0"}, f, fmt=plistlib.FMT_XML, sort_keys=False)
+                """, in: directory)
+        let path = directory.path("list.edenlist")
+        let before = try Self.load("list.edenlist", in: directory)
+        #expect(throws: ConversionError.self) { try TodoList(contentsOf: path, format: .plist) }
+        let options = ListOptions(schema: ItemSchema(naming: [.name: "ToDo", .checked: "CheckBox"]))
+        let list = try TodoList(contentsOf: path, format: .plist, options: options)
+        #expect(list.items.map(\.isChecked) == [false, false, true, true])
+        let markdown = directory.path("list.md")
+        try list.write(to: markdown)
+        _ = try Conversion(input: markdown, output: path, to: .plist, options: options).run()
+        #expect(try Self.load("list.edenlist", in: directory) == before)
+    }
+
+    @Test("corrupt and wrong property lists are errors with a place; no output is touched", arguments: [
+        ("truncated", "not a binary property list (too short or no 'bplist00' header)"),
+        ("bad trailer", "corrupt trailer"),
+        ("bad offset", "has offset"),
+        ("xml unclosed", "expected </string>, found </dict>"),
+        ("xml unknown", "unknown element <strng>"),
+        ("not items", "an item is not a dictionary"),
+        ("no name", "item has no name (its keys: done)"),
+    ])
+    func corrupt(kind: String, message: String) throws {
+        let directory = try TemporaryDirectory()
+        try Shapes.make(in: directory)
+        var bytes = Array(try Data(contentsOf: URL(fileURLWithPath: directory.path("array.bplist.plist"))))
+        switch kind {
+        case "truncated": bytes = Array(bytes.prefix(30))
+        case "bad trailer": bytes[bytes.count - 26] = 3  // offset size 3
+        case "bad offset": bytes[bytes.count - 32 - 1] = 0xFF  // the table's last offset byte
+        case "xml unclosed": bytes = Array("<?xml version=\"1.0\"?>\n<plist version=\"1.0\">\n<array>\n\t<dict><key>name</key><string>Milk</dict>\n".utf8)
+        case "xml unknown": bytes = Array("<plist><array>\n<strng>x</strng></array></plist>".utf8)
+        case "not items": bytes = Array("<plist><array>\n<string>x</string></array></plist>".utf8)
+        default: bytes = Array("<plist><array><dict><key>done</key><true/></dict></array></plist>".utf8)
+        }
+        let input = directory.path("bad.plist")
+        try Data(bytes).write(to: URL(fileURLWithPath: input))
+        let output = directory.path("out.md")
+        try "keep\n".write(toFile: output, atomically: false, encoding: .utf8)
+        do {
+            _ = try Conversion(input: input, output: output).run()
+            Issue.record("expected an error for \(kind)")
+        } catch let error as ParseError {
+            #expect(error.message.contains(message), "\(error)")
+            if kind.hasPrefix("xml") || kind == "not items" || kind == "no name" {
+                #expect(error.location.line >= 1 && error.location.byteOffset == nil)
+            } else {
+                #expect(error.location.byteOffset != nil)
+            }
+        } catch let error as ConversionError {
+            #expect(error.description.contains(message), "\(error)")
+        }
+        #expect(try String(contentsOfFile: output, encoding: .utf8) == "keep\n")
+    }
+}
+
+enum XMLPropertyListWriterTests {
+    static func xml(_ value: FieldValue) -> String {
+        var sink = ByteSink()
+        XMLPropertyListWriter.write(.value(value), schema: .standard, to: &sink)
+        return String(decoding: sink.buffer, as: UTF8.self)
+    }
+}
