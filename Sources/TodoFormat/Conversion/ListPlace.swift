@@ -90,19 +90,49 @@ struct ListContainer {
     var schema: ItemSchema
 
     /// Reads an existing output file; nil when it holds no list todofmt can update in place.
+    /// An array root is read one item at a time, only to learn its schema.
     static func read(_ path: String, key: String?, schema: ItemSchema) throws -> ListContainer? {
         let bytes = try InputFile.read(path)
         guard let format = DocumentFormat(content: bytes), format == .json || format.isPropertyList else { return nil }
-        let root = try PropertyListValue.read(bytes, format: format, path: path)
-        switch root {
-        case .array(let items):
-            return ListContainer(root: root, place: .root, format: format, schema: schema.adopting(items))
-        case .dictionary(let fields):
-            let (place, items) = try ListPlace.locate(in: fields, key: key, schema: schema, path: path)
-            return ListContainer(root: root, place: place, format: format, schema: schema.adopting(items))
-        default:
-            return nil
+        let arraySchema = try bytes.withUnsafeBufferPointer { buffer throws(ParseError) -> ItemSchema? in
+            var adoption = SchemaAdoption(schema)
+            func adopt(_ value: FieldValue) {
+                if case .dictionary(let fields) = value { adoption.adopt(fields) }
+            }
+            switch format {
+            case .json:
+                var scanner = JSONScanner(bytes: buffer, path: path)
+                guard scanner.peek() == UInt8(ascii: "[") else { return nil }
+                scanner.position += 1
+                var first = true
+                while try scanner.nextElement(close: UInt8(ascii: "]"), first: &first) { adopt(try scanner.value()) }
+                try scanner.expectEnd()
+            case .bplist:
+                let reader = try BinaryPropertyListReader(bytes: buffer, path: path)
+                guard let elements = try reader.arrayElements(reader.topObject) else { return nil }
+                for element in elements { adopt(try reader.value(element)) }
+            default:
+                var reader = XMLPropertyListReader(bytes: buffer, path: path)
+                let tag = try reader.openPlist()
+                guard tag.is("array") && !tag.isClosing else { return nil }
+                if !tag.isEmpty {
+                    while true {
+                        let next = try reader.nextTag()
+                        if next.isClosing && next.is("array") { break }
+                        adopt(try reader.value(next))
+                    }
+                }
+                try reader.closePlist()
+            }
+            return adoption.finish()
         }
+        if let arraySchema {
+            return ListContainer(root: .array([]), place: .root, format: format, schema: arraySchema)
+        }
+        let root = try PropertyListValue.read(bytes, format: format, path: path)
+        guard case .dictionary(let fields) = root else { return nil }
+        let (place, items) = try ListPlace.locate(in: fields, key: key, schema: schema, path: path)
+        return ListContainer(root: root, place: place, format: format, schema: schema.adopting(items))
     }
 
     /// The file's content with the list in its place.

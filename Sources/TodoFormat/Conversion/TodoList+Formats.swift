@@ -127,11 +127,18 @@ extension TodoList {
                 write(as: target, schema: options.schema, to: &sink)
                 return
             }
-            let root = container.replacing(with: Ordering.renumbered(items, schema: container.schema))
+            let items = Ordering.renumbered(items, schema: container.schema)
+            let root = container.replacing(with: items)
             switch target {
             case .plist: XMLPropertyListWriter.write(root, schema: container.schema, to: &sink)
             case .bplist: BinaryPropertyListWriter.write(root, schema: container.schema, to: &sink)
-            default: JSONValueWriter.write(root, schema: container.schema, to: &sink)
+            default:
+                if container.place == .root {
+                    var writer = JSONListWriter(schema: container.schema)
+                    TodoList(items: items).write(to: &writer, sink: &sink)
+                } else {
+                    JSONValueWriter.write(root, schema: container.schema, to: &sink)
+                }
             }
         }
     }

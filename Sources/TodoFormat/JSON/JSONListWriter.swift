@@ -10,8 +10,12 @@ struct JSONListWriter: ListWriter {
     /// Plain JSON has no place for metadata: what `begin` received, for a warning.
     private(set) var leftOutMetadata: [Field] = []
 
+    /// Whether the schema is todofmt's own: items are then written without building entries.
+    private let isStandard: Bool
+
     init(schema: ItemSchema = .standard) {
         self.schema = schema
+        isStandard = schema == .standard
     }
 
 
@@ -36,7 +40,7 @@ struct JSONListWriter: ListWriter {
         sink.write(MarkdownWriter.indent(depth + 1))
         sink.write("{")
         var first = true
-        if item.fields.isEmpty && item.section == nil && schema == .standard {
+        if item.fields.isEmpty && isStandard {
             // The common case, written without building the entries.
             sink.write("\"name\": ")
             Self.writeString(item.nameStorage, to: &sink)
@@ -44,6 +48,10 @@ struct JSONListWriter: ListWriter {
             if case .custom(let scalar) = item.status {
                 sink.write(", \"status\": ")
                 Self.writeString(Substring(String(scalar)), to: &sink)
+            }
+            if let section = item.section {
+                sink.write(", \"section\": ")
+                Self.writeString(Substring(section), to: &sink)
             }
             return
         }

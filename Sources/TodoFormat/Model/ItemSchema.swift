@@ -58,6 +58,9 @@ public struct ItemSchema: Hashable, Sendable {
         }
     }
 
+    /// Whether the user named this key for a role.
+    func isNamed(_ key: String) -> Bool { !named.isEmpty && named[key.lowercased()] != nil }
+
     /// The role of a key, or nil for an ordinary field.
     func role(of key: String) -> ItemRole? {
         if !named.isEmpty, let role = named[key.lowercased()] { return role }
@@ -116,52 +119,109 @@ public struct ItemSchema: Hashable, Sendable {
         return entries
     }
 
-    /// The schema a file's existing items use: for each role the first key that holds it,
-    /// and whether their checked flags are numbers. Keys the user named stay.
+    /// The schema a file's existing items use (see `SchemaAdoption`).
     func adopting(_ items: [FieldValue]) -> ItemSchema {
-        var schema = self
-        var seen: Set<ItemRole> = []
-        var integers = 0, booleans = 0
-        func visit(_ items: [FieldValue]) {
-            for case .dictionary(let fields) in items {
-                var name: String? = nil
-                var checkedIsInteger: Bool? = nil
-                for field in fields {
-                    if schema.keyOrder[field.key] == nil { schema.keyOrder[field.key] = schema.keyOrder.count }
-                    guard let role = role(of: field.key) else { continue }
-                    if !seen.contains(role) {
-                        seen.insert(role)
-                        // A key the user named for the role stays the one written.
-                        if !named.keys.contains(field.key.lowercased()) || schema.keys[role] == nil { schema.keys[role] = field.key }
-                    }
-                    switch (role, field.value) {
-                    case (.name, .string(let s)): name = s
-                    case (.checked, .integer): checkedIsInteger = true
-                    case (.checked, .bool): checkedIsInteger = false
-                    case (.children, .array(let children)): visit(children)
-                    default: break
-                    }
+        var adoption = SchemaAdoption(self)
+        for case .dictionary(let fields) in items { adoption.adopt(fields) }
+        return adoption.finish()
+    }
+}
+
+/// Learns, item by item, the schema a file's existing items use: for each role the first
+/// key that holds it, the order of keys, and whether checked flags are 0/1 or true/false.
+/// Per-item details (an item whose key order or checked type differs from the file's) are
+/// kept by name for up to `limit` items, so a huge file costs bounded memory.
+struct SchemaAdoption {
+    private(set) var schema: ItemSchema
+    private var seen: Set<ItemRole> = []
+    private var integers = 0, booleans = 0
+    private var items = 0
+    private let limit = 10_000
+
+    init(_ base: ItemSchema) {
+        schema = base
+    }
+
+    // Most items have the same keys as the one before: what was learned from it is reused.
+    private var previousKeys: [String] = []
+    private var previousRoles: [ItemRole?] = []
+    private var previousInOrder = true
+    /// Whether every item's keys stand in the order todofmt writes them.
+    private var allCanonical = true
+    private static let classes: [ItemRole?: Int] = [
+        .name: 0, .checked: 1, .status: 2, .section: 3, nil: 4, .order: 4, .fields: 5, .children: 6,
+    ]
+
+    mutating func adopt(_ fields: [Field]) {
+        items += 1
+        if !(fields.count == previousKeys.count && zip(fields, previousKeys).allSatisfy { $0.key == $1 }) {
+            previousKeys = fields.map(\.key)
+            previousRoles = previousKeys.map { schema.role(of: $0) }
+            var lastRank = -1, lastClass = -1
+            previousInOrder = true
+            for (key, role) in zip(previousKeys, previousRoles) {
+                let rank: Int
+                if let known = schema.keyOrder[key] {
+                    rank = known
+                } else {
+                    rank = schema.keyOrder.count
+                    schema.keyOrder[key] = rank
                 }
-                if let name, schema.keyOrderByName[name] == nil {
-                    var order: [String: Int] = [:]
-                    for (i, field) in fields.enumerated() where order[field.key] == nil { order[field.key] = i }
-                    schema.keyOrderByName[name] = order
-                }
-                if let name, let checkedIsInteger {
-                    if checkedIsInteger {
-                        schema.integerChecked.insert(name)
-                        integers += 1
-                    } else {
-                        schema.booleanChecked.insert(name)
-                        booleans += 1
-                    }
+                if rank < lastRank { previousInOrder = false }
+                lastRank = rank
+                let kind = Self.classes[role] ?? 4
+                if kind < lastClass { allCanonical = false }
+                lastClass = kind
+                if let role, !seen.contains(role) {
+                    seen.insert(role)
+                    // A key the user named for the role stays the one written.
+                    if !schema.isNamed(key) || schema.keys[role] == nil { schema.keys[role] = key }
                 }
             }
         }
-        visit(items)
+        var name: String? = nil
+        var checkedIsInteger: Bool? = nil
+        for (field, role) in zip(fields, previousRoles) {
+            switch (role, field.value) {
+            case (.name?, .string(let s)): name = s
+            case (.checked?, .integer): checkedIsInteger = true
+            case (.checked?, .bool): checkedIsInteger = false
+            case (.children?, .array(let children)):
+                let saved = (previousKeys, previousRoles, previousInOrder)
+                for case .dictionary(let child) in children { adopt(child) }
+                (previousKeys, previousRoles, previousInOrder) = saved
+            default: break
+            }
+        }
+        guard let name else { return }
+        if !previousInOrder && schema.keyOrderByName.count < limit && schema.keyOrderByName[name] == nil {
+            var order: [String: Int] = [:]
+            for (i, field) in fields.enumerated() where order[field.key] == nil { order[field.key] = i }
+            schema.keyOrderByName[name] = order
+        }
+        switch checkedIsInteger {
+        case true?:
+            integers += 1
+            if schema.integerChecked.count < limit { schema.integerChecked.insert(name) }
+        case false?:
+            booleans += 1
+            if schema.booleanChecked.count < limit { schema.booleanChecked.insert(name) }
+        case nil: break
+        }
+    }
+
+    func finish() -> ItemSchema {
+        var schema = self.schema
         // A file whose items have no checked key gets one only on done items.
-        if !seen.contains(.checked) && !items.isEmpty { schema.keys[.checked] = nil }
+        if !seen.contains(.checked) && items > 0 { schema.keys[.checked] = nil }
         schema.checkedIsIntegerByDefault = integers > booleans
+        // Only the minority needs remembering.
+        if schema.checkedIsIntegerByDefault { schema.integerChecked = [] } else { schema.booleanChecked = [] }
+        // Keys already in the order todofmt writes them need no reordering.
+        if allCanonical {
+            schema.keyOrder = [:]
+            schema.keyOrderByName = [:]
+        }
         return schema
     }
 }
