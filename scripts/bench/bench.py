@@ -21,9 +21,13 @@ def sh(*argv, **kw):
     subprocess.run(argv, check=True, **kw)
 
 
-def measure(argv, runs=RUNS):
+def measure(argv, runs=RUNS, output=None):
+    """Median seconds and peak bytes of `argv`; `output` is removed before each run (not timed),
+    so every run writes a new file rather than updating the last run's."""
     times, peaks = [], []
     for _ in range(runs):
+        if output and os.path.exists(output):
+            os.remove(output)
         start = time.perf_counter()
         process = subprocess.Popen(argv, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         _, status, usage = os.wait4(process.pid, 0)
@@ -70,18 +74,44 @@ def main():
     print(f"\nChecklist to JSON ({size(md) / 1e6:.0f} MB of Markdown) beside cmark-gfm")
     cmark = measure(["cmark-gfm", "-e", "tasklist", md])
     row("cmark-gfm -e tasklist big.md > /dev/null", *cmark)
-    ours = measure([todofmt, "convert", md, out_json])
+    ours = measure([todofmt, "convert", md, out_json], output=out_json)
     row("todofmt convert big.md big.json", *ours,
         f"{cmark[0] / ours[0]:.2f}x faster (goal 2x); memory {ours[1] / size(md):.2f}x input (goal < 3x)")
-    ours_small = measure([todofmt, "convert", md_small, out_json])
+    ours_small = measure([todofmt, "convert", md_small, out_json], output=out_json)
     row(f"todofmt convert ({small:,} items)", *ours_small,
         f"per item: {ours_small[0] / small * 1e9:.0f} ns at {small:,}, {ours[0] / items * 1e9:.0f} ns at {items:,}")
 
     print(f"\nYAML list to checklist ({size(yaml) / 1e6:.0f} MB of YAML) beside a bare libyaml event parse")
     bare = measure([events, yaml])
     row("yaml_events big.yaml (C, libyaml events only)", *bare)
-    ours_yaml = measure([todofmt, "convert", yaml, out_md])
+    ours_yaml = measure([todofmt, "convert", yaml, out_md], output=out_md)
     row("todofmt convert big.yaml big.md", *ours_yaml, f"{ours_yaml[0] / bare[0]:.2f}x the bare parse (goal <= 1.5x)")
+
+    def memory_note(peak, *paths):
+        larger = max(size(p) for p in paths)
+        return f"memory {peak / larger:.2f}x the larger file (goal < 4x)"
+
+    big_json = os.path.join(WORK, "big.json")
+    if not os.path.exists(big_json):
+        sh(todofmt, "convert", md, big_json, stderr=subprocess.DEVNULL)
+    print(f"\nJSON to checklist ({size(big_json) / 1e6:.0f} MB of JSON) beside Python's json.load")
+    py_json = measure([sys.executable, "-c", "import json, sys; json.load(open(sys.argv[1]))", big_json])
+    row("python3 json.load(big.json)", *py_json)
+    ours_json = measure([todofmt, "convert", big_json, out_md], output=out_md)
+    row("todofmt convert big.json big.md", *ours_json,
+        f"{py_json[0] / ours_json[0]:.2f}x faster (goal > 1x); " + memory_note(ours_json[1], big_json, out_md))
+
+    for label, fmt, name, loader in [("binary", "bplist", "big.plist", "plistlib"), ("XML", "plist", "big.xml.plist", "plistlib")]:
+        plist = os.path.join(WORK, name)
+        write = measure([todofmt, "convert", "--to", fmt, md, plist], output=plist)
+        print(f"\nChecklist to {label} property list and back ({size(plist) / 1e6:.0f} MB) beside Python's plistlib")
+        py = measure([sys.executable, "-c", "import plistlib, sys; plistlib.load(open(sys.argv[1], 'rb'))", plist])
+        row(f"python3 plistlib.load({name})", *py)
+        row(f"todofmt convert --to {fmt} big.md {name}", *write,
+            f"{write[0] / py[0]:.2f}x plistlib's load (goal <= 0.5x); " + memory_note(write[1], md, plist))
+        read = measure([todofmt, "convert", plist, out_md], output=out_md)
+        row(f"todofmt convert {name} big.md", *read,
+            f"{read[0] / py[0]:.2f}x plistlib's load (goal <= 0.5x); " + memory_note(read[1], plist, out_md))
 
 
 if __name__ == "__main__":

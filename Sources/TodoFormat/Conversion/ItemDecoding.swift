@@ -8,7 +8,8 @@ struct ItemBuilder {
     private var section: String?
     private var fields: [Field] = []
     private var children: [TodoItem] = []
-    private var taken: Set<ItemRole> = []
+    /// The roles already taken, one bit each (a Set costs an allocation per item).
+    private var taken: UInt8 = 0
     /// The item's keys, for the error when it has no name.
     private(set) var keys: [String] = []
 
@@ -18,9 +19,16 @@ struct ItemBuilder {
 
     /// The role the next key plays: the first key of a role takes it, a later one is a field.
     mutating func role(of key: String) -> ItemRole? {
-        keys.append(key)
-        guard let role = schema.role(of: key), role != .order, !taken.contains(role) else { return nil }
+        // Kept only while there is no name yet: most items start with theirs.
+        if name == nil { keys.append(key) }
+        guard let role = schema.role(of: key), role != .order, taken & Self.bit(role) == 0 else { return nil }
         return role
+    }
+
+    /// The role of a key whose role is already known: nil when a key before it took the role.
+    mutating func claim(_ role: ItemRole, key: String) -> ItemRole? {
+        if name == nil { keys.append(key) }
+        return taken & Self.bit(role) == 0 ? role : nil
     }
 
     /// Takes a key's value; returns an error message when the value cannot play its role.
@@ -29,7 +37,7 @@ struct ItemBuilder {
             fields.append(Field(key, value))
             return nil
         }
-        taken.insert(role)
+        taken |= Self.bit(role)
         switch (role, value) {
         case (.name, .string(let s)): name = s
         case (.name, _): return "an item's name ('\(key)') must be text"
@@ -42,14 +50,26 @@ struct ItemBuilder {
         case (.fields, .dictionary(let nested)): fields.append(contentsOf: nested)
         default:
             // A value that cannot play the role stays an ordinary field.
-            taken.remove(role)
+            taken &= ~Self.bit(role)
             fields.append(Field(key, value))
         }
         return nil
     }
 
+    private static func bit(_ role: ItemRole) -> UInt8 {
+        switch role {
+        case .name: 1
+        case .checked: 2
+        case .status: 4
+        case .section: 8
+        case .children: 16
+        case .fields: 32
+        case .order: 64
+        }
+    }
+
     mutating func setChildren(_ items: [TodoItem]) {
-        taken.insert(.children)
+        taken |= Self.bit(.children)
         children = items
     }
 

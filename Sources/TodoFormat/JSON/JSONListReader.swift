@@ -65,11 +65,20 @@ enum JSONListReader {
         var builder = ItemBuilder(schema: schema)
         var first = true
         while try scanner.nextElement(close: UInt8(ascii: "}"), first: &first) {
-            let key = try scanner.string()
+            let keyStart = scanner.position
+            let key: String
+            let role: ItemRole?
+            if schema.namesNoKeys, let raw = try scanner.rawString(), let own = ItemSchema.ownRole(of: raw) {
+                key = own.rawValue
+                role = builder.claim(own, key: key)
+            } else {
+                scanner.position = keyStart
+                key = try scanner.string()
+                role = builder.role(of: key)
+            }
             try scanner.expect(UInt8(ascii: ":"), "':'")
             scanner.skipWhitespace()
             let valueStart = scanner.position
-            let role = builder.role(of: key)
             if role == .children && scanner.peek() == UInt8(ascii: "[") {
                 // Children are item objects too; anything else under the key is a field.
                 var probe = scanner

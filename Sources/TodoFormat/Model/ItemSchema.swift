@@ -58,12 +58,34 @@ public struct ItemSchema: Hashable, Sendable {
         }
     }
 
+    /// Whether the user named no keys: todofmt's own keys then always mean their roles.
+    var namesNoKeys: Bool { named.isEmpty }
+
+    /// The role of one of todofmt's own keys, compared as bytes (this runs for every key
+    /// of every item); nil for any other key.
+    static func ownRole(of key: UnsafeBufferPointer<UInt8>) -> ItemRole? {
+        func equals(_ word: StaticString) -> Bool {
+            key.count == word.utf8CodeUnitCount && memcmp(key.baseAddress!, word.utf8Start, key.count) == 0
+        }
+        switch key.count {
+        case 4 where equals("name"): return .name
+        case 6 where equals("status"): return .status
+        case 6 where equals("fields"): return .fields
+        case 7 where equals("checked"): return .checked
+        case 7 where equals("section"): return .section
+        case 8 where equals("children"): return .children
+        default: return nil
+        }
+    }
+
     /// Whether the user named this key for a role.
     func isNamed(_ key: String) -> Bool { !named.isEmpty && named[key.lowercased()] != nil }
 
     /// The role of a key, or nil for an ordinary field.
     func role(of key: String) -> ItemRole? {
         if !named.isEmpty, let role = named[key.lowercased()] { return role }
+        // todofmt's own keys without hashing: most files use them.
+        if let own = key.utf8.withContiguousStorageIfAvailable(Self.ownRole), let own { return own }
         // Most keys are already lower case and short: look up as they are first.
         if let role = Self.synonymRoles[key] { return role }
         let lower = key.lowercased()

@@ -179,8 +179,15 @@ enum YAMLListReader {
             if keyEvent.kind == .mappingEnd { break }
             guard keyEvent.kind == .scalar else { throw parser.error("an item's keys must be plain text", at: keyEvent) }
             // The key's bytes live only until the next event.
-            let key = keyEvent.isPlain ? YAMLValue.keyText(YAMLValue.resolve(keyEvent)) : String(decoding: keyEvent.value, as: UTF8.self)
-            let role = builder.role(of: key)
+            let key: String
+            let role: ItemRole?
+            if schema.namesNoKeys, keyEvent.isPlain, let own = ItemSchema.ownRole(of: keyEvent.value) {
+                key = own.rawValue
+                role = builder.claim(own, key: key)
+            } else {
+                key = YAMLValue.key(keyEvent)
+                role = builder.role(of: key)
+            }
             let valueEvent = try parser.next()
             if role == .name && valueEvent.kind == .scalar {
                 // A name is its scalar's text, whatever it looks like.

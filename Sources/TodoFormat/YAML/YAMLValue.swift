@@ -133,6 +133,18 @@ enum YAMLValue {
         return value
     }
 
+    /// A mapping key's text. Plain keys made of letters (nearly all) are taken as they are;
+    /// others go through `resolve`, so `1:` and `true:` read as they print.
+    static func key(_ event: YAMLEvent) -> String {
+        let bytes = event.value
+        let wordLike = bytes.allSatisfy { ($0 | 0x20) >= 97 && ($0 | 0x20) <= 122 || $0 == UInt8(ascii: "_") }
+        // The only words that resolve to something else: null, true and false in three casings.
+        if !event.isPlain || (wordLike && !(bytes.count == 4 || bytes.count == 5)) {
+            return String(decoding: bytes, as: UTF8.self)
+        }
+        return keyText(resolve(event))
+    }
+
     /// A mapping key as text: todofmt's keys are strings.
     static func keyText(_ key: FieldValue) -> String {
         switch key {
