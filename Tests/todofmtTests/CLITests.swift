@@ -206,3 +206,45 @@ struct CLITests {
         #expect(try ws.read("out.txt") == "1 [ ] Milk\n2 [x] Eggs\n2.1 [ ] Brown ones\n")
     }
 }
+
+@Suite("todofmt with property lists and app files")
+struct PropertyListCLITests {
+    @Test("a new .plist is XML; --to bplist makes it binary; both read back")
+    func newPlist() throws {
+        let ws = try Workspace(["g.md": groceries])
+        #expect(try Run(["convert", "g.md", "x.plist"], in: ws.url).status == 0)
+        #expect(try ws.read("x.plist").hasPrefix("<?xml"))
+        #expect(try Run(["convert", "--to", "bplist", "g.md", "b.plist"], in: ws.url).status == 0)
+        let binary = try Data(contentsOf: ws.url.appendingPathComponent("b.plist"))
+        #expect(binary.starts(with: Data("bplist00".utf8)))
+        #expect(try Run(["list", "b.plist"], in: ws.url).stdout == "1 [ ] Milk\n2 [x] Eggs\n2.1 [ ] Brown ones\n")
+        #expect(try Run(["list", "x.plist"], in: ws.url).stdout == "1 [ ] Milk\n2 [x] Eggs\n2.1 [ ] Brown ones\n")
+    }
+
+    @Test("--key picks a list, --field names a schema, and a missing list is a clear error")
+    func keyAndField() throws {
+        let ws = try Workspace([
+            "two.json": "{\"a\": [{\"title\": \"A\"}], \"b\": [{\"text\": \"B\", \"done\": true}]}\n",
+            "odd.json": "[{\"ToDo\": \"Call\", \"CheckBox\": 1}]\n",
+        ])
+        let both = try Run(["list", "two.json"], in: ws.url)
+        #expect(both.status == 1)
+        #expect(both.stderr == "todofmt: error: two.json: several keys hold todo lists (a, b); pick one with --key\n")
+        #expect(try Run(["list", "two.json", "--key", "b"], in: ws.url).stdout == "1 [x] B\n")
+        let odd = try Run(["list", "odd.json"], in: ws.url)
+        #expect(odd.status == 1 && odd.stderr.contains("item has no name (its keys: ToDo, CheckBox)"))
+        let named = try Run(["list", "--field", "name=ToDo", "--field=checked=CheckBox", "odd.json"], in: ws.url)
+        #expect(named.stdout == "1 [x] Call\n")
+        let bad = try Run(["list", "--field", "colour=x", "odd.json"], in: ws.url)
+        #expect(bad.status == 64 && bad.stderr.hasPrefix("todofmt: error: --field takes ROLE=KEY"))
+    }
+
+    @Test("a corrupt binary property list names the byte")
+    func corrupt() throws {
+        let ws = try Workspace([:])
+        try Data("bplist00".utf8 + [0x00, 0x01] + [UInt8](repeating: 0, count: 26) + [0, 0, 0, 0, 0, 0, 1, 1] + [UInt8](repeating: 0, count: 7) + [5] + [UInt8](repeating: 0, count: 16)).write(to: ws.url.appendingPathComponent("bad.plist"))
+        let run = try Run(["convert", "bad.plist"], in: ws.url)
+        #expect(run.status == 1)
+        #expect(run.stderr.hasPrefix("bad.plist: byte "), "\(run.stderr)")
+    }
+}

@@ -308,3 +308,31 @@ enum XMLPropertyListWriterTests {
         return String(decoding: sink.buffer, as: UTF8.self)
     }
 }
+
+@Suite("The shared corpus of JSON and property lists, when it is there")
+struct DataCorpusTests {
+    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent("shared/corpus")
+    static let files: [String] = ["json", "plist"].flatMap { folder in
+        ((try? FileManager.default.contentsOfDirectory(atPath: root.appendingPathComponent(folder).path)) ?? []).sorted()
+            .map { root.appendingPathComponent(folder).appendingPathComponent($0).path }
+    }
+
+    @Test("converts, or fails with a clear error and --field makes it convert", arguments: files)
+    func converts(path: String) throws {
+        let format: DocumentFormat? = path.hasSuffix(".edenlist") ? .plist : nil
+        do {
+            let list = try TodoList(contentsOf: path, format: format)
+            #expect(!list.items.isEmpty)
+            let markdown = String(decoding: list.encoded(as: .markdown), as: UTF8.self)
+            #expect(try TodoList(markdown: markdown).items.map(\.name) == list.items.map(\.name))
+        } catch let error as ConversionError {
+            // EdenList documents call their fields ToDo and CheckBox.
+            #expect(error.description.contains("--field name=KEY"))
+            let options = ListOptions(schema: ItemSchema(naming: [.name: "ToDo", .checked: "CheckBox"]))
+            let list = try TodoList(contentsOf: path, format: format, options: options)
+            #expect(list.items.count == 9 && list.items.last?.isChecked == true)
+        }
+    }
+}
