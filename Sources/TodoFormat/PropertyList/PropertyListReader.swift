@@ -55,7 +55,7 @@ enum PropertyListReader {
         fail: (String) -> ParseError
     ) throws {
         guard case .dictionary(let fields) = root else {
-            throw ConversionError.noList(path: path, reason: "the root is neither an array of items nor a dictionary")
+            throw fail("the root is neither an array of items nor a dictionary holding one")
         }
         let (place, values) = try ListPlace.locate(in: fields, key: key, schema: schema, path: path)
         let items = try schema.items(from: values, depth: 0) { message in

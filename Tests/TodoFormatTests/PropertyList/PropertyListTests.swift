@@ -266,6 +266,7 @@ struct PropertyListTests {
         ("xml unknown", "unknown element <strng>"),
         ("not items", "an item is not a dictionary"),
         ("no name", "item has no name (its keys: done)"),
+        ("xml root", "the root is neither an array of items nor a dictionary holding one"),
     ])
     func corrupt(kind: String, message: String) throws {
         let directory = try TemporaryDirectory()
@@ -278,6 +279,7 @@ struct PropertyListTests {
         case "xml unclosed": bytes = Array("<?xml version=\"1.0\"?>\n<plist version=\"1.0\">\n<array>\n\t<dict><key>name</key><string>Milk</dict>\n".utf8)
         case "xml unknown": bytes = Array("<plist><array>\n<strng>x</strng></array></plist>".utf8)
         case "not items": bytes = Array("<plist><array>\n<string>x</string></array></plist>".utf8)
+        case "xml root": bytes = Array("<plist>\n<string>x</string>\n</plist>".utf8)
         default: bytes = Array("<plist><array><dict><key>done</key><true/></dict></array></plist>".utf8)
         }
         let input = directory.path("bad.plist")
