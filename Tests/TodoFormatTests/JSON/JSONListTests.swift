@@ -24,23 +24,15 @@ struct JSONListTests {
             ])
     }
 
+    /// What plain JSON keeps: dates and data become strings.
     static func jsonView(of list: TodoList) -> TodoList {
-        func value(_ v: FieldValue) -> FieldValue {
+        list.mappingValues { v in
             switch v {
             case .date(let d): .string(ISO8601.format(d))
             case .data(let d): .string(d.base64EncodedString())
-            case .array(let a): .array(a.map(value))
-            case .dictionary(let f): .dictionary(f.map { Field($0.key, value($0.value)) })
             default: v
             }
         }
-        func item(_ i: TodoItem) -> TodoItem {
-            var i = i
-            i.fields = i.fields.map { Field($0.key, value($0.value)) }
-            i.children = i.children.map(item)
-            return i
-        }
-        return TodoList(metadata: list.metadata, items: list.items.map(item))
     }
 
     @Test("Swift's JSONDecoder reads it as [Todo]")

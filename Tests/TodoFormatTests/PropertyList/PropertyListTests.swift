@@ -125,39 +125,17 @@ struct PropertyListTests {
         }
     }
 
+    /// What property lists keep: no nulls.
     static func withoutNulls(_ list: TodoList) -> TodoList {
-        func value(_ v: FieldValue) -> FieldValue {
-            switch v {
-            case .array(let a): .array(a.filter { $0 != .null }.map(value))
-            case .dictionary(let f): .dictionary(f.filter { $0.value != .null }.map { Field($0.key, value($0.value)) })
-            default: v
-            }
-        }
-        func item(_ i: TodoItem) -> TodoItem {
-            var i = i
-            i.fields = i.fields.filter { $0.value != .null }.map { Field($0.key, value($0.value)) }
-            i.children = i.children.map(item)
-            return i
-        }
-        return TodoList(metadata: list.metadata, items: list.items.map(item))
+        list.mappingValues { $0 == .null ? nil : $0 }
     }
 
+    /// What XML property lists keep: dates in whole seconds.
     static func wholeSeconds(_ list: TodoList) -> TodoList {
-        func value(_ v: FieldValue) -> FieldValue {
-            switch v {
-            case .date(let d): .date(Date(timeIntervalSince1970: d.timeIntervalSince1970.rounded(.down)))
-            case .array(let a): .array(a.map(value))
-            case .dictionary(let f): .dictionary(f.map { Field($0.key, value($0.value)) })
-            default: v
-            }
+        list.mappingValues { v in
+            if case .date(let d) = v { return .date(Date(timeIntervalSince1970: d.timeIntervalSince1970.rounded(.down))) }
+            return v
         }
-        func item(_ i: TodoItem) -> TodoItem {
-            var i = i
-            i.fields = i.fields.map { Field($0.key, value($0.value)) }
-            i.children = i.children.map(item)
-            return i
-        }
-        return TodoList(metadata: list.metadata, items: list.items.map(item))
     }
 
     @Test("plistlib and plistutil read what todofmt writes, in both formats", arguments: [DocumentFormat.plist, .bplist])
