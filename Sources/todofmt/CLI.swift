@@ -108,16 +108,19 @@ extension Arguments {
             }
             roles[role] = parts[1]
         }
-        return ListOptions(key: values["--key"], schema: roles.isEmpty ? .standard : ItemSchema(naming: roles))
+        return ListOptions(
+            key: values["--key"], schema: roles.isEmpty ? .standard : ItemSchema(naming: roles), table: values["--table"])
     }
 
     /// The help lines of `--key` and `--field`.
     static let listOptionsHelp = """
           --key <key>             The key of a dictionary root (a UserDefaults file, a JSON
                                   object) that holds the list. Default: the one key that does.
-          --field <role>=<key>    The key that plays a role in item objects, for schemas
-                                  todofmt does not know (roles: name, checked, status,
-                                  section, children, fields, order). May repeat.
+          --table <table>         The table of a database that holds the list. Default:
+                                  todofmt's own, else the one with a name column.
+          --field <role>=<key>    The key (or column) that plays a role in items, for
+                                  schemas todofmt does not know (roles: name, checked,
+                                  status, section, children, fields, order). May repeat.
         """
 }
 

@@ -10,6 +10,10 @@ public enum DocumentFormat: String, CaseIterable, Sendable {
     case plist
     /// A binary property list (`.plist` with `--to bplist`, or any file starting `bplist00`).
     case bplist
+    /// An SQLite database (`.sqlite`, `.sqlite3`, `.db`, `.store`, or any file starting `SQLite format 3`).
+    case sqlite
+    /// SQL text as `sqlite3 DB .dump` writes it (`.sql`).
+    case sql
 
     /// A format from its command-line name; `markdown` and `yml` are accepted too.
     public init?(name: String) {
@@ -19,6 +23,8 @@ public enum DocumentFormat: String, CaseIterable, Sendable {
         case "json": self = .json
         case "plist", "xml": self = .plist
         case "bplist", "binary": self = .bplist
+        case "sqlite", "sqlite3", "db": self = .sqlite
+        case "sql", "dump": self = .sql
         default: return nil
         }
     }
@@ -31,6 +37,8 @@ public enum DocumentFormat: String, CaseIterable, Sendable {
         case "yaml", "yml": self = .yaml
         case "json": self = .json
         case "plist": self = .plist
+        case "sqlite", "sqlite3", "db", "store": self = .sqlite
+        case "sql": self = .sql
         default: return nil
         }
     }
@@ -48,6 +56,10 @@ public enum DocumentFormat: String, CaseIterable, Sendable {
         guard i < bytes.count else { return nil }
         if bytes.starts(with: "bplist0".utf8) {
             self = .bplist
+            return
+        }
+        if bytes.starts(with: "SQLite format 3\u{0}".utf8) {
+            self = .sqlite
             return
         }
         if bytes[i] == UInt8(ascii: "<") {
@@ -70,6 +82,16 @@ public enum DocumentFormat: String, CaseIterable, Sendable {
             }
         }
         let head = String(decoding: bytes.prefix(64 * 1024), as: UTF8.self)
+        // SQL: the first statement of a dump.
+        for line in head.split(separator: "\n", maxSplits: 50).prefix(50) {
+            let words = line.uppercased().split(separator: " ")
+            guard let first = words.first, !first.hasPrefix("--") else { continue }
+            if ["PRAGMA", "BEGIN", "CREATE", "INSERT"].contains(String(first)) && line.contains(";") {
+                self = .sql
+                return
+            }
+            break
+        }
         var sawYAMLLine = false
         for line in head.split(separator: "\n", maxSplits: 200).prefix(200) {
             let trimmed = line.drop { $0 == " " || $0 == "\t" }

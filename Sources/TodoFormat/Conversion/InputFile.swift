@@ -4,6 +4,14 @@ import Foundation
 enum InputFile {
     static func displayName(_ path: String) -> String { path == "-" ? "<stdin>" : path }
 
+    /// Whether the file starts with SQLite's header (read without reading the whole file).
+    static func isSQLite(_ path: String) -> Bool {
+        guard path != "-", let handle = FileHandle(forReadingAtPath: path) else { return false }
+        defer { try? handle.close() }
+        let head = (try? handle.read(upToCount: 16)) ?? Data()
+        return head == Data("SQLite format 3\u{0}".utf8)
+    }
+
     static func read(_ path: String) throws(ConversionError) -> [UInt8] {
         let fd = path == "-" ? 0 : open(path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else { throw .io(path: path, reason: String(cString: strerror(errno))) }

@@ -6,10 +6,13 @@ public struct ListOptions: Sendable {
     public var key: String?
     /// The keys of item objects (`--field ROLE=KEY` names some).
     public var schema: ItemSchema
+    /// The table of a database that holds the list (`--table`); nil to find it.
+    public var table: String?
 
-    public init(key: String? = nil, schema: ItemSchema = .standard) {
+    public init(key: String? = nil, schema: ItemSchema = .standard, table: String? = nil) {
         self.key = key
         self.schema = schema
+        self.table = table
     }
 }
 
@@ -17,6 +20,8 @@ public struct ListOptions: Sendable {
 enum InputContent {
     case text(String)
     case bytes([UInt8])
+    /// An SQLite database, read where it is.
+    case database(path: String)
 
     /// Reads a list from it and hands it to `writer`.
     func read<W: ListWriter>(
@@ -24,6 +29,30 @@ enum InputContent {
     ) throws {
         let bytes: [UInt8]
         switch self {
+        case .database(let file):
+            // SQLite makes -shm and -wal files beside a WAL database even when it only reads
+            // it. A read must change nothing, so it reads a copy (with its -wal, so the
+            // newest rows are seen) in a temporary folder.
+            let folder = FileManager.default.temporaryDirectory.appendingPathComponent("todofmt-read-\(UUID().uuidString)")
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            defer { try? FileManager.default.removeItem(at: folder) }
+            let copy = folder.appendingPathComponent("database").path
+            do {
+                try FileManager.default.copyItem(atPath: file, toPath: copy)
+                if FileManager.default.fileExists(atPath: file + "-wal") {
+                    try FileManager.default.copyItem(atPath: file + "-wal", toPath: copy + "-wal")
+                }
+            } catch {
+                throw ConversionError.io(path: path, reason: (error as NSError).localizedDescription)
+            }
+            let db = try Database(path: copy, readOnly: true, name: path)
+            try Self.readTable(of: db, path: path, options: options, to: &writer, sink: &sink)
+            return
+        case .bytes(let b) where format == .sql:
+            let db = try Database()
+            try db.runDump(b, path: path)
+            try Self.readTable(of: db, path: path, options: options, to: &writer, sink: &sink)
+            return
         case .text(let text):
             try MarkdownSource.stream(text, path: path, to: &writer, sink: &sink)
             return
@@ -44,8 +73,20 @@ enum InputContent {
                 try PropertyListReader.read(
                     buffer, binary: format == .bplist, path: path, schema: options.schema, key: options.key, to: &writer,
                     sink: &sink)
+            case .sqlite, .sql:
+                break
             }
         }
+    }
+
+    private static func readTable<W: ListWriter>(
+        of db: Database, path: String, options: ListOptions, to writer: inout W, sink: inout ByteSink
+    ) throws {
+        let table = try ListTable.find(in: db, table: options.table, schema: options.schema)
+        let items = try table.readItems(from: db)
+        writer.begin(metadata: [], to: &sink)
+        for item in items { writer.itemTree(item, depth: 0, to: &sink) }
+        writer.end(to: &sink)
     }
 
     /// The input's format: the one given, else the extension's, else the content's. A
@@ -80,6 +121,12 @@ extension TodoList {
             self = try MarkdownSource.list(from: InputFile.readText(path), path: name)
             return
         }
+        if format == .sqlite || (format == nil && DocumentFormat(path: path) == .sqlite) || InputFile.isSQLite(path) {
+            self = try TreeBuilder.build { tree, sink in
+                try InputContent.database(path: path).read(as: .sqlite, path: name, options: options, to: &tree, sink: &sink)
+            }
+            return
+        }
         let bytes = try InputFile.read(path)
         guard let resolved = InputContent.format(given: format, path: path, bytes: bytes) else {
             throw ConversionError.undetectableFormat(path: name)
@@ -109,6 +156,17 @@ extension TodoList {
             XMLPropertyListWriter.write(.items(items), schema: schema, to: &sink)
         case .bplist:
             BinaryPropertyListWriter.write(.items(items), schema: schema, to: &sink)
+        case .sql:
+            OwnTable(self).dump(to: &sink)
+        case .sqlite:
+            // A database is a file: built in a temporary one, then copied out.
+            let path = FileManager.default.temporaryDirectory.appendingPathComponent("todofmt-\(UUID().uuidString).sqlite").path
+            defer { try? FileManager.default.removeItem(atPath: path) }
+            if let db = try? Database(path: path, readOnly: false), (try? OwnTable(self).write(to: db)) != nil,
+                let bytes = try? InputFile.read(path)
+            {
+                sink.write(bytes: bytes)
+            }
         }
     }
 
@@ -118,6 +176,10 @@ extension TodoList {
     /// to follow the list. The format comes from `format`, else the existing file, else the
     /// extension, else Markdown for standard output.
     public func write(to path: String, format: DocumentFormat? = nil, options: ListOptions = ListOptions()) throws {
+        if (format ?? DocumentFormat(path: path)) == .sqlite || (format == nil && InputFile.isSQLite(path)) {
+            _ = try writeDatabase(to: path, options: options)
+            return
+        }
         let container = try ListContainer.existing(at: path, format: format, options: options)
         guard let target = format ?? container?.format ?? DocumentFormat(path: path) ?? (path == "-" ? .markdown : nil) else {
             throw ConversionError.undetectableFormat(path: path)
@@ -143,11 +205,46 @@ extension TodoList {
         }
     }
 
+    /// Writes the list into an SQLite database: a new file gets todofmt's table (built in a
+    /// temporary file renamed into place); an existing one has its list table updated in
+    /// place in one transaction. Returns the fields that had no column, for a warning.
+    func writeDatabase(to path: String, options: ListOptions) throws -> Set<String> {
+        guard path != "-" else { throw ConversionError.unsupported("a database cannot be written to standard output; name a file") }
+        if FileManager.default.fileExists(atPath: path) {
+            let db = try Database(path: path, readOnly: false)
+            let table: ListTable
+            do {
+                table = try ListTable.find(in: db, table: options.table, schema: options.schema)
+            } catch ConversionError.noList(_, _) where options.table == nil {
+                // A database without a list gets todofmt's table beside its others.
+                try OwnTable(self).write(to: db)
+                return []
+            }
+            if table.isOwn {
+                try OwnTable(self).write(to: db)
+                return []
+            }
+            var update = TableUpdate(table: table, db: db)
+            try update.write(self)
+            return update.leftOut
+        }
+        let directory = (path as NSString).deletingLastPathComponent
+        let temporary = (directory.isEmpty ? "." : directory) + "/." + (path as NSString).lastPathComponent + ".todofmt-\(UUID().uuidString)"
+        defer { try? FileManager.default.removeItem(atPath: temporary) }
+        do {
+            let db = try Database(path: temporary, readOnly: false)
+            try OwnTable(self).write(to: db)
+        }
+        guard rename(temporary, path) == 0 else { throw ConversionError.io(path: path, reason: String(cString: strerror(errno))) }
+        return []
+    }
+
     /// What a format leaves out of this list, as sentences for a warning.
     func losses(in format: DocumentFormat) -> [String] {
         guard !metadata.isEmpty, format != .markdown, format != .yaml else { return [] }
         let keys = metadata.map(\.key).joined(separator: ", ")
-        return ["\(format == .json ? "plain JSON" : "a property list") has no place for the list's metadata (\(keys)); it was left out"]
+        let what = format == .json ? "plain JSON" : format.isPropertyList ? "a property list" : "an SQLite table"
+        return ["\(what) has no place for the list's metadata (\(keys)); it was left out"]
     }
 }
 
@@ -200,7 +297,10 @@ public struct Conversion: Sendable {
         }
         let content: InputContent
         var source = from ?? DocumentFormat(path: input)
-        if source == .markdown && target != .markdown {
+        if source == nil && InputFile.isSQLite(input) { source = .sqlite }
+        if source == .sqlite {
+            content = .database(path: input)
+        } else if source == .markdown && target != .markdown {
             content = .text(try InputFile.readText(input))
         } else {
             let bytes = try InputFile.read(input)
@@ -213,6 +313,21 @@ public struct Conversion: Sendable {
             _ = try TodoList(bytes: bytes, format: .markdown, path: name)
             try OutputFile.write(output) { sink in sink.write(bytes: bytes) }
             return []
+        }
+        if target == .sqlite || target == .sql {
+            let list = try TreeBuilder.build { tree, sink in
+                try content.read(as: source, path: name, options: options, to: &tree, sink: &sink)
+            }
+            var warnings = list.losses(in: target)
+            if target == .sqlite {
+                let leftOut = try list.writeDatabase(to: output, options: options)
+                if !leftOut.isEmpty {
+                    warnings.append("the table has no column for \(leftOut.sorted().joined(separator: ", ")); those fields were left out")
+                }
+            } else {
+                try OutputFile.write(output) { sink in OwnTable(list).dump(to: &sink) }
+            }
+            return warnings
         }
         if container != nil || target.isPropertyList {
             let list = try TreeBuilder.build { tree, sink in

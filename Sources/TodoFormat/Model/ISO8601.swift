@@ -6,7 +6,7 @@ import Foundation
 enum ISO8601 {
     /// `yyyy-MM-ddTHH:mm:ss[.fff…](Z|±HH:MM)`, also with a space or `t` for `T` and
     /// `z` for `Z`. A date without a time is not a date-time and gives nil.
-    static func parse<C: Collection>(_ bytes: C) -> Date? where C.Element == UInt8 {
+    static func parse<C: Collection>(_ bytes: C, assumeUTC: Bool = false) -> Date? where C.Element == UInt8 {
         let b = Array(bytes)
         var i = 0
         func digits(_ n: Int) -> Int? {
@@ -47,7 +47,9 @@ enum ISO8601 {
             fraction = Double(String(decoding: b[(start - 1)..<i], as: UTF8.self)) ?? fraction
         }
         var offsetSeconds = 0
-        if i < b.count && (b[i] == 90 || b[i] == 122) {
+        if i == b.count && assumeUTC {
+            // A date-time without a zone (SQLite's `yyyy-MM-dd HH:mm:ss`), taken as UTC.
+        } else if i < b.count && (b[i] == 90 || b[i] == 122) {
             i += 1
         } else if i < b.count && (b[i] == 43 || b[i] == 45) {
             let sign = b[i] == 45 ? -1 : 1
@@ -68,6 +70,12 @@ enum ISO8601 {
         let days = daysFromCivil(year: year, month: month, day: day)
         let whole = days * 86400 + hour * 3600 + minute * 60 + second - offsetSeconds
         return Date(timeIntervalSince1970: Double(whole) + fraction)
+    }
+
+    /// `yyyy-MM-dd HH:mm:ss` in UTC, as SQLite's date functions and seed 003 write dates.
+    static func formatSQL(_ date: Date) -> String {
+        let iso = format(Date(timeIntervalSince1970: date.timeIntervalSince1970.rounded(.down)))
+        return String(iso.dropLast()).replacingOccurrences(of: "T", with: " ")
     }
 
     /// The date in UTC, with the shortest fraction that reads back to the same value.

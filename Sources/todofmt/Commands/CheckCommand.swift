@@ -15,7 +15,7 @@ enum CheckCommand: Command {
         Problems are printed as 'file:line:column: severity: message'. The exit status
         is 1 when any file has a problem.
         """
-    static let valuedOptions: Set<String> = ["--from", "--key", "--field"]
+    static let valuedOptions: Set<String> = ["--from", "--key", "--field", "--table"]
     static let flagOptions: Set<String> = []
 
     static func run(_ arguments: Arguments, terminal: Terminal) throws -> ExitCode {

@@ -24,7 +24,7 @@ enum ConvertCommand: Command {
             other keys, the file's format and its item keys stay.
             """
     }
-    static let valuedOptions: Set<String> = ["--from", "--to", "--key", "--field"]
+    static let valuedOptions: Set<String> = ["--from", "--to", "--key", "--field", "--table"]
     static let flagOptions: Set<String> = []
 
     static func run(_ arguments: Arguments, terminal: Terminal) throws -> ExitCode {

@@ -15,7 +15,7 @@ enum ListCommand: Command {
         Each line is a position (1, 2, 2.1 for the first child of item 2), the
         checkbox and the item's text with its fields, as in a checklist.
         """
-    static let valuedOptions: Set<String> = ["--from", "--key", "--field"]
+    static let valuedOptions: Set<String> = ["--from", "--key", "--field", "--table"]
     static let flagOptions: Set<String> = []
 
     static func run(_ arguments: Arguments, terminal: Terminal) throws -> ExitCode {

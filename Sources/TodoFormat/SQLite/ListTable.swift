@@ -1,0 +1,249 @@
+import Foundation
+
+/// A column of a table, as `PRAGMA table_info` describes it.
+struct ColumnInfo: Hashable {
+    var name: String
+    var declaredType: String
+    var isPrimaryKey: Bool
+
+    /// A date or time column by its declared type (`TIMESTAMP`, `DATETIME`, `DATE`).
+    var isDateType: Bool {
+        let t = declaredType.uppercased()
+        return t.contains("DATE") || t.contains("TIME")
+    }
+    var isBooleanType: Bool { declaredType.uppercased().contains("BOOL") }
+}
+
+/// The table that holds a list, and what its columns mean (FORMAT.md, section 7.7).
+struct ListTable {
+    /// todofmt's own table.
+    static let ownName = "todo_items"
+    /// Its structure columns: not item fields.
+    static let ownColumns = ["id", "parent", "position", "name", "checked", "status", "section"]
+
+    var name: String
+    var columns: [ColumnInfo]
+    var isOwn = false
+    /// A Core Data store's entity: its number in `Z_PRIMARYKEY` and the columns Core Data keeps.
+    var entity: Int?
+    var nameColumn: String
+    var checkedColumn: String?
+    var orderColumn: String?
+    var dateColumn: String?
+    /// The column that finds a row again; nil for the rowid.
+    var keyColumn: String?
+
+    var isCoreData: Bool { entity != nil }
+    var keyField: String { keyColumn ?? "rowid" }
+
+    /// Core Data's own columns, which are not item fields.
+    static let coreDataBookkeeping: Set<String> = ["Z_ENT", "Z_OPT"]
+    /// Core Data's tables that are not entities.
+    static let coreDataTables: Set<String> = ["Z_PRIMARYKEY", "Z_METADATA", "Z_MODELCACHE", "ACHANGE", "ATRANSACTION", "ATRANSACTIONSTRING"]
+    /// Columns that hold when a row was made, for ordering when there is no order column.
+    static let creationDateNames: Set<String> = [
+        "createtime", "cdate", "createdat", "created", "creationdate", "datecreated", "createdate", "createddate",
+        "timestamp", "date",
+    ]
+
+    /// A column's name as a key: Core Data's `Z` prefix dropped (`ZNAME` is `name`).
+    static func plainName(_ column: String, coreData: Bool) -> String {
+        if coreData, column.count > 1, column.hasPrefix("Z"), !column.hasPrefix("Z_") { return String(column.dropFirst()) }
+        return column
+    }
+
+    /// The list's table: `table` when the user named it, else todofmt's own, else the one
+    /// table with a name column. Several candidates are an error that names them.
+    static func find(in db: Database, table: String?, schema: ItemSchema) throws -> ListTable {
+        let tables = try db.rows("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY rowid").compactMap { row -> String? in
+            if case .text(let name) = row[0] { return name }
+            return nil
+        }
+        let coreData = tables.contains("Z_PRIMARYKEY") && tables.contains("Z_METADATA")
+        let path = db.path
+        if let table {
+            guard tables.contains(table) else {
+                throw ConversionError.noList(path: path, reason: "there is no table '\(table)' (tables: \(tables.joined(separator: ", ")))")
+            }
+            guard let found = try describe(table, in: db, coreData: coreData, schema: schema) else {
+                throw ConversionError.noList(
+                    path: path, reason: "table '\(table)' has no text column for the name; name it with --field name=COLUMN")
+            }
+            return found
+        }
+        if tables.contains(ownName), let own = try describe(ownName, in: db, coreData: false, schema: schema) { return own }
+        var candidates: [ListTable] = []
+        for name in tables where !name.hasPrefix("sqlite_") && !(coreData && (coreDataTables.contains(name) || name.hasPrefix("Z_"))) {
+            if let found = try describe(name, in: db, coreData: coreData, schema: schema) { candidates.append(found) }
+        }
+        if candidates.count == 1 { return candidates[0] }
+        if candidates.isEmpty {
+            throw ConversionError.noList(
+                path: path,
+                reason: "no table has a name column (\(ItemSchema.synonyms[.name]!.joined(separator: ", "))); tables: "
+                    + "\(tables.joined(separator: ", ")). Pick one with --table and name its column with --field name=COLUMN")
+        }
+        throw ConversionError.noList(
+            path: path,
+            reason: "several tables could be the list (\(candidates.map(\.name).joined(separator: ", "))); pick one with --table")
+    }
+
+    /// The roles of a table's columns; nil when it has no name column.
+    static func describe(_ table: String, in db: Database, coreData: Bool, schema: ItemSchema) throws -> ListTable? {
+        let columns = try db.rows("PRAGMA table_info(\(Database.quote(table)))").map { row -> ColumnInfo in
+            var name = "", type = ""
+            if case .text(let n) = row[1] { name = n }
+            if case .text(let t) = row[2] { type = t }
+            var primary = false
+            if case .integer(let p) = row[5] { primary = p > 0 }
+            return ColumnInfo(name: name, declaredType: type, isPrimaryKey: primary)
+        }
+        let isEntity = coreData && columns.contains { $0.name == "Z_PK" } && columns.contains { $0.name == "Z_ENT" }
+        if table == ownName && Set(ownColumns).isSubset(of: Set(columns.map(\.name))) {
+            return ListTable(
+                name: table, columns: columns, isOwn: true, nameColumn: "name", checkedColumn: "checked", orderColumn: "position",
+                keyColumn: "id")
+        }
+        func role(_ column: ColumnInfo) -> ItemRole? {
+            if schema.isNamed(column.name) { return schema.role(of: column.name) }
+            return schema.role(of: plainName(column.name, coreData: isEntity))
+        }
+        let isText = { (c: ColumnInfo) in
+            let t = c.declaredType.uppercased()
+            return t.isEmpty || t.contains("CHAR") || t.contains("TEXT") || t.contains("CLOB") || t.contains("STRING")
+        }
+        guard let name = columns.first(where: { role($0) == .name && isText($0) }) else { return nil }
+        var list = ListTable(name: table, columns: columns, nameColumn: name.name)
+        list.checkedColumn = columns.first { role($0) == .checked }?.name
+        list.orderColumn = columns.first { role($0) == .order }?.name
+        list.dateColumn = columns.first { creationDateNames.contains(plainName($0.name, coreData: isEntity).lowercased()) }?.name
+        if isEntity {
+            list.keyColumn = "Z_PK"
+            let entity = try db.rows("SELECT Z_ENT FROM Z_PRIMARYKEY WHERE Z_NAME = ?", [.text(String(table.dropFirst()))])
+            if case .integer(let number)? = entity.first?.first { list.entity = Int(number) }
+            if list.entity == nil {
+                // The entity's number from the table's own rows, or the name match ignoring case.
+                let byCase = try db.rows("SELECT Z_ENT, Z_NAME FROM Z_PRIMARYKEY")
+                for row in byCase {
+                    if case .integer(let n) = row[0], case .text(let entityName) = row[1], "Z" + entityName.uppercased() == table {
+                        list.entity = Int(n)
+                    }
+                }
+            }
+            if list.entity == nil { list.entity = 0 }
+        } else {
+            let keys = columns.filter(\.isPrimaryKey)
+            list.keyColumn = keys.count == 1 ? keys[0].name : nil
+        }
+        return list
+    }
+
+    /// The order rows are read in: the order column, else the creation date, else the key.
+    var orderClause: String {
+        var terms: [String] = []
+        if let orderColumn { terms.append(Database.quote(orderColumn)) }
+        if let dateColumn { terms.append(Database.quote(dateColumn)) }
+        terms.append(keyColumn.map(Database.quote) ?? "rowid")
+        return terms.joined(separator: ", ")
+    }
+
+    /// A column's value as an item field value; nil for NULL.
+    func fieldValue(_ value: SQLValue, column: ColumnInfo) -> FieldValue? {
+        switch value {
+        case .null: return nil
+        case .integer(let i):
+            if column.isBooleanType || column.name == checkedColumn { return .bool(i != 0) }
+            if column.isDateType && isCoreData { return .date(Date(timeIntervalSinceReferenceDate: Double(i))) }
+            return .integer(Int(i))
+        case .real(let d):
+            if column.isDateType && isCoreData { return .date(Date(timeIntervalSinceReferenceDate: d)) }
+            return .double(d)
+        case .text(let s):
+            if column.isDateType || column.name == dateColumn, let date = ISO8601.parse(s.utf8, assumeUTC: true) {
+                return .date(date)
+            }
+            if column.declaredType.uppercased() == "JSON" {
+                let bytes = Array(s.utf8)
+                if let parsed = bytes.withUnsafeBufferPointer({ buffer -> FieldValue? in
+                    var scanner = JSONScanner(bytes: buffer, path: "")
+                    guard let v = try? scanner.value(), (try? scanner.expectEnd()) != nil else { return nil }
+                    return v
+                }) {
+                    return parsed
+                }
+            }
+            return .string(s)
+        case .blob(let d): return .data(d)
+        }
+    }
+
+    /// The columns that become item fields, and the field key of each.
+    var fieldColumns: [(column: ColumnInfo, key: String)] {
+        columns.compactMap { column in
+            if column.name == nameColumn || column.name == checkedColumn { return nil }
+            if isOwn {
+                if Self.ownColumns.contains(column.name) { return nil }
+                let key = column.name.hasPrefix("field:") ? String(column.name.dropFirst(6)) : column.name
+                return (column, key)
+            }
+            if isCoreData && Self.coreDataBookkeeping.contains(column.name) { return nil }
+            return (column, column.name)
+        }
+    }
+
+    /// The list in the table, in order; todofmt's own table keeps its nesting.
+    func readItems(from db: Database) throws -> [TodoItem] {
+        let statement = try db.prepare("SELECT rowid, * FROM \(Database.quote(name)) ORDER BY \(orderClause)")
+        let fields = fieldColumns
+        let index = Dictionary(uniqueKeysWithValues: columns.enumerated().map { ($1.name, $0 + 1) })
+        let nameIndex = index[nameColumn]!
+        let checkedIndex = checkedColumn.flatMap { index[$0] }
+        var items: [TodoItem] = []
+        var parents: [Int64?] = []
+        var ids: [Int64] = []
+        while try statement.step() {
+            var item = TodoItem(name: "")
+            switch statement.value(nameIndex) {
+            case .text(let s): item.name = s
+            case .null: item.name = ""
+            case let other: item.name = other.literal
+            }
+            if let checkedIndex, case .integer(let c) = statement.value(checkedIndex) { item.status = c != 0 ? .done : .open }
+            if !isOwn && keyColumn == nil, case .integer(let rowid) = statement.value(0) {
+                item.fields.append(Field("rowid", .integer(Int(rowid))))
+            }
+            for (column, key) in fields {
+                if let value = fieldValue(statement.value(index[column.name]!), column: column) {
+                    item.fields.append(Field(key, value))
+                }
+            }
+            if isOwn {
+                if case .text(let s) = statement.value(index["status"]!), let status = ItemBuilder.status(from: s) {
+                    item.status = status
+                }
+                if case .text(let s) = statement.value(index["section"]!) { item.section = s }
+                if case .integer(let id) = statement.value(index["id"]!) { ids.append(id) }
+                if case .integer(let parent) = statement.value(index["parent"]!) { parents.append(parent) } else { parents.append(nil) }
+            }
+            items.append(item)
+        }
+        return isOwn ? Self.tree(items, ids: ids, parents: parents) : items
+    }
+
+    /// Nests items by their parent ids, keeping the row order within each parent.
+    private static func tree(_ items: [TodoItem], ids: [Int64], parents: [Int64?]) -> [TodoItem] {
+        var children: [Int64: [Int]] = [:]
+        var roots: [Int] = []
+        let known = Set(ids)
+        for (i, parent) in parents.enumerated() {
+            if let parent, known.contains(parent) { children[parent, default: []].append(i) } else { roots.append(i) }
+        }
+        func build(_ i: Int, depth: Int) -> TodoItem {
+            var item = items[i]
+            if depth > 0 { item.section = nil }
+            if depth < 256 { item.children = (children[ids[i]] ?? []).map { build($0, depth: depth + 1) } }
+            return item
+        }
+        return roots.map { build($0, depth: 0) }
+    }
+}

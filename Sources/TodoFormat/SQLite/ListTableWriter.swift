@@ -1,0 +1,249 @@
+import Foundation
+
+/// todofmt's own table for a list: the rows and the columns they need (FORMAT.md, section 7.7).
+struct OwnTable {
+    var columns: [(name: String, type: String)]
+    var rows: [[SQLValue]]
+
+    init(_ list: TodoList) {
+        // One column per field key, typed by the values it holds.
+        var keys: [String] = []
+        var kinds: [String: Set<String>] = [:]
+        func visit(_ items: [TodoItem]) {
+            for item in items {
+                for field in item.fields where field.value != .null {
+                    if kinds[field.key] == nil { keys.append(field.key) }
+                    kinds[field.key, default: []].insert(Self.kind(of: field.value))
+                }
+                visit(item.children)
+            }
+        }
+        visit(list.items)
+        columns = [
+            ("id", "INTEGER PRIMARY KEY"), ("parent", "INTEGER REFERENCES \(ListTable.ownName)(id)"),
+            ("position", "INTEGER NOT NULL"), ("name", "TEXT NOT NULL"), ("checked", "BOOLEAN NOT NULL"), ("status", "TEXT"),
+            ("section", "TEXT"),
+        ]
+        for key in keys {
+            let set = kinds[key]!
+            let type = set.count == 1 ? set.first! : ""
+            // A field named like a structure column gets a column of its own name.
+            columns.append((ListTable.ownColumns.contains(key) || key.hasPrefix("field:") ? "field:" + key : key, type))
+        }
+        var rows: [[SQLValue]] = []
+        var nextID: Int64 = 1
+        func add(_ items: [TodoItem], parent: Int64?) {
+            for (position, item) in items.enumerated() {
+                let id = nextID
+                nextID += 1
+                var row: [SQLValue] = [
+                    .integer(id), parent.map { .integer($0) } ?? .null, .integer(Int64(position)), .text(item.name),
+                    .integer(item.isChecked ? 1 : 0),
+                    { if case .custom(let s) = item.status { return .text(String(s)) } else { return .null } }(),
+                    item.section.map { .text($0) } ?? .null,
+                ]
+                for key in keys { row.append(item.fields[key: key].map(Self.sqlValue) ?? .null) }
+                rows.append(row)
+                add(item.children, parent: id)
+            }
+        }
+        add(list.items, parent: nil)
+        self.rows = rows
+    }
+
+    private static func kind(of value: FieldValue) -> String {
+        switch value {
+        case .string: "TEXT"
+        case .integer: "INTEGER"
+        case .double: "REAL"
+        case .bool: "BOOLEAN"
+        case .date: "DATETIME"
+        case .data: "BLOB"
+        case .array, .dictionary: "JSON"
+        case .null: ""
+        }
+    }
+
+    /// A field value as todofmt's table stores it.
+    static func sqlValue(_ value: FieldValue) -> SQLValue {
+        switch value {
+        case .string(let s): .text(s)
+        case .integer(let i): .integer(Int64(i))
+        case .double(let d): .real(d)
+        case .bool(let b): .integer(b ? 1 : 0)
+        case .date(let d): .text(ISO8601.format(d))
+        case .data(let d): .blob(d)
+        case .array, .dictionary: .text(JSONListWriter.encode(value))
+        case .null: .null
+        }
+    }
+
+    var createStatement: String {
+        "CREATE TABLE \(ListTable.ownName) (" + columns.map { "\(Database.quote($0.name)) \($0.type)".trimmingCharacters(in: .whitespaces) }.joined(separator: ", ") + ")"
+    }
+
+    var insertStatement: String {
+        "INSERT INTO \(ListTable.ownName) VALUES (" + Array(repeating: "?", count: columns.count).joined(separator: ", ") + ")"
+    }
+
+    /// Creates the table and its rows in `db`, in one transaction.
+    func write(to db: Database) throws {
+        try db.transaction {
+            try db.execute("DROP TABLE IF EXISTS \(ListTable.ownName)")
+            try db.execute(createStatement)
+            let insert = try db.prepare(insertStatement)
+            for row in rows { try insert.run(row) }
+        }
+    }
+
+    /// The table as an SQL dump, as `sqlite3 DB .dump` writes one.
+    func dump(to sink: inout ByteSink) {
+        sink.write("PRAGMA foreign_keys=OFF;\nBEGIN TRANSACTION;\n")
+        sink.write(createStatement + ";\n")
+        for row in rows {
+            sink.write("INSERT INTO \(ListTable.ownName) VALUES(")
+            for (i, value) in row.enumerated() {
+                if i > 0 { sink.write(byte: UInt8(ascii: ",")) }
+                sink.write(value.literal)
+            }
+            sink.write(");\n")
+        }
+        sink.write("COMMIT;\n")
+    }
+}
+
+/// Writes a list into an app's existing table in place (FORMAT.md, section 7.7).
+struct TableUpdate {
+    let table: ListTable
+    let db: Database
+    /// Fields that have no column in the table, for a warning.
+    private(set) var leftOut: Set<String> = []
+
+    init(table: ListTable, db: Database) {
+        self.table = table
+        self.db = db
+    }
+
+    /// Updates changed rows, inserts new items, deletes rows whose items are gone; one transaction.
+    mutating func write(_ list: TodoList) throws {
+        var items: [TodoItem] = []
+        func flatten(_ list: [TodoItem]) {
+            for item in list {
+                items.append(item)
+                flatten(item.children)
+            }
+        }
+        // A table without a parent column holds nested items one after another.
+        flatten(list.items)
+        if let order = table.orderColumn {
+            items = Ordering.renumbered(items.map { var i = $0; i.children = []; return i }, schema: ItemSchema(naming: [.order: order]))
+        }
+        let columnsByName = Dictionary(uniqueKeysWithValues: table.columns.map { ($0.name, $0) })
+        let key = table.keyField
+        let existing = try db.rows("SELECT \(table.keyColumn.map(Database.quote) ?? "rowid"), * FROM \(Database.quote(table.name))")
+        var rows: [SQLValue: [String: SQLValue]] = [:]
+        for row in existing {
+            var values: [String: SQLValue] = [:]
+            for (i, column) in table.columns.enumerated() { values[column.name] = row[i + 1] }
+            rows[row[0]] = values
+        }
+        var seen: Set<SQLValue> = []
+        var leftOut: Set<String> = []
+        try db.transaction {
+            var maxKey: Int64 = 0
+            if let entity = table.entity,
+                case .integer(let m)? = try db.rows("SELECT Z_MAX FROM Z_PRIMARYKEY WHERE Z_ENT = ?", [.integer(Int64(entity))]).first?.first
+            {
+                maxKey = m
+            }
+            let startMax = maxKey
+            for item in items {
+                var values: [String: SQLValue] = [table.nameColumn: .text(item.name)]
+                if let checked = table.checkedColumn { values[checked] = .integer(item.isChecked ? 1 : 0) }
+                var rowKey: SQLValue? = nil
+                for field in item.fields {
+                    if field.key == key {
+                        rowKey = Self.storage(field.value, column: columnsByName[key], table: table, existing: rows)
+                        continue
+                    }
+                    guard let column = columnsByName[field.key], !ListTable.coreDataBookkeeping.contains(field.key) || !table.isCoreData else {
+                        leftOut.insert(field.key)
+                        continue
+                    }
+                    values[field.key] = Self.storage(field.value, column: column, table: table, existing: rows)
+                }
+                if let rowKey, let old = rows[rowKey] {
+                    seen.insert(rowKey)
+                    // Only the columns that differ are written; an unchanged row is not touched.
+                    let changed = values.filter { column, value in !Self.same(old[column] ?? .null, value) }
+                    // Columns the item no longer has become NULL (a field removed in the checklist).
+                    var cleared: [String] = []
+                    for (column, _) in table.fieldColumns.map({ ($0.column.name, $0.key) })
+                    where column != key && values[column] == nil && old[column] != nil && old[column] != .null {
+                        cleared.append(column)
+                    }
+                    if changed.isEmpty && cleared.isEmpty { continue }
+                    var assignments = changed.keys.sorted().map { "\(Database.quote($0)) = ?" }
+                    var arguments = changed.keys.sorted().map { changed[$0]! }
+                    for column in cleared {
+                        assignments.append("\(Database.quote(column)) = NULL")
+                    }
+                    if table.isCoreData { assignments.append("Z_OPT = COALESCE(Z_OPT, 0) + 1") }
+                    arguments.append(rowKey)
+                    try db.prepare(
+                        "UPDATE \(Database.quote(table.name)) SET \(assignments.joined(separator: ", ")) WHERE \(table.keyColumn.map(Database.quote) ?? "rowid") = ?"
+                    ).run(arguments)
+                } else {
+                    if let entity = table.entity {
+                        maxKey += 1
+                        values["Z_PK"] = .integer(maxKey)
+                        values["Z_ENT"] = .integer(Int64(entity))
+                        values["Z_OPT"] = .integer(1)
+                    } else if let rowKey, let keyColumn = table.keyColumn {
+                        values[keyColumn] = rowKey
+                    }
+                    let names = values.keys.sorted()
+                    try db.prepare(
+                        "INSERT INTO \(Database.quote(table.name)) (\(names.map(Database.quote).joined(separator: ", "))) VALUES (\(Array(repeating: "?", count: names.count).joined(separator: ", ")))"
+                    ).run(names.map { values[$0]! })
+                }
+            }
+            for (rowKey, _) in rows where !seen.contains(rowKey) {
+                try db.prepare("DELETE FROM \(Database.quote(table.name)) WHERE \(table.keyColumn.map(Database.quote) ?? "rowid") = ?").run([rowKey])
+            }
+            if let entity = table.entity, maxKey != startMax {
+                try db.prepare("UPDATE Z_PRIMARYKEY SET Z_MAX = ? WHERE Z_ENT = ?").run([.integer(maxKey), .integer(Int64(entity))])
+            }
+        }
+        self.leftOut = leftOut
+    }
+
+    /// Two stored values that mean the same (dates read back within a microsecond).
+    private static func same(_ a: SQLValue, _ b: SQLValue) -> Bool {
+        if a == b { return true }
+        if case .real(let x) = a, case .real(let y) = b { return abs(x - y) < 1e-6 }
+        if case .integer(let x) = a, case .real(let y) = b { return Double(x) == y }
+        return false
+    }
+
+    /// A field value as the column stores it: Core Data dates as seconds since 2001, text
+    /// dates in the column's own layout, booleans as 0 and 1.
+    static func storage(_ value: FieldValue, column: ColumnInfo?, table: ListTable, existing: [SQLValue: [String: SQLValue]]) -> SQLValue {
+        switch value {
+        case .date(let d):
+            if table.isCoreData && (column?.isDateType ?? false) { return .real(d.timeIntervalSinceReferenceDate) }
+            // Keep `yyyy-MM-dd HH:mm:ss` where the column has dates that way (seed 003's cdate).
+            if let name = column?.name,
+                existing.values.contains(where: { row in
+                    if case .text(let s)? = row[name], s.count == 19, s.utf8.dropFirst(10).first == 32 { return true }
+                    return false
+                })
+            {
+                return .text(ISO8601.formatSQL(d))
+            }
+            return .text(ISO8601.format(d))
+        case .bool(let b): return .integer(b ? 1 : 0)
+        default: return OwnTable.sqlValue(value)
+        }
+    }
+}
