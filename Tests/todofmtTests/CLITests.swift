@@ -127,7 +127,7 @@ struct CLITests {
 
     @Test("usage errors exit 64 with the usage line", arguments: [
         (["convert"], "todofmt: error: missing input file\nUSAGE: todofmt convert [--from <format>] [--to <format>] <input> [<output>]\n"),
-        (["convert", "a.md", "--to", "csv"], "todofmt: error: unknown format 'csv' (known: md, yaml, json, plist, bplist)\nUSAGE: todofmt convert [--from <format>] [--to <format>] <input> [<output>]\n"),
+        (["convert", "a.md", "--to", "csv"], "todofmt: error: unknown format 'csv' (known: md, yaml, json, plist, bplist, sqlite, sql)\nUSAGE: todofmt convert [--from <format>] [--to <format>] <input> [<output>]\n"),
         (["fmt", "--fast", "a.md"], "todofmt: error: unknown option '--fast'\nUSAGE: todofmt fmt [--check] <file> ...\n"),
         (["list", "--from"], "todofmt: error: missing value for '--from'\nUSAGE: todofmt list [--from <format>] <file>\n"),
         (["frobnicate"], "todofmt: error: unknown command 'frobnicate'\nUSAGE: todofmt <subcommand> [options] [files]\nSee 'todofmt --help'.\n"),
