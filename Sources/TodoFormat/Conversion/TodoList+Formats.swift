@@ -253,8 +253,11 @@ extension ListContainer {
     /// a format that is always written whole.
     static func existing(at path: String, format: DocumentFormat?, options: ListOptions) throws -> ListContainer? {
         guard path != "-", FileManager.default.fileExists(atPath: path) else { return nil }
-        if let format, format == .markdown || format == .yaml { return nil }
-        if format == nil, let named = DocumentFormat(path: path), named == .markdown || named == .yaml { return nil }
+        // Checklists, YAML and dumps are written whole; databases are updated by their own code.
+        let whole: Set<DocumentFormat> = [.markdown, .yaml, .sqlite, .sql]
+        if let format, whole.contains(format) { return nil }
+        if format == nil, let named = DocumentFormat(path: path), whole.contains(named) { return nil }
+        if InputFile.isSQLite(path) { return nil }
         if (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) == 0 { return nil }
         guard let container = try read(path, key: options.key, schema: options.schema) else {
             throw ConversionError.unsupported(

@@ -50,11 +50,25 @@ enum Ordering {
     }
 
     /// New values for a sequence of order numbers (nil for items without one) so that they
-    /// increase; values in the longest increasing run are kept.
+    /// increase. The numbers of a longest increasing run are kept (of the two such runs tried,
+    /// the one that changes fewest numbers, preferring none below the smallest there was); the
+    /// other items get numbers between their neighbours', or everything is numbered again.
     static func renumber(_ values: [Int?]) -> [Int?] {
+        let smallest = values.compactMap { $0 }.min() ?? 0
+        var best: (result: [Int?], score: (Int, Int))? = nil
+        for keep in [longestIncreasing(values), longestIncreasing(values.reversed().map { $0.map { -$0 } }).reversed()] {
+            guard let result = fill(values, keeping: keep) else { continue }
+            let changed = zip(result, values).filter { $0 != $1 }.count
+            let below = result.contains { ($0 ?? smallest) < smallest } ? 1 : 0
+            if best == nil || (changed, below) < best!.score { best = (result, (changed, below)) }
+        }
+        return best?.result ?? values.indices.map { smallest + $0 }
+    }
+
+    /// Which items form a longest strictly increasing run of present values (patience sorting).
+    private static func longestIncreasing(_ values: [Int?]) -> [Bool] {
         let n = values.count
-        // Longest strictly increasing subsequence among the present values (patience sorting).
-        var tails: [Int] = []  // indices
+        var tails: [Int] = []
         var previous = [Int](repeating: -1, count: n)
         for i in 0..<n {
             guard let v = values[i] else { continue }
@@ -72,8 +86,13 @@ enum Ordering {
             keep[k] = true
             k = previous[k]
         }
+        return keep
+    }
+
+    /// The kept values, and numbers between them for the rest; nil when a gap has no room.
+    private static func fill(_ values: [Int?], keeping keep: [Bool]) -> [Int?]? {
+        let n = values.count
         var result: [Int?] = values.enumerated().map { keep[$0.offset] ? $0.element : nil }
-        // Fill each gap between kept values.
         var i = 0
         while i < n {
             guard result[i] == nil else {
@@ -88,23 +107,15 @@ enum Ordering {
             let start: Int
             switch (before, after) {
             case (let b?, let a?):
-                guard a - b - 1 >= count else { return numberedAgain(values) }
+                guard a - b - 1 >= count else { return nil }
                 start = b + 1
             case (let b?, nil): start = b + 1
-            case (nil, let a?):
-                // Numbers below the smallest there was could mean something else to an app.
-                guard a - count >= values.compactMap({ $0 }).min() ?? 0 else { return numberedAgain(values) }
-                start = a - count
+            case (nil, let a?): start = a - count
             case (nil, nil): start = values.compactMap { $0 }.min() ?? 0
             }
             for k in i..<j { result[k] = start + (k - i) }
             i = j
         }
         return result
-    }
-
-    private static func numberedAgain(_ values: [Int?]) -> [Int?] {
-        let first = values.compactMap { $0 }.min() ?? 0
-        return values.indices.map { first + $0 }
     }
 }

@@ -209,7 +209,7 @@ struct PropertyListTests {
         let loaded = try Self.load("object.json", in: directory)
         #expect(
             loaded == """
-                {"version": ["int", 3], "items": [{"title": "Eggs", "completed": ["bool", true], "position": ["int", 1]}, {"title": "Milk", "completed": ["bool", false], "position": ["int", 2]}, {"title": "Tea", "completed": ["bool", false], "position": ["int", 3]}]}
+                {"version": ["int", 3], "items": [{"title": "Eggs", "completed": ["bool", true], "position": ["int", 2]}, {"title": "Milk", "completed": ["bool", false], "position": ["int", 3]}, {"title": "Tea", "completed": ["bool", false], "position": ["int", 4]}]}
 
                 """)
     }
