@@ -248,3 +248,18 @@ struct PropertyListCLITests {
         #expect(run.stderr.hasPrefix("bad.plist: byte "), "\(run.stderr)")
     }
 }
+
+@Suite("todofmt with databases")
+struct DatabaseCLITests {
+    @Test("a checklist to a new database, a dump, and back; errors name the file")
+    func roundTrip() throws {
+        let ws = try Workspace(["g.md": groceries])
+        #expect(try Run(["convert", "g.md", "g.sqlite"], in: ws.url).stderr.contains("has no place for the list's metadata (title)"))
+        #expect(try Run(["list", "g.sqlite"], in: ws.url).stdout == "1 [ ] Milk\n2 [x] Eggs\n2.1 [ ] Brown ones\n")
+        #expect(try Run(["convert", "g.sqlite", "--to", "sql"], in: ws.url).stdout.hasPrefix("PRAGMA foreign_keys=OFF;\nBEGIN TRANSACTION;\nCREATE TABLE todo_items"))
+        let stdout = try Run(["convert", "g.md", "--to", "sqlite"], in: ws.url)
+        #expect(stdout.status == 1 && stdout.stderr == "todofmt: error: a database cannot be written to standard output; name a file\n")
+        let notADatabase = try Run(["list", "--from", "sqlite", "g.md"], in: ws.url)
+        #expect(notADatabase.status == 1 && notADatabase.stderr.hasPrefix("todofmt: error: g.md: file is not a database"))
+    }
+}

@@ -1,0 +1,289 @@
+import Foundation
+import Testing
+
+@testable import TodoFormat
+
+/// Databases in the shapes apps use, made with Python's sqlite3.
+enum Databases {
+    static let make = Python.prelude + """
+        import sqlite3, shutil
+        def connect(name):
+            return sqlite3.connect(os.path.join(d, name))
+        # Seed 003: notes keyed by creation time.
+        db = connect("notes.sqlite3")
+        db.execute("create table if not exists Note (cdate text primary key, content text)")
+        db.executemany("insert into Note values (?, ?)", [("2024-05-03 07:45:00", "Third"), ("2024-05-01 09:30:00", "First"), ("2024-05-02 18:05:12", "Second")])
+        db.commit(); db.close()
+        # The classic tutorial table: pk, text, priority, complete.
+        db = connect("todo.sqlite")
+        db.execute("CREATE TABLE todo(pk INTEGER PRIMARY KEY, text VARCHAR(25), priority INTEGER, complete BOOLEAN)")
+        db.executemany("INSERT INTO todo VALUES (?, ?, ?, ?)", [(1, "Take out the trash", 3, 0), (2, "Homework", 1, 1), (3, "Learn Swift ünïcödé", 2, 0)])
+        db.commit(); db.close()
+        def core_data(name, entity, columns, rows, wal_rows=()):
+            db = connect(name)
+            db.execute("PRAGMA journal_mode=WAL")
+            db.execute("PRAGMA wal_autocheckpoint=0")
+            table = "Z" + entity.upper()
+            db.execute(f"CREATE TABLE {table} ( Z_PK INTEGER PRIMARY KEY, Z_ENT INTEGER, Z_OPT INTEGER, {columns} )")
+            db.execute("CREATE TABLE Z_PRIMARYKEY (Z_ENT INTEGER PRIMARY KEY, Z_NAME VARCHAR, Z_SUPER INTEGER, Z_MAX INTEGER)")
+            db.execute("CREATE TABLE Z_METADATA (Z_VERSION INTEGER PRIMARY KEY, Z_UUID VARCHAR(255), Z_PLIST BLOB)")
+            db.execute("CREATE TABLE Z_MODELCACHE (Z_CONTENT BLOB)")
+            for i, row in enumerate(rows, 1):
+                db.execute(f"INSERT INTO {table} VALUES (?, 2, 1, {', '.join('?' * len(row))})", (i, *row))
+            db.execute("INSERT INTO Z_PRIMARYKEY VALUES (1, 'Other', 0, 0)")
+            db.execute("INSERT INTO Z_PRIMARYKEY VALUES (2, ?, 0, ?)", (entity, len(rows) + len(wal_rows)))
+            db.execute("INSERT INTO Z_METADATA VALUES (1, 'UUID', X'00')")
+            db.commit()
+            db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+            for i, row in enumerate(wal_rows, len(rows) + 1):
+                db.execute(f"INSERT INTO {table} VALUES (?, 2, 1, {', '.join('?' * len(row))})", (i, *row))
+            db.commit()
+            # Copy the store while its connection is open: the newest rows stay in the -wal.
+            if wal_rows:
+                for suffix in ("", "-wal"):
+                    shutil.copyfile(os.path.join(d, name) + suffix, os.path.join(d, "wal-" + name) + suffix)
+            db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+            db.close()
+        core_data("cdtodo.sqlite", "Todo", "ZCHECKED INTEGER, ZORDERID INTEGER, ZNAME VARCHAR",
+                  [(0, 2, "Bread"), (1, 0, "Milk"), (0, 1, "Eggs")], wal_rows=[(0, 3, "Butter"), (1, 4, "Jam")])
+        core_data("cdnote.sqlite", "Note", "ZCREATETIME TIMESTAMP, ZCONTENT VARCHAR",
+                  [(736329600.25, "Second"), (736243200.0, "First")])
+        """
+
+    static func make(in directory: TemporaryDirectory) throws {
+        try Python.run(make, in: directory)
+    }
+
+    static func sqlite3(_ path: String, _ arguments: [String], stdin: String? = nil) throws -> String {
+        let result = try ExternalTool.run("sqlite3", [path] + arguments, stdin: stdin.map { Data($0.utf8) })
+        #expect(result.status == 0, "\(result.stderr)")
+        return result.text
+    }
+
+    static func dump(_ path: String) throws -> String { try sqlite3(path, [".dump"]) }
+}
+
+@Suite("SQLite databases, dumps and Core Data stores")
+struct SQLiteTests {
+    @Test("each shape reads as sqlite3 reports it: names, states, order, dates, fields and keys")
+    func reads() throws {
+        let directory = try TemporaryDirectory()
+        try Databases.make(in: directory)
+        // Seed 003: ordered by cdate, which becomes a date and stays as the key.
+        let notes = try TodoList(contentsOf: directory.path("notes.sqlite3"))
+        let reported = try Databases.sqlite3(directory.path("notes.sqlite3"), ["select content, cdate from Note order by cdate"])
+        #expect(notes.items.map { "\($0.name)|\(ISO8601.formatSQL({ if case .date(let d)? = $0.fields[key: "cdate"] { d } else { Date() } }($0)))" }.joined(separator: "\n") + "\n" == reported)
+        // The tutorial table: complete is the checked flag, pk the key, priority a field.
+        let todo = try TodoList(contentsOf: directory.path("todo.sqlite"))
+        #expect(todo.items.map(\.name) == ["Take out the trash", "Homework", "Learn Swift ünïcödé"])
+        #expect(todo.items.map(\.isChecked) == [false, true, false])
+        #expect(todo.items[2].fields == [Field("pk", .integer(3)), Field("priority", .integer(2))])
+        // Core Data: ordered by ZORDERID, Z_PK kept, Z_ENT and Z_OPT not fields.
+        let store = try TodoList(contentsOf: directory.path("cdtodo.sqlite"))
+        let order = try Databases.sqlite3(directory.path("cdtodo.sqlite"), ["select ZNAME, ZCHECKED, Z_PK from ZTODO order by ZORDERID"])
+        #expect(store.items.map { "\($0.name)|\($0.isChecked ? 1 : 0)|\($0.fields[key: "Z_PK"]!)" }.joined(separator: "\n") + "\n"
+            == order.split(separator: "\n").map { line in
+                let parts = line.split(separator: "|")
+                return "\(parts[0])|\(parts[1])|integer(\(parts[2]))"
+            }.joined(separator: "\n") + "\n")
+        #expect(store.items[0].fields.map(\.key) == ["Z_PK", "ZORDERID"])
+        // Core Data dates are seconds since 2001 and order the notes.
+        let notesStore = try TodoList(contentsOf: directory.path("cdnote.sqlite"))
+        #expect(notesStore.items.map(\.name) == ["First", "Second"])
+        #expect(notesStore.items[1].fields[key: "ZCREATETIME"] == .date(Date(timeIntervalSinceReferenceDate: 736329600.25)))
+    }
+
+    @Test("a store's newest rows in its -wal are read, and reading changes nothing beside it")
+    func wal() throws {
+        let directory = try TemporaryDirectory()
+        try Databases.make(in: directory)
+        let store = directory.path("wal-cdtodo.sqlite")
+        let before = try FileManager.default.contentsOfDirectory(atPath: directory.url.path).sorted()
+        let bytes = try Data(contentsOf: URL(fileURLWithPath: store))
+        let list = try TodoList(contentsOf: store)
+        #expect(list.items.map(\.name) == ["Milk", "Eggs", "Bread", "Butter", "Jam"])
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory.url.path).sorted() == before)
+        #expect(try Data(contentsOf: URL(fileURLWithPath: store)) == bytes)
+        // Without its -wal the store has only the older rows.
+        try FileManager.default.removeItem(atPath: store + "-wal")
+        #expect(try TodoList(contentsOf: store).items.count == 3)
+    }
+
+    @Test("database to checklist to the same database changes nothing", arguments: ["notes.sqlite3", "todo.sqlite", "cdtodo.sqlite", "cdnote.sqlite"])
+    func unchanged(name: String) throws {
+        let directory = try TemporaryDirectory()
+        try Databases.make(in: directory)
+        let path = directory.path(name)
+        let before = try Databases.dump(path)
+        _ = try Conversion(input: path, output: directory.path("list.md")).run()
+        _ = try Conversion(input: directory.path("list.md"), output: path).run()
+        #expect(try Databases.dump(path) == before)
+    }
+
+    @Test("checking, renaming, adding, removing and moving items change exactly those rows")
+    func edits() throws {
+        let directory = try TemporaryDirectory()
+        try Databases.make(in: directory)
+        let path = directory.path("cdtodo.sqlite")
+        let before = Set(try Databases.dump(path).split(separator: "\n"))
+        let markdown = directory.path("list.md")
+        _ = try Conversion(input: path, output: markdown).run()
+        #expect(try String(contentsOfFile: markdown, encoding: .utf8) == """
+            - [x] Milk [Z_PK:: 2] [ZORDERID:: 0]
+            - [ ] Eggs [Z_PK:: 3] [ZORDERID:: 1]
+            - [ ] Bread [Z_PK:: 1] [ZORDERID:: 2]
+            - [ ] Butter [Z_PK:: 4] [ZORDERID:: 3]
+            - [x] Jam [Z_PK:: 5] [ZORDERID:: 4]
+
+            """)
+        // Check Eggs, rename Bread, move Jam to the top, remove Butter, add Tea.
+        try """
+            - [x] Jam [Z_PK:: 5] [ZORDERID:: 4]
+            - [x] Milk [Z_PK:: 2] [ZORDERID:: 0]
+            - [x] Eggs [Z_PK:: 3] [ZORDERID:: 1]
+            - [ ] Rye bread [Z_PK:: 1] [ZORDERID:: 2]
+            - [ ] Tea
+
+            """.write(toFile: markdown, atomically: false, encoding: .utf8)
+        _ = try Conversion(input: markdown, output: path).run()
+        let after = Set(try Databases.dump(path).split(separator: "\n"))
+        #expect(before.subtracting(after).sorted() == [
+            "INSERT INTO ZTODO VALUES(1,2,1,0,2,'Bread');", "INSERT INTO ZTODO VALUES(3,2,1,0,1,'Eggs');",
+            "INSERT INTO ZTODO VALUES(4,2,1,0,3,'Butter');", "INSERT INTO ZTODO VALUES(5,2,1,1,4,'Jam');",
+            "INSERT INTO Z_PRIMARYKEY VALUES(2,'Todo',0,5);",
+        ])
+        #expect(after.subtracting(before).sorted() == [
+            "INSERT INTO ZTODO VALUES(1,2,2,0,2,'Rye bread');", "INSERT INTO ZTODO VALUES(3,2,2,1,1,'Eggs');",
+            "INSERT INTO ZTODO VALUES(5,2,2,1,-1,'Jam');", "INSERT INTO ZTODO VALUES(6,2,1,0,3,'Tea');",
+            "INSERT INTO Z_PRIMARYKEY VALUES(2,'Todo',0,6);",
+        ])
+    }
+
+    @Test("checklist to a new database or dump and back gives the same items; sqlite3 loads the dump", arguments: Fixture.files(in: "markdown"))
+    func fromChecklist(fixture: String) throws {
+        let directory = try TemporaryDirectory()
+        var list = try TodoList(markdown: Fixture.text(fixture))
+        list.metadata = []
+        let database = directory.path("new.sqlite"), dump = directory.path("new.sql"), loaded = directory.path("loaded.db")
+        try list.write(to: database)
+        // A NULL column is an absent field: fields whose value is null are not kept.
+        var expected = list
+        func dropNulls(_ items: [TodoItem]) -> [TodoItem] {
+            items.map { item in
+                var item = item
+                item.fields = item.fields.filter { $0.value != .null }
+                item.children = dropNulls(item.children)
+                return item
+            }
+        }
+        expected.items = dropNulls(list.items)
+        #expect(try TodoList(contentsOf: database) == expected)
+        try list.write(to: dump)
+        #expect(try TodoList(contentsOf: dump) == expected)
+        _ = try Databases.sqlite3(loaded, [], stdin: try String(contentsOfFile: dump, encoding: .utf8))
+        #expect(try Databases.dump(loaded) == Databases.dump(database))
+    }
+
+    @Test("a dump from the sqlite3 shell reads like its database")
+    func shellDump() throws {
+        let directory = try TemporaryDirectory()
+        try Databases.make(in: directory)
+        for name in ["notes.sqlite3", "cdtodo.sqlite", "todo.sqlite"] {
+            let dump = directory.path(name + ".sql")
+            try Databases.dump(directory.path(name)).write(toFile: dump, atomically: false, encoding: .utf8)
+            #expect(try TodoList(contentsOf: dump) == TodoList(contentsOf: directory.path(name)), "\(name)")
+        }
+    }
+
+    @Test("refused dump statements are errors at their line", arguments: [
+        ("ATTACH DATABASE '/tmp/x.db' AS other;", "ATTACH and DETACH are not allowed"),
+        ("PRAGMA writable_schema=ON;", "PRAGMA writable_schema is not allowed"),
+        ("SELECT load_extension('x');", "load_extension is not allowed"),
+        ("DROP TABLE t;", "only creating tables"),
+        ("UPDATE t SET name = 'x';", "only creating tables"),
+    ])
+    func refused(statement: String, message: String) throws {
+        let text = "PRAGMA foreign_keys=OFF;\nBEGIN TRANSACTION;\nCREATE TABLE t(name TEXT);\n-- a comment\n\(statement)\nCOMMIT;\n"
+        do {
+            _ = try TodoList(bytes: Array(text.utf8), format: .sql, path: "bad.sql")
+            Issue.record("\(statement) was not refused")
+        } catch let error as StoreError {
+            #expect(error.message.contains(message), "\(error)")
+            #expect(error.location?.line == 5, "\(error)")
+            #expect(error.description.hasPrefix("bad.sql:5:1: error: "))
+        }
+    }
+
+    @Test("bad databases are clear errors and change nothing", arguments: ["not a database", "truncated", "no text column", "several tables", "locked"])
+    func bad(kind: String) throws {
+        let directory = try TemporaryDirectory()
+        try Databases.make(in: directory)
+        let path = directory.path("bad.sqlite")
+        var holder: Process? = nil
+        switch kind {
+        case "not a database": try Data("definitely not SQLite, but long enough to look at".utf8).write(to: URL(fileURLWithPath: path))
+        case "truncated": try Data(try Data(contentsOf: URL(fileURLWithPath: directory.path("todo.sqlite"))).prefix(1024)).write(to: URL(fileURLWithPath: path))
+        case "no text column": _ = try Databases.sqlite3(path, ["CREATE TABLE n(a INTEGER, b REAL); INSERT INTO n VALUES (1, 2.5);"])
+        case "several tables": _ = try Databases.sqlite3(path, ["CREATE TABLE a(name TEXT); CREATE TABLE b(title TEXT);"])
+        default:
+            try FileManager.default.copyItem(atPath: directory.path("todo.sqlite"), toPath: path)
+            // Another process holds the database locked for writing.
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: ExternalTool.path(of: "python3")!)
+            process.arguments = ["-c", "import sqlite3, sys, time\ndb = sqlite3.connect(sys.argv[1], isolation_level=None)\ndb.execute('BEGIN EXCLUSIVE')\nopen(sys.argv[1] + '.locked', 'w').close()\ntime.sleep(30)", path]
+            try process.run()
+            holder = process
+            let deadline = Date().addingTimeInterval(10)
+            while !FileManager.default.fileExists(atPath: path + ".locked") && Date() < deadline { usleep(20_000) }
+        }
+        defer { holder?.terminate() }
+        let before = try Data(contentsOf: URL(fileURLWithPath: path))
+        let checklist = directory.path("in.md")
+        try "- [ ] New\n".write(toFile: checklist, atomically: false, encoding: .utf8)
+        for conversion in [Conversion(input: path, output: directory.path("out.md"), from: .sqlite), Conversion(input: checklist, output: path)] {
+            if kind == "no text column" || kind == "several tables" {
+                if conversion.input == checklist { continue }  // writing adds todofmt's table; reading is the error
+            }
+            do {
+                _ = try conversion.run()
+                // A locked database still reads: todofmt reads a copy of what is committed.
+                if kind != "locked" || conversion.input == checklist { Issue.record("\(kind): \(conversion.input) converted") }
+            } catch let error as StoreError {
+                #expect(!error.message.isEmpty)
+                if kind == "locked" { #expect(error.message.contains("locked"), "\(error)") }
+            } catch let error as ConversionError {
+                #expect(error.description.contains(kind == "several tables" ? "several tables could be the list (a, b)" : "no table has a name column"), "\(error)")
+            }
+        }
+        #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == before)
+        #expect(FileManager.default.fileExists(atPath: directory.path("out.md")) == (kind == "locked"))
+    }
+}
+
+@Suite("The shared corpus of databases and dumps, when it is there")
+struct DatabaseCorpusTests {
+    static let files: [String] = ["coredata", "sqlite", "sql"].flatMap { folder in
+        let directory = DataCorpusTests.root.appendingPathComponent(folder)
+        return ((try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []).sorted()
+            .filter { !$0.hasSuffix("-wal") && !$0.hasSuffix("-shm") }
+            .map { directory.appendingPathComponent($0).path }
+    }
+
+    @Test("converts, or fails with a clear error, and reading changes nothing", arguments: files)
+    func converts(path: String) throws {
+        let folder = (path as NSString).deletingLastPathComponent
+        let before = try FileManager.default.contentsOfDirectory(atPath: folder).sorted()
+        do {
+            let list = try TodoList(contentsOf: path)
+            #expect(!list.items.isEmpty)
+            if path.hasSuffix("default.store") { #expect(list.items.count == 7, "the -wal holds three of them") }
+        } catch let error as ConversionError {
+            // The empty Core Data store has two entity tables; the Tracks dump has no CREATE TABLE.
+            #expect(error.description.contains("several tables could be the list (ZTASKMODEL, ZUSERMODEL)"), "\(error)")
+            #expect(try TodoList(contentsOf: path, options: ListOptions(table: "ZTASKMODEL")).items.isEmpty)
+        } catch let error as StoreError {
+            #expect(error.description.contains("no such table: contexts") && error.location?.line == 8, "\(error)")
+        }
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder).sorted() == before)
+    }
+}
