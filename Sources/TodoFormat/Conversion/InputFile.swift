@@ -4,6 +4,16 @@ import Foundation
 enum InputFile {
     static func displayName(_ path: String) -> String { path == "-" ? "<stdin>" : path }
 
+    /// Whether an SQLite database keeps a write-ahead log: its header says WAL (bytes 18
+    /// and 19 are 2), or a `-wal` file stands beside it.
+    static func isWriteAheadLogged(_ path: String) -> Bool {
+        if FileManager.default.fileExists(atPath: path + "-wal") { return true }
+        guard let handle = FileHandle(forReadingAtPath: path) else { return true }
+        defer { try? handle.close() }
+        let head = (try? handle.read(upToCount: 20)) ?? Data()
+        return head.count < 20 || head[18] == 2 || head[19] == 2
+    }
+
     /// Whether the file starts with SQLite's header (read without reading the whole file).
     static func isSQLite(_ path: String) -> Bool {
         guard path != "-", let handle = FileHandle(forReadingAtPath: path) else { return false }

@@ -29,6 +29,11 @@ enum InputContent {
     ) throws {
         let bytes: [UInt8]
         switch self {
+        case .database(let file) where !InputFile.isWriteAheadLogged(file):
+            // A database with a rollback journal is read where it is: a reader makes no files.
+            let db = try Database(path: file, readOnly: true, name: path)
+            try Self.readTable(of: db, path: path, options: options, to: &writer, sink: &sink)
+            return
         case .database(let file):
             // SQLite makes -shm and -wal files beside a WAL database even when it only reads
             // it. A read must change nothing, so it reads a copy (with its -wal, so the

@@ -197,6 +197,18 @@ final class Statement {
 
     func columnName(_ i: Int) -> String { String(cString: sqlite3_column_name(handle, Int32(i))) }
 
+    /// A column's storage class, without making a value.
+    func isNull(_ i: Int) -> Bool { sqlite3_column_type(handle, Int32(i)) == SQLITE_NULL }
+
+    func int64(_ i: Int) -> Int64 { sqlite3_column_int64(handle, Int32(i)) }
+
+    /// A text column as a string (other classes as SQLite converts them to text).
+    func text(_ i: Int) -> String {
+        let count = Int(sqlite3_column_bytes(handle, Int32(i)))
+        guard let text = sqlite3_column_text(handle, Int32(i)) else { return "" }
+        return String(decoding: UnsafeBufferPointer(start: text, count: count), as: UTF8.self)
+    }
+
     func value(_ i: Int) -> SQLValue {
         let index = Int32(i)
         switch sqlite3_column_type(handle, index) {

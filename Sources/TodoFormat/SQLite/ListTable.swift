@@ -193,55 +193,100 @@ struct ListTable {
 
     /// The list in the table, in order; todofmt's own table keeps its nesting.
     func readItems(from db: Database) throws -> [TodoItem] {
-        let statement = try db.prepare("SELECT rowid, * FROM \(Database.quote(name)) ORDER BY \(orderClause)")
+        // todofmt's table is read as it is stored (by id: depth first, as todofmt writes it),
+        // which needs no sort; `tree` puts rows another program moved in their place.
+        let order = isOwn ? "rowid" : orderClause
+        let statement = try db.prepare("SELECT rowid, * FROM \(Database.quote(name)) ORDER BY \(order)")
         let fields = fieldColumns
         let index = Dictionary(uniqueKeysWithValues: columns.enumerated().map { ($1.name, $0 + 1) })
+        let fieldIndexes = fields.map { (index[$0.column.name]!, $0.column, $0.key) }
         let nameIndex = index[nameColumn]!
         let checkedIndex = checkedColumn.flatMap { index[$0] }
+        let own =
+            isOwn
+            ? (id: index["id"]!, parent: index["parent"]!, position: index["position"]!, status: index["status"]!, section: index["section"]!)
+            : nil
         var items: [TodoItem] = []
         var parents: [Int64?] = []
         var ids: [Int64] = []
+        var positions: [Int64] = []
         while try statement.step() {
-            var item = TodoItem(name: "")
-            switch statement.value(nameIndex) {
-            case .text(let s): item.name = s
-            case .null: item.name = ""
-            case let other: item.name = other.literal
+            var item = TodoItem(name: statement.isNull(nameIndex) ? "" : statement.text(nameIndex))
+            if let checkedIndex, !statement.isNull(checkedIndex) { item.status = statement.int64(checkedIndex) != 0 ? .done : .open }
+            if !isOwn && keyColumn == nil { item.fields.append(Field("rowid", .integer(Int(statement.int64(0))))) }
+            for (i, column, key) in fieldIndexes where !statement.isNull(i) {
+                if let value = fieldValue(statement.value(i), column: column) { item.fields.append(Field(key, value)) }
             }
-            if let checkedIndex, case .integer(let c) = statement.value(checkedIndex) { item.status = c != 0 ? .done : .open }
-            if !isOwn && keyColumn == nil, case .integer(let rowid) = statement.value(0) {
-                item.fields.append(Field("rowid", .integer(Int(rowid))))
-            }
-            for (column, key) in fields {
-                if let value = fieldValue(statement.value(index[column.name]!), column: column) {
-                    item.fields.append(Field(key, value))
-                }
-            }
-            if isOwn {
-                if case .text(let s) = statement.value(index["status"]!), let status = ItemBuilder.status(from: s) {
+            if let own {
+                if !statement.isNull(own.status), let status = ItemBuilder.status(from: statement.text(own.status)) {
                     item.status = status
                 }
-                if case .text(let s) = statement.value(index["section"]!) { item.section = s }
-                if case .integer(let id) = statement.value(index["id"]!) { ids.append(id) }
-                if case .integer(let parent) = statement.value(index["parent"]!) { parents.append(parent) } else { parents.append(nil) }
+                if !statement.isNull(own.section) { item.section = statement.text(own.section) }
+                ids.append(statement.int64(own.id))
+                parents.append(statement.isNull(own.parent) ? nil : statement.int64(own.parent))
+                positions.append(statement.int64(own.position))
             }
             items.append(item)
         }
-        return isOwn ? Self.tree(items, ids: ids, parents: parents) : items
+        return isOwn ? Self.tree(items, ids: ids, parents: parents, positions: positions) : items
     }
 
-    /// Nests items by their parent ids, keeping the row order within each parent.
-    private static func tree(_ items: [TodoItem], ids: [Int64], parents: [Int64?]) -> [TodoItem] {
-        var children: [Int64: [Int]] = [:]
-        var roots: [Int] = []
-        let known = Set(ids)
-        for (i, parent) in parents.enumerated() {
-            if let parent, known.contains(parent) { children[parent, default: []].append(i) } else { roots.append(i) }
+    /// Nests items by their parent ids, each parent's children by position. Rows stored depth
+    /// first (as todofmt writes them) nest in one pass; others are sorted first.
+    private static func tree(_ items: [TodoItem], ids: [Int64], parents: [Int64?], positions: [Int64]) -> [TodoItem] {
+        var tree = TreeBuilder()
+        var path: [Int64] = []  // ids of the items around the next one
+        var siblings: [Int64] = []  // position of the last item at each depth under the current path
+        var inOrder = true
+        for i in items.indices {
+            if let parent = parents[i] {
+                while let last = path.last, last != parent { path.removeLast() }
+                if path.isEmpty {
+                    inOrder = false
+                    break
+                }
+            } else {
+                path.removeAll(keepingCapacity: true)
+            }
+            let depth = path.count
+            if depth < siblings.count {
+                if siblings[depth] >= positions[i] {
+                    inOrder = false
+                    break
+                }
+                siblings[depth] = positions[i]
+                siblings.removeLast(siblings.count - depth - 1)
+            } else {
+                siblings.append(positions[i])
+            }
+            tree.add(items[i], depth: depth)
+            path.append(ids[i])
         }
+        if inOrder { return tree.finish().items }
+        let order = items.indices.sorted { a, b in
+            (parents[a] ?? -1, positions[a], ids[a]) < (parents[b] ?? -1, positions[b], ids[b])
+        }
+        return grouped(order.map { items[$0] }, ids: order.map { ids[$0] }, parents: order.map { parents[$0] })
+    }
+
+    /// Nests rows that come grouped by parent (roots first), each group in order; a parent
+    /// that is not there makes its rows roots.
+    private static func grouped(_ items: [TodoItem], ids: [Int64], parents: [Int64?]) -> [TodoItem] {
+        var groups: [Int64: Range<Int>] = [:]
+        var roots: [Int] = []
+        var i = 0
+        while i < items.count {
+            var j = i + 1
+            while j < items.count && parents[j] == parents[i] { j += 1 }
+            if let parent = parents[i] { groups[parent] = i..<j } else { roots.append(contentsOf: i..<j) }
+            i = j
+        }
+        let known = Set(ids)
+        for (parent, range) in groups where !known.contains(parent) { roots.append(contentsOf: range) }
         func build(_ i: Int, depth: Int) -> TodoItem {
             var item = items[i]
             if depth > 0 { item.section = nil }
-            if depth < 256 { item.children = (children[ids[i]] ?? []).map { build($0, depth: depth + 1) } }
+            if depth < 256, let range = groups[ids[i]] { item.children = range.map { build($0, depth: depth + 1) } }
             return item
         }
         return roots.map { build($0, depth: 0) }

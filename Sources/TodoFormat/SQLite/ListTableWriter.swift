@@ -1,11 +1,14 @@
 import Foundation
 
-/// todofmt's own table for a list: the rows and the columns they need (FORMAT.md, section 7.7).
+/// todofmt's own table for a list: the columns it needs, and its rows made one at a time
+/// (FORMAT.md, section 7.7).
 struct OwnTable {
     var columns: [(name: String, type: String)]
-    var rows: [[SQLValue]]
+    private let list: TodoList
+    private let keys: [String]
 
     init(_ list: TodoList) {
+        self.list = list
         // One column per field key, typed by the values it holds.
         var keys: [String] = []
         var kinds: [String: Set<String>] = [:]
@@ -15,10 +18,11 @@ struct OwnTable {
                     if kinds[field.key] == nil { keys.append(field.key) }
                     kinds[field.key, default: []].insert(Self.kind(of: field.value))
                 }
-                visit(item.children)
+                if !item.children.isEmpty { visit(item.children) }
             }
         }
         visit(list.items)
+        self.keys = keys
         columns = [
             ("id", "INTEGER PRIMARY KEY"), ("parent", "INTEGER REFERENCES \(ListTable.ownName)(id)"),
             ("position", "INTEGER NOT NULL"), ("name", "TEXT NOT NULL"), ("checked", "BOOLEAN NOT NULL"), ("status", "TEXT"),
@@ -30,25 +34,31 @@ struct OwnTable {
             // A field named like a structure column gets a column of its own name.
             columns.append((ListTable.ownColumns.contains(key) || key.hasPrefix("field:") ? "field:" + key : key, type))
         }
-        var rows: [[SQLValue]] = []
+    }
+
+    /// Every row in id order (items depth first): id, parent, position, the item.
+    private func forEachRow(_ body: (Int64, Int64?, Int, TodoItem) throws -> Void) rethrows {
         var nextID: Int64 = 1
-        func add(_ items: [TodoItem], parent: Int64?) {
+        func add(_ items: [TodoItem], parent: Int64?) throws {
             for (position, item) in items.enumerated() {
                 let id = nextID
                 nextID += 1
-                var row: [SQLValue] = [
-                    .integer(id), parent.map { .integer($0) } ?? .null, .integer(Int64(position)), .text(item.name),
-                    .integer(item.isChecked ? 1 : 0),
-                    { if case .custom(let s) = item.status { return .text(String(s)) } else { return .null } }(),
-                    item.section.map { .text($0) } ?? .null,
-                ]
-                for key in keys { row.append(item.fields[key: key].map(Self.sqlValue) ?? .null) }
-                rows.append(row)
-                add(item.children, parent: id)
+                try body(id, parent, position, item)
+                if !item.children.isEmpty { try add(item.children, parent: id) }
             }
         }
-        add(list.items, parent: nil)
-        self.rows = rows
+        try add(list.items, parent: nil)
+    }
+
+    private func row(_ id: Int64, _ parent: Int64?, _ position: Int, _ item: TodoItem) -> [SQLValue] {
+        var row: [SQLValue] = [
+            .integer(id), parent.map { .integer($0) } ?? .null, .integer(Int64(position)), .text(item.name),
+            .integer(item.isChecked ? 1 : 0),
+            { if case .custom(let s) = item.status { return .text(String(s)) } else { return .null } }(),
+            item.section.map { .text($0) } ?? .null,
+        ]
+        for key in keys { row.append(item.fields.isEmpty ? .null : item.fields[key: key].map(Self.sqlValue) ?? .null) }
+        return row
     }
 
     private static func kind(of value: FieldValue) -> String {
@@ -86,13 +96,13 @@ struct OwnTable {
         "INSERT INTO \(ListTable.ownName) VALUES (" + Array(repeating: "?", count: columns.count).joined(separator: ", ") + ")"
     }
 
-    /// Creates the table and its rows in `db`, in one transaction.
+    /// Creates the table and its rows in `db`, in one transaction, with one prepared statement.
     func write(to db: Database) throws {
         try db.transaction {
             try db.execute("DROP TABLE IF EXISTS \(ListTable.ownName)")
             try db.execute(createStatement)
             let insert = try db.prepare(insertStatement)
-            for row in rows { try insert.run(row) }
+            try forEachRow { id, parent, position, item in try insert.run(row(id, parent, position, item)) }
         }
     }
 
@@ -100,15 +110,41 @@ struct OwnTable {
     func dump(to sink: inout ByteSink) {
         sink.write("PRAGMA foreign_keys=OFF;\nBEGIN TRANSACTION;\n")
         sink.write(createStatement + ";\n")
-        for row in rows {
-            sink.write("INSERT INTO \(ListTable.ownName) VALUES(")
-            for (i, value) in row.enumerated() {
+        let prefix = "INSERT INTO \(ListTable.ownName) VALUES("
+        forEachRow { id, parent, position, item in
+            sink.write(prefix)
+            for (i, value) in row(id, parent, position, item).enumerated() {
                 if i > 0 { sink.write(byte: UInt8(ascii: ",")) }
-                sink.write(value.literal)
+                value.writeLiteral(to: &sink)
             }
             sink.write(");\n")
         }
         sink.write("COMMIT;\n")
+    }
+}
+
+extension SQLValue {
+    /// The value as SQL text, written straight to the sink (a dump has a million of them).
+    func writeLiteral(to sink: inout ByteSink) {
+        guard case .text(let s) = self else {
+            sink.write(literal)
+            return
+        }
+        sink.write(byte: UInt8(ascii: "'"))
+        var clean = true
+        for b in s.utf8 where b == UInt8(ascii: "'") {
+            clean = false
+            break
+        }
+        if clean {
+            sink.write(s)
+        } else {
+            for b in s.utf8 {
+                sink.write(byte: b)
+                if b == UInt8(ascii: "'") { sink.write(byte: b) }
+            }
+        }
+        sink.write(byte: UInt8(ascii: "'"))
     }
 }
 
