@@ -184,6 +184,20 @@ struct SQLiteTests {
         #expect(try Databases.dump(loaded) == Databases.dump(database))
     }
 
+    @Test("todofmt's table: rows another program reordered nest by parent and position; an update keeps other tables")
+    func ownTable() throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.path("own.sqlite")
+        try TodoList(markdown: "- [ ] A\n  - [ ] A1\n  - [ ] A2\n- [x] B\n").write(to: path)
+        _ = try Databases.sqlite3(path, ["UPDATE todo_items SET position = 5 - position WHERE parent = 1; CREATE TABLE app(x); INSERT INTO app VALUES (42);"])
+        #expect(try TodoList(contentsOf: path).flattened().map { $0.item.name } == ["A", "A2", "A1", "B"])
+        _ = try Databases.sqlite3(path, ["UPDATE todo_items SET id = id + 100, parent = parent + 100 WHERE id = 1 OR parent = 1"])
+        #expect(try TodoList(contentsOf: path).flattened().map { "\($0.depth)\($0.item.name)" } == ["0A", "1A2", "1A1", "0B"])
+        try TodoList(markdown: "- [x] C\n").write(to: path)
+        #expect(try TodoList(contentsOf: path).items.map(\.name) == ["C"])
+        #expect(try Databases.sqlite3(path, ["SELECT x FROM app"]) == "42\n")
+    }
+
     @Test("a dump from the sqlite3 shell reads like its database")
     func shellDump() throws {
         let directory = try TemporaryDirectory()
