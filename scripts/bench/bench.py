@@ -114,5 +114,20 @@ def main():
             f"{read[0] / py[0]:.2f}x plistlib's load (goal <= 0.5x); " + memory_note(read[1], plist, out_md))
 
 
+    print("\nChecklist to SQLite beside the sqlite3 shell loading the same list as a dump")
+    dump = os.path.join(WORK, "big.sql")
+    database = os.path.join(WORK, "big.sqlite")
+    loaded = os.path.join(WORK, "loaded.db")
+    sh(todofmt, "convert", md, dump, stderr=subprocess.DEVNULL)
+    shell_load = measure(["sh", "-c", f"sqlite3 {loaded} < {dump}"], output=loaded)
+    row("sqlite3 x.db < big.sql", *shell_load)
+    ours_db = measure([todofmt, "convert", md, database], output=database)
+    row("todofmt convert big.md big.sqlite", *ours_db, f"{shell_load[0] / ours_db[0]:.2f}x faster (goal > 1x)")
+    select = measure(["sh", "-c", f"sqlite3 {database} 'select * from todo_items' > /dev/null"])
+    row("sqlite3 big.sqlite 'select * from todo_items'", *select)
+    ours_read = measure([todofmt, "convert", database, out_md], output=out_md)
+    row("todofmt convert big.sqlite big.md", *ours_read, f"{ours_read[0] / select[0]:.2f}x the select (goal <= 2x)")
+
+
 if __name__ == "__main__":
     main()

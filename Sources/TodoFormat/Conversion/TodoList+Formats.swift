@@ -53,6 +53,17 @@ enum InputContent {
             let db = try Database(path: copy, readOnly: true, name: path)
             try Self.readTable(of: db, path: path, options: options, to: &writer, sink: &sink)
             return
+        case .bytes(let b) where format == .sqlite:
+            // A database in memory is read from a temporary file: SQLite opens files.
+            let file = FileManager.default.temporaryDirectory.appendingPathComponent("todofmt-\(UUID().uuidString).sqlite")
+            defer { try? FileManager.default.removeItem(at: file) }
+            do {
+                try Data(b).write(to: file)
+            } catch {
+                throw ConversionError.io(path: path, reason: (error as NSError).localizedDescription)
+            }
+            try InputContent.database(path: file.path).read(as: .sqlite, path: path, options: options, to: &writer, sink: &sink)
+            return
         case .bytes(let b) where format == .sql:
             let db = try Database()
             try db.runDump(b, path: path)
@@ -87,11 +98,7 @@ enum InputContent {
     private static func readTable<W: ListWriter>(
         of db: Database, path: String, options: ListOptions, to writer: inout W, sink: inout ByteSink
     ) throws {
-        let table = try ListTable.find(in: db, table: options.table, schema: options.schema)
-        let items = try table.readItems(from: db)
-        writer.begin(metadata: [], to: &sink)
-        for item in items { writer.itemTree(item, depth: 0, to: &sink) }
-        writer.end(to: &sink)
+        try ListTable.find(in: db, table: options.table, schema: options.schema).read(from: db, to: &writer, sink: &sink)
     }
 
     /// The input's format: the one given, else the extension's, else the content's. A

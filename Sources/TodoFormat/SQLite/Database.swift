@@ -209,6 +209,18 @@ final class Statement {
         return String(decoding: UnsafeBufferPointer(start: text, count: count), as: UTF8.self)
     }
 
+    /// A text column, reusing `previous` when the text is the same (a section repeats on
+    /// every row of a long list).
+    func text(_ i: Int, reusing previous: inout String?) -> String {
+        let count = Int(sqlite3_column_bytes(handle, Int32(i)))
+        guard let text = sqlite3_column_text(handle, Int32(i)) else { return "" }
+        let bytes = UnsafeBufferPointer(start: text, count: count)
+        if let previous, previous.utf8.count == count, previous.utf8.elementsEqual(bytes) { return previous }
+        let string = String(decoding: bytes, as: UTF8.self)
+        previous = string
+        return string
+    }
+
     func value(_ i: Int) -> SQLValue {
         let index = Int32(i)
         switch sqlite3_column_type(handle, index) {

@@ -191,25 +191,91 @@ struct ListTable {
         }
     }
 
+    /// Hands the list to `writer` as rows are read: one item a row, so a long table never
+    /// sits in memory as a list. todofmt's own table streams when its rows are stored depth
+    /// first (as todofmt writes them: a first pass over its integer columns checks that and
+    /// finds each row's depth); rows another program reordered are nested in memory first.
+    func read<W: ListWriter>(from db: Database, to writer: inout W, sink: inout ByteSink) throws {
+        writer.begin(metadata: [], to: &sink)
+        if isOwn {
+            guard let depths = try depthsInStoredOrder(db) else {
+                for item in try readItems(from: db) { writer.itemTree(item, depth: 0, to: &sink) }
+                writer.end(to: &sink)
+                return
+            }
+            var row = 0
+            try forEachRow(in: db, order: "rowid") { item, _, _, _ in
+                var item = item
+                if depths[row] > 0 { item.section = nil }
+                writer.item(item, depth: Int(depths[row]), to: &sink)
+                row += 1
+            }
+        } else {
+            try forEachRow(in: db, order: orderClause) { item, _, _, _ in writer.item(item, depth: 0, to: &sink) }
+        }
+        writer.end(to: &sink)
+    }
+
+    /// Each row's depth when todofmt's table is stored depth first with siblings in position
+    /// order; nil otherwise.
+    private func depthsInStoredOrder(_ db: Database) throws -> [Int32]? {
+        let statement = try db.prepare("SELECT id, parent, position FROM \(Database.quote(name)) ORDER BY rowid")
+        var depths: [Int32] = []
+        var path: [Int64] = []  // ids of the items around the next one
+        var siblings: [Int64] = []  // position of the last item at each depth under the current path
+        while try statement.step() {
+            if statement.isNull(1) {
+                path.removeAll(keepingCapacity: true)
+            } else {
+                let parent = statement.int64(1)
+                while let last = path.last, last != parent { path.removeLast() }
+                if path.isEmpty { return nil }
+            }
+            let depth = path.count, position = statement.int64(2)
+            if depth < siblings.count {
+                if siblings[depth] >= position { return nil }
+                siblings[depth] = position
+                siblings.removeLast(siblings.count - depth - 1)
+            } else {
+                siblings.append(position)
+            }
+            if depth > 255 { return nil }
+            depths.append(Int32(depth))
+            path.append(statement.int64(0))
+        }
+        return depths
+    }
+
     /// The list in the table, in order; todofmt's own table keeps its nesting.
     func readItems(from db: Database) throws -> [TodoItem] {
-        // todofmt's table is read as it is stored (by id: depth first, as todofmt writes it),
-        // which needs no sort; `tree` puts rows another program moved in their place.
-        let order = isOwn ? "rowid" : orderClause
+        var items: [TodoItem] = []
+        var parents: [Int64?] = []
+        var ids: [Int64] = []
+        var positions: [Int64] = []
+        // todofmt's table is read as it is stored, and nested below.
+        try forEachRow(in: db, order: isOwn ? "rowid" : orderClause) { item, id, parent, position in
+            items.append(item)
+            if isOwn {
+                ids.append(id)
+                parents.append(parent)
+                positions.append(position)
+            }
+        }
+        return isOwn ? Self.tree(items, ids: ids, parents: parents, positions: positions) : items
+    }
+
+    /// Each row as an item, with (for todofmt's table) its id, parent and position.
+    private func forEachRow(in db: Database, order: String, _ body: (TodoItem, Int64, Int64?, Int64) throws -> Void) throws {
         let statement = try db.prepare("SELECT rowid, * FROM \(Database.quote(name)) ORDER BY \(order)")
-        let fields = fieldColumns
         let index = Dictionary(uniqueKeysWithValues: columns.enumerated().map { ($1.name, $0 + 1) })
-        let fieldIndexes = fields.map { (index[$0.column.name]!, $0.column, $0.key) }
+        let fieldIndexes = fieldColumns.map { (index[$0.column.name]!, $0.column, $0.key) }
         let nameIndex = index[nameColumn]!
         let checkedIndex = checkedColumn.flatMap { index[$0] }
         let own =
             isOwn
             ? (id: index["id"]!, parent: index["parent"]!, position: index["position"]!, status: index["status"]!, section: index["section"]!)
             : nil
-        var items: [TodoItem] = []
-        var parents: [Int64?] = []
-        var ids: [Int64] = []
-        var positions: [Int64] = []
+        var lastSection: String? = nil
         while try statement.step() {
             var item = TodoItem(name: statement.isNull(nameIndex) ? "" : statement.text(nameIndex))
             if let checkedIndex, !statement.isNull(checkedIndex) { item.status = statement.int64(checkedIndex) != 0 ? .done : .open }
@@ -217,18 +283,18 @@ struct ListTable {
             for (i, column, key) in fieldIndexes where !statement.isNull(i) {
                 if let value = fieldValue(statement.value(i), column: column) { item.fields.append(Field(key, value)) }
             }
-            if let own {
-                if !statement.isNull(own.status), let status = ItemBuilder.status(from: statement.text(own.status)) {
-                    item.status = status
-                }
-                if !statement.isNull(own.section) { item.section = statement.text(own.section) }
-                ids.append(statement.int64(own.id))
-                parents.append(statement.isNull(own.parent) ? nil : statement.int64(own.parent))
-                positions.append(statement.int64(own.position))
+            guard let own else {
+                try body(item, 0, nil, 0)
+                continue
             }
-            items.append(item)
+            if !statement.isNull(own.status), let status = ItemBuilder.status(from: statement.text(own.status)) {
+                item.status = status
+            }
+            if !statement.isNull(own.section) { item.section = statement.text(own.section, reusing: &lastSection) }
+            try body(
+                item, statement.int64(own.id), statement.isNull(own.parent) ? nil : statement.int64(own.parent),
+                statement.int64(own.position))
         }
-        return isOwn ? Self.tree(items, ids: ids, parents: parents, positions: positions) : items
     }
 
     /// Nests items by their parent ids, each parent's children by position. Rows stored depth
