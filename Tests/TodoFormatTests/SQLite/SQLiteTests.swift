@@ -198,6 +198,19 @@ struct SQLiteTests {
         #expect(try Databases.sqlite3(path, ["SELECT x FROM app"]) == "42\n")
     }
 
+    @Test("a failing update rolls back: the database stays as it was")
+    func rollback() throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.path("strict.sqlite")
+        _ = try Databases.sqlite3(path, ["CREATE TABLE task(id INTEGER PRIMARY KEY, title TEXT, due TEXT NOT NULL); INSERT INTO task VALUES (1, 'Old', '2024-01-01');"])
+        let before = try Databases.dump(path)
+        let checklist = directory.path("in.md")
+        // The first item renames a row (an update that would succeed); the second has no due date.
+        try "- [ ] Renamed [id:: 1] [due:: \"2024-01-01\"]\n- [ ] New without a due date\n".write(toFile: checklist, atomically: false, encoding: .utf8)
+        #expect(throws: StoreError.self) { try Conversion(input: checklist, output: path).run() }
+        #expect(try Databases.dump(path) == before)
+    }
+
     @Test("a dump from the sqlite3 shell reads like its database")
     func shellDump() throws {
         let directory = try TemporaryDirectory()
