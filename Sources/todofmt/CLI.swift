@@ -32,6 +32,9 @@ struct Terminal {
     func report(_ error: Error) {
         if let error = error as? ParseError {
             printError(error.description)
+        } else if let error = error as? StoreError, let line = error.location?.line, line > 0 {
+            // A dump's statement has a line: the description starts with it.
+            printError(error.description)
         } else if let error = error as? ConversionError {
             printError("todofmt: error: \(error.description)")
         } else {

@@ -261,5 +261,10 @@ struct DatabaseCLITests {
         #expect(stdout.status == 1 && stdout.stderr == "todofmt: error: a database cannot be written to standard output; name a file\n")
         let notADatabase = try Run(["list", "--from", "sqlite", "g.md"], in: ws.url)
         #expect(notADatabase.status == 1 && notADatabase.stderr.hasPrefix("todofmt: error: g.md: file is not a database"))
+        try "CREATE TABLE t(name TEXT);\nATTACH DATABASE 'x.db' AS x;\n".write(
+            to: ws.url.appendingPathComponent("bad.sql"), atomically: false, encoding: .utf8)
+        let dump = try Run(["list", "bad.sql"], in: ws.url)
+        #expect(dump.status == 1)
+        #expect(dump.stderr == "bad.sql:2:1: error: ATTACH and DETACH are not allowed in a dump (they touch other files) (while running `ATTACH DATABASE 'x.db' AS x;`)\n")
     }
 }
