@@ -128,7 +128,7 @@ extension Arguments {
 }
 
 /// A subcommand: its help text and what it does.
-protocol Command {
+protocol Command: SendableMetatype {
     static var name: String { get }
     static var summary: String { get }
     static var usage: String { get }

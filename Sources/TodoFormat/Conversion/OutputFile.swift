@@ -24,7 +24,7 @@ enum OutputFile {
         var template = Array(((directory.isEmpty ? "." : directory) + "/." + base + ".todofmt-XXXXXX").utf8CString)
         let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
         guard fd >= 0 else { throw ConversionError.io(path: path, reason: String(cString: strerror(errno))) }
-        let temporary = String(cString: template)
+        let temporary = String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
         var keep = false
         defer {
             if !keep { unlink(temporary) }

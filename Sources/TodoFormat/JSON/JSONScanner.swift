@@ -222,11 +222,6 @@ struct JSONScanner {
         return number
     }
 
-    /// Skips a value of any kind.
-    mutating func skipValue() throws(ParseError) {
-        _ = try value()
-    }
-
     /// Fails unless only white space is left.
     mutating func expectEnd() throws(ParseError) {
         if peek() != 0 || position < bytes.count { throw unexpected(expecting: "the end of the file") }

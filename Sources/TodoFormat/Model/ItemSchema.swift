@@ -267,15 +267,15 @@ indirect enum OutputValue {
 
     /// How many objects the value holds, keys included: an upper bound for a binary
     /// property list's object count.
-    func nodeCount(schema: ItemSchema) -> Int {
+    var nodeCount: Int {
         switch self {
         case .value(let v): return v.nodeCount
-        case .items(let items): return 1 + items.reduce(0) { $0 + Self.nodeCount(of: $1, schema: schema) }
-        case .dictionary(let entries): return 1 + entries.reduce(0) { $0 + 1 + $1.value.nodeCount(schema: schema) }
+        case .items(let items): return 1 + items.reduce(0) { $0 + Self.nodeCount(of: $1) }
+        case .dictionary(let entries): return 1 + entries.reduce(0) { $0 + 1 + $1.value.nodeCount }
         }
     }
 
-    private static func nodeCount(of item: TodoItem, schema: ItemSchema) -> Int {
+    private static func nodeCount(of item: TodoItem) -> Int {
         // name, checked, status, section, fields, nested fields, children: keys and values.
         var count = 1 + 4 + 2 * item.fields.count
         if case .custom = item.status { count += 2 }
@@ -283,7 +283,7 @@ indirect enum OutputValue {
         for field in item.fields { count += field.value.nodeCount - 1 }
         count += 2  // a `fields` dictionary, when one is needed
         if !item.children.isEmpty {
-            count += 2 + item.children.reduce(0) { $0 + nodeCount(of: $1, schema: schema) }
+            count += 2 + item.children.reduce(0) { $0 + nodeCount(of: $1) }
         }
         return count
     }

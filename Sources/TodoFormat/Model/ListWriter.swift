@@ -1,7 +1,7 @@
 /// Receives a list item by item in document order (each item, then its children
 /// one level deeper): what every format writer implements, so a list can go from
 /// a reader to a writer without a tree in between.
-protocol ListWriter {
+protocol ListWriter: SendableMetatype {
     mutating func begin(metadata: [Field], to sink: inout ByteSink)
     /// An item at `depth` (0 for top level); its `children` are ignored, they follow as items.
     mutating func item(_ item: TodoItem, depth: Int, to sink: inout ByteSink)

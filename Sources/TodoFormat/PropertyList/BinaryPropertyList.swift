@@ -275,7 +275,7 @@ struct BinaryPropertyListWriter {
     }
 
     static func write(_ root: OutputValue, schema: ItemSchema, to sink: inout ByteSink) {
-        var writer = BinaryPropertyListWriter(nodeCount: root.nodeCount(schema: schema), schema: schema)
+        var writer = BinaryPropertyListWriter(nodeCount: root.nodeCount, schema: schema)
         sink.write("bplist00")
         let top = writer.write(root, to: &sink)
         let tableOffset = writer.position

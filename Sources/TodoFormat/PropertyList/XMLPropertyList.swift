@@ -142,7 +142,8 @@ struct XMLPropertyListReader {
                 }
                 let textEnd = close.offset
                 if clean { return try decode(UnsafeBufferPointer(rebasing: bytes[start..<textEnd]), at: start) }
-                return try decode(UnsafeBufferPointer(start: out, count: out.count), at: start)
+                guard let s = String(validating: out, as: UTF8.self) else { throw error("invalid UTF-8", at: start) }
+                return s
             }
             if c == UInt8(ascii: "&") {
                 if clean { out.append(contentsOf: bytes[start..<position]) }

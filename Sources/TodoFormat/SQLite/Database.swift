@@ -36,10 +36,10 @@ final class Database {
         let flags = (readOnly ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE) | SQLITE_OPEN_URI
             | SQLITE_OPEN_NOMUTEX
         // Read-only opens go through a URI (mode=ro); the path is escaped for it.
-        let name =
+        let target =
             readOnly && path != ":memory:"
             ? "file:" + (path.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed) ?? path) + "?mode=ro" : path
-        let code = sqlite3_open_v2(name, &db, flags, nil)
+        let code = sqlite3_open_v2(target, &db, flags, nil)
         guard code == SQLITE_OK, let db else {
             let message = db.map { String(cString: sqlite3_errmsg($0)) } ?? "cannot open the database"
             if let db { sqlite3_close_v2(db) }
@@ -100,8 +100,6 @@ final class Database {
             throw error
         }
     }
-
-    var lastInsertedRow: Int64 { sqlite3_last_insert_rowid(handle) }
 
     /// Quotes an identifier (a table or column name from a file or the user).
     static func quote(_ name: String) -> String {
@@ -169,14 +167,6 @@ final class Statement {
         }
     }
 
-    /// Binds text without copying it into a String first.
-    func bindText(_ text: Substring, at index: Int32) {
-        var text = text
-        text.withUTF8 { bytes in
-            _ = sqlite3_bind_text(handle, index, UnsafeRawPointer(bytes.baseAddress!).assumingMemoryBound(to: CChar.self), Int32(bytes.count), Self.transient)
-        }
-    }
-
     /// Moves to the next row; false when there is none.
     func step() throws(StoreError) -> Bool {
         let code = sqlite3_step(handle)
@@ -194,8 +184,6 @@ final class Statement {
     }
 
     var columnCount: Int { Int(sqlite3_column_count(handle)) }
-
-    func columnName(_ i: Int) -> String { String(cString: sqlite3_column_name(handle, Int32(i))) }
 
     /// A column's storage class, without making a value.
     func isNull(_ i: Int) -> Bool { sqlite3_column_type(handle, Int32(i)) == SQLITE_NULL }

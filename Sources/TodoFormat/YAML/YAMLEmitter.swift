@@ -8,7 +8,6 @@ final class YAMLEmitter {
 
     private let emitter: UnsafeMutablePointer<yaml_emitter_t>
     var output: [UInt8] = []
-    private var failed = false
 
     init() {
         emitter = .allocate(capacity: 1)
@@ -31,7 +30,9 @@ final class YAMLEmitter {
     }
 
     private func emit(_ event: inout yaml_event_t) {
-        if yaml_emitter_emit(emitter, &event) != 1 { failed = true }
+        // libyaml refuses only a malformed sequence of events, which the writers never make.
+        let accepted = yaml_emitter_emit(emitter, &event) == 1
+        assert(accepted, "libyaml refused an event")
     }
 
     func streamStart() {
@@ -74,7 +75,7 @@ final class YAMLEmitter {
                 var tag = tag
                 tag.withUTF8 { tagBytes in
                     var tagCopy = Array(tagBytes) + [0]
-                    tagCopy.withUnsafeMutableBufferPointer { t in
+                    _ = tagCopy.withUnsafeMutableBufferPointer { t in
                         yaml_scalar_event_initialize(
                             &event, nil, t.baseAddress, pointer, Int32(bytes.count), 0, 0, yamlStyle)
                     }
@@ -112,7 +113,4 @@ final class YAMLEmitter {
         yaml_mapping_end_event_initialize(&event)
         emit(&event)
     }
-
-    /// Whether libyaml refused an event (it does only for a malformed event sequence).
-    var didFail: Bool { failed }
 }
