@@ -12,6 +12,8 @@ let package = Package(
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
         .target(name: "TodoFormat", dependencies: ["CYAML", "CSQLite"]),
         .executableTarget(name: "todofmt", dependencies: ["TodoFormat"]),
+        // README's library example, built with everything else.
+        .executableTarget(name: "library-example", dependencies: ["TodoFormat"], path: "Examples/LibraryUse"),
         .testTarget(
             name: "TodoFormatTests",
             dependencies: ["TodoFormat"],
