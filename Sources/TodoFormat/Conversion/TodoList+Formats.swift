@@ -9,6 +9,7 @@ public struct ListOptions: Sendable {
     /// The table of a database that holds the list (`--table`); nil to find it.
     public var table: String?
 
+    /// Options for finding a list: all nil or standard to let todofmt find it.
     public init(key: String? = nil, schema: ItemSchema = .standard, table: String? = nil) {
         self.key = key
         self.schema = schema
@@ -281,10 +282,15 @@ extension ListContainer {
 
 /// One `todofmt convert`: read a list in one format, write it in another.
 public struct Conversion: Sendable {
+    /// The file to read, or `-` for standard input.
     public var input: String
+    /// The file to write, or `-` for standard output.
     public var output: String
+    /// The input's format; nil to take it from the extension or the content.
     public var from: DocumentFormat?
+    /// The output's format; nil to take it from an existing file or the extension.
     public var to: DocumentFormat?
+    /// Where the list is and what its keys are called, for both files.
     public var options: ListOptions
 
     /// `output` is `-` for standard output.

@@ -13,6 +13,7 @@ public enum ConversionError: Error, Hashable, Sendable, CustomStringConvertible,
     /// The input holds no todo list todofmt recognises.
     case noList(path: String, reason: String)
 
+    /// The message, without the `todofmt: error:` prefix the command adds.
     public var description: String {
         switch self {
         case .io(let path, let reason): "\(path): \(reason)"
@@ -23,5 +24,6 @@ public enum ConversionError: Error, Hashable, Sendable, CustomStringConvertible,
         case .noList(let path, let reason): "\(path): \(reason)"
         }
     }
+    /// The same as `description`, for `localizedDescription`.
     public var errorDescription: String? { description }
 }

@@ -7,6 +7,7 @@ public struct ParseError: Error, Hashable, Sendable, CustomStringConvertible, Lo
     /// What is wrong, in lower case without a final period.
     public var message: String
 
+    /// An error with its message and place.
     public init(_ message: String, at location: SourceLocation) {
         self.message = message
         self.location = location
@@ -14,5 +15,6 @@ public struct ParseError: Error, Hashable, Sendable, CustomStringConvertible, Lo
 
     /// `path:line:column: error: message`, the form editors and CI jump to.
     public var description: String { "\(location): error: \(message)" }
+    /// The same as `description`, for `localizedDescription`.
     public var errorDescription: String? { description }
 }

@@ -11,12 +11,14 @@ public struct SourceLocation: Hashable, Sendable, CustomStringConvertible {
     /// The byte offset from the start of the file, for binary formats.
     public var byteOffset: Int?
 
+    /// A place in a text file.
     public init(file: String, line: Int, column: Int) {
         self.file = file
         self.line = line
         self.column = column
     }
 
+    /// A place in a binary file.
     public init(file: String, byteOffset: Int) {
         self.file = file
         self.line = 0

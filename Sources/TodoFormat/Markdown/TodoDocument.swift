@@ -20,10 +20,15 @@ public struct TodoDocument: Sendable {
 
     /// A problem `check` reports.
     public struct Problem: Hashable, Sendable, CustomStringConvertible {
+        /// How bad a problem is.
         public enum Severity: String, Sendable { case warning, error }
+        /// Where the problem is.
         public var location: SourceLocation
+        /// A warning or an error.
         public var severity: Severity
+        /// What is wrong, in lower case without a final period.
         public var message: String
+        /// `path:line:column: severity: message`.
         public var description: String { "\(location): \(severity.rawValue): \(message)" }
     }
 

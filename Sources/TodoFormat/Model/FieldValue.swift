@@ -20,9 +20,12 @@ public enum FieldValue: Hashable, Sendable {
 
 /// One key/value pair: an item field, a metadata entry or an entry of a dictionary value.
 public struct Field: Hashable, Sendable {
+    /// The key, as the source format spells it.
     public var key: String
+    /// The typed value.
     public var value: FieldValue
 
+    /// A field with its key and value.
     public init(_ key: String, _ value: FieldValue) {
         self.key = key
         self.value = value

@@ -47,6 +47,7 @@ public struct ItemSchema: Hashable, Sendable {
     /// todofmt's own keys: `name`, `checked`, `status`, `section`, `children`, `fields`.
     public static let standard = ItemSchema()
 
+    /// todofmt's own keys, with every synonym recognised.
     public init() {}
 
     /// A schema where the user names the key of some roles (`--field name=ToDo`); those keys

@@ -24,6 +24,7 @@ public struct TodoItem: Hashable, Sendable {
         set { status = newValue ? .done : .open }
     }
 
+    /// An item; open, with no fields, children or section unless given.
     public init(
         name: String, status: TodoStatus = .open, fields: [Field] = [],
         children: [TodoItem] = [], section: String? = nil

@@ -5,6 +5,7 @@ public struct TodoList: Hashable, Sendable {
     /// The top-level items in order; nested items are their `children`.
     public var items: [TodoItem]
 
+    /// A list of items with optional metadata.
     public init(metadata: [Field] = [], items: [TodoItem] = []) {
         self.metadata = metadata
         self.items = items

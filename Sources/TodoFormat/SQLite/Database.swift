@@ -5,12 +5,14 @@ internal import CSQLite
 public struct StoreError: Error, Hashable, Sendable, CustomStringConvertible, LocalizedError {
     /// SQLite's (extended) result code.
     public var code: Int32
+    /// SQLite's message, or todofmt's for a refused statement.
     public var message: String
     /// The statement, when one failed.
     public var sql: String?
     /// The file, and for a dump the line of the statement.
     public var location: SourceLocation?
 
+    /// `path:line:column: error: message` for a dump statement, else `path: message`, with the statement.
     public var description: String {
         var text = message
         if let sql { text += " (while running `\(sql.count > 200 ? String(sql.prefix(200)) + "…" : sql)`)" }
@@ -19,6 +21,7 @@ public struct StoreError: Error, Hashable, Sendable, CustomStringConvertible, Lo
         }
         return text
     }
+    /// The same as `description`, for `localizedDescription`.
     public var errorDescription: String? { description }
 }
 
