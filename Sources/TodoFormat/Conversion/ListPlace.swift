@@ -1,6 +1,6 @@
 import Foundation
 
-/// Where a JSON or property list file keeps its list (FORMAT.md, section 7.4).
+/// Where a JSON or property list file keeps its list (FORMAT.md, section 7.5).
 enum ListPlace: Hashable {
     /// The root is the array of items.
     case root

@@ -2,7 +2,7 @@ import Foundation
 
 // Item fields in a checklist line: Dataview-style inline fields at the end of the
 // item's text, `- [ ] Milk [id:: 42] [added:: 2024-05-01T09:30:00Z]`.
-// FORMAT.md ("Item fields" and "Field values") is the specification of this file.
+// FORMAT.md (section 4, "Item fields") is the specification of this file.
 enum FieldSyntax {
     /// Splits an item's last name line into the name text and its trailing fields.
     /// Returns nil (quickly, for most lines) when the line carries no fields.

@@ -3,7 +3,7 @@ import Foundation
 /// A typed value of an item field or of list metadata.
 ///
 /// The cases are the types that JSON, property lists, YAML and SQLite share;
-/// each survives a trip through the Markdown checklist (FORMAT.md, "Field values").
+/// each survives a trip through the Markdown checklist (FORMAT.md, section 4.2).
 public enum FieldValue: Hashable, Sendable {
     case string(String)
     case integer(Int)

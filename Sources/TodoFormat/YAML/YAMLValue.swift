@@ -2,7 +2,7 @@ import Foundation
 
 // Typed values in YAML: how a scalar's text and tag become a FieldValue, and back.
 // Plain scalars resolve by the YAML 1.2 core schema plus date-times (YAML 1.1's
-// timestamp, which PyYAML and Ruby also read); see FORMAT.md, "YAML".
+// timestamp, which PyYAML and Ruby also read); see FORMAT.md, section 7.3.
 enum YAMLValue {
     static let binaryTag = "tag:yaml.org,2002:binary"
 
