@@ -95,12 +95,14 @@ struct BinaryPropertyListReader {
             count = unsigned(start + 1, size)
             start += 1 + size
         }
+        // No count can be larger than the object area (and none may be negative).
+        guard count >= 0 && count <= tableOffset else { throw error("bad length of object \(object)", at: at) }
         return (marker, start, count, at)
     }
 
     /// The references of an array's elements or a dictionary's keys and values.
     func references(start: Int, count: Int, at: Int) throws(ParseError) -> (Int) -> Int {
-        guard count >= 0, start + count * referenceSize <= tableOffset else {
+        guard count >= 0, count <= (tableOffset - start) / referenceSize else {
             throw error("collection runs past the object area", at: at)
         }
         let size = referenceSize
@@ -206,7 +208,11 @@ struct BinaryPropertyListReader {
             guard size <= 16, h.at + 1 + size <= tableOffset else { throw error("bad integer", at: h.at) }
             if size == 16 {
                 // 128-bit integers hold unsigned 64-bit values; todofmt's integers are signed.
-                let high = unsigned(h.at + 1, 8), low = UInt64(unsigned(h.at + 9, 8))
+                var high: UInt64 = 0, low: UInt64 = 0
+                for k in 0..<8 {
+                    high = high << 8 | UInt64(bytes[h.at + 1 + k])
+                    low = low << 8 | UInt64(bytes[h.at + 9 + k])
+                }
                 guard high == 0, low <= UInt64(Int.max) else { throw error("integer too large", at: h.at) }
                 return .integer(Int(low))
             }
