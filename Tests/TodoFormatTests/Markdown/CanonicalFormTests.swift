@@ -58,6 +58,7 @@ struct CanonicalFormTests {
         let document = try TodoDocument(parsing: text)
         let same = try document.formatted().list == document.list
         #expect(same)
+        // TODOFMT_DUMP=DIR keeps a failing document as a file, to run the tools on it by hand.
         if !same, let dump = ProcessInfo.processInfo.environment["TODOFMT_DUMP"] {
             try text.write(toFile: "\(dump)/fmt-\(seed).md", atomically: true, encoding: .utf8)
         }

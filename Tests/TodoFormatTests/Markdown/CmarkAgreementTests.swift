@@ -142,6 +142,7 @@ struct CmarkAgreementTests {
         let expected = Cmark.expectedView(of: document, ignoring: quirks)
         let actual = try Cmark.tasks(in: Cmark.withoutFrontMatter(text), ignoring: quirks)
         #expect(actual == expected, "seed \(seed):\n\(text)")
+        // TODOFMT_DUMP=DIR keeps a failing document as a file, to run cmark-gfm on it by hand.
         if actual != expected, let dump = ProcessInfo.processInfo.environment["TODOFMT_DUMP"] {
             try text.write(toFile: "\(dump)/seed-\(seed).md", atomically: true, encoding: .utf8)
         }
