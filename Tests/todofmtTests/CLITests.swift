@@ -172,6 +172,8 @@ struct CLITests {
         #expect(try ws.read("messy.md") == "- [x] a\n  - [ ] b\n")
         #expect(try ws.read("clean.md") == groceries)
         #expect(try Run(["fmt", "--check", "messy.md"], in: ws.url).status == 0)
+        let json = try Run(["fmt", "list.json"], in: ws.url)
+        #expect(json.status == 1 && json.stderr == "todofmt: error: list.json: fmt formats checklists, and this is json; convert it instead\n")
     }
 
     @Test("check reports problems with places and exits 1; a clean file exits 0")

@@ -21,6 +21,11 @@ enum FmtCommand: Command {
         let checkOnly = arguments.flags.contains("--check")
         var result = ExitCode.success
         for path in arguments.positionals {
+            if let format = DocumentFormat(path: path), format != .markdown {
+                terminal.printError("todofmt: error: \(path): fmt formats checklists, and this is \(format.rawValue); convert it instead")
+                result = .failure
+                continue
+            }
             do {
                 let document = try TodoDocument(contentsOf: path)
                 let formatted = try document.formatted()
