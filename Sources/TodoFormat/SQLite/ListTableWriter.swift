@@ -124,6 +124,11 @@ struct OwnTable {
 }
 
 extension SQLValue {
+    /// A date as a column keeps dates (see `TableUpdate.storage`).
+    static func storageDate(_ date: Date, column: ColumnInfo?, table: ListTable, existing: [SQLValue: [String: SQLValue]]) -> SQLValue {
+        TableUpdate.storage(.date(date), column: column, table: table, existing: existing)
+    }
+
     /// The value as SQL text, written straight to the sink (a dump has a million of them).
     func writeLiteral(to sink: inout ByteSink) {
         guard case .text(let s) = self else {
@@ -230,6 +235,12 @@ struct TableUpdate {
                         "UPDATE \(Database.quote(table.name)) SET \(assignments.joined(separator: ", ")) WHERE \(table.keyColumn.map(Database.quote) ?? "rowid") = ?"
                     ).run(arguments)
                 } else {
+                    // A new row gets its creation date now, as the app would give it (seed 003's
+                    // cdate, which is also its key; seed 004's createTime).
+                    if let dateColumn = table.dateColumn, values[dateColumn] == nil, rowKey == nil || dateColumn != key {
+                        let now = SQLValue.storageDate(Date(), column: columnsByName[dateColumn], table: table, existing: rows)
+                        if dateColumn == key { rowKey = now } else { values[dateColumn] = now }
+                    }
                     if let entity = table.entity {
                         maxKey += 1
                         values["Z_PK"] = .integer(maxKey)

@@ -198,6 +198,24 @@ struct SQLiteTests {
         #expect(try Databases.sqlite3(path, ["SELECT x FROM app"]) == "42\n")
     }
 
+    @Test("a new row gets its creation date, as the app would give it")
+    func creationDate() throws {
+        let directory = try TemporaryDirectory()
+        try Databases.make(in: directory)
+        for (name, query) in [("notes.sqlite3", "SELECT cdate FROM Note WHERE content = 'New'"), ("cdnote.sqlite", "SELECT ZCREATETIME FROM ZNOTE WHERE ZCONTENT = 'New'")] {
+            let path = directory.path(name), markdown = directory.path(name + ".md")
+            _ = try Conversion(input: path, output: markdown).run()
+            try (try String(contentsOfFile: markdown, encoding: .utf8) + "- [ ] New\n").write(toFile: markdown, atomically: false, encoding: .utf8)
+            let before = Date()
+            _ = try Conversion(input: markdown, output: path).run()
+            let stored = try Databases.sqlite3(path, [query]).trimmingCharacters(in: .newlines)
+            let date = name.hasPrefix("cd")
+                ? Date(timeIntervalSinceReferenceDate: Double(stored) ?? 0) : ISO8601.parse(stored.utf8, assumeUTC: true) ?? .distantPast
+            #expect(abs(date.timeIntervalSince(before)) < 5, "\(name): \(stored)")
+            #expect(try TodoList(contentsOf: path).items.last?.name == "New")
+        }
+    }
+
     @Test("a failing update rolls back: the database stays as it was")
     func rollback() throws {
         let directory = try TemporaryDirectory()
