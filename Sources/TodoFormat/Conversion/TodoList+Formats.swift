@@ -220,8 +220,9 @@ extension TodoList {
 
     /// Writes the list into an SQLite database: a new file gets todofmt's table (built in a
     /// temporary file renamed into place); an existing one has its list table updated in
-    /// place in one transaction. Returns the fields that had no column, for a warning.
-    func writeDatabase(to path: String, options: ListOptions) throws -> Set<String> {
+    /// place in one transaction. Returns, for warnings, the fields that had no column and
+    /// whether nested items had to be written one after another.
+    func writeDatabase(to path: String, options: ListOptions) throws -> (fields: Set<String>, flattened: Bool) {
         guard path != "-" else { throw ConversionError.unsupported("a database cannot be written to standard output; name a file") }
         if FileManager.default.fileExists(atPath: path) {
             let db = try Database(path: path, readOnly: false)
@@ -231,15 +232,15 @@ extension TodoList {
             } catch ConversionError.noList(_, _) where options.table == nil {
                 // A database without a list gets todofmt's table beside its others.
                 try OwnTable(self).write(to: db)
-                return []
+                return ([], false)
             }
             if table.isOwn {
                 try OwnTable(self).write(to: db)
-                return []
+                return ([], false)
             }
             var update = TableUpdate(table: table, db: db)
             try update.write(self)
-            return update.leftOut
+            return (update.leftOut, items.contains { !$0.children.isEmpty })
         }
         let directory = (path as NSString).deletingLastPathComponent
         let temporary = (directory.isEmpty ? "." : directory) + "/." + (path as NSString).lastPathComponent + ".todofmt-\(UUID().uuidString)"
@@ -249,7 +250,7 @@ extension TodoList {
             try OwnTable(self).write(to: db)
         }
         guard rename(temporary, path) == 0 else { throw ConversionError.io(path: path, reason: String(cString: strerror(errno))) }
-        return []
+        return ([], false)
     }
 
     /// What a format leaves out of this list, as sentences for a warning.
@@ -342,8 +343,11 @@ public struct Conversion: Sendable {
             var warnings = list.losses(in: target)
             if target == .sqlite {
                 let leftOut = try list.writeDatabase(to: output, options: options)
-                if !leftOut.isEmpty {
-                    warnings.append("the table has no column for \(leftOut.sorted().joined(separator: ", ")); those fields were left out")
+                if !leftOut.fields.isEmpty {
+                    warnings.append("the table has no column for \(leftOut.fields.sorted().joined(separator: ", ")); those fields were left out")
+                }
+                if leftOut.flattened {
+                    warnings.append("the table has no parent column; nested items were written one after another")
                 }
             } else {
                 try OutputFile.write(output) { sink in OwnTable(list).dump(to: &sink) }
