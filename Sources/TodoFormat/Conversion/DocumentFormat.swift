@@ -50,8 +50,7 @@ public enum DocumentFormat: String, CaseIterable, Sendable {
     /// `<?xml … <plist`, JSON by its first character, a checklist by a task line, YAML by a
     /// leading `- name:` or `key: value`; nil for empty input.
     public init?(content bytes: [UInt8]) {
-        var i = 0
-        if bytes.count >= 3 && bytes[0] == 0xEF && bytes[1] == 0xBB && bytes[2] == 0xBF { i = 3 }
+        var i = ByteOrderMark.length(in: bytes)
         while i < bytes.count && (bytes[i] == 32 || bytes[i] == 9 || bytes[i] == 10 || bytes[i] == 13) { i += 1 }
         guard i < bytes.count else { return nil }
         if bytes.starts(with: "bplist0".utf8) {

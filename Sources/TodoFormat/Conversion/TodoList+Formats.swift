@@ -188,14 +188,25 @@ extension TodoList {
     /// keys, the file's format and the item keys it uses stay, and order fields are renumbered
     /// to follow the list. The format comes from `format`, else the existing file, else the
     /// extension, else Markdown for standard output.
-    public func write(to path: String, format: DocumentFormat? = nil, options: ListOptions = ListOptions()) throws {
-        if (format ?? DocumentFormat(path: path)) == .sqlite || (format == nil && InputFile.isSQLite(path)) {
-            _ = try writeDatabase(to: path, options: options)
-            return
-        }
-        let container = try ListContainer.existing(at: path, format: format, options: options)
-        guard let target = format ?? container?.format ?? DocumentFormat(path: path) ?? (path == "-" ? .markdown : nil) else {
-            throw ConversionError.undetectableFormat(path: path)
+    /// Returns warnings about what the output could not hold.
+    @discardableResult
+    public func write(to path: String, format: DocumentFormat? = nil, options: ListOptions = ListOptions()) throws -> [String] {
+        try write(to: path, format: format, options: options, into: ListContainer.existing(at: path, format: format, options: options))
+    }
+
+    /// The same, with the output's existing container already read.
+    func write(to path: String, format: DocumentFormat?, options: ListOptions, into container: ListContainer?) throws -> [String] {
+        let target = try DocumentFormat.output(path, given: format, container: container)
+        var warnings = losses(in: target)
+        if target == .sqlite {
+            let leftOut = try writeDatabase(to: path, options: options)
+            if !leftOut.fields.isEmpty {
+                warnings.append("the table has no column for \(leftOut.fields.sorted().joined(separator: ", ")); those fields were left out")
+            }
+            if leftOut.flattened {
+                warnings.append("the table has no parent column; nested items were written one after another")
+            }
+            return warnings
         }
         try OutputFile.write(path) { sink in
             guard let container, target == .json || target.isPropertyList else {
@@ -216,6 +227,7 @@ extension TodoList {
                 }
             }
         }
+        return warnings
     }
 
     /// Writes the list into an SQLite database: a new file gets todofmt's table (built in a
@@ -281,6 +293,19 @@ extension ListContainer {
     }
 }
 
+extension DocumentFormat {
+    /// The format to write `path` in: the one given, else the existing file's, else the
+    /// extension's, else Markdown for standard output.
+    fileprivate static func output(_ path: String, given: DocumentFormat?, container: ListContainer?) throws -> DocumentFormat {
+        guard let target = given ?? container?.format ?? DocumentFormat(path: path) ?? (InputFile.isSQLite(path) ? .sqlite : nil)
+            ?? (path == "-" ? .markdown : nil)
+        else {
+            throw ConversionError.undetectableFormat(path: path)
+        }
+        return target
+    }
+}
+
 /// One `todofmt convert`: read a list in one format, write it in another.
 public struct Conversion: Sendable {
     /// The file to read, or `-` for standard input.
@@ -314,9 +339,7 @@ public struct Conversion: Sendable {
     public func run() throws -> [String] {
         let name = InputFile.displayName(input)
         let container = try ListContainer.existing(at: output, format: to, options: options)
-        guard let target = to ?? container?.format ?? DocumentFormat(path: output) ?? (output == "-" ? .markdown : nil) else {
-            throw ConversionError.undetectableFormat(path: output)
-        }
+        let target = try DocumentFormat.output(output, given: to, container: container)
         let content: InputContent
         var source = from ?? DocumentFormat(path: input)
         if source == nil && InputFile.isSQLite(input) { source = .sqlite }
@@ -336,30 +359,11 @@ public struct Conversion: Sendable {
             try OutputFile.write(output) { sink in sink.write(bytes: bytes) }
             return []
         }
-        if target == .sqlite || target == .sql {
+        if container != nil || target.isPropertyList || target == .sqlite || target == .sql {
             let list = try TreeBuilder.build { tree, sink in
                 try content.read(as: source, path: name, options: options, to: &tree, sink: &sink)
             }
-            var warnings = list.losses(in: target)
-            if target == .sqlite {
-                let leftOut = try list.writeDatabase(to: output, options: options)
-                if !leftOut.fields.isEmpty {
-                    warnings.append("the table has no column for \(leftOut.fields.sorted().joined(separator: ", ")); those fields were left out")
-                }
-                if leftOut.flattened {
-                    warnings.append("the table has no parent column; nested items were written one after another")
-                }
-            } else {
-                try OutputFile.write(output) { sink in OwnTable(list).dump(to: &sink) }
-            }
-            return warnings
-        }
-        if container != nil || target.isPropertyList {
-            let list = try TreeBuilder.build { tree, sink in
-                try content.read(as: source, path: name, options: options, to: &tree, sink: &sink)
-            }
-            try list.write(to: output, format: target, options: options)
-            return list.losses(in: target)
+            return try list.write(to: output, format: target, options: options, into: container)
         }
         var losses: [String] = []
         try OutputFile.write(output) { sink in

@@ -16,7 +16,7 @@ struct JSONScanner {
         self.bytes = bytes
         self.path = path
         // A byte order mark is allowed before the text.
-        if bytes.count >= 3 && bytes[0] == 0xEF && bytes[1] == 0xBB && bytes[2] == 0xBF { position = 3 }
+        position = ByteOrderMark.length(in: bytes)
     }
 
     func error(_ message: String, at offset: Int? = nil) -> ParseError {

@@ -11,32 +11,34 @@ enum JSONValueWriter {
         case .value(let value):
             JSONListWriter.writeValue(value, to: &sink)
         case .items(let items):
-            if items.isEmpty {
-                sink.write("[]")
-                return
-            }
-            sink.write("[\n")
-            for (i, item) in items.enumerated() {
-                sink.write(MarkdownWriter.indent(depth + 1))
+            writeLines(items, open: "[", close: "]", depth: depth, to: &sink) { item, sink in
                 writeItem(item, depth: depth + 1, schema: schema, to: &sink)
-                sink.write(i == items.count - 1 ? "\n" : ",\n")
             }
-            sink.write(MarkdownWriter.indent(depth) + "]")
         case .dictionary(let entries):
-            if entries.isEmpty {
-                sink.write("{}")
-                return
-            }
-            sink.write("{\n")
-            for (i, entry) in entries.enumerated() {
-                sink.write(MarkdownWriter.indent(depth + 1))
+            writeLines(entries, open: "{", close: "}", depth: depth, to: &sink) { entry, sink in
                 JSONListWriter.writeString(Substring(entry.key), to: &sink)
                 sink.write(": ")
                 write(entry.value, depth: depth + 1, schema: schema, to: &sink)
-                sink.write(i == entries.count - 1 ? "\n" : ",\n")
             }
-            sink.write(MarkdownWriter.indent(depth) + "}")
         }
+    }
+
+    /// `open`, one element a line indented a level deeper, `close`; `open` and `close` alone when empty.
+    private static func writeLines<T>(
+        _ elements: [T], open: String, close: String, depth: Int, to sink: inout ByteSink,
+        _ element: (T, inout ByteSink) -> Void
+    ) {
+        if elements.isEmpty {
+            sink.write(open + close)
+            return
+        }
+        sink.write(open + "\n")
+        for (i, e) in elements.enumerated() {
+            sink.write(MarkdownWriter.indent(depth + 1))
+            element(e, &sink)
+            sink.write(i == elements.count - 1 ? "\n" : ",\n")
+        }
+        sink.write(MarkdownWriter.indent(depth) + close)
     }
 
     /// An item object on one line, children on lines of their own.

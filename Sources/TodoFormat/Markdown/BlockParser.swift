@@ -241,9 +241,7 @@ struct BlockParser<Sink: BlockSink> {
         column = 0
         partiallyConsumedTab = false
         // A byte order mark at the start of the file is not content.
-        if start == 0 && end >= 3 && text[0] == 0xEF && text[1] == 0xBB && text[2] == 0xBF {
-            offset = 3
-        }
+        if start == 0 { offset = ByteOrderMark.length(in: UnsafeBufferPointer(rebasing: text[..<end])) }
 
         // 1. Which open blocks does this line continue?
         var matched = 0  // index of the deepest matched block
@@ -271,7 +269,7 @@ struct BlockParser<Sink: BlockSink> {
                 {
                     // The closing fence ends the block and the line.
                     closeBlocks(downTo: i - 1)
-                    noteLine(blank: false)
+                    noteLine()
                     return
                 }
                 var n = open[i].fenceOffset
@@ -323,7 +321,7 @@ struct BlockParser<Sink: BlockSink> {
                 if container == 0 {
                     sink.heading(text: string(textRange), level: level, line: lineNumber)
                 }
-                noteLine(blank: false)
+                noteLine()
                 return
             } else if !indented && (c == UInt8(ascii: "`") || c == UInt8(ascii: "~")),
                 let length = openingFenceLength(at: firstNonspace)
@@ -358,11 +356,11 @@ struct BlockParser<Sink: BlockSink> {
                     let headingText = lines.map { string($0) }.joined(separator: " ")
                     sink.heading(text: headingText, level: level, line: lineNumber - lines.count)
                 }
-                noteLine(blank: false)
+                noteLine()
                 return
             } else if !indented && !(containerKind == .paragraph && !allMatched) && isThematicBreak(at: firstNonspace) {
                 addLeaf(to: commit(&newBlocks, lastMatched: lastMatched, addingBlock: true))
-                noteLine(blank: false)
+                noteLine()
                 return
             } else if !indented,
                 let marker = listMarker(
@@ -399,7 +397,7 @@ struct BlockParser<Sink: BlockSink> {
                 if indent < 4, let box = taskBox(at: firstNonspace) {
                     block.isTask = true
                     taskInfo = box
-                    pendingMarker = (markerStart, followsOther, sawOtherContainer)
+                    pendingMarker = (markerStart, followsOther)
                     advance(box.statusEnd + 1 - offset, columns: false)
                     newBlocks.append(block)
                     containerKind = .item
@@ -430,7 +428,7 @@ struct BlockParser<Sink: BlockSink> {
             // A lazy continuation line of the open paragraph.
             paragraphLines.append(firstNonspace..<trimmedEnd())
             paragraphLastLine = lineNumber
-            noteLine(blank: false)
+            noteLine()
             return
         }
         let container = commit(&newBlocks, lastMatched: lastMatched, addingBlock: !newBlocks.isEmpty)
@@ -469,10 +467,10 @@ struct BlockParser<Sink: BlockSink> {
                 emitPendingItem(nameLines: [], lastLine: lineNumber)
             }
         }
-        noteLine(blank: blank)
+        noteLine()
     }
 
-    private var pendingMarker: (start: Int, followsOther: Bool, inQuote: Bool) = (0, false, false)
+    private var pendingMarker: (start: Int, followsOther: Bool) = (0, false)
 
     private func firstNonspaceOfLine() -> Int {
         var i = lineStart
@@ -544,7 +542,7 @@ struct BlockParser<Sink: BlockSink> {
     }
 
     /// Records the line as the list block's last so far, unless it is white space only.
-    private mutating func noteLine(blank: Bool) {
+    private mutating func noteLine() {
         if listBlockFirst > 0 && firstNonspaceOfLine() < lineEnd { listBlockLast = lineNumber }
     }
 

@@ -5,8 +5,7 @@ enum FrontMatter {
     /// Where the front matter is: its YAML text, where the Markdown body starts, and
     /// how many lines it takes (fences included). Nil when the file has none.
     static func locate(in bytes: UnsafeBufferPointer<UInt8>) -> (yaml: Range<Int>, bodyStart: Int, lineCount: Int)? {
-        var start = 0
-        if bytes.count >= 3 && bytes[0] == 0xEF && bytes[1] == 0xBB && bytes[2] == 0xBF { start = 3 }
+        let start = ByteOrderMark.length(in: bytes)
         guard let firstEnd = fenceLineEnd(bytes, at: start, fence: "---") else { return nil }
         var line = firstEnd
         var count = 1

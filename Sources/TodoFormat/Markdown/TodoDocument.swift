@@ -42,7 +42,6 @@ public struct TodoDocument: Sendable {
     public private(set) var entries: [Entry]
     /// `\n` or `\r\n`, from the file's first line ending.
     public private(set) var lineEnding: String
-    private var frontMatterLines = 0
     private var listBlocks: [(first: Int, last: Int, canonical: Bool)] = []
     private var nearMisses: [Problem] = []
     /// Items that cmark-gfm takes for tasks because of a later task-like line inside them.
@@ -90,15 +89,14 @@ public struct TodoDocument: Sendable {
             }
             var parser = BlockParser(text: bytes, sink: DocumentBuilder(source: source, bytes: bytes, path: path))
             let builder = parser.parse(from: bodyStart, firstLine: firstLine)
-            return (metadata, builder, firstLine - 1, MarkdownSource.lineEnding(of: bytes))
+            return (metadata, builder, MarkdownSource.lineEnding(of: bytes))
         }
         metadata = result.0
         entries = result.1.entries
         listBlocks = result.1.listBlocks
         nearMisses = result.1.nearMisses
         taskLikeLines = result.1.taskLikeLines
-        frontMatterLines = result.2
-        lineEnding = result.3
+        lineEnding = result.2
     }
 
     /// The list the file holds.

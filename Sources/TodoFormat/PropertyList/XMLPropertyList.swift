@@ -15,7 +15,7 @@ struct XMLPropertyListReader {
     init(bytes: UnsafeBufferPointer<UInt8>, path: String) {
         self.bytes = bytes
         self.path = path
-        if bytes.count >= 3 && bytes[0] == 0xEF && bytes[1] == 0xBB && bytes[2] == 0xBF { position = 3 }
+        position = ByteOrderMark.length(in: bytes)
     }
 
     func error(_ message: String, at offset: Int? = nil) -> ParseError {

@@ -124,11 +124,6 @@ struct OwnTable {
 }
 
 extension SQLValue {
-    /// A date as a column keeps dates (see `TableUpdate.storage`).
-    static func storageDate(_ date: Date, column: ColumnInfo?, table: ListTable, existing: [SQLValue: [String: SQLValue]]) -> SQLValue {
-        TableUpdate.storage(.date(date), column: column, table: table, existing: existing)
-    }
-
     /// The value as SQL text, written straight to the sink (a dump has a million of them).
     func writeLiteral(to sink: inout ByteSink) {
         guard case .text(let s) = self else {
@@ -190,6 +185,20 @@ struct TableUpdate {
         }
         var seen: Set<SQLValue> = []
         var leftOut: Set<String> = []
+        // Columns whose dates are `yyyy-MM-dd HH:mm:ss` text, found once rather than per value.
+        var sqlDates: Set<String> = []
+        for values in rows.values {
+            for (column, value) in values {
+                if case .text(let s) = value, s.count == 19, s.utf8.dropFirst(10).first == 32 { sqlDates.insert(column) }
+            }
+        }
+        // Rows differ in which columns change, but the same statements recur: prepared once each.
+        var statements: [String: Statement] = [:]
+        func run(_ sql: String, _ arguments: [SQLValue]) throws {
+            let statement = try statements[sql] ?? db.prepare(sql)
+            statements[sql] = statement
+            try statement.run(arguments)
+        }
         try db.transaction {
             var maxKey: Int64 = 0
             if let entity = table.entity,
@@ -204,14 +213,14 @@ struct TableUpdate {
                 var rowKey: SQLValue? = nil
                 for field in item.fields {
                     if field.key == key {
-                        rowKey = Self.storage(field.value, column: columnsByName[key], table: table, existing: rows)
+                        rowKey = Self.storage(field.value, column: columnsByName[key], table: table, sqlDates: sqlDates)
                         continue
                     }
                     guard let column = columnsByName[field.key], !ListTable.coreDataBookkeeping.contains(field.key) || !table.isCoreData else {
                         leftOut.insert(field.key)
                         continue
                     }
-                    values[field.key] = Self.storage(field.value, column: column, table: table, existing: rows)
+                    values[field.key] = Self.storage(field.value, column: column, table: table, sqlDates: sqlDates)
                 }
                 if let rowKey, let old = rows[rowKey] {
                     seen.insert(rowKey)
@@ -231,14 +240,14 @@ struct TableUpdate {
                     }
                     if table.isCoreData { assignments.append("Z_OPT = COALESCE(Z_OPT, 0) + 1") }
                     arguments.append(rowKey)
-                    try db.prepare(
-                        "UPDATE \(Database.quote(table.name)) SET \(assignments.joined(separator: ", ")) WHERE \(table.keyColumn.map(Database.quote) ?? "rowid") = ?"
-                    ).run(arguments)
+                    try run(
+                        "UPDATE \(Database.quote(table.name)) SET \(assignments.joined(separator: ", ")) WHERE \(table.keyColumn.map(Database.quote) ?? "rowid") = ?",
+                        arguments)
                 } else {
                     // A new row gets its creation date now, as the app would give it (seed 003's
                     // cdate, which is also its key; seed 004's createTime).
                     if let dateColumn = table.dateColumn, values[dateColumn] == nil, rowKey == nil || dateColumn != key {
-                        let now = SQLValue.storageDate(Date(), column: columnsByName[dateColumn], table: table, existing: rows)
+                        let now = Self.storage(.date(Date()), column: columnsByName[dateColumn], table: table, sqlDates: sqlDates)
                         if dateColumn == key { rowKey = now } else { values[dateColumn] = now }
                     }
                     if let entity = table.entity {
@@ -250,16 +259,16 @@ struct TableUpdate {
                         values[keyColumn] = rowKey
                     }
                     let names = values.keys.sorted()
-                    try db.prepare(
-                        "INSERT INTO \(Database.quote(table.name)) (\(names.map(Database.quote).joined(separator: ", "))) VALUES (\(Array(repeating: "?", count: names.count).joined(separator: ", ")))"
-                    ).run(names.map { values[$0]! })
+                    try run(
+                        "INSERT INTO \(Database.quote(table.name)) (\(names.map(Database.quote).joined(separator: ", "))) VALUES (\(Array(repeating: "?", count: names.count).joined(separator: ", ")))",
+                        names.map { values[$0]! })
                 }
             }
             for (rowKey, _) in rows where !seen.contains(rowKey) {
-                try db.prepare("DELETE FROM \(Database.quote(table.name)) WHERE \(table.keyColumn.map(Database.quote) ?? "rowid") = ?").run([rowKey])
+                try run("DELETE FROM \(Database.quote(table.name)) WHERE \(table.keyColumn.map(Database.quote) ?? "rowid") = ?", [rowKey])
             }
             if let entity = table.entity, maxKey != startMax {
-                try db.prepare("UPDATE Z_PRIMARYKEY SET Z_MAX = ? WHERE Z_ENT = ?").run([.integer(maxKey), .integer(Int64(entity))])
+                try run("UPDATE Z_PRIMARYKEY SET Z_MAX = ? WHERE Z_ENT = ?", [.integer(maxKey), .integer(Int64(entity))])
             }
         }
         self.leftOut = leftOut
@@ -275,19 +284,12 @@ struct TableUpdate {
 
     /// A field value as the column stores it: Core Data dates as seconds since 2001, text
     /// dates in the column's own layout, booleans as 0 and 1.
-    static func storage(_ value: FieldValue, column: ColumnInfo?, table: ListTable, existing: [SQLValue: [String: SQLValue]]) -> SQLValue {
+    static func storage(_ value: FieldValue, column: ColumnInfo?, table: ListTable, sqlDates: Set<String>) -> SQLValue {
         switch value {
         case .date(let d):
             if table.isCoreData && (column?.isDateType ?? false) { return .real(d.timeIntervalSinceReferenceDate) }
             // Keep `yyyy-MM-dd HH:mm:ss` where the column has dates that way (seed 003's cdate).
-            if let name = column?.name,
-                existing.values.contains(where: { row in
-                    if case .text(let s)? = row[name], s.count == 19, s.utf8.dropFirst(10).first == 32 { return true }
-                    return false
-                })
-            {
-                return .text(ISO8601.formatSQL(d))
-            }
+            if let name = column?.name, sqlDates.contains(name) { return .text(ISO8601.formatSQL(d)) }
             return .text(ISO8601.format(d))
         case .bool(let b): return .integer(b ? 1 : 0)
         default: return OwnTable.sqlValue(value)
