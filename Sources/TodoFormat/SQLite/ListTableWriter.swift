@@ -199,6 +199,18 @@ struct TableUpdate {
             statements[sql] = statement
             try statement.run(arguments)
         }
+        // A creation date that is also the key (seed 003's cdate, kept to the second) must
+        // differ from every other key: new rows take the write time, moved on a second at a
+        // time past keys already taken, so they stay unique and in list order.
+        var takenKeys = Set(rows.keys)
+        if key == table.dateColumn {
+            for item in items {
+                if let field = item.fields.first(where: { $0.key == key }) {
+                    takenKeys.insert(Self.storage(field.value, column: columnsByName[key], table: table, sqlDates: sqlDates))
+                }
+            }
+        }
+        var writeTime = Date()
         try db.transaction {
             var maxKey: Int64 = 0
             if let entity = table.entity,
@@ -247,8 +259,17 @@ struct TableUpdate {
                     // A new row gets its creation date now, as the app would give it (seed 003's
                     // cdate, which is also its key; seed 004's createTime).
                     if let dateColumn = table.dateColumn, values[dateColumn] == nil, rowKey == nil || dateColumn != key {
-                        let now = Self.storage(.date(Date()), column: columnsByName[dateColumn], table: table, sqlDates: sqlDates)
-                        if dateColumn == key { rowKey = now } else { values[dateColumn] = now }
+                        var now = Self.storage(.date(writeTime), column: columnsByName[dateColumn], table: table, sqlDates: sqlDates)
+                        if dateColumn == key {
+                            while takenKeys.contains(now) {
+                                writeTime += 1
+                                now = Self.storage(.date(writeTime), column: columnsByName[dateColumn], table: table, sqlDates: sqlDates)
+                            }
+                            takenKeys.insert(now)
+                            rowKey = now
+                        } else {
+                            values[dateColumn] = now
+                        }
                     }
                     if let entity = table.entity {
                         maxKey += 1

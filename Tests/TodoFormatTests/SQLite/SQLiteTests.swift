@@ -216,6 +216,20 @@ struct SQLiteTests {
         }
     }
 
+    @Test("new notes keyed by their creation time get distinct keys, in list order")
+    func creationDateKeys() throws {
+        let directory = try TemporaryDirectory()
+        try Databases.make(in: directory)
+        let path = directory.path("notes.sqlite3"), markdown = directory.path("notes.md")
+        _ = try Conversion(input: path, output: markdown).run()
+        let added = (1...5).map { "- [ ] New \($0)\n" }.joined()
+        try (try String(contentsOfFile: markdown, encoding: .utf8) + added).write(toFile: markdown, atomically: false, encoding: .utf8)
+        _ = try Conversion(input: markdown, output: path).run()
+        let stored = try Databases.sqlite3(path, ["SELECT content FROM Note ORDER BY cdate"])
+        #expect(stored == "First\nSecond\nThird\nNew 1\nNew 2\nNew 3\nNew 4\nNew 5\n")
+        #expect(try Databases.sqlite3(path, ["SELECT count(DISTINCT cdate) FROM Note"]) == "8\n")
+    }
+
     @Test("a failing update rolls back: the database stays as it was")
     func rollback() throws {
         let directory = try TemporaryDirectory()
