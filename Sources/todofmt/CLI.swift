@@ -1,52 +1,80 @@
-/// The todofmt command: its subcommands and how a command line is dispatched to them.
+/// The todofmt command: its subcommands, and how a command line reaches one of them.
 enum CLI {
+    static let name = "todofmt"
     static let version = "0.1.0"
-    static let commands: [any Command.Type] = [ConvertCommand.self, FmtCommand.self, CheckCommand.self, ListCommand.self]
+    /// Every subcommand, in the order help lists them.
+    static let commands: [any Command.Type] = [
+        ConvertCommand.self, FmtCommand.self, CheckCommand.self, ListCommand.self, HelpCommand.self,
+    ]
+    /// todofmt itself as data: its options and its subcommands'.
+    static let spec = CommandSpec(
+        name: name,
+        abstract: "Read, write and convert todo lists kept as Markdown checklists.",
+        options: [.version],
+        subcommands: commands.map { $0.spec })
 
     static func command(named name: String) -> (any Command.Type)? {
-        commands.first { $0.name == name }
+        commands.first { $0.spec.name == name }
     }
 
+    /// Runs a command line (without the program's name) and says how the process should end.
     static func run(_ arguments: [String], terminal: Terminal = Terminal()) -> ExitCode {
         guard let first = arguments.first else {
-            terminal.printError("todofmt: error: missing command")
-            terminal.printError("USAGE: todofmt <subcommand> [options] [files]")
-            terminal.printError("See 'todofmt --help'.")
-            return .usage
+            return usageError(UsageError("missing command"), terminal: terminal)
         }
-        switch first {
-        case "-h", "--help":
-            terminal.print(HelpText.overview)
-            return .success
-        case "--version":
-            terminal.print("todofmt \(version)")
-            return .success
-        case "help":
-            return HelpText.run(Array(arguments.dropFirst()), terminal: terminal)
-        default:
-            break
+        if first.hasPrefix("-") && first != "-" {
+            return runOwnOptions(arguments, terminal: terminal)
         }
         guard let command = command(named: first) else {
-            terminal.printError("todofmt: error: unknown command '\(first)'")
-            terminal.printError("USAGE: todofmt <subcommand> [options] [files]")
-            terminal.printError("See 'todofmt --help'.")
-            return .usage
+            return usageError(UsageError("unknown command '\(first)'"), terminal: terminal)
         }
-        let rest = Array(arguments.dropFirst())
-        if rest.contains("-h") || rest.contains("--help") {
-            terminal.print(HelpText.help(for: command))
-            return .success
+        return run(command, Array(arguments.dropFirst()), terminal: terminal)
+    }
+
+    /// Parses and checks the whole command line, then runs the command.
+    private static func run<C: Command>(_ command: C.Type, _ arguments: [String], terminal: Terminal) -> ExitCode {
+        let options: C.Options
+        do throws(UsageError) {
+            let parsed = try Arguments(parsing: arguments, for: C.spec)
+            if parsed.wantsHelp {
+                terminal.print(Help.text(for: C.spec, under: spec))
+                return .success
+            }
+            options = try C.options(from: parsed)
+        } catch {
+            terminal.reportUsage(error, usage: Help.usage(of: C.spec, under: spec))
+            return .usage
         }
         do {
-            let parsed = try Arguments(rest, valued: command.valuedOptions, flags: command.flagOptions)
-            return try command.run(parsed, terminal: terminal)
-        } catch let error as UsageError {
-            terminal.printError("todofmt: error: \(error.message)")
-            terminal.printError("USAGE: \(command.usage)")
-            return .usage
+            return try C.run(options, terminal: terminal)
         } catch {
             terminal.report(error)
             return .failure
         }
+    }
+
+    /// `todofmt --help`, `todofmt --version`.
+    private static func runOwnOptions(_ arguments: [String], terminal: Terminal) -> ExitCode {
+        let parsed: Arguments
+        do throws(UsageError) {
+            parsed = try Arguments(parsing: arguments, for: spec)
+        } catch {
+            return usageError(error, terminal: terminal)
+        }
+        if parsed.wantsHelp {
+            terminal.print(Help.text(for: spec, under: nil))
+        } else if parsed.isSet(.version) {
+            terminal.print("\(name) \(version)")
+        } else {
+            return usageError(UsageError("missing command"), terminal: terminal)
+        }
+        return .success
+    }
+
+    /// A mistake before any subcommand: the usage line, and where to read more.
+    private static func usageError(_ error: UsageError, terminal: Terminal) -> ExitCode {
+        terminal.reportUsage(error, usage: Help.usage(of: spec, under: nil))
+        terminal.printError("See '\(name) --help'.")
+        return .usage
     }
 }

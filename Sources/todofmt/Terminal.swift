@@ -1,7 +1,7 @@
 import Foundation
 import TodoFormat
 
-/// Where a command's output goes; tests pass the descriptors of temporary files.
+/// Where a command's output and diagnostics go; tests pass the descriptors of temporary files.
 struct Terminal {
     var out: Int32 = 1
     var err: Int32 = 2
@@ -36,4 +36,10 @@ struct Terminal {
     }
 
     func warn(_ message: String) { printError("todofmt: warning: \(message)") }
+
+    /// Reports a command-line mistake: `todofmt: error: message`, then the usage line.
+    func reportUsage(_ error: UsageError, usage: String) {
+        printError("todofmt: error: \(error.message)")
+        printError("USAGE: \(usage)")
+    }
 }
