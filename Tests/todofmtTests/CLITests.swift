@@ -125,14 +125,46 @@ struct CLITests {
         #expect(run.stderr == "todofmt: error: /no/such/file.md: No such file or directory\n")
     }
 
-    @Test("usage errors exit 64 with the usage line", arguments: [
-        (["convert"], "todofmt: error: missing input file\nUSAGE: todofmt convert [--from <format>] [--to <format>] <input> [<output>]\n"),
-        (["convert", "a.md", "--to", "csv"], "todofmt: error: unknown format 'csv' (known: md, yaml, json, plist, bplist, sqlite, sql)\nUSAGE: todofmt convert [--from <format>] [--to <format>] <input> [<output>]\n"),
-        (["fmt", "--fast", "a.md"], "todofmt: error: unknown option '--fast'\nUSAGE: todofmt fmt [--check] <file> ...\n"),
-        (["list", "--from"], "todofmt: error: missing value for '--from'\nUSAGE: todofmt list [--from <format>] <file>\n"),
-        (["frobnicate"], "todofmt: error: unknown command 'frobnicate'\nUSAGE: todofmt <subcommand> [options] [files]\nSee 'todofmt --help'.\n"),
-        ([], "todofmt: error: missing command\nUSAGE: todofmt <subcommand> [options] [files]\nSee 'todofmt --help'.\n"),
-    ])
+    static let convertUsage = """
+        USAGE: todofmt convert [--from <format>] [--to <format>] [--key <key>]
+                               [--table <table>] [--field <role>=<key> ...] <input>
+                               [<output>]
+
+        """
+    static let checkUsage = """
+        USAGE: todofmt check [--from <format>] [--key <key>] [--table <table>]
+                             [--field <role>=<key> ...] <file> ...
+
+        """
+    static let listUsage = """
+        USAGE: todofmt list [--from <format>] [--key <key>] [--table <table>]
+                            [--field <role>=<key> ...] <file>
+
+        """
+    static let fmtUsage = "USAGE: todofmt fmt [--check] <file> ...\n"
+    static let rootUsage = "USAGE: todofmt <subcommand>\nSee 'todofmt --help'.\n"
+    static let formats = "md, yaml, json, plist, bplist, sqlite, sql"
+    static let roles = "name, checked, status, section, children, fields, order"
+
+    @Test(
+        "usage errors: the error line, then the usage, on standard error; exit 64",
+        arguments: [
+            (["convert"], "todofmt: error: missing argument '<input>'\n" + convertUsage),
+            (["convert", "a.md", "b.md", "c.md"], "todofmt: error: unexpected argument 'c.md'\n" + convertUsage),
+            (["convert", "a.md", "--to", "csv"], "todofmt: error: unknown format 'csv' (known: \(formats))\n" + convertUsage),
+            (["check", "--field", "bogus", "x.md"], "todofmt: error: --field takes <role>=<key>, not 'bogus' (roles: \(roles))\n" + checkUsage),
+            (["check"], "todofmt: error: missing argument '<file>'\n" + checkUsage),
+            (["fmt", "--fast", "a.md"], "todofmt: error: unknown option '--fast'\n" + fmtUsage),
+            (["fmt", "a.md", "--check=no"], "todofmt: error: option '--check' takes no value\n" + fmtUsage),
+            (["list", "--from"], "todofmt: error: missing value for '--from'\n" + listUsage),
+            (["list", "a.md", "b.md"], "todofmt: error: unexpected argument 'b.md'\n" + listUsage),
+            (["list", "a.md", "--to", "json"], "todofmt: error: unknown option '--to'\n" + listUsage),
+            (["help", "frobnicate"], "todofmt: error: unknown command 'frobnicate'\nUSAGE: todofmt help [<subcommand>]\n"),
+            (["frobnicate"], "todofmt: error: unknown command 'frobnicate'\n" + rootUsage),
+            (["--frobnicate"], "todofmt: error: unknown option '--frobnicate'\n" + rootUsage),
+            (["--version", "convert"], "todofmt: error: unexpected argument 'convert'\n" + rootUsage),
+            ([], "todofmt: error: missing command\n" + rootUsage),
+        ])
     func usageErrors(arguments: [String], stderr: String) throws {
         let run = try Run(arguments)
         #expect(run.status == 64)
@@ -140,17 +172,51 @@ struct CLITests {
         #expect(run.stdout.isEmpty)
     }
 
-    @Test("help and version go to standard output and exit 0")
-    func help() throws {
-        let overview = try Run(["--help"])
-        #expect(overview.status == 0 && overview.stdout.hasPrefix("OVERVIEW: "))
-        for command in ["convert", "fmt", "check", "list"] {
-            #expect(overview.stdout.contains("\n  \(command) "))
-            let a = try Run(["help", command]), b = try Run([command, "--help"])
-            #expect(a.status == 0 && a.stdout == b.stdout && a.stdout.contains("USAGE: todofmt \(command)"))
-        }
-        #expect(overview.stdout.hasSuffix("See 'todofmt help <subcommand>' for detailed help.\n"))
-        #expect(try Run(["--version"]).stdout == "todofmt \(CLI.version)\n")
+    @Test("every option is checked before any file is read or written")
+    func optionsBeforeFiles() throws {
+        let ws = try Workspace(["g.md": groceries, "messy.md": "* [X] a\n"])
+        // Without the check up front, check would first report the missing file.
+        let check = try Run(["check", "missing.md", "g.md", "--field", "bogus"], in: ws.url)
+        #expect(check.status == 64)
+        #expect(check.stderr == "todofmt: error: --field takes <role>=<key>, not 'bogus' (roles: \(Self.roles))\n" + Self.checkUsage)
+        let convert = try Run(["convert", "g.md", "out.json", "--field", "name"], in: ws.url)
+        #expect(convert.status == 64 && !ws.exists("out.json"))
+        let fmt = try Run(["fmt", "messy.md", "--fast"], in: ws.url)
+        #expect(fmt.status == 64)
+        #expect(try ws.read("messy.md") == "* [X] a\n")
+        let list = try Run(["list", "g.md", "--from", "csv"], in: ws.url)
+        #expect(list.status == 64 && list.stdout.isEmpty)
+    }
+
+    @Test("after --, every argument is a file: convert -- -h reads a file named -h")
+    func doubleDash() throws {
+        let ws = try Workspace(["-h": "- [ ] from a file named -h\n", "--from": "- [x] from a file named --from\n"])
+        let convert = try Run(["convert", "--", "-h"], in: ws.url)
+        #expect(convert.status == 0 && convert.stderr.isEmpty)
+        #expect(convert.stdout == "- [ ] from a file named -h\n")
+        let list = try Run(["list", "--from", "md", "--", "--from"], in: ws.url)
+        #expect(list.stdout == "1 [x] from a file named --from\n")
+        let check = try Run(["check", "--", "-h", "--from"], in: ws.url)
+        #expect(check.status == 0 && check.stdout.isEmpty && check.stderr.isEmpty)
+        let stdin = try Run(["convert", "--to", "json", "--", "-"], stdin: "- [ ] Milk\n")
+        #expect(stdin.stdout == "[\n  {\"name\": \"Milk\", \"checked\": false}\n]\n")
+    }
+
+    @Test("options after the files, and between them")
+    func optionsAfterFiles() throws {
+        let ws = try Workspace(["messy.md": "* [X] a\n", "clean.md": groceries])
+        let check = try Run(["fmt", "clean.md", "--check", "messy.md"], in: ws.url)
+        #expect(check.status == 1 && check.stdout == "messy.md\n")
+        #expect(try ws.read("messy.md") == "* [X] a\n")
+        let list = try Run(["list", "clean.md", "--from", "md"], in: ws.url)
+        #expect(list.stdout == "1 [ ] Milk\n2 [x] Eggs\n2.1 [ ] Brown ones\n")
+    }
+
+    @Test("--version goes to standard output and exits 0")
+    func version() throws {
+        let run = try Run(["--version"])
+        #expect(run.status == 0 && run.stderr.isEmpty)
+        #expect(run.stdout == "todofmt \(CLI.version)\n")
     }
 
     @Test("list prints positions")
@@ -238,7 +304,7 @@ struct PropertyListCLITests {
         let named = try Run(["list", "--field", "name=ToDo", "--field=checked=CheckBox", "odd.json"], in: ws.url)
         #expect(named.stdout == "1 [x] Call\n")
         let bad = try Run(["list", "--field", "colour=x", "odd.json"], in: ws.url)
-        #expect(bad.status == 64 && bad.stderr.hasPrefix("todofmt: error: --field takes ROLE=KEY"))
+        #expect(bad.status == 64 && bad.stderr.hasPrefix("todofmt: error: --field takes <role>=<key>, not 'colour=x'"))
     }
 
     @Test("a corrupt binary property list names the byte")

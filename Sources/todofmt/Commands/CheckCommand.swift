@@ -1,30 +1,36 @@
 import TodoFormat
 
 enum CheckCommand: Command {
-    static let name = "check"
-    static let summary = "Validate todo list files and report problems."
-    static let usage = "todofmt check [--from <format>] <file> ..."
-    static let details = """
-        ARGUMENTS:
-          <file>                  A todo list in any format todofmt reads, or - for standard input.
+    struct Options {
+        var files: [String]
+        var format: DocumentFormat?
+        var list: ListOptions
+    }
 
-        OPTIONS:
-          --from <format>         The files' format. Default: from each extension, else the content.
-        \(Arguments.listOptionsHelp)
+    static let file = ArgumentSpec(
+        name: "file", kind: .file, count: .oneOrMore,
+        help: "A todo list in any format todofmt reads, or - for standard input.")
+    static let from = SharedOptions.from("The files' format. Default: from each extension, else the content.")
 
-        Problems are printed as 'file:line:column: severity: message'. The exit status
-        is 1 when any file has a problem.
-        """
-    static let valuedOptions: Set<String> = ["--from", "--key", "--field", "--table"]
-    static let flagOptions: Set<String> = []
+    static let spec = CommandSpec(
+        name: "check",
+        abstract: "Validate todo list files and report problems.",
+        discussion: [
+            "Problems are printed as 'file:line:column: severity: message'. "
+                + "The exit status is 1 when any file has a problem."
+        ],
+        arguments: [file],
+        options: [from] + SharedOptions.list)
 
-    static func run(_ arguments: Arguments, terminal: Terminal) throws -> ExitCode {
-        guard !arguments.positionals.isEmpty else { throw UsageError(message: "missing file") }
-        let format = try ConvertCommand.format(arguments.values["--from"])
+    static func options(from arguments: Arguments) throws(UsageError) -> Options {
+        Options(files: arguments.values(of: file), format: arguments.format(of: from), list: try arguments.listOptions())
+    }
+
+    static func run(_ options: Options, terminal: Terminal) throws -> ExitCode {
         var result = ExitCode.success
-        for path in arguments.positionals {
+        for path in options.files {
             do {
-                for problem in try TodoDocument.problems(inFileAt: path, format: format, options: try arguments.listOptions()) {
+                for problem in try TodoDocument.problems(inFileAt: path, format: options.format, options: options.list) {
                     terminal.printError(problem.description)
                     result = .failure
                 }

@@ -1,51 +1,46 @@
 import TodoFormat
 
 enum ConvertCommand: Command {
-    static let name = "convert"
-    static let summary = "Convert a todo list from one format to another."
-    static let usage = "todofmt convert [--from <format>] [--to <format>] <input> [<output>]"
-    static var details: String {
-        let formats = DocumentFormat.allCases.map(\.rawValue).joined(separator: ", ")
-        return """
-            ARGUMENTS:
-              <input>                 The file to read, or - for standard input.
-              <output>                The file to write, or - for standard output (the default).
-                                      It is written to a temporary file and renamed into place.
-
-            OPTIONS:
-              --from <format>         The input's format (\(formats)).
-                                      Default: from the extension, else from the content.
-              --to <format>           The output's format. Default: an existing output file's,
-                                      else the extension's, else md. A new .plist is XML
-                                      unless --to bplist.
-            \(Arguments.listOptionsHelp)
-
-            Writing into an existing JSON or property list file replaces only the list:
-            other keys, the file's format and its item keys stay.
-            """
+    struct Options {
+        var input: String
+        var output: String
+        var from: DocumentFormat?
+        var to: DocumentFormat?
+        var list: ListOptions
     }
-    static let valuedOptions: Set<String> = ["--from", "--to", "--key", "--field", "--table"]
-    static let flagOptions: Set<String> = []
 
-    static func run(_ arguments: Arguments, terminal: Terminal) throws -> ExitCode {
-        guard (1...2).contains(arguments.positionals.count) else {
-            throw UsageError(message: arguments.positionals.isEmpty ? "missing input file" : "too many files")
-        }
-        var conversion = Conversion(
-            input: arguments.positionals[0], output: arguments.positionals.count > 1 ? arguments.positionals[1] : "-",
-            options: try arguments.listOptions())
-        conversion.from = try format(arguments.values["--from"])
-        conversion.to = try format(arguments.values["--to"])
+    static let input = ArgumentSpec(name: "input", kind: .file, help: "The file to read, or - for standard input.")
+    static let output = ArgumentSpec(
+        name: "output", kind: .file, count: .optional,
+        help: "The file to write, or - for standard output (the default). "
+            + "It is written to a temporary file and renamed into place.")
+    static let from = SharedOptions.from("The input's format. Default: from the extension, else from the content.")
+    static let to = OptionSpec(
+        name: "--to", value: .init(placeholder: "<format>", kind: .format),
+        help: "The output's format. Default: an existing output file's, else the extension's, else md. "
+            + "A new .plist is XML unless --to bplist.")
+
+    static let spec = CommandSpec(
+        name: "convert",
+        abstract: "Convert a todo list from one format to another.",
+        discussion: [
+            "Writing into an existing JSON or property list file replaces only the list: "
+                + "other keys, the file's format and its item keys stay."
+        ],
+        arguments: [input, output],
+        options: [from, to] + SharedOptions.list)
+
+    static func options(from arguments: Arguments) throws(UsageError) -> Options {
+        Options(
+            input: arguments.value(of: input), output: arguments.values(of: output).first ?? "-",
+            from: arguments.format(of: from), to: arguments.format(of: to), list: try arguments.listOptions())
+    }
+
+    static func run(_ options: Options, terminal: Terminal) throws -> ExitCode {
+        var conversion = Conversion(input: options.input, output: options.output, options: options.list)
+        conversion.from = options.from
+        conversion.to = options.to
         for warning in try conversion.run() { terminal.warn(warning) }
         return .success
-    }
-
-    static func format(_ name: String?) throws(UsageError) -> DocumentFormat? {
-        guard let name else { return nil }
-        guard let format = DocumentFormat(name: name) else {
-            let known = DocumentFormat.allCases.map(\.rawValue).joined(separator: ", ")
-            throw UsageError(message: "unknown format '\(name)' (known: \(known))")
-        }
-        return format
     }
 }

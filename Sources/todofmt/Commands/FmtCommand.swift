@@ -1,26 +1,31 @@
 import TodoFormat
 
 enum FmtCommand: Command {
-    static let name = "fmt"
-    static let summary = "Rewrite checklists in canonical form."
-    static let usage = "todofmt fmt [--check] <file> ..."
-    static let details = """
-        ARGUMENTS:
-          <file>                  A Markdown checklist, or - to format standard input to
-                                  standard output.
+    struct Options {
+        var files: [String]
+        var checkOnly: Bool
+    }
 
-        OPTIONS:
-          --check                 Change nothing; print the files that are not in canonical
-                                  form and exit 1 if there are any.
-        """
-    static let valuedOptions: Set<String> = []
-    static let flagOptions: Set<String> = ["--check"]
+    static let file = ArgumentSpec(
+        name: "file", kind: .file, count: .oneOrMore,
+        help: "A Markdown checklist, or - to format standard input to standard output.")
+    static let check = OptionSpec(
+        name: "--check",
+        help: "Change nothing; print the files that are not in canonical form and exit 1 if there are any.")
 
-    static func run(_ arguments: Arguments, terminal: Terminal) throws -> ExitCode {
-        guard !arguments.positionals.isEmpty else { throw UsageError(message: "missing file") }
-        let checkOnly = arguments.flags.contains("--check")
+    static let spec = CommandSpec(
+        name: "fmt",
+        abstract: "Rewrite checklists in canonical form.",
+        arguments: [file],
+        options: [check])
+
+    static func options(from arguments: Arguments) throws(UsageError) -> Options {
+        Options(files: arguments.values(of: file), checkOnly: arguments.isSet(check))
+    }
+
+    static func run(_ options: Options, terminal: Terminal) throws -> ExitCode {
         var result = ExitCode.success
-        for path in arguments.positionals {
+        for path in options.files {
             if let format = DocumentFormat(path: path), format != .markdown {
                 terminal.printError("todofmt: error: \(path): fmt formats checklists, and this is \(format.rawValue); convert it instead")
                 result = .failure
@@ -29,10 +34,10 @@ enum FmtCommand: Command {
             do {
                 let document = try TodoDocument(contentsOf: path)
                 let formatted = try document.formatted()
-                if path == "-" && !checkOnly {
+                if path == "-" && !options.checkOnly {
                     try formatted.write(to: "-")
                 } else if formatted.text != document.text {
-                    if checkOnly {
+                    if options.checkOnly {
                         terminal.print(path)
                         result = .failure
                     } else {

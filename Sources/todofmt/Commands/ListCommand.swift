@@ -1,30 +1,32 @@
 import TodoFormat
 
 enum ListCommand: Command {
-    static let name = "list"
-    static let summary = "Print the items of a todo list with their positions."
-    static let usage = "todofmt list [--from <format>] <file>"
-    static let details = """
-        ARGUMENTS:
-          <file>                  A todo list in any format todofmt reads, or - for standard input.
+    struct Options {
+        var file: String
+        var format: DocumentFormat?
+        var list: ListOptions
+    }
 
-        OPTIONS:
-          --from <format>         The file's format. Default: from the extension, else the content.
-        \(Arguments.listOptionsHelp)
+    static let file = ArgumentSpec(
+        name: "file", kind: .file, help: "A todo list in any format todofmt reads, or - for standard input.")
+    static let from = SharedOptions.from("The file's format. Default: from the extension, else the content.")
 
-        Each line is a position (1, 2, 2.1 for the first child of item 2), the
-        checkbox and the item's text with its fields, as in a checklist.
-        """
-    static let valuedOptions: Set<String> = ["--from", "--key", "--field", "--table"]
-    static let flagOptions: Set<String> = []
+    static let spec = CommandSpec(
+        name: "list",
+        abstract: "Print the items of a todo list with their positions.",
+        discussion: [
+            "Each line is a position (1, 2, 2.1 for the first child of item 2), "
+                + "the checkbox and the item's text with its fields, as in a checklist."
+        ],
+        arguments: [file],
+        options: [from] + SharedOptions.list)
 
-    static func run(_ arguments: Arguments, terminal: Terminal) throws -> ExitCode {
-        guard arguments.positionals.count == 1 else {
-            throw UsageError(message: arguments.positionals.isEmpty ? "missing file" : "too many files")
-        }
-        let list = try TodoList(
-            contentsOf: arguments.positionals[0], format: try ConvertCommand.format(arguments.values["--from"]),
-            options: try arguments.listOptions())
+    static func options(from arguments: Arguments) throws(UsageError) -> Options {
+        Options(file: arguments.value(of: file), format: arguments.format(of: from), list: try arguments.listOptions())
+    }
+
+    static func run(_ options: Options, terminal: Terminal) throws -> ExitCode {
+        let list = try TodoList(contentsOf: options.file, format: options.format, options: options.list)
         var lines: [String] = []
         func walk(_ items: [TodoItem], prefix: String) {
             for (index, item) in items.enumerated() {

@@ -1,0 +1,222 @@
+import Foundation
+import Testing
+
+@testable import todofmt
+
+/// Every help text, exactly, by subcommand ("" for todofmt's own). Change these only on purpose:
+/// a man page and shell completions are to be made from the same specs.
+let goldenHelp: [(command: String, text: String)] = [
+    (
+        "",
+        """
+        OVERVIEW: Read, write and convert todo lists kept as Markdown checklists.
+
+        USAGE: todofmt <subcommand>
+
+        OPTIONS:
+          --version               Show the version.
+          -h, --help              Show help information.
+
+        SUBCOMMANDS:
+          convert                 Convert a todo list from one format to another.
+          fmt                     Rewrite checklists in canonical form.
+          check                   Validate todo list files and report problems.
+          list                    Print the items of a todo list with their positions.
+          help                    Show help for a subcommand.
+
+          See 'todofmt help <subcommand>' for detailed help.
+
+        """
+    ),
+    (
+        "convert",
+        """
+        OVERVIEW: Convert a todo list from one format to another.
+
+        Writing into an existing JSON or property list file replaces only the list:
+        other keys, the file's format and its item keys stay.
+
+        USAGE: todofmt convert [--from <format>] [--to <format>] [--key <key>]
+                               [--table <table>] [--field <role>=<key> ...] <input>
+                               [<output>]
+
+        ARGUMENTS:
+          <input>                 The file to read, or - for standard input.
+          <output>                The file to write, or - for standard output (the
+                                  default). It is written to a temporary file and
+                                  renamed into place.
+
+        OPTIONS:
+          --from <format>         The input's format. Default: from the extension, else
+                                  from the content. (values: md, yaml, json, plist,
+                                  bplist, sqlite, sql)
+          --to <format>           The output's format. Default: an existing output
+                                  file's, else the extension's, else md. A new .plist is
+                                  XML unless --to bplist. (values: md, yaml, json,
+                                  plist, bplist, sqlite, sql)
+          --key <key>             The key of a dictionary root (a UserDefaults file, a
+                                  JSON object) that holds the list. Default: the one key
+                                  that does.
+          --table <table>         The table of a database that holds the list. Default:
+                                  todofmt's own, else the one with a name column.
+          --field <role>=<key>    The key (or column) that plays a role in items, for
+                                  schemas todofmt does not know (roles: name, checked,
+                                  status, section, children, fields, order). May repeat.
+          -h, --help              Show help information.
+
+        """
+    ),
+    (
+        "fmt",
+        """
+        OVERVIEW: Rewrite checklists in canonical form.
+
+        USAGE: todofmt fmt [--check] <file> ...
+
+        ARGUMENTS:
+          <file>                  A Markdown checklist, or - to format standard input to
+                                  standard output.
+
+        OPTIONS:
+          --check                 Change nothing; print the files that are not in
+                                  canonical form and exit 1 if there are any.
+          -h, --help              Show help information.
+
+        """
+    ),
+    (
+        "check",
+        """
+        OVERVIEW: Validate todo list files and report problems.
+
+        Problems are printed as 'file:line:column: severity: message'. The exit status
+        is 1 when any file has a problem.
+
+        USAGE: todofmt check [--from <format>] [--key <key>] [--table <table>]
+                             [--field <role>=<key> ...] <file> ...
+
+        ARGUMENTS:
+          <file>                  A todo list in any format todofmt reads, or - for
+                                  standard input.
+
+        OPTIONS:
+          --from <format>         The files' format. Default: from each extension, else
+                                  the content. (values: md, yaml, json, plist, bplist,
+                                  sqlite, sql)
+          --key <key>             The key of a dictionary root (a UserDefaults file, a
+                                  JSON object) that holds the list. Default: the one key
+                                  that does.
+          --table <table>         The table of a database that holds the list. Default:
+                                  todofmt's own, else the one with a name column.
+          --field <role>=<key>    The key (or column) that plays a role in items, for
+                                  schemas todofmt does not know (roles: name, checked,
+                                  status, section, children, fields, order). May repeat.
+          -h, --help              Show help information.
+
+        """
+    ),
+    (
+        "list",
+        """
+        OVERVIEW: Print the items of a todo list with their positions.
+
+        Each line is a position (1, 2, 2.1 for the first child of item 2), the checkbox
+        and the item's text with its fields, as in a checklist.
+
+        USAGE: todofmt list [--from <format>] [--key <key>] [--table <table>]
+                            [--field <role>=<key> ...] <file>
+
+        ARGUMENTS:
+          <file>                  A todo list in any format todofmt reads, or - for
+                                  standard input.
+
+        OPTIONS:
+          --from <format>         The file's format. Default: from the extension, else
+                                  the content. (values: md, yaml, json, plist, bplist,
+                                  sqlite, sql)
+          --key <key>             The key of a dictionary root (a UserDefaults file, a
+                                  JSON object) that holds the list. Default: the one key
+                                  that does.
+          --table <table>         The table of a database that holds the list. Default:
+                                  todofmt's own, else the one with a name column.
+          --field <role>=<key>    The key (or column) that plays a role in items, for
+                                  schemas todofmt does not know (roles: name, checked,
+                                  status, section, children, fields, order). May repeat.
+          -h, --help              Show help information.
+
+        """
+    ),
+    (
+        "help",
+        """
+        OVERVIEW: Show help for a subcommand.
+
+        USAGE: todofmt help [<subcommand>]
+
+        ARGUMENTS:
+          <subcommand>            The subcommand to describe; without it, todofmt's own
+                                  help. (values: convert, fmt, check, list, help)
+
+        OPTIONS:
+          -h, --help              Show help information.
+
+        """
+    ),
+]
+
+@Suite("todofmt's help")
+struct HelpTests {
+    @Test("todofmt help <subcommand> prints exactly the golden text, to standard output, exit 0", arguments: goldenHelp)
+    func golden(command: String, text: String) throws {
+        let run = try Run(command.isEmpty ? ["help"] : ["help", command])
+        #expect(run.status == 0)
+        #expect(run.stderr.isEmpty)
+        #expect(run.stdout == text)
+    }
+
+    @Test("--help and -h print the same as the help subcommand, even after files and other options", arguments: goldenHelp)
+    func helpFlags(command: String, text: String) throws {
+        var variants = [["--help"], ["-h"], ["--bogus", "-h"]]
+        if !command.isEmpty { variants += [["a.md", "--help"], ["--from", "csv", "-h", "a.md"]] }
+        for arguments in variants.map({ (command.isEmpty ? [] : [command]) + $0 }) {
+            let run = try Run(arguments)
+            #expect(run.status == 0, "\(arguments)")
+            #expect(run.stdout == text, "\(arguments)")
+            #expect(run.stderr.isEmpty, "\(arguments)")
+        }
+    }
+
+    @Test("every line fits in 80 columns; every description starts at column 26", arguments: goldenHelp)
+    func layout(command: String, text: String) {
+        var inEntries = false
+        for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
+            #expect(line.count <= Help.width, "\(line)")
+            if line.isEmpty {
+                inEntries = false
+            } else if ["ARGUMENTS:", "OPTIONS:", "SUBCOMMANDS:"].contains(line) {
+                inEntries = true
+            } else if inEntries {
+                // A label from column 2, or a continuation; the words from column 26.
+                let characters = Array(line)
+                let column = Help.descriptionColumn
+                #expect(characters.count > column && characters[column - 1] == " " && characters[column] != " ", "\(line)")
+                #expect(characters[2] != " " || line.hasPrefix(String(repeating: " ", count: column)), "\(line)")
+            }
+        }
+    }
+
+    @Test("OPTIONS lists every option of the spec, -h, --help last; ARGUMENTS every argument")
+    func everythingListed() {
+        for spec in [CLI.spec] + CLI.spec.subcommands {
+            let text = Help.text(for: spec, under: spec.name == CLI.name ? nil : CLI.spec)
+            let options = text.components(separatedBy: "\nOPTIONS:\n")[1].components(separatedBy: "\n\n")[0]
+            let labels = options.split(separator: "\n").filter { !$0.hasPrefix("   ") }
+                .map { $0.dropFirst(2).components(separatedBy: "  ")[0] }
+            #expect(labels == spec.allOptions.map(\.label), "\(spec.name)")
+            #expect(labels.last == "-h, --help")
+            for argument in spec.arguments {
+                #expect(text.contains("\n  \(argument.placeholder) "), "\(spec.name) \(argument.name)")
+            }
+        }
+    }
+}
