@@ -9,6 +9,9 @@ struct Terminal {
     func print(_ text: String) { write(text + "\n", to: out) }
     func printError(_ text: String) { write(text + "\n", to: err) }
 
+    /// Writes text to standard output as it is.
+    func write(_ text: String) { write(text, to: out) }
+
     private func write(_ text: String, to fd: Int32) {
         var text = text
         text.withUTF8 { bytes in

@@ -18,8 +18,9 @@ struct ExampleTests {
         #expect(process.terminationStatus == 0)
         #expect(
             try String(contentsOf: output, encoding: .utf8) == """
-                Milk date(2026-12-01 09:00:00 +0000)
-                true
+                Milk 2026-12-01T09:00:00Z
+                []
+                - name: Milk
                 ["Add help"] [true]
                 # Today
                 - [x] Milk [due:: 2026-12-01T09:00:00Z]

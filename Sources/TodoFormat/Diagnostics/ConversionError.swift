@@ -12,16 +12,18 @@ public enum ConversionError: Error, Hashable, Sendable, CustomStringConvertible,
     case unsupported(String)
     /// The input holds no todo list todofmt recognises.
     case noList(path: String, reason: String)
+    /// An output could not be encoded (a library refused it); the text says why.
+    case encoding(String)
 
     /// The message, without the `todofmt: error:` prefix the command adds.
     public var description: String {
         switch self {
         case .io(let path, let reason): "\(path): \(reason)"
-        case .unknownFormat(let name):
-            "unknown format '\(name)' (known: \(DocumentFormat.allCases.map(\.rawValue).joined(separator: ", ")))"
+        case .unknownFormat(let name): "unknown format '\(name)'"
         case .undetectableFormat(let path): "\(path): cannot tell the format; name it with --from or --to"
         case .unsupported(let text): text
         case .noList(let path, let reason): "\(path): \(reason)"
+        case .encoding(let text): text
         }
     }
     /// The same as `description`, for `localizedDescription`.

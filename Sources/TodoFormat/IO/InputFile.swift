@@ -4,6 +4,23 @@ import Foundation
 enum InputFile {
     static func displayName(_ path: String) -> String { path == "-" ? "<stdin>" : path }
 
+    /// Up to `count` bytes from the start of a file.
+    static func readHead(_ path: String, count: Int) throws(ConversionError) -> [UInt8] {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { throw .io(path: path, reason: String(cString: strerror(errno))) }
+        defer { close(fd) }
+        var info = stat()
+        if fstat(fd, &info) == 0 && (info.st_mode & S_IFMT) == S_IFDIR {
+            throw .io(path: path, reason: "is a directory")
+        }
+        var failure: Int32 = 0
+        let bytes = [UInt8](unsafeUninitializedCapacity: count) { buffer, n in
+            n = readAll(fd, into: buffer, failure: &failure)
+        }
+        if failure != 0 { throw .io(path: path, reason: String(cString: strerror(failure))) }
+        return bytes
+    }
+
     /// Whether an SQLite database keeps a write-ahead log: its header says WAL (bytes 18
     /// and 19 are 2), or a `-wal` file stands beside it.
     static func isWriteAheadLogged(_ path: String) -> Bool {
@@ -65,10 +82,10 @@ enum InputFile {
 extension InputFile {
     /// Reads a UTF-8 text file straight into a string's storage (one copy of the
     /// file in memory, not two), or fails at the first byte that is not UTF-8.
-    static func readText(_ path: String) throws -> String {
+    static func readText(_ path: String, name: String) throws -> String {
         var info = stat()
         guard path != "-", stat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else {
-            return try MarkdownSource.decode(read(path), path: displayName(path))
+            return try UTF8Validation.decode(read(path), path: name)
         }
         let fd = open(path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else { throw ConversionError.io(path: path, reason: String(cString: strerror(errno))) }
@@ -93,50 +110,8 @@ extension InputFile {
         if failure != 0 { throw ConversionError.io(path: path, reason: String(cString: strerror(failure))) }
         if invalidAt >= 0 {
             // Read again for the message: this happens once, on a bad file.
-            return try MarkdownSource.decode(read(path), path: path)
+            return try UTF8Validation.decode(read(path), path: name)
         }
         return text
-    }
-}
-
-enum UTF8Validation {
-    /// The offset of the first byte that does not belong to well-formed UTF-8, or -1.
-    static func firstInvalidOffset(_ bytes: UnsafeBufferPointer<UInt8>) -> Int {
-        var i = 0
-        let n = bytes.count
-        guard let base = bytes.baseAddress else { return -1 }
-        let raw = UnsafeRawPointer(base)
-        while i < n {
-            // Eight ASCII bytes at a time.
-            while i + 8 <= n && raw.loadUnaligned(fromByteOffset: i, as: UInt64.self) & 0x8080_8080_8080_8080 == 0 {
-                i += 8
-            }
-            if i >= n { break }
-            let b0 = bytes[i]
-            if b0 < 0x80 {
-                i += 1
-                continue
-            }
-            func cont(_ k: Int) -> Bool { i + k < n && bytes[i + k] & 0xC0 == 0x80 }
-            if b0 >= 0xC2 && b0 <= 0xDF {
-                guard cont(1) else { return i }
-                i += 2
-            } else if b0 >= 0xE0 && b0 <= 0xEF {
-                guard cont(1), cont(2) else { return i }
-                let b1 = bytes[i + 1]
-                if b0 == 0xE0 && b1 < 0xA0 { return i }  // overlong
-                if b0 == 0xED && b1 >= 0xA0 { return i }  // surrogate
-                i += 3
-            } else if b0 >= 0xF0 && b0 <= 0xF4 {
-                guard cont(1), cont(2), cont(3) else { return i }
-                let b1 = bytes[i + 1]
-                if b0 == 0xF0 && b1 < 0x90 { return i }
-                if b0 == 0xF4 && b1 >= 0x90 { return i }
-                i += 4
-            } else {
-                return i
-            }
-        }
-        return -1
     }
 }

@@ -1,22 +1,17 @@
 /// Reads the plain JSON shape: `[{"name": "…", "checked": false, "children": […]}, …]`.
 enum JSONListReader {
-    static func read(_ bytes: UnsafeBufferPointer<UInt8>, path: String, schema: ItemSchema = .standard, key: String? = nil) throws -> TodoList {
-        try TreeBuilder.build { tree, sink in try read(bytes, path: path, schema: schema, key: key, to: &tree, sink: &sink) }
-    }
-
     /// Reads the list and hands it to `writer`: from an array root one top-level item (with
     /// its children) at a time, from an object root through `ListPlace`.
-    static func read<W: ListWriter>(
-        _ bytes: UnsafeBufferPointer<UInt8>, path: String, schema: ItemSchema, key: String?, to writer: inout W,
-        sink: inout ByteSink
+    static func read<S: ItemSink>(
+        _ bytes: UnsafeBufferPointer<UInt8>, path: String, schema: ItemSchema, key: String?, into sink: inout S
     ) throws {
         var scanner = JSONScanner(bytes: bytes, path: path)
         switch scanner.peek() {
         case UInt8(ascii: "["):
-            writer.begin(metadata: [], to: &sink)
-            try readArray(&scanner, schema: schema, to: &writer, sink: &sink)
+            try sink.begin(metadata: [])
+            try readArray(&scanner, schema: schema, into: &sink)
             try scanner.expectEnd()
-            writer.end(to: &sink)
+            try sink.end()
         case UInt8(ascii: "{"):
             // Read the object once to find the list's key, then read its items again where
             // they stand, so that errors keep their lines.
@@ -36,9 +31,9 @@ enum JSONListReader {
                 return
             }
             scanner.position = offsets[key]!
-            writer.begin(metadata: [], to: &sink)
-            try readArray(&scanner, schema: schema, to: &writer, sink: &sink)
-            writer.end(to: &sink)
+            try sink.begin(metadata: [])
+            try readArray(&scanner, schema: schema, into: &sink)
+            try sink.end()
         case 0:
             throw scanner.error("empty file: expected a JSON array of items")
         default:
@@ -46,13 +41,13 @@ enum JSONListReader {
         }
     }
 
-    private static func readArray<W: ListWriter>(
-        _ scanner: inout JSONScanner, schema: ItemSchema, to writer: inout W, sink: inout ByteSink
-    ) throws(ParseError) {
+    private static func readArray<S: ItemSink>(
+        _ scanner: inout JSONScanner, schema: ItemSchema, into sink: inout S
+    ) throws {
         try scanner.expect(UInt8(ascii: "["), "'['")
         var first = true
         while try scanner.nextElement(close: UInt8(ascii: "]"), first: &first) {
-            writer.itemTree(try readItem(&scanner, schema: schema, depth: 0), depth: 0, to: &sink)
+            try sink.itemTree(try readItem(&scanner, schema: schema, depth: 0), depth: 0)
         }
     }
 

@@ -1,24 +1,24 @@
 /// Writes a JSON file whose root is an object holding the list (and other keys of the
 /// app's): the object one key a line, the list one item object a line.
 enum JSONValueWriter {
-    static func write(_ root: OutputValue, schema: ItemSchema, to sink: inout ByteSink) {
-        write(root, depth: 0, schema: schema, to: &sink)
+    static func write(_ root: OutputValue, layout: ItemLayout, to sink: inout ByteSink) {
+        write(root, depth: 0, layout: layout, to: &sink)
         sink.write("\n")
     }
 
-    private static func write(_ node: OutputValue, depth: Int, schema: ItemSchema, to sink: inout ByteSink) {
+    private static func write(_ node: OutputValue, depth: Int, layout: ItemLayout, to sink: inout ByteSink) {
         switch node {
         case .value(let value):
-            JSONListWriter.writeValue(value, to: &sink)
+            JSONText.writeValue(value, to: &sink)
         case .items(let items):
             writeLines(items, open: "[", close: "]", depth: depth, to: &sink) { item, sink in
-                writeItem(item, depth: depth + 1, schema: schema, to: &sink)
+                writeItem(item, depth: depth + 1, layout: layout, to: &sink)
             }
         case .dictionary(let entries):
             writeLines(entries, open: "{", close: "}", depth: depth, to: &sink) { entry, sink in
-                JSONListWriter.writeString(Substring(entry.key), to: &sink)
+                JSONText.writeString(Substring(entry.key), to: &sink)
                 sink.write(": ")
-                write(entry.value, depth: depth + 1, schema: schema, to: &sink)
+                write(entry.value, depth: depth + 1, layout: layout, to: &sink)
             }
         }
     }
@@ -34,21 +34,21 @@ enum JSONValueWriter {
         }
         sink.write(open + "\n")
         for (i, e) in elements.enumerated() {
-            sink.write(MarkdownWriter.indent(depth + 1))
+            sink.write(Indentation.twoSpaces(depth + 1))
             element(e, &sink)
             sink.write(i == elements.count - 1 ? "\n" : ",\n")
         }
-        sink.write(MarkdownWriter.indent(depth) + close)
+        sink.write(Indentation.twoSpaces(depth) + close)
     }
 
     /// An item object on one line, children on lines of their own.
-    private static func writeItem(_ item: TodoItem, depth: Int, schema: ItemSchema, to sink: inout ByteSink) {
+    private static func writeItem(_ item: TodoItem, depth: Int, layout: ItemLayout, to sink: inout ByteSink) {
         sink.write("{")
-        for (i, entry) in schema.entries(of: item).enumerated() {
+        for (i, entry) in layout.entries(of: item).enumerated() {
             if i > 0 { sink.write(", ") }
-            JSONListWriter.writeString(Substring(entry.key), to: &sink)
+            JSONText.writeString(Substring(entry.key), to: &sink)
             sink.write(": ")
-            write(entry.value, depth: depth, schema: schema, to: &sink)
+            write(entry.value, depth: depth, layout: layout, to: &sink)
         }
         sink.write("}")
     }

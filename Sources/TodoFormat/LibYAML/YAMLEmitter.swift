@@ -29,38 +29,43 @@ final class YAMLEmitter {
         emitter.deallocate()
     }
 
-    private func emit(_ event: inout yaml_event_t) {
-        // libyaml refuses only a malformed sequence of events, which the writers never make.
-        let accepted = yaml_emitter_emit(emitter, &event) == 1
-        assert(accepted, "libyaml refused an event")
+    /// Hands libyaml an event (which it then owns); any refusal is an error.
+    private func emit(_ event: inout yaml_event_t) throws(ConversionError) {
+        guard yaml_emitter_emit(emitter, &event) == 1 else { throw failure() }
     }
 
-    func streamStart() {
+    /// libyaml's reason for the last failure.
+    private func failure() -> ConversionError {
+        let problem = emitter.pointee.problem.map { String(cString: $0) } ?? "the YAML emitter failed"
+        return .encoding("yaml: " + problem)
+    }
+
+    func streamStart() throws(ConversionError) {
         var event = yaml_event_t()
         yaml_stream_start_event_initialize(&event, YAML_UTF8_ENCODING)
-        emit(&event)
+        try emit(&event)
     }
 
-    func streamEnd() {
+    func streamEnd() throws(ConversionError) {
         var event = yaml_event_t()
         yaml_stream_end_event_initialize(&event)
-        emit(&event)
-        yaml_emitter_flush(emitter)
+        try emit(&event)
+        guard yaml_emitter_flush(emitter) == 1 else { throw failure() }
     }
 
-    func documentStart(implicit: Bool) {
+    func documentStart(implicit: Bool) throws(ConversionError) {
         var event = yaml_event_t()
         yaml_document_start_event_initialize(&event, nil, nil, nil, implicit ? 1 : 0)
-        emit(&event)
+        try emit(&event)
     }
 
-    func documentEnd() {
+    func documentEnd() throws(ConversionError) {
         var event = yaml_event_t()
         yaml_document_end_event_initialize(&event, 1)
-        emit(&event)
+        try emit(&event)
     }
 
-    func scalar(_ value: String, style: ScalarStyle = .plain, tag: String? = nil) {
+    func scalar(_ value: String, style: ScalarStyle = .plain, tag: String? = nil) throws(ConversionError) {
         var event = yaml_event_t()
         let yamlStyle: yaml_scalar_style_t =
             switch style {
@@ -85,32 +90,32 @@ final class YAMLEmitter {
                     &event, nil, nil, pointer, Int32(bytes.count), 1, 1, yamlStyle)
             }
         }
-        emit(&event)
+        try emit(&event)
     }
 
-    func sequenceStart(flow: Bool = false) {
+    func sequenceStart(flow: Bool = false) throws(ConversionError) {
         var event = yaml_event_t()
         yaml_sequence_start_event_initialize(
             &event, nil, nil, 1, flow ? YAML_FLOW_SEQUENCE_STYLE : YAML_BLOCK_SEQUENCE_STYLE)
-        emit(&event)
+        try emit(&event)
     }
 
-    func sequenceEnd() {
+    func sequenceEnd() throws(ConversionError) {
         var event = yaml_event_t()
         yaml_sequence_end_event_initialize(&event)
-        emit(&event)
+        try emit(&event)
     }
 
-    func mappingStart(flow: Bool = false) {
+    func mappingStart(flow: Bool = false) throws(ConversionError) {
         var event = yaml_event_t()
         yaml_mapping_start_event_initialize(
             &event, nil, nil, 1, flow ? YAML_FLOW_MAPPING_STYLE : YAML_BLOCK_MAPPING_STYLE)
-        emit(&event)
+        try emit(&event)
     }
 
-    func mappingEnd() {
+    func mappingEnd() throws(ConversionError) {
         var event = yaml_event_t()
         yaml_mapping_end_event_initialize(&event)
-        emit(&event)
+        try emit(&event)
     }
 }

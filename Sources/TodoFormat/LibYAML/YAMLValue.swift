@@ -146,56 +146,46 @@ enum YAMLValue {
     }
 
     /// A mapping key as text: todofmt's keys are strings.
-    static func keyText(_ key: FieldValue) -> String {
-        switch key {
-        case .string(let s): s
-        case .integer(let i): String(i)
-        case .double(let d): FieldSyntax.formatDouble(d)
-        case .bool(let b): b ? "true" : "false"
-        case .null: "null"
-        case .date(let d): ISO8601.format(d)
-        default: FieldSyntax.renderValue(key, bare: false)
-        }
-    }
+    static func keyText(_ key: FieldValue) -> String { key.description }
 
     /// Emits a value so that it reads back with the same type.
-    static func emit(_ value: FieldValue, to emitter: YAMLEmitter) {
+    static func emit(_ value: FieldValue, to emitter: YAMLEmitter) throws(ConversionError) {
         switch value {
-        case .string(let s): emitString(s, to: emitter)
-        case .integer(let i): emitter.scalar(String(i))
+        case .string(let s): try emitString(s, to: emitter)
+        case .integer(let i): try emitter.scalar(String(i))
         case .double(let d):
             if d.isNaN {
-                emitter.scalar(".nan")
+                try emitter.scalar(".nan")
             } else if d.isInfinite {
-                emitter.scalar(d < 0 ? "-.inf" : ".inf")
+                try emitter.scalar(d < 0 ? "-.inf" : ".inf")
             } else {
-                emitter.scalar(String(d))
+                try emitter.scalar(String(d))
             }
-        case .bool(let b): emitter.scalar(b ? "true" : "false")
-        case .null: emitter.scalar("null")
-        case .date(let d): emitter.scalar(ISO8601.format(d))
-        case .data(let d): emitter.scalar(d.base64EncodedString(), tag: binaryTag)
+        case .bool(let b): try emitter.scalar(b ? "true" : "false")
+        case .null: try emitter.scalar("null")
+        case .date(let d): try emitter.scalar(ISO8601.format(d))
+        case .data(let d): try emitter.scalar(d.base64EncodedString(), tag: binaryTag)
         case .array(let values):
-            emitter.sequenceStart(flow: values.isEmpty)
-            for v in values { emit(v, to: emitter) }
-            emitter.sequenceEnd()
+            try emitter.sequenceStart(flow: values.isEmpty)
+            for v in values { try emit(v, to: emitter) }
+            try emitter.sequenceEnd()
         case .dictionary(let fields):
-            emitter.mappingStart(flow: fields.isEmpty)
+            try emitter.mappingStart(flow: fields.isEmpty)
             for field in fields {
-                emitString(field.key, to: emitter)
-                emit(field.value, to: emitter)
+                try emitString(field.key, to: emitter)
+                try emit(field.value, to: emitter)
             }
-            emitter.mappingEnd()
+            try emitter.mappingEnd()
         }
     }
 
     /// A string is quoted when its plain form would read as another type, also by
     /// YAML 1.1 readers (`yes`, `on`…); libyaml quotes on its own what plain style cannot hold.
-    static func emitString(_ s: String, to emitter: YAMLEmitter) {
+    static func emitString(_ s: String, to emitter: YAMLEmitter) throws(ConversionError) {
         if needsQuotes(s) {
-            emitter.scalar(s, style: .doubleQuoted)
+            try emitter.scalar(s, style: .doubleQuoted)
         } else {
-            emitter.scalar(s)
+            try emitter.scalar(s)
         }
     }
 

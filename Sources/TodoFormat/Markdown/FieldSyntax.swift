@@ -149,31 +149,8 @@ enum FieldSyntax {
 
     /// A value in its Markdown text form; `bare` allows an unquoted string.
     static func renderValue(_ value: FieldValue, bare: Bool) -> String {
-        switch value {
-        case .string(let s):
-            return bare && isBareString(s) ? s : quote(s)
-        case .integer(let i): return String(i)
-        case .double(let d): return formatDouble(d)
-        case .bool(let b): return b ? "true" : "false"
-        case .null: return "null"
-        case .date(let d): return ISO8601.format(d)
-        case .data(let d):
-            var s = "<"
-            for byte in d {
-                s += String(byte >> 4, radix: 16) + String(byte & 15, radix: 16)
-            }
-            return s + ">"
-        case .array(let values):
-            return "[" + values.map { renderValue($0, bare: false) }.joined(separator: ", ") + "]"
-        case .dictionary(let fields):
-            return "{" + fields.map { quote($0.key) + ": " + renderValue($0.value, bare: false) }.joined(separator: ", ") + "}"
-        }
-    }
-
-    static func formatDouble(_ d: Double) -> String {
-        if d.isNaN { return "nan" }
-        if d.isInfinite { return d < 0 ? "-inf" : "inf" }
-        return String(d)  // Swift prints the shortest text that reads back exactly, always with `.` or `e`.
+        if case .string(let s) = value { return bare && isBareString(s) ? s : quote(s) }
+        return value.text(quotingStrings: true)
     }
 
     private static func isBareString(_ s: String) -> Bool {
@@ -190,7 +167,7 @@ enum FieldSyntax {
 
     /// JSON string syntax.
     static func quote(_ s: String) -> String {
-        JSONListWriter.encode(.string(s))
+        JSONText.encode(.string(s))
     }
 
     /// `true`, `false`, `null`, a number, `nan`, `inf` or a date-time; nil for anything else.
@@ -205,41 +182,11 @@ enum FieldSyntax {
         case UInt8(ascii: "i"): return token.elementsEqual("inf".utf8) ? .double(.infinity) : nil
         case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
             if token.elementsEqual("-inf".utf8) { return .double(-.infinity) }
-            if let number = number(token) { return number }
+            if let number = NumberSyntax.number(token) { return number }
             if let date = ISO8601.parse(token) { return .date(date) }
             return nil
         default: return nil
         }
-    }
-
-    /// A JSON number: an integer when it has no fraction or exponent and fits in `Int`.
-    static func number(_ token: ArraySlice<UInt8>) -> FieldValue? {
-        var i = token.startIndex
-        let end = token.endIndex
-        if i < end && token[i] == UInt8(ascii: "-") { i += 1 }
-        let intStart = i
-        while i < end && token[i] >= 48 && token[i] <= 57 { i += 1 }
-        guard i > intStart, !(token[intStart] == 48 && i - intStart > 1) else { return nil }
-        var isInteger = true
-        if i < end && token[i] == UInt8(ascii: ".") {
-            isInteger = false
-            i += 1
-            let start = i
-            while i < end && token[i] >= 48 && token[i] <= 57 { i += 1 }
-            guard i > start else { return nil }
-        }
-        if i < end && (token[i] == UInt8(ascii: "e") || token[i] == UInt8(ascii: "E")) {
-            isInteger = false
-            i += 1
-            if i < end && (token[i] == UInt8(ascii: "+") || token[i] == UInt8(ascii: "-")) { i += 1 }
-            let start = i
-            while i < end && token[i] >= 48 && token[i] <= 57 { i += 1 }
-            guard i > start else { return nil }
-        }
-        guard i == end else { return nil }
-        let text = String(decoding: token, as: UTF8.self)
-        if isInteger, let value = Int(text) { return .integer(value) }
-        return Double(text).map { .double($0) }
     }
 
     /// Reads the value grammar of FORMAT.md over bytes.

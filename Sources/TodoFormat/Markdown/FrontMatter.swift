@@ -61,13 +61,13 @@ enum FrontMatter {
     }
 
     /// `---`, the metadata as a YAML mapping, `---`, each line ending in `lineEnding`.
-    static func render(_ metadata: [Field], lineEnding: String = "\n") -> String {
+    static func render(_ metadata: [Field], lineEnding: String = "\n") throws -> String {
         let emitter = YAMLEmitter()
-        emitter.streamStart()
-        emitter.documentStart(implicit: true)
-        YAMLValue.emit(.dictionary(metadata), to: emitter)
-        emitter.documentEnd()
-        emitter.streamEnd()
+        try emitter.streamStart()
+        try emitter.documentStart(implicit: true)
+        try YAMLValue.emit(.dictionary(metadata), to: emitter)
+        try emitter.documentEnd()
+        try emitter.streamEnd()
         var yaml = String(decoding: emitter.output, as: UTF8.self)
         if yaml.hasSuffix("...\n") { yaml.removeLast(4) }
         if lineEnding != "\n" { yaml = yaml.replacingOccurrences(of: "\n", with: lineEnding) }

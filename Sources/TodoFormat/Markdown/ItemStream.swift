@@ -1,25 +1,28 @@
-/// Turns parsed task items into list items as the parser reports them and hands
-/// them to a writer: a tree builder, or another format's writer directly.
-struct ItemStream<Writer: ListWriter>: BlockSink {
+/// Turns the parser's task items into list items and keeps them until they are handed on.
+/// A class, so that the list reader can empty it while the parser holds it.
+final class ItemQueue: BlockSink {
     private let source: String
     private let bytes: UnsafeBufferPointer<UInt8>
-    var writer: Writer
-    var sink: ByteSink
+    private var items: [(TodoItem, Int)] = []
     private var section: String?
 
-    init(source: String, bytes: UnsafeBufferPointer<UInt8>, writer: Writer, sink: ByteSink) {
+    init(source: String, bytes: UnsafeBufferPointer<UInt8>) {
         self.source = source
         self.bytes = bytes
-        self.writer = writer
-        self.sink = sink
     }
 
-    mutating func item(_ parsed: ParsedItem) {
-        writer.item(ItemText.item(of: parsed, section: section, in: source, bytes: bytes), depth: parsed.depth, to: &sink)
+    func item(_ parsed: ParsedItem) {
+        items.append((ItemText.item(of: parsed, section: section, in: source, bytes: bytes), parsed.depth))
     }
 
-    mutating func heading(text: String, level: Int, line: Int) {
+    func heading(text: String, level: Int, line: Int) {
         section = text.isEmpty ? nil : text
+    }
+
+    /// Hands the items found so far to `sink`, in order.
+    func drain<S: ItemSink>(into sink: inout S) throws {
+        for (item, depth) in items { try sink.item(item, depth: depth) }
+        items.removeAll(keepingCapacity: true)
     }
 }
 

@@ -1,14 +1,21 @@
 /// Writes a list as a new checklist in canonical form (FORMAT.md, section 10).
 struct MarkdownWriter: ListWriter {
+    private var sink: ByteSink
+    private let outputName: String
     var lineEnding = "\n"
     private var wroteItem = false
     private var section: String? = nil
 
-    mutating func begin(metadata: [Field], to sink: inout ByteSink) {
-        if !metadata.isEmpty { sink.write(FrontMatter.render(metadata, lineEnding: lineEnding)) }
+    init(into sink: ByteSink, outputName: String) {
+        self.sink = sink
+        self.outputName = outputName
     }
 
-    mutating func item(_ item: TodoItem, depth: Int, to sink: inout ByteSink) {
+    mutating func begin(metadata: [Field]) throws {
+        if !metadata.isEmpty { sink.write(try FrontMatter.render(metadata, lineEnding: lineEnding)) }
+    }
+
+    mutating func item(_ item: TodoItem, depth: Int) {
         if depth == 0 && (item.section != section || (!wroteItem && item.section != nil)) {
             if let heading = item.section {
                 if wroteItem { sink.write(lineEnding) }
@@ -22,17 +29,15 @@ struct MarkdownWriter: ListWriter {
         Self.writeLine(of: item, depth: depth, lineEnding: lineEnding, to: &sink)
     }
 
-    mutating func end(to sink: inout ByteSink) {}
+    mutating func end() {}
 
-    private static let indents: [String] = (0..<64).map { String(repeating: "  ", count: $0) }
-
-    static func indent(_ depth: Int) -> String {
-        depth < indents.count ? indents[depth] : String(repeating: "  ", count: depth)
+    mutating func finish() throws -> Written {
+        Written(bytes: try sink.finish(path: outputName))
     }
 
     /// `- [c] name [fields]` with its indentation and line ending.
     static func writeLine(of item: TodoItem, depth: Int, lineEnding: String, to sink: inout ByteSink) {
-        sink.write(indent(depth))
+        sink.write(Indentation.twoSpaces(depth))
         switch item.status {
         case .open: sink.write("- [ ] ")
         case .done: sink.write("- [x] ")
@@ -49,7 +54,7 @@ struct MarkdownWriter: ListWriter {
                 return true
             } == true
         if !plain {
-            sink.write(FieldSyntax.render(name: item.nameStorage, fields: item.fields, continuation: indent(depth + 1)))
+            sink.write(FieldSyntax.render(name: item.nameStorage, fields: item.fields, continuation: Indentation.twoSpaces(depth + 1)))
         }
         sink.write(lineEnding)
     }

@@ -2,8 +2,8 @@ import Foundation
 
 /// A checklist file as written: its exact text plus the task items found in it.
 ///
-/// Reading and writing back without changes gives the same bytes; an edit of one
-/// item changes only that item's lines.
+/// Reading and writing back without changes gives the same bytes; an edit of one item
+/// changes only that item's lines, and only the list around it is parsed again.
 public struct TodoDocument: Sendable {
     /// A task item where it stands in the file.
     public struct Entry: Sendable {
@@ -15,7 +15,25 @@ public struct TodoDocument: Sendable {
         public var line: Int
         /// 1-based column of its `[`.
         public var column: Int
-        var parsed: ParsedItem
+    }
+
+    /// The task items of a document in order, made from its text when asked for (so an
+    /// item's name never holds on to an older text of the document).
+    public struct Entries: RandomAccessCollection, Sendable {
+        fileprivate let text: String
+        fileprivate let found: [FoundItem]
+
+        public var startIndex: Int { 0 }
+        public var endIndex: Int { found.count }
+
+        public subscript(position: Int) -> Entry {
+            let item = found[position]
+            let parsed = item.parsed
+            let built = text.withBytes { bytes in
+                (ItemText.item(of: parsed, section: item.section, in: text, bytes: bytes), item.column(in: bytes))
+            }
+            return Entry(item: built.0, depth: parsed.depth, line: parsed.line, column: built.1)
+        }
     }
 
     /// A problem `check` reports.
@@ -37,98 +55,103 @@ public struct TodoDocument: Sendable {
     /// The path used in locations.
     public let path: String
     /// The front matter's metadata.
-    public private(set) var metadata: [Field]
-    /// Every task item in document order.
-    public private(set) var entries: [Entry]
+    public let metadata: [Field]
     /// `\n` or `\r\n`, from the file's first line ending.
-    public private(set) var lineEnding: String
-    private var listBlocks: [(first: Int, last: Int, canonical: Bool)] = []
-    private var nearMisses: [Problem] = []
+    public let lineEnding: String
+    /// Where the body starts, after the front matter.
+    private let bodyStart: Int
+    private let firstBodyLine: Int
+    /// What the parser found: the task items, the top-level list blocks, lines that look
+    /// like tasks but are not.
+    private(set) var found: [FoundItem] = []
+    private(set) var listBlocks: [ListBlock] = []
+    private(set) var nearMisses: [Problem] = []
     /// Items that cmark-gfm takes for tasks because of a later task-like line inside them.
     private(set) var taskLikeLines: [(itemLine: Int, hasCheckedBox: Bool)] = []
 
+    /// Every task item in document order.
+    public var entries: Entries { Entries(text: text, found: found) }
+
     /// Parses checklist text; `path` names the file in locations.
     public init(parsing text: String, path: String = "<input>") throws {
-        self.text = text
-        self.path = path
-        self.metadata = []
-        self.entries = []
-        self.lineEnding = "\n"
-        try reparse()
+        self.init(source: try MarkdownSource(text: text, path: path))
+    }
+
+    /// Parses the UTF-8 bytes of a checklist; an invalid byte is an error at its place.
+    public init(bytes: [UInt8], path: String = "<input>") throws {
+        try self.init(parsing: UTF8Validation.decode(bytes, path: path), path: path)
     }
 
     /// Reads and parses a file.
-    public init(contentsOf path: String) throws {
-        let name = InputFile.displayName(path)
-        try self.init(parsing: MarkdownSource.decode(InputFile.read(path), path: name), path: name)
+    public init(contentsOf url: URL) throws {
+        let input = Input(file: url.filePath)
+        try self.init(parsing: input.text(), path: input.name)
     }
 
-    /// Writes the text to a file (`-` for standard output) through a temporary file renamed into place.
-    public func write(to path: String) throws {
-        try OutputFile.write(path) { $0.write(text) }
+    init(source: MarkdownSource) {
+        text = source.text
+        path = source.path
+        metadata = source.metadata
+        lineEnding = source.lineEnding
+        bodyStart = source.bodyStart
+        firstBodyLine = source.firstBodyLine
+        let parsed = Self.parse(text, from: bodyStart, to: nil, firstLine: firstBodyLine, section: nil, path: path)
+        (found, listBlocks, nearMisses, taskLikeLines) = (parsed.found, parsed.listBlocks, parsed.nearMisses, parsed.taskLikeLines)
     }
 
-    /// The document in canonical form (see ``canonicalMarkdown()``).
-    public func formatted() throws -> TodoDocument {
-        try TodoDocument(parsing: canonicalMarkdown(), path: path)
-    }
-
-    private mutating func reparse() throws {
-        let source = text
-        var text = text
-        let path = path
-        let result = try text.withUTF8 { bytes in
-            var metadata: [Field] = []
-            var bodyStart = 0
-            var firstLine = 1
-            if let front = FrontMatter.locate(in: bytes) {
-                metadata = try FrontMatter.parse(
-                    UnsafeBufferPointer(rebasing: bytes[front.yaml]), file: path, lineOffset: 1)
-                bodyStart = front.bodyStart
-                firstLine = front.lineCount + 1
-            }
-            var parser = BlockParser(text: bytes, sink: DocumentBuilder(source: source, bytes: bytes, path: path))
-            let builder = parser.parse(from: bodyStart, firstLine: firstLine)
-            return (metadata, builder, MarkdownSource.lineEnding(of: bytes))
+    /// Writes the text to a file through a temporary file renamed into place.
+    public func write(to url: URL) throws {
+        let output = try Output.file(url.filePath)
+        do {
+            var sink = output.makeSink()
+            sink.write(text)
+            _ = try sink.finish(path: output.name)
+            try output.commit()
+        } catch {
+            output.discard()
+            throw error
         }
-        metadata = result.0
-        entries = result.1.entries
-        listBlocks = result.1.listBlocks
-        nearMisses = result.1.nearMisses
-        taskLikeLines = result.1.taskLikeLines
-        lineEnding = result.2
     }
 
     /// The list the file holds.
     public var list: TodoList {
-        var builder = TreeBuilder()
-        var sink = ByteSink()
-        builder.begin(metadata: metadata, to: &sink)
-        for entry in entries { builder.add(entry.item, depth: entry.depth) }
+        var builder = ListBuilder()
+        builder.begin(metadata: metadata)
+        for entry in entries { builder.item(entry.item, depth: entry.depth) }
         return builder.finish()
     }
 
     /// The document's text: the bytes it was read from, with any edits.
     public func markdown() -> String { text }
 
-    /// Replaces the status, name and fields of the item at `index` in ``entries``,
-    /// rewriting only that item's lines. Its children and position stay.
-    public mutating func replaceItem(at index: Int, with item: TodoItem) throws {
-        let parsed = entries[index].parsed
+    /// The document in canonical form (see ``canonicalMarkdown()``).
+    public func formatted() throws -> TodoDocument {
+        try TodoDocument(parsing: canonicalMarkdown(), path: path)
+    }
+
+    /// Changes the item at `index` of ``entries``: its status, name and fields, rewriting
+    /// only that item's lines. Its children, section and position stay.
+    public mutating func updateItem(at index: Int, _ change: (inout TodoItem) throws -> Void) rethrows {
+        let old = entries[index].item
+        var item = old
+        try change(&item)
+        guard item.status != old.status || item.nameStorage != old.nameStorage || item.fields != old.fields else { return }
+        let parsed = found[index].parsed
         var bytes = Array(text.utf8)
+        let before = bytes.count
         // The continuation lines of a multi-line name start like the item's own content.
         let prefix = continuationPrefix(of: parsed, in: bytes)
-        let rendered = Array(
-            FieldSyntax.render(name: item.nameStorage, fields: item.fields, continuation: prefix).utf8)
+        let rendered = Array(FieldSyntax.render(name: item.nameStorage, fields: item.fields, continuation: prefix).utf8)
         var nameRange = (parsed.firstNameLine.lowerBound)..<parsed.nameEnd
         if parsed.firstNameLine.isEmpty && parsed.moreNameLines.isEmpty {
             // No name yet: write it after the white space that follows `]`.
             nameRange = (parsed.statusEnd + 2)..<(parsed.statusEnd + 2)
         }
+        let lineDelta = rendered.count { $0 == 10 } - bytes[nameRange].count { $0 == 10 }
         bytes.replaceSubrange(nameRange, with: rendered)
         bytes.replaceSubrange((parsed.boxStart + 1)..<parsed.statusEnd, with: Array(String(item.status.marker).utf8))
         text = String(decoding: bytes, as: UTF8.self)
-        try reparse()
+        reparse(around: parsed.line, byteDelta: bytes.count - before, lineDelta: lineDelta)
     }
 
     private func continuationPrefix(of parsed: ParsedItem, in bytes: [UInt8]) -> String {
@@ -141,94 +164,131 @@ public struct TodoDocument: Sendable {
         return lead + String(repeating: " ", count: parsed.boxStart - parsed.markerStart)
     }
 
-    /// The text in canonical form: every top-level list made only of task items is
-    /// rewritten with `- [ ]` markers and two spaces a level; everything else stays.
-    public func canonicalMarkdown() -> String {
-        if !listBlocks.contains(where: \.canonical) { return text }
-        let bytes = Array(text.utf8)
-        var lineStarts: [Int] = [0]
-        for (i, b) in bytes.enumerated() where b == 10 { lineStarts.append(i + 1) }
-        // Rewritten items take two spaces of content indentation, so an indented line after
-        // a list could join its last item: such a list is left as it is.
-        func nextTextIsIndented(after line: Int) -> Bool {
-            var n = line
-            while n < lineStarts.count {
-                var i = lineStarts[n]
-                let end = n + 1 < lineStarts.count ? lineStarts[n + 1] : bytes.count
-                while i < end && (bytes[i] == 32 || bytes[i] == 9) { i += 1 }
-                if i < end && bytes[i] != 10 && bytes[i] != 13 { return i > lineStarts[n] }
-                n += 1
-            }
-            return false
+    /// Parses again the top-level list that holds `line` after an edit inside it that moved
+    /// what follows by `byteDelta` bytes and `lineDelta` lines; everything after it only
+    /// moves. A task outside a top-level list (in a block quote) makes the whole body parse again.
+    private mutating func reparse(around line: Int, byteDelta: Int, lineDelta: Int) {
+        guard let b = listBlocks.firstIndex(where: { $0.first <= line && line <= $0.last }) else {
+            let parsed = Self.parse(text, from: bodyStart, to: nil, firstLine: firstBodyLine, section: nil, path: path)
+            (found, listBlocks, nearMisses, taskLikeLines) = (parsed.found, parsed.listBlocks, parsed.nearMisses, parsed.taskLikeLines)
+            return
         }
-        let blocks = listBlocks.filter { $0.canonical && !nextTextIsIndented(after: $0.last) }
-        var out: [UInt8] = []
-        out.reserveCapacity(bytes.count)
-        var position = 0
-        var entryIndex = 0
-        for block in blocks {
-            let start = lineStarts[block.first - 1]
-            let end = block.last < lineStarts.count ? lineStarts[block.last] : bytes.count
-            out.append(contentsOf: bytes[position..<start])
-            while entryIndex < entries.count && entries[entryIndex].line < block.first { entryIndex += 1 }
-            var sink = ByteSink()
-            while entryIndex < entries.count && entries[entryIndex].line <= block.last {
-                let entry = entries[entryIndex]
-                MarkdownWriter.writeLine(of: entry.item, depth: entry.depth, lineEnding: lineEnding, to: &sink)
-                entryIndex += 1
-            }
-            out.append(contentsOf: sink.buffer)
-            // A list at the very end of a file without a final newline keeps it that way.
-            if end == bytes.count && bytes.last != 10 { out.removeLast(lineEnding.utf8.count) }
-            position = end
+        let block = listBlocks[b]
+        let first = found.firstIndex { $0.parsed.line >= block.first } ?? found.count
+        let after = found[first...].firstIndex { $0.parsed.line > block.last } ?? found.count
+        let section = first < after ? found[first].section : nil
+        let (start, end) = text.withBytes { bytes in
+            (Self.offset(ofLine: block.first, in: bytes), Self.offset(ofLine: block.last + lineDelta + 1, in: bytes))
         }
-        out.append(contentsOf: bytes[position...])
-        return String(decoding: out, as: UTF8.self)
+        let parsed = Self.parse(text, from: start, to: end, firstLine: block.first, section: section, path: path)
+        var moved = found[after...].map { $0.shifted(bytes: byteDelta, lines: lineDelta) }
+        moved.insert(contentsOf: parsed.found, at: 0)
+        found.replaceSubrange(first..., with: moved)
+        let laterBlocks = listBlocks[(b + 1)...].map { ListBlock(first: $0.first + lineDelta, last: $0.last + lineDelta, canonical: $0.canonical) }
+        listBlocks.replaceSubrange(b..., with: parsed.listBlocks + laterBlocks)
+        func outside(_ l: Int) -> Bool { l < block.first || l > block.last }
+        nearMisses = nearMisses.filter { $0.location.line < block.first }
+            + parsed.nearMisses
+            + nearMisses.filter { $0.location.line > block.last }.map {
+                var problem = $0
+                problem.location.line += lineDelta
+                return problem
+            }
+        taskLikeLines = taskLikeLines.filter { $0.itemLine < block.first } + parsed.taskLikeLines
+            + taskLikeLines.filter { $0.itemLine > block.last }.map { ($0.itemLine + lineDelta, $0.hasCheckedBox) }
     }
 
-    /// Problems a person should fix: lines that look like tasks but are not, mixed line endings.
-    public func problems() -> [Problem] {
-        var problems = nearMisses
-        let bytes = Array(text.utf8)
-        var crlf = 0, lf = 0, firstMixed = 0, line = 1
-        for (i, b) in bytes.enumerated() where b == 10 {
-            if i > 0 && bytes[i - 1] == 13 { crlf += 1 } else { lf += 1 }
-            if crlf > 0 && lf > 0 && firstMixed == 0 { firstMixed = line }
-            line += 1
+    /// The byte offset where line `line` (from 1) starts, or the text's end.
+    private static func offset(ofLine line: Int, in bytes: UnsafeBufferPointer<UInt8>) -> Int {
+        guard let base = bytes.baseAddress else { return 0 }
+        var position = 0
+        var current = 1
+        while current < line, position < bytes.count, let newline = memchr(base + position, 10, bytes.count - position) {
+            position = base.distance(to: newline.assumingMemoryBound(to: UInt8.self)) + 1
+            current += 1
         }
-        if firstMixed > 0 {
-            problems.append(
-                Problem(
-                    location: SourceLocation(file: path, line: firstMixed, column: 1), severity: .warning,
-                    message: "mixed line endings (\(lf) LF, \(crlf) CRLF)"))
+        return current == line ? position : bytes.count
+    }
+
+    /// Parses `text` from `start` to `end` (nil: the end), numbering the first line
+    /// `firstLine`, with `section` as the heading above.
+    private static func parse(
+        _ text: String, from start: Int, to end: Int?, firstLine: Int, section: String?, path: String
+    ) -> DocumentBuilder {
+        text.withBytes { bytes in
+            let end = end ?? bytes.count
+            let span = UnsafeBufferPointer(rebasing: bytes[start..<end])
+            var parser = BlockParser(text: span, sink: DocumentBuilder(offset: start, path: path, section: section))
+            return parser.parse(from: 0, firstLine: firstLine)
         }
-        return problems.sorted { ($0.location.line, $0.location.column) < ($1.location.line, $1.location.column) }
     }
 }
 
-/// Collects what a document needs: each item with its place, the list blocks and near misses.
-private struct DocumentBuilder: BlockSink {
-    let source: String
-    let bytes: UnsafeBufferPointer<UInt8>
-    let path: String
-    var entries: [TodoDocument.Entry] = []
-    var listBlocks: [(first: Int, last: Int, canonical: Bool)] = []
-    var nearMisses: [TodoDocument.Problem] = []
-    var taskLikeLines: [(itemLine: Int, hasCheckedBox: Bool)] = []
+/// A run of top-level list items from line `first` to line `last`; `canonical` when it
+/// holds nothing but task items and their names.
+struct ListBlock: Sendable {
+    var first: Int
+    var last: Int
+    var canonical: Bool
+}
+
+/// A task item as the parser found it, with the heading it stands under.
+struct FoundItem: Sendable {
+    var parsed: ParsedItem
     var section: String?
 
-    init(source: String, bytes: UnsafeBufferPointer<UInt8>, path: String) {
-        self.source = source
-        self.bytes = bytes
+    /// 1-based column of its `[`, in Unicode scalars.
+    func column(in bytes: UnsafeBufferPointer<UInt8>) -> Int {
+        var column = 1
+        for i in parsed.lineStart..<parsed.boxStart where bytes[i] & 0xC0 != 0x80 { column += 1 }
+        return column
+    }
+
+    /// The same item `bytes` bytes and `lines` lines further down.
+    func shifted(bytes: Int, lines: Int) -> FoundItem {
+        var item = self
+        item.parsed = parsed.shifted(bytes: bytes, lines: lines)
+        return item
+    }
+}
+
+extension ParsedItem {
+    /// The same item `bytes` bytes and `lines` lines further down.
+    func shifted(bytes delta: Int, lines: Int) -> ParsedItem {
+        guard delta != 0 || lines != 0 else { return self }
+        var item = self
+        item.line += lines
+        item.lastLine += lines
+        item.lineStart += delta
+        item.markerStart += delta
+        item.boxStart += delta
+        item.statusEnd += delta
+        item.nameEnd += delta
+        item.firstNameLine = (firstNameLine.lowerBound + delta)..<(firstNameLine.upperBound + delta)
+        item.moreNameLines = moreNameLines.map { ($0.lowerBound + delta)..<($0.upperBound + delta) }
+        return item
+    }
+}
+
+/// Collects what a document needs: each item with its place, the list blocks and near
+/// misses. It may see a span of the text (from `offset`); what it keeps counts from the start.
+struct DocumentBuilder: BlockSink {
+    let offset: Int
+    let path: String
+    var section: String?
+    var found: [FoundItem] = []
+    var listBlocks: [ListBlock] = []
+    var nearMisses: [TodoDocument.Problem] = []
+    var taskLikeLines: [(itemLine: Int, hasCheckedBox: Bool)] = []
+
+    init(offset: Int, path: String, section: String?) {
+        self.offset = offset
         self.path = path
+        self.section = section
     }
 
     mutating func item(_ parsed: ParsedItem) {
-        let item = ItemText.item(of: parsed, section: section, in: source, bytes: bytes)
-        var column = 1
-        for i in parsed.lineStart..<parsed.boxStart where bytes[i] & 0xC0 != 0x80 { column += 1 }
-        entries.append(
-            TodoDocument.Entry(item: item, depth: parsed.depth, line: parsed.line, column: column, parsed: parsed))
+        found.append(FoundItem(parsed: parsed.shifted(bytes: offset, lines: 0), section: parsed.depth == 0 ? section : nil))
     }
 
     mutating func heading(text: String, level: Int, line: Int) {
@@ -236,7 +296,7 @@ private struct DocumentBuilder: BlockSink {
     }
 
     mutating func listBlock(firstLine: Int, lastLine: Int, canonicalizable: Bool) {
-        listBlocks.append((firstLine, lastLine, canonicalizable))
+        listBlocks.append(ListBlock(first: firstLine, last: lastLine, canonical: canonicalizable))
     }
 
     mutating func taskLikeText(line: Int, column: Int, itemLine: Int, hasCheckedBox: Bool) {

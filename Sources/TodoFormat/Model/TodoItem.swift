@@ -1,7 +1,8 @@
 /// One entry of a todo list: a name, a status, typed fields and nested items.
 public struct TodoItem: Hashable, Sendable {
-    // Names read from a Markdown file are slices of the file's text, so a list of
-    // a million items does not hold a million separate string buffers.
+    // A name read from a checklist starts as a slice of the file's text, so streaming a
+    // million items does not make a million string buffers; a list built in memory
+    // detaches it (see `detachName`).
     var nameStorage: Substring
 
     /// The item's text, without its checkbox and its fields.
@@ -38,5 +39,16 @@ public struct TodoItem: Hashable, Sendable {
         self.fields = fields
         self.children = children
         self.section = section
+    }
+
+    /// Gives the name storage of its own when it is a slice of a larger text, so that the
+    /// item does not keep that text alive.
+    mutating func detachName() {
+        if nameStorage.base.utf8.count != nameStorage.utf8.count { nameStorage = Substring(String(nameStorage)) }
+    }
+
+    /// The value of the first field with this key.
+    public subscript(field key: String) -> FieldValue? {
+        fields[key: key]
     }
 }

@@ -267,21 +267,21 @@ struct BinaryPropertyListWriter {
     private var position = 8
     private var offsets: [Int] = []
     private let referenceSize: Int
-    private let schema: ItemSchema
+    private let layout: ItemLayout
     private var strings: [String: Int] = [:]
     private var integers: [Int: Int] = [:]
     private var reals: [UInt64: Int] = [:]
     private var dates: [UInt64: Int] = [:]
     private var booleans: [Int] = [-1, -1]
 
-    private init(nodeCount: Int, schema: ItemSchema) {
+    private init(nodeCount: Int, layout: ItemLayout) {
         referenceSize = nodeCount <= 0xFF ? 1 : nodeCount <= 0xFFFF ? 2 : 4
-        self.schema = schema
+        self.layout = layout
         offsets.reserveCapacity(nodeCount)
     }
 
-    static func write(_ root: OutputValue, schema: ItemSchema, to sink: inout ByteSink) {
-        var writer = BinaryPropertyListWriter(nodeCount: root.nodeCount, schema: schema)
+    static func write(_ root: OutputValue, layout: ItemLayout, to sink: inout ByteSink) {
+        var writer = BinaryPropertyListWriter(nodeCount: root.nodeCount, layout: layout)
         sink.write("bplist00")
         let top = writer.write(root, to: &sink)
         let tableOffset = writer.position
@@ -354,7 +354,7 @@ struct BinaryPropertyListWriter {
 
     private mutating func write(_ item: TodoItem, to sink: inout ByteSink) -> Int {
         // Property lists have no null: such fields are left out.
-        let entries = schema.entries(of: item).filter { if case .value(.null) = $0.value { false } else { true } }
+        let entries = layout.entries(of: item).filter { if case .value(.null) = $0.value { false } else { true } }
         var refs = entries.map { key($0.key, to: &sink) }
         for entry in entries { refs.append(write(entry.value, to: &sink)) }
         return container(0xD0, refs: refs, to: &sink)
@@ -441,5 +441,41 @@ struct BinaryPropertyListWriter {
             position += 2 * units.count
         }
         return n
+    }
+}
+
+extension OutputValue {
+    /// How many objects the value holds, keys included: an upper bound for a binary
+    /// property list's object count.
+    var nodeCount: Int {
+        switch self {
+        case .value(let v): return v.nodeCount
+        case .items(let items): return 1 + items.reduce(0) { $0 + Self.nodeCount(of: $1) }
+        case .dictionary(let entries): return 1 + entries.reduce(0) { $0 + 1 + $1.value.nodeCount }
+        }
+    }
+
+    private static func nodeCount(of item: TodoItem) -> Int {
+        // name, checked, status, section, fields, nested fields, children: keys and values.
+        var count = 1 + 4 + 2 * item.fields.count
+        if case .custom = item.status { count += 2 }
+        if item.section != nil { count += 2 }
+        for field in item.fields { count += field.value.nodeCount - 1 }
+        count += 2  // a `fields` dictionary, when one is needed
+        if !item.children.isEmpty {
+            count += 2 + item.children.reduce(0) { $0 + nodeCount(of: $1) }
+        }
+        return count
+    }
+}
+
+extension FieldValue {
+    /// How many property list objects the value is, keys included.
+    var nodeCount: Int {
+        switch self {
+        case .array(let values): 1 + values.reduce(0) { $0 + $1.nodeCount }
+        case .dictionary(let fields): 1 + fields.reduce(0) { $0 + 1 + $1.value.nodeCount }
+        default: 1
+        }
     }
 }

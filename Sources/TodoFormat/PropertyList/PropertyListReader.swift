@@ -1,22 +1,22 @@
 /// Reads a todo list from a property list (XML or binary): from an array root one item at a
 /// time, from a dictionary root (a UserDefaults file) through `ListPlace`.
 enum PropertyListReader {
-    static func read<W: ListWriter>(
+    static func read<S: ItemSink>(
         _ bytes: UnsafeBufferPointer<UInt8>, binary: Bool, path: String, schema: ItemSchema, key: String?,
-        to writer: inout W, sink: inout ByteSink
+        into sink: inout S
     ) throws {
         if binary {
             let reader = try BinaryPropertyListReader(bytes: bytes, path: path)
             if let elements = try reader.arrayElements(reader.topObject) {
-                writer.begin(metadata: [], to: &sink)
+                try sink.begin(metadata: [])
                 for element in elements {
                     let at = try reader.offset(of: element)
-                    writer.itemTree(try item(try reader.value(element), schema: schema) { reader.error($0, at: at) }, depth: 0, to: &sink)
+                    try sink.itemTree(try item(try reader.value(element), schema: schema) { reader.error($0, at: at) }, depth: 0)
                 }
-                writer.end(to: &sink)
+                try sink.end()
             } else {
                 let root = try reader.value(reader.topObject)
-                try readDictionary(root, path: path, schema: schema, key: key, to: &writer, sink: &sink) {
+                try readDictionary(root, path: path, schema: schema, key: key, into: &sink) {
                     reader.error($0, at: 8)
                 }
             }
@@ -25,21 +25,21 @@ enum PropertyListReader {
         var reader = XMLPropertyListReader(bytes: bytes, path: path)
         let rootTag = try reader.openPlist()
         if rootTag.is("array") && !rootTag.isClosing {
-            writer.begin(metadata: [], to: &sink)
+            try sink.begin(metadata: [])
             if !rootTag.isEmpty {
                 while true {
                     let tag = try reader.nextTag()
                     if tag.isClosing && tag.is("array") { break }
                     let element = try reader.value(tag)
-                    writer.itemTree(try item(element, schema: schema) { reader.error($0, at: tag.offset) }, depth: 0, to: &sink)
+                    try sink.itemTree(try item(element, schema: schema) { reader.error($0, at: tag.offset) }, depth: 0)
                 }
             }
             try reader.closePlist()
-            writer.end(to: &sink)
+            try sink.end()
         } else {
             let root = try reader.value(rootTag)
             try reader.closePlist()
-            try readDictionary(root, path: path, schema: schema, key: key, to: &writer, sink: &sink) {
+            try readDictionary(root, path: path, schema: schema, key: key, into: &sink) {
                 reader.error($0, at: rootTag.offset)
             }
         }
@@ -50,8 +50,8 @@ enum PropertyListReader {
         return try schema.item(from: fields, depth: 0, fail: fail)
     }
 
-    private static func readDictionary<W: ListWriter>(
-        _ root: FieldValue, path: String, schema: ItemSchema, key: String?, to writer: inout W, sink: inout ByteSink,
+    private static func readDictionary<S: ItemSink>(
+        _ root: FieldValue, path: String, schema: ItemSchema, key: String?, into sink: inout S,
         fail: (String) -> ParseError
     ) throws {
         guard case .dictionary(let fields) = root else {
@@ -64,8 +64,8 @@ enum PropertyListReader {
             }
             return fail(message)
         }
-        writer.begin(metadata: [], to: &sink)
-        for item in items { writer.itemTree(item, depth: 0, to: &sink) }
-        writer.end(to: &sink)
+        try sink.begin(metadata: [])
+        for item in items { try sink.itemTree(item, depth: 0) }
+        try sink.end()
     }
 }

@@ -277,16 +277,16 @@ struct XMLPropertyListReader {
 /// Writes an XML property list as Apple's tools do: the XML declaration and DOCTYPE, then
 /// one element a line, indented with tabs.
 struct XMLPropertyListWriter {
-    private let schema: ItemSchema
+    private let layout: ItemLayout
 
-    static func write(_ root: OutputValue, schema: ItemSchema, to sink: inout ByteSink) {
+    static func write(_ root: OutputValue, layout: ItemLayout, to sink: inout ByteSink) {
         sink.write("""
             <?xml version="1.0" encoding="UTF-8"?>
             <!DOCTYPE plist PUBLIC "-//Apple//DTD PLIST 1.0//EN" "http://www.apple.com/DTDs/PropertyList-1.0.dtd">
             <plist version="1.0">
 
             """)
-        let writer = XMLPropertyListWriter(schema: schema)
+        let writer = XMLPropertyListWriter(layout: layout)
         writer.write(root, depth: 0, to: &sink)
         sink.write("</plist>\n")
     }
@@ -303,7 +303,7 @@ struct XMLPropertyListWriter {
                 return
             }
             sink.write(indent(depth) + "<array>\n")
-            for item in items { write(schema.entries(of: item), depth: depth + 1, to: &sink) }
+            for item in items { write(layout.entries(of: item), depth: depth + 1, to: &sink) }
             sink.write(indent(depth) + "</array>\n")
         case .dictionary(let entries):
             write(entries, depth: depth, to: &sink)

@@ -195,25 +195,25 @@ struct ListTable {
     /// sits in memory as a list. todofmt's own table streams when its rows are stored depth
     /// first (as todofmt writes them: a first pass over its integer columns checks that and
     /// finds each row's depth); rows another program reordered are nested in memory first.
-    func read<W: ListWriter>(from db: Database, to writer: inout W, sink: inout ByteSink) throws {
-        writer.begin(metadata: [], to: &sink)
+    func read<S: ItemSink>(from db: Database, into sink: inout S) throws {
+        try sink.begin(metadata: [])
         if isOwn {
             guard let depths = try depthsInStoredOrder(db) else {
-                for item in try readItems(from: db) { writer.itemTree(item, depth: 0, to: &sink) }
-                writer.end(to: &sink)
+                for item in try readItems(from: db) { try sink.itemTree(item, depth: 0) }
+                try sink.end()
                 return
             }
             var row = 0
             try forEachRow(in: db, order: "rowid") { item, _, _, _ in
                 var item = item
                 if depths[row] > 0 { item.section = nil }
-                writer.item(item, depth: Int(depths[row]), to: &sink)
+                try sink.item(item, depth: Int(depths[row]))
                 row += 1
             }
         } else {
-            try forEachRow(in: db, order: orderClause) { item, _, _, _ in writer.item(item, depth: 0, to: &sink) }
+            try forEachRow(in: db, order: orderClause) { item, _, _, _ in try sink.item(item, depth: 0) }
         }
-        writer.end(to: &sink)
+        try sink.end()
     }
 
     /// Each row's depth when todofmt's table is stored depth first with siblings in position
@@ -300,7 +300,7 @@ struct ListTable {
     /// Nests items by their parent ids, each parent's children by position. Rows stored depth
     /// first (as todofmt writes them) nest in one pass; others are sorted first.
     private static func tree(_ items: [TodoItem], ids: [Int64], parents: [Int64?], positions: [Int64]) -> [TodoItem] {
-        var tree = TreeBuilder()
+        var tree = ListBuilder(keepingSlices: ())
         var path: [Int64] = []  // ids of the items around the next one
         var siblings: [Int64] = []  // position of the last item at each depth under the current path
         var inOrder = true
@@ -325,7 +325,7 @@ struct ListTable {
             } else {
                 siblings.append(positions[i])
             }
-            tree.add(items[i], depth: depth)
+            tree.item(items[i], depth: depth)
             path.append(ids[i])
         }
         if inOrder { return tree.finish().items }

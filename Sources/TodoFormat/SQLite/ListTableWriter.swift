@@ -83,7 +83,7 @@ struct OwnTable {
         case .bool(let b): .integer(b ? 1 : 0)
         case .date(let d): .text(ISO8601.format(d))
         case .data(let d): .blob(d)
-        case .array, .dictionary: .text(JSONListWriter.encode(value))
+        case .array, .dictionary: .text(JSONText.encode(value))
         case .null: .null
         }
     }
@@ -96,9 +96,10 @@ struct OwnTable {
         "INSERT INTO \(ListTable.ownName) VALUES (" + Array(repeating: "?", count: columns.count).joined(separator: ", ") + ")"
     }
 
-    /// Creates the table and its rows in `db`, in one transaction, with one prepared statement.
+    /// Creates the table and its rows in `db` (in the caller's transaction), with one
+    /// prepared statement.
     func write(to db: Database) throws {
-        try db.transaction {
+        do {
             try db.execute("DROP TABLE IF EXISTS \(ListTable.ownName)")
             try db.execute(createStatement)
             let insert = try db.prepare(insertStatement)
@@ -160,7 +161,8 @@ struct TableUpdate {
         self.db = db
     }
 
-    /// Updates changed rows, inserts new items, deletes rows whose items are gone; one transaction.
+    /// Updates changed rows, inserts new items, deletes rows whose items are gone (in the
+    /// caller's transaction).
     mutating func write(_ list: TodoList) throws {
         var items: [TodoItem] = []
         func flatten(_ list: [TodoItem]) {
@@ -211,7 +213,7 @@ struct TableUpdate {
             }
         }
         var writeTime = Date()
-        try db.transaction {
+        do {
             var maxKey: Int64 = 0
             if let entity = table.entity,
                 case .integer(let m)? = try db.rows("SELECT Z_MAX FROM Z_PRIMARYKEY WHERE Z_ENT = ?", [.integer(Int64(entity))]).first?.first

@@ -79,105 +79,45 @@ enum ListPlace: Hashable {
     }
 }
 
+/// A list kept as the text of another format inside a value: the JSON bytes of a Codable
+/// array in a UserDefaults data value. The format that reads that text provides it.
+protocol EmbeddedListCodec: Sendable {
+    /// The text of `items` (item values, with children), laid out like `old`.
+    func encode(_ items: [TodoItem], layout: ItemLayout, like old: [UInt8]) -> [UInt8]
+}
+
 /// A JSON or property list file's content around its list, to write a new list into.
 struct ListContainer {
-    /// The whole file as a value.
+    /// The whole file as a value (an empty array when the root is the list).
     var root: FieldValue
     var place: ListPlace
-    /// The format the file is in (a `.plist` may be XML or binary).
-    var format: DocumentFormat
-    /// The keys its items use.
-    var schema: ItemSchema
+    /// How its items are written.
+    var layout: ItemLayout
 
-    /// Reads an existing output file; nil when it holds no list todofmt can update in place.
-    /// An array root is read one item at a time, only to learn its schema.
-    static func read(_ path: String, key: String?, schema: ItemSchema) throws -> ListContainer? {
-        let bytes = try InputFile.read(path)
-        guard let format = DocumentFormat(content: bytes), format == .json || format.isPropertyList else { return nil }
-        let arraySchema = try bytes.withUnsafeBufferPointer { buffer throws(ParseError) -> ItemSchema? in
-            var adoption = SchemaAdoption(schema)
-            func adopt(_ value: FieldValue) {
-                if case .dictionary(let fields) = value { adoption.adopt(fields) }
-            }
-            switch format {
-            case .json:
-                var scanner = JSONScanner(bytes: buffer, path: path)
-                guard scanner.peek() == UInt8(ascii: "[") else { return nil }
-                scanner.position += 1
-                var first = true
-                while try scanner.nextElement(close: UInt8(ascii: "]"), first: &first) { adopt(try scanner.value()) }
-                try scanner.expectEnd()
-            case .bplist:
-                let reader = try BinaryPropertyListReader(bytes: buffer, path: path)
-                guard let elements = try reader.arrayElements(reader.topObject) else { return nil }
-                for element in elements { adopt(try reader.value(element)) }
-            default:
-                var reader = XMLPropertyListReader(bytes: buffer, path: path)
-                let tag = try reader.openPlist()
-                guard tag.is("array") && !tag.isClosing else { return nil }
-                if !tag.isEmpty {
-                    while true {
-                        let next = try reader.nextTag()
-                        if next.isClosing && next.is("array") { break }
-                        adopt(try reader.value(next))
-                    }
-                }
-                try reader.closePlist()
-            }
-            return adoption.finish()
-        }
-        if let arraySchema {
-            return ListContainer(root: .array([]), place: .root, format: format, schema: arraySchema)
-        }
-        let root = try PropertyListValue.read(bytes, format: format, path: path)
-        guard case .dictionary(let fields) = root else { return nil }
+    /// The container of a dictionary root, with the layout of the list found in it.
+    init(dictionary fields: [Field], key: String?, schema: ItemSchema, path: String) throws {
         let (place, items) = try ListPlace.locate(in: fields, key: key, schema: schema, path: path)
-        return ListContainer(root: root, place: place, format: format, schema: schema.adopting(items))
+        self.init(root: .dictionary(fields), place: place, layout: .learned(from: items, schema: schema))
     }
 
-    /// The file's content with the list in its place.
-    func replacing(with items: [TodoItem]) -> OutputValue {
+    init(root: FieldValue, place: ListPlace, layout: ItemLayout) {
+        self.root = root
+        self.place = place
+        self.layout = layout
+    }
+
+    /// The file's content with the list in its place; a list kept as text is encoded by `embedded`.
+    func replacing(with items: [TodoItem], embedded: EmbeddedListCodec?) -> OutputValue {
         guard case .dictionary(let fields) = root else { return .items(items) }
         return .dictionary(
             fields.map { field in
                 switch place {
                 case .key(let key) where key == field.key: return OutputEntry(field.key, .items(items))
                 case .jsonData(let key) where key == field.key:
-                    // The list as JSON bytes laid out as the app wrote them, with the keys its items use.
-                    var sink = ByteSink()
-                    var writer = JSONListWriter(schema: schema)
-                    TodoList(items: items).write(to: &writer, sink: &sink)
-                    var style = JSONStyle(of: [])
-                    if case .data(let old) = field.value { style = JSONStyle(of: Array(old)) }
-                    var json = style.apply(to: sink.buffer)
-                    if style.layout != .lines, json.last == 10 { json.removeLast() }
-                    return OutputEntry(field.key, .value(.data(Data(json))))
+                    guard let embedded, case .data(let old) = field.value else { return OutputEntry(field.key, .value(field.value)) }
+                    return OutputEntry(field.key, .value(.data(Data(embedded.encode(items, layout: layout, like: Array(old))))))
                 default: return OutputEntry(field.key, .value(field.value))
                 }
             })
-    }
-}
-
-/// Whole JSON and property list files as values.
-enum PropertyListValue {
-    static func read(_ bytes: [UInt8], format: DocumentFormat, path: String) throws(ParseError) -> FieldValue {
-        try bytes.withUnsafeBufferPointer { buffer throws(ParseError) -> FieldValue in
-            switch format {
-            case .bplist:
-                let reader = try BinaryPropertyListReader(bytes: buffer, path: path)
-                return try reader.value(reader.topObject)
-            case .plist:
-                var reader = XMLPropertyListReader(bytes: buffer, path: path)
-                let value = try reader.value(try reader.openPlist())
-                try reader.closePlist()
-                return value
-            default:
-                var scanner = JSONScanner(bytes: buffer, path: path)
-                if scanner.peek() == 0 { throw scanner.error("empty file: expected JSON") }
-                let value = try scanner.value()
-                try scanner.expectEnd()
-                return value
-            }
-        }
     }
 }

@@ -218,7 +218,7 @@ struct JSONScanner {
             position += 1
         }
         let token = ArraySlice(UnsafeBufferPointer(rebasing: bytes[start..<position]))
-        guard let number = FieldSyntax.number(token) else { throw error("invalid number", at: start) }
+        guard let number = NumberSyntax.number(token) else { throw error("invalid number", at: start) }
         return number
     }
 

@@ -3,21 +3,17 @@ import Foundation
 /// Reads todofmt's YAML form: an optional metadata mapping document, and a
 /// document holding the list of item mappings (FORMAT.md, section 7.3).
 enum YAMLListReader {
-    static func read(_ bytes: UnsafeBufferPointer<UInt8>, path: String, schema: ItemSchema = .standard) throws(ParseError) -> TodoList {
-        try TreeBuilder.build { (tree, sink) throws(ParseError) in try read(bytes, path: path, schema: schema, to: &tree, sink: &sink) }
-    }
-
     /// Reads the list and hands it to `writer` one top-level item (with its children) at a
     /// time. When the list comes before a metadata document, it is held until the end.
-    static func read<W: ListWriter>(
-        _ bytes: UnsafeBufferPointer<UInt8>, path: String, schema: ItemSchema, to writer: inout W, sink: inout ByteSink
-    ) throws(ParseError) {
+    static func read<S: ItemSink>(
+        _ bytes: UnsafeBufferPointer<UInt8>, path: String, schema: ItemSchema, into sink: inout S
+    ) throws {
         if bytes.count >= 1 << 22, let (metadata, halves) = readInParallel(bytes, path: path, schema: schema) {
-            writer.begin(metadata: metadata, to: &sink)
+            try sink.begin(metadata: metadata)
             for half in halves {
-                for item in half { writer.itemTree(item, depth: 0, to: &sink) }
+                for item in half { try sink.itemTree(item, depth: 0) }
             }
-            writer.end(to: &sink)
+            try sink.end()
             return
         }
         let parser = YAMLParser(bytes: bytes, file: path)
@@ -34,9 +30,9 @@ enum YAMLListReader {
                 if !sawList && !sawMetadata && bytes.contains(where: { $0 > 32 }) {
                     throw ParseError("expected a YAML list of items", at: SourceLocation(file: path, line: 1, column: 1))
                 }
-                if !began { writer.begin(metadata: metadata, to: &sink) }
-                for item in held { writer.itemTree(item, depth: 0, to: &sink) }
-                writer.end(to: &sink)
+                if !began { try sink.begin(metadata: metadata) }
+                for item in held { try sink.itemTree(item, depth: 0) }
+                try sink.end()
                 return
             case .sequenceStart:
                 guard !sawList else { throw parser.error("a second list of items; todofmt reads one", at: event) }
@@ -44,11 +40,11 @@ enum YAMLListReader {
                 // Stream when the metadata is known: it came first, or no other document follows.
                 let stream = sawMetadata || !hasLaterDocument(bytes, after: event.offset)
                 if stream {
-                    writer.begin(metadata: metadata, to: &sink)
+                    try sink.begin(metadata: metadata)
                     began = true
                 }
                 try readItems(parser, schema: schema, depth: 0, anchors: &anchors) { item in
-                    if stream { writer.itemTree(item, depth: 0, to: &sink) } else { held.append(item) }
+                    if stream { try sink.itemTree(item, depth: 0) } else { held.append(item) }
                 }
             case .mappingStart:
                 guard !sawMetadata else { throw parser.error("a second metadata mapping; todofmt reads one", at: event) }
@@ -158,13 +154,14 @@ enum YAMLListReader {
 
     /// Reads a sequence of items, handing each to `each` when it is complete.
     private static func readItems(
-        _ parser: YAMLParser, schema: ItemSchema, depth: Int, anchors: inout [String: FieldValue], _ each: (TodoItem) -> Void
-    ) throws(ParseError) {
+        _ parser: YAMLParser, schema: ItemSchema, depth: Int, anchors: inout [String: FieldValue],
+        _ each: (TodoItem) throws -> Void
+    ) throws {
         while true {
             let event = try parser.next()
             switch event.kind {
             case .sequenceEnd: return
-            case .mappingStart: each(try readItem(parser, start: event, schema: schema, depth: depth, anchors: &anchors))
+            case .mappingStart: try each(try readItem(parser, start: event, schema: schema, depth: depth, anchors: &anchors))
             default: throw parser.error("expected an item (a mapping with a name)", at: event)
             }
         }
@@ -172,7 +169,7 @@ enum YAMLListReader {
 
     private static func readItem(
         _ parser: YAMLParser, start: YAMLEvent, schema: ItemSchema, depth: Int, anchors: inout [String: FieldValue]
-    ) throws(ParseError) -> TodoItem {
+    ) throws -> TodoItem {
         var builder = ItemBuilder(schema: schema)
         while true {
             let keyEvent = try parser.next()

@@ -1,33 +1,44 @@
-/// Writes todofmt's YAML form through libyaml's emitter.
+/// Writes todofmt's YAML form through libyaml's emitter: a metadata document when there is
+/// metadata, then the list of item mappings (FORMAT.md, section 7.3).
 struct YAMLListWriter: ListWriter {
+    private var sink: ByteSink
+    private let outputName: String
+    private let layout: ItemLayout
     private let emitter = YAMLEmitter()
     private var open = OpenItems()
+    private var isFirst = true
 
-    mutating func begin(metadata: [Field], to sink: inout ByteSink) {
-        emitter.streamStart()
-        if !metadata.isEmpty {
-            emitter.documentStart(implicit: false)
-            YAMLValue.emit(.dictionary(metadata), to: emitter)
-            emitter.documentEnd()
-        }
-        emitter.documentStart(implicit: metadata.isEmpty)
-        emitter.sequenceStart()
+    init(into sink: ByteSink, outputName: String, layout: ItemLayout = ItemLayout()) {
+        self.sink = sink
+        self.outputName = outputName
+        self.layout = layout
     }
 
-    mutating func item(_ item: TodoItem, depth: Int, to sink: inout ByteSink) {
+    mutating func begin(metadata: [Field]) throws {
+        try emitter.streamStart()
+        if !metadata.isEmpty {
+            try emitter.documentStart(implicit: false)
+            try YAMLValue.emit(.dictionary(metadata), to: emitter)
+            try emitter.documentEnd()
+        }
+        try emitter.documentStart(implicit: metadata.isEmpty)
+        try emitter.sequenceStart()
+    }
+
+    mutating func item(_ item: TodoItem, depth: Int) throws {
         let step = open.advance(to: depth)
         if step.opensChildren {
-            emitter.scalar("children")
-            emitter.sequenceStart()
-        } else if open.lastDepth >= 0 && (step.closes > 0 || depth == open.lastDepth) && !isFirst {
-            emitter.mappingEnd()
+            try YAMLValue.emitString(layout.keys[.children] ?? "children", to: emitter)
+            try emitter.sequenceStart()
+        } else if !isFirst {
+            try emitter.mappingEnd()
             for _ in 0..<step.closes {
-                emitter.sequenceEnd()
-                emitter.mappingEnd()
+                try emitter.sequenceEnd()
+                try emitter.mappingEnd()
             }
         }
         isFirst = false
-        emitItem(item)
+        try emitItem(item)
         // Hand finished text on so a long list never sits whole in memory.
         if emitter.output.count > 1 << 16 {
             sink.write(bytes: emitter.output)
@@ -35,30 +46,32 @@ struct YAMLListWriter: ListWriter {
         }
     }
 
-    private var isFirst = true
-
-    mutating func end(to sink: inout ByteSink) {
+    mutating func end() throws {
         if !isFirst {
-            emitter.mappingEnd()
+            try emitter.mappingEnd()
             for _ in 0..<open.lastDepth {
-                emitter.sequenceEnd()
-                emitter.mappingEnd()
+                try emitter.sequenceEnd()
+                try emitter.mappingEnd()
             }
         }
-        emitter.sequenceEnd()
-        emitter.documentEnd()
-        emitter.streamEnd()
+        try emitter.sequenceEnd()
+        try emitter.documentEnd()
+        try emitter.streamEnd()
         sink.write(bytes: emitter.output)
         emitter.output.removeAll()
     }
 
+    mutating func finish() throws -> Written {
+        Written(bytes: try sink.finish(path: outputName))
+    }
+
     /// The item's mapping, left open for its children.
-    private func emitItem(_ item: TodoItem) {
-        emitter.mappingStart()
-        for entry in ItemSchema.standard.entries(of: item) {
+    private func emitItem(_ item: TodoItem) throws {
+        try emitter.mappingStart()
+        for entry in layout.entries(of: item) {
             guard case .value(let value) = entry.value else { continue }  // children follow as items
-            YAMLValue.emitString(entry.key, to: emitter)
-            YAMLValue.emit(value, to: emitter)
+            try YAMLValue.emitString(entry.key, to: emitter)
+            try YAMLValue.emit(value, to: emitter)
         }
     }
 }

@@ -1,3 +1,4 @@
+import Foundation
 import TodoFormat
 
 enum CheckCommand: Command {
@@ -30,7 +31,14 @@ enum CheckCommand: Command {
         var result = ExitCode.success
         for path in options.files {
             do {
-                for problem in try TodoDocument.problems(inFileAt: path, format: options.format, options: options.list) {
+                let problems =
+                    path == "-"
+                    ? try TodoDocument.problems(
+                        in: FileArguments.standardInput(), name: FileArguments.name(path), format: options.format,
+                        options: options.list)
+                    : try TodoDocument.problems(
+                        inFileAt: URL(fileURLWithPath: path), format: options.format, options: options.list)
+                for problem in problems {
                     terminal.printError(problem.description)
                     result = .failure
                 }

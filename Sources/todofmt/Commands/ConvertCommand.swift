@@ -37,10 +37,10 @@ enum ConvertCommand: Command {
     }
 
     static func run(_ options: Options, terminal: Terminal) throws -> ExitCode {
-        var conversion = Conversion(input: options.input, output: options.output, options: options.list)
-        conversion.from = options.from
-        conversion.to = options.to
-        for warning in try conversion.run() { terminal.warn(warning) }
+        let conversion = Conversion(
+            input: FileArguments.source(options.input), output: FileArguments.destination(options.output),
+            inputFormat: options.from, outputFormat: options.to, options: options.list)
+        for warning in try conversion.run() { terminal.warn(warning.description) }
         return .success
     }
 }

@@ -1,3 +1,4 @@
+import Foundation
 import TodoFormat
 
 enum FmtCommand: Command {
@@ -32,16 +33,19 @@ enum FmtCommand: Command {
                 continue
             }
             do {
-                let document = try TodoDocument(contentsOf: path)
+                let document =
+                    path == "-"
+                    ? try TodoDocument(bytes: FileArguments.standardInput(), path: "<stdin>")
+                    : try TodoDocument(contentsOf: URL(fileURLWithPath: path))
                 let formatted = try document.formatted()
                 if path == "-" && !options.checkOnly {
-                    try formatted.write(to: "-")
+                    terminal.write(formatted.text)
                 } else if formatted.text != document.text {
                     if options.checkOnly {
                         terminal.print(path)
                         result = .failure
                     } else {
-                        try formatted.write(to: path)
+                        try formatted.write(to: URL(fileURLWithPath: path))
                     }
                 }
             } catch {

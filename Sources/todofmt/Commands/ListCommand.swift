@@ -26,7 +26,7 @@ enum ListCommand: Command {
     }
 
     static func run(_ options: Options, terminal: Terminal) throws -> ExitCode {
-        let list = try TodoList(contentsOf: options.file, format: options.format, options: options.list)
+        let list = try FileArguments.list(options.file, format: options.format, options: options.list)
         var lines: [String] = []
         func walk(_ items: [TodoItem], prefix: String) {
             for (index, item) in items.enumerated() {

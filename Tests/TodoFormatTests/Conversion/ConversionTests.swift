@@ -16,24 +16,24 @@ struct ConversionTests {
         #expect(DocumentFormat(path: "a.yml") == .yaml)
         #expect(DocumentFormat(path: "x.json") == .json)
         #expect(DocumentFormat(path: "dir.json/README") == nil)
-        #expect(DocumentFormat(content: Array("  [\n {\"name\": 1}]".utf8)) == .json)
-        #expect(DocumentFormat(content: Array("\u{FEFF}{}".utf8)) == .json)
-        #expect(DocumentFormat(content: Array("[x] is not JSON\n".utf8)) == .markdown)
-        #expect(DocumentFormat(content: Array("# Title\n\n- [ ] a\n".utf8)) == .markdown)
-        #expect(DocumentFormat(content: Array("- name: Milk\n  checked: false\n".utf8)) == .yaml)
-        #expect(DocumentFormat(content: Array("---\ntitle: x\n---\n- [ ] a\n".utf8)) == .markdown)
-        #expect(DocumentFormat(content: []) == nil)
+        #expect(DocumentFormat.read(from: Array("  [\n {\"name\": 1}]".utf8)) == .json)
+        #expect(DocumentFormat.read(from: Array("\u{FEFF}{}".utf8)) == .json)
+        #expect(DocumentFormat.read(from: Array("[x] is not JSON\n".utf8)) == .markdown)
+        #expect(DocumentFormat.read(from: Array("# Title\n\n- [ ] a\n".utf8)) == .markdown)
+        #expect(DocumentFormat.read(from: Array("- name: Milk\n  checked: false\n".utf8)) == .yaml)
+        #expect(DocumentFormat.read(from: Array("---\ntitle: x\n---\n- [ ] a\n".utf8)) == .markdown)
+        #expect(DocumentFormat.read(from: []) == .markdown)
     }
 
     @Test("checklist to JSON to checklist, with files and formats from extensions")
     func throughFiles() throws {
         let directory = try TemporaryDirectory()
         let json = directory.path("list.json"), back = directory.path("back.md")
-        let warnings = try Conversion(input: Fixture.path("markdown/groceries.md"), output: json).run()
-        #expect(warnings == ["plain JSON has no place for the list's metadata (title); it was left out"])
-        #expect(try Conversion(input: json, output: back).run().isEmpty)
-        let original = try TodoList(contentsOf: Fixture.path("markdown/groceries.md"))
-        #expect(try TodoList(contentsOf: back) == TodoList(items: original.items))
+        let warnings = try Conversion(input: .at(Fixture.path("markdown/groceries.md")), output: .at(json)).run()
+        #expect(warnings.map(\.description) == ["plain JSON has no place for the list's metadata (title); it was left out"])
+        #expect(try Conversion(input: .at(json), output: .at(back)).run().isEmpty)
+        let original = try TodoList(contentsOf: .file(Fixture.path("markdown/groceries.md")))
+        #expect(try TodoList(contentsOf: .file(back)) == TodoList(items: original.items))
     }
 
     @Test("a failed conversion leaves the output file as it was, and no temporary file")
@@ -44,13 +44,13 @@ struct ConversionTests {
         try old.write(toFile: output, atomically: false, encoding: .utf8)
         let input = directory.path("bad.yaml")
         try "- name: a\n- oops: [\n".write(toFile: input, atomically: false, encoding: .utf8)
-        #expect(throws: ParseError.self) { try Conversion(input: input, output: output).run() }
+        #expect(throws: ParseError.self) { try Conversion(input: .at(input), output: .at(output)).run() }
         #expect(try String(contentsOfFile: output, encoding: .utf8) == old)
         #expect(try FileManager.default.contentsOfDirectory(atPath: directory.url.path).sorted() == ["bad.yaml", "out.json"])
         // An output that is not a list todofmt can update is not overwritten either.
         try "old content\n".write(toFile: output, atomically: false, encoding: .utf8)
         #expect(throws: ConversionError.self) {
-            try Conversion(input: Fixture.path("markdown/groceries.md"), output: output).run()
+            try Conversion(input: .at(Fixture.path("markdown/groceries.md")), output: .at(output)).run()
         }
         #expect(try String(contentsOfFile: output, encoding: .utf8) == "old content\n")
     }
@@ -59,7 +59,7 @@ struct ConversionTests {
     func missingDirectory() throws {
         let directory = try TemporaryDirectory()
         #expect(throws: ConversionError.self) {
-            try Conversion(input: Fixture.path("markdown/groceries.md"), output: directory.path("no/such/dir/x.json")).run()
+            try Conversion(input: .at(Fixture.path("markdown/groceries.md")), output: .at(directory.path("no/such/dir/x.json"))).run()
         }
     }
 
@@ -70,11 +70,11 @@ struct ConversionTests {
         try "[]".write(toFile: target, atomically: false, encoding: .utf8)
         chmod(target, 0o640)
         try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: target)
-        _ = try Conversion(input: Fixture.path("markdown/groceries.md"), output: link).run()
+        _ = try Conversion(input: .at(Fixture.path("markdown/groceries.md")), output: .at(link)).run()
         let attributes = try FileManager.default.attributesOfItem(atPath: target)
         #expect((attributes[.posixPermissions] as? Int) == 0o640)
         #expect(try FileManager.default.destinationOfSymbolicLink(atPath: link) == target)
-        #expect(try TodoList(contentsOf: target).items.count == 2)
+        #expect(try TodoList(contentsOf: .file(target)).items.count == 2)
     }
 
     @Test("reading never changes the input")
@@ -83,8 +83,8 @@ struct ConversionTests {
         let input = directory.path("in.md")
         try FileManager.default.copyItem(atPath: Fixture.path("markdown/crlf-bom.md"), toPath: input)
         let before = try FileManager.default.attributesOfItem(atPath: input)
-        _ = try Conversion(input: input, output: directory.path("out.yaml")).run()
-        _ = try TodoDocument.problems(inFileAt: input)
+        _ = try Conversion(input: .at(input), output: .at(directory.path("out.yaml"))).run()
+        _ = try TodoDocument.problems(inFileAt: .file(input))
         let after = try FileManager.default.attributesOfItem(atPath: input)
         #expect(try Data(contentsOf: URL(fileURLWithPath: input)) == Fixture.data("markdown/crlf-bom.md"))
         #expect(before[.modificationDate] as? Date == after[.modificationDate] as? Date)
@@ -93,7 +93,7 @@ struct ConversionTests {
     @Test("a missing input names the file")
     func missingInput() {
         #expect(throws: ConversionError.io(path: "/no/such.md", reason: "No such file or directory")) {
-            try TodoList(contentsOf: "/no/such.md")
+            try TodoList(contentsOf: .file("/no/such.md"))
         }
     }
 

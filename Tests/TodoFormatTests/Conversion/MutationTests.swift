@@ -8,7 +8,7 @@ import Testing
 struct MutationTests {
     static func samples() throws -> [(DocumentFormat, [UInt8])] {
         let list = try TodoList(markdown: Fixture.text("markdown/fields.md") + Fixture.text("markdown/groceries.md"))
-        return [DocumentFormat.json, .yaml, .plist, .bplist, .markdown, .sql].map { ($0, list.encoded(as: $0)) }
+        return try [DocumentFormat.json, .yaml, .plist, .bplist, .markdown, .sql].map { ($0, try list.encoded(as: $0)) }
     }
 
     @Test("random byte changes give errors, not crashes", arguments: [DocumentFormat.json, .yaml, .plist, .bplist, .markdown, .sql])
@@ -28,7 +28,7 @@ struct MutationTests {
                 }
                 if bytes.isEmpty { break }
             }
-            if (try? TodoList(bytes: bytes, format: format, path: "damaged")) != nil { parsed += 1 }
+            if (try? TodoList(bytes: bytes, format: format, name: "damaged")) != nil { parsed += 1 }
         }
         #expect(parsed < rounds, "some damage must be noticed")
     }
@@ -40,6 +40,6 @@ struct MutationTests {
         let table = bytes.count
         bytes += [0x08]
         bytes += [0, 0, 0, 0, 0, 0, 1, 1] + [0, 0, 0, 0, 0, 0, 0, 1] + [0, 0, 0, 0, 0, 0, 0, 0] + [0, 0, 0, 0, 0, 0, 0, UInt8(table)]
-        #expect(throws: ParseError.self) { try TodoList(bytes: bytes, format: .bplist, path: "cycle.plist") }
+        #expect(throws: ParseError.self) { try TodoList(bytes: bytes, format: .bplist, name: "cycle.plist") }
     }
 }

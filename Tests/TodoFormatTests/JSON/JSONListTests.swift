@@ -13,7 +13,7 @@ private struct Todo: Codable, Equatable {
 struct JSONListTests {
     @Test("the fixture: nesting, a status, typed fields and a field named like a reserved key")
     func fixture() throws {
-        let list = try TodoList(contentsOf: Fixture.path("json/plain.json"))
+        let list = try TodoList(contentsOf: .file(Fixture.path("json/plain.json")))
         #expect(list.items.map(\.name) == ["Milk", "Eggs", "Bread"])
         #expect(list.items[1].children.map(\.name) == ["Brown ones"])
         #expect(list.items[2].status == .custom("/"))
@@ -38,14 +38,14 @@ struct JSONListTests {
     @Test("Swift's JSONDecoder reads it as [Todo]")
     func codable() throws {
         let list = try TodoList(markdown: Fixture.text("markdown/groceries.md"))
-        let todos = try JSONDecoder().decode([Todo].self, from: Data(list.encoded(as: .json)))
+        let todos = try JSONDecoder().decode([Todo].self, from: Data(try list.encoded(as: .json)))
         #expect(todos == [Todo(name: "Milk", checked: false), Todo(name: "Eggs", checked: true)])
     }
 
     @Test("checklist to JSON and back keeps the items", arguments: Fixture.files(in: "markdown"))
     func roundTrip(name: String) throws {
         var list = try TodoList(markdown: Fixture.text(name))
-        let json = list.encoded(as: .json)
+        let json = try list.encoded(as: .json)
         // Plain JSON has no place for metadata, and no date or data type: those become strings.
         list.metadata = []
         #expect(try TodoList(bytes: json, format: .json) == Self.jsonView(of: list))
@@ -59,7 +59,7 @@ struct JSONListTests {
     @Test("jq reads it")
     func jq() throws {
         let list = try TodoList(markdown: Fixture.text("markdown/groceries.md"))
-        let result = try ExternalTool.run("jq", ["-c", "[.[] | .name]"], stdin: Data(list.encoded(as: .json)))
+        let result = try ExternalTool.run("jq", ["-c", "[.[] | .name]"], stdin: Data(try list.encoded(as: .json)))
         #expect(result.text == "[\"Milk\",\"Eggs\"]\n")
     }
 
@@ -86,7 +86,7 @@ struct JSONListTests {
         #expect(list.items.count == 5)
         for (item, original) in zip(list.items, items) {
             #expect(item.fields.count == 1)
-            let reencoded = JSONListWriter.encode(item.fields[0].value)
+            let reencoded = JSONText.encode(item.fields[0].value)
             let ours = try JSONSerialization.jsonObject(with: Data(reencoded.utf8), options: .fragmentsAllowed)
             func canonical(_ v: Any) throws -> String {
                 String(decoding: try JSONSerialization.data(withJSONObject: ["v": v], options: [.sortedKeys]), as: UTF8.self)
@@ -109,14 +109,14 @@ struct JSONListTests {
     ])
     func malformed(text: String, message: String, line: Int, column: Int) throws {
         #expect(throws: ParseError(message, at: SourceLocation(file: "x.json", line: line, column: column))) {
-            try TodoList(bytes: Array(text.utf8), format: .json, path: "x.json")
+            try TodoList(bytes: Array(text.utf8), format: .json, name: "x.json")
         }
     }
 
     @Test("the fixture with a missing comma")
     func missingComma() throws {
         #expect(throws: ParseError("unexpected '\"', expected ',' or '}'", at: SourceLocation(file: "m.json", line: 3, column: 19))) {
-            try TodoList(bytes: Array(Fixture.data("json/missing-comma.json")), format: .json, path: "m.json")
+            try TodoList(bytes: Array(Fixture.data("json/missing-comma.json")), format: .json, name: "m.json")
         }
     }
 

@@ -47,7 +47,7 @@ struct CanonicalFormTests {
     @Test("writing a list as a new checklist, and reading it back", arguments: Fixture.files(in: "markdown"))
     func newFileRoundTrip(name: String) throws {
         let list = try TodoList(markdown: Fixture.text(name))
-        let written = String(decoding: list.encoded(as: .markdown), as: UTF8.self)
+        let written = String(decoding: try list.encoded(as: .markdown), as: UTF8.self)
         #expect(try TodoList(markdown: written) == list, "\(written)")
         #expect(try TodoDocument(parsing: written).canonicalMarkdown() == written)
     }
@@ -74,7 +74,7 @@ struct CanonicalFormTests {
                 TodoItem(name: "Coffee", section: "Later"),
             ])
         #expect(
-            String(decoding: list.encoded(as: .markdown), as: UTF8.self) == """
+            String(decoding: try list.encoded(as: .markdown), as: UTF8.self) == """
                 ---
                 title: Groceries
                 ---

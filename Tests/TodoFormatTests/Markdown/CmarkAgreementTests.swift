@@ -69,9 +69,9 @@ enum Cmark {
         var seenAtDepth: [Bool] = []  // for each depth of todofmt's tree: is that ancestor seen by cmark
         let lines = document.text.utf8.split(separator: 10, omittingEmptySubsequences: false)
             .map { String(decoding: $0, as: UTF8.self) }
-        for entry in document.entries {
+        for (entry, found) in zip(document.entries, document.found) {
             seenAtDepth.removeLast(max(0, seenAtDepth.count - entry.depth))
-            let parsed = entry.parsed
+            let parsed = found.parsed
             var seen = !parsed.inBlockQuote && !parsed.startsAfterOtherText && !ignoring.contains(entry.line)
             if case .custom = entry.item.status { seen = false }
             if seen {
@@ -204,7 +204,7 @@ struct FixtureAgreementTests {
         let document = try TodoDocument(parsing: String(decoding: data, as: UTF8.self), path: path)
         #expect(Data(document.markdown().utf8) == data)
         let directory = try TemporaryDirectory()
-        _ = try Conversion(input: path, output: directory.path("copy.md"), from: .markdown).run()
+        _ = try Conversion(input: .at(path), output: .at(directory.path("copy.md")), inputFormat: .markdown).run()
         #expect(try Data(contentsOf: URL(fileURLWithPath: directory.path("copy.md"))) == data)
     }
 }

@@ -19,7 +19,7 @@ struct LosslessTests {
     func convertCopies(name: String) throws {
         let directory = try TemporaryDirectory()
         let output = directory.path("copy.md")
-        _ = try Conversion(input: Fixture.path(name), output: output).run()
+        _ = try Conversion(input: .at(Fixture.path(name)), output: .at(output)).run()
         #expect(try Data(contentsOf: URL(fileURLWithPath: output)) == Fixture.data(name))
     }
 
@@ -39,7 +39,7 @@ struct LosslessTests {
         item.status = .done
         item.name = "step b, renamed"
         item.fields = [Field("id", .integer(9))]
-        try document.replaceItem(at: index, with: item)
+        document.updateItem(at: index) { $0 = item }
 
         let before = text.split(separator: "\n", omittingEmptySubsequences: false)
         let after = document.markdown().split(separator: "\n", omittingEmptySubsequences: false)
@@ -57,7 +57,7 @@ struct LosslessTests {
         #expect(document.entries[0].item.name == "one\ntwo")
         var item = document.entries[0].item
         item.name = "uno\ndos\ntres"
-        try document.replaceItem(at: 0, with: item)
+        document.updateItem(at: 0) { $0 = item }
         #expect(document.markdown() == "- [ ] uno\n    dos\n    tres\n- [ ] next\n")
     }
 
@@ -67,7 +67,7 @@ struct LosslessTests {
         var item = document.entries[0].item
         #expect(item.name == "")
         item.name = "a"
-        try document.replaceItem(at: 0, with: item)
+        document.updateItem(at: 0) { $0 = item }
         #expect(document.markdown() == "- [ ] a\n- [x] b\n")
     }
 }

@@ -110,7 +110,7 @@ struct ParserTests {
         bytes.append(0xE9)
         bytes.append(contentsOf: Array("\n".utf8))
         #expect(throws: ParseError("invalid UTF-8 (byte 0xE9)", at: SourceLocation(file: "bad.md", line: 2, column: 10))) {
-            try TodoList(bytes: bytes, format: .markdown, path: "bad.md")
+            try TodoList(bytes: bytes, format: .markdown, name: "bad.md")
         }
     }
 

@@ -59,7 +59,7 @@ struct PropertyListTests {
     func reads(name: String) throws {
         let directory = try TemporaryDirectory()
         try Shapes.make(in: directory)
-        let list = try TodoList(contentsOf: directory.path(name))
+        let list = try TodoList(contentsOf: .file(directory.path(name)))
         #expect(list.items.map(\.name) == ["Milk", "Eggs ünïcödé 😀", "Bread"])
         #expect(list.items.map(\.isChecked) == [false, true, false])
         if !name.contains("todoskey") && !name.hasSuffix(".json") {
@@ -79,10 +79,10 @@ struct PropertyListTests {
         try Shapes.make(in: directory)
         let path = directory.path("prefs-two-lists.plist")
         #expect(throws: ConversionError.noList(path: path, reason: "several keys hold todo lists (tasks, TodosKey); pick one with --key")) {
-            try TodoList(contentsOf: path)
+            try TodoList(contentsOf: .file(path))
         }
-        #expect(try TodoList(contentsOf: path, options: ListOptions(key: "TodosKey")).items.count == 3)
-        #expect(throws: ConversionError.self) { try TodoList(contentsOf: path, options: ListOptions(key: "launchCount")) }
+        #expect(try TodoList(contentsOf: .file(path), options: ListOptions(key: "TodosKey")).items.count == 3)
+        #expect(throws: ConversionError.self) { try TodoList(contentsOf: .file(path), options: ListOptions(key: "launchCount")) }
     }
 
     @Test("X to checklist to X gives back the same data, other keys and key names untouched", arguments: [
@@ -96,8 +96,8 @@ struct PropertyListTests {
         let before = try Self.load(name, in: directory)
         let original = try Data(contentsOf: URL(fileURLWithPath: path))
         let markdown = directory.path("list.md")
-        _ = try Conversion(input: path, output: markdown).run()
-        _ = try Conversion(input: markdown, output: path).run()
+        _ = try Conversion(input: .at(path), output: .at(markdown)).run()
+        _ = try Conversion(input: .at(markdown), output: .at(path)).run()
         #expect(try Self.load(name, in: directory) == before)
         // The format stays: binary stays binary, XML stays XML.
         let after = try Data(contentsOf: URL(fileURLWithPath: path))
@@ -109,14 +109,14 @@ struct PropertyListTests {
         for fixture in Fixture.files(in: "markdown") {
             var list = try TodoList(markdown: Fixture.text(fixture))
             list.metadata = []
-            let bytes = list.encoded(as: format)
+            let bytes = try list.encoded(as: format)
             let back = try TodoList(bytes: bytes, format: format)
             var expected = list
             if format == .plist {
                 // XML property list dates are whole seconds.
                 expected = Self.wholeSeconds(expected)
             }
-            if format.isPropertyList {
+            if format == .plist || format == .bplist {
                 // Property lists have no null.
                 expected = Self.withoutNulls(expected)
             }
@@ -143,7 +143,7 @@ struct PropertyListTests {
         let directory = try TemporaryDirectory()
         let list = try TodoList(markdown: Fixture.text("markdown/fields.md") + "- [/] ünïcödé 😀 & <xml>\n")
         let path = directory.path("out.plist")
-        try list.write(to: path, format: format)
+        try list.write(to: .file(path), format: format)
         let loaded = try Python.run(
             Python.prelude + """
                 with open(os.path.join(d, "out.plist"), "rb") as f: v = plistlib.load(f)
@@ -154,7 +154,7 @@ struct PropertyListTests {
         let other = directory.path("other.plist")
         let result = try ExternalTool.run("plistutil", ["-i", path, "-o", other, "-f", format == .plist ? "bin" : "xml"])
         #expect(result.status == 0, "\(result.stderr)")
-        let a = try TodoList(contentsOf: path), b = try TodoList(contentsOf: other)
+        let a = try TodoList(contentsOf: .file(path)), b = try TodoList(contentsOf: .file(other))
         #expect(a == b)
         #expect(a.items.count == 6)
     }
@@ -166,7 +166,7 @@ struct PropertyListTests {
         for name in ["array.bplist.plist", "array.xml.plist", "prefs-tasks.plist"] {
             let data = try Data(contentsOf: URL(fileURLWithPath: directory.path(name)))
             let foundation = try PropertyListSerialization.propertyList(from: data, format: nil)
-            let ours = try PropertyListValue.read(Array(data), format: name.contains("xml") ? .plist : .bplist, path: name)
+            let ours = try XMLPropertyListWriterTests.value(of: Array(data), binary: !name.contains("xml"), path: name)
             let encoded = try PropertyListSerialization.data(fromPropertyList: foundation, format: .xml, options: 0)
             let oursEncoded = XMLPropertyListWriterTests.xml(ours)
             let reparsed = try PropertyListSerialization.propertyList(from: Data(oursEncoded.utf8), format: nil)
@@ -182,7 +182,7 @@ struct PropertyListTests {
         let checklist = directory.path("new.md")
         try "- [x] Milk [added:: 2024-05-01T09:30:15Z] [id:: 7]\n- [ ] Butter\n".write(toFile: checklist, atomically: false, encoding: .utf8)
         for name in ["prefs-tasks.plist", "prefs-todoskey.plist"] {
-            _ = try Conversion(input: checklist, output: directory.path(name)).run()
+            _ = try Conversion(input: .at(checklist), output: .at(directory.path(name))).run()
         }
         let tasks = try Self.load("prefs-tasks.plist", in: directory)
         #expect(
@@ -205,7 +205,7 @@ struct PropertyListTests {
         let path = directory.path("object.json")
         let checklist = directory.path("moved.md")
         try "- [x] Eggs [position:: 2]\n- [ ] Milk [position:: 1]\n- [ ] Tea\n".write(toFile: checklist, atomically: false, encoding: .utf8)
-        _ = try Conversion(input: checklist, output: path).run()
+        _ = try Conversion(input: .at(checklist), output: .at(path)).run()
         let loaded = try Self.load("object.json", in: directory)
         #expect(
             loaded == """
@@ -226,13 +226,13 @@ struct PropertyListTests {
                 """, in: directory)
         let path = directory.path("list.edenlist")
         let before = try Self.load("list.edenlist", in: directory)
-        #expect(throws: ConversionError.self) { try TodoList(contentsOf: path, format: .plist) }
+        #expect(throws: ConversionError.self) { try TodoList(contentsOf: .file(path), format: .plist) }
         let options = ListOptions(schema: ItemSchema(naming: [.name: "ToDo", .checked: "CheckBox"]))
-        let list = try TodoList(contentsOf: path, format: .plist, options: options)
+        let list = try TodoList(contentsOf: .file(path), format: .plist, options: options)
         #expect(list.items.map(\.isChecked) == [false, false, true, true])
         let markdown = directory.path("list.md")
-        try list.write(to: markdown)
-        _ = try Conversion(input: markdown, output: path, to: .plist, options: options).run()
+        try list.write(to: .file(markdown))
+        _ = try Conversion(input: .at(markdown), output: .at(path), outputFormat: .plist, options: options).run()
         #expect(try Self.load("list.edenlist", in: directory) == before)
     }
 
@@ -265,7 +265,7 @@ struct PropertyListTests {
         let output = directory.path("out.md")
         try "keep\n".write(toFile: output, atomically: false, encoding: .utf8)
         do {
-            _ = try Conversion(input: input, output: output).run()
+            _ = try Conversion(input: .at(input), output: .at(output)).run()
             Issue.record("expected an error for \(kind)")
         } catch let error as ParseError {
             #expect(error.message.contains(message), "\(error)")
@@ -284,8 +284,22 @@ struct PropertyListTests {
 enum XMLPropertyListWriterTests {
     static func xml(_ value: FieldValue) -> String {
         var sink = ByteSink()
-        XMLPropertyListWriter.write(.value(value), schema: .standard, to: &sink)
+        XMLPropertyListWriter.write(.value(value), layout: ItemLayout(), to: &sink)
         return String(decoding: sink.buffer, as: UTF8.self)
+    }
+
+    /// A whole property list as a value, read by todofmt's readers.
+    static func value(of bytes: [UInt8], binary: Bool, path: String) throws -> FieldValue {
+        try bytes.withUnsafeBufferPointer { buffer in
+            if binary {
+                let reader = try BinaryPropertyListReader(bytes: buffer, path: path)
+                return try reader.value(reader.topObject)
+            }
+            var reader = XMLPropertyListReader(bytes: buffer, path: path)
+            let value = try reader.value(try reader.openPlist())
+            try reader.closePlist()
+            return value
+        }
     }
 }
 
@@ -303,13 +317,13 @@ struct DataCorpusTests {
     func converts(path: String) throws {
         let format: DocumentFormat? = path.hasSuffix(".edenlist") ? .plist : nil
         do {
-            let list = try TodoList(contentsOf: path, format: format)
+            let list = try TodoList(contentsOf: .file(path), format: format)
             #expect(!list.items.isEmpty)
             if path.hasSuffix("todo.yaml_todo.yaml") {
                 // Tasks with subtasks, and a second document of views as metadata.
                 #expect(list.items.first?.children.isEmpty == false && list.metadata.first?.key == "views")
             }
-            let markdown = String(decoding: list.encoded(as: .markdown), as: UTF8.self)
+            let markdown = String(decoding: try list.encoded(as: .markdown), as: UTF8.self)
             #expect(try TodoList(markdown: markdown).items.map(\.name) == list.items.map(\.name))
         } catch let error as ParseError {
             // The corpus's invalid YAML, where PyYAML also stops.
@@ -318,7 +332,7 @@ struct DataCorpusTests {
             // EdenList documents call their fields ToDo and CheckBox.
             #expect(error.description.contains("--field name=KEY"))
             let options = ListOptions(schema: ItemSchema(naming: [.name: "ToDo", .checked: "CheckBox"]))
-            let list = try TodoList(contentsOf: path, format: format, options: options)
+            let list = try TodoList(contentsOf: .file(path), format: format, options: options)
             #expect(list.items.count == 9 && list.items.last?.isChecked == true)
         }
     }

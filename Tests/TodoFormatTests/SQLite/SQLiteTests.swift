@@ -70,25 +70,25 @@ struct SQLiteTests {
         let directory = try TemporaryDirectory()
         try Databases.make(in: directory)
         // Seed 003: ordered by cdate, which becomes a date and stays as the key.
-        let notes = try TodoList(contentsOf: directory.path("notes.sqlite3"))
+        let notes = try TodoList(contentsOf: .file(directory.path("notes.sqlite3")))
         let reported = try Databases.sqlite3(directory.path("notes.sqlite3"), ["select content, cdate from Note order by cdate"])
         #expect(notes.items.map { "\($0.name)|\(ISO8601.formatSQL({ if case .date(let d)? = $0.fields[key: "cdate"] { d } else { Date() } }($0)))" }.joined(separator: "\n") + "\n" == reported)
         // The tutorial table: complete is the checked flag, pk the key, priority a field.
-        let todo = try TodoList(contentsOf: directory.path("todo.sqlite"))
+        let todo = try TodoList(contentsOf: .file(directory.path("todo.sqlite")))
         #expect(todo.items.map(\.name) == ["Take out the trash", "Homework", "Learn Swift ünïcödé"])
         #expect(todo.items.map(\.isChecked) == [false, true, false])
         #expect(todo.items[2].fields == [Field("pk", .integer(3)), Field("priority", .integer(2))])
         // Core Data: ordered by ZORDERID, Z_PK kept, Z_ENT and Z_OPT not fields.
-        let store = try TodoList(contentsOf: directory.path("cdtodo.sqlite"))
+        let store = try TodoList(contentsOf: .file(directory.path("cdtodo.sqlite")))
         let order = try Databases.sqlite3(directory.path("cdtodo.sqlite"), ["select ZNAME, ZCHECKED, Z_PK from ZTODO order by ZORDERID"])
         #expect(store.items.map { "\($0.name)|\($0.isChecked ? 1 : 0)|\($0.fields[key: "Z_PK"]!)" }.joined(separator: "\n") + "\n"
             == order.split(separator: "\n").map { line in
                 let parts = line.split(separator: "|")
-                return "\(parts[0])|\(parts[1])|integer(\(parts[2]))"
+                return "\(parts[0])|\(parts[1])|\(parts[2])"
             }.joined(separator: "\n") + "\n")
         #expect(store.items[0].fields.map(\.key) == ["Z_PK", "ZORDERID"])
         // Core Data dates are seconds since 2001 and order the notes.
-        let notesStore = try TodoList(contentsOf: directory.path("cdnote.sqlite"))
+        let notesStore = try TodoList(contentsOf: .file(directory.path("cdnote.sqlite")))
         #expect(notesStore.items.map(\.name) == ["First", "Second"])
         #expect(notesStore.items[1].fields[key: "ZCREATETIME"] == .date(Date(timeIntervalSinceReferenceDate: 736329600.25)))
     }
@@ -100,13 +100,13 @@ struct SQLiteTests {
         let store = directory.path("wal-cdtodo.sqlite")
         let before = try FileManager.default.contentsOfDirectory(atPath: directory.url.path).sorted()
         let bytes = try Data(contentsOf: URL(fileURLWithPath: store))
-        let list = try TodoList(contentsOf: store)
+        let list = try TodoList(contentsOf: .file(store))
         #expect(list.items.map(\.name) == ["Milk", "Eggs", "Bread", "Butter", "Jam"])
         #expect(try FileManager.default.contentsOfDirectory(atPath: directory.url.path).sorted() == before)
         #expect(try Data(contentsOf: URL(fileURLWithPath: store)) == bytes)
         // Without its -wal the store has only the older rows.
         try FileManager.default.removeItem(atPath: store + "-wal")
-        #expect(try TodoList(contentsOf: store).items.count == 3)
+        #expect(try TodoList(contentsOf: .file(store)).items.count == 3)
     }
 
     @Test("database to checklist to the same database changes nothing", arguments: ["notes.sqlite3", "todo.sqlite", "cdtodo.sqlite", "cdnote.sqlite"])
@@ -115,8 +115,8 @@ struct SQLiteTests {
         try Databases.make(in: directory)
         let path = directory.path(name)
         let before = try Databases.dump(path)
-        _ = try Conversion(input: path, output: directory.path("list.md")).run()
-        _ = try Conversion(input: directory.path("list.md"), output: path).run()
+        _ = try Conversion(input: .at(path), output: .at(directory.path("list.md"))).run()
+        _ = try Conversion(input: .at(directory.path("list.md")), output: .at(path)).run()
         #expect(try Databases.dump(path) == before)
     }
 
@@ -127,7 +127,7 @@ struct SQLiteTests {
         let path = directory.path("cdtodo.sqlite")
         let before = Set(try Databases.dump(path).split(separator: "\n"))
         let markdown = directory.path("list.md")
-        _ = try Conversion(input: path, output: markdown).run()
+        _ = try Conversion(input: .at(path), output: .at(markdown)).run()
         #expect(try String(contentsOfFile: markdown, encoding: .utf8) == """
             - [x] Milk [Z_PK:: 2] [ZORDERID:: 0]
             - [ ] Eggs [Z_PK:: 3] [ZORDERID:: 1]
@@ -145,7 +145,7 @@ struct SQLiteTests {
             - [ ] Tea
 
             """.write(toFile: markdown, atomically: false, encoding: .utf8)
-        _ = try Conversion(input: markdown, output: path).run()
+        _ = try Conversion(input: .at(markdown), output: .at(path)).run()
         let after = Set(try Databases.dump(path).split(separator: "\n"))
         #expect(before.subtracting(after).sorted() == [
             "INSERT INTO ZTODO VALUES(1,2,1,0,2,'Bread');", "INSERT INTO ZTODO VALUES(3,2,1,0,1,'Eggs');",
@@ -165,7 +165,7 @@ struct SQLiteTests {
         var list = try TodoList(markdown: Fixture.text(fixture))
         list.metadata = []
         let database = directory.path("new.sqlite"), dump = directory.path("new.sql"), loaded = directory.path("loaded.db")
-        try list.write(to: database)
+        try list.write(to: .file(database))
         // A NULL column is an absent field: fields whose value is null are not kept.
         var expected = list
         func dropNulls(_ items: [TodoItem]) -> [TodoItem] {
@@ -177,9 +177,9 @@ struct SQLiteTests {
             }
         }
         expected.items = dropNulls(list.items)
-        #expect(try TodoList(contentsOf: database) == expected)
-        try list.write(to: dump)
-        #expect(try TodoList(contentsOf: dump) == expected)
+        #expect(try TodoList(contentsOf: .file(database)) == expected)
+        try list.write(to: .file(dump))
+        #expect(try TodoList(contentsOf: .file(dump)) == expected)
         _ = try Databases.sqlite3(loaded, [], stdin: try String(contentsOfFile: dump, encoding: .utf8))
         #expect(try Databases.dump(loaded) == Databases.dump(database))
     }
@@ -188,13 +188,13 @@ struct SQLiteTests {
     func ownTable() throws {
         let directory = try TemporaryDirectory()
         let path = directory.path("own.sqlite")
-        try TodoList(markdown: "- [ ] A\n  - [ ] A1\n  - [ ] A2\n- [x] B\n").write(to: path)
+        try TodoList(markdown: "- [ ] A\n  - [ ] A1\n  - [ ] A2\n- [x] B\n").write(to: .file(path))
         _ = try Databases.sqlite3(path, ["UPDATE todo_items SET position = 5 - position WHERE parent = 1; CREATE TABLE app(x); INSERT INTO app VALUES (42);"])
-        #expect(try TodoList(contentsOf: path).flattened().map { $0.item.name } == ["A", "A2", "A1", "B"])
+        #expect(try TodoList(contentsOf: .file(path)).flattened().map { $0.item.name } == ["A", "A2", "A1", "B"])
         _ = try Databases.sqlite3(path, ["UPDATE todo_items SET id = id + 100, parent = parent + 100 WHERE id = 1 OR parent = 1"])
-        #expect(try TodoList(contentsOf: path).flattened().map { "\($0.depth)\($0.item.name)" } == ["0A", "1A2", "1A1", "0B"])
-        try TodoList(markdown: "- [x] C\n").write(to: path)
-        #expect(try TodoList(contentsOf: path).items.map(\.name) == ["C"])
+        #expect(try TodoList(contentsOf: .file(path)).flattened().map { "\($0.depth)\($0.item.name)" } == ["0A", "1A2", "1A1", "0B"])
+        try TodoList(markdown: "- [x] C\n").write(to: .file(path))
+        #expect(try TodoList(contentsOf: .file(path)).items.map(\.name) == ["C"])
         #expect(try Databases.sqlite3(path, ["SELECT x FROM app"]) == "42\n")
     }
 
@@ -204,15 +204,15 @@ struct SQLiteTests {
         try Databases.make(in: directory)
         for (name, query) in [("notes.sqlite3", "SELECT cdate FROM Note WHERE content = 'New'"), ("cdnote.sqlite", "SELECT ZCREATETIME FROM ZNOTE WHERE ZCONTENT = 'New'")] {
             let path = directory.path(name), markdown = directory.path(name + ".md")
-            _ = try Conversion(input: path, output: markdown).run()
+            _ = try Conversion(input: .at(path), output: .at(markdown)).run()
             try (try String(contentsOfFile: markdown, encoding: .utf8) + "- [ ] New\n").write(toFile: markdown, atomically: false, encoding: .utf8)
             let before = Date()
-            _ = try Conversion(input: markdown, output: path).run()
+            _ = try Conversion(input: .at(markdown), output: .at(path)).run()
             let stored = try Databases.sqlite3(path, [query]).trimmingCharacters(in: .newlines)
             let date = name.hasPrefix("cd")
                 ? Date(timeIntervalSinceReferenceDate: Double(stored) ?? 0) : ISO8601.parse(stored.utf8, assumeUTC: true) ?? .distantPast
             #expect(abs(date.timeIntervalSince(before)) < 5, "\(name): \(stored)")
-            #expect(try TodoList(contentsOf: path).items.last?.name == "New")
+            #expect(try TodoList(contentsOf: .file(path)).items.last?.name == "New")
         }
     }
 
@@ -221,10 +221,10 @@ struct SQLiteTests {
         let directory = try TemporaryDirectory()
         try Databases.make(in: directory)
         let path = directory.path("notes.sqlite3"), markdown = directory.path("notes.md")
-        _ = try Conversion(input: path, output: markdown).run()
+        _ = try Conversion(input: .at(path), output: .at(markdown)).run()
         let added = (1...5).map { "- [ ] New \($0)\n" }.joined()
         try (try String(contentsOfFile: markdown, encoding: .utf8) + added).write(toFile: markdown, atomically: false, encoding: .utf8)
-        _ = try Conversion(input: markdown, output: path).run()
+        _ = try Conversion(input: .at(markdown), output: .at(path)).run()
         let stored = try Databases.sqlite3(path, ["SELECT content FROM Note ORDER BY cdate"])
         #expect(stored == "First\nSecond\nThird\nNew 1\nNew 2\nNew 3\nNew 4\nNew 5\n")
         #expect(try Databases.sqlite3(path, ["SELECT count(DISTINCT cdate) FROM Note"]) == "8\n")
@@ -239,7 +239,7 @@ struct SQLiteTests {
         let checklist = directory.path("in.md")
         // The first item renames a row (an update that would succeed); the second has no due date.
         try "- [ ] Renamed [id:: 1] [due:: \"2024-01-01\"]\n- [ ] New without a due date\n".write(toFile: checklist, atomically: false, encoding: .utf8)
-        #expect(throws: StoreError.self) { try Conversion(input: checklist, output: path).run() }
+        #expect(throws: StoreError.self) { try Conversion(input: .at(checklist), output: .at(path)).run() }
         #expect(try Databases.dump(path) == before)
     }
 
@@ -250,7 +250,7 @@ struct SQLiteTests {
         for name in ["notes.sqlite3", "cdtodo.sqlite", "todo.sqlite"] {
             let dump = directory.path(name + ".sql")
             try Databases.dump(directory.path(name)).write(toFile: dump, atomically: false, encoding: .utf8)
-            #expect(try TodoList(contentsOf: dump) == TodoList(contentsOf: directory.path(name)), "\(name)")
+            #expect(try TodoList(contentsOf: .file(dump)) == TodoList(contentsOf: .file(directory.path(name))), "\(name)")
         }
     }
 
@@ -264,7 +264,7 @@ struct SQLiteTests {
     func refused(statement: String, message: String) throws {
         let text = "PRAGMA foreign_keys=OFF;\nBEGIN TRANSACTION;\nCREATE TABLE t(name TEXT);\n-- a comment\n\(statement)\nCOMMIT;\n"
         do {
-            _ = try TodoList(bytes: Array(text.utf8), format: .sql, path: "bad.sql")
+            _ = try TodoList(bytes: Array(text.utf8), format: .sql, name: "bad.sql")
             Issue.record("\(statement) was not refused")
         } catch let error as StoreError {
             #expect(error.message.contains(message), "\(error)")
@@ -299,9 +299,9 @@ struct SQLiteTests {
         let before = try Data(contentsOf: URL(fileURLWithPath: path))
         let checklist = directory.path("in.md")
         try "- [ ] New\n".write(toFile: checklist, atomically: false, encoding: .utf8)
-        for conversion in [Conversion(input: path, output: directory.path("out.md"), from: .sqlite), Conversion(input: checklist, output: path)] {
+        for conversion in [Conversion(input: .at(path), output: .at(directory.path("out.md")), inputFormat: .sqlite), Conversion(input: .at(checklist), output: .at(path))] {
             if kind == "no text column" || kind == "several tables" {
-                if conversion.input == checklist { continue }  // writing adds todofmt's table; reading is the error
+                if conversion.input == .at(checklist) { continue }  // writing adds todofmt's table; reading is the error
             }
             do {
                 _ = try conversion.run()
@@ -310,7 +310,13 @@ struct SQLiteTests {
                 #expect(!error.message.isEmpty)
                 if kind == "locked" { #expect(error.message.contains("locked"), "\(error)") }
             } catch let error as ConversionError {
-                #expect(error.description.contains(kind == "several tables" ? "several tables could be the list (a, b)" : "no table has a name column"), "\(error)")
+                let expected =
+                    switch kind {
+                    case "several tables": "several tables could be the list (a, b)"
+                    case "not a database": "exists and is not a todo list file todofmt can write into"
+                    default: "no table has a name column"
+                    }
+                #expect(error.description.contains(expected), "\(error)")
             }
         }
         #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == before)
@@ -332,13 +338,13 @@ struct DatabaseCorpusTests {
         let folder = (path as NSString).deletingLastPathComponent
         let before = try FileManager.default.contentsOfDirectory(atPath: folder).sorted()
         do {
-            let list = try TodoList(contentsOf: path)
+            let list = try TodoList(contentsOf: .file(path))
             #expect(!list.items.isEmpty)
             if path.hasSuffix("default.store") { #expect(list.items.count == 7, "the -wal holds three of them") }
         } catch let error as ConversionError {
             // The empty Core Data store has two entity tables; the Tracks dump has no CREATE TABLE.
             #expect(error.description.contains("several tables could be the list (ZTASKMODEL, ZUSERMODEL)"), "\(error)")
-            #expect(try TodoList(contentsOf: path, options: ListOptions(table: "ZTASKMODEL")).items.isEmpty)
+            #expect(try TodoList(contentsOf: .file(path), options: ListOptions(table: "ZTASKMODEL")).items.isEmpty)
         } catch let error as StoreError {
             #expect(error.description.contains("no such table: contexts") && error.location?.line == 8, "\(error)")
         }

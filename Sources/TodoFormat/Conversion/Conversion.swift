@@ -1,0 +1,160 @@
+import Foundation
+
+/// One `todofmt convert`: read a list in one format, write it in another.
+///
+/// Into a new file, items go from the reader to the writer as they are read, so memory stays
+/// near the input's size. Into an existing file, the list is read whole and the output's
+/// format updates the file, keeping what in it is not the list. Nothing is written until
+/// everything has been read and written without error.
+public struct Conversion: Sendable {
+    /// Where a list is read from.
+    public enum Source: Sendable, Hashable {
+        case file(URL)
+        case standardInput
+    }
+
+    /// Where a list is written to.
+    public enum Destination: Sendable, Hashable {
+        case file(URL)
+        case standardOutput
+    }
+
+    /// The file to read, or standard input.
+    public var input: Source
+    /// The file to write, or standard output.
+    public var output: Destination
+    /// The input's format; nil to take it from the content or the extension.
+    public var inputFormat: DocumentFormat?
+    /// The output's format; nil to take it from an existing file's content or the extension.
+    public var outputFormat: DocumentFormat?
+    /// Where the list is and what its keys are called, for both files.
+    public var options: ListOptions
+
+    /// A conversion; the output defaults to standard output, the formats to what the files say.
+    public init(
+        input: Source, output: Destination = .standardOutput, inputFormat: DocumentFormat? = nil,
+        outputFormat: DocumentFormat? = nil, options: ListOptions = ListOptions()
+    ) {
+        self.input = input
+        self.output = output
+        self.inputFormat = inputFormat
+        self.outputFormat = outputFormat
+        self.options = options
+    }
+
+    /// Runs the conversion; returns what the output format could not hold.
+    public func run() throws -> [ConversionWarning] {
+        let input: Input
+        switch self.input {
+        case .file(let url): input = Input(file: url.filePath)
+        case .standardInput: input = try Input.standardInput()
+        }
+        let source = FormatRegistry.inputFormat(given: inputFormat, path: input.path, head: try input.head())
+        let plan = try OutputPlan(output, given: outputFormat)
+        if source == .markdown && plan.format == .markdown {
+            // Checklist to checklist copies the document exactly, once it has parsed.
+            let text = try input.text()
+            _ = try MarkdownSource(text: text, path: input.name).list()
+            return try plan.write(bytes: Array(text.utf8))
+        }
+        let reader = try FormatRegistry.format(source)
+        if plan.existing != nil {
+            let list = try TodoList.build { try reader.read(input, options: options, into: &$0) }
+            return try plan.write(list, options: options)
+        }
+        return try plan.write(options: options) { writer in try reader.read(input, options: options, into: &writer) }
+    }
+}
+
+/// Where and how an output is written: its format, and the existing file it updates.
+struct OutputPlan {
+    let destination: Conversion.Destination
+    let format: DocumentFormat
+    /// The output file when it exists and is not empty: it is updated, not replaced.
+    let existing: Input?
+
+    /// The plan for `destination`: an existing file's format comes from its content (a
+    /// `--to` that names another is refused rather than replacing the file), a new file's
+    /// from `given`, else its extension; standard output is a checklist unless `given`.
+    init(_ destination: Conversion.Destination, given: DocumentFormat?) throws {
+        self.destination = destination
+        guard case .file(let url) = destination else {
+            format = given ?? .markdown
+            existing = nil
+            return
+        }
+        let path = url.filePath
+        var info = stat()
+        if stat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG, info.st_size > 0 {
+            let input = Input(file: path)
+            let head = try input.head()
+            let seen = FormatRegistry.recognize(head)
+            let named = DocumentFormat(path: path)
+            guard let content = seen.flatMap({ $0.recognition > .fallback || named == .markdown ? $0.format : nil }) else {
+                throw ConversionError.unsupported(
+                    "\(path) exists and is not a todo list file todofmt can write into; remove it to write a new one")
+            }
+            let propertyLists: Set<DocumentFormat> = [.plist, .bplist]
+            if let given, given != content, !(propertyLists.contains(given) && propertyLists.contains(content)) {
+                throw ConversionError.unsupported(
+                    "\(path) exists and is a \(content) file; writing \(given) would replace it: remove it first")
+            }
+            format = content
+            existing = input
+            return
+        }
+        guard let format = given ?? DocumentFormat(path: path) else { throw ConversionError.undetectableFormat(path: path) }
+        self.format = format
+        existing = nil
+    }
+
+    /// Writes a list that a reader hands to `read`, into a new file (or standard output).
+    func write(options: ListOptions, _ read: (inout any ListWriter) throws -> Void) throws -> [ConversionWarning] {
+        let output = try makeOutput()
+        do {
+            var writer = try FormatRegistry.format(format).writer(to: output, options: options)
+            try read(&writer)
+            let written = try writer.finish()
+            try output.commit()
+            return written.warnings
+        } catch {
+            output.discard()
+            throw error
+        }
+    }
+
+    /// Writes a list in memory: into the existing file, or as a new one.
+    func write(_ list: TodoList, options: ListOptions) throws -> [ConversionWarning] {
+        guard let existing else { return try write(options: options) { try list.send(to: &$0) } }
+        let pending = try FormatRegistry.format(format).update(existing, with: list, options: options)
+        do {
+            try pending.commit()
+        } catch {
+            pending.discard()
+            throw error
+        }
+        return pending.warnings
+    }
+
+    /// Writes bytes as they are (a checklist copied to a checklist).
+    func write(bytes: [UInt8]) throws -> [ConversionWarning] {
+        let output = try makeOutput()
+        do {
+            var sink = output.makeSink()
+            sink.write(bytes: bytes)
+            _ = try sink.finish(path: output.name)
+            try output.commit()
+            return []
+        } catch {
+            output.discard()
+            throw error
+        }
+    }
+
+    private func makeOutput() throws -> Output {
+        switch destination {
+        case .file(let url): try Output.file(url.filePath)
+        case .standardOutput: try Output.file("-")
+        }
+    }
+}

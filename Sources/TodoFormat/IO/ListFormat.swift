@@ -1,0 +1,66 @@
+/// Everything todofmt knows about one file format: how to tell it, read it, write a new
+/// file and update an existing one, and what it cannot hold (as the warnings its writers
+/// and updates return). Each format folder has one type that conforms; `FormatRegistry`
+/// lists them, and conversion looks a format up once.
+protocol ListFormat: Sendable {
+    /// The format's identity, whose raw value is its command-line name.
+    var id: DocumentFormat { get }
+    /// Other names `--from` and `--to` accept.
+    var aliases: [String] { get }
+    /// File name extensions, lower case, without the dot.
+    var extensions: [String] { get }
+
+    /// How sure the format is that a file starting with `head` is in it.
+    func recognition(of head: UnsafeBufferPointer<UInt8>) -> Recognition
+
+    /// Reads the list, handing its metadata and items to `sink` as they are found.
+    func read<S: ItemSink>(_ input: Input, options: ListOptions, into sink: inout S) throws
+
+    /// A writer of a new file.
+    func writer(to output: Output, options: ListOptions) throws -> any ListWriter
+
+    /// Writes `list` into the existing file `existing` (of this format), keeping what in it
+    /// is not the list. Nothing changes until the pending write is committed.
+    func update(_ existing: Input, with list: TodoList, options: ListOptions) throws -> PendingWrite
+}
+
+extension ListFormat {
+    var aliases: [String] { [] }
+
+    /// A format without an update of its own writes the file anew.
+    func update(_ existing: Input, with list: TodoList, options: ListOptions) throws -> PendingWrite {
+        guard let path = existing.path else {
+            throw ConversionError.unsupported("\(existing.name): only a file can be written into")
+        }
+        let output = try Output.file(path)
+        do {
+            var writer = try self.writer(to: output, options: options)
+            try list.send(to: &writer)
+            let written = try writer.finish()
+            return PendingWrite(warnings: written.warnings, commit: output.commit, discard: output.discard)
+        } catch {
+            output.discard()
+            throw error
+        }
+    }
+}
+
+/// How sure a format is that content is in it; the surest format wins.
+enum Recognition: Int, Comparable, Sendable {
+    case no, fallback, possibly, likely, certainly
+
+    static func < (a: Recognition, b: Recognition) -> Bool { a.rawValue < b.rawValue }
+}
+
+/// A format's writer of a new file: a sink that owns its output.
+protocol ListWriter: ItemSink {
+    /// Writes what is left; returns what the output could not hold and, for a memory
+    /// output, the bytes.
+    mutating func finish() throws -> Written
+}
+
+/// What a writer wrote: its warnings, and the bytes when the output was memory.
+struct Written {
+    var warnings: [ConversionWarning] = []
+    var bytes: [UInt8] = []
+}

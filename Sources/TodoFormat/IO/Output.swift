@@ -1,0 +1,106 @@
+import Foundation
+
+/// Where a new file's bytes go: a temporary file beside the target that `commit()` renames
+/// into place, standard output, or memory. A failure before `commit()` leaves the target
+/// as it was.
+struct Output: Sendable {
+    enum Destination: Sendable {
+        /// A temporary file, renamed to `target` on commit.
+        case file(target: String, temporary: String)
+        case standardOutput
+        case memory
+    }
+
+    let destination: Destination
+    /// The name messages use: the path as given, or `<stdout>`.
+    let name: String
+    /// The temporary file's descriptor, for `.file`.
+    private let descriptor: Int32
+
+    private init(destination: Destination, name: String, descriptor: Int32) {
+        self.destination = destination
+        self.name = name
+        self.descriptor = descriptor
+    }
+
+    /// Bytes kept in memory (see `Written.bytes`).
+    static let memory = Output(destination: .memory, name: "<memory>", descriptor: -1)
+
+    /// A new file at `path` (`-` is standard output). Through a symbolic link the file it
+    /// points at is written and the link stays; an existing file's permissions stay.
+    static func file(_ path: String) throws -> Output {
+        if path == "-" { return Output(destination: .standardOutput, name: "<stdout>", descriptor: 1) }
+        var target = path
+        var linkInfo = stat()
+        if lstat(path, &linkInfo) == 0 && (linkInfo.st_mode & S_IFMT) == S_IFLNK, let resolved = realpath(path, nil) {
+            target = String(cString: resolved)
+            free(resolved)
+        }
+        let directory = (target as NSString).deletingLastPathComponent
+        let base = (target as NSString).lastPathComponent
+        var template = Array(((directory.isEmpty ? "." : directory) + "/." + base + ".todofmt-XXXXXX").utf8CString)
+        let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
+        guard fd >= 0 else { throw ConversionError.io(path: path, reason: String(cString: strerror(errno))) }
+        let temporary = String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        // Keep an existing file's permissions; a new file gets the usual 0666 less the umask.
+        var existing = stat()
+        if stat(target, &existing) == 0 {
+            fchmod(fd, existing.st_mode & 0o7777)
+        } else {
+            let mask = umask(0)
+            umask(mask)
+            fchmod(fd, 0o666 & ~mask)
+        }
+        return Output(destination: .file(target: target, temporary: temporary), name: path, descriptor: fd)
+    }
+
+    /// A sink that writes to this output.
+    func makeSink() -> ByteSink {
+        descriptor >= 0 ? ByteSink(descriptor: descriptor) : ByteSink()
+    }
+
+    /// The temporary file a writer that needs a path (a database) writes, for `.file`.
+    var temporaryPath: String? {
+        if case .file(_, let temporary) = destination { return temporary }
+        return nil
+    }
+
+    /// Puts the written file in place: flushed to disk, then renamed over the target.
+    func commit() throws {
+        guard case .file(let target, let temporary) = destination else { return }
+        defer { unlink(temporary) }
+        guard fsync(descriptor) == 0, close(descriptor) == 0 else {
+            let reason = String(cString: strerror(errno))
+            throw ConversionError.io(path: name, reason: reason)
+        }
+        guard rename(temporary, target) == 0 else {
+            throw ConversionError.io(path: name, reason: String(cString: strerror(errno)))
+        }
+    }
+
+    /// Leaves the target as it was: the temporary file goes.
+    func discard() {
+        guard case .file(_, let temporary) = destination else { return }
+        close(descriptor)
+        unlink(temporary)
+    }
+}
+
+/// A write that is ready but not yet in place: `commit()` puts it there, `discard()` leaves
+/// the file as it was. Its warnings say what the file could not hold, so a caller can refuse
+/// them (`--strict`) before anything changes.
+struct PendingWrite {
+    /// What the written file could not hold.
+    var warnings: [ConversionWarning]
+    private let commitAction: () throws -> Void
+    private let discardAction: () -> Void
+
+    init(warnings: [ConversionWarning], commit: @escaping () throws -> Void, discard: @escaping () -> Void) {
+        self.warnings = warnings
+        self.commitAction = commit
+        self.discardAction = discard
+    }
+
+    func commit() throws { try commitAction() }
+    func discard() { discardAction() }
+}

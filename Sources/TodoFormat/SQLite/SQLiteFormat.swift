@@ -1,0 +1,132 @@
+import Foundation
+
+extension DocumentFormat {
+    /// An SQLite database (`.sqlite`, `.sqlite3`, `.db`, `.store`, or any file starting
+    /// `SQLite format 3`): todofmt's own table, an app's table, or a Core Data store.
+    public static let sqlite = DocumentFormat(rawValue: "sqlite")
+}
+
+/// SQLite databases (FORMAT.md, section 7.7), read and updated in place through the one
+/// wrapper of libsqlite3 (`Database`).
+struct SQLiteFormat: ListFormat {
+    var id: DocumentFormat { .sqlite }
+    var aliases: [String] { ["sqlite3", "db"] }
+    var extensions: [String] { ["sqlite", "sqlite3", "db", "store"] }
+
+    func recognition(of head: UnsafeBufferPointer<UInt8>) -> Recognition {
+        head.starts(with: "SQLite format 3\u{0}".utf8) ? .certainly : .no
+    }
+
+    func read<S: ItemSink>(_ input: Input, options: ListOptions, into sink: inout S) throws {
+        try input.withFile { file in
+            try Self.withReadOnlyDatabase(file, name: input.name) { db in
+                try ListTable.find(in: db, table: options.table, schema: options.schema).read(from: db, into: &sink)
+            }
+        }
+    }
+
+    /// Opens a database for reading without changing anything beside it. SQLite makes -shm
+    /// and -wal files beside a WAL database even when it only reads it, so such a database
+    /// is read from a copy (with its -wal, so the newest rows are seen) in a temporary folder;
+    /// a database with a rollback journal is read where it is.
+    static func withReadOnlyDatabase<T>(_ file: String, name: String, _ body: (Database) throws -> T) throws -> T {
+        guard InputFile.isWriteAheadLogged(file) else {
+            return try body(Database(path: file, readOnly: true, name: name))
+        }
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("todofmt-read-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let copy = folder.appendingPathComponent("database").path
+        do {
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            try FileManager.default.copyItem(atPath: file, toPath: copy)
+            if FileManager.default.fileExists(atPath: file + "-wal") {
+                try FileManager.default.copyItem(atPath: file + "-wal", toPath: copy + "-wal")
+            }
+        } catch {
+            throw ConversionError.io(path: name, reason: (error as NSError).localizedDescription)
+        }
+        return try body(Database(path: copy, readOnly: true, name: name))
+    }
+
+    func writer(to output: Output, options: ListOptions) throws -> any ListWriter {
+        if case .standardOutput = output.destination {
+            throw ConversionError.unsupported("a database cannot be written to standard output; name a file")
+        }
+        return DatabaseWriter(output: output)
+    }
+
+    /// Updates the list's table where it is, in one transaction that the pending write
+    /// commits: only rows that changed are written. A database without a list gets
+    /// todofmt's table beside its others.
+    func update(_ existing: Input, with list: TodoList, options: ListOptions) throws -> PendingWrite {
+        guard let path = existing.path else { throw ConversionError.unsupported("\(existing.name): only a file can be written into") }
+        let db = try Database(path: path, readOnly: false, name: existing.name)
+        try db.execute("BEGIN IMMEDIATE")
+        do {
+            var warnings: [ConversionWarning] = []
+            if !list.metadata.isEmpty { warnings.append(.metadataLeftOut(list.metadata, by: "an SQLite table")) }
+            let table: ListTable?
+            do {
+                table = try ListTable.find(in: db, table: options.table, schema: options.schema)
+            } catch ConversionError.noList(_, _) where options.table == nil {
+                table = nil
+            }
+            if let table, !table.isOwn {
+                var update = TableUpdate(table: table, db: db)
+                try update.write(list)
+                if !update.leftOut.isEmpty {
+                    warnings.append(
+                        ConversionWarning(
+                            .fields,
+                            "the table has no column for \(update.leftOut.sorted().joined(separator: ", ")); those fields were left out"))
+                }
+                if list.items.contains(where: { !$0.children.isEmpty }) {
+                    warnings.append(
+                        ConversionWarning(.nesting, "the table has no parent column; nested items were written one after another"))
+                }
+            } else {
+                try OwnTable(list).write(to: db)
+            }
+            return PendingWrite(
+                warnings: warnings, commit: { try db.execute("COMMIT") }, discard: { try? db.execute("ROLLBACK") })
+        } catch {
+            try? db.execute("ROLLBACK")
+            throw error
+        }
+    }
+}
+
+/// Writes a new database with todofmt's table: the items are gathered, then inserted in one
+/// transaction into the output's temporary file (or, for memory, a temporary file read back).
+struct DatabaseWriter: ListWriter {
+    let output: Output
+    private var builder = ListBuilder(keepingSlices: ())
+
+    init(output: Output) {
+        self.output = output
+    }
+
+    mutating func begin(metadata: [Field]) { builder.begin(metadata: metadata) }
+    mutating func item(_ item: TodoItem, depth: Int) { builder.item(item, depth: depth) }
+    mutating func end() {}
+
+    mutating func finish() throws -> Written {
+        let list = builder.finish()
+        var written = Written()
+        if !list.metadata.isEmpty { written.warnings.append(.metadataLeftOut(list.metadata, by: "an SQLite table")) }
+        if let file = output.temporaryPath {
+            try Self.write(list, to: file, name: output.name)
+            return written
+        }
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("todofmt-\(UUID().uuidString).sqlite").path
+        defer { try? FileManager.default.removeItem(atPath: file) }
+        try Self.write(list, to: file, name: output.name)
+        written.bytes = try InputFile.read(file)
+        return written
+    }
+
+    private static func write(_ list: TodoList, to file: String, name: String) throws {
+        let db = try Database(path: file, readOnly: false, name: name)
+        try db.transaction { try OwnTable(list).write(to: db) }
+    }
+}

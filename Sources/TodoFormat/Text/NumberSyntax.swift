@@ -1,0 +1,39 @@
+/// Numbers as text: JSON's number grammar, which checklist fields and JSON share, and the
+/// shortest text of a double.
+enum NumberSyntax {
+    /// A JSON number: an integer when it has no fraction or exponent and fits in `Int`.
+    static func number(_ token: ArraySlice<UInt8>) -> FieldValue? {
+        var i = token.startIndex
+        let end = token.endIndex
+        if i < end && token[i] == UInt8(ascii: "-") { i += 1 }
+        let intStart = i
+        while i < end && token[i] >= 48 && token[i] <= 57 { i += 1 }
+        guard i > intStart, !(token[intStart] == 48 && i - intStart > 1) else { return nil }
+        var isInteger = true
+        if i < end && token[i] == UInt8(ascii: ".") {
+            isInteger = false
+            i += 1
+            let start = i
+            while i < end && token[i] >= 48 && token[i] <= 57 { i += 1 }
+            guard i > start else { return nil }
+        }
+        if i < end && (token[i] == UInt8(ascii: "e") || token[i] == UInt8(ascii: "E")) {
+            isInteger = false
+            i += 1
+            if i < end && (token[i] == UInt8(ascii: "+") || token[i] == UInt8(ascii: "-")) { i += 1 }
+            let start = i
+            while i < end && token[i] >= 48 && token[i] <= 57 { i += 1 }
+            guard i > start else { return nil }
+        }
+        guard i == end else { return nil }
+        let text = String(decoding: token, as: UTF8.self)
+        if isInteger, let value = Int(text) { return .integer(value) }
+        return Double(text).map { .double($0) }
+    }
+
+    static func format(_ d: Double) -> String {
+        if d.isNaN { return "nan" }
+        if d.isInfinite { return d < 0 ? "-inf" : "inf" }
+        return String(d)  // Swift prints the shortest text that reads back exactly, always with `.` or `e`.
+    }
+}
