@@ -8,8 +8,8 @@ let package = Package(
         .executable(name: "todofmt", targets: ["todofmt"]),
     ],
     targets: [
-        .systemLibrary(name: "CYAML", pkgConfig: "yaml-0.1", providers: [.apt(["libyaml-dev"])]),
-        .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
+        .systemLibrary(name: "CYAML", pkgConfig: "yaml-0.1", providers: [.apt(["libyaml-dev"]), .brew(["libyaml"])]),
+        .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"]), .brew(["sqlite"])]),
         .target(name: "TodoFormat", dependencies: ["CYAML", "CSQLite"]),
         .executableTarget(name: "todofmt", dependencies: ["TodoFormat"]),
         // README's library example, built with everything else.

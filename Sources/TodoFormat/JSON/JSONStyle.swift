@@ -1,5 +1,5 @@
 /// How a piece of JSON text is laid out, to write new JSON the way an app wrote the old:
-/// JSON kept as data in a preferences file (SHAPES.md section 1) round-trips byte for byte.
+/// JSON kept as data in a preferences file (docs/APP-SHAPES.md section 1) round-trips byte for byte.
 struct JSONStyle: Equatable {
     enum Layout { case lines, compact, spaced }
     /// todofmt's one item a line; JSONEncoder's no spaces; Python's `json.dumps` with `, ` and `: `.

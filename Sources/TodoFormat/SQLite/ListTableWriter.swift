@@ -201,7 +201,7 @@ struct TableUpdate {
             statements[sql] = statement
             try statement.run(arguments)
         }
-        // A creation date that is also the key (seed 003's cdate, kept to the second) must
+        // A creation date that is also the key (the notes app's cdate, kept to the second) must
         // differ from every other key: new rows take the write time, moved on a second at a
         // time past keys already taken, so they stay unique and in list order.
         var takenKeys = Set(rows.keys)
@@ -258,8 +258,8 @@ struct TableUpdate {
                         "UPDATE \(Database.quote(table.name)) SET \(assignments.joined(separator: ", ")) WHERE \(table.keyColumn.map(Database.quote) ?? "rowid") = ?",
                         arguments)
                 } else {
-                    // A new row gets its creation date now, as the app would give it (seed 003's
-                    // cdate, which is also its key; seed 004's createTime).
+                    // A new row gets its creation date now, as the app would give it (the notes app's
+                    // cdate, which is also its key; the note app's createTime).
                     if let dateColumn = table.dateColumn, values[dateColumn] == nil, rowKey == nil || dateColumn != key {
                         var now = Self.storage(.date(writeTime), column: columnsByName[dateColumn], table: table, sqlDates: sqlDates)
                         if dateColumn == key {
@@ -311,7 +311,7 @@ struct TableUpdate {
         switch value {
         case .date(let d):
             if table.isCoreData && (column?.isDateType ?? false) { return .real(d.timeIntervalSinceReferenceDate) }
-            // Keep `yyyy-MM-dd HH:mm:ss` where the column has dates that way (seed 003's cdate).
+            // Keep `yyyy-MM-dd HH:mm:ss` where the column has dates that way (the notes app's cdate).
             if let name = column?.name, sqlDates.contains(name) { return .text(ISO8601.formatSQL(d)) }
             return .text(ISO8601.format(d))
         case .bool(let b): return .integer(b ? 1 : 0)

@@ -7,7 +7,7 @@ enum ListPlace: Hashable {
     /// The root is a dictionary; the items are the array under this key.
     case key(String)
     /// The root is a dictionary; the value under this key is data holding a JSON array of
-    /// items (UserDefaults with Codable, SHAPES.md section 1).
+    /// items (UserDefaults with Codable, docs/APP-SHAPES.md section 1).
     case jsonData(key: String)
 
     /// Finds the list in a dictionary root: the one key whose value is an array of item

@@ -72,7 +72,7 @@ enum ISO8601 {
         return Date(timeIntervalSince1970: Double(whole) + fraction)
     }
 
-    /// `yyyy-MM-dd HH:mm:ss` in UTC, as SQLite's date functions and seed 003 write dates.
+    /// `yyyy-MM-dd HH:mm:ss` in UTC, as SQLite's date functions and the notes app write dates.
     static func formatSQL(_ date: Date) -> String {
         let iso = format(Date(timeIntervalSince1970: date.timeIntervalSince1970.rounded(.down)))
         return String(iso.dropLast()).replacingOccurrences(of: "T", with: " ")

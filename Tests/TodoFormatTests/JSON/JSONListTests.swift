@@ -3,7 +3,7 @@ import Testing
 
 @testable import TodoFormat
 
-/// The model of seed 000, which must decode todofmt's JSON.
+/// The todo app's model (docs/APP-SHAPES.md section 1), which must decode todofmt's JSON.
 private struct Todo: Codable, Equatable {
     var name: String
     var checked: Bool

@@ -174,20 +174,9 @@ struct CmarkAgreementTests {
     }
 }
 
-/// `../shared/corpus/markdown` beside the repository, when it is there (CI has it; a bare clone does not).
-enum Corpus {
-    static let markdown: [String] = {
-        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        let folder = root.appendingPathComponent("shared/corpus/markdown")
-        let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
-        return names.sorted().map { folder.appendingPathComponent($0).path }
-    }()
-}
-
-@Suite("Agreement and losslessness on fixtures and the shared corpus")
+@Suite("Agreement and losslessness on the fixtures")
 struct FixtureAgreementTests {
-    static let files = Fixture.files(in: "markdown").map(Fixture.path) + Corpus.markdown
+    static let files = Fixture.files(in: "markdown").map(Fixture.path)
 
     @Test("cmark-gfm finds the same task items", arguments: files)
     func agreement(path: String) throws {

@@ -3,7 +3,7 @@ import Testing
 
 @testable import TodoFormat
 
-/// The shapes of SHAPES.md sections 1 and 2, made by plistlib, with dates, data, nested
+/// The shapes of docs/APP-SHAPES.md sections 1 and 2, made by plistlib, with dates, data, nested
 /// dictionaries and unicode among their values.
 enum Shapes {
     static let make = Python.prelude + """
@@ -299,41 +299,6 @@ enum XMLPropertyListWriterTests {
             let value = try reader.value(try reader.openPlist())
             try reader.closePlist()
             return value
-        }
-    }
-}
-
-@Suite("The shared corpus of JSON, property lists and YAML, when it is there")
-struct DataCorpusTests {
-    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        .appendingPathComponent("shared/corpus")
-    static let files: [String] = ["json", "plist", "yaml"].flatMap { folder in
-        ((try? FileManager.default.contentsOfDirectory(atPath: root.appendingPathComponent(folder).path)) ?? []).sorted()
-            .map { root.appendingPathComponent(folder).appendingPathComponent($0).path }
-    }
-
-    @Test("converts, or fails with a clear error and --field makes it convert", arguments: files)
-    func converts(path: String) throws {
-        let format: DocumentFormat? = path.hasSuffix(".edenlist") ? .plist : nil
-        do {
-            let list = try TodoList(contentsOf: .file(path), format: format)
-            #expect(!list.items.isEmpty)
-            if path.hasSuffix("todo.yaml_todo.yaml") {
-                // Tasks with subtasks, and a second document of views as metadata.
-                #expect(list.items.first?.children.isEmpty == false && list.metadata.first?.key == "views")
-            }
-            let markdown = String(decoding: try list.encoded(as: .markdown), as: UTF8.self)
-            #expect(try TodoList(markdown: markdown).items.map(\.name) == list.items.map(\.name))
-        } catch let error as ParseError {
-            // The corpus's invalid YAML, where PyYAML also stops.
-            #expect(path.hasSuffix("yttrium_todo.yaml") && error.location.line == 4, "\(error)")
-        } catch let error as ConversionError {
-            // EdenList documents call their fields ToDo and CheckBox.
-            #expect(error.description.contains("--field name=KEY"))
-            let options = ListOptions(schema: ItemSchema(naming: [.name: "ToDo", .checked: "CheckBox"]))
-            let list = try TodoList(contentsOf: .file(path), format: format, options: options)
-            #expect(list.items.count == 9 && list.items.last?.isChecked == true)
         }
     }
 }

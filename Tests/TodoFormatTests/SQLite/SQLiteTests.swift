@@ -9,7 +9,7 @@ enum Databases {
         import sqlite3, shutil
         def connect(name):
             return sqlite3.connect(os.path.join(d, name))
-        # Seed 003: notes keyed by creation time.
+        # The notes app: notes keyed by creation time.
         db = connect("notes.sqlite3")
         db.execute("create table if not exists Note (cdate text primary key, content text)")
         db.executemany("insert into Note values (?, ?)", [("2024-05-03 07:45:00", "Third"), ("2024-05-01 09:30:00", "First"), ("2024-05-02 18:05:12", "Second")])
@@ -69,7 +69,7 @@ struct SQLiteTests {
     func reads() throws {
         let directory = try TemporaryDirectory()
         try Databases.make(in: directory)
-        // Seed 003: ordered by cdate, which becomes a date and stays as the key.
+        // The notes app: ordered by cdate, which becomes a date and stays as the key.
         let notes = try TodoList(contentsOf: .file(directory.path("notes.sqlite3")))
         let reported = try Databases.sqlite3(directory.path("notes.sqlite3"), ["select content, cdate from Note order by cdate"])
         #expect(notes.items.map { "\($0.name)|\(ISO8601.formatSQL({ if case .date(let d)? = $0.fields[key: "cdate"] { d } else { Date() } }($0)))" }.joined(separator: "\n") + "\n" == reported)
@@ -321,33 +321,5 @@ struct SQLiteTests {
         }
         #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == before)
         #expect(!FileManager.default.fileExists(atPath: directory.path("out.md")))
-    }
-}
-
-@Suite("The shared corpus of databases and dumps, when it is there")
-struct DatabaseCorpusTests {
-    static let files: [String] = ["coredata", "sqlite", "sql"].flatMap { folder in
-        let directory = DataCorpusTests.root.appendingPathComponent(folder)
-        return ((try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []).sorted()
-            .filter { !$0.hasSuffix("-wal") && !$0.hasSuffix("-shm") }
-            .map { directory.appendingPathComponent($0).path }
-    }
-
-    @Test("converts, or fails with a clear error, and reading changes nothing", arguments: files)
-    func converts(path: String) throws {
-        let folder = (path as NSString).deletingLastPathComponent
-        let before = try FileManager.default.contentsOfDirectory(atPath: folder).sorted()
-        do {
-            let list = try TodoList(contentsOf: .file(path))
-            #expect(!list.items.isEmpty)
-            if path.hasSuffix("default.store") { #expect(list.items.count == 7, "the -wal holds three of them") }
-        } catch let error as ConversionError {
-            // The empty Core Data store has two entity tables; the Tracks dump has no CREATE TABLE.
-            #expect(error.description.contains("several tables could be the list (ZTASKMODEL, ZUSERMODEL)"), "\(error)")
-            #expect(try TodoList(contentsOf: .file(path), options: ListOptions(table: "ZTASKMODEL")).items.isEmpty)
-        } catch let error as StoreError {
-            #expect(error.description.contains("no such table: contexts") && error.location?.line == 8, "\(error)")
-        }
-        #expect(try FileManager.default.contentsOfDirectory(atPath: folder).sorted() == before)
     }
 }

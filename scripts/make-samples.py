@@ -1,16 +1,16 @@
 #!/usr/bin/env python3
-"""Writes the example files of the shapes apps store todo lists in (SHAPES.md sections 1
+"""Writes the example files of the shapes apps store todo lists in (docs/APP-SHAPES.md sections 1
 and 2), with Python's own plistlib and json, so that they are the real thing:
 
 - userdefaults-tasks.plist     a UserDefaults preferences file (binary), the list as an
-                               array of {title, done} dictionaries under "tasks" (seed 002)
+                               array of {title, done} dictionaries under "tasks" (the task app)
 - userdefaults-todoskey.plist  a UserDefaults preferences file (binary), the list as the
                                JSON bytes of [{name, checked}] in a data value under
-                               "TodosKey" (seed 000)
+                               "TodosKey" (the todo app)
 - items.plist                  a top-level array of {title, done} (PropertyListEncoder's shape)
-- todos.json                   the Codable JSON [{name, checked}] (seed 000)
+- todos.json                   the Codable JSON [{name, checked}] (the todo app)
 
-Run from the repository root: python3 scripts/make-examples.py
+Run from the repository root: python3 scripts/make-samples.py
 """
 import datetime
 import json
@@ -29,21 +29,21 @@ app_keys = {
     "lastOpened": datetime.datetime(2026, 11, 28, 9, 30, 0),
 }
 
-with open("examples/userdefaults-tasks.plist", "wb") as f:
+with open("samples/userdefaults-tasks.plist", "wb") as f:
     plistlib.dump({**app_keys, "tasks": tasks}, f, fmt=plistlib.FMT_BINARY, sort_keys=False)
 
-with open("examples/userdefaults-todoskey.plist", "wb") as f:
+with open("samples/userdefaults-todoskey.plist", "wb") as f:
     data = json.dumps(todos, separators=(",", ":")).encode()
     plistlib.dump({**app_keys, "TodosKey": data}, f, fmt=plistlib.FMT_BINARY, sort_keys=False)
 
-with open("examples/items.plist", "wb") as f:
+with open("samples/items.plist", "wb") as f:
     plistlib.dump(tasks, f, fmt=plistlib.FMT_BINARY, sort_keys=False)
 
-with open("examples/todos.json", "w") as f:
+with open("samples/todos.json", "w") as f:
     json.dump(todos, f, indent=2)
     f.write("\n")
 
-# SQLite (SHAPES.md sections 3 and 4), written with Python's own sqlite3.
+# SQLite (docs/APP-SHAPES.md sections 3 and 4), written with Python's own sqlite3.
 import os
 import sqlite3
 
@@ -53,13 +53,13 @@ def fresh(path):
             os.remove(path + suffix)
     return sqlite3.connect(path)
 
-# Seed 003: notes keyed by their creation time, as text.
+# The notes app: notes keyed by their creation time, as text.
 notes = [("2024-05-01 09:30:00", "Buy stamps"), ("2024-05-02 18:05:12", "Call the plumber"), ("2024-05-03 07:45:00", "Renew the library card")]
-db = fresh("examples/NotesList.sqlite3")
+db = fresh("samples/NotesList.sqlite3")
 db.execute("create table if not exists Note (cdate text primary key, content text)")
 db.executemany("insert into Note values (?, ?)", notes)
 db.commit()
-with open("examples/NotesList.sql", "w") as f:
+with open("samples/NotesList.sql", "w") as f:
     for line in db.iterdump():
         f.write(line + "\n")
 db.close()
@@ -82,9 +82,9 @@ def core_data(path, entity, columns, rows):
     db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
     db.close()
 
-# Seed 000: Todo with name, checked and orderID (listed by orderID).
-core_data("examples/TodoCoreData.sqlite", "Todo", "ZCHECKED INTEGER, ZORDERID INTEGER, ZNAME VARCHAR",
+# The todo app: Todo with name, checked and orderID (listed by orderID).
+core_data("samples/TodoCoreData.sqlite", "Todo", "ZCHECKED INTEGER, ZORDERID INTEGER, ZNAME VARCHAR",
           [(0, 0, "Milk"), (1, 1, "Eggs"), (0, 2, "Bread")])
-# Seed 004: Note with content and createTime (seconds since 2001-01-01, listed by it).
-core_data("examples/NoteCoreData.sqlite", "Note", "ZCREATETIME TIMESTAMP, ZCONTENT VARCHAR",
+# The note app: Note with content and createTime (seconds since 2001-01-01, listed by it).
+core_data("samples/NoteCoreData.sqlite", "Note", "ZCREATETIME TIMESTAMP, ZCONTENT VARCHAR",
           [(736243200.0, "Pick up the parcel"), (736329600.5, "Book the dentist"), (736416000.0, "Water the plants")])
