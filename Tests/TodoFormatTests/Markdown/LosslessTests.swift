@@ -30,6 +30,32 @@ struct LosslessTests {
         #expect(document.markdown().utf8.elementsEqual(text.utf8))
     }
 
+    @Test("after edits, the document is what parsing its new text gives", arguments: 0..<60)
+    func editsMatchAFreshParse(seed: Int) throws {
+        var rng = SeededGenerator(seed: UInt64(seed) &+ 77)
+        let text = MarkdownGenerator.document(seed: UInt64(seed) &+ 30_000, lines: 60)
+        var document = try TodoDocument(parsing: text)
+        guard !document.entries.isEmpty else { return }
+        let names = ["a", "two words", "multi\nline name", "with [brackets]", "# heading-like", "x [k:: 1]", ""]
+        for _ in 0..<4 {
+            let index = Int.random(in: 0..<document.entries.count, using: &rng)
+            let name = names.randomElement(using: &rng)!
+            let status: TodoStatus = [.open, .done, .custom("/")].randomElement(using: &rng)!
+            document.updateItem(at: index) {
+                $0.name = name
+                $0.status = status
+                if name.hasPrefix("x") { $0.fields = [Field("n", .integer(seed))] }
+            }
+            let fresh = try TodoDocument(parsing: document.text)
+            let entries = document.entries, expected = fresh.entries
+            #expect(entries.map(\.item) == expected.map(\.item), "\(document.text)")
+            #expect(entries.map(\.line) == expected.map(\.line) && entries.map(\.column) == expected.map(\.column))
+            #expect(entries.map(\.depth) == expected.map(\.depth))
+            #expect(document.problems() == fresh.problems())
+            #expect(document.canonicalMarkdown() == fresh.canonicalMarkdown())
+        }
+    }
+
     @Test("editing one item changes only that item's lines")
     func editChangesOneItem() throws {
         let text = try Fixture.text("markdown/front-matter-and-fence.md")
