@@ -56,37 +56,13 @@ enum Ordering {
     static func renumber(_ values: [Int?]) -> [Int?] {
         let smallest = values.compactMap { $0 }.min() ?? 0
         var best: (result: [Int?], score: (Int, Int))? = nil
-        for keep in [longestIncreasing(values), longestIncreasing(values.reversed().map { $0.map { -$0 } }).reversed()] {
+        for keep in [longestIncreasingRun(values), longestIncreasingRun(values.reversed().map { $0.map { -$0 } }).reversed()] {
             guard let result = fill(values, keeping: keep) else { continue }
             let changed = zip(result, values).filter { $0 != $1 }.count
             let below = result.contains { ($0 ?? smallest) < smallest } ? 1 : 0
             if best == nil || (changed, below) < best!.score { best = (result, (changed, below)) }
         }
         return best?.result ?? values.indices.map { smallest + $0 }
-    }
-
-    /// Which items form a longest strictly increasing run of present values (patience sorting).
-    private static func longestIncreasing(_ values: [Int?]) -> [Bool] {
-        let n = values.count
-        var tails: [Int] = []
-        var previous = [Int](repeating: -1, count: n)
-        for i in 0..<n {
-            guard let v = values[i] else { continue }
-            var lo = 0, hi = tails.count
-            while lo < hi {
-                let mid = (lo + hi) / 2
-                if values[tails[mid]]! < v { lo = mid + 1 } else { hi = mid }
-            }
-            if lo > 0 { previous[i] = tails[lo - 1] }
-            if lo == tails.count { tails.append(i) } else { tails[lo] = i }
-        }
-        var keep = [Bool](repeating: false, count: n)
-        var k = tails.last ?? -1
-        while k >= 0 {
-            keep[k] = true
-            k = previous[k]
-        }
-        return keep
     }
 
     /// The kept values, and numbers between them for the rest; nil when a gap has no room.
