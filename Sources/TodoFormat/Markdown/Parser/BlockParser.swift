@@ -28,9 +28,10 @@ struct BlockParser<Sink: BlockSink> {
     private var newTask: NewTask?
 
     /// The task item whose name paragraph is open.
-    private var pendingItem: ParsedItem?
-    /// The lines of the open paragraph, and the number of its last line.
-    private var paragraphLines: [Range<Int>] = []
+    private var pendingTask: PendingTask?
+    /// The lines of the open paragraph (most have one), and the number of its last line.
+    private var paragraphFirstLine = 0..<0
+    private var paragraphMoreLines: [Range<Int>] = []
     private var paragraphLastLine = 0
 
     private var listBlocks = ListBlockTracker()
@@ -41,6 +42,16 @@ struct BlockParser<Sink: BlockSink> {
         var markerStart: Int
         var isOrdered: Bool
         var startsAfterOtherText: Bool
+    }
+
+    /// A task item waiting for its name paragraph to close. (Plain values only: a
+    /// `ParsedItem`, which holds an array, would cost reference counting on every line.)
+    private struct PendingTask {
+        var task: NewTask
+        var line: Int
+        var lineStart: Int
+        var depth: Int
+        var inBlockQuote: Bool
     }
 
     init(text: UnsafeBufferPointer<UInt8>, sink: Sink) {
@@ -151,8 +162,8 @@ struct BlockParser<Sink: BlockSink> {
     /// A list item continues on a line indented to its content, or on a blank line once it
     /// holds a block.
     private mutating func continueListItem(_ item: ListItemBlock) -> Bool {
-        if line.indent >= item.markerOffset + item.padding {
-            line.advance(item.markerOffset + item.padding, columns: true)
+        if line.indent >= item.contentIndent {
+            line.advance(item.contentIndent, columns: true)
         } else if line.blank && item.hasChildren {
             line.advanceToFirstNonspace()
         } else {
@@ -344,8 +355,9 @@ struct BlockParser<Sink: BlockSink> {
         let paragraph = open.count - 1
         closeBlocks(downTo: paragraph - 1)
         if paragraph == 1 {
-            let text = paragraphLines.map { line.string($0) }.joined(separator: " ")
-            sink.heading(text: text, level: level, line: line.number - paragraphLines.count)
+            let lines = [paragraphFirstLine] + paragraphMoreLines
+            let text = lines.map { line.string($0) }.joined(separator: " ")
+            sink.heading(text: text, level: level, line: line.number - lines.count)
         } else {
             listBlocks.paragraphBecameHeading()
         }
@@ -417,8 +429,9 @@ struct BlockParser<Sink: BlockSink> {
                 let isName = newTask != nil
                 addLeaf(to: container, isItemName: isName)
                 open.append(.paragraph(isItemName: isName))
-                paragraphLines.removeAll(keepingCapacity: true)
-                addParagraphLine()
+                paragraphFirstLine = line.firstNonspace..<line.trimmedEnd
+                if !paragraphMoreLines.isEmpty { paragraphMoreLines.removeAll(keepingCapacity: true) }
+                paragraphLastLine = line.number
             } else if newTask != nil {
                 // A task item with no name.
                 emitPendingItem(named: false)
@@ -428,7 +441,7 @@ struct BlockParser<Sink: BlockSink> {
 
     /// Adds the line to the open paragraph.
     private mutating func addParagraphLine() {
-        paragraphLines.append(line.firstNonspace..<line.trimmedEnd)
+        paragraphMoreLines.append(line.firstNonspace..<line.trimmedEnd)
         paragraphLastLine = line.number
     }
 
@@ -453,28 +466,26 @@ struct BlockParser<Sink: BlockSink> {
             default: break
             }
         }
-        let box = task.box
-        pendingItem = ParsedItem(
-            line: line.number, lineStart: line.start, markerStart: task.markerStart, boxStart: box.start,
-            statusEnd: box.statusEnd, status: box.status, depth: depth, isOrdered: task.isOrdered,
-            firstNameLine: 0..<0, moreNameLines: [], nameEnd: box.statusEnd + 1, lastLine: line.number,
-            inBlockQuote: inBlockQuote, startsAfterOtherText: task.startsAfterOtherText)
+        pendingTask = PendingTask(
+            task: task, line: line.number, lineStart: line.start, depth: depth, inBlockQuote: inBlockQuote)
     }
 
     /// Reports the pending task item, `named` by the paragraph that just closed, or without a name.
     private mutating func emitPendingItem(named: Bool) {
-        guard var item = pendingItem else { return }
-        pendingItem = nil
-        if named, let first = paragraphLines.first {
-            item.firstNameLine = first
-            item.moreNameLines = Array(paragraphLines.dropFirst())
-            item.nameEnd = paragraphLines[paragraphLines.count - 1].upperBound
-        } else {
-            item.firstNameLine = item.statusEnd + 1..<item.statusEnd + 1
-            item.nameEnd = item.statusEnd + 1
-        }
-        item.lastLine = named ? paragraphLastLine : line.number
-        sink.item(item)
+        guard let pending = pendingTask else { return }
+        pendingTask = nil
+        let box = pending.task.box
+        let noName = box.statusEnd + 1..<box.statusEnd + 1
+        let lastNameLine = paragraphMoreLines.last ?? paragraphFirstLine
+        sink.item(
+            ParsedItem(
+                line: pending.line, lineStart: pending.lineStart, markerStart: pending.task.markerStart,
+                boxStart: box.start, statusEnd: box.statusEnd, status: box.status, depth: pending.depth,
+                isOrdered: pending.task.isOrdered, firstNameLine: named ? paragraphFirstLine : noName,
+                moreNameLines: named ? paragraphMoreLines : [],
+                nameEnd: named ? lastNameLine.upperBound : noName.upperBound,
+                lastLine: named ? paragraphLastLine : line.number, inBlockQuote: pending.inBlockQuote,
+                startsAfterOtherText: pending.task.startsAfterOtherText))
     }
 
     // MARK: Reports for fmt and check

@@ -128,31 +128,39 @@ extension LineCursor {
     func taskBox(at i: Int) -> TaskBox? {
         guard byte(i) == UInt8(ascii: "[") else { return nil }
         let first = byte(i + 1)
-        var scalarEnd = i + 2
         let status: TodoStatus
-        if first < 0x80 {
-            switch first {
-            case UInt8(ascii: " "): status = .open
-            case UInt8(ascii: "x"), UInt8(ascii: "X"): status = .done
-            case UInt8(ascii: "["), UInt8(ascii: "]"), UInt8(ascii: "\\"): return nil
-            case 0x21..<0x7F: status = .custom(Unicode.Scalar(first))
-            default: return nil
-            }
-        } else {
-            let length = first >= 0xF0 ? 4 : first >= 0xE0 ? 3 : first >= 0xC0 ? 2 : 0
-            guard length > 0, i + 1 + length <= end else { return nil }
-            var decoder = UTF8()
-            var iterator = UnsafeBufferPointer(rebasing: text[(i + 1)..<(i + 1 + length)]).makeIterator()
-            guard case .scalarValue(let s) = decoder.decode(&iterator), !s.properties.isWhitespace,
-                s.properties.generalCategory != .control, s.properties.generalCategory != .format
-            else { return nil }
-            status = .custom(s)
-            scalarEnd = i + 1 + length
+        var statusEnd = i + 2
+        switch first {
+        case UInt8(ascii: " "): status = .open
+        case UInt8(ascii: "x"), UInt8(ascii: "X"): status = .done
+        case UInt8(ascii: "["), UInt8(ascii: "]"), UInt8(ascii: "\\"): return nil
+        case 0x21..<0x7F: status = .custom(Unicode.Scalar(first))
+        case 0x80...:
+            guard let (scalar, length) = nonASCIIStatus(at: i + 1) else { return nil }
+            status = .custom(scalar)
+            statusEnd = i + 1 + length
+        default: return nil
         }
-        guard byte(scalarEnd) == UInt8(ascii: "]") else { return nil }
-        let after = byte(scalarEnd + 1)
+        guard byte(statusEnd) == UInt8(ascii: "]") else { return nil }
+        let after = byte(statusEnd + 1)
         // Vertical tab and form feed count as white space here, as in cmark-gfm.
         guard Self.isSpaceOrTab(after) || after == 0x0B || after == 0x0C else { return nil }
-        return TaskBox(start: i, statusEnd: scalarEnd, status: status)
+        return TaskBox(start: i, statusEnd: statusEnd, status: status)
+    }
+
+    /// The scalar whose UTF-8 starts at `i` and its length in bytes, unless it is white
+    /// space, a control or a format character (or not UTF-8).
+    // Kept out of line: the common statuses are ASCII.
+    @inline(never)
+    private func nonASCIIStatus(at i: Int) -> (Unicode.Scalar, Int)? {
+        let first = text[i]
+        let length = first >= 0xF0 ? 4 : first >= 0xE0 ? 3 : first >= 0xC0 ? 2 : 0
+        guard length > 0, i + length <= end else { return nil }
+        var decoder = UTF8()
+        var iterator = UnsafeBufferPointer(rebasing: text[i..<(i + length)]).makeIterator()
+        guard case .scalarValue(let s) = decoder.decode(&iterator), !s.properties.isWhitespace,
+            s.properties.generalCategory != .control, s.properties.generalCategory != .format
+        else { return nil }
+        return (s, length)
     }
 }

@@ -14,7 +14,7 @@ struct LineCursor {
     private(set) var end = 0
     /// The first byte that the blocks matched or opened so far have not consumed.
     private(set) var offset = 0
-    /// The column of `offset`.
+    /// The column of `offset` (never negative, so `column & 3` is its place between tab stops).
     private(set) var column = 0
     /// Part of the tab at `offset` has been consumed as columns (indentation inside a tab).
     private(set) var partiallyConsumedTab = false
@@ -52,7 +52,7 @@ struct LineCursor {
     mutating func findFirstNonspace() {
         var i = offset
         var col = column
-        var charsToTab = 4 - (column % 4)
+        var charsToTab = 4 - (column & 3)
         while i < end {
             let c = text[i]
             if c == UInt8(ascii: " ") {
@@ -79,7 +79,7 @@ struct LineCursor {
         var count = count
         while count > 0 && offset < end {
             if text[offset] == UInt8(ascii: "\t") {
-                let charsToTab = 4 - (column % 4)
+                let charsToTab = 4 - (column & 3)
                 if columns {
                     partiallyConsumedTab = charsToTab > count
                     let step = min(count, charsToTab)

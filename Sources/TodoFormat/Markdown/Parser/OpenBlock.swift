@@ -37,10 +37,10 @@ enum OpenBlock {
 
 /// What the parser keeps of an open list item.
 struct ListItemBlock {
-    /// Columns of indentation before the marker.
+    /// Columns of indentation before the marker (at most 3).
     var markerOffset: Int
-    /// Columns from the marker to the content; a line continues the item when it is indented
-    /// at least `markerOffset + padding`.
+    /// Columns from the marker to the content (at most 14); a line continues the item when it
+    /// is indented at least `contentIndent`.
     var padding: Int
     /// The content starts with a checkbox.
     var isTask: Bool
@@ -51,6 +51,9 @@ struct ListItemBlock {
     var startLine: Int
     /// The item holds a block; only then does a blank line continue it.
     var hasChildren = false
+
+    /// Columns from the item's indentation to its content.
+    var contentIndent: Int { markerOffset + padding }
 }
 
 /// The opening fence of a fenced code block.
