@@ -69,6 +69,9 @@ struct YAMLListTests {
         ("just text\n", "expected a YAML list of items, found a single value", 1, 1),
         ("- name: [a]\n", "an item's name ('name') must be text", 1, 9),
         ("- name: a\n  checked: maybe\n", "'checked' must be true or false", 2, 12),
+        // Cut short without a final newline: libyaml's mark is past the last line; the end of the file is shown.
+        ("- name: a\n  checked", "yaml: could not find expected ':' while scanning a simple key", 2, 10),
+        ("- name: a\n  checked\n", "yaml: could not find expected ':' while scanning a simple key", 3, 1),
     ])
     func notALIst(text: String, message: String, line: Int, column: Int) throws {
         #expect(throws: ParseError(message, at: SourceLocation(file: "x.yaml", line: line, column: column))) {
