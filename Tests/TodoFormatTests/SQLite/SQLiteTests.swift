@@ -273,6 +273,18 @@ struct SQLiteTests {
         }
     }
 
+    @Test("a dump without a list names the dump, not the database in memory it was loaded into")
+    func dumpWithoutList() {
+        #expect(
+            throws: ConversionError.noList(
+                path: "n.sql",
+                reason: "no table has a name column (name, title, content, text, task); tables: n. "
+                    + "Pick one with --table and name its column with --field name=COLUMN")
+        ) {
+            try TodoList(bytes: Array("CREATE TABLE n(a INTEGER);\nINSERT INTO n VALUES (1);\n".utf8), format: .sql, name: "n.sql")
+        }
+    }
+
     @Test("bad databases are clear errors and change nothing", arguments: ["not a database", "truncated", "no text column", "several tables", "locked"])
     func bad(kind: String) throws {
         let directory = try TemporaryDirectory()
