@@ -300,11 +300,11 @@ struct PropertyListCLITests {
         #expect(both.stderr == "todofmt: error: two.json: several keys hold todo lists (a, b); pick one with --key\n")
         #expect(try Run(["list", "two.json", "--key", "b"], in: ws.url).stdout == "1 [x] B\n")
         let odd = try Run(["list", "odd.json"], in: ws.url)
-        #expect(odd.status == 1 && odd.stderr.contains("item has no name (its keys: ToDo, CheckBox)"))
+        #expect(odd.status == 1 && odd.stderr == "odd.json:1:2: error: item has no name (its keys: ToDo, CheckBox)\n")
         let named = try Run(["list", "--field", "name=ToDo", "--field=checked=CheckBox", "odd.json"], in: ws.url)
         #expect(named.stdout == "1 [x] Call\n")
         let bad = try Run(["list", "--field", "colour=x", "odd.json"], in: ws.url)
-        #expect(bad.status == 64 && bad.stderr.hasPrefix("todofmt: error: --field takes <role>=<key>, not 'colour=x'"))
+        #expect(bad.status == 64 && bad.stderr == "todofmt: error: --field takes <role>=<key>, not 'colour=x' (roles: \(CLITests.roles))\n" + CLITests.listUsage)
     }
 
     @Test("a corrupt binary property list names the byte")
@@ -313,7 +313,9 @@ struct PropertyListCLITests {
         try Data("bplist00".utf8 + [0x00, 0x01] + [UInt8](repeating: 0, count: 26) + [0, 0, 0, 0, 0, 0, 1, 1] + [UInt8](repeating: 0, count: 7) + [5] + [UInt8](repeating: 0, count: 16)).write(to: ws.url.appendingPathComponent("bad.plist"))
         let run = try Run(["convert", "bad.plist"], in: ws.url)
         #expect(run.status == 1)
-        #expect(run.stderr.hasPrefix("bad.plist: byte "), "\(run.stderr)")
+        // The trailer (the last 32 bytes) says the offset table is at 0, inside the header.
+        #expect(run.stderr == "bad.plist: byte 44: error: corrupt trailer: 5 objects, top 0, table at 0\n")
+        #expect(run.stdout.isEmpty)
     }
 }
 
@@ -322,13 +324,28 @@ struct DatabaseCLITests {
     @Test("a checklist to a new database, a dump, and back; errors name the file")
     func roundTrip() throws {
         let ws = try Workspace(["g.md": groceries])
-        #expect(try Run(["convert", "g.md", "g.sqlite"], in: ws.url).stderr.contains("has no place for the list's metadata (title)"))
+        #expect(
+            try Run(["convert", "g.md", "g.sqlite"], in: ws.url).stderr
+                == "todofmt: warning: an SQLite table has no place for the list's metadata (title); it was left out\n")
         #expect(try Run(["list", "g.sqlite"], in: ws.url).stdout == "1 [ ] Milk\n2 [x] Eggs\n2.1 [ ] Brown ones\n")
-        #expect(try Run(["convert", "g.sqlite", "--to", "sql"], in: ws.url).stdout.hasPrefix("PRAGMA foreign_keys=OFF;\nBEGIN TRANSACTION;\nCREATE TABLE todo_items"))
+        #expect(
+            try Run(["convert", "g.sqlite", "--to", "sql"], in: ws.url).stdout == """
+                PRAGMA foreign_keys=OFF;
+                BEGIN TRANSACTION;
+                CREATE TABLE todo_items ("id" INTEGER PRIMARY KEY, "parent" INTEGER REFERENCES todo_items(id), "position" INTEGER NOT NULL, "name" TEXT NOT NULL, "checked" BOOLEAN NOT NULL, "status" TEXT, "section" TEXT);
+                INSERT INTO todo_items VALUES(1,NULL,0,'Milk',0,NULL,'Today');
+                INSERT INTO todo_items VALUES(2,NULL,1,'Eggs',1,NULL,'Today');
+                INSERT INTO todo_items VALUES(3,2,0,'Brown ones',0,NULL,NULL);
+                COMMIT;
+
+                """)
         let stdout = try Run(["convert", "g.md", "--to", "sqlite"], in: ws.url)
         #expect(stdout.status == 1 && stdout.stderr == "todofmt: error: a database cannot be written to standard output; name a file\n")
         let notADatabase = try Run(["list", "--from", "sqlite", "g.md"], in: ws.url)
-        #expect(notADatabase.status == 1 && notADatabase.stderr.hasPrefix("todofmt: error: g.md: file is not a database"))
+        #expect(notADatabase.status == 1)
+        #expect(
+            notADatabase.stderr
+                == "todofmt: error: g.md: file is not a database (while running `SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY rowid`)\n")
         try "CREATE TABLE t(name TEXT);\nATTACH DATABASE 'x.db' AS x;\n".write(
             to: ws.url.appendingPathComponent("bad.sql"), atomically: false, encoding: .utf8)
         let dump = try Run(["list", "bad.sql"], in: ws.url)

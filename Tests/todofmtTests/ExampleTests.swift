@@ -28,7 +28,27 @@ struct ExampleTests {
                 []
 
                 """)
-        #expect(try String(contentsOf: ws.url.appendingPathComponent("todo.json"), encoding: .utf8).contains("Call the bank"))
-        #expect(try ws.read("todo.yaml").hasPrefix("- name: Milk"))
+        // The list as read, with the added item, as JSON.
+        #expect(
+            try ws.read("todo.json") == """
+                [
+                  {"name": "Milk", "checked": false, "section": "Today", "due": "2026-12-01T09:00:00Z"},
+                  {"name": "Eggs", "checked": true, "section": "Today"},
+                  {"name": "Call the bank", "checked": false, "id": 7}
+                ]
+
+                """)
+        // The checklist after its edit (Milk done), converted to YAML.
+        #expect(
+            try ws.read("todo.yaml") == """
+                - name: Milk
+                  checked: true
+                  section: Today
+                  due: 2026-12-01T09:00:00Z
+                - name: Eggs
+                  checked: true
+                  section: Today
+
+                """)
     }
 }

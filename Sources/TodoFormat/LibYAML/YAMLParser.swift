@@ -31,12 +31,14 @@ final class YAMLParser {
     private let event: UnsafeMutablePointer<yaml_event_t>
     private let file: String
     private let lineOffset: Int
+    private let bytes: UnsafeBufferPointer<UInt8>
 
     /// Parses `bytes`, which must stay alive as long as the parser; positions are
     /// reported `lineOffset` lines further down `file` (for front matter).
     init(bytes: UnsafeBufferPointer<UInt8>, file: String, lineOffset: Int = 0) {
         self.file = file
         self.lineOffset = lineOffset
+        self.bytes = bytes
         parser = .allocate(capacity: 1)
         event = .allocate(capacity: 1)
         event.initialize(to: yaml_event_t())
@@ -95,7 +97,22 @@ final class YAMLParser {
 
     /// An error at an event's position.
     func error(_ message: String, at event: YAMLEvent) -> ParseError {
-        ParseError(message, at: SourceLocation(file: file, line: event.line, column: event.column))
+        ParseError(message, at: place(line: event.line - lineOffset, column: event.column))
+    }
+
+    /// The location of a libyaml mark (line and column from 1, not yet moved by `lineOffset`).
+    private func place(line: Int, column: Int) -> SourceLocation {
+        // At the end of a text without a final newline, libyaml moves its mark to the start
+        // of a line after the last one; the place to show is the end of the last line.
+        // Counting the lines costs a pass over the text, so only errors pay for it.
+        if column == 1 && line > 1 && bytes.last != UInt8(ascii: "\n") {
+            var end = SourceLocation.of(offset: bytes.count, in: bytes, file: file)
+            if line > end.line {
+                end.line += lineOffset
+                return end
+            }
+        }
+        return SourceLocation(file: file, line: line + lineOffset, column: column)
     }
 
     private func currentError() -> ParseError {
@@ -107,7 +124,6 @@ final class YAMLParser {
             message += " " + context
         }
         let mark = p.problem_mark
-        return ParseError(
-            message, at: SourceLocation(file: file, line: Int(mark.line) + 1 + lineOffset, column: Int(mark.column) + 1))
+        return ParseError(message, at: place(line: Int(mark.line) + 1, column: Int(mark.column) + 1))
     }
 }

@@ -82,7 +82,10 @@ public struct ListBuilder: ItemSink {
     /// The list built so far; the builder is empty afterwards.
     public mutating func finish() -> TodoList {
         while levels.count > 1 { fold() }
-        defer { levels = [[]] }
+        defer {
+            levels = [[]]
+            metadata = []
+        }
         return TodoList(metadata: metadata, items: levels[0])
     }
 }

@@ -54,11 +54,6 @@ final class Database {
         sqlite3_busy_timeout(db, 2000)
     }
 
-    /// A new database in memory.
-    convenience init() throws(StoreError) {
-        try self.init(path: ":memory:", readOnly: false)
-    }
-
     deinit {
         sqlite3_close_v2(handle)
     }

@@ -22,7 +22,8 @@ struct SQLDumpFormat: ListFormat {
     }
 
     func read<S: ItemSink>(_ input: Input, options: ListOptions, into sink: inout S) throws {
-        let db = try Database()
+        // The database in memory goes by the dump's name, so that errors name the file.
+        let db = try Database(path: ":memory:", readOnly: false, name: input.name)
         try db.runDump(input.bytes(), path: input.name)
         try ListTable.find(in: db, table: options.table, schema: options.schema).read(from: db, into: &sink)
     }

@@ -44,22 +44,27 @@ struct ConversionTests {
         try old.write(toFile: output, atomically: false, encoding: .utf8)
         let input = directory.path("bad.yaml")
         try "- name: a\n- oops: [\n".write(toFile: input, atomically: false, encoding: .utf8)
-        #expect(throws: ParseError.self) { try Conversion(input: .at(input), output: .at(output)).run() }
+        #expect(
+            throws: ParseError(
+                "yaml: did not find expected node content while parsing a flow node", at: SourceLocation(file: input, line: 3, column: 1))
+        ) { try Conversion(input: .at(input), output: .at(output)).run() }
         #expect(try String(contentsOfFile: output, encoding: .utf8) == old)
         #expect(try FileManager.default.contentsOfDirectory(atPath: directory.url.path).sorted() == ["bad.yaml", "out.json"])
         // An output that is not a list todofmt can update is not overwritten either.
         try "old content\n".write(toFile: output, atomically: false, encoding: .utf8)
-        #expect(throws: ConversionError.self) {
+        let refused = try #require(throws: ConversionError.self) {
             try Conversion(input: .at(Fixture.path("markdown/groceries.md")), output: .at(output)).run()
         }
+        #expect(refused.description == "\(output) exists and is not a todo list file todofmt can write into; remove it to write a new one")
         #expect(try String(contentsOfFile: output, encoding: .utf8) == "old content\n")
     }
 
     @Test("a write into a missing directory fails cleanly")
     func missingDirectory() throws {
         let directory = try TemporaryDirectory()
-        #expect(throws: ConversionError.self) {
-            try Conversion(input: .at(Fixture.path("markdown/groceries.md")), output: .at(directory.path("no/such/dir/x.json"))).run()
+        let output = directory.path("no/such/dir/x.json")
+        #expect(throws: ConversionError.io(path: output, reason: "No such file or directory")) {
+            try Conversion(input: .at(Fixture.path("markdown/groceries.md")), output: .at(output)).run()
         }
     }
 
@@ -74,7 +79,7 @@ struct ConversionTests {
         let attributes = try FileManager.default.attributesOfItem(atPath: target)
         #expect((attributes[.posixPermissions] as? Int) == 0o640)
         #expect(try FileManager.default.destinationOfSymbolicLink(atPath: link) == target)
-        #expect(try TodoList(contentsOf: .file(target)).items.count == 2)
+        #expect(try TodoList(contentsOf: .file(target)).items.map(\.name) == ["Milk", "Eggs"])
     }
 
     @Test("reading never changes the input")

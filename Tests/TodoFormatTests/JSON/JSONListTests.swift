@@ -49,11 +49,14 @@ struct JSONListTests {
         // Plain JSON has no place for metadata, and no date or data type: those become strings.
         list.metadata = []
         #expect(try TodoList(bytes: json, format: .json) == Self.jsonView(of: list))
-        // Foundation and Python agree that it is JSON, and on its contents.
-        let foundation = try JSONSerialization.jsonObject(with: Data(json)) as? [[String: Any]]
-        #expect(foundation?.count == list.items.count)
-        let python = try ExternalTool.run("python3", ["-c", "import json,sys; print(len(json.load(sys.stdin)))"], stdin: Data(json))
-        #expect(python.text == "\(list.items.count)\n")
+        // Foundation and Python agree that it is JSON, and on its items' names and checked flags.
+        let expected = list.items.map { "\($0.isChecked) \($0.name)" }
+        let foundation = try #require(try JSONSerialization.jsonObject(with: Data(json)) as? [[String: Any]])
+        #expect(foundation.map { "\($0["checked"] as? Bool ?? false) \($0["name"] as? String ?? "-")" } == expected)
+        let python = try ExternalTool.run(
+            "python3", ["-c", "import json,sys; print(json.dumps([(i['checked'] and 'true' or 'false') + ' ' + i['name'] for i in json.load(sys.stdin)]))"],
+            stdin: Data(json))
+        #expect(try JSONSerialization.jsonObject(with: python.stdout) as? [String] == expected, "\(python.stderr)")
     }
 
     @Test("jq reads it")

@@ -106,7 +106,7 @@ struct SQLiteTests {
         #expect(try Data(contentsOf: URL(fileURLWithPath: store)) == bytes)
         // Without its -wal the store has only the older rows.
         try FileManager.default.removeItem(atPath: store + "-wal")
-        #expect(try TodoList(contentsOf: .file(store)).items.count == 3)
+        #expect(try TodoList(contentsOf: .file(store)).items.map(\.name) == ["Milk", "Eggs", "Bread"])
     }
 
     @Test("database to checklist to the same database changes nothing", arguments: ["notes.sqlite3", "todo.sqlite", "cdtodo.sqlite", "cdnote.sqlite"])
@@ -239,7 +239,8 @@ struct SQLiteTests {
         let checklist = directory.path("in.md")
         // The first item renames a row (an update that would succeed); the second has no due date.
         try "- [ ] Renamed [id:: 1] [due:: \"2024-01-01\"]\n- [ ] New without a due date\n".write(toFile: checklist, atomically: false, encoding: .utf8)
-        #expect(throws: StoreError.self) { try Conversion(input: .at(checklist), output: .at(path)).run() }
+        let error = try #require(throws: StoreError.self) { try Conversion(input: .at(checklist), output: .at(path)).run() }
+        #expect(error.description == "\(path): NOT NULL constraint failed: task.due (while running `INSERT INTO \"task\" (\"title\") VALUES (?)`)")
         #expect(try Databases.dump(path) == before)
     }
 
@@ -255,11 +256,11 @@ struct SQLiteTests {
     }
 
     @Test("refused dump statements are errors at their line", arguments: [
-        ("ATTACH DATABASE '/tmp/x.db' AS other;", "ATTACH and DETACH are not allowed"),
-        ("PRAGMA writable_schema=ON;", "PRAGMA writable_schema is not allowed"),
-        ("SELECT load_extension('x');", "load_extension is not allowed"),
-        ("DROP TABLE t;", "only creating tables"),
-        ("UPDATE t SET name = 'x';", "only creating tables"),
+        ("ATTACH DATABASE '/tmp/x.db' AS other;", "ATTACH and DETACH are not allowed in a dump (they touch other files)"),
+        ("PRAGMA writable_schema=ON;", "PRAGMA writable_schema is not allowed in a dump"),
+        ("SELECT load_extension('x');", "load_extension is not allowed in a dump"),
+        ("DROP TABLE t;", "only creating tables, indexes, views and triggers, inserting rows and transactions are allowed in a dump"),
+        ("UPDATE t SET name = 'x';", "only creating tables, indexes, views and triggers, inserting rows and transactions are allowed in a dump"),
     ])
     func refused(statement: String, message: String) throws {
         let text = "PRAGMA foreign_keys=OFF;\nBEGIN TRANSACTION;\nCREATE TABLE t(name TEXT);\n-- a comment\n\(statement)\nCOMMIT;\n"
@@ -267,9 +268,20 @@ struct SQLiteTests {
             _ = try TodoList(bytes: Array(text.utf8), format: .sql, name: "bad.sql")
             Issue.record("\(statement) was not refused")
         } catch let error as StoreError {
-            #expect(error.message.contains(message), "\(error)")
-            #expect(error.location?.line == 5, "\(error)")
-            #expect(error.description.hasPrefix("bad.sql:5:1: error: "))
+            #expect(error.location == SourceLocation(file: "bad.sql", line: 5, column: 1), "\(error)")
+            #expect(error.description == "bad.sql:5:1: error: \(message) (while running `\(statement)`)")
+        }
+    }
+
+    @Test("a dump without a list names the dump, not the database in memory it was loaded into")
+    func dumpWithoutList() {
+        #expect(
+            throws: ConversionError.noList(
+                path: "n.sql",
+                reason: "no table has a name column (name, title, content, text, task); tables: n. "
+                    + "Pick one with --table and name its column with --field name=COLUMN")
+        ) {
+            try TodoList(bytes: Array("CREATE TABLE n(a INTEGER);\nINSERT INTO n VALUES (1);\n".utf8), format: .sql, name: "n.sql")
         }
     }
 
@@ -307,16 +319,25 @@ struct SQLiteTests {
                 _ = try conversion.run()
                 Issue.record("\(kind): \(conversion.input) converted")
             } catch let error as StoreError {
-                #expect(!error.message.isEmpty)
-                if kind == "locked" { #expect(error.message.contains("locked"), "\(error)") }
+                let writing = conversion.input == .at(checklist)
+                let expected =
+                    switch kind {
+                    case "not a database": "file is not a database"
+                    case "truncated": "database disk image is malformed"
+                    default: "database is locked"
+                    }
+                #expect(error.message == expected, "\(kind), \(writing ? "writing" : "reading"): \(error)")
+                #expect(error.location?.file == path, "\(error)")
             } catch let error as ConversionError {
                 let expected =
                     switch kind {
-                    case "several tables": "several tables could be the list (a, b)"
-                    case "not a database": "exists and is not a todo list file todofmt can write into"
-                    default: "no table has a name column"
+                    case "several tables": "\(path): several tables could be the list (a, b); pick one with --table"
+                    case "not a database": "\(path) exists and is not a todo list file todofmt can write into; remove it to write a new one"
+                    default:
+                        "\(path): no table has a name column (name, title, content, text, task); tables: n. "
+                            + "Pick one with --table and name its column with --field name=COLUMN"
                     }
-                #expect(error.description.contains(expected), "\(error)")
+                #expect(error.description == expected)
             }
         }
         #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == before)
