@@ -59,7 +59,11 @@ public struct ListBuilder: ItemSink {
         self.metadata = metadata
     }
 
+    /// An item at `depth`; a depth more than one below the item before (or below the top
+    /// for the first item) is taken as one below it, so no item is lost.
     public mutating func item(_ item: TodoItem, depth: Int) {
+        let deepest = levels[levels.count - 1].isEmpty ? levels.count - 1 : levels.count
+        let depth = min(max(depth, 0), deepest)
         while levels.count > depth + 1 { fold() }
         while levels.count < depth + 1 { levels.append([]) }
         var item = item

@@ -160,3 +160,18 @@ struct ItemSinkTests {
         #expect(TodoList().flattened().isEmpty)
     }
 }
+
+@Suite("ListBuilder with depths that skip levels")
+struct ListBuilderDepthTests {
+    @Test("a depth two below the item before is a child of it; a first item below the top is a top item")
+    func skippedLevels() {
+        var builder = ListBuilder()
+        builder.begin(metadata: [])
+        builder.item(TodoItem(name: "first"), depth: 1)
+        builder.item(TodoItem(name: "deep"), depth: 3)
+        builder.item(TodoItem(name: "second"), depth: 0)
+        let list = builder.finish()
+        #expect(list.items.map(\.name) == ["first", "second"])
+        #expect(list.items[0].children.map(\.name) == ["deep"])
+    }
+}
