@@ -61,7 +61,10 @@ let goldenHelp: [(command: String, text: String)] = [
                                   todofmt's own, else the one with a name column.
           --field <role>=<key>    The key (or column) that plays a role in items, for
                                   schemas todofmt does not know (roles: name, checked,
-                                  status, section, children, fields, order). May repeat.
+                                  status, section, children, fields, order).
+                                  checked=<key>:<value> names the value that means done
+                                  (checked=status:3); status=<key>:<value>=<c> the value
+                                  of custom status c (status=status:2=-). May repeat.
           -h, --help              Show help information.
 
         """
@@ -110,7 +113,10 @@ let goldenHelp: [(command: String, text: String)] = [
                                   todofmt's own, else the one with a name column.
           --field <role>=<key>    The key (or column) that plays a role in items, for
                                   schemas todofmt does not know (roles: name, checked,
-                                  status, section, children, fields, order). May repeat.
+                                  status, section, children, fields, order).
+                                  checked=<key>:<value> names the value that means done
+                                  (checked=status:3); status=<key>:<value>=<c> the value
+                                  of custom status c (status=status:2=-). May repeat.
           -h, --help              Show help information.
 
         """
@@ -141,7 +147,10 @@ let goldenHelp: [(command: String, text: String)] = [
                                   todofmt's own, else the one with a name column.
           --field <role>=<key>    The key (or column) that plays a role in items, for
                                   schemas todofmt does not know (roles: name, checked,
-                                  status, section, children, fields, order). May repeat.
+                                  status, section, children, fields, order).
+                                  checked=<key>:<value> names the value that means done
+                                  (checked=status:3); status=<key>:<value>=<c> the value
+                                  of custom status c (status=status:2=-). May repeat.
           -h, --help              Show help information.
 
         """

@@ -3,7 +3,8 @@
 struct ItemBuilder {
     let schema: ItemSchema
     private(set) var name: String?
-    private var checked = false
+    /// Done-ness from a checked key, and a status from a status key (which wins).
+    private var checked: Bool?
     private var custom: TodoStatus?
     private var section: String?
     private var fields: [Field] = []
@@ -38,14 +39,22 @@ struct ItemBuilder {
             return nil
         }
         taken |= Self.bit(role)
+        if (role == .checked || role == .status), let map = schema.statusMap(of: key) {
+            // The user said what the key's values mean; any other value is open.
+            let status = map[value.description] ?? .open
+            if status == .done || status == .open { checked = status == .done } else { custom = status }
+            return nil
+        }
         switch (role, value) {
         case (.name, .string(let s)): name = s
         case (.name, _): return "an item's name ('\(key)') must be text"
         case (.checked, .bool(let b)): checked = b
         case (.checked, .integer(let i)): checked = i != 0
         case (.checked, .null): checked = false
-        case (.checked, _): return "'\(key)' must be true or false"
-        case (.status, .string(let s)) where ItemBuilder.status(from: s) != nil: custom = ItemBuilder.status(from: s)
+        case (.checked, .string(let s)) where Self.truth(of: s) != nil: checked = Self.truth(of: s)
+        case (.status, .string(let s)) where Self.status(fromWord: s) != nil:
+            let status = Self.status(fromWord: s)!
+            if case .custom = status { custom = status } else { checked = status == .done }
         case (.section, .string(let s)): section = s
         case (.fields, .dictionary(let nested)): fields.append(contentsOf: nested)
         default:
@@ -54,6 +63,27 @@ struct ItemBuilder {
             fields.append(Field(key, value))
         }
         return nil
+    }
+
+    /// A checked flag written as text: YAML 1.1's words and their kin (`yes`, `on`, `true`,
+    /// `y` and their opposites, in any case); an empty string is open. Nil for other text.
+    static func truth(of text: String) -> Bool? {
+        switch text.lowercased() {
+        case "true", "yes", "y", "on", "1": true
+        case "false", "no", "n", "off", "0", "": false
+        default: nil
+        }
+    }
+
+    /// A status written as a word: `done`, `completed`, `closed` or one character `x` is
+    /// done; `open`, `todo`, `active`, `pending` or empty is open; any other one character
+    /// is a custom status. Nil for other words, which stay a field.
+    static func status(fromWord text: String) -> TodoStatus? {
+        switch text.lowercased() {
+        case "done", "completed", "complete", "closed", "finished", "resolved": return .done
+        case "open", "todo", "to do", "active", "pending", "": return .open
+        default: return status(from: text)
+        }
     }
 
     private static func bit(_ role: ItemRole) -> UInt8 {
@@ -73,10 +103,15 @@ struct ItemBuilder {
         children = items
     }
 
-    /// The item, or nil when it has no name; `depth` 0 keeps the section.
+    /// The item, or nil when it has no name; `depth` 0 keeps the section. An item without a
+    /// checked or status key is done when it has a completion date (`completed_at`…).
     func build(depth: Int) -> TodoItem? {
         guard let name else { return nil }
-        let status: TodoStatus = if case .custom = custom { custom! } else { checked ? .done : .open }
+        var done = checked
+        if done == nil && custom == nil {
+            done = fields.contains { ItemSchema.isCompletionDateKey($0.key) && $0.value != .null }
+        }
+        let status: TodoStatus = if case .custom = custom { custom! } else { done == true ? .done : .open }
         return TodoItem(name: name, status: status, fields: fields, children: children, section: depth == 0 ? section : nil)
     }
 

@@ -8,19 +8,35 @@ public enum ItemRole: String, CaseIterable, Hashable, Sendable {
 }
 
 /// Which keys of item objects hold the name, the checked flag and the rest, for reading
-/// (by synonym, ignoring case, or as the user named them) and for writing (the keys a file
-/// already uses, else todofmt's own). FORMAT.md, section 7.1.
+/// (by synonym, ignoring case, `_` and `-`, or as the user named them) and for writing (the
+/// keys a file already uses, else todofmt's own). FORMAT.md, section 7.1.
 public struct ItemSchema: Hashable, Sendable {
-    /// The keys each role is known by, in lower case.
+    /// The keys each role is known by, in the form `normalizedKey` gives (lower case,
+    /// without `_` and `-`): `is_completed`, `isCompleted` and `IsCompleted` are one key.
     public static let synonyms: [ItemRole: [String]] = [
         .name: ["name", "title", "content", "text", "task"],
-        .checked: ["checked", "done", "completed", "complete", "isdone", "iscompleted", "iscomplete"],
-        .status: ["status"],
+        .checked: ["checked", "done", "completed", "complete", "isdone", "iscompleted", "iscomplete", "finished", "isfinished"],
+        .status: ["status", "state"],
         .section: ["section"],
         .children: ["children", "subtasks"],
         .fields: ["fields"],
-        .order: ["orderid", "order", "position", "sortorder", "displayorder"],
+        .order: ["orderid", "order", "position", "sortorder", "displayorder", "sortindex"],
     ]
+
+    /// Keys that hold when an item was completed: where an item has no checked or status
+    /// key, a value under one of them (not null) means done. The key stays a field.
+    static let completionDateKeys: Set<String> = ["completedat", "doneat", "finishedat", "completiondate", "datecompleted"]
+
+    /// A key as synonyms are compared: lower case, without `_` and `-`.
+    static func normalizedKey(_ key: String) -> String {
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(key.utf8.count)
+        for b in key.utf8 where b != UInt8(ascii: "_") && b != UInt8(ascii: "-") {
+            bytes.append(b >= 65 && b <= 90 ? b + 32 : b)
+        }
+        let ascii = String(decoding: bytes, as: UTF8.self)
+        return key.utf8.allSatisfy { $0 < 0x80 } ? ascii : ascii.lowercased()
+    }
 
     private static let synonymRoles: [String: ItemRole] = {
         var roles: [String: ItemRole] = [:]
@@ -35,6 +51,9 @@ public struct ItemSchema: Hashable, Sendable {
     ]
     /// Keys the user named for roles, in lower case; they win over synonyms.
     private var named: [String: ItemRole] = [:]
+    /// What the values of a key mean, where the user said (`--field checked=status:3`,
+    /// `--field status=status:2=-`): by key in lower case, by value as text.
+    private(set) var statusValues: [String: [String: TodoStatus]] = [:]
     /// todofmt's own keys: `name`, `checked`, `status`, `section`, `children`, `fields`.
     public static let standard = ItemSchema()
 
@@ -48,6 +67,23 @@ public struct ItemSchema: Hashable, Sendable {
             named[key.lowercased()] = role
             keys[role] = key
         }
+    }
+
+    /// Says that `value` of `key` means `status`: `--field checked=status:3` is
+    /// `mapping("3", of: "status", to: .done)`. Reading takes the value as that status, and
+    /// writing an item of that status into the file writes the value. The key then plays the
+    /// checked role (when one of its values means done) or the status role.
+    public mutating func mapping(_ value: String, of key: String, to status: TodoStatus) {
+        statusValues[key.lowercased(), default: [:]][value] = status
+        let role: ItemRole = statusValues[key.lowercased()]!.values.contains(.done) ? .checked : .status
+        for (other, r) in named where r == role && other != key.lowercased() { named[other] = nil }
+        named[key.lowercased()] = role
+        keys[role] = key
+    }
+
+    /// The statuses the user gave values of `key` (nil when none).
+    func statusMap(of key: String) -> [String: TodoStatus]? {
+        statusValues.isEmpty ? nil : statusValues[key.lowercased()]
     }
 
     /// Whether the user named no keys: todofmt's own keys then always mean their roles.
@@ -80,8 +116,13 @@ public struct ItemSchema: Hashable, Sendable {
         if let own = key.utf8.withContiguousStorageIfAvailable(Self.ownRole), let own { return own }
         // Most keys are already lower case and short: look up as they are first.
         if let role = Self.synonymRoles[key] { return role }
-        let lower = key.lowercased()
-        return lower == key ? nil : Self.synonymRoles[lower]
+        let normal = Self.normalizedKey(key)
+        return normal == key ? nil : Self.synonymRoles[normal]
+    }
+
+    /// Whether a key holds a completion date (`completed_at`…).
+    static func isCompletionDateKey(_ key: String) -> Bool {
+        completionDateKeys.contains(normalizedKey(key))
     }
 
     /// Whether a field must be written under the `fields` key: its key would be read back as

@@ -19,7 +19,8 @@ enum SharedOptions {
     static let field = OptionSpec(
         name: "--field", value: .init(placeholder: "<role>=<key>", kind: .text),
         help: "The key (or column) that plays a role in items, for schemas todofmt does not know "
-            + "(roles: \(roles)).",
+            + "(roles: \(roles)). checked=<key>:<value> names the value that means done "
+            + "(checked=status:3); status=<key>:<value>=<c> the value of custom status c (status=status:2=-).",
         repeats: true)
 
     /// `--key`, `--table` and `--field`, which find a list in any file.
@@ -35,18 +36,36 @@ extension Arguments {
         value(of: option).flatMap(DocumentFormat.init(name:))
     }
 
-    /// `--key`, `--table` and every `--field ROLE=KEY` as list options.
+    /// `--key`, `--table` and every `--field` as list options: `ROLE=KEY`, and the value
+    /// mappings `checked=KEY:DONE` and `status=KEY:VALUE=C`.
     func listOptions() throws(UsageError) -> ListOptions {
         var roles: [ItemRole: String] = [:]
+        var mappings: [(key: String, value: String, status: TodoStatus)] = []
         for pair in values(of: SharedOptions.field) {
             let parts = pair.split(separator: "=", maxSplits: 1).map(String.init)
             guard parts.count == 2, let role = ItemRole(rawValue: parts[0].lowercased()), !parts[1].isEmpty else {
                 throw UsageError("--field takes <role>=<key>, not '\(pair)' (roles: \(SharedOptions.roles))")
             }
-            roles[role] = parts[1]
+            guard let colon = parts[1].firstIndex(of: ":"), role == .checked || role == .status else {
+                roles[role] = parts[1]
+                continue
+            }
+            let key = String(parts[1][..<colon]), rest = String(parts[1][parts[1].index(after: colon)...])
+            if role == .checked, !key.isEmpty, !rest.isEmpty {
+                mappings.append((key, rest, .done))
+                continue
+            }
+            let valueAndStatus = rest.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false).map(String.init)
+            guard role == .status, !key.isEmpty, valueAndStatus.count == 2, !valueAndStatus[0].isEmpty,
+                valueAndStatus[1].unicodeScalars.count == 1, let scalar = valueAndStatus[1].unicodeScalars.first
+            else {
+                throw UsageError(
+                    "--field takes checked=<key>:<done value> or status=<key>:<value>=<c> (one character), not '\(pair)'")
+            }
+            mappings.append((key, valueAndStatus[0], TodoStatus(marker: scalar)))
         }
-        return ListOptions(
-            key: value(of: SharedOptions.key), schema: roles.isEmpty ? .standard : ItemSchema(naming: roles),
-            table: value(of: SharedOptions.table))
+        var schema = roles.isEmpty ? ItemSchema.standard : ItemSchema(naming: roles)
+        for mapping in mappings { schema.mapping(mapping.value, of: mapping.key, to: mapping.status) }
+        return ListOptions(key: value(of: SharedOptions.key), schema: schema, table: value(of: SharedOptions.table))
     }
 }

@@ -67,7 +67,6 @@ struct YAMLListTests {
         ("- checked: true\n", "item has no name (its keys: checked)", 1, 3),
         ("just text\n", "expected a YAML list of items, found a single value", 1, 1),
         ("- name: [a]\n", "an item's name ('name') must be text", 1, 9),
-        ("- name: a\n  checked: maybe\n", "'checked' must be true or false", 2, 12),
         // Cut short without a final newline: libyaml's mark is past the last line; the end of the file is shown.
         ("- name: a\n  checked", "yaml: could not find expected ':' while scanning a simple key", 2, 10),
         ("- name: a\n  checked\n", "yaml: could not find expected ':' while scanning a simple key", 3, 1),

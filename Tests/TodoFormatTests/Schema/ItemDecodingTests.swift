@@ -1,0 +1,55 @@
+import Foundation
+import Testing
+
+@testable import TodoFormat
+
+/// How item objects' values become done-ness and statuses, in every keyed format.
+@Suite("Done-ness in the words apps use")
+struct ItemDecodingTests {
+    /// A JSON item with one key/value besides its name, and what the item reads as.
+    @Test(
+        "checked and status values",
+        arguments: [
+            (#""checked": true"#, TodoStatus.done, [Field]()),
+            (#""done": 1"#, .done, []),
+            (#""isDone": 0"#, .open, []),
+            (#""is_completed": "yes""#, .done, []),
+            (#""Completed": "off""#, .open, []),
+            (#""checked": null"#, .open, []),
+            (#""checked": "maybe""#, .open, [Field("checked", .string("maybe"))]),
+            (#""status": "done""#, .done, []),
+            (#""state": "Completed""#, .done, []),
+            (#""status": "closed""#, .done, []),
+            (#""status": "x""#, .done, []),
+            (#""status": "todo""#, .open, []),
+            (#""status": "active""#, .open, []),
+            (#""status": "/""#, .custom("/"), []),
+            (#""status": "idea""#, .open, [Field("status", .string("idea"))]),
+            (#""status": 3"#, .open, [Field("status", .integer(3))]),
+            (#""completed_at": "2024-05-01T09:30:00Z""#, .done, [Field("completed_at", .string("2024-05-01T09:30:00Z"))]),
+            (#""completedAt": null"#, .open, [Field("completedAt", .null)]),
+        ])
+    func values(pair: String, status: TodoStatus, fields: [Field]) throws {
+        let list = try TodoList(bytes: Array("[{\"name\": \"a\", \(pair)}]".utf8), format: .json)
+        #expect(list.items[0].status == status)
+        #expect(list.items[0].fields == fields)
+    }
+
+    @Test("a checked or status key wins over a completion date")
+    func checkedWinsOverCompletionDate() throws {
+        let text = #"[{"name": "a", "done": false, "completed_at": "2024-05-01"}, {"name": "b", "status": "todo", "completedAt": 5}]"#
+        let list = try TodoList(bytes: Array(text.utf8), format: .json)
+        #expect(list.items.map(\.status) == [.open, .open])
+    }
+
+    @Test("a status key's values as the user maps them: --field checked=status:3 --field status=status:2=-")
+    func userMapping() throws {
+        var schema = ItemSchema(naming: [.name: "title"])
+        schema.mapping("3", of: "status", to: .done)
+        schema.mapping("2", of: "status", to: .custom("-"))
+        let text = #"[{"title": "a", "status": 0}, {"title": "b", "status": 3}, {"title": "c", "status": 2}, {"title": "d", "status": 1}]"#
+        let list = try TodoList(bytes: Array(text.utf8), format: .json, options: ListOptions(schema: schema))
+        #expect(list.items.map(\.status) == [.open, .done, .custom("-"), .open])
+        #expect(list.items.map(\.fields) == [[], [], [], []])
+    }
+}
