@@ -109,6 +109,24 @@ struct CLITests {
         #expect(back.stdout == groceries)
     }
 
+    @Test("--strict: what the output cannot hold is an error, and nothing is written, file or standard output")
+    func strict() throws {
+        let ws = try Workspace(["g.md": groceries, "old.json": "[]\n"])
+        let message = "plain JSON has no place for the list's metadata (title); it was left out"
+        let warned = try Run(["convert", "g.md", "g.json"], in: ws.url)
+        #expect(warned.status == 0 && warned.stderr == "todofmt: warning: \(message)\n")
+        let new = try Run(["convert", "--strict", "g.md", "new.json"], in: ws.url)
+        #expect(new.status == 1 && new.stderr == "todofmt: error: new.json: not written (--strict): \(message)\n")
+        #expect(!FileManager.default.fileExists(atPath: ws.url.appendingPathComponent("new.json").path))
+        let existing = try Run(["convert", "g.md", "old.json", "--strict"], in: ws.url)
+        #expect(existing.status == 1 && existing.stderr == "todofmt: error: old.json: not written (--strict): \(message)\n")
+        #expect(try ws.read("old.json") == "[]\n")
+        let stdout = try Run(["convert", "--strict", "g.md", "--to", "json"], in: ws.url)
+        #expect(stdout.status == 1 && stdout.stdout.isEmpty)
+        let lossless = try Run(["convert", "--strict", "g.md", "g.yaml"], in: ws.url)
+        #expect(lossless.status == 0 && lossless.stderr.isEmpty)
+    }
+
     @Test("an error with a place: file:line:column: error: message, exit 1, output untouched")
     func errorWithLocation() throws {
         let ws = try Workspace(["bad.json": "[\n  {\"name\": \"a\",}\n]\n", "out.md": "keep me\n"])
@@ -127,8 +145,8 @@ struct CLITests {
 
     static let convertUsage = """
         USAGE: todofmt convert [--from <format>] [--to <format>] [--key <key>]
-                               [--table <table>] [--field <role>=<key> ...] <input>
-                               [<output>]
+                               [--table <table>] [--field <role>=<key> ...] [--strict]
+                               <input> [<output>]
 
         """
     static let checkUsage = """

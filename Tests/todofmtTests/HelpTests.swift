@@ -37,8 +37,8 @@ let goldenHelp: [(command: String, text: String)] = [
         other keys, the file's format and its item keys stay.
 
         USAGE: todofmt convert [--from <format>] [--to <format>] [--key <key>]
-                               [--table <table>] [--field <role>=<key> ...] <input>
-                               [<output>]
+                               [--table <table>] [--field <role>=<key> ...] [--strict]
+                               <input> [<output>]
 
         ARGUMENTS:
           <input>                 The file to read, or - for standard input.
@@ -65,6 +65,9 @@ let goldenHelp: [(command: String, text: String)] = [
                                   checked=<key>:<value> names the value that means done
                                   (checked=status:3); status=<key>:<value>=<c> the value
                                   of custom status c (status=status:2=-). May repeat.
+          --strict                Fail, writing nothing, when the output cannot hold
+                                  everything the input has (what would otherwise be a
+                                  warning).
           -h, --help              Show help information.
 
         """

@@ -29,17 +29,20 @@ public struct Conversion: Sendable {
     public var outputFormat: DocumentFormat?
     /// Where the list is and what its keys are called, for both files.
     public var options: ListOptions
+    /// Whether anything the output cannot hold is an error (nothing is written) rather than a warning.
+    public var strict: Bool
 
     /// A conversion; the output defaults to standard output, the formats to what the files say.
     public init(
         input: Source, output: Destination = .standardOutput, inputFormat: DocumentFormat? = nil,
-        outputFormat: DocumentFormat? = nil, options: ListOptions = ListOptions()
+        outputFormat: DocumentFormat? = nil, options: ListOptions = ListOptions(), strict: Bool = false
     ) {
         self.input = input
         self.output = output
         self.inputFormat = inputFormat
         self.outputFormat = outputFormat
         self.options = options
+        self.strict = strict
     }
 
     /// Runs the conversion; returns what the output format could not hold.
@@ -50,7 +53,7 @@ public struct Conversion: Sendable {
         case .standardInput: input = try Input.standardInput()
         }
         let source = FormatRegistry.inputFormat(given: inputFormat, path: input.path, head: try input.head())
-        let plan = try OutputPlan(output, given: outputFormat)
+        let plan = try OutputPlan(output, given: outputFormat, strict: strict)
         if source == .markdown && plan.format == .markdown {
             // Checklist to checklist copies the document exactly, once it has parsed.
             let text = try input.text()
@@ -72,12 +75,15 @@ struct OutputPlan {
     let format: DocumentFormat
     /// The output file when it exists and is not empty: it is updated, not replaced.
     let existing: Input?
+    /// Whether warnings stop the write (`--strict`).
+    let strict: Bool
 
     /// The plan for `destination`: an existing file's format comes from its content (a
     /// `--to` that names another is refused rather than replacing the file), a new file's
     /// from `given`, else its extension; standard output is a checklist unless `given`.
-    init(_ destination: Conversion.Destination, given: DocumentFormat?) throws {
+    init(_ destination: Conversion.Destination, given: DocumentFormat?, strict: Bool = false) throws {
         self.destination = destination
+        self.strict = strict
         guard case .file(let url) = destination else {
             format = given ?? .markdown
             existing = nil
@@ -109,12 +115,18 @@ struct OutputPlan {
     }
 
     /// Writes a list that a reader hands to `read`, into a new file (or standard output).
+    /// Under `strict`, standard output gets the text only once it is known to hold everything.
     func write(options: ListOptions, _ read: (inout any ListWriter) throws -> Void) throws -> [ConversionWarning] {
-        let output = try makeOutput()
+        let holdsBack = strict && destination == .standardOutput
+        let output = holdsBack ? Output.memory : try makeOutput()
         do {
             var writer = try FormatRegistry.format(format).writer(to: output, options: options)
             try read(&writer)
             let written = try writer.finish()
+            try refuse(written.warnings)
+            if holdsBack {
+                return try write(bytes: written.bytes) + written.warnings
+            }
             try output.commit()
             return written.warnings
         } catch {
@@ -123,11 +135,23 @@ struct OutputPlan {
         }
     }
 
+    /// Under `strict`, any warning is an error and nothing is written.
+    private func refuse(_ warnings: [ConversionWarning]) throws {
+        guard strict, !warnings.isEmpty else { return }
+        let name: String
+        switch destination {
+        case .file(let url): name = url.filePath
+        case .standardOutput: name = "<stdout>"
+        }
+        throw ConversionError.lossRefused(path: name, warnings)
+    }
+
     /// Writes a list in memory: into the existing file, or as a new one.
     func write(_ list: TodoList, options: ListOptions) throws -> [ConversionWarning] {
         guard let existing else { return try write(options: options) { try list.send(to: &$0) } }
         let pending = try FormatRegistry.format(format).update(existing, with: list, options: options)
         do {
+            try refuse(pending.warnings)
             try pending.commit()
         } catch {
             pending.discard()

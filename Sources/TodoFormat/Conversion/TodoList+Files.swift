@@ -28,12 +28,13 @@ extension TodoList {
     /// Writes the list to a file through a temporary file renamed into place (a database is
     /// updated in one transaction). Into an existing file only the list changes: its format,
     /// other keys and the item keys it uses stay. The format comes from an existing file's
-    /// content, else `format`, else the extension. Returns what the file could not hold.
+    /// content, else `format`, else the extension. Returns what the file could not hold;
+    /// with `strict`, that is an error and nothing is written.
     @discardableResult
-    public func write(to url: URL, format: DocumentFormat? = nil, options: ListOptions = ListOptions()) throws
-        -> [ConversionWarning]
-    {
-        try OutputPlan(.file(url), given: format).write(self, options: options)
+    public func write(
+        to url: URL, format: DocumentFormat? = nil, options: ListOptions = ListOptions(), strict: Bool = false
+    ) throws -> [ConversionWarning] {
+        try OutputPlan(.file(url), given: format, strict: strict).write(self, options: options)
     }
 }
 

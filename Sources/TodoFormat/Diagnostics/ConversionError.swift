@@ -14,6 +14,8 @@ public enum ConversionError: Error, Hashable, Sendable, CustomStringConvertible,
     case noList(path: String, reason: String)
     /// An output could not be encoded (a library refused it); the text says why.
     case encoding(String)
+    /// `--strict`: the output could not hold everything, so nothing was written.
+    case lossRefused(path: String, [ConversionWarning])
 
     /// The message, without the `todofmt: error:` prefix the command adds.
     public var description: String {
@@ -24,6 +26,8 @@ public enum ConversionError: Error, Hashable, Sendable, CustomStringConvertible,
         case .unsupported(let text): text
         case .noList(let path, let reason): "\(path): \(reason)"
         case .encoding(let text): text
+        case .lossRefused(let path, let warnings):
+            "\(path): not written (--strict): " + warnings.map(\.description).joined(separator: "; ")
         }
     }
     /// The same as `description`, for `localizedDescription`.

@@ -7,6 +7,7 @@ enum ConvertCommand: Command {
         var from: DocumentFormat?
         var to: DocumentFormat?
         var list: ListOptions
+        var strict: Bool
     }
 
     static let input = ArgumentSpec(name: "input", kind: .file, help: "The file to read, or - for standard input.")
@@ -19,6 +20,10 @@ enum ConvertCommand: Command {
         name: "--to", value: .init(placeholder: "<format>", kind: .format),
         help: "The output's format. Default: an existing output file's, else the extension's, else md. "
             + "A new .plist is XML unless --to bplist.")
+    static let strict = OptionSpec(
+        name: "--strict",
+        help: "Fail, writing nothing, when the output cannot hold everything the input has "
+            + "(what would otherwise be a warning).")
 
     static let spec = CommandSpec(
         name: "convert",
@@ -28,18 +33,19 @@ enum ConvertCommand: Command {
                 + "other keys, the file's format and its item keys stay."
         ],
         arguments: [input, output],
-        options: [from, to] + SharedOptions.list)
+        options: [from, to] + SharedOptions.list + [strict])
 
     static func options(from arguments: Arguments) throws(UsageError) -> Options {
         Options(
             input: arguments.value(of: input), output: arguments.values(of: output).first ?? "-",
-            from: arguments.format(of: from), to: arguments.format(of: to), list: try arguments.listOptions())
+            from: arguments.format(of: from), to: arguments.format(of: to), list: try arguments.listOptions(),
+            strict: arguments.isSet(strict))
     }
 
     static func run(_ options: Options, terminal: Terminal) throws -> ExitCode {
         let conversion = Conversion(
             input: FileArguments.source(options.input), output: FileArguments.destination(options.output),
-            inputFormat: options.from, outputFormat: options.to, options: options.list)
+            inputFormat: options.from, outputFormat: options.to, options: options.list, strict: options.strict)
         for warning in try conversion.run() { terminal.warn(warning.description) }
         return .success
     }
