@@ -120,7 +120,7 @@ struct OutputPlan {
         let holdsBack = strict && destination == .standardOutput
         let output = holdsBack ? Output.memory : try makeOutput()
         do {
-            var writer = try FormatRegistry.format(format).writer(to: output, options: options)
+            var writer: any ListWriter = DepthLimitedWriter(base: try FormatRegistry.format(format).writer(to: output, options: options))
             try read(&writer)
             let written = try writer.finish()
             try refuse(written.warnings)
@@ -149,6 +149,7 @@ struct OutputPlan {
     /// Writes a list in memory: into the existing file, or as a new one.
     func write(_ list: TodoList, options: ListOptions) throws -> [ConversionWarning] {
         guard let existing else { return try write(options: options) { try list.send(to: &$0) } }
+        try list.checkDepth()
         let pending = try FormatRegistry.format(format).update(existing, with: list, options: options)
         do {
             try refuse(pending.warnings)

@@ -54,7 +54,7 @@ enum JSONListReader {
     /// An item object, its values read as they come.
     static func readItem(_ scanner: inout JSONScanner, schema: ItemSchema, depth: Int) throws(ParseError) -> TodoItem {
         let start = scanner.position
-        guard depth < 256 else { throw scanner.error("items nested too deep") }
+        guard depth < Limits.itemLevels else { throw scanner.error(Limits.itemDepthMessage) }
         guard scanner.peek() == UInt8(ascii: "{") else { throw scanner.unexpected(expecting: "an item object") }
         scanner.position += 1
         var builder = ItemBuilder(schema: schema)

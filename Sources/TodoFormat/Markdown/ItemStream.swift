@@ -3,15 +3,23 @@
 final class ItemQueue: BlockSink {
     private let source: String
     private let bytes: UnsafeBufferPointer<UInt8>
+    private let path: String
     private var items: [(TodoItem, Int)] = []
     private var section: String?
+    /// The first item nested deeper than todofmt reads, as its error.
+    private var tooDeep: ParseError?
 
-    init(source: String, bytes: UnsafeBufferPointer<UInt8>) {
+    init(source: String, bytes: UnsafeBufferPointer<UInt8>, path: String) {
         self.source = source
         self.bytes = bytes
+        self.path = path
     }
 
     func item(_ parsed: ParsedItem) {
+        if parsed.depth >= Limits.itemLevels && tooDeep == nil {
+            let column = FoundItem(parsed: parsed).column(in: bytes)
+            tooDeep = ParseError(Limits.itemDepthMessage, at: SourceLocation(file: path, line: parsed.line, column: column))
+        }
         items.append((ItemText.item(of: parsed, section: section, in: source, bytes: bytes), parsed.depth))
     }
 
@@ -21,6 +29,7 @@ final class ItemQueue: BlockSink {
 
     /// Hands the items found so far to `sink`, in order.
     func drain<S: ItemSink>(into sink: inout S) throws {
+        if let tooDeep { throw tooDeep }
         for (item, depth) in items { try sink.item(item, depth: depth) }
         items.removeAll(keepingCapacity: true)
     }

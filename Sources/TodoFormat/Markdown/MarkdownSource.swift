@@ -45,7 +45,7 @@ struct MarkdownSource {
         try text.withBytes { bytes in
             // The parser is concrete (not generic over the sink): items wait in a queue that is
             // emptied into the sink after each block of about a megabyte of lines.
-            let queue = ItemQueue(source: text, bytes: bytes)
+            let queue = ItemQueue(source: text, bytes: bytes, path: path)
             var parser = BlockParser(text: bytes, sink: queue)
             var position = bodyStart
             let base = bytes.baseAddress

@@ -235,7 +235,7 @@ struct ListBlock: Sendable {
 /// A task item as the parser found it, with the heading it stands under.
 struct FoundItem: Sendable {
     var parsed: ParsedItem
-    var section: String?
+    var section: String? = nil
 
     /// 1-based column of its `[`, in Unicode scalars.
     func column(in bytes: UnsafeBufferPointer<UInt8>) -> Int {

@@ -192,7 +192,9 @@ struct BinaryPropertyListReader {
 
     /// Any object as a value; `depth` guards against reference cycles.
     func value(_ object: Int, depth: Int = 0) throws(ParseError) -> FieldValue {
-        guard depth < 512 else { throw error("objects nested too deep (a reference cycle?)", at: try offset(of: object)) }
+        guard depth < Limits.valueLevels else {
+            throw error("objects nested too deep (\(Limits.valueLevels) levels at most; a reference cycle?)", at: try offset(of: object))
+        }
         let h = try header(of: object)
         let info = Int(h.marker & 0x0F)
         switch h.marker >> 4 {

@@ -211,7 +211,7 @@ struct XMLPropertyListReader {
     /// The value whose opening tag was `tag`.
     mutating func value(_ tag: Tag, depth: Int = 0) throws(ParseError) -> FieldValue {
         guard !tag.isClosing else { throw error("unexpected </\(tag.text)>", at: tag.offset) }
-        guard depth < 512 else { throw error("nested too deep", at: tag.offset) }
+        guard depth < Limits.valueLevels else { throw error("values nested too deep (\(Limits.valueLevels) levels at most)", at: tag.offset) }
         let name = tag.text
         switch name {
         case "true", "false":

@@ -239,7 +239,7 @@ struct ListTable {
             } else {
                 siblings.append(position)
             }
-            if depth > 255 { return nil }
+            if depth >= Limits.itemLevels { return nil }
             depths.append(Int32(depth))
             path.append(statement.int64(0))
         }
@@ -261,7 +261,7 @@ struct ListTable {
                 positions.append(position)
             }
         }
-        return isOwn ? Self.tree(items, ids: ids, parents: parents, positions: positions) : items
+        return isOwn ? try Self.tree(items, ids: ids, parents: parents, positions: positions) : items
     }
 
     /// Each row as an item, with (for todofmt's table) its id, parent and position.
@@ -299,7 +299,7 @@ struct ListTable {
 
     /// Nests items by their parent ids, each parent's children by position. Rows stored depth
     /// first (as todofmt writes them) nest in one pass; others are sorted first.
-    private static func tree(_ items: [TodoItem], ids: [Int64], parents: [Int64?], positions: [Int64]) -> [TodoItem] {
+    private static func tree(_ items: [TodoItem], ids: [Int64], parents: [Int64?], positions: [Int64]) throws -> [TodoItem] {
         var tree = ListBuilder(keepingSlices: ())
         var path: [Int64] = []  // ids of the items around the next one
         var siblings: [Int64] = []  // position of the last item at each depth under the current path
@@ -332,12 +332,12 @@ struct ListTable {
         let order = items.indices.sorted { a, b in
             (parents[a] ?? -1, positions[a], ids[a]) < (parents[b] ?? -1, positions[b], ids[b])
         }
-        return grouped(order.map { items[$0] }, ids: order.map { ids[$0] }, parents: order.map { parents[$0] })
+        return try grouped(order.map { items[$0] }, ids: order.map { ids[$0] }, parents: order.map { parents[$0] })
     }
 
     /// Nests rows that come grouped by parent (roots first), each group in order; a parent
     /// that is not there makes its rows roots.
-    private static func grouped(_ items: [TodoItem], ids: [Int64], parents: [Int64?]) -> [TodoItem] {
+    private static func grouped(_ items: [TodoItem], ids: [Int64], parents: [Int64?]) throws -> [TodoItem] {
         var groups: [Int64: Range<Int>] = [:]
         var roots: [Int] = []
         var i = 0
@@ -349,12 +349,13 @@ struct ListTable {
         }
         let known = Set(ids)
         for (parent, range) in groups where !known.contains(parent) { roots.append(contentsOf: range) }
-        func build(_ i: Int, depth: Int) -> TodoItem {
+        func build(_ i: Int, depth: Int) throws -> TodoItem {
+            guard depth < Limits.itemLevels else { throw ConversionError.unsupported(Limits.itemDepthMessage) }
             var item = items[i]
             if depth > 0 { item.section = nil }
-            if depth < 256, let range = groups[ids[i]] { item.children = range.map { build($0, depth: depth + 1) } }
+            if let range = groups[ids[i]] { item.children = try range.map { try build($0, depth: depth + 1) } }
             return item
         }
-        return roots.map { build($0, depth: 0) }
+        return try roots.map { try build($0, depth: 0) }
     }
 }

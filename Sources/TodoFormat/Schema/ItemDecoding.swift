@@ -130,7 +130,7 @@ struct ItemBuilder {
 extension ItemSchema {
     /// An item from a dictionary value; `fail` makes the error for a message.
     func item(from fields: [Field], depth: Int, fail: (String) -> ParseError) throws(ParseError) -> TodoItem {
-        guard depth < 256 else { throw fail("items nested too deep") }
+        guard depth < Limits.itemLevels else { throw fail(Limits.itemDepthMessage) }
         var builder = ItemBuilder(schema: self)
         for field in fields {
             let role = builder.role(of: field.key)

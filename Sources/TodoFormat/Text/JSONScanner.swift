@@ -175,7 +175,7 @@ struct JSONScanner {
 
     /// Any value; dates and data have no JSON form and come back as strings.
     mutating func value(depth: Int = 0) throws(ParseError) -> FieldValue {
-        guard depth < 512 else { throw error("nesting too deep") }
+        guard depth < Limits.valueLevels else { throw error("values nested too deep (\(Limits.valueLevels) levels at most)") }
         switch peek() {
         case UInt8(ascii: "\""): return .string(try string())
         case UInt8(ascii: "{"):

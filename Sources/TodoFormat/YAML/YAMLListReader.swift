@@ -198,7 +198,7 @@ enum YAMLListReader {
                 continue
             }
             if role == .children && valueEvent.kind == .sequenceStart {
-                guard depth < 256 else { throw parser.error("items nested too deep", at: valueEvent) }
+                guard depth + 1 < Limits.itemLevels else { throw parser.error(Limits.itemDepthMessage, at: valueEvent) }
                 var children: [TodoItem] = []
                 try readItems(parser, schema: schema, depth: depth + 1, anchors: &anchors) { children.append($0) }
                 builder.setChildren(children)

@@ -113,3 +113,37 @@ struct ConversionTests {
         #expect((ours == -1) == (String(validating: bytes, as: UTF8.self) != nil))
     }
 }
+
+@Suite("One nesting limit for every reader and writer")
+struct NestingLimitTests {
+    /// A chain of `levels` items, each the only child of the one before.
+    static func chain(_ levels: Int) -> TodoList {
+        var item = TodoItem(name: "level \(levels)")
+        for level in stride(from: levels - 1, through: 1, by: -1) { item = TodoItem(name: "level \(level)", children: [item]) }
+        return TodoList(items: [item])
+    }
+
+    @Test("the deepest list todofmt reads goes through every format and back", arguments: [DocumentFormat.markdown, .json, .yaml, .plist, .bplist, .sql])
+    func deepestRoundTrip(format: DocumentFormat) throws {
+        let list = Self.chain(Limits.itemLevels)
+        #expect(try TodoList(bytes: try list.encoded(as: format), format: format) == list)
+    }
+
+    @Test("one level more is an error when writing, in every format", arguments: [DocumentFormat.markdown, .json, .yaml, .plist, .bplist, .sql, .sqlite])
+    func deeperIsRefused(format: DocumentFormat) throws {
+        #expect(throws: ConversionError.unsupported(Limits.itemDepthMessage)) { try Self.chain(Limits.itemLevels + 1).encoded(as: format) }
+    }
+
+    @Test("one level more is an error at its place when reading")
+    func deeperReadIsAnError() throws {
+        let levels = Limits.itemLevels + 1
+        let markdown = (0..<levels).map { String(repeating: "  ", count: $0) + "- [ ] level \($0 + 1)\n" }.joined()
+        #expect(throws: ParseError(Limits.itemDepthMessage, at: SourceLocation(file: "deep.md", line: levels, column: 2 * (levels - 1) + 3))) {
+            try TodoList(bytes: Array(markdown.utf8), format: .markdown, name: "deep.md")
+        }
+        var json = ""
+        for level in 1..<levels { json += "{\"name\": \"\(level)\", \"children\": [" }
+        json += "{\"name\": \"last\"}" + String(repeating: "]}", count: levels - 1)
+        #expect(throws: ParseError.self) { try TodoList(bytes: Array(("[" + json + "]").utf8), format: .json) }
+    }
+}
