@@ -153,6 +153,7 @@ enum YAMLValue {
         switch value {
         case .string(let s): try emitString(s, to: emitter)
         case .integer(let i): try emitter.scalar(String(i))
+        case .bigInteger(let digits): try emitter.scalar(digits)
         case .double(let d):
             if d.isNaN {
                 try emitter.scalar(".nan")

@@ -7,6 +7,7 @@ import Foundation
 /// | --- | --- |
 /// | `.string("x")` | `{"string": "x"}` |
 /// | `.integer(3)` | `{"integer": 3}` |
+/// | `.bigInteger("18446744073709551615")` | `{"bigInteger": "18446744073709551615"}`: digits, as no encoder holds them |
 /// | `.double(2.5)` | `{"double": 2.5}`; infinities and NaN as `{"double": "inf"}`, `"-inf"`, `"nan"` |
 /// | `.bool(true)` | `{"bool": true}` |
 /// | `.date(d)` | `{"date": 738936000.5}`: seconds since 2001-01-01T00:00:00Z (`timeIntervalSinceReferenceDate`) |
@@ -23,7 +24,7 @@ import Foundation
 /// Decoding throws `DecodingError.dataCorrupted` for an object with no key or several keys.
 extension FieldValue: Codable {
     private enum Kind: String, CaseIterable {
-        case string, integer, double, bool, date, data, array, dictionary, null
+        case string, integer, bigInteger, double, bool, date, data, array, dictionary, null
     }
 
     // Any key, so that decoding sees unknown and extra keys and can refuse them.
@@ -52,6 +53,13 @@ extension FieldValue: Codable {
         switch kind {
         case .string: self = .string(try container.decode(String.self, forKey: key))
         case .integer: self = .integer(try container.decode(Int.self, forKey: key))
+        case .bigInteger:
+            let digits = try container.decode(String.self, forKey: key)
+            guard case .bigInteger? = NumberSyntax.integer(digits) else {
+                throw DecodingError.dataCorruptedError(
+                    forKey: key, in: container, debugDescription: "a big integer is decimal digits beyond Int's range")
+            }
+            self = .bigInteger(digits)
         case .double:
             if let number = try? container.decode(Double.self, forKey: key) {
                 self = .double(number)
@@ -81,6 +89,7 @@ extension FieldValue: Codable {
         switch self {
         case .string(let text): try container.encode(text, forKey: Key(.string))
         case .integer(let number): try container.encode(number, forKey: Key(.integer))
+        case .bigInteger(let digits): try container.encode(digits, forKey: Key(.bigInteger))
         case .double(let number) where number.isFinite: try container.encode(number, forKey: Key(.double))
         // "inf", "-inf" or "nan": JSON has no number for them.
         case .double(let number): try container.encode(number.description, forKey: Key(.double))

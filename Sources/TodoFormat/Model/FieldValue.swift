@@ -7,6 +7,9 @@ import Foundation
 public enum FieldValue: Hashable, Sendable {
     case string(String)
     case integer(Int)
+    /// An integer beyond `Int`'s range (a 64-bit unsigned value, a 128-bit one), as its
+    /// decimal digits with an optional `-`.
+    case bigInteger(String)
     case double(Double)
     case bool(Bool)
     /// A point in time; written in Markdown as ISO 8601 in UTC.

@@ -405,6 +405,16 @@ struct BinaryPropertyListWriter {
             position += 1
             booleans[b ? 1 : 0] = n
             return n
+        case .bigInteger(let digits):
+            // Values from 2^63 to 2^64 - 1 take 16 bytes, as Apple's and Python's writers
+            // make them; property lists hold no other integers beyond Int.
+            guard let value = UInt64(digits) else { return write(.string(digits), to: &sink) }
+            let n = begin()
+            sink.write(byte: 0x14)
+            Self.writeBigEndian(0, size: 8, to: &sink)
+            Self.writeBigEndian(value, size: 8, to: &sink)
+            position += 17
+            return n
         case .data(let data):
             let n = begin()
             marker(0x40, count: data.count, to: &sink)

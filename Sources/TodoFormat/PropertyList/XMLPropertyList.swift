@@ -227,6 +227,7 @@ struct XMLPropertyListReader {
         case "integer":
             let text = tag.isEmpty ? "" : try text(until: name, opened: tag).trimmingCharacters(in: .whitespacesAndNewlines)
             if let v = Int(text) { return .integer(v) }
+            if let big = NumberSyntax.integer(text) { return big }
             if text.hasPrefix("0x") || text.hasPrefix("-0x"), let v = Int(text.replacingOccurrences(of: "0x", with: ""), radix: 16) {
                 return .integer(v)
             }
@@ -334,6 +335,7 @@ struct XMLPropertyListWriter {
             escaped(s, to: &sink)
             sink.write("</string>\n")
         case .integer(let i): sink.write(indent(depth) + "<integer>\(i)</integer>\n")
+        case .bigInteger(let digits): sink.write(indent(depth) + "<integer>\(digits)</integer>\n")
         case .double(let d):
             let text = d.isNaN ? "nan" : d.isInfinite ? (d < 0 ? "-inf" : "inf") : String(d)
             sink.write(indent(depth) + "<real>\(text)</real>\n")

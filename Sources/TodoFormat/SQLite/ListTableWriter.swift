@@ -65,6 +65,7 @@ struct OwnTable {
         switch value {
         case .string: "TEXT"
         case .integer: "INTEGER"
+        case .bigInteger: "TEXT"
         case .double: "REAL"
         case .bool: "BOOLEAN"
         case .date: "DATETIME"
@@ -79,6 +80,7 @@ struct OwnTable {
         switch value {
         case .string(let s): .text(s)
         case .integer(let i): .integer(Int64(i))
+        case .bigInteger(let digits): .text(digits)
         case .double(let d): .real(d)
         case .bool(let b): .integer(b ? 1 : 0)
         case .date(let d): .text(ISO8601.format(d))
@@ -212,7 +214,7 @@ struct TableUpdate {
                 }
             }
         }
-        var writeTime = Date()
+        var writeTime = Clock.now
         do {
             var maxKey: Int64 = 0
             if let entity = table.entity,

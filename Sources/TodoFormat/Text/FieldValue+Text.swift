@@ -11,6 +11,7 @@ extension FieldValue: CustomStringConvertible {
         switch self {
         case .string(let s): return quotingStrings ? JSONText.encode(.string(s)) : s
         case .integer(let i): return String(i)
+        case .bigInteger(let digits): return digits
         case .double(let d): return NumberSyntax.format(d)
         case .bool(let b): return b ? "true" : "false"
         case .null: return "null"

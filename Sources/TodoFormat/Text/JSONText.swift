@@ -8,6 +8,7 @@ enum JSONText {
         switch value {
         case .string(let s): writeString(Substring(s), to: &sink)
         case .integer(let i): sink.write(String(i))
+        case .bigInteger(let digits): sink.write(digits)
         case .double(let d):
             // JSON has no NaN or infinity: they are written as the strings Swift prints.
             if d.isFinite { sink.write(NumberSyntax.format(d)) } else { writeString(Substring(String(d)), to: &sink) }

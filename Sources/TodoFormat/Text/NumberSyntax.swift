@@ -27,8 +27,19 @@ enum NumberSyntax {
         }
         guard i == end else { return nil }
         let text = String(decoding: token, as: UTF8.self)
-        if isInteger, let value = Int(text) { return .integer(value) }
+        if isInteger { return integer(text) }
         return Double(text).map { .double($0) }
+    }
+
+    /// Decimal digits with an optional `-` as an integer: `.integer` when it fits in `Int`,
+    /// else `.bigInteger` (nil for anything else).
+    static func integer(_ text: String) -> FieldValue? {
+        let digits = text.utf8.drop { $0 == UInt8(ascii: "-") }
+        guard !digits.isEmpty, text.utf8.count - digits.count <= 1, digits.allSatisfy({ $0 >= 48 && $0 <= 57 }) else {
+            return nil
+        }
+        if let value = Int(text) { return .integer(value) }
+        return .bigInteger(text)
     }
 
     static func format(_ d: Double) -> String {
