@@ -13,24 +13,16 @@ enum JSONListReader {
             try scanner.expectEnd()
             try sink.end()
         case UInt8(ascii: "{"):
-            // Read the object once to find the list's key, then read its items again where
+            // Read the object once to find the list's place, then read its items again where
             // they stand, so that errors keep their lines.
-            var offsets: [String: Int] = [:]
-            var root: [Field] = []
-            scanner.position += 1
-            var first = true
-            while try scanner.nextElement(close: UInt8(ascii: "}"), first: &first) {
-                let key = try scanner.string()
-                try scanner.expect(UInt8(ascii: ":"), "':'")
-                scanner.skipWhitespace()
-                offsets[key] = scanner.position
-                root.append(Field(key, try scanner.value()))
-            }
+            let start = scanner.position
+            guard case .dictionary(let root) = try scanner.value() else { return }
             try scanner.expectEnd()
-            guard case (.key(let key), _) = try ListPlace.locate(in: root, key: key, schema: schema, path: path) else {
+            guard case (.key(let keys), _) = try ListPlace.locate(in: root, key: key, schema: schema, path: path) else {
                 return
             }
-            scanner.position = offsets[key]!
+            scanner.position = start
+            try seek(keys, in: &scanner)
             try sink.begin(metadata: [])
             try readArray(&scanner, schema: schema, into: &sink)
             try sink.end()
@@ -38,6 +30,25 @@ enum JSONListReader {
             throw scanner.error("empty file: expected a JSON array of items")
         default:
             throw scanner.error("expected a JSON array of items, or an object holding one")
+        }
+    }
+
+    /// Moves the scanner from an object to the value at a path of keys (the first of a key's
+    /// duplicates, as `ListPlace` finds it).
+    private static func seek(_ keys: [String], in scanner: inout JSONScanner) throws(ParseError) {
+        for key in keys {
+            try scanner.expect(UInt8(ascii: "{"), "'{'")
+            var found: Int? = nil
+            var first = true
+            while try scanner.nextElement(close: UInt8(ascii: "}"), first: &first) {
+                let name = try scanner.string()
+                try scanner.expect(UInt8(ascii: ":"), "':'")
+                scanner.skipWhitespace()
+                if name == key && found == nil { found = scanner.position }
+                _ = try scanner.value()
+            }
+            guard let found else { throw scanner.error("there is no key '\(key)'") }
+            scanner.position = found
         }
     }
 

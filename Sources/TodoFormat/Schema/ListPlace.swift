@@ -1,48 +1,81 @@
 import Foundation
 
-/// Where a JSON or property list file keeps its list (FORMAT.md, section 7.5).
+/// Where a JSON, YAML or property list file keeps its list (FORMAT.md, section 7.5).
 enum ListPlace: Hashable {
     /// The root is the array of items.
     case root
-    /// The root is a dictionary; the items are the array under this key.
-    case key(String)
-    /// The root is a dictionary; the value under this key is data holding a JSON array of
-    /// items (UserDefaults with Codable, docs/APP-SHAPES.md section 1).
-    case jsonData(key: String)
+    /// The root is a dictionary; the items are the array at this key path (`["data",
+    /// "todos"]` for `--key data.todos`).
+    case key([String])
+    /// The root is a dictionary; the value at this key path is data holding a JSON array
+    /// of items (UserDefaults with Codable, docs/APP-SHAPES.md section 1).
+    case jsonData([String])
 
-    /// Finds the list in a dictionary root: the one key whose value is an array of item
-    /// dictionaries or data holding one, or `key` when the user named it.
+    /// The key path, shown as the user writes it: `data.todos`.
+    var keyPath: String {
+        switch self {
+        case .root: ""
+        case .key(let path), .jsonData(let path): path.joined(separator: ".")
+        }
+    }
+
+    /// How deep the search for a list without `--key` goes into nested dictionaries.
+    private static let searchDepth = 4
+
+    /// Finds the list in a dictionary root: the one place (at the top, or in dictionaries
+    /// nested up to four deep) whose value is an array of item dictionaries or data holding
+    /// one, or the place `key` names: a key of the root, or a path of keys joined by `.`
+    /// (`data.todos`) when no root key is spelled so.
     static func locate(
         in root: [Field], key: String?, schema: ItemSchema, path: String
     ) throws -> (place: ListPlace, items: [FieldValue]) {
         if let key {
-            guard let value = root[key: key] else {
-                throw ConversionError.noList(
-                    path: path, reason: "there is no key '\(key)' (keys: \(root.map(\.key).joined(separator: ", ")))")
-            }
-            switch value {
-            case .array(let items): return (.key(key), items)
-            case .data(let data):
-                guard let items = jsonItems(in: data) else {
-                    throw ConversionError.noList(path: path, reason: "the data under '\(key)' is not a JSON array")
+            let keys = root[key: key] != nil ? [key] : key.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
+            var fields = root
+            for (i, component) in keys.enumerated() {
+                guard let value = fields[key: component] else {
+                    let at = i == 0 ? "" : " in '\(keys[..<i].joined(separator: "."))'"
+                    throw ConversionError.noList(
+                        path: path, reason: "there is no key '\(component)'\(at) (keys: \(fields.map(\.key).joined(separator: ", ")))")
                 }
-                return (.jsonData(key: key), items)
-            default:
-                throw ConversionError.noList(path: path, reason: "the value under '\(key)' is not a list of items")
+                if i < keys.count - 1 {
+                    guard case .dictionary(let inner) = value else {
+                        throw ConversionError.noList(
+                            path: path, reason: "the value under '\(keys[...i].joined(separator: "."))' is not a dictionary")
+                    }
+                    fields = inner
+                    continue
+                }
+                switch value {
+                case .array(let items): return (.key(keys), items)
+                case .data(let data):
+                    guard let items = jsonItems(in: data) else {
+                        throw ConversionError.noList(path: path, reason: "the data under '\(key)' is not a JSON array")
+                    }
+                    return (.jsonData(keys), items)
+                default: break
+                }
             }
+            throw ConversionError.noList(path: path, reason: "the value under '\(key)' is not a list of items")
         }
         var candidates: [(ListPlace, [FieldValue])] = []
-        for field in root {
-            switch field.value {
-            case .array(let items) where isItemList(items, schema: schema):
-                candidates.append((.key(field.key), items))
-            case .data(let data):
-                if let items = jsonItems(in: data), isItemList(items, schema: schema) {
-                    candidates.append((.jsonData(key: field.key), items))
+        func search(_ fields: [Field], _ prefix: [String]) {
+            for field in fields {
+                let keys = prefix + [field.key]
+                switch field.value {
+                case .array(let items) where isItemList(items, schema: schema):
+                    candidates.append((.key(keys), items))
+                case .data(let data):
+                    if let items = jsonItems(in: data), isItemList(items, schema: schema) {
+                        candidates.append((.jsonData(keys), items))
+                    }
+                case .dictionary(let inner) where keys.count < searchDepth:
+                    search(inner, keys)
+                default: break
                 }
-            default: break
             }
         }
+        search(root, [])
         if candidates.count == 1 { return candidates[0] }
         if candidates.isEmpty {
             let names = ItemSchema.synonyms[.name]!.joined(separator: ", ")
@@ -51,9 +84,9 @@ enum ListPlace: Hashable {
                 reason: "no todo list found: no key holds an array of items with a name (\(names)); "
                     + "keys: \(root.map(\.key).joined(separator: ", ")). Name the list with --key and the name field with --field name=KEY")
         }
-        let keys = candidates.map { if case .key(let k) = $0.0 { k } else if case .jsonData(let k) = $0.0 { k } else { "" } }
         throw ConversionError.noList(
-            path: path, reason: "several keys hold todo lists (\(keys.joined(separator: ", "))); pick one with --key")
+            path: path,
+            reason: "several keys hold todo lists (\(candidates.map(\.0.keyPath).joined(separator: ", "))); pick one with --key")
     }
 
     /// An array whose elements are all dictionaries, at least one with a name key.
@@ -109,15 +142,24 @@ struct ListContainer {
     /// The file's content with the list in its place; a list kept as text is encoded by `embedded`.
     func replacing(with items: [TodoItem], embedded: EmbeddedListCodec?) -> OutputValue {
         guard case .dictionary(let fields) = root else { return .items(items) }
-        return .dictionary(
-            fields.map { field in
-                switch place {
-                case .key(let key) where key == field.key: return OutputEntry(field.key, .items(items))
-                case .jsonData(let key) where key == field.key:
+        let (keys, isData): ([String], Bool) =
+            switch place {
+            case .root: ([], false)
+            case .key(let keys): (keys, false)
+            case .jsonData(let keys): (keys, true)
+            }
+        func replace(_ fields: [Field], _ keys: ArraySlice<String>) -> OutputValue {
+            .dictionary(
+                fields.map { field in
+                    guard field.key == keys.first else { return OutputEntry(field.key, .value(field.value)) }
+                    if keys.count > 1, case .dictionary(let inner) = field.value {
+                        return OutputEntry(field.key, replace(inner, keys.dropFirst()))
+                    }
+                    guard isData else { return OutputEntry(field.key, .items(items)) }
                     guard let embedded, case .data(let old) = field.value else { return OutputEntry(field.key, .value(field.value)) }
                     return OutputEntry(field.key, .value(.data(Data(embedded.encode(items, layout: layout, like: Array(old))))))
-                default: return OutputEntry(field.key, .value(field.value))
-                }
-            })
+                })
+        }
+        return replace(fields, keys[...])
     }
 }

@@ -127,3 +127,40 @@ struct JSONListTests {
         #expect(try TodoList(bytes: Array("[{\"name\": \"a\"}]".utf8), format: .json).items[0].status == .open)
     }
 }
+
+@Suite("Lists nested in dictionaries")
+struct NestedPlaceTests {
+    static let state = #"{"version": 2, "data": {"filter": "all", "todos": [{"text": "a", "completed": true}, {"text": "b"}]}}"#
+
+    @Test("a list in a nested dictionary is found without --key, and by a key path")
+    func nested() throws {
+        let found = try TodoList(bytes: Array(Self.state.utf8), format: .json)
+        #expect(found.items.map(\.name) == ["a", "b"] && found.items.map(\.status) == [.done, .open])
+        #expect(try TodoList(bytes: Array(Self.state.utf8), format: .json, options: ListOptions(key: "data.todos")) == found)
+        #expect(throws: ConversionError.noList(path: "<input>", reason: "there is no key 'nope' in 'data' (keys: filter, todos)")) {
+            try TodoList(bytes: Array(Self.state.utf8), format: .json, options: ListOptions(key: "data.nope"))
+        }
+    }
+
+    @Test("an error in a nested list is at its line and column")
+    func errorPlace() throws {
+        let text = "{\"data\": {\"todos\": [\n  {\"text\": 5}\n]}}"
+        #expect(throws: ParseError("an item's name ('text') must be text", at: SourceLocation(file: "<input>", line: 2, column: 12))) {
+            try TodoList(bytes: Array(text.utf8), format: .json)
+        }
+    }
+
+    @Test("writing into the file replaces the nested list and keeps the rest")
+    func writeBack() throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.path("state.json")
+        try Self.state.write(toFile: path, atomically: false, encoding: .utf8)
+        var list = try TodoList(contentsOf: .file(path))
+        list.items[1].status = .done
+        try list.write(to: .file(path))
+        let back = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: path))) as? [String: Any]
+        #expect(back?["version"] as? Int == 2)
+        let todos = (back?["data"] as? [String: Any])?["todos"] as? [[String: Any]]
+        #expect(todos?.map { $0["text"] as? String } == ["a", "b"] && todos?.map { $0["completed"] as? Bool } == [true, true])
+    }
+}
