@@ -1,0 +1,123 @@
+/// How the items of a list written back into a file relate to the items the file holds:
+/// which one each new item continues (unchanged, changed or moved), and which are gone.
+///
+/// Items are compared in document order with their depths. Where items carry an identity
+/// (a key field, such as a database row's key or an `id`), that decides; otherwise items
+/// with the same content are paired (in order when the same content comes more than once),
+/// the longest run of pairs already in order stays where it is and the other pairs are
+/// moves, and between two such anchors the remaining items are paired in order as changes.
+struct ItemAlignment {
+    /// For each new item, the old item it continues, or nil for a new item.
+    private(set) var source: [Int?]
+    /// For each new item, whether it is the old item unchanged (content and depth).
+    private(set) var unchanged: [Bool]
+    /// For each old item, whether a new item continues it.
+    private(set) var kept: [Bool]
+
+    /// An item with its depth, as the alignment compares them.
+    struct Entry: Hashable {
+        var item: TodoItem
+        var depth: Int
+
+        /// The item without children: they are entries of their own.
+        init(_ item: TodoItem, depth: Int) {
+            var item = item
+            item.children = []
+            self.item = item
+            self.depth = depth
+        }
+    }
+
+    /// The items of a list in document order, each with its depth.
+    static func entries(of items: [TodoItem]) -> [Entry] {
+        var entries: [Entry] = []
+        func walk(_ items: [TodoItem], _ depth: Int) {
+            for item in items {
+                entries.append(Entry(item, depth: depth))
+                walk(item.children, depth + 1)
+            }
+        }
+        walk(items, 0)
+        return entries
+    }
+
+    /// Aligns `new` with `old`. `identity` gives an item's identity when it has one; the
+    /// same identity on two new items is an error naming both (by their indexes).
+    init(old: [Entry], new: [Entry], identity: ((TodoItem) -> FieldValue?)? = nil) throws(DuplicateIdentity) {
+        source = Array(repeating: nil, count: new.count)
+        unchanged = Array(repeating: false, count: new.count)
+        kept = Array(repeating: false, count: old.count)
+        var pairs: [(new: Int, old: Int)] = []
+        var pendingNew = Set(new.indices)
+        var pendingOld = Set(old.indices)
+        if let identity {
+            var oldByIdentity: [FieldValue: Int] = [:]
+            for (i, entry) in old.enumerated() {
+                if let key = identity(entry.item), oldByIdentity[key] == nil { oldByIdentity[key] = i }
+            }
+            var seen: [FieldValue: Int] = [:]
+            for (i, entry) in new.enumerated() {
+                guard let key = identity(entry.item) else { continue }
+                if let first = seen[key] { throw DuplicateIdentity(identity: key, first: first, second: i) }
+                seen[key] = i
+                if let o = oldByIdentity[key] {
+                    pairs.append((i, o))
+                    pendingNew.remove(i)
+                    pendingOld.remove(o)
+                }
+            }
+        }
+        // Equal content, paired in order within each group of equal items.
+        var oldByContent: [Entry: [Int]] = [:]
+        for o in old.indices where pendingOld.contains(o) { oldByContent[old[o], default: []].append(o) }
+        var used: [Entry: Int] = [:]
+        for i in new.indices where pendingNew.contains(i) {
+            guard let candidates = oldByContent[new[i]] else { continue }
+            let next = used[new[i], default: 0]
+            guard next < candidates.count else { continue }
+            used[new[i]] = next + 1
+            pairs.append((i, candidates[next]))
+            pendingNew.remove(i)
+            pendingOld.remove(candidates[next])
+        }
+        pairs.sort { $0.new < $1.new }
+        // Pairs in order are anchors; the rest moved. Between anchors, leftovers pair in order.
+        let anchors = longestIncreasingRun(pairs.map(\.old))
+        var anchorPairs: [(new: Int, old: Int)] = []
+        for (k, pair) in pairs.enumerated() {
+            source[pair.new] = pair.old
+            kept[pair.old] = true
+            if anchors[k] { anchorPairs.append(pair) }
+        }
+        var previous = (new: -1, old: -1)
+        for anchor in anchorPairs + [(new.count, old.count)] {
+            let freeNew = ((previous.new + 1)..<anchor.new).filter { pendingNew.contains($0) }
+            let freeOld = ((previous.old + 1)..<anchor.old).filter { pendingOld.contains($0) }
+            for (n, o) in zip(freeNew, freeOld) {
+                source[n] = o
+                kept[o] = true
+            }
+            previous = anchor
+        }
+        for i in new.indices {
+            if let o = source[i] { unchanged[i] = old[o] == new[i] }
+        }
+    }
+}
+
+/// Two items written back with the same identity (a duplicated line in an editor).
+struct DuplicateIdentity: Error, Hashable {
+    var identity: FieldValue
+    /// The two items, as indexes of the new entries.
+    var first: Int
+    var second: Int
+}
+
+extension ItemAlignment {
+    /// Whether new item `index` continues an old item unchanged.
+    func isUnchanged(_ index: Int) -> Bool { unchanged[index] }
+    /// The old item new item `index` continues, if any.
+    func oldIndex(of index: Int) -> Int? { source[index] }
+    /// Whether old item `index` is continued by a new item (else it was removed).
+    func isKept(_ index: Int) -> Bool { kept[index] }
+}
