@@ -833,6 +833,327 @@ INSERT INTO "todos" VALUES(4,3,1,'Paint the shed',NULL,'2008-03-02 09:10:00',NUL
 
 
 # ---------------------------------------------------------------------------------------------
+# JSON, in the layouts of the writers apps use.
+
+def swift_json_encoder(value):
+    """Foundation's JSONEncoder with default options: compact, keys in declaration order,
+    `/` escaped as `\\/`, other characters as UTF-8, no final newline."""
+    return json.dumps(value, ensure_ascii=False, separators=(",", ":")).replace("/", "\\/")
+
+
+def python_json_dump(value):
+    """json.dump(value, f, indent=4): ASCII with \\uXXXX escapes, no final newline."""
+    return json.dumps(value, indent=4)
+
+
+def js_stringify(value):
+    """JSON.stringify(value, null, 2) + "\\n" as a Node app writes its state file."""
+    return json.dumps(value, indent=2, ensure_ascii=False) + "\n"
+
+
+def go_encoder(value):
+    """Go's json.NewEncoder(f) with SetIndent("", "\\t"): tabs, <, > and & escaped as \\u003c,
+    \\u003e, \\u0026 (HTML-safe, the default), a final newline from Encode."""
+    text = json.dumps(value, indent="\t", ensure_ascii=False)
+    return text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026") + "\n"
+
+
+def json_edits(base, ext, doc, items, writer, get_list, change, added=None, warnings=None, flags=()):
+    results = {}
+    for edit in EDITS:
+        d = copy.deepcopy(doc)
+        change(edit, get_list(d), d)
+        results[edit] = writer(d)
+        json.loads(results[edit])
+    return edit_set(base, ext, items, results, added=added, warnings=warnings)
+
+
+def simple_change(new_item, check_key, name_key, order=None):
+    """The five edits on a list of item dicts, as the app would make them."""
+    def change(edit, todos, doc):
+        if edit == "check":
+            todos[1][check_key] = True
+        elif edit == "rename":
+            todos[0][name_key] = RENAMED
+        elif edit == "add":
+            todos.append(new_item)
+        elif edit == "remove":
+            del todos[2]
+        elif edit == "move":
+            todos.insert(0, todos.pop(2))
+            if order:
+                key, value = order
+                todos[0][key] = value
+    return change
+
+
+def codable_json():
+    name = "codable-todos.json"
+    todos = [
+        {"id": "3F2504E0-4F89-41D3-9A0C-0305E82C3301", "title": "Order the birthday cake", "isDone": False, "createdAt": 736243200.5,
+         "link": "https://bakery.example.com/order?cake=chocolate"},
+        {"id": "E621E1F8-C36C-495A-93FC-0C247A3E6E5F", "title": "Crème fraîche for the soup", "isDone": False, "createdAt": 736329600.25},
+        {"id": "7D444840-9DC0-11D1-B245-5FFDCE74FAD2", "title": "Return the drill", "isDone": True, "createdAt": 736416000.125,
+         "link": "https://wiki.example.com/tools/drill"},
+        {"id": "A8098C1A-F86E-11DA-BD1A-00112444BE1E", "title": "Email the landlord", "isDone": False, "createdAt": 736502400.75},
+    ]
+    write(name, swift_json_encoder(todos))
+    items = [Item(t["title"], "x" if t["isDone"] else " ", [(k, v) for k, v in t.items() if k not in ("title", "isDone")]) for t in todos]
+    expect("codable-todos", items)
+    edits = json_edits("codable-todos", "json", todos, items, swift_json_encoder, lambda d: d,
+                       simple_change({"title": ADDED, "isDone": False}, "isDone", "title"),
+                       warnings={"add": ["id", "createdAt"]})
+    register(name, "json", "Swift Codable [Todo] written by JSONEncoder() with default options (Identifiable, Date, URL?)",
+             "one line, no final newline; `\\/` escapes in the link key; non-ASCII as UTF-8; isDone; UUID ids; "
+             "createdAt as seconds since 2001 (deferredToDate), a plain number to todofmt; an optional key absent on some items",
+             expected="codable-todos.expected.md", edits=edits,
+             keep="the one-line layout and no final newline; `\\/` in untouched values; key order id, title, isDone, createdAt, link",
+             notes="A new item gets only title and isDone: todofmt cannot make the UUID and the 2001-based date the app's "
+                   "decoder needs, and the warning names id and createdAt.")
+
+
+def python_json():
+    name = "python-todos.json"
+    todos = [
+        {"id": 1, "title": "Buy oat milk", "name": "milk", "done": False, "tags": ["shopping"], "note": "Café au lait"},
+        {"id": 2, "title": "Fix the bike", "done": False, "tags": [], "note": ""},
+        {"id": 3, "title": "Crème brûlée for Sunday", "done": True, "tags": ["cooking", "weekend"], "note": "Ramekins 🍮"},
+        {"id": 4, "title": "Call the bank", "done": False, "tags": [], "note": "Ask for the \"fixed\" rate"},
+    ]
+    write(name, python_json_dump(todos))
+    items = [Item(t["title"], "x" if t["done"] else " ", [(k, v) for k, v in t.items() if k not in ("title", "done")]) for t in todos]
+    expect("python-todos", items)
+    edits = json_edits("python-todos", "json", todos, items, python_json_dump, lambda d: d,
+                       simple_change({"id": 5, "title": ADDED, "done": False}, "done", "title"),
+                       warnings={"add": ["tags", "note"]})
+    register(name, "json", "a Python script's json.dump(todos, f, indent=4)",
+             "4-space layout, no final newline; \\u00e9 and surrogate-pair \\ud83c\\udf6e escapes (ensure_ascii); item 1 has both "
+             "`title` and `name` (a slug): title is the name, name a field; empty lists and an empty string",
+             expected="python-todos.expected.md", edits=edits,
+             keep="\\uXXXX escapes in untouched lines; `name` stays the slug when item 1 is renamed (one `title`, one `name`); "
+                  "a new item's id is the largest id plus one")
+
+
+def js_json():
+    name = "node-state.json"
+    doc = {
+        "version": 3,
+        "data": {
+            "filter": "all",
+            "todos": [
+                {"id": 1714812000000, "text": "Renew passport", "completed": False, "completedAt": None, "order": 4.5},
+                {"id": 1714555800123, "text": "Pick up the dry cleaning", "completed": False, "completedAt": None, "order": 3},
+                {"id": 1714560000456, "text": "Buy stamps", "completed": True, "completedAt": "2024-05-02T18:00:00.000Z", "order": 2.5},
+                {"id": 1714570000789, "text": "Call the bank", "completed": False, "completedAt": None, "order": 1},
+            ],
+            "tags": ["home", "work"],
+        },
+        "savedAt": "2024-05-03T18:00:00.000Z",
+    }
+    write(name, js_stringify(doc))
+    todos = doc["data"]["todos"]
+    items = [Item(t["text"], "x" if t["completed"] else " ", [(k, v) for k, v in t.items() if k not in ("text", "completed")]) for t in todos]
+    expect("node-state", items)
+    edits = json_edits("node-state", "json", doc, items, js_stringify, lambda d: d["data"]["todos"],
+                       simple_change({"id": 1714812000001, "text": ADDED, "completed": False, "order": 0}, "completed", "text",
+                                     order=("order", 5.5)),
+                       warnings={"add": ["completedAt"]})
+    register(name, "json", "a Node/Electron app's state file: fs.writeFileSync(f, JSON.stringify(state, null, 2) + '\\n')",
+             "the list at data.todos beside other keys; `text`/`completed`; a DESCENDING order key mixing 4.5, 3, 2.5, 1 "
+             "(JS writes 3, not 3.0); Date.now() ids; completedAt null or an ISO string; final newline",
+             flags=["--key", "data.todos"], expected="node-state.expected.md", edits=edits,
+             keep="version, filter, tags, savedAt; descending order: a moved-to-top item gets the first order plus one (5.5), "
+                  "a new last item the last minus one (0); completedAt is left as it is when an item is checked")
+
+
+def go_json():
+    name = "go-todos.json"
+    todos = [
+        {"id": 1, "title": "Review the pull request", "completed": False, "created_at": "2025-10-01T13:33:10.6197688+03:30",
+         "tags": ["work"], "note": "Check <details> & the CI log"},
+        {"id": 2, "title": "Renew the domain", "completed": False, "created_at": "2025-10-01T14:02:00+03:30", "tags": None},
+        {"id": 3, "title": "Back up the photos", "completed": True, "created_at": "2025-10-02T09:15:30.5+03:30",
+         "tags": ["home", "weekend"], "note": "Use the \"Photos\" export → NAS"},
+        {"id": 4, "title": "Reply to Sam", "completed": False, "created_at": "2025-10-03T20:45:00.000000001+03:30", "tags": []},
+    ]
+    write(name, go_encoder(todos))
+    items = [Item(t["title"], "x" if t["completed"] else " ", [(k, v) for k, v in t.items() if k not in ("title", "completed")]) for t in todos]
+    expect("go-todos", items)
+    edits = json_edits("go-todos", "json", todos, items, go_encoder, lambda d: d,
+                       simple_change({"id": 5, "title": ADDED, "completed": False, "created_at": "2026-01-02T03:04:05.25+00:00"},
+                                     "completed", "title"),
+                       warnings={"add": ["tags"]})
+    register(name, "json", "Go encoding/json: json.NewEncoder(f) with SetIndent(\"\", \"\\t\") and Encode([]Todo)",
+             "tab indentation, final newline; \\u003c \\u003e \\u0026 escapes in other keys; RFC 3339 times with +03:30 and "
+             "1-9 fraction digits (strings to todofmt); a nil slice as null, an empty one as []; omitempty note",
+             expected="go-todos.expected.md", edits=edits,
+             keep="tabs; \\u003c-style escapes in untouched values; a new item's created_at in the same layout (UTC as +00:00) "
+                  "and id the largest plus one")
+
+
+def gh_issues_json():
+    name = "gh-issues.json"
+    issues = [
+        {"createdAt": "2024-05-01T09:30:00Z", "labels": [{"id": "LA_kwDOBx1Fb88AAAABc3Rt1Q", "name": "bug", "description": "Something isn't working", "color": "d73a4a"}],
+         "number": 12, "state": "OPEN", "title": "Crash when the list is empty"},
+        {"createdAt": "2024-05-02T11:00:00Z", "labels": [], "number": 11, "state": "CLOSED", "title": "Document the --key option"},
+        {"createdAt": "2024-05-03T08:15:42Z", "labels": [], "number": 9, "state": "OPEN", "title": "Support <details> in names & notes"},
+    ]
+    text = json.dumps(issues, ensure_ascii=False, separators=(",", ":")) + "\n"
+    write(name, text)
+    items = [Item(i["title"], "x" if i["state"] == "CLOSED" else " ", [("createdAt", i["createdAt"]), ("labels", i["labels"]), ("number", i["number"])]) for i in issues]
+    expect("gh-issues", items)
+    register(name, "json", "GitHub CLI: gh issue list --state all --json number,title,state,labels,createdAt > gh-issues.json",
+             "state OPEN/CLOSED (upper case) in a `state` key; keys sorted; compact with a final newline, HTML not escaped; "
+             "labels are objects with a `name` key inside an item (a field, not items)",
+             expected="gh-issues.expected.md", keep="state written back as OPEN or CLOSED")
+
+
+# ---------------------------------------------------------------------------------------------
+# Property lists.
+
+USERDEFAULTS_APP_KEYS = {
+    "NSWindow Frame MainWindow": "120 340 480 640 0 0 1512 944 ",
+    "NSNavLastRootDirectory": "~/Documents",
+    "AppleLanguages": ["en-GB", "de-DE"],
+    "WebKitDefaultFontSize": 16,
+    "launchCount": 42,
+    "installationID": 0xF3A1B2C3D4E5F607,  # a UInt64 >= 2^63: 16 bytes in a binary plist
+    "lastSyncAnchor": 2 ** 64 - 1,
+    "timezoneOffset": -12600,
+    "lastOpened": dt.datetime(2026, 1, 1, 9, 30, 0),
+}
+
+
+def plist_edits(base, ext, doc, items, fmt, get_list, change, added=None, warnings=None, edits=EDITS, sort_keys=False):
+    results = {}
+    for edit in edits:
+        d = copy.deepcopy(doc)
+        change(edit, get_list(d), d)
+        results[edit] = plistlib.dumps(d, fmt=fmt, sort_keys=sort_keys)
+        assert plistlib.loads(results[edit]) == d
+    return edit_set(base, ext, items, results, edits=edits, added=added, warnings=warnings)
+
+
+def userdefaults():
+    tasks = [{"title": "Milk", "done": False}, {"title": "Eggs", "done": False},
+             {"title": "Bread from the bakery", "done": True}, {"title": "Coffee beans", "done": False}]
+    prefs = dict(USERDEFAULTS_APP_KEYS)
+    prefs["tasks"] = tasks
+    prefs["widgetState"] = {"size": "medium", "showsCompleted": False, "refreshInterval": 900.5}
+    prefs["SUEnableAutomaticChecks"] = True
+    prefs["deviceToken"] = bytes.fromhex("8a1f03c47e2b9d5060a1b2c3d4e5f60718293a4b5c6d7e8f9012a3b4c5d6e7f8")
+    items = [Item(t["title"], "x" if t["done"] else " ") for t in tasks]
+    change = simple_change({"title": ADDED, "done": False}, "done", "title")
+
+    name = "userdefaults-prefs.plist"
+    write(name, plistlib.dumps(prefs, fmt=plistlib.FMT_BINARY, sort_keys=False))
+    expect("userdefaults-prefs", items)
+    edits = plist_edits("userdefaults-prefs", "plist", prefs, items, plistlib.FMT_BINARY, lambda d: d["tasks"], change)
+    register(name, "bplist", "a UserDefaults preferences file (Library/Preferences/<bundle-id>.plist, binary) with a [[String: Any]] under \"tasks\"",
+             "the list under `tasks` ([{title, done}]) among unrelated app keys: UInt64 values >= 2^63 written as 16-byte "
+             "integers (installationID, lastSyncAnchor = 2^64-1), a negative integer, a date, data, a nested dictionary",
+             expected="userdefaults-prefs.expected.md", edits=edits,
+             keep="every other key and value, the 128-bit integers included; title/done as the key names")
+
+    name = "userdefaults-prefs-xml.plist"
+    write(name, plistlib.dumps(prefs, fmt=plistlib.FMT_XML, sort_keys=True))
+    expect("userdefaults-prefs-xml", items)
+    edits = plist_edits("userdefaults-prefs-xml", "plist", prefs, items, plistlib.FMT_XML, lambda d: d["tasks"], change, sort_keys=True)
+    register(name, "plist", "the same preferences as `defaults export` writes them: XML, keys sorted, tab indentation",
+             "<integer>18446744073709551615</integer> and %d under unrelated keys; <data> in base64 lines; "
+             % USERDEFAULTS_APP_KEYS["installationID"] + 
+             "<real>900.5</real>; keys sorted as CFPreferences writes XML",
+             expected="userdefaults-prefs-xml.expected.md", edits=edits, keep="every byte outside the changed item's lines")
+
+    name = "userdefaults-empty.plist"
+    empty = {"NSWindow Frame MainWindow": "120 340 480 640 0 0 1512 944 ", "launchCount": 3, "tasks": [],
+             "lastOpened": dt.datetime(2026, 1, 1, 9, 30, 0)}
+    write(name, plistlib.dumps(empty, fmt=plistlib.FMT_BINARY, sort_keys=False))
+    expect("userdefaults-empty", [])
+    edits = plist_edits("userdefaults-empty", "plist", empty, [], plistlib.FMT_BINARY, lambda d: d["tasks"], change, edits=["add"])
+    register(name, "bplist", "the same app after every task was deleted: an empty `tasks` array",
+             "an empty list is no list todofmt can find by itself: --key names it; --field gives the item keys "
+             "the app reads, since the empty array cannot tell them",
+             flags=["--key", "tasks", "--field", "name=title", "--field", "checked=done"],
+             expected="userdefaults-empty.expected.md", edits=edits,
+             keep="the other keys; a new item as {title, done} (without the --field options: {name, checked} and a "
+                  "warning naming the keys used)")
+
+
+def nested_plist():
+    name = "document-nested.plist"
+    doc = {"version": 2, "data": {"owner": "Sam", "todos": [
+        {"title": "Paint the fence", "isDone": False, "order": 1.0, "due": dt.datetime(2024, 6, 1, 9, 0, 0)},
+        {"title": "Oil the lawnmower", "isDone": False, "order": 1.5},
+        {"title": "Sharpen the shears", "isDone": True, "order": 2.5, "due": dt.datetime(2024, 5, 20, 17, 30, 0)},
+        {"title": "Order compost", "isDone": False, "order": 4.0},
+    ]}}
+    write(name, plistlib.dumps(doc, fmt=plistlib.FMT_XML, sort_keys=True))
+    items = []
+    for t in doc["data"]["todos"]:
+        fields = [("due", D(t["due"].strftime("%Y-%m-%dT%H:%M:%SZ")))] if "due" in t else []
+        items.append(Item(t["title"], "x" if t["isDone"] else " ", fields + [("order", t["order"])]))
+    expect("document-nested", items)
+    edits = plist_edits("document-nested", "plist", doc, items, plistlib.FMT_XML, lambda d: d["data"]["todos"],
+                        simple_change({"title": ADDED, "isDone": False, "order": 5.0}, "isDone", "title", order=("order", 0.0)),
+                        sort_keys=True)
+    register(name, "plist", "a document-based app's file from PropertyListEncoder (outputFormat = .xml) of a Codable document",
+             "the list at data.todos; keys sorted (so `due` and `isDone` come before `title`); REAL order 1.0, 1.5, 2.5, 4.0; "
+             "<date> in whole seconds; an optional date absent on some items",
+             flags=["--key", "data.todos"], expected="document-nested.expected.md", edits=edits,
+             keep="version and owner; sorted keys in a new item; the order values that did not move")
+
+
+def odd_names_plist():
+    name = "odd-names.plist"
+    todos = [
+        {"title": "Buy milk ", "done": False},
+        {"title": "  Call mom", "done": True},
+        {"title": "Tab\tinside", "done": False},
+        {"title": "Line one\nLine two", "done": False},
+        {"title": "Ends with a newline\n", "done": False},
+        {"title": "NUL\x00inside", "done": False},
+        {"title": "Bell\x07, escape\x1b[1mbold\x1b[0m", "done": False},
+        {"title": "Carriage\r\nreturn", "done": False},
+        {"title": "DEL\x7f", "done": False},
+    ]
+    write(name, plistlib.dumps(todos, fmt=plistlib.FMT_BINARY, sort_keys=False))
+    items = [Item(t["title"], "x" if t["done"] else " ") for t in todos]
+    expect("odd-names", items)
+    register(name, "bplist", "PropertyListEncoder's binary [{title, done}] (as Todoey's Items.plist) with names a text field let through",
+             "names with end spaces, a tab, LF inside and at the end, NUL, BEL, ESC, CR LF and DEL: a binary plist holds them, "
+             "an XML plist cannot (plistlib refuses them), the checklist writes them as character references",
+             expected="odd-names.expected.md",
+             keep="every name exactly through plist -> md -> plist; into an XML plist only what XML 1.0 allows, with a warning")
+
+
+def keyed_archiver_plist():
+    name = "keyed-archive.plist"
+    U = plistlib.UID
+    objects = [
+        "$null",
+        {"NS.objects": [U(2), U(7)], "$class": U(10)},
+        {"title": U(3), "done": False, "createdAt": U(4), "$class": U(6)},
+        "Water the plants",
+        {"NS.time": 736243200.5, "$class": U(5)},
+        {"$classname": "NSDate", "$classes": ["NSDate", "NSObject"]},
+        {"$classname": "Todo", "$classes": ["Todo", "NSObject"]},
+        {"title": U(8), "done": True, "createdAt": U(9), "$class": U(6)},
+        "Call the vet",
+        {"NS.time": 736329600.25, "$class": U(5)},
+        {"$classname": "NSMutableArray", "$classes": ["NSMutableArray", "NSArray", "NSObject"]},
+    ]
+    archive = {"$version": 100000, "$archiver": "NSKeyedArchiver", "$top": {"root": U(1)}, "$objects": objects}
+    write(name, plistlib.dumps(archive, fmt=plistlib.FMT_BINARY, sort_keys=False))
+    register(name, "bplist", "an Objective-C app's NSKeyedArchiver.archiveRootObject(todos, toFile:) of NSMutableArray<Todo>",
+             "a keyed archive: $archiver/$objects/$top/$version, values referenced by CF$UID; no array of item dictionaries "
+             "anywhere (names are UIDs pointing at strings)",
+             error=["$archiver", "$objects", "$top", "$version"],
+             keep="an error listing the keys, never a crash; the UIDs (CF$UID) read as integers wherever a reader meets them")
+
+
+# ---------------------------------------------------------------------------------------------
 # Every file read back with the reader the app would use; the manifest and README's list.
 
 def list_at(value, flags):
@@ -962,6 +1283,15 @@ def main():
     misnamed_db()
     notes_dump()
     tracks_dump()
+    codable_json()
+    python_json()
+    js_json()
+    go_json()
+    gh_issues_json()
+    userdefaults()
+    nested_plist()
+    odd_names_plist()
+    keyed_archiver_plist()
     validate()
     write_manifest_and_readme()
 
