@@ -1154,6 +1154,206 @@ def keyed_archiver_plist():
 
 
 # ---------------------------------------------------------------------------------------------
+# YAML: typed by hand as people write it (comments, blank lines, anchors), and from PyYAML.
+
+def yaml_text_edits(base, head, blocks, sep, items, new_block, check, rename, front=None):
+    """The five edits on a hand-written YAML list whose items are text blocks: the changed item's
+    lines change, in the file's own spelling; comment lines inside an item go with it."""
+    results = {}
+    for edit in EDITS:
+        b = list(blocks)
+        if edit == "check":
+            assert check[0] in b[1]
+            b[1] = b[1].replace(check[0], check[1], 1)
+        elif edit == "rename":
+            assert rename[0] in b[0]
+            b[0] = b[0].replace(rename[0], rename[1], 1)
+        elif edit == "add":
+            b.append(new_block)
+        elif edit == "remove":
+            del b[2]
+        elif edit == "move":
+            b.insert(0, b.pop(2))
+        results[edit] = head + sep.join(b)
+        list(yaml.safe_load_all(results[edit]))
+    md = {e: markdown(md_edit(items, e), front) for e in EDITS}
+    return edit_set(base, "yaml", items, results, md_override=md)
+
+
+def jekyll_yaml():
+    name = "jekyll-launch.yml"
+    head = ("# Launch checklist for the new site, shown on /launch/ by _includes/checklist.html.\n"
+            "# Keep `done` as yes/no: Jekyll reads this file with Ruby's YAML 1.1 parser (Psych).\n\n")
+    blocks = [
+        "- title: Pick a theme\n  done: yes\n  owner: sam\n",
+        "- title: Write the about page\n  done: no\n  owner: alex\n  # waiting for the team photo\n",
+        "- title: Set up the custom domain\n  done: no\n  owner: sam\n  url: https://example.org/launch\n",
+        "- title: Add the RSS feed\n  done: no\n",
+    ]
+    text = head + "\n".join(blocks)
+    write(name, text)
+    loaded = yaml.safe_load(text)
+    assert [t["done"] for t in loaded] == [True, False, False, False]
+    items = [Item("Pick a theme", "x", [("owner", "sam")]), Item("Write the about page", " ", [("owner", "alex")]),
+             Item("Set up the custom domain", " ", [("owner", "sam"), ("url", "https://example.org/launch")]), Item("Add the RSS feed")]
+    expect("jekyll-launch", items)
+    edits = yaml_text_edits("jekyll-launch", head, blocks, "\n", items, "- title: Added item\n  done: no\n",
+                            ("  done: no\n", "  done: yes\n"), ("- title: Pick a theme\n", "- title: %s\n" % RENAMED))
+    register(name, "yaml", "a Jekyll site's _data file (site.data), read by Ruby's Psych (YAML 1.1)",
+             "done: yes / no (YAML 1.1 booleans; YAML 1.2 strings); comments before the list and inside an item; "
+             "a blank line between items",
+             expected="jekyll-launch.expected.md", edits=edits,
+             keep="comments, blank lines, yes/no spelling, title/done keys; a checked item becomes done: yes")
+
+
+def anchors_yaml():
+    name = "chores-anchors.yaml"
+    head = ("# Chores for the household. Each chore starts from a template.\n"
+            "templates:\n"
+            "  weekly: &weekly\n    every: week\n    checked: off\n"
+            "  monthly: &monthly\n    every: month\n    checked: off\n"
+            "\n"
+            "todos:\n")
+    blocks = [
+        "  - <<: *weekly\n    text: Water the plants\n    room: &kitchen kitchen\n",
+        "  - <<: *weekly\n    text: Take out the recycling\n    room: *kitchen\n",
+        "  - <<: *monthly\n    text: Pay the rent\n    checked: on\n",
+        "  - text: Descale the kettle\n    <<: [*monthly, *weekly]\n    room: *kitchen\n",
+    ]
+    text = head + "".join(blocks)
+    write(name, text)
+    loaded = yaml.safe_load(text)["todos"]
+    assert [(t["text"], t["checked"], t["every"], t.get("room")) for t in loaded] == [
+        ("Water the plants", False, "week", "kitchen"), ("Take out the recycling", False, "week", "kitchen"),
+        ("Pay the rent", True, "month", None), ("Descale the kettle", False, "month", "kitchen")]
+    items = [Item(t["text"], "x" if t["checked"] else " ", [(k, v) for k, v in t.items() if k not in ("text", "checked")]) for t in loaded]
+    expect("chores-anchors", items)
+    edits = yaml_text_edits("chores-anchors", head, blocks, "", items, "  - text: Added item\n    checked: off\n",
+                            ("    room: *kitchen\n", "    room: *kitchen\n    checked: on\n"),
+                            ("    text: Water the plants\n", "    text: %s\n" % RENAMED))
+    register(name, "yaml", "a hand-kept YAML file using anchors, aliases and merge keys (YAML 1.1 `<<`)",
+             "the list under `todos` in a mapping root beside `templates` (a mapping, not a list); `<<: *weekly` and "
+             "`<<: [*monthly, *weekly]` (the first mapping wins); an anchor on a scalar (&kitchen) used by later items; "
+             "checked: on / off",
+             expected="chores-anchors.expected.md", edits=edits,
+             keep="anchors, aliases and merge keys as written; checking item 2 (checked: off only through its merge) adds "
+                  "`checked: on` to it; the templates untouched")
+
+
+def subtasks_yaml():
+    name = "shed-todo.yaml"
+    head = ("# todo.yaml for the garden shed. The first document is the header: defaults and views.\n"
+            "title: Garden shed\n"
+            "defaults:\n  status: todo\n"
+            "views:\n  open:\n    query: .status != \"done\"\n"
+            "---\n")
+    blocks = [
+        "- task: Clear the site\n  status: done\n  subtasks:\n  - task: Remove the old fence\n    status: done\n"
+        "  - task: Level the ground\n    status: done\n",
+        "- task: Buy materials\n  description: >\n    Timber from the yard on Mill Road;\n    screws and felt from the hardware shop.\n"
+        "  subtasks:\n  - task: Timber\n    status: done\n  - task: Roofing felt\n",
+        "- task: Build the frame\n  status: todo\n  # needs two people\n",
+        "- task: Paint it\n  status: idea\n",
+    ]
+    text = head + "".join(blocks)
+    write(name, text)
+    header, todos = list(yaml.safe_load_all(text))
+    assert header["title"] == "Garden shed" and len(todos) == 4
+    description = todos[1]["description"]
+    assert description == "Timber from the yard on Mill Road; screws and felt from the hardware shop.\n"
+    items = [
+        Item("Clear the site", "x", children=[Item("Remove the old fence", "x"), Item("Level the ground", "x")]),
+        Item("Buy materials", " ", [("description", description)], children=[Item("Timber", "x"), Item("Roofing felt")]),
+        Item("Build the frame"),
+        Item("Paint it", " ", [("status", "idea")]),
+    ]
+    front = "title: Garden shed\ndefaults:\n  status: todo\nviews:\n  open:\n    query: .status != \"done\"\n"
+    expect("shed-todo", items, front)
+    edits = yaml_text_edits("shed-todo", head, blocks, "", items, "- task: Added item\n",
+                            ("- task: Buy materials\n", "- task: Buy materials\n  status: done\n"),
+                            ("- task: Clear the site\n", "- task: %s\n" % RENAMED), front=front)
+    register(name, "yaml", "the todo.yaml CLI's file (nested tasks, a header document), as its users write it",
+             "a header document first (the list's metadata: front matter); task/subtasks; status: done (checked), "
+             "todo (open), idea (a field), absent (open); a folded `>` description; a comment inside an item",
+             expected="shed-todo.expected.md", edits=edits,
+             keep="the header document and its comment; task/subtasks/status; a checked item gets `status: done` after its "
+                  "task line; a new open item gets no status, as most open items have none")
+
+
+def todotxt_yaml():
+    name = "todotxt.yaml"
+    text = ("# todo.txt, kept as YAML: one entry per todo.txt line.\n"
+            "# status x marks a done task (todo.txt's leading \"x \"); priority is A-Z; dates are YYYY-MM-DD.\n"
+            "- text: Call Mom\n  priority: A\n  created: 2024-05-01\n  contexts: [phone]\n  projects: [family]\n"
+            "- text: Pick up the dry cleaning\n  status: x\n  created: 2024-04-30\n  completion: 2024-05-03\n  contexts: [errands]\n"
+            "- text: Schedule the annual checkup\n  priority: B\n  created: 2024-05-02\n  due: 2024-06-01\n  contexts: [phone]\n  projects: [health]\n"
+            "- text: Plan the garden\n  status: open\n  created: 2024-05-03\n  projects: [garden]\n  rec: 1w\n")
+    write(name, text)
+    assert len(yaml.safe_load(text)) == 4
+    items = [
+        Item("Call Mom", " ", [("priority", "A"), ("created", "2024-05-01"), ("contexts", ["phone"]), ("projects", ["family"])]),
+        Item("Pick up the dry cleaning", "x", [("created", "2024-04-30"), ("completion", "2024-05-03"), ("contexts", ["errands"])]),
+        Item("Schedule the annual checkup", " ", [("priority", "B"), ("created", "2024-05-02"), ("due", "2024-06-01"),
+                                                   ("contexts", ["phone"]), ("projects", ["health"])]),
+        Item("Plan the garden", " ", [("created", "2024-05-03"), ("projects", ["garden"]), ("rec", "1w")]),
+    ]
+    expect("todotxt", items)
+    register(name, "yaml", "todo.txt's fields kept as a YAML list (priority, dates, @contexts, +projects, key:value tags)",
+             "status: x is done (todo.txt's mark), status: open is open, no status is open; dates without a time stay "
+             "strings; flow sequences [phone]",
+             expected="todotxt.expected.md", keep="status x / open as written; flow sequences; dates as plain YYYY-MM-DD")
+
+
+def pyyaml_nested():
+    name = "pyyaml-export.yaml"
+    doc = {"version": 2, "data": {"owner": "sam", "todos": [
+        {"title": "Sort the recycling", "completed": False, "created": dt.datetime(2024, 5, 1, 9, 30, 0, 123456), "order": 1.0},
+        {"title": "Defrost the freezer", "completed": False, "created": dt.datetime(2024, 5, 1, 9, 31, 0, 120000), "order": 1.5},
+        {"title": "Return the library books", "completed": True, "created": dt.datetime(2024, 5, 2, 14, 0, 0), "order": 2.5, "tags": ["errand"]},
+        {"title": "Oil the gate", "completed": False, "created": dt.datetime(2024, 5, 3, 8, 45, 30, 999999), "order": 4.0},
+    ]}}
+
+    def dump_yaml(d):
+        return yaml.safe_dump(d, sort_keys=False, allow_unicode=True)
+    write(name, dump_yaml(doc))
+    assert yaml.safe_load(dump_yaml(doc)) == doc
+    items = []
+    for t in doc["data"]["todos"]:
+        fields = [("created", utc(str(t["created"]))), ("order", t["order"])] + ([("tags", t["tags"])] if "tags" in t else [])
+        items.append(Item(t["title"], "x" if t["completed"] else " ", fields))
+    expect("pyyaml-export", items)
+    results = {}
+    change = simple_change({"title": ADDED, "completed": False, "created": NOW.replace(tzinfo=None), "order": 5.0},
+                           "completed", "title", order=("order", 0.0))
+    for edit in EDITS:
+        d = copy.deepcopy(doc)
+        change(edit, d["data"]["todos"], d)
+        results[edit] = dump_yaml(d)
+    edits = edit_set("pyyaml-export", "yaml", items, results)
+    register(name, "yaml", "a Python tool's export: yaml.safe_dump(doc, sort_keys=False, allow_unicode=True)",
+             "the list at data.todos; title/completed; PyYAML's timestamps `2024-05-01 09:30:00.123456` (dates to todofmt); "
+             "REAL order 1.0, 1.5, 2.5, 4.0; PyYAML's layout (sequences not indented under their key)",
+             flags=["--key", "data.todos"], expected="pyyaml-export.expected.md", edits=edits,
+             keep="version and owner; title/completed; the timestamp layout for a new item's created; order values that did not move")
+
+
+def retype_yaml():
+    name = "retype-strings.yaml"
+    names = ["yes", "on", "2024-05-01", "2024-05-01 10:00:00", "+0b1", "685.230_15e+03", "=", "<<", "null", "~"]
+    todos = [{"name": n, "checked": False, "code": n} for n in names]
+    text = yaml.safe_dump(todos, sort_keys=False)
+    write(name, text)
+    assert yaml.safe_load(text) == todos
+    items = [Item(n, " ", [("code", n)]) for n in names]
+    expect("retype-strings", items)
+    register(name, "yaml", "PyYAML's safe_dump of strings that YAML 1.1 or 1.2 would read as other types",
+             "every name and `code` value is a quoted string that plain would be a bool, date, int, float, null, "
+             "the value key `=` or the merge key `<<`",
+             expected="retype-strings.expected.md",
+             keep="a new YAML file written from the checklist quotes the same strings, so PyYAML and libyaml read strings back")
+
+
+# ---------------------------------------------------------------------------------------------
 # Every file read back with the reader the app would use; the manifest and README's list.
 
 def list_at(value, flags):
@@ -1292,6 +1492,12 @@ def main():
     nested_plist()
     odd_names_plist()
     keyed_archiver_plist()
+    jekyll_yaml()
+    anchors_yaml()
+    subtasks_yaml()
+    todotxt_yaml()
+    pyyaml_nested()
+    retype_yaml()
     validate()
     write_manifest_and_readme()
 
