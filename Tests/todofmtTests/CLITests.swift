@@ -21,10 +21,13 @@ struct Run {
         return directory.appendingPathComponent("todofmt")
     }()
 
-    init(_ arguments: [String], stdin: String? = nil, in directory: URL? = nil) throws {
+    init(_ arguments: [String], stdin: String? = nil, in directory: URL? = nil, environment: [String: String] = [:]) throws {
         let process = Process()
         process.executableURL = Self.executable
         process.arguments = arguments
+        if !environment.isEmpty {
+            process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        }
         if let directory { process.currentDirectoryURL = directory }
         let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("todofmt-cli-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
