@@ -1,7 +1,7 @@
 /// Which elements form a longest strictly increasing run of the present values (patience
 /// sorting, O(n log n)); nil elements are never part of it: the values order renumbering
 /// keeps.
-func longestIncreasingRun<S: Sequence>(_ values: S) -> [Bool] where S.Element == Int? {
+func longestIncreasingRun<S: Sequence, T: Comparable>(_ values: S) -> [Bool] where S.Element == T? {
     let values = Array(values)
     var tails: [Int] = []
     var previous = [Int](repeating: -1, count: values.count)

@@ -15,38 +15,81 @@ enum Ordering {
     }
 
     /// The list with order fields renumbered so that sorting by them gives the list's order,
-    /// at every level. Values stay where the order did not change: the longest run of items
-    /// already in increasing order keeps its numbers, the others get numbers between their
-    /// neighbours, or, when there is no room, every item is numbered again from the first value.
-    static func renumbered(_ items: [TodoItem], schema: ItemSchema) -> [TodoItem] {
+    /// at every level, ascending or (`descending`, as the file's values ran) descending.
+    /// Values stay where the order did not change: the longest run of items already in
+    /// order keeps its numbers. Integer orders give the others numbers between their
+    /// neighbours, or, when there is no room, number every item again from the first value;
+    /// orders with a real number give a moved or new item the midpoint of its neighbours,
+    /// or one less than the first or one more than the last.
+    static func renumbered(_ items: [TodoItem], schema: ItemSchema, descending: Bool = false) -> [TodoItem] {
         var items = items
         for i in items.indices where !items[i].children.isEmpty {
-            items[i].children = renumbered(items[i].children, schema: schema)
+            items[i].children = renumbered(items[i].children, schema: schema, descending: descending)
         }
         let found = items.map { orderValue(of: $0, schema: schema) }
-        // Only lists whose items carry integer order numbers (all or some) are renumbered.
-        guard found.contains(where: { $0 != nil }),
-            items.allSatisfy({ item in
-                guard let o = orderValue(of: item, schema: schema) else { return true }
-                if case .integer = item.fields[o.index].value { return true }
-                return false
-            })
-        else { return items }
-        let values = found.map { $0.map { Int($0.value) } }
-        let renumbered = renumber(values)
-        if renumbered == values { return items }
+        guard found.contains(where: { $0 != nil }) else { return items }
+        let integral = items.allSatisfy { item in
+            guard let o = orderValue(of: item, schema: schema) else { return true }
+            if case .integer = item.fields[o.index].value { return true }
+            return false
+        }
+        let sign: Double = descending ? -1 : 1
+        let values = found.map { $0.map { sign * $0.value } }
+        let renumbered: [Double?] =
+            integral ? renumber(values.map { $0.map { Int($0) } }).map { $0.map(Double.init) } : renumber(reals: values)
         let key = items.lazy.compactMap { item in
             orderValue(of: item, schema: schema).map { item.fields[$0.index].key }
         }.first ?? "order"
         for i in items.indices {
             guard let value = renumbered[i], value != values[i] else { continue }
+            let stored: FieldValue = integral ? .integer(Int(sign * value)) : .double(sign * value)
             if let o = found[i] {
-                items[i].fields[o.index].value = .integer(value)
+                items[i].fields[o.index].value = stored
             } else {
-                items[i].fields.append(Field(key, .integer(value)))
+                items[i].fields.append(Field(key, stored))
             }
         }
         return items
+    }
+
+    /// Whether order values, in the order a file holds its items, run downwards: the
+    /// longest decreasing run is longer than the longest increasing one.
+    static func isDescending(_ values: [Double?]) -> Bool {
+        let up = longestIncreasingRun(values).count { $0 }
+        let down = longestIncreasingRun(values.map { $0.map { -$0 } }).count { $0 }
+        return down > up
+    }
+
+    /// New real values for a sequence of order numbers (nil for items without one) so that
+    /// they increase: a longest increasing run keeps its numbers; an item between two kept
+    /// ones gets a share of the gap (the midpoint for one item), before the first kept one
+    /// one less each, after the last one more each.
+    static func renumber(reals values: [Double?]) -> [Double?] {
+        let keep = longestIncreasingRun(values)
+        var result: [Double?] = values.indices.map { keep[$0] ? values[$0] : nil }
+        var i = 0
+        while i < result.count {
+            guard result[i] == nil else {
+                i += 1
+                continue
+            }
+            var j = i
+            while j < result.count && result[j] == nil { j += 1 }
+            let before = i > 0 ? result[i - 1] : nil
+            let after = j < result.count ? result[j] : nil
+            let count = j - i
+            for k in i..<j {
+                let step = Double(k - i + 1)
+                switch (before, after) {
+                case (let b?, let a?): result[k] = b + (a - b) * step / Double(count + 1)
+                case (let b?, nil): result[k] = b + step
+                case (nil, let a?): result[k] = a - Double(count) + step - 1
+                case (nil, nil): result[k] = step - 1
+                }
+            }
+            i = j
+        }
+        return result
     }
 
     /// New values for a sequence of order numbers (nil for items without one) so that they

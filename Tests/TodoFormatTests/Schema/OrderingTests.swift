@@ -64,11 +64,37 @@ struct OrderingTests {
             ])
     }
 
-    @Test("lists without integer order numbers are left alone")
+    @Test("lists without order numbers are left alone")
     func leftAlone() {
         let none = [TodoItem(name: "a"), TodoItem(name: "b")]
         #expect(Ordering.renumbered(none, schema: ItemSchema()) == none)
-        let doubles = [TodoItem(name: "a", fields: [Field("order", .double(2.5))]), TodoItem(name: "b", fields: [Field("order", .integer(1))])]
-        #expect(Ordering.renumbered(doubles, schema: ItemSchema()) == doubles)
+    }
+
+    @Test("real orders: a moved or new item gets the midpoint of its neighbours, or one past the ends", arguments: [
+        ([1.0, 1.5, 2.5, 4.0], [1.0, 1.5, 2.5, 4.0]),
+        ([2.5, 1.0, 1.5, 4.0], [0.0, 1.0, 1.5, 4.0]),  // moved to the top
+        ([1.0, 2.5, 1.5, 4.0], [1.0, 1.25, 1.5, 4.0]),  // one moved up (or the other down): one changes
+        ([1.0, 1.5, 4.0, nil], [1.0, 1.5, 4.0, 5.0]),  // added at the end
+        ([1.0, nil, nil, 4.0], [1.0, 2.0, 3.0, 4.0]),  // two between
+        ([nil, 0.5], [-0.5, 0.5]),
+    ] as [([Double?], [Double?])])
+    func reals(values: [Double?], expected: [Double?]) {
+        #expect(Ordering.renumber(reals: values) == expected)
+    }
+
+    @Test("a descending order stays descending: a moved or new item fits it going down")
+    func descending() {
+        func item(_ name: String, _ order: Double?) -> TodoItem {
+            TodoItem(name: name, fields: order.map { [Field("order", $0 == $0.rounded() && $0 != 4.5 ? .integer(Int($0)) : .double($0))] } ?? [])
+        }
+        // The file's values ran 4.5, 3, 2.5, 1: descending. Item 3 moved to the top, one added at the end.
+        #expect(Ordering.isDescending([4.5, 3, 2.5, 1]) && Ordering.isDescending([2, 1]))
+        #expect(!Ordering.isDescending([1, 2, 1.5]) && !Ordering.isDescending([1]) && !Ordering.isDescending([nil, 2]))
+        let moved = [item("c", 2.5), item("a", 4.5), item("b", 3), item("d", 1), item("new", nil)]
+        let result = Ordering.renumbered(moved, schema: ItemSchema(), descending: true)
+        #expect(result.map { $0.fields.first?.value } == [.double(5.5), .double(4.5), .integer(3), .integer(1), .double(0)])
+        // Integers only, descending: the same keeping of a run, going down.
+        let integers = [TodoItem(name: "x", fields: [Field("order", .integer(1))]), TodoItem(name: "y", fields: [Field("order", .integer(3))]), TodoItem(name: "z", fields: [Field("order", .integer(2))])]
+        #expect(Ordering.renumbered(integers, schema: ItemSchema(), descending: true).map { $0.fields[0].value } == [.integer(4), .integer(3), .integer(2)])
     }
 }
