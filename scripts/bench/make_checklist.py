@@ -36,7 +36,7 @@ OWNERS = ["alice", "bob", "山田", "Zoë"]
 def name(rng, i):
     """One item's name: a few words around its number, sometimes a link, a code span, fields."""
     words = [rng.choice(WORDS), str(i)]
-    if rng.random() < 0.8:
+    if rng.random() < 0.95:
         words.append(rng.choice(WORDS))
     roll = rng.random()
     if roll < 0.08:
