@@ -13,13 +13,17 @@ Usage:
   TIMEOUT=600      seconds after which a run is killed (and its row reported as failed)
   BUDGET=60        seconds after which a row's runs stop (the median of those done counts)
   DEEP=4000        depth of the deep-nesting row's checklist
+  CLOCK=wall       or cpu: time as user + system seconds instead of wall-clock, for when
+                   other processes share the core (the issue's goals are wall-clock)
 
 It builds todofmt (`swift build -c release`), makes the inputs under bench/inputs/
 (gitignored; see inputs.py and make_checklist.py), then measures each row of rows.py at
 each size: the whole process, from start to exit, pinned with `taskset -c CORE` (todofmt
 and the reference tools alike, in the same run), with peak memory the process's maximum
-resident set size from wait4. Rows are printed as they finish, the whole table at the
-end, and saved to bench/results.md.
+resident set size from wait4 (in spawn.c: a child of this Python script would start from
+the script's own high-water mark). Rows are printed as they finish, the whole table at the
+end, and saved to bench/results.md. The load average is printed before and after: other
+processes on the machine make the times (and their ± spread) worse.
 
 Columns (at the largest size unless the header says otherwise):
   reference / ref s   the reference command and its time
@@ -83,12 +87,15 @@ def arguments():
 
 
 def build():
-    """The release build of todofmt, and the C program that is the YAML reference."""
+    """The release build of todofmt; the C program that is the YAML reference; and spawn.c,
+    which runs and measures each command."""
     print("building todofmt (swift build -c release)…", file=sys.stderr, flush=True)
     subprocess.run(["swift", "build", "-c", "release", "--product", "todofmt"], cwd=ROOT, check=True,
                    stdout=subprocess.DEVNULL)
     events = os.path.join(WORK, "yaml_events")
     subprocess.run(["cc", "-O2", "-o", events, os.path.join(HERE, "yaml_events.c"), "-lyaml"], check=True)
+    measure.SPAWN = os.path.join(WORK, "spawn")
+    subprocess.run(["cc", "-O2", "-o", measure.SPAWN, os.path.join(HERE, "spawn.c")], check=True)
     return os.path.join(ROOT, ".build", "release", "todofmt"), events
 
 
@@ -181,8 +188,7 @@ class Bench:
                 timing = measure.Timing(size=os.path.getsize(row.cmd.format(**values)))
             else:
                 progress(f"{label(row)} @{size_name(n)}")
-                timing = measure.measure(self.command(row, values), self.runs, self.preparer(row, values),
-                                         scratch=WORK)
+                timing = measure.measure(self.command(row, values), self.runs, WORK, self.preparer(row, values))
             self.results[key, n] = timing
         return self.results[key, n]
 
@@ -283,6 +289,7 @@ class Table:
         self.widths = [max([len(self.header[0])] + [len(label(r)) for r in rows]),
                        max([len(self.header[1])] + [len(label(r)) for r in REFS + ROWS if r.key in refs])]
         self.widths += [max(len(h), 9) for h in self.header[2:-1]] + [0]
+        self.widths[3] = max(self.widths[3], 13)      # "12.345 ±12%"
         self.lines = []
 
     def line(self, cells):
@@ -305,9 +312,13 @@ def describe(args, todofmt):
     commit = subprocess.run(["git", "-C", ROOT, "describe", "--always", "--dirty"], capture_output=True, text=True).stdout.strip()
     cpu = next((line.split(":", 1)[1].strip() for line in open("/proc/cpuinfo") if line.startswith("model name")), "?")
     return (f"todofmt {commit}, {datetime.datetime.now():%Y-%m-%d %H:%M}, {cpu}, {os.cpu_count()} cores; "
-            f"every process pinned to core {measure.CORE}; median of {args.runs} run(s); "
+            f"every process pinned to core {measure.CORE}; {measure.CLOCK} time, median of {args.runs} run(s); "
             f"sizes {', '.join(size_name(n) for n in args.sizes)}; "
-            f"callgrind {'on' if args.callgrind else 'off'}")
+            f"callgrind {'on' if args.callgrind else 'off'}; load average {load()}")
+
+
+def load():
+    return open("/proc/loadavg").read().split()[0]
 
 
 def main():
@@ -334,7 +345,7 @@ def main():
         table.add(row_cells(bench, row, args.sizes))
 
     md_size = os.path.getsize(files[args.sizes[-1]]["md"])
-    start_up = measure.measure(measure.Command([todofmt, "--version"]), max(args.runs, 3), scratch=WORK)
+    start_up = measure.measure(measure.Command([todofmt, "--version"]), max(args.runs, 3), WORK)
     notes = [f"x.md: {args.sizes[-1]:,} items, {md_size / 1e6:.1f} MB; x1.md/x2.md: one item's box changed; "
              f"ITEM: the middle item's position; rows marked 'existing' write into a copy of that file.",
              f"Process start-up (todofmt --version, pinned, through this script): {start_up.seconds * 1e3:.0f} ms, "
@@ -344,6 +355,7 @@ def main():
                      + ", ".join(label(row) for row in missing))
     if slow:
         notes.append("Left out by --quick: " + ", ".join(label(row) for row in slow))
+    notes.append(f"Load average at the end: {load()}.")
     print("\n\n" + title + "\n\n" + "\n".join(table.lines) + "\n\n" + "\n".join(notes))
     with open(os.path.join(WORK, "results.md"), "w") as f:
         f.write(title + "\n\n" + "\n".join(table.lines) + "\n\n" + "\n".join(notes) + "\n")

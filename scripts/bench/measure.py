@@ -1,17 +1,17 @@
-"""Timing one command: whole process, pinned to one core, peak RSS from wait4; and
-instruction counts from callgrind."""
+"""Timing one command: whole process, pinned to one core, with its peak RSS (wait4, in
+spawn.c); and instruction counts from callgrind."""
 import os
 import re
 import signal
 import statistics
 import subprocess
-import threading
-import time
 from dataclasses import dataclass, field
 
 CORE = os.environ.get("CORE", "0")      # the core every timed process runs on
 TIMEOUT = float(os.environ.get("TIMEOUT", "600"))   # a run that takes longer is killed
 BUDGET = float(os.environ.get("BUDGET", "60"))      # stop repeating a row after this many seconds
+CLOCK = os.environ.get("CLOCK", "wall")   # or "cpu": user + system time, for a busy machine
+SPAWN = ""          # the compiled spawn.c; bench.py sets it
 WARM_UP = 1.0      # commands whose first run takes less than this get one untimed run first
 
 
@@ -36,45 +36,41 @@ class Command:
     ok: tuple = (0,)                 # exit statuses that mean success
 
 
-def run_once(command, stderr_path):
-    """Seconds, peak bytes and exit status of one run of `command` on CORE."""
+def run_once(command, scratch):
+    """Seconds, peak bytes and exit status of one run of `command` on CORE, as spawn.c
+    measures them (wait4 in a small process, so the peak is the command's own)."""
+    report = os.path.join(scratch, "spawn.txt")
     stdin = open(command.stdin, "rb") if command.stdin else subprocess.DEVNULL
-    with open(command.stdout, "wb") as stdout, open(stderr_path, "wb") as stderr:
-        start = time.perf_counter()
-        process = subprocess.Popen(["taskset", "-c", CORE] + command.argv,
-                                   stdin=stdin, stdout=stdout, stderr=stderr)
-        killer = threading.Timer(TIMEOUT, lambda: os.kill(process.pid, signal.SIGKILL))
-        killer.start()
-        _, status, usage = os.wait4(process.pid, 0)
-        elapsed = time.perf_counter() - start
-        killer.cancel()
+    with open(command.stdout, "wb") as stdout, open(os.path.join(scratch, "stderr.txt"), "wb") as stderr:
+        subprocess.run([SPAWN, report, str(int(TIMEOUT)), "taskset", "-c", CORE] + command.argv,
+                       stdin=stdin, stdout=stdout, stderr=stderr, check=True)
     if command.stdin:
         stdin.close()
-    process.returncode = os.waitstatus_to_exitcode(status)   # so Popen does not wait again
-    return elapsed, usage.ru_maxrss * 1024, process.returncode
+    with open(report) as f:
+        wall, peak, status, cpu = f.read().split()
+    return float(cpu if CLOCK == "cpu" else wall), int(peak), int(status)
 
 
-def failure(command, status, elapsed, stderr_path):
-    if status == -signal.SIGKILL and elapsed >= TIMEOUT:
-        return f"timed out after {TIMEOUT:.0f} s"
-    with open(stderr_path, errors="replace") as f:
+def failure(status, scratch):
+    if status == -signal.SIGKILL:
+        return f"killed after {TIMEOUT:.0f} s (TIMEOUT)"
+    with open(os.path.join(scratch, "stderr.txt"), errors="replace") as f:
         first = next((line.strip() for line in f if line.strip()), "")
     return f"exit {status}: {first[:80]}"
 
 
-def measure(command, runs, prepare=lambda: None, scratch="/tmp"):
+def measure(command, runs, scratch, prepare=lambda: None):
     """Runs `command` `runs` times (fewer once BUDGET seconds are spent; one more, untimed, when
     it is cheap enough for a warm-up to cost little), calling
     `prepare` (untimed) before each run and flushing dirty pages so that writing back an
     earlier run's output does not land in the next run's time."""
-    stderr_path = os.path.join(scratch, "stderr.txt")
     times, peaks = [], []
     for attempt in range(runs + 1):
         prepare()
         os.sync()
-        elapsed, peak, status = run_once(command, stderr_path)
+        elapsed, peak, status = run_once(command, scratch)
         if status not in command.ok:
-            return Timing(error=failure(command, status, elapsed, stderr_path))
+            return Timing(error=failure(status, scratch))
         if attempt == 0 and elapsed < WARM_UP:
             continue     # a cheap command's first run is a warm-up: it is often slower (cold caches)
         times.append(elapsed)
