@@ -244,38 +244,48 @@ def row_cells(bench, row, sizes):
     failed = [t.error for t in list(ours.values()) + [ref] if t and t.error]
     if failed:
         return [label(row), ref_label] + ["—"] * (7 + len(bench.sizes)) + [f"failed: {failed[0]}"]
-    top = ours[largest]
-    basis = bench.basis(row, largest)
-    per_item = {n: (ours[n].size if row.size else ours[n].seconds * 1e9) / n for n in sizes}
-    per_item_cells = [f"{per_item[n]:.0f}" + (" B" if row.size else "") if n in per_item and not row.once else ""
-                      for n in bench.sizes]
-    goals = []
 
-    if row.size:
-        ratio = top.size / ref.size
-        cells = [f"{ref.size / 1e6:.1f} MB", f"{top.size / 1e6:.1f} MB", f"{ratio:.2f}x", "", "", "", ""]
-    else:
-        ratio = top.seconds / ref.seconds if ref else None
-        spread = f" ±{top.spread * 100:.0f}%" if top.runs > 1 else ""
-        ipb = ""
-        if row.ipb and bench.callgrind:
-            ours_ipb = bench.instructions_per_byte(row.key, largest)
-            ref_ipb = bench.instructions_per_byte(row.ref, largest) if row.ref else None
-            ipb = f"{ours_ipb:.0f}/{ref_ipb:.0f}" if ours_ipb and ref_ipb else f"{ours_ipb or 0:.0f}"
-            goals.append(f"≤{row.ipb:g} I/B {mark(ours_ipb is not None and ours_ipb <= row.ipb)}")
-        elif row.ipb:
-            goals.append(f"≤{row.ipb:g} I/B (not counted)")
-        cells = [f"{ref.seconds:.3f}" if ref else "", f"{top.seconds:.3f}{spread}",
-                 f"{ratio:.2f}x" if ratio else "", ipb,
-                 f"{basis / top.seconds / 1e6:.0f}" if basis else "", f"{top.peak / (1 << 20):.0f}",
-                 f"{top.peak / basis:.1f}" if basis else ""]
-        if row.mem and basis:
-            goals.append(f"mem ≤{row.mem:g}x {mark(top.peak / basis <= row.mem)}")
+    cells, ratio, goals = (size_cells if row.size else time_cells)(bench, row, ours[largest], ref, largest)
     if row.goal and ratio is not None:
         goals.insert(0, f"{row.goal} {mark(met(row.goal, ratio))}")
-    if len(sizes) > 1 and not row.once:
+    per_item = {n: (ours[n].size if row.size else ours[n].seconds * 1e9) / n for n in sizes}
+    if len(sizes) > 1:
         goals.append(f"flat {mark(per_item[largest] <= FLAT * min(per_item[n] for n in sizes[:-1]))}")
+    unit = " B" if row.size else ""
+    per_item_cells = [f"{per_item[n]:.0f}{unit}" if n in per_item and not row.once else "" for n in bench.sizes]
     return [label(row), ref_label] + cells + per_item_cells + [" · ".join(goals)]
+
+
+def size_cells(bench, row, ours, ref, n):
+    """Cells, ratio and goals of a row that compares file sizes."""
+    ratio = ours.size / ref.size
+    return [f"{ref.size / 1e6:.1f} MB", f"{ours.size / 1e6:.1f} MB", f"{ratio:.2f}x", "", "", "", ""], ratio, []
+
+
+def time_cells(bench, row, ours, ref, n):
+    """Cells, ratio and goals (instructions, memory) of a timed row at size n."""
+    basis = bench.basis(row, n)
+    ratio = ours.seconds / ref.seconds if ref else None
+    spread = f" ±{ours.spread * 100:.0f}%" if ours.runs > 1 else ""
+    ipb, goals = instruction_cells(bench, row, n)
+    if row.mem and basis:
+        goals.append(f"mem ≤{row.mem:g}x {mark(ours.peak / basis <= row.mem)}")
+    cells = [f"{ref.seconds:.3f}" if ref else "", f"{ours.seconds:.3f}{spread}", f"{ratio:.2f}x" if ratio else "",
+             ipb, f"{basis / ours.seconds / 1e6:.0f}" if basis else "", f"{ours.peak / (1 << 20):.0f}",
+             f"{ours.peak / basis:.1f}" if basis else ""]
+    return cells, ratio, goals
+
+
+def instruction_cells(bench, row, n):
+    """The I/B cell ("ours/reference") and its goal, for rows that have one."""
+    if not row.ipb:
+        return "", []
+    if not bench.callgrind:
+        return "", [f"≤{row.ipb:g} I/B (not counted)"]
+    ours = bench.instructions_per_byte(row.key, n)
+    ref = bench.instructions_per_byte(row.ref, n) if row.ref else None
+    cell = f"{ours or 0:.0f}" + (f"/{ref:.0f}" if ref else "")
+    return cell, [f"≤{row.ipb:g} I/B {mark(ours is not None and ours <= row.ipb)}"]
 
 
 # ---------------------------------------------------------------- the table
