@@ -1,7 +1,6 @@
 /// The todofmt command: its subcommands, and how a command line reaches one of them.
 enum CLI {
     static let name = "todofmt"
-    static let version = "0.1.0"
     /// Every subcommand, in the order help lists them.
     static let commands: [any Command.Type] = [
         ConvertCommand.self, FmtCommand.self, CheckCommand.self, ListCommand.self, HelpCommand.self,
