@@ -1,15 +1,28 @@
 // swift-tools-version:6.0
 import PackageDescription
 
+// SQLite comes with every Apple SDK (macOS, iOS, tvOS, watchOS, visionOS): there the module
+// map's `link "sqlite3"` finds the system's library, and no pkg-config lookup can put a
+// Homebrew SQLite built for the Mac into an iOS build. Elsewhere pkg-config finds it.
+#if canImport(Darwin)
+let sqlitePkgConfig: String? = nil
+#else
+let sqlitePkgConfig: String? = "sqlite3"
+#endif
+
 let package = Package(
     name: "todofmt",
+    // Where the apps todofmt serves run, so they can depend on the library. The floors are
+    // the first releases whose standard library has the string algorithms Swift 6 code uses
+    // freely (`contains` of a string); only Linux builds are tested here.
+    platforms: [.macOS(.v13), .iOS(.v16), .tvOS(.v16), .watchOS(.v9), .visionOS(.v1)],
     products: [
         .library(name: "TodoFormat", targets: ["TodoFormat"]),
         .executable(name: "todofmt", targets: ["todofmt"]),
     ],
     targets: [
         .systemLibrary(name: "CYAML", pkgConfig: "yaml-0.1", providers: [.apt(["libyaml-dev"]), .brew(["libyaml"])]),
-        .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"]), .brew(["sqlite"])]),
+        .systemLibrary(name: "CSQLite", pkgConfig: sqlitePkgConfig, providers: [.apt(["libsqlite3-dev"])]),
         .target(name: "TodoFormat", dependencies: ["CYAML", "CSQLite"]),
         .executableTarget(name: "todofmt", dependencies: ["TodoFormat"]),
         // README's library example, built with everything else.
