@@ -9,6 +9,10 @@ enum CLI {
     static let spec = CommandSpec(
         name: name,
         abstract: "Read, write and convert todo lists kept as Markdown checklists.",
+        discussion: [
+            "Options may stand before or after the files; after -- every argument is a file. "
+                + "A file named - is standard input or output."
+        ],
         options: [.version],
         subcommands: commands.map { $0.spec })
 

@@ -32,11 +32,18 @@ enum Help {
     /// `todofmt list [--from <format>] … <file>`.
     static func usage(of spec: CommandSpec, under parent: CommandSpec?) -> String {
         let command = [parent?.name, spec.name].compactMap { $0 }.joined(separator: " ")
-        var parts = spec.options.filter { !$0.standsAlone }.map(\.synopsis) + spec.arguments.map(\.synopsis)
-        if !spec.subcommands.isEmpty { parts.append("<subcommand>") }
+        let parts = usageParts(of: spec)
         guard !parts.isEmpty else { return command }
         let start = "USAGE: ".count + command.count + 1
         return command + " " + wrap(parts, from: start, indent: start)
+    }
+
+    /// What follows the command's name on its usage line: the options that do the command's
+    /// job, the arguments, and `<subcommand>` if it has some. The man page's SYNOPSIS too.
+    static func usageParts(of spec: CommandSpec) -> [String] {
+        var parts = spec.options.filter { !$0.standsAlone }.map(\.synopsis) + spec.arguments.map(\.synopsis)
+        if !spec.subcommands.isEmpty { parts.append("<subcommand>") }
+        return parts
     }
 
     /// What help says about an option: its help, the values it takes, whether it repeats.

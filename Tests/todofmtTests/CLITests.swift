@@ -21,9 +21,13 @@ struct Run {
         return directory.appendingPathComponent("todofmt")
     }()
 
-    init(_ arguments: [String], stdin: String? = nil, in directory: URL? = nil, environment: [String: String] = [:]) throws {
+    /// Runs todofmt, or `program` when given.
+    init(
+        _ arguments: [String], stdin: String? = nil, in directory: URL? = nil, environment: [String: String] = [:],
+        program: URL = Run.executable
+    ) throws {
         let process = Process()
-        process.executableURL = Self.executable
+        process.executableURL = program
         process.arguments = arguments
         if !environment.isEmpty {
             process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
@@ -180,7 +184,7 @@ struct CLITests {
             (["list", "--from"], "todofmt: error: missing value for '--from'\n" + listUsage),
             (["list", "a.md", "b.md"], "todofmt: error: unexpected argument 'b.md'\n" + listUsage),
             (["list", "a.md", "--to", "json"], "todofmt: error: unknown option '--to'\n" + listUsage),
-            (["help", "frobnicate"], "todofmt: error: unknown command 'frobnicate'\nUSAGE: todofmt help [<subcommand>]\n"),
+            (["help", "frobnicate"], "todofmt: error: unknown command 'frobnicate'\nUSAGE: todofmt help [--man] [<subcommand>]\n"),
             (["frobnicate"], "todofmt: error: unknown command 'frobnicate'\n" + rootUsage),
             (["--frobnicate"], "todofmt: error: unknown option '--frobnicate'\n" + rootUsage),
             (["--version", "convert"], "todofmt: error: unexpected argument 'convert'\n" + rootUsage),

@@ -11,6 +11,9 @@ let goldenHelp: [(command: String, text: String)] = [
         """
         OVERVIEW: Read, write and convert todo lists kept as Markdown checklists.
 
+        Options may stand before or after the files; after -- every argument is a file.
+        A file named - is standard input or output.
+
         USAGE: todofmt <subcommand>
 
         OPTIONS:
@@ -163,13 +166,15 @@ let goldenHelp: [(command: String, text: String)] = [
         """
         OVERVIEW: Show help for a subcommand.
 
-        USAGE: todofmt help [<subcommand>]
+        USAGE: todofmt help [--man] [<subcommand>]
 
         ARGUMENTS:
           <subcommand>            The subcommand to describe; without it, todofmt's own
                                   help. (values: convert, fmt, check, list, help)
 
         OPTIONS:
+          --man                   Print the man page todofmt(1), in roff, instead of
+                                  help (read it with 'man -l -').
           -h, --help              Show help information.
 
         """

@@ -5,9 +5,7 @@ import Testing
 
 @Suite("The version")
 struct VersionTests {
-    static let changelog = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        .appendingPathComponent("CHANGELOG.md")
+    static let changelog = Tools.repository.appendingPathComponent("CHANGELOG.md")
 
     @Test("CHANGELOG.md's newest section is the version todofmt says, -dev while it is unreleased")
     func changelogMatches() throws {
