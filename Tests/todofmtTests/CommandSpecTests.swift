@@ -54,5 +54,9 @@ struct CommandSpecTests {
         #expect(ValueKind.format.allowedValues == DocumentFormat.allCases.map(\.rawValue))
         for name in ValueKind.format.allowedValues { #expect(throws: Never.self) { try ValueKind.format.check(name) } }
         #expect(throws: Never.self) { try ValueKind.format.check("markdown") }
+        // What shells complete: every name and alias, each once.
+        let completions = ValueKind.format.completions
+        #expect(Set(completions).count == completions.count && completions.contains("yml"))
+        for name in completions { #expect(DocumentFormat(name: name) != nil, "\(name)") }
     }
 }

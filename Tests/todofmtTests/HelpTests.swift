@@ -25,6 +25,7 @@ let goldenHelp: [(command: String, text: String)] = [
           fmt                     Rewrite checklists in canonical form.
           check                   Validate todo list files and report problems.
           list                    Print the items of a todo list with their positions.
+          completions             Print a completion script for bash, zsh or fish.
           help                    Show help for a subcommand.
 
           See 'todofmt help <subcommand>' for detailed help.
@@ -162,6 +163,28 @@ let goldenHelp: [(command: String, text: String)] = [
         """
     ),
     (
+        "completions",
+        """
+        OVERVIEW: Print a completion script for bash, zsh or fish.
+
+        Load it into the running shell with 'source <(todofmt completions bash)' (zsh
+        alike; fish: 'todofmt completions fish | source'), or save it where the shell
+        looks for completions: as todofmt in bash-completion's completions folder, as
+        _todofmt in a folder of zsh's fpath, as todofmt.fish in a fish completions
+        folder.
+
+        USAGE: todofmt completions <shell>
+
+        ARGUMENTS:
+          <shell>                 The shell to complete todofmt's command lines in.
+                                  (values: bash, zsh, fish)
+
+        OPTIONS:
+          -h, --help              Show help information.
+
+        """
+    ),
+    (
         "help",
         """
         OVERVIEW: Show help for a subcommand.
@@ -170,7 +193,8 @@ let goldenHelp: [(command: String, text: String)] = [
 
         ARGUMENTS:
           <subcommand>            The subcommand to describe; without it, todofmt's own
-                                  help. (values: convert, fmt, check, list, help)
+                                  help. (values: convert, fmt, check, list, completions,
+                                  help)
 
         OPTIONS:
           --man                   Print the man page todofmt(1), in roff, instead of

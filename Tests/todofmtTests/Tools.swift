@@ -22,8 +22,9 @@ enum Tools {
 
     /// Runs `program` and returns what it printed.
     static func run(
-        _ program: URL, _ arguments: [String], stdin: String? = nil, environment: [String: String] = [:]
+        _ program: URL, _ arguments: [String], stdin: String? = nil, in directory: URL? = nil,
+        environment: [String: String] = [:]
     ) throws -> Run {
-        try Run(arguments, stdin: stdin, environment: environment, program: program)
+        try Run(arguments, stdin: stdin, in: directory, environment: environment, program: program)
     }
 }

@@ -72,6 +72,11 @@ extension DocumentFormat: CaseIterable {
         self = format
     }
 
+    /// The other names `init(name:)` takes for this format: `markdown` for `md`.
+    public var aliases: [String] {
+        FormatRegistry.formats.first { $0.id == self }?.aliases ?? []
+    }
+
     /// The format a file name's extension stands for; nil when it names none.
     public init?(path: String) {
         guard let format = FormatRegistry.format(ofExtensionIn: path) else { return nil }

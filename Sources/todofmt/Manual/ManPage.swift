@@ -49,6 +49,9 @@ enum ManPage {
         Example(
             command: "todofmt check TODO.md list.json",
             explanation: "Report the problems of a checklist and a JSON list."),
+        Example(
+            command: "todofmt completions fish > ~/.config/fish/completions/todofmt.fish",
+            explanation: "Install completions for fish for the current user."),
     ]
 
     /// The whole page.

@@ -2,13 +2,15 @@ import TodoFormat
 
 /// What a value on the command line names: help lists the words it may be, parsing refuses
 /// any other, and shell completions can offer files, format names or subcommands.
-enum ValueKind: Hashable, Sendable {
+enum ValueKind: Hashable, Sendable, CaseIterable {
     /// A path; `-` stands for standard input or output.
     case file
     /// A format name, as `--from` and `--to` take.
     case format
     /// The name of one of todofmt's subcommands.
     case subcommand
+    /// The name of a shell todofmt completes command lines in.
+    case shell
     /// Any text, such as a key, a table or `ROLE=KEY`; the command checks it.
     case text
 
@@ -20,7 +22,16 @@ enum ValueKind: Hashable, Sendable {
         switch self {
         case .format: DocumentFormat.allCases.map(\.rawValue)
         case .subcommand: CLI.commands.map { $0.spec.name }
+        case .shell: Shell.allCases.map(\.rawValue)
         case .file, .text: []
+        }
+    }
+
+    /// Every word a value may be, aliases too (`markdown`, `yml`…), as shells complete them.
+    var completions: [String] {
+        switch self {
+        case .format: DocumentFormat.allCases.flatMap { [$0.rawValue] + $0.aliases }
+        default: allowedValues
         }
     }
 
@@ -31,6 +42,8 @@ enum ValueKind: Hashable, Sendable {
             throw UsageError("unknown format '\(value)' (known: \(allowedValues.joined(separator: ", ")))")
         case .subcommand where CLI.command(named: value) == nil:
             throw UsageError("unknown command '\(value)'")
+        case .shell where Shell(rawValue: value) == nil:
+            throw UsageError("unknown shell '\(value)' (known: \(allowedValues.joined(separator: ", ")))")
         default:
             break
         }
