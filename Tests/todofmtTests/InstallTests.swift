@@ -70,6 +70,18 @@ struct InstallTests {
         }
         let man = try Tools.run(try Tools.man(), ["-w", "todofmt"], environment: ["MANPATH": prefix.path + "/share/man"])
         #expect(man.stdout == prefix.path + "/share/man/man1/todofmt.1\n")
+        // fish finds its script through XDG_DATA_DIRS (for a todofmt on PATH), zsh through fpath.
+        let fish = try Tools.run(
+            try Tools.path(of: "fish"), ["-c", "complete -C 'todofmt con'"],
+            environment: [
+                "XDG_DATA_DIRS": prefix.path + "/share", "PATH": prefix.path + "/bin:" + (ProcessInfo.processInfo.environment["PATH"] ?? ""),
+                "XDG_CONFIG_HOME": ws.url.appendingPathComponent("config").path, "XDG_DATA_HOME": ws.url.appendingPathComponent("data").path,
+            ])
+        #expect(fish.stdout == "convert\tConvert a todo list from one format to another.\n" && fish.stderr == "")
+        let zsh = try Tools.run(
+            try Tools.path(of: "zsh"),
+            ["-f", "-c", "fpath=(\(prefix.path)/share/zsh/site-functions $fpath); autoload -U compinit; compinit -u -D; print $_comps[todofmt]"])
+        #expect(zsh.stdout == "_todofmt\n" && zsh.stderr == "")
 
         // The manifest: each file with its checksum, then the folders the install made (not bin,
         // share, share/man nor share/man/man1, which were there).
