@@ -21,9 +21,11 @@
 # folders that are not empty. It asks for sudo only when PREFIX is not writable.
 set -euo pipefail
 
-# usage STATUS: the usage lines above, on standard error when STATUS is not 0.
+# usage STATUS: the Usage lines above, on standard error when STATUS is not 0.
 usage() {
-  if [ "$1" -eq 0 ]; then sed -n '6,9s/^# //p' "$0"; else sed -n '6,9s/^# //p' "$0" >&2; fi
+  local text
+  text=$(sed -n '/^# Usage:/,/^#$/s/^# //p' "$0")
+  if [ "$1" -eq 0 ]; then echo "$text"; else echo "$text" >&2; fi
   exit "$1"
 }
 fail() { echo "install.sh: $*" >&2; exit 1; }

@@ -136,6 +136,15 @@ struct InstallTests {
             "share/man/man1/other.1: someone else's\n", "share/man/man1/todofmt.1: edited\n"])
     }
 
+    @Test("an unknown option is a usage error; --help prints the usage")
+    func usage() throws {
+        let wrong = try Self.install(["--bogus"])
+        #expect(wrong.status == 64 && wrong.stdout == "")
+        #expect(wrong.stderr.hasPrefix("install.sh: unknown option '--bogus'\nUsage: scripts/install.sh [PREFIX]"))
+        let help = try Self.install(["--help"])
+        #expect(help.status == 0 && help.stdout.hasPrefix("Usage: scripts/install.sh [PREFIX]") && help.stdout.contains("--uninstall"))
+    }
+
     @Test("a prefix it made is removed with the rest")
     func newPrefix() throws {
         let ws = try Workspace([:])
