@@ -5,21 +5,13 @@ import Testing
 
 @Suite("The man page")
 struct ManPageTests {
-    /// The page in a temporary file, as the tools read it.
-    final class PageFile {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("todofmt-man-\(UUID().uuidString)")
-        var url: URL { folder.appendingPathComponent("todofmt.1") }
-        init() throws {
-            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-            try ManPage.text().write(to: url, atomically: false, encoding: .utf8)
-        }
-        deinit { try? FileManager.default.removeItem(at: folder) }
-    }
+    /// The page in a temporary folder, as the tools read it.
+    static func pageFile() throws -> Workspace { try Workspace(["todofmt.1": ManPage.text()]) }
 
     /// The page as man shows it 80 columns wide, bold and underline taken out.
     static func rendered() throws -> Run {
-        let page = try PageFile()
-        var run = try Tools.run(try Tools.man(), ["-l", "-Tutf8", page.url.path], environment: ["MANWIDTH": "80"])
+        let page = try pageFile()
+        var run = try Tools.run(try Tools.man(), ["-l", "-Tutf8", page.url.appendingPathComponent("todofmt.1").path], environment: ["MANWIDTH": "80"])
         var plain = ""
         for character in run.stdout {
             if character == "\u{8}" { _ = plain.popLast() } else { plain.append(character) }
@@ -67,8 +59,8 @@ struct ManPageTests {
 
     @Test("groff finds nothing to warn about, with every warning on")
     func groffWarnings() throws {
-        let page = try PageFile()
-        let run = try Tools.run(try Tools.path(of: "groff"), ["-ww", "-z", "-man", page.url.path])
+        let page = try Self.pageFile()
+        let run = try Tools.run(try Tools.path(of: "groff"), ["-ww", "-z", "-man", page.url.appendingPathComponent("todofmt.1").path])
         #expect(run.status == 0)
         #expect(run.stderr == "")
     }
