@@ -3,8 +3,8 @@ import TodoFormat
 
 @testable import todofmt
 
-/// The specs are the one source for parsing and help, and later for the man page and the
-/// shell completions: these are the rules those rely on.
+/// The specs are the one source for parsing, help, the man page and the shell completions:
+/// these are the rules those rely on.
 @Suite("The commands' specs")
 struct CommandSpecTests {
     static let specs = [CLI.spec] + CLI.spec.subcommands

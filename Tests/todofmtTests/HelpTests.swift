@@ -4,7 +4,7 @@ import Testing
 @testable import todofmt
 
 /// Every help text, exactly, by subcommand ("" for todofmt's own). Change these only on purpose:
-/// a man page and shell completions are to be made from the same specs.
+/// the man page and the shell completions are made from the same specs.
 let goldenHelp: [(command: String, text: String)] = [
     (
         "",

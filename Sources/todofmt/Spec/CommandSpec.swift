@@ -1,5 +1,5 @@
 /// A command as data: its name, what it does, and everything it accepts. `Arguments` parses
-/// by it and `Help` prints it; a man page or shell completions should be made from it too.
+/// by it, `Help` prints it, and `ManPage` and the shell completions are made from it too.
 struct CommandSpec: Sendable {
     /// The name it is called by: `convert`, or `todofmt` for the tool itself.
     var name: String

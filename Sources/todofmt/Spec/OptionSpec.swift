@@ -1,5 +1,5 @@
-/// One option of a command, as data: parsing, help and (later) the man page and shell
-/// completions are all made from it, so they cannot disagree.
+/// One option of a command, as data: parsing, help, the man page and the shell completions
+/// are all made from it, so they cannot disagree.
 struct OptionSpec: Hashable, Sendable {
     /// What a valued option takes: how help shows it, and what kind of thing it names.
     struct Value: Hashable, Sendable {
