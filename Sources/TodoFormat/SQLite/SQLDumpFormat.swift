@@ -25,11 +25,38 @@ struct SQLDumpFormat: ListFormat {
         // The database in memory goes by the dump's name, so that errors name the file.
         let db = try Database(path: ":memory:", readOnly: false, name: input.name)
         try db.runDump(input.bytes(), path: input.name)
-        try ListTable.find(in: db, table: options.table, schema: options.schema).read(from: db, into: &sink)
+        try ListTable.find(in: db, options: options).read(from: db, into: &sink)
     }
 
     func writer(to output: Output, options: ListOptions) throws -> any ListWriter {
-        DumpWriter(sink: output.makeSink(), outputName: output.name)
+        DumpWriter(sink: output.makeSink(), outputName: output.name, table: options.table ?? ListTable.ownName)
+    }
+
+    /// Updates the dump as its database would be updated (`SQLiteFormat.write`): the dump
+    /// is run in memory, recording which statement made which row; the list is written into
+    /// that database; then only the statements of rows that changed are written again, new
+    /// rows follow their table's last statement, and every other byte stays.
+    func update(_ existing: Input, with list: TodoList, options: ListOptions) throws -> PendingWrite {
+        guard let path = existing.path else { throw ConversionError.unsupported("\(existing.name): only a file can be written into") }
+        let text = try existing.bytes()
+        let db = try Database(path: ":memory:", readOnly: false, name: existing.name)
+        let recorder = DumpRecorder()
+        try db.runDump(text, path: existing.name, recorder: recorder)
+        let editor = try DumpEditor(db: db, recorder: recorder, text: text)
+        try db.execute("BEGIN")
+        let warnings = try SQLiteFormat.write(list, into: db, options: options, target: "an SQL dump")
+        try db.execute("COMMIT")
+        let edited = try editor.edited()
+        let output = try Output.file(path)
+        do {
+            var sink = output.makeSink()
+            sink.write(bytes: edited)
+            _ = try sink.finish(path: output.name)
+        } catch {
+            output.discard()
+            throw error
+        }
+        return PendingWrite(warnings: warnings, commit: output.commit, discard: output.discard)
     }
 }
 
@@ -38,11 +65,13 @@ struct SQLDumpFormat: ListFormat {
 struct DumpWriter: ListWriter {
     private var sink: ByteSink
     private let outputName: String
+    private let table: String
     private var builder = ListBuilder(keepingSlices: ())
 
-    init(sink: ByteSink, outputName: String) {
+    init(sink: ByteSink, outputName: String, table: String = ListTable.ownName) {
         self.sink = sink
         self.outputName = outputName
+        self.table = table
     }
 
     mutating func begin(metadata: [Field]) { builder.begin(metadata: metadata) }
@@ -51,7 +80,7 @@ struct DumpWriter: ListWriter {
 
     mutating func finish() throws -> Written {
         let list = builder.finish()
-        OwnTable(list).dump(to: &sink)
+        OwnTable(list, name: table).dump(to: &sink)
         var written = Written(bytes: try sink.finish(path: outputName))
         if !list.metadata.isEmpty { written.warnings.append(.metadataLeftOut(list.metadata, by: "an SQL dump")) }
         return written
