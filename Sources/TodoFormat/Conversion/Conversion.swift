@@ -62,7 +62,11 @@ public struct Conversion: Sendable {
         }
         let reader = try FormatRegistry.format(source)
         if plan.existing != nil {
-            let list = try TodoList.build { try reader.read(input, options: options, into: &$0) }
+            // Names stay slices of the input's text, which is held while the list is built
+            // anyway: a million names are not copied one by one.
+            var builder = ListBuilder(keepingSlices: ())
+            try reader.read(input, options: options, into: &builder)
+            let list = builder.finish()
             do {
                 return try plan.write(list, options: options)
             } catch let duplicate as DuplicateIdentity {

@@ -177,7 +177,14 @@ final class Statement {
             case .null: code = sqlite3_bind_null(handle, index)
             case .integer(let v): code = sqlite3_bind_int64(handle, index, v)
             case .real(let v): code = sqlite3_bind_double(handle, index, v)
-            case .text(let s): code = sqlite3_bind_text(handle, index, s, -1, Self.transient)
+            case .text(var s):
+                // By its length: a NUL inside the text is part of it.
+                code = s.withUTF8 { bytes in
+                    bytes.withMemoryRebound(to: CChar.self) { text in
+                        text.baseAddress.map { sqlite3_bind_text(handle, index, $0, Int32(text.count), Self.transient) }
+                            ?? sqlite3_bind_text(handle, index, "", 0, Self.transient)
+                    }
+                }
             case .blob(let d):
                 code = d.withUnsafeBytes { sqlite3_bind_blob(handle, index, $0.baseAddress, Int32($0.count), Self.transient) }
             }
@@ -248,6 +255,30 @@ final class Statement {
     }
 
     func row() -> [SQLValue] { (0..<columnCount).map(value) }
+
+    /// Whether a column's value is `value` (of the same storage class), compared without
+    /// making a Swift value of it.
+    func holds(_ value: SQLValue, at i: Int) -> Bool {
+        let index = Int32(i)
+        let type = sqlite3_column_type(handle, index)
+        switch value {
+        case .null: return type == SQLITE_NULL
+        case .integer(let v): return type == SQLITE_INTEGER && sqlite3_column_int64(handle, index) == v
+        case .real(let v): return type == SQLITE_FLOAT && sqlite3_column_double(handle, index) == v
+        case .text(var s):
+            guard type == SQLITE_TEXT else { return false }
+            let count = Int(sqlite3_column_bytes(handle, index))
+            guard count == s.utf8.count else { return false }
+            guard count > 0, let text = sqlite3_column_text(handle, index) else { return count == 0 }
+            return s.withUTF8 { memcmp($0.baseAddress!, text, count) == 0 }
+        case .blob(let d):
+            guard type == SQLITE_BLOB else { return false }
+            let count = Int(sqlite3_column_bytes(handle, index))
+            guard count == d.count else { return false }
+            guard count > 0, let blob = sqlite3_column_blob(handle, index) else { return count == 0 }
+            return d.withUnsafeBytes { memcmp($0.baseAddress!, blob, count) == 0 }
+        }
+    }
 }
 
 extension SourceLocation {

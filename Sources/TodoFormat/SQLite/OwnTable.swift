@@ -122,9 +122,12 @@ struct OwnTable {
     /// unchanged list changes nothing and one changed item one row). A table whose columns
     /// differ from the list's is made again.
     func update(in db: Database, table: ListTable) throws {
+        // The same columns: the structure's by name, the fields' by name and type.
         let existing = table.columns.map { ($0.name, $0.declaredType.uppercased()) }
         guard existing.count == columns.count,
-            zip(existing, columns).allSatisfy({ $0.0 == $1.name && $0.1 == $1.type.uppercased() })
+            zip(existing, columns).enumerated().allSatisfy({ i, pair in
+                pair.0.0 == pair.1.name && (i < ListTable.ownColumns.count || pair.0.1 == pair.1.type.uppercased())
+            })
         else {
             try write(to: db)
             return
@@ -146,7 +149,7 @@ struct OwnTable {
             }
             let new = row(id, parent, position, item)
             var differing: [Int] = []
-            for i in new.indices where select.value(i) != new[i] { differing.append(i) }
+            for i in new.indices where !select.holds(new[i], at: i) { differing.append(i) }
             if !differing.isEmpty { updates[id] = differing }
             more = try select.step()
         }

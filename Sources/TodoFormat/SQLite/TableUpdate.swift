@@ -15,7 +15,7 @@ struct TableUpdate {
     private let now: Date
     private let columnsByName: [String: ColumnInfo]
     /// The list being written, in document order.
-    private var written: [(item: TodoItem, depth: Int)] = []
+    private var written = FlatItems(TodoList())
 
     init(table: ListTable, db: Database) {
         self.table = table
@@ -30,13 +30,32 @@ struct TableUpdate {
     /// An item of the new list, with its depth.
     private typealias Entry = (item: TodoItem, depth: Int)
 
+    /// A list's items in document order with their depths, without a copy when no item
+    /// has children (a table's list never has).
+    struct FlatItems: RandomAccessCollection {
+        private let top: [TodoItem]
+        private let nested: [(item: TodoItem, depth: Int)]?
+
+        init(_ list: TodoList) {
+            top = list.items
+            nested = list.items.contains { !$0.children.isEmpty } ? list.flattened() : nil
+        }
+
+        var startIndex: Int { 0 }
+        var endIndex: Int { nested?.count ?? top.count }
+        subscript(index: Int) -> (item: TodoItem, depth: Int) {
+            if let nested { return nested[index] }
+            return (top[index], 0)
+        }
+    }
+
     /// Updates changed rows, inserts new items and deletes rows whose items are gone, in the
     /// caller's transaction. The same key on two items is an error (`DuplicateIdentity`, by
     /// the items' indexes in document order) before anything is written.
     mutating func write(_ list: TodoList) throws {
-        let entries = list.flattened()
+        let entries = FlatItems(list)
         written = entries
-        defer { written = [] }
+        defer { written = FlatItems(TodoList()) }
         let count = entries.count
         noteLosses(entries)
 
@@ -463,7 +482,7 @@ struct TableUpdate {
     // MARK: - What the table cannot hold
 
     /// Warnings about what no column holds: nesting, sections, fields without a column.
-    private mutating func noteLosses(_ entries: [(item: TodoItem, depth: Int)]) {
+    private mutating func noteLosses(_ entries: FlatItems) {
         var names = Set(table.columns.map(\.name))
         if table.keyColumns.isEmpty { names.insert("rowid") }
         if table.isCoreData { names.subtract(ListTable.coreDataBookkeeping) }
@@ -512,7 +531,7 @@ struct TableUpdate {
 
     /// Where the table has no order column, the list comes back in the order of its rows
     /// (kept ones as they were, new ones after them): a move changes nothing, with a warning.
-    private mutating func noteLostOrder(_ entries: [(item: TodoItem, depth: Int)], pairs: [Int]) {
+    private mutating func noteLostOrder(_ entries: FlatItems, pairs: [Int]) {
         var last = -1
         var sequence: [Double?] = []
         sequence.reserveCapacity(pairs.count)
@@ -539,7 +558,7 @@ struct TableUpdate {
     private func describe(_ index: Int) -> String { position(index, written) }
 
     /// An item's position as `list` shows it (`2.1`), with its name.
-    private func position(_ index: Int, _ entries: [(item: TodoItem, depth: Int)]) -> String {
+    private func position(_ index: Int, _ entries: FlatItems) -> String {
         var positions = ItemPositions()
         var text = ""
         for i in 0...index { text = positions.next(depth: entries[i].depth) }
