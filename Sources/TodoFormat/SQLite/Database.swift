@@ -256,6 +256,17 @@ final class Statement {
 
     func row() -> [SQLValue] { (0..<columnCount).map(value) }
 
+    /// Whether a column's value is this text, compared without making a Swift value of it.
+    func holds(_ text: Substring, at i: Int) -> Bool {
+        let index = Int32(i)
+        guard sqlite3_column_type(handle, index) == SQLITE_TEXT else { return false }
+        let count = Int(sqlite3_column_bytes(handle, index))
+        guard count == text.utf8.count else { return false }
+        guard count > 0, let stored = sqlite3_column_text(handle, index) else { return count == 0 }
+        return text.utf8.withContiguousStorageIfAvailable { memcmp($0.baseAddress!, stored, count) == 0 }
+            ?? text.utf8.elementsEqual(UnsafeBufferPointer(start: stored, count: count))
+    }
+
     /// Whether a column's value is `value` (of the same storage class), compared without
     /// making a Swift value of it.
     func holds(_ value: SQLValue, at i: Int) -> Bool {

@@ -136,7 +136,7 @@ struct OwnTable {
         let select = try db.prepare("SELECT * FROM \(Database.quote(name)) ORDER BY id")
         var more = try select.step()
         var updates: [Int64: [Int]] = [:]
-        var inserts: Set<Int64> = []
+        var inserts: [Int64] = []
         var deletes: [Int64] = []
         try forEachRow { id, parent, position, item in
             while more && select.int64(0) < id {
@@ -144,13 +144,13 @@ struct OwnTable {
                 more = try select.step()
             }
             guard more && select.int64(0) == id else {
-                inserts.insert(id)
+                inserts.append(id)
                 return
             }
-            let new = row(id, parent, position, item)
-            var differing: [Int] = []
-            for i in new.indices where !select.holds(new[i], at: i) { differing.append(i) }
-            if !differing.isEmpty { updates[id] = differing }
+            if !matches(select, id, parent, position, item) {
+                let new = row(id, parent, position, item)
+                updates[id] = new.indices.filter { !select.holds(new[$0], at: $0) }
+            }
             more = try select.step()
         }
         while more {
@@ -160,17 +160,45 @@ struct OwnTable {
         guard !updates.isEmpty || !inserts.isEmpty || !deletes.isEmpty else { return }
         var statements = StatementCache(db: db)
         for id in deletes { try statements.run("DELETE FROM \(Database.quote(name)) WHERE id = ?", [.integer(id)]) }
+        // Then the rows that differ, in id order; the walk stops after the last of them.
+        let targets = (Array(updates.keys) + inserts).sorted()
+        guard !targets.isEmpty else { return }
         let insert = try db.prepare(insertStatement)
-        try forEachRow { id, parent, position, item in
-            if let differing = updates[id] {
-                let new = row(id, parent, position, item)
-                try statements.run(
-                    "UPDATE \(Database.quote(name)) SET \(differing.map { "\(Database.quote(columns[$0].name)) = ?" }.joined(separator: ", ")) WHERE id = ?",
-                    differing.map { new[$0] } + [.integer(id)])
-            } else if inserts.contains(id) {
-                try insert.run(row(id, parent, position, item))
+        var next = 0
+        struct Done: Error {}
+        do {
+            try forEachRow { id, parent, position, item in
+                guard id == targets[next] else { return }
+                next += 1
+                if let differing = updates[id] {
+                    let new = row(id, parent, position, item)
+                    try statements.run(
+                        "UPDATE \(Database.quote(name)) SET \(differing.map { "\(Database.quote(columns[$0].name)) = ?" }.joined(separator: ", ")) WHERE id = ?",
+                        differing.map { new[$0] } + [.integer(id)])
+                } else {
+                    try insert.run(row(id, parent, position, item))
+                }
+                if next == targets.count { throw Done() }
             }
+        } catch is Done {}
+    }
+
+    /// Whether the statement's row holds what `row` would, compared without making it.
+    private func matches(_ select: Statement, _ id: Int64, _ parent: Int64?, _ position: Int, _ item: TodoItem) -> Bool {
+        guard select.holds(parent.map { .integer($0) } ?? .null, at: 1), select.holds(.integer(Int64(position)), at: 2),
+            select.holds(item.nameStorage, at: 3), select.holds(.integer(item.isChecked ? 1 : 0), at: 4)
+        else { return false }
+        if case .custom(let s) = item.status {
+            guard select.holds(.text(String(s)), at: 5) else { return false }
+        } else if !select.isNull(5) {
+            return false
         }
+        guard select.holds(item.section.map { .text($0) } ?? .null, at: 6) else { return false }
+        for (k, key) in keys.enumerated() {
+            let value = item.fields.isEmpty ? .null : item.fields[key: key].map(Self.sqlValue) ?? .null
+            if !select.holds(value, at: 7 + k) { return false }
+        }
+        return true
     }
 
     /// The table as an SQL dump, as `sqlite3 DB .dump` writes one.

@@ -16,6 +16,8 @@ struct TableUpdate {
     private let columnsByName: [String: ColumnInfo]
     /// The list being written, in document order.
     private var written = FlatItems(TodoList())
+    /// The statement that reads a row by its locator, prepared once.
+    private var selectRow: Statement?
 
     init(table: ListTable, db: Database) {
         self.table = table
@@ -256,8 +258,8 @@ struct TableUpdate {
         {
             assignments.append((orderColumn, order))
         }
-        if let name = table.nameColumn as String?, !sameName(item.name, old[name] ?? .null) {
-            assignments.insert((name, .text(item.name)), at: 0)
+        if !sameName(item.name, old[table.nameColumn] ?? .null) {
+            assignments.insert((table.nameColumn, .text(item.name)), at: 0)
         }
         guard !assignments.isEmpty else { return }
         if let modified = table.modificationColumn, !assignments.contains(where: { $0.0 == modified }), let stamp = stamp(modified) {
@@ -330,8 +332,9 @@ struct TableUpdate {
     }
 
     /// The stored values of a row, by column.
-    private func oldRow(_ locator: [SQLValue]) throws -> [String: SQLValue] {
-        let statement = try db.prepare("SELECT * FROM \(Database.quote(table.name)) WHERE \(locators.condition)")
+    private mutating func oldRow(_ locator: [SQLValue]) throws -> [String: SQLValue] {
+        if selectRow == nil { selectRow = try db.prepare("SELECT * FROM \(Database.quote(table.name)) WHERE \(locators.condition)") }
+        let statement = selectRow!
         try statement.bind(locator)
         guard try statement.step() else { return [:] }
         var row: [String: SQLValue] = [:]
@@ -377,6 +380,9 @@ struct TableUpdate {
     /// column holds numbers todofmt cannot read as dates.
     private func stamp(_ column: String, at time: Date? = nil) -> SQLValue? {
         guard let info = columnsByName[column], !layout.numericDates.contains(column) else { return nil }
+        // A column for numbers (`created INTEGER`) with no dates in it to learn from: its
+        // epoch is unknown.
+        guard table.isCoreData || info.isDateType || info.isTextType || layout.dates[column] != nil else { return nil }
         return storage(.date(time ?? now), column: info)
     }
 
@@ -395,8 +401,8 @@ struct TableUpdate {
     }
 
     /// The checked, status and completion columns' values for an item, where they differ
-    /// in meaning from what is stored (`old`, nil for a new row).
-    /// and whether the item's status has no place in the table.
+    /// in meaning from what is stored (`old`, nil for a new row), and whether the item's
+    /// status has no place in the table.
     private func statusValues(for item: TodoItem, old: [String: SQLValue]?) -> ([(String, SQLValue)], lost: Bool) {
         var status = item.status
         let lost = !holds(status)

@@ -278,6 +278,15 @@ struct WriteBackTests {
         let change = try Self.edit(url.path) { $0.items[3].status = .done }
         #expect(change.gone == ["INSERT INTO todo_items VALUES(5,NULL,3,'item 4',0,NULL,NULL,4);"])
         #expect(change.new == ["INSERT INTO todo_items VALUES(5,NULL,3,'item 4',1,NULL,NULL,4);"])
+        // Whatever the edit, the table ends as a new one of the same list would be.
+        for edit in [{ (list: inout TodoList) in list.items.remove(at: 1) }, { $0.items.insert(TodoItem(name: "new"), at: 0) }, { $0.items = [] }] {
+            var edited = try TodoList(contentsOf: url)
+            edit(&edited)
+            try edited.write(to: url)
+            let fresh = URL(fileURLWithPath: directory.path("fresh-\(UUID().uuidString).sqlite"))
+            try edited.write(to: fresh)
+            #expect(try Databases.dump(url.path) == Databases.dump(fresh.path))
+        }
     }
 }
 
