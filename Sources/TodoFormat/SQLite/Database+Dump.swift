@@ -3,7 +3,8 @@ internal import CSQLite
 
 /// What loading a dump recorded, so that changes to the database can be written back into
 /// the dump's text statement by statement: where each statement is, the table it created or
-/// inserted into, and (in the temporary table `todofmt_loaded`) which rows each INSERT made.
+/// inserted into, and which rows each INSERT made (by rowid, or for a `WITHOUT ROWID`
+/// table by its key, logged by a trigger into the temporary table `todofmt_loaded`).
 final class DumpRecorder {
     struct Statement {
         /// From the statement's first character to just past its `;`.
@@ -12,13 +13,76 @@ final class DumpRecorder {
         var inserts: String?
         /// The table a CREATE TABLE makes.
         var creates: String?
+        /// The rowid of the one row the statement made, in a table with rowids.
+        var rowid: Int64?
+    }
+
+    /// A statement as it is kept (a dump has a million of them): tables by their index in
+    /// `tables`, -1 for none; `Int64.min` for no rowid.
+    fileprivate struct Packed {
+        var start: Int
+        var end: Int
+        var inserts: Int32
+        var creates: Int32
+        var rowid: Int64
     }
 
     /// Every statement of the dump, in order.
-    fileprivate(set) var statements: [Statement] = []
+    struct Statements: RandomAccessCollection {
+        fileprivate var packed: [Packed] = []
+        fileprivate var tables: [String] = []
+        fileprivate var tableIndex: [String: Int32] = [:]
+
+        var startIndex: Int { 0 }
+        var endIndex: Int { packed.count }
+        subscript(index: Int) -> Statement {
+            let p = packed[index]
+            return Statement(
+                range: p.start..<p.end, inserts: p.inserts < 0 ? nil : tables[Int(p.inserts)],
+                creates: p.creates < 0 ? nil : tables[Int(p.creates)], rowid: p.rowid == .min ? nil : p.rowid)
+        }
+
+        fileprivate mutating func append(_ statement: Statement) {
+            func index(_ name: String?) -> Int32 {
+                guard let name else { return -1 }
+                if let i = tableIndex[name] { return i }
+                tables.append(name)
+                tableIndex[name] = Int32(tables.count - 1)
+                return Int32(tables.count - 1)
+            }
+            packed.append(
+                Packed(
+                    start: statement.range.lowerBound, end: statement.range.upperBound, inserts: index(statement.inserts),
+                    creates: index(statement.creates), rowid: statement.rowid ?? .min))
+        }
+
+        fileprivate mutating func setRowID(_ rowid: Int64, at index: Int) { packed[index].rowid = rowid }
+    }
+
+    /// Every statement of the dump, in order.
+    fileprivate(set) var statements = Statements()
+    /// For each table with rowids, its rows' rowids and the statements that made them, as
+    /// (rowid, statement) sorted once loading is done.
+    fileprivate(set) var rows: [String: [(rowid: Int64, statement: Int)]] = [:]
+    /// Tables without rowids, whose rows a trigger records.
+    fileprivate(set) var keyed: Set<String> = []
+    /// Tables with rowids into which one statement put several rows: which row came from
+    /// where is not known, so a change rewrites all their statements.
+    fileprivate(set) var unmapped: Set<String> = []
     /// The statement running now, as `todofmt_statement()` tells the triggers that log rows.
     fileprivate var current: Int64 = -1
     fileprivate var triggers = 0
+
+    /// The statement that made a table's row with this rowid (the last, if several did).
+    func statement(of table: String, rowid: Int64) -> Int? {
+        guard let list = rows[table] else { return nil }
+        var low = 0, high = list.count
+        while low < high {
+            let mid = (low + high) / 2
+            if list[mid].rowid <= rowid { low = mid + 1 } else { high = mid }
+        }
+        return low > 0 && list[low - 1].rowid == rowid ? list[low - 1].statement : nil
+    }
 }
 
 extension Database {
@@ -81,8 +145,9 @@ extension Database {
         if let recorder { try prepareRecording(recorder) }
         sqlite3_set_authorizer(handle, authorizer, context)
         defer { sqlite3_set_authorizer(handle, nil, nil) }
-        var bytes = text
-        bytes.append(0)
+        // SQLite reads up to a NUL: a text that ends in one is used as it is (a dump can be
+        // large), any other is copied with one.
+        let bytes = text.last == 0 ? text : text + [0]
         try withExtendedLifetime(guardian) { () throws(StoreError) in
             try bytes.withUnsafeBufferPointer { buffer throws(StoreError) in
                 let base = UnsafeRawPointer(buffer.baseAddress!).assumingMemoryBound(to: CChar.self)
@@ -150,9 +215,9 @@ extension Database {
                 }
             }
         }
-        if recorder != nil {
+        if let recorder {
             sqlite3_set_authorizer(handle, nil, nil)
-            try finishRecording()
+            try finishRecording(recorder)
         }
     }
 
@@ -168,29 +233,41 @@ extension Database {
         try execute("CREATE TEMP TABLE todofmt_loaded (stmt INTEGER, tbl TEXT, ident)")
     }
 
-    /// After a statement: a table it created gets a trigger that records the rows inserted
-    /// into it; a row put into `sqlite_sequence` (which takes no triggers) is recorded here.
+    /// After a statement: the row it put into a table with rowids is recorded; a table it
+    /// created without rowids gets a trigger that records the rows inserted into it.
     private func record(_ statement: DumpRecorder.Statement, of recorder: DumpRecorder) throws(StoreError) {
-        if let created = statement.creates, !created.hasPrefix("sqlite_") {
+        let index = recorder.statements.count - 1
+        if let created = statement.creates, !created.hasPrefix("sqlite_"), !hasRowID(created) {
             recorder.triggers += 1
+            recorder.keyed.insert(created)
             let identity = try rowIdentity(of: created, as: "NEW.")
             try execute(
                 "CREATE TEMP TRIGGER todofmt_load_\(recorder.triggers) AFTER INSERT ON main.\(Database.quote(created)) BEGIN "
                     + "INSERT INTO todofmt_loaded VALUES (todofmt_statement(), \(Database.literal(created)), \(identity)); END")
         }
-        if statement.inserts == "sqlite_sequence" && sqlite3_changes(handle) > 0 {
-            try rows(
-                "INSERT INTO temp.todofmt_loaded VALUES (?, 'sqlite_sequence', ?)",
-                [.integer(Int64(recorder.statements.count - 1)), .integer(sqlite3_last_insert_rowid(handle))])
+        guard let table = statement.inserts, !recorder.keyed.contains(table) else { return }
+        let count = sqlite3_changes(handle)
+        if count == 1 {
+            let rowid = sqlite3_last_insert_rowid(handle)
+            recorder.statements.setRowID(rowid, at: index)
+            recorder.rows[table, default: []].append((rowid, index))
+        } else if count > 1 {
+            recorder.unmapped.insert(table)
         }
     }
 
-    private func finishRecording() throws(StoreError) {
+    private func finishRecording(_ recorder: DumpRecorder) throws(StoreError) {
         for row in try rows("SELECT name FROM sqlite_temp_master WHERE type = 'trigger' AND name LIKE 'todofmt_load_%'") {
             if case .text(let name) = row[0] { try execute("DROP TRIGGER temp.\(Database.quote(name))") }
         }
         try execute("CREATE INDEX temp.todofmt_loaded_rows ON todofmt_loaded (tbl, ident)")
         try execute("CREATE INDEX temp.todofmt_loaded_statements ON todofmt_loaded (stmt)")
+        for (table, list) in recorder.rows {
+            // Rows come in rowid order in most dumps: sorting is then a check.
+            if !zip(list, list.dropFirst()).allSatisfy({ $0.rowid < $1.rowid || ($0.rowid == $1.rowid && $0.statement < $1.statement) }) {
+                recorder.rows[table] = list.sorted { ($0.rowid, $0.statement) < ($1.rowid, $1.statement) }
+            }
+        }
     }
 
     /// Whether a table has a rowid (it was not made `WITHOUT ROWID`).

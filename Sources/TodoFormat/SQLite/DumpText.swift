@@ -81,7 +81,9 @@ enum DumpLiteral {
 struct DumpEditor {
     private let db: Database
     private let recorder: DumpRecorder
+    /// The dump's text (perhaps with a NUL after it, which is not written back).
     private let text: [UInt8]
+    private let end: Int
     /// `sqlite_sequence` (which takes no triggers) as it was, by rowid.
     private var sequence: [Int64: [SQLValue]] = [:]
     /// Each table's CREATE statement as it was.
@@ -92,6 +94,7 @@ struct DumpEditor {
         self.db = db
         self.recorder = recorder
         self.text = text
+        end = text.last == 0 ? text.count - 1 : text.count
         try db.execute("CREATE TEMP TABLE todofmt_changed (tbl TEXT, ident)")
         for (n, table) in try userTables().enumerated() {
             schema[table.name] = table.sql
@@ -118,15 +121,26 @@ struct DumpEditor {
         }
     }
 
-    /// The dump's text with the changes written into it.
-    func edited() throws -> [UInt8] {
+    /// Writes the dump's text with the changes written into it.
+    func write(to sink: inout ByteSink) throws {
         var edits: [(range: Range<Int>, text: String)] = []
         var dirty: Set<Int> = []
         var added: [String: [SQLValue]] = [:]
         var addedOrder: [String] = []
         var remade: Set<String> = []
+        var rewritten: Set<String> = []
         var created: [String] = []
-        let statementOf = try db.prepare("SELECT stmt FROM temp.todofmt_loaded WHERE tbl = ? AND ident = ? LIMIT 1")
+        var rows = RowReader(db: db)
+        let loadedStatement = try db.prepare("SELECT stmt FROM temp.todofmt_loaded WHERE tbl = ? AND ident = ? ORDER BY rowid DESC LIMIT 1")
+        func statement(of table: String, _ identity: SQLValue) throws -> Int? {
+            if recorder.keyed.contains(table) {
+                try loadedStatement.bind([.text(table), identity])
+                guard try loadedStatement.step(), case .integer(let index) = loadedStatement.value(0) else { return nil }
+                return Int(index)
+            }
+            guard case .integer(let rowid) = identity else { return nil }
+            return recorder.statement(of: table, rowid: rowid)
+        }
 
         // Tables made again (todofmt's own, when its columns changed) or new.
         for table in try userTables() {
@@ -139,24 +153,23 @@ struct DumpEditor {
         }
         for row in try db.rows("SELECT tbl, ident FROM temp.todofmt_changed GROUP BY tbl, ident ORDER BY min(rowid)") {
             guard case .text(let table) = row[0], !remade.contains(table), !created.contains(table) else { continue }
-            try statementOf.bind([row[0], row[1]])
-            if try statementOf.step(), case .integer(let statement) = statementOf.value(0) {
-                dirty.insert(Int(statement))
-            } else if try current(table, row[1]) != nil {
+            if recorder.unmapped.contains(table) {
+                rewritten.insert(table)
+            } else if let index = try statement(of: table, row[1]) {
+                dirty.insert(index)
+            } else if try rows.current(table, row[1]) != nil {
                 if added[table] == nil { addedOrder.append(table) }
                 added[table, default: []].append(row[1])
             }
         }
         // sqlite_sequence: rows a statement of the dump made, as they are now.
-        let hasSequence = try db.tableNames().contains("sqlite_sequence")
-        if hasSequence {
+        if try db.tableNames().contains("sqlite_sequence") {
             var now: [Int64: [SQLValue]] = [:]
             for row in try db.rows("SELECT rowid, * FROM sqlite_sequence") {
                 if case .integer(let rowid) = row[0] { now[rowid] = Array(row.dropFirst()) }
             }
             for (rowid, values) in sequence where now[rowid] != values {
-                try statementOf.bind([.text("sqlite_sequence"), .integer(rowid)])
-                if try statementOf.step(), case .integer(let statement) = statementOf.value(0) { dirty.insert(Int(statement)) }
+                if let index = recorder.statement(of: "sqlite_sequence", rowid: rowid) { dirty.insert(index) }
             }
             let written = recorder.statements.contains { $0.inserts == "sqlite_sequence" }
             for rowid in now.keys.sorted() where sequence[rowid] == nil && written {
@@ -166,64 +179,86 @@ struct DumpEditor {
         }
 
         // Statements whose rows changed, written again from the rows as they are now.
-        let rowsOf = try db.prepare("SELECT tbl, ident FROM temp.todofmt_loaded WHERE stmt = ? ORDER BY rowid")
+        let rowsOf = try db.prepare("SELECT ident FROM temp.todofmt_loaded WHERE stmt = ? AND tbl = ? ORDER BY rowid")
         for index in dirty.sorted() {
             let statement = recorder.statements[index]
             guard let table = statement.inserts else { continue }
-            try rowsOf.bind([.integer(Int64(index))])
-            var rows: [[SQLValue]] = []
-            while try rowsOf.step() {
-                if case .text(let t) = rowsOf.value(0), t == table, let values = try current(table, rowsOf.value(1)) { rows.append(values) }
+            var identities: [SQLValue] = []
+            if let rowid = statement.rowid {
+                identities = [.integer(rowid)]
+            } else {
+                try rowsOf.bind([.integer(Int64(index)), .text(table)])
+                while try rowsOf.step() { identities.append(rowsOf.value(0)) }
             }
-            if rows.isEmpty {
+            let values = try identities.compactMap { try rows.current(table, $0) }
+            if values.isEmpty {
                 edits.append((lineRange(of: statement.range), ""))
             } else {
-                edits.append((statement.range, try insert(rows, into: table, like: statement)))
+                edits.append((statement.range, try insert(values, into: table, like: statement)))
             }
         }
         // New rows after the last statement of their table.
         for table in addedOrder {
-            let rows = try added[table]!.compactMap { try current(table, $0) }
-            guard !rows.isEmpty else { continue }
+            let values = try added[table]!.compactMap { try rows.current(table, $0) }
+            guard !values.isEmpty else { continue }
             let anchor = recorder.statements.lastIndex { $0.inserts == table } ?? recorder.statements.lastIndex { $0.creates == table }
             let template = recorder.statements.last { $0.inserts == table }
             var lines = ""
-            for row in rows { lines += try insert([row], into: table, like: template) + "\n" }
+            for row in values { lines += try insert([row], into: table, like: template) + "\n" }
             let at = anchor.map { lineEnd(after: recorder.statements[$0].range.upperBound) } ?? closingPoint()
             if at > 0 && text[at - 1] != 10 { lines = "\n" + lines.dropLast() }
             edits.append((at..<at, lines))
+        }
+        // Tables whose rows cannot be told apart by statement: all their INSERTs written again.
+        for table in rewritten {
+            let statements = recorder.statements.indices.filter { recorder.statements[$0].inserts == table }
+            guard let first = statements.first else { continue }
+            for index in statements.dropFirst() { edits.append((lineRange(of: recorder.statements[index].range), "")) }
+            let all = try db.rows("SELECT * FROM main.\(Database.quote(table))")
+            let lines = try all.map { try insert([$0], into: table, like: recorder.statements[first]) }.joined(separator: "\n")
+            edits.append((all.isEmpty ? lineRange(of: recorder.statements[first].range) : recorder.statements[first].range, lines))
         }
         // Tables made again replace their statements; new tables go before the closing COMMIT.
         for table in remade {
             let statements = recorder.statements.indices.filter { recorder.statements[$0].inserts == table || recorder.statements[$0].creates == table }
             guard let first = statements.first else { continue }
             for index in statements.dropFirst() { edits.append((lineRange(of: recorder.statements[index].range), "")) }
-            edits.append((recorder.statements[first].range, try whole(table).dropLast().description))
+            edits.append((recorder.statements[first].range, String(try whole(table).dropLast())))
         }
         for table in created {
             let at = closingPoint()
             edits.append((at..<at, try whole(table)))
         }
 
-        var result: [UInt8] = []
-        result.reserveCapacity(text.count)
         var cursor = 0
-        for edit in edits.sorted(by: { ($0.range.lowerBound, $0.range.upperBound) < ($1.range.lowerBound, $1.range.upperBound) }) {
-            guard edit.range.lowerBound >= cursor else { continue }
-            result.append(contentsOf: text[cursor..<edit.range.lowerBound])
-            result.append(contentsOf: edit.text.utf8)
-            cursor = edit.range.upperBound
+        try text.withUnsafeBufferPointer { bytes in
+            for edit in edits.sorted(by: { ($0.range.lowerBound, $0.range.upperBound) < ($1.range.lowerBound, $1.range.upperBound) }) {
+                guard edit.range.lowerBound >= cursor else { continue }
+                sink.write(UnsafeBufferPointer(rebasing: bytes[cursor..<edit.range.lowerBound]))
+                sink.write(edit.text)
+                cursor = edit.range.upperBound
+            }
+            sink.write(UnsafeBufferPointer(rebasing: bytes[cursor..<end]))
         }
-        result.append(contentsOf: text[cursor...])
-        return result
     }
 
-    /// A row's values as they are now, by its identity; nil when it is gone.
-    private func current(_ table: String, _ identity: SQLValue) throws -> [SQLValue]? {
-        let condition = try db.rowIdentity(of: table)
-        let statement = try db.prepare("SELECT * FROM main.\(Database.quote(table)) WHERE \(condition) = ?")
-        try statement.bind([identity])
-        return try statement.step() ? statement.row() : nil
+    /// Reads rows as they are now by their identity, with one prepared statement a table.
+    private struct RowReader {
+        let db: Database
+        private var statements: [String: Statement] = [:]
+
+        init(db: Database) { self.db = db }
+
+        /// A row's values, by its identity; nil when it is gone.
+        mutating func current(_ table: String, _ identity: SQLValue) throws -> [SQLValue]? {
+            if statements[table] == nil {
+                let condition = try db.rowIdentity(of: table)
+                statements[table] = try db.prepare("SELECT * FROM main.\(Database.quote(table)) WHERE \(condition) = ?")
+            }
+            let statement = statements[table]!
+            try statement.bind([identity])
+            return try statement.step() ? statement.row() : nil
+        }
     }
 
     /// A table's CREATE statement and all its rows, as `.dump` writes them.
@@ -284,8 +319,8 @@ struct DumpEditor {
     /// Just past the line break that ends the line `offset` is on (or the text's end).
     private func lineEnd(after offset: Int) -> Int {
         var i = offset
-        while i < text.count && (text[i] == 32 || text[i] == 9 || text[i] == 13) { i += 1 }
-        return i < text.count && text[i] == 10 ? i + 1 : offset
+        while i < end && (text[i] == 32 || text[i] == 9 || text[i] == 13) { i += 1 }
+        return i < end && text[i] == 10 ? i + 1 : offset
     }
 
     /// Where new tables go: before the closing `COMMIT` (or `END`), else at the end.
@@ -294,6 +329,6 @@ struct DumpEditor {
             let word = String(decoding: text[statement.range].prefix(6), as: UTF8.self).uppercased()
             if word.hasPrefix("COMMIT") || word.hasPrefix("END") { return statement.range.lowerBound }
         }
-        return text.count
+        return end
     }
 }

@@ -1,3 +1,5 @@
+import Foundation
+
 extension DocumentFormat {
     /// SQL text as `sqlite3 DB .dump` writes it (`.sql`).
     public static let sql = DocumentFormat(rawValue: "sql")
@@ -24,7 +26,7 @@ struct SQLDumpFormat: ListFormat {
     func read<S: ItemSink>(_ input: Input, options: ListOptions, into sink: inout S) throws {
         // The database in memory goes by the dump's name, so that errors name the file.
         let db = try Database(path: ":memory:", readOnly: false, name: input.name)
-        try db.runDump(input.bytes(), path: input.name)
+        try db.runDump(Self.terminatedBytes(input), path: input.name)
         try ListTable.find(in: db, options: options).read(from: db, into: &sink)
     }
 
@@ -38,7 +40,7 @@ struct SQLDumpFormat: ListFormat {
     /// rows follow their table's last statement, and every other byte stays.
     func update(_ existing: Input, with list: TodoList, options: ListOptions) throws -> PendingWrite {
         guard let path = existing.path else { throw ConversionError.unsupported("\(existing.name): only a file can be written into") }
-        let text = try existing.bytes()
+        let text = try Self.terminatedBytes(existing)
         let db = try Database(path: ":memory:", readOnly: false, name: existing.name)
         let recorder = DumpRecorder()
         try db.runDump(text, path: existing.name, recorder: recorder)
@@ -46,17 +48,47 @@ struct SQLDumpFormat: ListFormat {
         try db.execute("BEGIN")
         let warnings = try SQLiteFormat.write(list, into: db, options: options, target: "an SQL dump")
         try db.execute("COMMIT")
-        let edited = try editor.edited()
         let output = try Output.file(path)
         do {
             var sink = output.makeSink()
-            sink.write(bytes: edited)
+            try editor.write(to: &sink)
             _ = try sink.finish(path: output.name)
         } catch {
             output.discard()
             throw error
         }
         return PendingWrite(warnings: warnings, commit: output.commit, discard: output.discard)
+    }
+}
+
+extension SQLDumpFormat {
+    /// The dump's bytes and a NUL after them (SQLite reads up to one), read into one
+    /// allocation when the dump is a file: a dump can be large.
+    static func terminatedBytes(_ input: Input) throws -> [UInt8] {
+        guard let path = input.path, path != "-" else { return try input.bytes() + [0] }
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { throw ConversionError.io(path: input.name, reason: String(cString: strerror(errno))) }
+        defer { close(fd) }
+        var info = stat()
+        guard fstat(fd, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { return try input.bytes() + [0] }
+        let size = Int(info.st_size)
+        var failure: Int32 = 0
+        let bytes = [UInt8](unsafeUninitializedCapacity: size + 1) { buffer, count in
+            var done = 0
+            while done < size {
+                let n = Foundation.read(fd, buffer.baseAddress! + done, size - done)
+                if n < 0 && errno == EINTR { continue }
+                if n <= 0 {
+                    if n < 0 { failure = errno }
+                    break
+                }
+                done += n
+            }
+            buffer[done] = 0
+            count = done + 1
+        }
+        if failure != 0 { throw ConversionError.io(path: input.name, reason: String(cString: strerror(failure))) }
+        return bytes
     }
 }
 

@@ -362,6 +362,23 @@ struct DumpWriteBackTests {
         #expect(written == "CREATE TABLE n(title TEXT);\nINSERT INTO n VALUES('a'||char(0)||'b');\n")
     }
 
+    @Test("rows of a WITHOUT ROWID table, and rows several to a statement, go back where they were")
+    func keysAndMultiRowStatements() throws {
+        let directory = try TemporaryDirectory()
+        let keyed = "CREATE TABLE t(id TEXT PRIMARY KEY, title TEXT) WITHOUT ROWID;\nINSERT INTO t VALUES('b','B');\nINSERT INTO t VALUES('a','A');\n"
+        var list = try TodoList(bytes: Array(keyed.utf8), format: .sql)
+        #expect(list.items.map(\.name) == ["A", "B"])
+        list.items[1].name = "Bee"
+        #expect(try Self.write(list, into: keyed, in: directory) == "CREATE TABLE t(id TEXT PRIMARY KEY, title TEXT) WITHOUT ROWID;\nINSERT INTO t VALUES('b','Bee');\nINSERT INTO t VALUES('a','A');\n")
+        // Several rows to a statement: which row came from where is not known, so the
+        // table's statements are written again, one row each, where the first was.
+        let multi = "CREATE TABLE n(title TEXT);\nINSERT INTO n VALUES('a'),('b');\nCREATE TABLE other(x);\n"
+        var rows = try TodoList(bytes: Array(multi.utf8), format: .sql)
+        #expect(try Self.write(rows, into: multi, in: directory) == multi)
+        rows.items[0].name = "A"
+        #expect(try Self.write(rows, into: multi, in: directory) == "CREATE TABLE n(title TEXT);\nINSERT INTO n VALUES('A');\nINSERT INTO n VALUES('b');\nCREATE TABLE other(x);\n")
+    }
+
     @Test("a dump without a list gets todofmt's table before its COMMIT; its other statements stay")
     func noList() throws {
         let directory = try TemporaryDirectory()
