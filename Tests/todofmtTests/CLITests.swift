@@ -152,18 +152,18 @@ struct CLITests {
 
     static let convertUsage = """
         USAGE: todofmt convert [--from <format>] [--to <format>] [--key <key>]
-                               [--table <table>] [--field <role>=<key> ...] [--strict]
-                               <input> [<output>]
+                               [--table <table>] [--entity <name>]
+                               [--field <role>=<key> ...] [--strict] <input> [<output>]
 
         """
     static let checkUsage = """
         USAGE: todofmt check [--from <format>] [--key <key>] [--table <table>]
-                             [--field <role>=<key> ...] <file> ...
+                             [--entity <name>] [--field <role>=<key> ...] <file> ...
 
         """
     static let listUsage = """
         USAGE: todofmt list [--from <format>] [--key <key>] [--table <table>]
-                            [--field <role>=<key> ...] <file>
+                            [--entity <name>] [--field <role>=<key> ...] <file>
 
         """
     static let fmtUsage = "USAGE: todofmt fmt [--check] <file> ...\n"

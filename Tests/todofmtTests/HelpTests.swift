@@ -41,8 +41,8 @@ let goldenHelp: [(command: String, text: String)] = [
         other keys, the file's format and its item keys stay.
 
         USAGE: todofmt convert [--from <format>] [--to <format>] [--key <key>]
-                               [--table <table>] [--field <role>=<key> ...] [--strict]
-                               <input> [<output>]
+                               [--table <table>] [--entity <name>]
+                               [--field <role>=<key> ...] [--strict] <input> [<output>]
 
         ARGUMENTS:
           <input>                 The file to read, or - for standard input.
@@ -61,8 +61,12 @@ let goldenHelp: [(command: String, text: String)] = [
           --key <key>             The key of a dictionary root (a UserDefaults file, a
                                   JSON object) that holds the list. Default: the one key
                                   that does.
-          --table <table>         The table of a database that holds the list. Default:
-                                  todofmt's own, else the one with a name column.
+          --table <table>         The table of a database that holds the list (on a new
+                                  database, the table it creates). Default: todofmt's
+                                  own, else the one with a name column.
+          --entity <name>         The Core Data entity whose rows are the list, by its
+                                  name in the store (Note, TodoItem). Default: the one
+                                  entity with a name attribute.
           --field <role>=<key>    The key (or column) that plays a role in items, for
                                   schemas todofmt does not know (roles: name, checked,
                                   status, section, children, fields, order).
@@ -103,7 +107,7 @@ let goldenHelp: [(command: String, text: String)] = [
         is 1 when any file has a problem.
 
         USAGE: todofmt check [--from <format>] [--key <key>] [--table <table>]
-                             [--field <role>=<key> ...] <file> ...
+                             [--entity <name>] [--field <role>=<key> ...] <file> ...
 
         ARGUMENTS:
           <file>                  A todo list in any format todofmt reads, or - for
@@ -116,8 +120,12 @@ let goldenHelp: [(command: String, text: String)] = [
           --key <key>             The key of a dictionary root (a UserDefaults file, a
                                   JSON object) that holds the list. Default: the one key
                                   that does.
-          --table <table>         The table of a database that holds the list. Default:
-                                  todofmt's own, else the one with a name column.
+          --table <table>         The table of a database that holds the list (on a new
+                                  database, the table it creates). Default: todofmt's
+                                  own, else the one with a name column.
+          --entity <name>         The Core Data entity whose rows are the list, by its
+                                  name in the store (Note, TodoItem). Default: the one
+                                  entity with a name attribute.
           --field <role>=<key>    The key (or column) that plays a role in items, for
                                   schemas todofmt does not know (roles: name, checked,
                                   status, section, children, fields, order).
@@ -137,7 +145,7 @@ let goldenHelp: [(command: String, text: String)] = [
         and the item's text with its fields, as in a checklist.
 
         USAGE: todofmt list [--from <format>] [--key <key>] [--table <table>]
-                            [--field <role>=<key> ...] <file>
+                            [--entity <name>] [--field <role>=<key> ...] <file>
 
         ARGUMENTS:
           <file>                  A todo list in any format todofmt reads, or - for
@@ -150,8 +158,12 @@ let goldenHelp: [(command: String, text: String)] = [
           --key <key>             The key of a dictionary root (a UserDefaults file, a
                                   JSON object) that holds the list. Default: the one key
                                   that does.
-          --table <table>         The table of a database that holds the list. Default:
-                                  todofmt's own, else the one with a name column.
+          --table <table>         The table of a database that holds the list (on a new
+                                  database, the table it creates). Default: todofmt's
+                                  own, else the one with a name column.
+          --entity <name>         The Core Data entity whose rows are the list, by its
+                                  name in the store (Note, TodoItem). Default: the one
+                                  entity with a name attribute.
           --field <role>=<key>    The key (or column) that plays a role in items, for
                                   schemas todofmt does not know (roles: name, checked,
                                   status, section, children, fields, order).

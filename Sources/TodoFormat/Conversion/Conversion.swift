@@ -62,8 +62,16 @@ public struct Conversion: Sendable {
         }
         let reader = try FormatRegistry.format(source)
         if plan.existing != nil {
-            let list = try TodoList.build { try reader.read(input, options: options, into: &$0) }
-            return try plan.write(list, options: options)
+            // Names stay slices of the input's text, which is held while the list is built
+            // anyway: a million names are not copied one by one.
+            var builder = ListBuilder(keepingSlices: ())
+            try reader.read(input, options: options, into: &builder)
+            let list = builder.finish()
+            do {
+                return try plan.write(list, options: options)
+            } catch let duplicate as DuplicateIdentity {
+                throw duplicate.located(in: input, format: source, list: list)
+            }
         }
         return try plan.write(options: options) { writer in try reader.read(input, options: options, into: &writer) }
     }
@@ -181,5 +189,32 @@ struct OutputPlan {
         case .file(let url): try Output.file(url.filePath)
         case .standardOutput: try Output.file("-")
         }
+    }
+}
+
+extension DuplicateIdentity {
+    /// The error as the user sees it: at the second item's line in a checklist, naming both
+    /// lines (else both items' positions), the key and its value.
+    func located(in input: Input, format: DocumentFormat, list: TodoList) -> Error {
+        let key = self.key.map { "\($0) " } ?? ""
+        let what = "\(key)\(identity.description)"
+        if format == .markdown, let text = try? input.text(), let document = try? TodoDocument(parsing: text, path: input.name),
+            second < document.entries.count
+        {
+            let lines = (document.entries[first].line, document.entries[second].line)
+            return ParseError(
+                "lines \(lines.0) and \(lines.1) both carry \(what): each row is written once, so one of them must go (nothing was written)",
+                at: SourceLocation(file: input.name, line: lines.1, column: 1))
+        }
+        let flat = list.flattened()
+        var positions = ItemPositions()
+        var names: [Int: String] = [:]
+        for (i, entry) in flat.enumerated() where i <= second {
+            let position = positions.next(depth: entry.depth)
+            if i == first || i == second { names[i] = ItemPositions.describe(position, entry.item) }
+        }
+        return ConversionError.unsupported(
+            "\(input.name): items \(names[first] ?? "\(first + 1)") and \(names[second] ?? "\(second + 1)") both carry \(what): "
+                + "each row is written once, so one of them must go (nothing was written)")
     }
 }

@@ -27,7 +27,7 @@ public struct StoreError: Error, Hashable, Sendable, CustomStringConvertible, Lo
 
 /// The thin wrapper around libsqlite3: a connection. All of todofmt's SQLite goes through it.
 final class Database {
-    fileprivate let handle: OpaquePointer
+    let handle: OpaquePointer
     /// The file as errors name it.
     let path: String
 
@@ -86,6 +86,21 @@ final class Database {
         return rows
     }
 
+    /// The first column of the first row of a query, or nil when there is no row.
+    func scalar(_ sql: String, _ arguments: [SQLValue] = []) throws(StoreError) -> SQLValue? {
+        let statement = try prepare(sql)
+        try statement.bind(arguments)
+        return try statement.step() ? statement.value(0) : nil
+    }
+
+    /// The names of the database's tables, in the order they were made.
+    func tableNames() throws(StoreError) -> [String] {
+        try rows("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY rowid").compactMap { row -> String? in
+            if case .text(let name) = row[0] { return name }
+            return nil
+        }
+    }
+
     /// Runs `body` in a transaction: committed when it returns, rolled back when it throws.
     func transaction<T>(_ body: () throws -> T) throws -> T {
         try execute("BEGIN IMMEDIATE")
@@ -102,6 +117,11 @@ final class Database {
     /// Quotes an identifier (a table or column name from a file or the user).
     static func quote(_ name: String) -> String {
         "\"" + name.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+    }
+
+    /// Quotes a text as an SQL string literal.
+    static func literal(_ text: String) -> String {
+        "'" + text.replacingOccurrences(of: "'", with: "''") + "'"
     }
 }
 
@@ -157,7 +177,14 @@ final class Statement {
             case .null: code = sqlite3_bind_null(handle, index)
             case .integer(let v): code = sqlite3_bind_int64(handle, index, v)
             case .real(let v): code = sqlite3_bind_double(handle, index, v)
-            case .text(let s): code = sqlite3_bind_text(handle, index, s, -1, Self.transient)
+            case .text(var s):
+                // By its length: a NUL inside the text is part of it.
+                code = s.withUTF8 { bytes in
+                    bytes.withMemoryRebound(to: CChar.self) { text in
+                        text.baseAddress.map { sqlite3_bind_text(handle, index, $0, Int32(text.count), Self.transient) }
+                            ?? sqlite3_bind_text(handle, index, "", 0, Self.transient)
+                    }
+                }
             case .blob(let d):
                 code = d.withUnsafeBytes { sqlite3_bind_blob(handle, index, $0.baseAddress, Int32($0.count), Self.transient) }
             }
@@ -185,6 +212,9 @@ final class Statement {
 
     /// A column's storage class, without making a value.
     func isNull(_ i: Int) -> Bool { sqlite3_column_type(handle, Int32(i)) == SQLITE_NULL }
+
+    /// Whether a column's value is an integer.
+    func isInteger(_ i: Int) -> Bool { sqlite3_column_type(handle, Int32(i)) == SQLITE_INTEGER }
 
     func int64(_ i: Int) -> Int64 { sqlite3_column_int64(handle, Int32(i)) }
 
@@ -225,112 +255,44 @@ final class Statement {
     }
 
     func row() -> [SQLValue] { (0..<columnCount).map(value) }
+
+    /// Whether a column's value is this text, compared without making a Swift value of it.
+    func holds(_ text: Substring, at i: Int) -> Bool {
+        let index = Int32(i)
+        guard sqlite3_column_type(handle, index) == SQLITE_TEXT else { return false }
+        let count = Int(sqlite3_column_bytes(handle, index))
+        guard count == text.utf8.count else { return false }
+        guard count > 0, let stored = sqlite3_column_text(handle, index) else { return count == 0 }
+        return text.utf8.withContiguousStorageIfAvailable { memcmp($0.baseAddress!, stored, count) == 0 }
+            ?? text.utf8.elementsEqual(UnsafeBufferPointer(start: stored, count: count))
+    }
+
+    /// Whether a column's value is `value` (of the same storage class), compared without
+    /// making a Swift value of it.
+    func holds(_ value: SQLValue, at i: Int) -> Bool {
+        let index = Int32(i)
+        let type = sqlite3_column_type(handle, index)
+        switch value {
+        case .null: return type == SQLITE_NULL
+        case .integer(let v): return type == SQLITE_INTEGER && sqlite3_column_int64(handle, index) == v
+        case .real(let v): return type == SQLITE_FLOAT && sqlite3_column_double(handle, index) == v
+        case .text(var s):
+            guard type == SQLITE_TEXT else { return false }
+            let count = Int(sqlite3_column_bytes(handle, index))
+            guard count == s.utf8.count else { return false }
+            guard count > 0, let text = sqlite3_column_text(handle, index) else { return count == 0 }
+            return s.withUTF8 { memcmp($0.baseAddress!, text, count) == 0 }
+        case .blob(let d):
+            guard type == SQLITE_BLOB else { return false }
+            let count = Int(sqlite3_column_bytes(handle, index))
+            guard count == d.count else { return false }
+            guard count > 0, let blob = sqlite3_column_blob(handle, index) else { return count == 0 }
+            return d.withUnsafeBytes { memcmp($0.baseAddress!, blob, count) == 0 }
+        }
+    }
 }
 
 extension SourceLocation {
     /// A location that names only the file.
     fileprivate var withoutOffset: SourceLocation { SourceLocation(file: file, line: 0, column: 0) }
-}
-
-extension Database {
-    /// Runs SQL text as `sqlite3 DB .dump` writes it: creating tables, indexes, views and
-    /// triggers, inserting rows, transactions and `PRAGMA foreign_keys`. Anything else
-    /// (ATTACH, load_extension, other pragmas, updates, drops) is refused by an authorizer
-    /// before it runs, and the error names the statement's line.
-    func runDump(_ text: [UInt8], path: String) throws(StoreError) {
-        final class Guard {
-            var refusal: String?
-        }
-        let guardian = Guard()
-        let authorizer: @convention(c) (
-            UnsafeMutableRawPointer?, Int32, UnsafePointer<CChar>?, UnsafePointer<CChar>?, UnsafePointer<CChar>?,
-            UnsafePointer<CChar>?
-        ) -> Int32 = { context, action, first, second, _, _ in
-            let guardian = Unmanaged<Guard>.fromOpaque(context!).takeUnretainedValue()
-            let a = first.map { String(cString: $0) } ?? ""
-            let b = second.map { String(cString: $0) } ?? ""
-            switch action {
-            case SQLITE_CREATE_TABLE, SQLITE_CREATE_INDEX, SQLITE_CREATE_VIEW, SQLITE_CREATE_TRIGGER, SQLITE_INSERT,
-                SQLITE_TRANSACTION, SQLITE_READ, SQLITE_SELECT, SQLITE_SAVEPOINT, SQLITE_RECURSIVE:
-                return SQLITE_OK
-            case SQLITE_UPDATE where a == "sqlite_sequence", SQLITE_DELETE where a == "sqlite_sequence":
-                return SQLITE_OK
-            case SQLITE_UPDATE where a.hasPrefix("sqlite_"), SQLITE_INSERT where a.hasPrefix("sqlite_"):
-                return SQLITE_OK
-            case SQLITE_PRAGMA where a.lowercased() == "foreign_keys":
-                return SQLITE_OK
-            case SQLITE_FUNCTION:
-                if b.lowercased() == "load_extension" {
-                    guardian.refusal = "load_extension is not allowed in a dump"
-                    return SQLITE_DENY
-                }
-                return SQLITE_OK
-            case SQLITE_ATTACH, SQLITE_DETACH:
-                guardian.refusal = "ATTACH and DETACH are not allowed in a dump (they touch other files)"
-                return SQLITE_DENY
-            case SQLITE_PRAGMA:
-                guardian.refusal = "PRAGMA \(a) is not allowed in a dump"
-                return SQLITE_DENY
-            default:
-                guardian.refusal = "only creating tables, indexes, views and triggers, inserting rows and transactions are allowed in a dump"
-                return SQLITE_DENY
-            }
-        }
-        let context = Unmanaged.passUnretained(guardian).toOpaque()
-        sqlite3_set_authorizer(handle, authorizer, context)
-        defer { sqlite3_set_authorizer(handle, nil, nil) }
-        var bytes = text
-        bytes.append(0)
-        try withExtendedLifetime(guardian) { () throws(StoreError) in
-            try bytes.withUnsafeBufferPointer { buffer throws(StoreError) in
-                let base = UnsafeRawPointer(buffer.baseAddress!).assumingMemoryBound(to: CChar.self)
-                var cursor = base
-                while cursor.pointee != 0 {
-                    var statement: OpaquePointer?
-                    var tail: UnsafePointer<CChar>?
-                    let start = base.distance(to: cursor)
-                    guardian.refusal = nil
-                    let code = sqlite3_prepare_v2(handle, cursor, -1, &statement, &tail)
-                    // Where the statement starts: after white space and comments.
-                    var statementStart = start
-                    while statementStart < buffer.count - 1 {
-                        let c = buffer[statementStart]
-                        if [9, 10, 13, 32].contains(c) {
-                            statementStart += 1
-                        } else if c == UInt8(ascii: "-") && buffer[statementStart + 1] == UInt8(ascii: "-") {
-                            while statementStart < buffer.count - 1 && buffer[statementStart] != 10 { statementStart += 1 }
-                        } else {
-                            break
-                        }
-                    }
-                    func location() -> SourceLocation {
-                        let at = statementStart
-                        return buffer.withMemoryRebound(to: UInt8.self) {
-                            SourceLocation.of(offset: at, in: UnsafeBufferPointer(rebasing: $0[..<(buffer.count - 1)]), file: path)
-                        }
-                    }
-                    let sql = { () -> String in
-                        let end = tail.map { base.distance(to: $0) } ?? statementStart
-                        let text = String(
-                            decoding: UnsafeRawBufferPointer(rebasing: UnsafeRawBufferPointer(buffer)[statementStart..<max(statementStart, end)]),
-                            as: UTF8.self)
-                        let firstLine = text.prefix { $0 != "\n" }.trimmingCharacters(in: .whitespaces)
-                        return firstLine.count > 80 ? String(firstLine.prefix(80)) + "…" : firstLine
-                    }
-                    guard code == SQLITE_OK else {
-                        let message = guardian.refusal ?? String(cString: sqlite3_errmsg(handle))
-                        throw StoreError(code: code, message: message, sql: sql(), location: location())
-                    }
-                    guard let statement else { break }  // only comments or white space were left
-                    let stepCode = sqlite3_step(statement)
-                    sqlite3_finalize(statement)
-                    guard stepCode == SQLITE_DONE || stepCode == SQLITE_ROW else {
-                        throw StoreError(code: stepCode, message: String(cString: sqlite3_errmsg(handle)), sql: sql(), location: location())
-                    }
-                    guard let tail else { break }
-                    cursor = tail
-                }
-            }
-        }
-    }
 }

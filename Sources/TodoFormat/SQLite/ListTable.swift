@@ -4,14 +4,23 @@ import Foundation
 struct ColumnInfo: Hashable {
     var name: String
     var declaredType: String
-    var isPrimaryKey: Bool
+    /// Its place in the primary key, from 1; 0 when it is not part of it.
+    var primaryKeyIndex = 0
+    var notNull = false
+    var hasDefault = false
 
+    var isPrimaryKey: Bool { primaryKeyIndex > 0 }
     /// A date or time column by its declared type (`TIMESTAMP`, `DATETIME`, `DATE`).
     var isDateType: Bool {
         let t = declaredType.uppercased()
         return t.contains("DATE") || t.contains("TIME")
     }
     var isBooleanType: Bool { declaredType.uppercased().contains("BOOL") }
+    /// A column for text: no type, or one with text affinity (or `STRING`).
+    var isTextType: Bool {
+        let t = declaredType.uppercased()
+        return t.isEmpty || t.contains("CHAR") || t.contains("TEXT") || t.contains("CLOB") || t.contains("STRING")
+    }
 }
 
 /// The table that holds a list, and what its columns mean (FORMAT.md, section 7.7).
@@ -24,57 +33,131 @@ struct ListTable {
     var name: String
     var columns: [ColumnInfo]
     var isOwn = false
-    /// A Core Data store's entity: its number in `Z_PRIMARYKEY` and the columns Core Data keeps.
-    var entity: Int?
+    /// False for a `WITHOUT ROWID` table, whose rows are found by their primary key.
+    var hasRowID = true
+    /// A Core Data store's entity whose rows are the list, and the store's model.
+    var entity: CoreDataModel.Entity?
+    var model: CoreDataModel?
+    /// The `Z_ENT` values of the list's rows (the entity and those below it) when the table
+    /// holds rows of other entities too.
+    var entityNumbers: [Int]?
     var nameColumn: String
+    /// The column of the checked role: 0/1, truth words, or codes the user mapped.
     var checkedColumn: String?
+    /// The column of the status role: words (`completed`, `active`), one character, or codes.
+    var statusColumn: String?
+    /// Where there is neither: a completion date (`completed_at`), set when done.
+    var completionColumn: String?
     var orderColumn: String?
+    /// When a row was made, for ordering when there is no order column and for new rows.
     var dateColumn: String?
-    /// The column that finds a row again; nil for the rowid.
-    var keyColumn: String?
+    /// When a row was last changed, set on every row todofmt changes.
+    var modificationColumn: String?
+    /// The columns that find a row again (the primary key, or Core Data's `Z_PK`); empty
+    /// for the rowid.
+    var keyColumns: [String] = []
+    /// The schema the columns were matched with; its value mappings give the checked and
+    /// status columns' codes.
+    var schema: ItemSchema = .standard
 
     var isCoreData: Bool { entity != nil }
-    var keyField: String { keyColumn ?? "rowid" }
+    /// The fields that carry a row's key: its key columns, or `rowid`.
+    var keyFields: [String] { keyColumns.isEmpty ? ["rowid"] : keyColumns }
 
     /// Core Data's own columns, which are not item fields.
     static let coreDataBookkeeping: Set<String> = ["Z_ENT", "Z_OPT"]
-    /// Core Data's tables that are not entities.
-    static let coreDataTables: Set<String> = ["Z_PRIMARYKEY", "Z_METADATA", "Z_MODELCACHE", "ACHANGE", "ATRANSACTION", "ATRANSACTIONSTRING"]
-    /// Columns that hold when a row was made, for ordering when there is no order column.
+    /// Columns that hold when a row was made, for ordering when there is no order column
+    /// (compared as `ItemSchema.normalizedKey` gives them).
     static let creationDateNames: Set<String> = [
         "createtime", "cdate", "createdat", "created", "creationdate", "datecreated", "createdate", "createddate",
-        "timestamp", "date",
+        "creationtime", "createdon", "insertedat", "dateadded", "addedat", "timestamp", "date",
+    ]
+    /// Columns that hold when a row was last changed.
+    static let modificationDateNames: Set<String> = [
+        "updatedat", "updated", "modifiedat", "modified", "modificationdate", "datemodified", "modifieddate",
+        "lastmodified", "lastmodifieddate", "modifydate", "modifytime", "updatetime", "updatedate", "changedat",
+        "lastupdated", "mtime",
     ]
 
-    /// A column's name as a key: Core Data's `Z` prefix dropped (`ZNAME` is `name`).
+    /// A column's name as a key: in a Core Data store the `Z` prefix goes (`ZNAME` is
+    /// `name`) and so do the digits Core Data appends to attributes of the same name in
+    /// entities that share a table (`ZTITLE1` is `title`).
     static func plainName(_ column: String, coreData: Bool) -> String {
-        if coreData, column.count > 1, column.hasPrefix("Z"), !column.hasPrefix("Z_") { return String(column.dropFirst()) }
-        return column
+        guard coreData, column.count > 1, column.hasPrefix("Z"), !column.hasPrefix("Z_") else { return column }
+        let name = column.dropFirst()
+        let trimmed = name.reversed().drop { $0.isASCII && $0.isNumber }
+        return trimmed.isEmpty ? String(name) : String(trimmed.reversed())
     }
 
-    /// The list's table: `table` when the user named it, else todofmt's own, else the one
-    /// table with a name column. Several candidates are an error that names them.
-    static func find(in db: Database, table: String?, schema: ItemSchema) throws -> ListTable {
-        let tables = try db.rows("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY rowid").compactMap { row -> String? in
-            if case .text(let name) = row[0] { return name }
-            return nil
-        }
-        let coreData = tables.contains("Z_PRIMARYKEY") && tables.contains("Z_METADATA")
+    /// The list's table: the entity the user named (`--entity`), the table the user named,
+    /// else todofmt's own, else the one table (in a Core Data store, the one entity) with a
+    /// name column. Several candidates are an error that names them.
+    static func find(in db: Database, options: ListOptions) throws -> ListTable {
+        let tables = try db.tableNames()
+        let model = try CoreDataModel(db: db, tables: tables)
         let path = db.path
-        if let table {
+        let schema = options.schema
+        if let entityName = options.entity {
+            guard let model else {
+                throw ConversionError.noList(path: path, reason: "--entity names a Core Data entity, and this is not a Core Data store (it has no Z_PRIMARYKEY table)")
+            }
+            guard let entity = model.entity(named: entityName) else {
+                throw ConversionError.noList(
+                    path: path, reason: "there is no entity '\(entityName)' (entities: \(model.entities.map(\.name).joined(separator: ", ")))")
+            }
+            guard let table = model.table(of: entity) else {
+                throw ConversionError.noList(path: path, reason: "entity '\(entity.name)' has no table (Z\(model.root(of: entity).name.uppercased()))")
+            }
+            if let named = options.table, named != table {
+                throw ConversionError.noList(path: path, reason: "entity '\(entity.name)' is in table '\(table)', not '\(named)'")
+            }
+            guard let found = try describe(table, in: db, model: model, entity: entity, schema: schema) else {
+                throw ConversionError.noList(
+                    path: path,
+                    reason: "entity '\(entity.name)' has no text attribute for the name; name its column with --field name=COLUMN")
+            }
+            return found
+        }
+        if let table = options.table {
             guard tables.contains(table) else {
                 throw ConversionError.noList(path: path, reason: "there is no table '\(table)' (tables: \(tables.joined(separator: ", ")))")
             }
-            guard let found = try describe(table, in: db, coreData: coreData, schema: schema) else {
+            var entity: CoreDataModel.Entity? = nil
+            if let model {
+                let held = try entitiesWithRows(in: table, model: model, db: db)
+                if held.count > 1 {
+                    throw ConversionError.noList(
+                        path: path,
+                        reason: "table '\(table)' holds the rows of several entities (\(held.map(\.name).joined(separator: ", "))); pick one with --entity")
+                }
+                entity = held.first ?? model.entities(in: table).first
+            }
+            guard let found = try describe(table, in: db, model: model, entity: entity, schema: schema) else {
                 throw ConversionError.noList(
                     path: path, reason: "table '\(table)' has no text column for the name; name it with --field name=COLUMN")
             }
             return found
         }
-        if tables.contains(ownName), let own = try describe(ownName, in: db, coreData: false, schema: schema) { return own }
+        if tables.contains(ownName), let own = try describe(ownName, in: db, model: nil, entity: nil, schema: schema), own.isOwn {
+            return own
+        }
         var candidates: [ListTable] = []
-        for name in tables where !name.hasPrefix("sqlite_") && !(coreData && (coreDataTables.contains(name) || name.hasPrefix("Z_"))) {
-            if let found = try describe(name, in: db, coreData: coreData, schema: schema) { candidates.append(found) }
+        var entityTables: Set<String> = []
+        if let model {
+            for entity in model.entities {
+                guard let table = model.table(of: entity) else { continue }
+                entityTables.insert(table)
+                // An abstract entity (one with entities below it and no rows of its own) is not a list.
+                let below = model.family(of: entity).count > 1
+                if below, try db.scalar("SELECT 1 FROM \(Database.quote(table)) WHERE Z_ENT = ? LIMIT 1", [.integer(Int64(entity.number))]) == nil {
+                    continue
+                }
+                if let found = try describe(table, in: db, model: model, entity: entity, schema: schema) { candidates.append(found) }
+            }
+        }
+        for name in tables where !name.hasPrefix("sqlite_") && !entityTables.contains(name) {
+            if model != nil && (CoreDataModel.ownTables.contains(name) || CoreDataModel.isJoinTable(name)) { continue }
+            if let found = try describe(name, in: db, model: nil, entity: nil, schema: schema) { candidates.append(found) }
         }
         if candidates.count == 1 { return candidates[0] }
         if candidates.isEmpty {
@@ -83,59 +166,109 @@ struct ListTable {
                 reason: "no table has a name column (\(ItemSchema.synonyms[.name]!.joined(separator: ", "))); tables: "
                     + "\(tables.joined(separator: ", ")). Pick one with --table and name its column with --field name=COLUMN")
         }
+        if candidates.contains(where: \.isCoreData) {
+            let described = candidates.map { table in table.entity.map { "\($0.name) in \(table.name)" } ?? "table \(table.name)" }
+            throw ConversionError.noList(
+                path: path, reason: "several entities could be the list (\(described.joined(separator: ", "))); pick one with --entity")
+        }
         throw ConversionError.noList(
             path: path,
             reason: "several tables could be the list (\(candidates.map(\.name).joined(separator: ", "))); pick one with --table")
     }
 
-    /// The roles of a table's columns; nil when it has no name column.
-    static func describe(_ table: String, in db: Database, coreData: Bool, schema: ItemSchema) throws -> ListTable? {
-        let columns = try db.rows("PRAGMA table_info(\(Database.quote(table)))").map { row -> ColumnInfo in
-            var name = "", type = ""
-            if case .text(let n) = row[1] { name = n }
-            if case .text(let t) = row[2] { type = t }
-            var primary = false
-            if case .integer(let p) = row[5] { primary = p > 0 }
-            return ColumnInfo(name: name, declaredType: type, isPrimaryKey: primary)
+    /// The entities that have rows in a table.
+    private static func entitiesWithRows(in table: String, model: CoreDataModel, db: Database) throws -> [CoreDataModel.Entity] {
+        let columns = try db.rows("PRAGMA table_info(\(Database.quote(table)))").compactMap { row -> String? in
+            if case .text(let name) = row[1] { return name }
+            return nil
         }
-        let isEntity = coreData && columns.contains { $0.name == "Z_PK" } && columns.contains { $0.name == "Z_ENT" }
-        if table == ownName && Set(ownColumns).isSubset(of: Set(columns.map(\.name))) {
+        guard columns.contains("Z_ENT") else { return [] }
+        return try db.rows("SELECT DISTINCT Z_ENT FROM \(Database.quote(table)) ORDER BY Z_ENT").compactMap { row in
+            if case .integer(let number) = row[0] { return model.entity(number: Int(number)) }
+            return nil
+        }
+    }
+
+    /// The roles of a table's columns; nil when it has no name column. In a Core Data
+    /// store `entity` says whose rows are the list; in a table shared by several entities,
+    /// only the columns its rows use play roles.
+    static func describe(
+        _ table: String, in db: Database, model: CoreDataModel?, entity: CoreDataModel.Entity?, schema: ItemSchema
+    ) throws -> ListTable? {
+        let columns = try db.rows("PRAGMA table_info(\(Database.quote(table)))").map { row -> ColumnInfo in
+            var column = ColumnInfo(name: "", declaredType: "")
+            if case .text(let n) = row[1] { column.name = n }
+            if case .text(let t) = row[2] { column.declaredType = t }
+            if case .integer(let n) = row[3] { column.notNull = n != 0 }
+            column.hasDefault = row[4] != .null
+            if case .integer(let p) = row[5] { column.primaryKeyIndex = Int(p) }
+            return column
+        }
+        let names = Set(columns.map(\.name))
+        let isEntity = entity != nil && names.contains("Z_PK") && names.contains("Z_ENT")
+        // todofmt's table: by its name and columns, or (made under another name with
+        // `--table`) by its first seven columns.
+        if entity == nil
+            && ((table == ownName && Set(ownColumns).isSubset(of: names)) || Array(columns.prefix(ownColumns.count).map(\.name)) == ownColumns)
+        {
             return ListTable(
                 name: table, columns: columns, isOwn: true, nameColumn: "name", checkedColumn: "checked", orderColumn: "position",
-                keyColumn: "id")
+                keyColumns: ["id"])
         }
-        func role(_ column: ColumnInfo) -> ItemRole? {
-            if schema.isNamed(column.name) { return schema.role(of: column.name) }
-            return schema.role(of: plainName(column.name, coreData: isEntity))
-        }
-        let isText = { (c: ColumnInfo) in
-            let t = c.declaredType.uppercased()
-            return t.isEmpty || t.contains("CHAR") || t.contains("TEXT") || t.contains("CLOB") || t.contains("STRING")
-        }
-        guard let name = columns.first(where: { role($0) == .name && isText($0) }) else { return nil }
-        var list = ListTable(name: table, columns: columns, nameColumn: name.name)
-        list.checkedColumn = columns.first { role($0) == .checked }?.name
-        list.orderColumn = columns.first { role($0) == .order }?.name
-        list.dateColumn = columns.first { creationDateNames.contains(plainName($0.name, coreData: isEntity).lowercased()) }?.name
-        if isEntity {
-            list.keyColumn = "Z_PK"
-            let entity = try db.rows("SELECT Z_ENT FROM Z_PRIMARYKEY WHERE Z_NAME = ?", [.text(String(table.dropFirst()))])
-            if case .integer(let number)? = entity.first?.first { list.entity = Int(number) }
-            if list.entity == nil {
-                // The entity's number from the table's own rows, or the name match ignoring case.
-                let byCase = try db.rows("SELECT Z_ENT, Z_NAME FROM Z_PRIMARYKEY")
-                for row in byCase {
-                    if case .integer(let n) = row[0], case .text(let entityName) = row[1], "Z" + entityName.uppercased() == table {
-                        list.entity = Int(n)
-                    }
+        var list = ListTable(name: table, columns: columns, nameColumn: "")
+        list.hasRowID = db.hasRowID(table)
+        list.schema = schema
+        var candidates = columns
+        if isEntity, let model, let entity {
+            list.entity = entity
+            list.model = model
+            let numbers = model.family(of: entity)
+            if model.entities(in: table).count > 1 {
+                list.entityNumbers = numbers
+                // Only the columns the entity's rows use are its own; the others belong to
+                // other entities of the table (all NULL in these rows).
+                let counts = try db.rows(
+                    "SELECT \(columns.map { "count(\(Database.quote($0.name)))" }.joined(separator: ", ")) FROM \(Database.quote(table)) "
+                        + "WHERE Z_ENT IN (\(numbers.map(String.init).joined(separator: ", ")))")
+                if let row = counts.first, row.contains(where: { if case .integer(let n) = $0 { n > 0 } else { false } }) {
+                    candidates = zip(columns, row).filter { if case .integer(let n) = $1 { n > 0 } else { false } }.map(\.0)
                 }
             }
-            if list.entity == nil { list.entity = 0 }
+        }
+        let coreData = isEntity
+        func plain(_ column: ColumnInfo) -> String { plainName(column.name, coreData: coreData) }
+        // A column the user named plays its role first; then synonyms, in column order.
+        func first(_ role: ItemRole, where extra: (ColumnInfo) -> Bool = { _ in true }) -> ColumnInfo? {
+            let usable = candidates.filter { !(coreData && ($0.name == "Z_PK" || coreDataBookkeeping.contains($0.name))) && extra($0) }
+            if let named = usable.first(where: { (schema.isNamed($0.name) || schema.isNamed(plain($0))) && schema.role(of: schema.isNamed($0.name) ? $0.name : plain($0)) == role }) {
+                return named
+            }
+            return usable.first { !schema.isNamed($0.name) && !schema.isNamed(plain($0)) && schema.role(of: plain($0)) == role }
+        }
+        guard let name = first(.name, where: \.isTextType) else { return nil }
+        list.nameColumn = name.name
+        list.checkedColumn = first(.checked)?.name
+        list.statusColumn = first(.status)?.name
+        list.orderColumn = first(.order)?.name
+        let others = candidates.filter { ![list.nameColumn, list.checkedColumn, list.statusColumn].contains($0.name) }
+        if list.checkedColumn == nil && list.statusColumn == nil {
+            list.completionColumn = others.first { ItemSchema.isCompletionDateKey(plain($0)) }?.name
+        }
+        list.dateColumn = others.first { creationDateNames.contains(ItemSchema.normalizedKey(plain($0))) }?.name
+        list.modificationColumn = others.first { modificationDateNames.contains(ItemSchema.normalizedKey(plain($0))) }?.name
+        if coreData {
+            list.keyColumns = ["Z_PK"]
         } else {
-            let keys = columns.filter(\.isPrimaryKey)
-            list.keyColumn = keys.count == 1 ? keys[0].name : nil
+            list.keyColumns = columns.filter(\.isPrimaryKey).sorted { $0.primaryKeyIndex < $1.primaryKeyIndex }.map(\.name)
         }
         return list
+    }
+
+    /// The rows that are the list: all of the table's, or in a table that several entities
+    /// share, the entity's.
+    var rowFilter: String {
+        guard let entityNumbers else { return "" }
+        return " WHERE Z_ENT IN (\(entityNumbers.map(String.init).joined(separator: ", ")))"
     }
 
     /// The order rows are read in: the order column, else the creation date, else the key.
@@ -143,8 +276,20 @@ struct ListTable {
         var terms: [String] = []
         if let orderColumn { terms.append(Database.quote(orderColumn)) }
         if let dateColumn { terms.append(Database.quote(dateColumn)) }
-        terms.append(keyColumn.map(Database.quote) ?? "rowid")
+        terms.append(contentsOf: keyColumns.isEmpty ? ["rowid"] : keyColumns.map(Database.quote))
         return terms.joined(separator: ", ")
+    }
+
+    /// The query that reads the list's rows in order: the rowid (when there is one), then
+    /// every column.
+    var selectStatement: String {
+        "SELECT \(hasRowID ? "rowid, " : "")* FROM \(Database.quote(name))\(rowFilter) ORDER BY \(orderClause)"
+    }
+
+    /// Whether a column holds dates: by its declared type, or as the creation,
+    /// modification or completion date.
+    func holdsDates(_ column: ColumnInfo) -> Bool {
+        column.isDateType || column.name == dateColumn || column.name == modificationColumn || column.name == completionColumn
     }
 
     /// A column's value as an item field value; nil for NULL.
@@ -152,16 +297,14 @@ struct ListTable {
         switch value {
         case .null: return nil
         case .integer(let i):
-            if column.isBooleanType || column.name == checkedColumn { return .bool(i != 0) }
+            if column.isBooleanType { return .bool(i != 0) }
             if column.isDateType && isCoreData { return .date(Date(timeIntervalSinceReferenceDate: Double(i))) }
             return .integer(Int(i))
         case .real(let d):
             if column.isDateType && isCoreData { return .date(Date(timeIntervalSinceReferenceDate: d)) }
             return .double(d)
         case .text(let s):
-            if column.isDateType || column.name == dateColumn, let date = ISO8601.parse(s.utf8, assumeUTC: true) {
-                return .date(date)
-            }
+            if holdsDates(column), let date = ISO8601.parse(s.utf8, assumeUTC: true) { return .date(date) }
             if column.declaredType.uppercased() == "JSON" {
                 let bytes = Array(s.utf8)
                 if let parsed = bytes.withUnsafeBufferPointer({ buffer -> FieldValue? in
@@ -177,21 +320,52 @@ struct ListTable {
         }
     }
 
-    /// The columns that become item fields, and the field key of each.
+    /// The value mappings the user gave for a column (`--field checked=status:3`).
+    func statusMap(of column: String) -> [String: TodoStatus]? {
+        schema.statusMap(of: column) ?? schema.statusMap(of: Self.plainName(column, coreData: isCoreData))
+    }
+
+    /// What a value of the checked or status column says: a status, or nil when it cannot
+    /// play the role (it is then a field under the column's name).
+    func status(of value: SQLValue, column: ColumnInfo) -> TodoStatus? {
+        if case .null = value { return nil }
+        if let map = statusMap(of: column.name) {
+            return map[fieldValue(value, column: column)?.description ?? ""] ?? .open
+        }
+        if column.name == checkedColumn {
+            switch value {
+            case .integer(let i): return i != 0 ? .done : .open
+            case .real(let d): return d != 0 ? .done : .open
+            case .text(let s): return ItemBuilder.truth(of: s).map { $0 ? .done : .open }
+            default: return nil
+            }
+        }
+        if case .text(let s) = value { return ItemBuilder.status(fromWord: s) }
+        return nil
+    }
+
+    /// The columns that become item fields, and the field key of each (todofmt's own table).
     var fieldColumns: [(column: ColumnInfo, key: String)] {
         columns.compactMap { column in
-            if column.name == nameColumn || column.name == checkedColumn { return nil }
-            if isOwn {
-                if Self.ownColumns.contains(column.name) { return nil }
-                let key = column.name.hasPrefix("field:") ? String(column.name.dropFirst(6)) : column.name
-                return (column, key)
-            }
-            if isCoreData && Self.coreDataBookkeeping.contains(column.name) { return nil }
-            return (column, column.name)
+            if Self.ownColumns.contains(column.name) { return nil }
+            let key = column.name.hasPrefix("field:") ? String(column.name.dropFirst(6)) : column.name
+            return (column, key)
         }
     }
 
-    /// Hands the list to `writer` as rows are read: one item a row, so a long table never
+    /// The key of an item: the value of its key field, or of each key field; nil when it
+    /// has none.
+    func key(of item: TodoItem) -> FieldValue? {
+        if keyFields.count == 1 { return item.fields.first { $0.key == keyFields[0] }?.value }
+        var values: [FieldValue] = []
+        for key in keyFields {
+            guard let value = item.fields.first(where: { $0.key == key })?.value else { return nil }
+            values.append(value)
+        }
+        return .array(values)
+    }
+
+    /// Hands the list to `sink` as rows are read: one item a row, so a long table never
     /// sits in memory as a list. todofmt's own table streams when its rows are stored depth
     /// first (as todofmt writes them: a first pass over its integer columns checks that and
     /// finds each row's depth); rows another program reordered are nested in memory first.
@@ -199,21 +373,72 @@ struct ListTable {
         try sink.begin(metadata: [])
         if isOwn {
             guard let depths = try depthsInStoredOrder(db) else {
-                for item in try readItems(from: db) { try sink.itemTree(item, depth: 0) }
+                for item in try readOwnItems(from: db) { try sink.itemTree(item, depth: 0) }
                 try sink.end()
                 return
             }
             var row = 0
-            try forEachRow(in: db, order: "rowid") { item, _, _, _ in
+            try forEachOwnRow(in: db) { item, _, _, _ in
                 var item = item
                 if depths[row] > 0 { item.section = nil }
                 try sink.item(item, depth: Int(depths[row]))
                 row += 1
             }
         } else {
-            try forEachRow(in: db, order: orderClause) { item, _, _, _ in try sink.item(item, depth: 0) }
+            let statement = try db.prepare(selectStatement)
+            let decoder = RowDecoder(self)
+            while try statement.step() { try sink.item(decoder.item(statement), depth: 0) }
         }
         try sink.end()
+    }
+
+    /// The list in the table, in order; todofmt's own table keeps its nesting.
+    func readItems(from db: Database) throws -> [TodoItem] {
+        if isOwn { return try readOwnItems(from: db) }
+        let statement = try db.prepare(selectStatement)
+        let decoder = RowDecoder(self)
+        var items: [TodoItem] = []
+        while try statement.step() { items.append(decoder.item(statement)) }
+        return items
+    }
+
+    /// todofmt's own table, read as it is stored and nested.
+    private func readOwnItems(from db: Database) throws -> [TodoItem] {
+        var items: [TodoItem] = []
+        var parents: [Int64?] = []
+        var ids: [Int64] = []
+        var positions: [Int64] = []
+        try forEachOwnRow(in: db) { item, id, parent, position in
+            items.append(item)
+            ids.append(id)
+            parents.append(parent)
+            positions.append(position)
+        }
+        return try Self.tree(items, ids: ids, parents: parents, positions: positions)
+    }
+
+    /// Each row of todofmt's own table as an item, with its id, parent and position.
+    private func forEachOwnRow(in db: Database, _ body: (TodoItem, Int64, Int64?, Int64) throws -> Void) throws {
+        let statement = try db.prepare("SELECT rowid, * FROM \(Database.quote(name)) ORDER BY rowid")
+        let index = Dictionary(uniqueKeysWithValues: columns.enumerated().map { ($1.name, $0 + 1) })
+        let fieldIndexes = fieldColumns.map { (index[$0.column.name]!, $0.column, $0.key) }
+        let nameIndex = index["name"]!, checkedIndex = index["checked"]!
+        let own = (id: index["id"]!, parent: index["parent"]!, position: index["position"]!, status: index["status"]!, section: index["section"]!)
+        var lastSection: String? = nil
+        while try statement.step() {
+            var item = TodoItem(name: statement.isNull(nameIndex) ? "" : statement.text(nameIndex))
+            if !statement.isNull(checkedIndex) { item.status = statement.int64(checkedIndex) != 0 ? .done : .open }
+            for (i, column, key) in fieldIndexes where !statement.isNull(i) {
+                if let value = fieldValue(statement.value(i), column: column) { item.fields.append(Field(key, value)) }
+            }
+            if !statement.isNull(own.status), let status = ItemBuilder.status(from: statement.text(own.status)) {
+                item.status = status
+            }
+            if !statement.isNull(own.section) { item.section = statement.text(own.section, reusing: &lastSection) }
+            try body(
+                item, statement.int64(own.id), statement.isNull(own.parent) ? nil : statement.int64(own.parent),
+                statement.int64(own.position))
+        }
     }
 
     /// Each row's depth when todofmt's table is stored depth first with siblings in position
@@ -244,57 +469,6 @@ struct ListTable {
             path.append(statement.int64(0))
         }
         return depths
-    }
-
-    /// The list in the table, in order; todofmt's own table keeps its nesting.
-    func readItems(from db: Database) throws -> [TodoItem] {
-        var items: [TodoItem] = []
-        var parents: [Int64?] = []
-        var ids: [Int64] = []
-        var positions: [Int64] = []
-        // todofmt's table is read as it is stored, and nested below.
-        try forEachRow(in: db, order: isOwn ? "rowid" : orderClause) { item, id, parent, position in
-            items.append(item)
-            if isOwn {
-                ids.append(id)
-                parents.append(parent)
-                positions.append(position)
-            }
-        }
-        return isOwn ? try Self.tree(items, ids: ids, parents: parents, positions: positions) : items
-    }
-
-    /// Each row as an item, with (for todofmt's table) its id, parent and position.
-    private func forEachRow(in db: Database, order: String, _ body: (TodoItem, Int64, Int64?, Int64) throws -> Void) throws {
-        let statement = try db.prepare("SELECT rowid, * FROM \(Database.quote(name)) ORDER BY \(order)")
-        let index = Dictionary(uniqueKeysWithValues: columns.enumerated().map { ($1.name, $0 + 1) })
-        let fieldIndexes = fieldColumns.map { (index[$0.column.name]!, $0.column, $0.key) }
-        let nameIndex = index[nameColumn]!
-        let checkedIndex = checkedColumn.flatMap { index[$0] }
-        let own =
-            isOwn
-            ? (id: index["id"]!, parent: index["parent"]!, position: index["position"]!, status: index["status"]!, section: index["section"]!)
-            : nil
-        var lastSection: String? = nil
-        while try statement.step() {
-            var item = TodoItem(name: statement.isNull(nameIndex) ? "" : statement.text(nameIndex))
-            if let checkedIndex, !statement.isNull(checkedIndex) { item.status = statement.int64(checkedIndex) != 0 ? .done : .open }
-            if !isOwn && keyColumn == nil { item.fields.append(Field("rowid", .integer(Int(statement.int64(0))))) }
-            for (i, column, key) in fieldIndexes where !statement.isNull(i) {
-                if let value = fieldValue(statement.value(i), column: column) { item.fields.append(Field(key, value)) }
-            }
-            guard let own else {
-                try body(item, 0, nil, 0)
-                continue
-            }
-            if !statement.isNull(own.status), let status = ItemBuilder.status(from: statement.text(own.status)) {
-                item.status = status
-            }
-            if !statement.isNull(own.section) { item.section = statement.text(own.section, reusing: &lastSection) }
-            try body(
-                item, statement.int64(own.id), statement.isNull(own.parent) ? nil : statement.int64(own.parent),
-                statement.int64(own.position))
-        }
     }
 
     /// Nests items by their parent ids, each parent's children by position. Rows stored depth

@@ -1,3 +1,5 @@
+import Foundation
+
 extension DocumentFormat {
     /// SQL text as `sqlite3 DB .dump` writes it (`.sql`).
     public static let sql = DocumentFormat(rawValue: "sql")
@@ -24,12 +26,69 @@ struct SQLDumpFormat: ListFormat {
     func read<S: ItemSink>(_ input: Input, options: ListOptions, into sink: inout S) throws {
         // The database in memory goes by the dump's name, so that errors name the file.
         let db = try Database(path: ":memory:", readOnly: false, name: input.name)
-        try db.runDump(input.bytes(), path: input.name)
-        try ListTable.find(in: db, table: options.table, schema: options.schema).read(from: db, into: &sink)
+        try db.runDump(Self.terminatedBytes(input), path: input.name)
+        try ListTable.find(in: db, options: options).read(from: db, into: &sink)
     }
 
     func writer(to output: Output, options: ListOptions) throws -> any ListWriter {
-        DumpWriter(sink: output.makeSink(), outputName: output.name)
+        DumpWriter(sink: output.makeSink(), outputName: output.name, table: options.table ?? ListTable.ownName)
+    }
+
+    /// Updates the dump as its database would be updated (`SQLiteFormat.write`): the dump
+    /// is run in memory, recording which statement made which row; the list is written into
+    /// that database; then only the statements of rows that changed are written again, new
+    /// rows follow their table's last statement, and every other byte stays.
+    func update(_ existing: Input, with list: TodoList, options: ListOptions) throws -> PendingWrite {
+        guard let path = existing.path else { throw ConversionError.unsupported("\(existing.name): only a file can be written into") }
+        let text = try Self.terminatedBytes(existing)
+        let db = try Database(path: ":memory:", readOnly: false, name: existing.name)
+        let recorder = DumpRecorder()
+        try db.runDump(text, path: existing.name, recorder: recorder)
+        let editor = try DumpEditor(db: db, recorder: recorder, text: text)
+        try db.execute("BEGIN")
+        let warnings = try SQLiteFormat.write(list, into: db, options: options, target: "an SQL dump")
+        try db.execute("COMMIT")
+        let output = try Output.file(path)
+        do {
+            var sink = output.makeSink()
+            try editor.write(to: &sink)
+            _ = try sink.finish(path: output.name)
+        } catch {
+            output.discard()
+            throw error
+        }
+        return PendingWrite(warnings: warnings, commit: output.commit, discard: output.discard)
+    }
+}
+
+extension SQLDumpFormat {
+    /// The dump's bytes and a NUL after them (SQLite reads up to one), read into one
+    /// allocation when the dump is a file: a dump can be large.
+    static func terminatedBytes(_ input: Input) throws -> [UInt8] {
+        guard let path = input.path, path != "-" else { return try input.bytes() + [0] }
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { throw ConversionError.io(path: input.name, reason: String(cString: strerror(errno))) }
+        defer { close(fd) }
+        var info = stat()
+        guard fstat(fd, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { return try input.bytes() + [0] }
+        let size = Int(info.st_size)
+        var failure: Int32 = 0
+        let bytes = [UInt8](unsafeUninitializedCapacity: size + 1) { buffer, count in
+            var done = 0
+            while done < size {
+                let n = Foundation.read(fd, buffer.baseAddress! + done, size - done)
+                if n < 0 && errno == EINTR { continue }
+                if n <= 0 {
+                    if n < 0 { failure = errno }
+                    break
+                }
+                done += n
+            }
+            buffer[done] = 0
+            count = done + 1
+        }
+        if failure != 0 { throw ConversionError.io(path: input.name, reason: String(cString: strerror(failure))) }
+        return bytes
     }
 }
 
@@ -38,11 +97,13 @@ struct SQLDumpFormat: ListFormat {
 struct DumpWriter: ListWriter {
     private var sink: ByteSink
     private let outputName: String
+    private let table: String
     private var builder = ListBuilder(keepingSlices: ())
 
-    init(sink: ByteSink, outputName: String) {
+    init(sink: ByteSink, outputName: String, table: String = ListTable.ownName) {
         self.sink = sink
         self.outputName = outputName
+        self.table = table
     }
 
     mutating func begin(metadata: [Field]) { builder.begin(metadata: metadata) }
@@ -51,7 +112,7 @@ struct DumpWriter: ListWriter {
 
     mutating func finish() throws -> Written {
         let list = builder.finish()
-        OwnTable(list).dump(to: &sink)
+        OwnTable(list, name: table).dump(to: &sink)
         var written = Written(bytes: try sink.finish(path: outputName))
         if !list.metadata.isEmpty { written.warnings.append(.metadataLeftOut(list.metadata, by: "an SQL dump")) }
         return written

@@ -20,7 +20,7 @@ struct SQLiteFormat: ListFormat {
     func read<S: ItemSink>(_ input: Input, options: ListOptions, into sink: inout S) throws {
         try input.withFile { file in
             try Self.withReadOnlyDatabase(file, name: input.name) { db in
-                try ListTable.find(in: db, table: options.table, schema: options.schema).read(from: db, into: &sink)
+                try ListTable.find(in: db, options: options).read(from: db, into: &sink)
             }
         }
     }
@@ -52,7 +52,7 @@ struct SQLiteFormat: ListFormat {
         if case .standardOutput = output.destination {
             throw ConversionError.unsupported("a database cannot be written to standard output; name a file")
         }
-        return DatabaseWriter(output: output)
+        return DatabaseWriter(output: output, table: options.table ?? ListTable.ownName)
     }
 
     /// Updates the list's table where it is, in one transaction that the pending write
@@ -63,30 +63,7 @@ struct SQLiteFormat: ListFormat {
         let db = try Database(path: path, readOnly: false, name: existing.name)
         try db.execute("BEGIN IMMEDIATE")
         do {
-            var warnings: [ConversionWarning] = []
-            if !list.metadata.isEmpty { warnings.append(.metadataLeftOut(list.metadata, by: "an SQLite table")) }
-            let table: ListTable?
-            do {
-                table = try ListTable.find(in: db, table: options.table, schema: options.schema)
-            } catch ConversionError.noList(_, _) where options.table == nil {
-                table = nil
-            }
-            if let table, !table.isOwn {
-                var update = TableUpdate(table: table, db: db)
-                try update.write(list)
-                if !update.leftOut.isEmpty {
-                    warnings.append(
-                        ConversionWarning(
-                            .fields,
-                            "the table has no column for \(update.leftOut.sorted().joined(separator: ", ")); those fields were left out"))
-                }
-                if list.items.contains(where: { !$0.children.isEmpty }) {
-                    warnings.append(
-                        ConversionWarning(.nesting, "the table has no parent column; nested items were written one after another"))
-                }
-            } else {
-                try OwnTable(list).write(to: db)
-            }
+            let warnings = try Self.write(list, into: db, options: options, target: "an SQLite table")
             return PendingWrite(
                 warnings: warnings, commit: { try db.execute("COMMIT") }, discard: { try? db.execute("ROLLBACK") })
         } catch {
@@ -94,16 +71,45 @@ struct SQLiteFormat: ListFormat {
             throw error
         }
     }
+
+    /// Writes a list into a database (a file, or a dump loaded in memory), in the caller's
+    /// transaction: into the list's table as it is, into todofmt's table, or (where there
+    /// is no list, or `--table` names a table that is not there) into a new todofmt table.
+    /// Returns what the table could not hold.
+    static func write(_ list: TodoList, into db: Database, options: ListOptions, target: String) throws -> [ConversionWarning] {
+        var warnings = WarningLog()
+        if !list.metadata.isEmpty { warnings.append(contentsOf: [.metadataLeftOut(list.metadata, by: target)]) }
+        var table: ListTable? = nil
+        do {
+            table = try ListTable.find(in: db, options: options)
+        } catch let error as ConversionError {
+            guard case .noList = error, options.entity == nil else { throw error }
+            if let named = options.table, try db.tableNames().contains(named) { throw error }
+        }
+        if let table, !table.isOwn {
+            var update = TableUpdate(table: table, db: db)
+            try update.write(list)
+            warnings.append(contentsOf: update.warnings.warnings)
+        } else if let table {
+            try OwnTable(list, name: table.name).update(in: db, table: table)
+        } else {
+            try OwnTable(list, name: options.table ?? ListTable.ownName).write(to: db)
+        }
+        return warnings.warnings
+    }
 }
 
 /// Writes a new database with todofmt's table: the items are gathered, then inserted in one
 /// transaction into the output's temporary file (or, for memory, a temporary file read back).
 struct DatabaseWriter: ListWriter {
     let output: Output
+    /// The table's name: `todo_items`, or what `--table` named.
+    let table: String
     private var builder = ListBuilder(keepingSlices: ())
 
-    init(output: Output) {
+    init(output: Output, table: String = ListTable.ownName) {
         self.output = output
+        self.table = table
     }
 
     mutating func begin(metadata: [Field]) { builder.begin(metadata: metadata) }
@@ -115,18 +121,18 @@ struct DatabaseWriter: ListWriter {
         var written = Written()
         if !list.metadata.isEmpty { written.warnings.append(.metadataLeftOut(list.metadata, by: "an SQLite table")) }
         if let file = output.temporaryPath {
-            try Self.write(list, to: file, name: output.name)
+            try Self.write(list, to: file, name: output.name, table: table)
             return written
         }
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("todofmt-\(UUID().uuidString).sqlite").path
         defer { try? FileManager.default.removeItem(atPath: file) }
-        try Self.write(list, to: file, name: output.name)
+        try Self.write(list, to: file, name: output.name, table: table)
         written.bytes = try InputFile.read(file)
         return written
     }
 
-    private static func write(_ list: TodoList, to file: String, name: String) throws {
+    private static func write(_ list: TodoList, to file: String, name: String, table: String) throws {
         let db = try Database(path: file, readOnly: false, name: name)
-        try db.transaction { try OwnTable(list).write(to: db) }
+        try db.transaction { try OwnTable(list, name: table).write(to: db) }
     }
 }

@@ -111,6 +111,8 @@ struct DuplicateIdentity: Error, Hashable {
     /// The two items, as indexes of the new entries.
     var first: Int
     var second: Int
+    /// The key (or keys) the identity is the value of, for the message (`id`, `Z_PK`).
+    var key: String? = nil
 }
 
 extension ItemAlignment {

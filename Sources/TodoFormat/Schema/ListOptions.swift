@@ -4,13 +4,18 @@ public struct ListOptions: Hashable, Sendable {
     public var key: String?
     /// The keys of item objects (`--field ROLE=KEY` names some).
     public var schema: ItemSchema
-    /// The table of a database that holds the list (`--table`); nil to find it.
+    /// The table of a database that holds the list (`--table`); nil to find it. On a new
+    /// database, the name of the table todofmt creates.
     public var table: String?
+    /// The Core Data entity whose rows are the list (`--entity`), by its name in the
+    /// store's `Z_PRIMARYKEY`; nil to find it.
+    public var entity: String?
 
     /// Options for finding a list: all nil or standard to let todofmt find it.
-    public init(key: String? = nil, schema: ItemSchema = .standard, table: String? = nil) {
+    public init(key: String? = nil, schema: ItemSchema = .standard, table: String? = nil, entity: String? = nil) {
         self.key = key
         self.schema = schema
         self.table = table
+        self.entity = entity
     }
 }

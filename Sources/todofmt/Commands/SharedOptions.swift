@@ -14,7 +14,13 @@ enum SharedOptions {
 
     static let table = OptionSpec(
         name: "--table", value: .init(placeholder: "<table>", kind: .text),
-        help: "The table of a database that holds the list. Default: todofmt's own, else the one with a name column.")
+        help: "The table of a database that holds the list (on a new database, the table it creates). "
+            + "Default: todofmt's own, else the one with a name column.")
+
+    static let entity = OptionSpec(
+        name: "--entity", value: .init(placeholder: "<name>", kind: .text),
+        help: "The Core Data entity whose rows are the list, by its name in the store (Note, TodoItem). "
+            + "Default: the one entity with a name attribute.")
 
     static let field = OptionSpec(
         name: "--field", value: .init(placeholder: "<role>=<key>", kind: .text),
@@ -23,8 +29,8 @@ enum SharedOptions {
             + "(checked=status:3); status=<key>:<value>=<c> the value of custom status c (status=status:2=-).",
         repeats: true)
 
-    /// `--key`, `--table` and `--field`, which find a list in any file.
-    static let list = [key, table, field]
+    /// `--key`, `--table`, `--entity` and `--field`, which find a list in any file.
+    static let list = [key, table, entity, field]
 
     /// The roles `--field` can name, as help and its errors list them.
     static let roles = ItemRole.allCases.map(\.rawValue).joined(separator: ", ")
@@ -36,7 +42,7 @@ extension Arguments {
         value(of: option).flatMap(DocumentFormat.init(name:))
     }
 
-    /// `--key`, `--table` and every `--field` as list options: `ROLE=KEY`, and the value
+    /// `--key`, `--table`, `--entity` and every `--field` as list options: `ROLE=KEY`, and the value
     /// mappings `checked=KEY:DONE` and `status=KEY:VALUE=C`.
     func listOptions() throws(UsageError) -> ListOptions {
         var roles: [ItemRole: String] = [:]
@@ -66,6 +72,8 @@ extension Arguments {
         }
         var schema = roles.isEmpty ? ItemSchema.standard : ItemSchema(naming: roles)
         for mapping in mappings { schema.mapping(mapping.value, of: mapping.key, to: mapping.status) }
-        return ListOptions(key: value(of: SharedOptions.key), schema: schema, table: value(of: SharedOptions.table))
+        return ListOptions(
+            key: value(of: SharedOptions.key), schema: schema, table: value(of: SharedOptions.table),
+            entity: value(of: SharedOptions.entity))
     }
 }

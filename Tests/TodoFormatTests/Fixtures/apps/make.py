@@ -820,16 +820,18 @@ INSERT INTO "todos" VALUES(4,3,1,'Paint the shed',NULL,'2008-03-02 09:10:00',NUL
                                        ("updated_at", utc("2008-03-05 16:30:00"))]),
         Item("Ask Bill about the paradox", " ", [("id", 3), ("context_id", 1), ("notes", "He'll know"), ("created_at", utc("2008-03-02 09:00:00")),
                                                   ("user_id", 1), ("show_from", "2008-04-01"), ("state", "deferred"), ("updated_at", utc("2008-03-02 09:00:00"))]),
+        # 'pending' is open (FORMAT.md 7.1: open, todo, to do, active, pending): no field, and
+        # written back as it is while the item stays open.
         Item("Paint the shed", " ", [("id", 4), ("context_id", 3), ("project_id", 1), ("created_at", utc("2008-03-02 09:10:00")), ("user_id", 1),
-                                     ("state", "pending"), ("updated_at", utc("2008-03-02 09:10:00"))]),
+                                     ("updated_at", utc("2008-03-02 09:10:00"))]),
     ]
     expect("tracks", items)
     register(name, "sql", "Tracks (Rails GTD app) SQLite schema and sample data, dumped by the sqlite3 shell",
              "the text is `description`; contexts and projects also have `name` (three candidates); done-ness is "
-             "state = 'completed' (with completed_at), 'active' is open, 'deferred'/'pending' stay fields; 't'/'f' booleans; "
+             "state = 'completed' (with completed_at), 'active' and 'pending' are open (FORMAT.md 7.1), 'deferred' stays a field; 't'/'f' booleans; "
              "DELETE FROM sqlite_sequence in the dump; a doubled quote",
              flags=["--table", "todos", "--field", "name=description"], expected="tracks.expected.md",
-             keep="the three tables; state written back as 'completed' or 'active'")
+             keep="the three tables; state written back as 'completed' or 'active', 'pending' kept while the item stays open")
 
 
 # ---------------------------------------------------------------------------------------------

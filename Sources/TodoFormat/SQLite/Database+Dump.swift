@@ -1,0 +1,292 @@
+import Foundation
+internal import CSQLite
+
+/// What loading a dump recorded, so that changes to the database can be written back into
+/// the dump's text statement by statement: where each statement is, the table it created or
+/// inserted into, and which rows each INSERT made (by rowid, or for a `WITHOUT ROWID`
+/// table by its key, logged by a trigger into the temporary table `todofmt_loaded`).
+final class DumpRecorder {
+    struct Statement {
+        /// From the statement's first character to just past its `;`.
+        var range: Range<Int>
+        /// The table an INSERT adds rows to.
+        var inserts: String?
+        /// The table a CREATE TABLE makes.
+        var creates: String?
+        /// The rowid of the one row the statement made, in a table with rowids.
+        var rowid: Int64?
+    }
+
+    /// A statement as it is kept (a dump has a million of them): tables by their index in
+    /// `tables`, -1 for none; `Int64.min` for no rowid.
+    fileprivate struct Packed {
+        var start: Int
+        var end: Int
+        var inserts: Int32
+        var creates: Int32
+        var rowid: Int64
+    }
+
+    /// Every statement of the dump, in order.
+    struct Statements: RandomAccessCollection {
+        fileprivate var packed: [Packed] = []
+        fileprivate var tables: [String] = []
+        fileprivate var tableIndex: [String: Int32] = [:]
+
+        var startIndex: Int { 0 }
+        var endIndex: Int { packed.count }
+        subscript(index: Int) -> Statement {
+            let p = packed[index]
+            return Statement(
+                range: p.start..<p.end, inserts: p.inserts < 0 ? nil : tables[Int(p.inserts)],
+                creates: p.creates < 0 ? nil : tables[Int(p.creates)], rowid: p.rowid == .min ? nil : p.rowid)
+        }
+
+        fileprivate mutating func append(_ statement: Statement) {
+            func index(_ name: String?) -> Int32 {
+                guard let name else { return -1 }
+                if let i = tableIndex[name] { return i }
+                tables.append(name)
+                tableIndex[name] = Int32(tables.count - 1)
+                return Int32(tables.count - 1)
+            }
+            packed.append(
+                Packed(
+                    start: statement.range.lowerBound, end: statement.range.upperBound, inserts: index(statement.inserts),
+                    creates: index(statement.creates), rowid: statement.rowid ?? .min))
+        }
+
+        fileprivate mutating func setRowID(_ rowid: Int64, at index: Int) { packed[index].rowid = rowid }
+    }
+
+    /// Every statement of the dump, in order.
+    fileprivate(set) var statements = Statements()
+    /// For each table with rowids, its rows' rowids and the statements that made them, as
+    /// (rowid, statement) sorted once loading is done.
+    fileprivate(set) var rows: [String: [(rowid: Int64, statement: Int)]] = [:]
+    /// Tables without rowids, whose rows a trigger records.
+    fileprivate(set) var keyed: Set<String> = []
+    /// Tables with rowids into which one statement put several rows: which row came from
+    /// where is not known, so a change rewrites all their statements.
+    fileprivate(set) var unmapped: Set<String> = []
+    /// The statement running now, as `todofmt_statement()` tells the triggers that log rows.
+    fileprivate var current: Int64 = -1
+    fileprivate var triggers = 0
+
+    /// The statement that made a table's row with this rowid (the last, if several did).
+    func statement(of table: String, rowid: Int64) -> Int? {
+        guard let list = rows[table] else { return nil }
+        var low = 0, high = list.count
+        while low < high {
+            let mid = (low + high) / 2
+            if list[mid].rowid <= rowid { low = mid + 1 } else { high = mid }
+        }
+        return low > 0 && list[low - 1].rowid == rowid ? list[low - 1].statement : nil
+    }
+}
+
+extension Database {
+    /// Runs SQL text as `sqlite3 DB .dump` writes it: creating tables, indexes, views and
+    /// triggers, inserting rows, transactions and `PRAGMA foreign_keys`. Anything else
+    /// (ATTACH, load_extension, other pragmas, updates, drops) is refused by an authorizer
+    /// before it runs, and the error names the statement's line and shows it. With a
+    /// recorder, each statement's place and the rows it made are recorded.
+    func runDump(_ text: [UInt8], path: String, recorder: DumpRecorder? = nil) throws(StoreError) {
+        final class Guard {
+            var refusal: String?
+            /// todofmt's own statements (the triggers that record rows) are not the dump's.
+            var ownStatement = false
+            var inserts: String?
+            var creates: String?
+        }
+        let guardian = Guard()
+        let authorizer: @convention(c) (
+            UnsafeMutableRawPointer?, Int32, UnsafePointer<CChar>?, UnsafePointer<CChar>?, UnsafePointer<CChar>?,
+            UnsafePointer<CChar>?
+        ) -> Int32 = { context, action, first, second, _, _ in
+            let guardian = Unmanaged<Guard>.fromOpaque(context!).takeUnretainedValue()
+            if guardian.ownStatement { return SQLITE_OK }
+            let a = first.map { String(cString: $0) } ?? ""
+            let b = second.map { String(cString: $0) } ?? ""
+            switch action {
+            case SQLITE_INSERT:
+                if guardian.inserts == nil && a != "sqlite_master" && a != "sqlite_temp_master" { guardian.inserts = a }
+                return SQLITE_OK
+            case SQLITE_CREATE_TABLE:
+                if guardian.creates == nil { guardian.creates = a }
+                return SQLITE_OK
+            // Making an index reindexes it; ANALYZE's statistics are what `.dump` writes after it.
+            case SQLITE_CREATE_INDEX, SQLITE_CREATE_VIEW, SQLITE_CREATE_TRIGGER, SQLITE_TRANSACTION, SQLITE_READ,
+                SQLITE_SELECT, SQLITE_SAVEPOINT, SQLITE_RECURSIVE, SQLITE_REINDEX, SQLITE_ANALYZE:
+                return SQLITE_OK
+            case SQLITE_UPDATE where a.hasPrefix("sqlite_"), SQLITE_DELETE where a.hasPrefix("sqlite_"):
+                return SQLITE_OK
+            case SQLITE_PRAGMA where a.lowercased() == "foreign_keys":
+                return SQLITE_OK
+            case SQLITE_FUNCTION:
+                if b.lowercased() == "load_extension" {
+                    guardian.refusal = "load_extension is not allowed in a dump"
+                    return SQLITE_DENY
+                }
+                return SQLITE_OK
+            case SQLITE_ATTACH, SQLITE_DETACH:
+                guardian.refusal = "ATTACH and DETACH are not allowed in a dump (they touch other files)"
+                return SQLITE_DENY
+            case SQLITE_PRAGMA:
+                guardian.refusal = "PRAGMA \(a) is not allowed in a dump"
+                return SQLITE_DENY
+            default:
+                guardian.refusal =
+                    "only creating tables, indexes, views and triggers, inserting rows and transactions are allowed in a dump"
+                return SQLITE_DENY
+            }
+        }
+        let context = Unmanaged.passUnretained(guardian).toOpaque()
+        if let recorder { try prepareRecording(recorder) }
+        sqlite3_set_authorizer(handle, authorizer, context)
+        defer { sqlite3_set_authorizer(handle, nil, nil) }
+        // SQLite reads up to a NUL: a text that ends in one is used as it is (a dump can be
+        // large), any other is copied with one.
+        let bytes = text.last == 0 ? text : text + [0]
+        try withExtendedLifetime(guardian) { () throws(StoreError) in
+            try bytes.withUnsafeBufferPointer { buffer throws(StoreError) in
+                let base = UnsafeRawPointer(buffer.baseAddress!).assumingMemoryBound(to: CChar.self)
+                let length = buffer.count - 1
+                var cursor = base
+                while cursor.pointee != 0 {
+                    var statement: OpaquePointer?
+                    var tail: UnsafePointer<CChar>?
+                    let start = base.distance(to: cursor)
+                    guardian.refusal = nil
+                    guardian.inserts = nil
+                    guardian.creates = nil
+                    recorder?.current = Int64(recorder?.statements.count ?? 0)
+                    let code = sqlite3_prepare_v2(handle, cursor, -1, &statement, &tail)
+                    // Where the statement starts: after white space and comments.
+                    var statementStart = start
+                    while statementStart < length {
+                        let c = buffer[statementStart]
+                        if [9, 10, 13, 32].contains(c) {
+                            statementStart += 1
+                        } else if c == UInt8(ascii: "-") && buffer[statementStart + 1] == UInt8(ascii: "-") {
+                            while statementStart < length && buffer[statementStart] != 10 { statementStart += 1 }
+                        } else {
+                            break
+                        }
+                    }
+                    func location() -> SourceLocation {
+                        let at = statementStart
+                        return buffer.withMemoryRebound(to: UInt8.self) {
+                            SourceLocation.of(offset: at, in: UnsafeBufferPointer(rebasing: $0[..<length]), file: path)
+                        }
+                    }
+                    let end = tail.map { base.distance(to: $0) } ?? length
+                    let sql = { () -> String in
+                        var stop = max(statementStart, end)
+                        if stop == statementStart {
+                            // A statement SQLite could not read: up to its line's end.
+                            while stop < length && buffer[stop] != 10 { stop += 1 }
+                        }
+                        let text = String(
+                            decoding: UnsafeRawBufferPointer(rebasing: UnsafeRawBufferPointer(buffer)[statementStart..<stop]),
+                            as: UTF8.self)
+                        let firstLine = text.prefix { $0 != "\n" }.trimmingCharacters(in: .whitespaces)
+                        return firstLine.count > 80 ? String(firstLine.prefix(80)) + "…" : firstLine
+                    }
+                    guard code == SQLITE_OK else {
+                        let message = guardian.refusal ?? String(cString: sqlite3_errmsg(handle))
+                        throw StoreError(code: code, message: message, sql: sql(), location: location())
+                    }
+                    guard let statement else { break }  // only comments or white space were left
+                    let stepCode = sqlite3_step(statement)
+                    sqlite3_finalize(statement)
+                    guard stepCode == SQLITE_DONE || stepCode == SQLITE_ROW else {
+                        throw StoreError(code: stepCode, message: String(cString: sqlite3_errmsg(handle)), sql: sql(), location: location())
+                    }
+                    if let recorder {
+                        let made = DumpRecorder.Statement(range: statementStart..<end, inserts: guardian.inserts, creates: guardian.creates)
+                        recorder.statements.append(made)
+                        guardian.ownStatement = true
+                        defer { guardian.ownStatement = false }
+                        try record(made, of: recorder)
+                    }
+                    guard let tail else { break }
+                    cursor = tail
+                }
+            }
+        }
+        if let recorder {
+            sqlite3_set_authorizer(handle, nil, nil)
+            try finishRecording(recorder)
+        }
+    }
+
+    /// The function and the table that record which statement made which row.
+    private func prepareRecording(_ recorder: DumpRecorder) throws(StoreError) {
+        let function: @convention(c) (OpaquePointer?, Int32, UnsafeMutablePointer<OpaquePointer?>?) -> Void = { context, _, _ in
+            let recorder = Unmanaged<DumpRecorder>.fromOpaque(sqlite3_user_data(context)!).takeUnretainedValue()
+            sqlite3_result_int64(context, recorder.current)
+        }
+        let code = sqlite3_create_function_v2(
+            handle, "todofmt_statement", 0, SQLITE_UTF8, Unmanaged.passUnretained(recorder).toOpaque(), function, nil, nil, nil)
+        guard code == SQLITE_OK else { throw error(code) }
+        try execute("CREATE TEMP TABLE todofmt_loaded (stmt INTEGER, tbl TEXT, ident)")
+    }
+
+    /// After a statement: the row it put into a table with rowids is recorded; a table it
+    /// created without rowids gets a trigger that records the rows inserted into it.
+    private func record(_ statement: DumpRecorder.Statement, of recorder: DumpRecorder) throws(StoreError) {
+        let index = recorder.statements.count - 1
+        if let created = statement.creates, !created.hasPrefix("sqlite_"), !hasRowID(created) {
+            recorder.triggers += 1
+            recorder.keyed.insert(created)
+            let identity = try rowIdentity(of: created, as: "NEW.")
+            try execute(
+                "CREATE TEMP TRIGGER todofmt_load_\(recorder.triggers) AFTER INSERT ON main.\(Database.quote(created)) BEGIN "
+                    + "INSERT INTO todofmt_loaded VALUES (todofmt_statement(), \(Database.literal(created)), \(identity)); END")
+        }
+        guard let table = statement.inserts, !recorder.keyed.contains(table) else { return }
+        let count = sqlite3_changes(handle)
+        if count == 1 {
+            let rowid = sqlite3_last_insert_rowid(handle)
+            recorder.statements.setRowID(rowid, at: index)
+            recorder.rows[table, default: []].append((rowid, index))
+        } else if count > 1 {
+            recorder.unmapped.insert(table)
+        }
+    }
+
+    private func finishRecording(_ recorder: DumpRecorder) throws(StoreError) {
+        for row in try rows("SELECT name FROM sqlite_temp_master WHERE type = 'trigger' AND name LIKE 'todofmt_load_%'") {
+            if case .text(let name) = row[0] { try execute("DROP TRIGGER temp.\(Database.quote(name))") }
+        }
+        try execute("CREATE INDEX temp.todofmt_loaded_rows ON todofmt_loaded (tbl, ident)")
+        try execute("CREATE INDEX temp.todofmt_loaded_statements ON todofmt_loaded (stmt)")
+        for (table, list) in recorder.rows {
+            // Rows come in rowid order in most dumps: sorting is then a check.
+            if !zip(list, list.dropFirst()).allSatisfy({ $0.rowid < $1.rowid || ($0.rowid == $1.rowid && $0.statement < $1.statement) }) {
+                recorder.rows[table] = list.sorted { ($0.rowid, $0.statement) < ($1.rowid, $1.statement) }
+            }
+        }
+    }
+
+    /// Whether a table has a rowid (it was not made `WITHOUT ROWID`).
+    func hasRowID(_ table: String) -> Bool {
+        var statement: OpaquePointer?
+        let code = sqlite3_prepare_v2(handle, "SELECT rowid FROM \(Database.quote(table)) LIMIT 0", -1, &statement, nil)
+        sqlite3_finalize(statement)
+        return code == SQLITE_OK
+    }
+
+    /// An SQL expression that tells a table's rows apart: the rowid, or for a table without
+    /// one its primary key's columns quoted and joined. `prefix` is `NEW.` or `OLD.` in a
+    /// trigger, or empty.
+    func rowIdentity(of table: String, as prefix: String = "") throws(StoreError) -> String {
+        if hasRowID(table) { return prefix + "rowid" }
+        let keys = try rows("PRAGMA table_info(\(Database.quote(table)))").compactMap { row -> (Int64, String)? in
+            guard case .text(let name) = row[1], case .integer(let pk) = row[5], pk > 0 else { return nil }
+            return (pk, name)
+        }.sorted { $0.0 < $1.0 }.map(\.1)
+        return keys.map { "quote(\(prefix)\(Database.quote($0)))" }.joined(separator: " || ',' || ")
+    }
+}

@@ -1,0 +1,243 @@
+import Foundation
+
+/// todofmt's own table for a list: the columns it needs, and its rows made one at a time
+/// (FORMAT.md, section 7.7).
+struct OwnTable {
+    var columns: [(name: String, type: String)]
+    /// The table's name: `todo_items`, or what `--table` named.
+    let name: String
+    private let list: TodoList
+    private let keys: [String]
+
+    init(_ list: TodoList, name: String = ListTable.ownName) {
+        self.list = list
+        self.name = name
+        // One column per field key, typed by the values it holds.
+        var keys: [String] = []
+        var kinds: [String: Set<String>] = [:]
+        func visit(_ items: [TodoItem]) {
+            for item in items {
+                for field in item.fields where field.value != .null {
+                    if kinds[field.key] == nil { keys.append(field.key) }
+                    kinds[field.key, default: []].insert(Self.kind(of: field.value))
+                }
+                if !item.children.isEmpty { visit(item.children) }
+            }
+        }
+        visit(list.items)
+        self.keys = keys
+        columns = [
+            ("id", "INTEGER PRIMARY KEY"), ("parent", "INTEGER REFERENCES \(Self.reference(name))(id)"),
+            ("position", "INTEGER NOT NULL"), ("name", "TEXT NOT NULL"), ("checked", "BOOLEAN NOT NULL"), ("status", "TEXT"),
+            ("section", "TEXT"),
+        ]
+        for key in keys {
+            let set = kinds[key]!
+            let type = set.count == 1 ? set.first! : ""
+            // A field named like a structure column gets a column of its own name.
+            columns.append((ListTable.ownColumns.contains(key) || key.hasPrefix("field:") ? "field:" + key : key, type))
+        }
+    }
+
+    /// Every row in id order (items depth first): id, parent, position, the item.
+    private func forEachRow(_ body: (Int64, Int64?, Int, TodoItem) throws -> Void) rethrows {
+        var nextID: Int64 = 1
+        func add(_ items: [TodoItem], parent: Int64?) throws {
+            for (position, item) in items.enumerated() {
+                let id = nextID
+                nextID += 1
+                try body(id, parent, position, item)
+                if !item.children.isEmpty { try add(item.children, parent: id) }
+            }
+        }
+        try add(list.items, parent: nil)
+    }
+
+    private func row(_ id: Int64, _ parent: Int64?, _ position: Int, _ item: TodoItem) -> [SQLValue] {
+        var row: [SQLValue] = [
+            .integer(id), parent.map { .integer($0) } ?? .null, .integer(Int64(position)), .text(item.name),
+            .integer(item.isChecked ? 1 : 0),
+            { if case .custom(let s) = item.status { return .text(String(s)) } else { return .null } }(),
+            item.section.map { .text($0) } ?? .null,
+        ]
+        for key in keys { row.append(item.fields.isEmpty ? .null : item.fields[key: key].map(Self.sqlValue) ?? .null) }
+        return row
+    }
+
+    private static func kind(of value: FieldValue) -> String {
+        switch value {
+        case .string: "TEXT"
+        case .integer: "INTEGER"
+        case .bigInteger: "TEXT"
+        case .double: "REAL"
+        case .bool: "BOOLEAN"
+        case .date: "DATETIME"
+        case .data: "BLOB"
+        case .array, .dictionary: "JSON"
+        case .null: ""
+        }
+    }
+
+    /// A field value as todofmt's table stores it.
+    static func sqlValue(_ value: FieldValue) -> SQLValue {
+        switch value {
+        case .string(let s): .text(s)
+        case .integer(let i): .integer(Int64(i))
+        case .bigInteger(let digits): .text(digits)
+        case .double(let d): .real(d)
+        case .bool(let b): .integer(b ? 1 : 0)
+        case .date(let d): .text(ISO8601.format(d))
+        case .data(let d): .blob(d)
+        case .array, .dictionary: .text(JSONText.encode(value))
+        case .null: .null
+        }
+    }
+
+    /// The table's name as `REFERENCES` and `INSERT INTO` write it: bare when it can be.
+    static func reference(_ name: String) -> String {
+        DumpLiteral.tableName(name)
+    }
+
+    var createStatement: String {
+        "CREATE TABLE \(Self.reference(name)) (" + columns.map { "\(Database.quote($0.name)) \($0.type)".trimmingCharacters(in: .whitespaces) }.joined(separator: ", ") + ")"
+    }
+
+    var insertStatement: String {
+        "INSERT INTO \(Database.quote(name)) VALUES (" + Array(repeating: "?", count: columns.count).joined(separator: ", ") + ")"
+    }
+
+    /// Creates the table and its rows in `db` (in the caller's transaction), with one
+    /// prepared statement.
+    func write(to db: Database) throws {
+        do {
+            try db.execute("DROP TABLE IF EXISTS \(Database.quote(name))")
+            try db.execute(createStatement)
+            let insert = try db.prepare(insertStatement)
+            try forEachRow { id, parent, position, item in try insert.run(row(id, parent, position, item)) }
+        }
+    }
+
+    /// Writes the list into todofmt's table as it stands in `db`, changing only the rows
+    /// that differ from what a new table would hold (rows are numbered depth first, so an
+    /// unchanged list changes nothing and one changed item one row). A table whose columns
+    /// differ from the list's is made again.
+    func update(in db: Database, table: ListTable) throws {
+        // The same columns: the structure's by name, the fields' by name and type.
+        let existing = table.columns.map { ($0.name, $0.declaredType.uppercased()) }
+        guard existing.count == columns.count,
+            zip(existing, columns).enumerated().allSatisfy({ i, pair in
+                pair.0.0 == pair.1.name && (i < ListTable.ownColumns.count || pair.0.1 == pair.1.type.uppercased())
+            })
+        else {
+            try write(to: db)
+            return
+        }
+        // First the differences, by id, while the table is only read.
+        let select = try db.prepare("SELECT * FROM \(Database.quote(name)) ORDER BY id")
+        var more = try select.step()
+        var updates: [Int64: [Int]] = [:]
+        var inserts: [Int64] = []
+        var deletes: [Int64] = []
+        try forEachRow { id, parent, position, item in
+            while more && select.int64(0) < id {
+                deletes.append(select.int64(0))
+                more = try select.step()
+            }
+            guard more && select.int64(0) == id else {
+                inserts.append(id)
+                return
+            }
+            if !matches(select, id, parent, position, item) {
+                let new = row(id, parent, position, item)
+                updates[id] = new.indices.filter { !select.holds(new[$0], at: $0) }
+            }
+            more = try select.step()
+        }
+        while more {
+            deletes.append(select.int64(0))
+            more = try select.step()
+        }
+        guard !updates.isEmpty || !inserts.isEmpty || !deletes.isEmpty else { return }
+        var statements = StatementCache(db: db)
+        for id in deletes { try statements.run("DELETE FROM \(Database.quote(name)) WHERE id = ?", [.integer(id)]) }
+        // Then the rows that differ, in id order; the walk stops after the last of them.
+        let targets = (Array(updates.keys) + inserts).sorted()
+        guard !targets.isEmpty else { return }
+        let insert = try db.prepare(insertStatement)
+        var next = 0
+        struct Done: Error {}
+        do {
+            try forEachRow { id, parent, position, item in
+                guard id == targets[next] else { return }
+                next += 1
+                if let differing = updates[id] {
+                    let new = row(id, parent, position, item)
+                    try statements.run(
+                        "UPDATE \(Database.quote(name)) SET \(differing.map { "\(Database.quote(columns[$0].name)) = ?" }.joined(separator: ", ")) WHERE id = ?",
+                        differing.map { new[$0] } + [.integer(id)])
+                } else {
+                    try insert.run(row(id, parent, position, item))
+                }
+                if next == targets.count { throw Done() }
+            }
+        } catch is Done {}
+    }
+
+    /// Whether the statement's row holds what `row` would, compared without making it.
+    private func matches(_ select: Statement, _ id: Int64, _ parent: Int64?, _ position: Int, _ item: TodoItem) -> Bool {
+        guard select.holds(parent.map { .integer($0) } ?? .null, at: 1), select.holds(.integer(Int64(position)), at: 2),
+            select.holds(item.nameStorage, at: 3), select.holds(.integer(item.isChecked ? 1 : 0), at: 4)
+        else { return false }
+        if case .custom(let s) = item.status {
+            guard select.holds(.text(String(s)), at: 5) else { return false }
+        } else if !select.isNull(5) {
+            return false
+        }
+        guard select.holds(item.section.map { .text($0) } ?? .null, at: 6) else { return false }
+        for (k, key) in keys.enumerated() {
+            let value = item.fields.isEmpty ? .null : item.fields[key: key].map(Self.sqlValue) ?? .null
+            if !select.holds(value, at: 7 + k) { return false }
+        }
+        return true
+    }
+
+    /// The table as an SQL dump, as `sqlite3 DB .dump` writes one.
+    func dump(to sink: inout ByteSink) {
+        sink.write("PRAGMA foreign_keys=OFF;\nBEGIN TRANSACTION;\n")
+        sink.write(createStatement + ";\n")
+        let prefix = "INSERT INTO \(Self.reference(name)) VALUES("
+        forEachRow { id, parent, position, item in
+            sink.write(prefix)
+            for (i, value) in row(id, parent, position, item).enumerated() {
+                if i > 0 { sink.write(byte: UInt8(ascii: ",")) }
+                value.writeLiteral(to: &sink)
+            }
+            sink.write(");\n")
+        }
+        sink.write("COMMIT;\n")
+    }
+}
+
+extension SQLValue {
+    /// The value as SQL text, written straight to the sink (a dump has a million of them).
+    /// A NUL inside a text is written as `char(0)` joined to the rest, so that the text
+    /// loads back whole.
+    func writeLiteral(to sink: inout ByteSink) {
+        guard case .text(let s) = self else {
+            sink.write(literal)
+            return
+        }
+        var clean = true
+        for b in s.utf8 where b == UInt8(ascii: "'") || b == 0 {
+            clean = false
+            break
+        }
+        if clean {
+            sink.write(byte: UInt8(ascii: "'"))
+            sink.write(s)
+            sink.write(byte: UInt8(ascii: "'"))
+        } else {
+            sink.write(DumpLiteral.quoted(s, escapingLineBreaks: false))
+        }
+    }
+}

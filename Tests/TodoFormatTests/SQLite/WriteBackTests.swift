@@ -1,0 +1,402 @@
+import Foundation
+import Testing
+
+@testable import TodoFormat
+
+/// Writing a list back into tables made like apps' (with the sqlite3 shell): values keep
+/// their stored spelling, done-ness goes back in the app's words and codes, what a table
+/// cannot hold is a warning, and dumps change only the statements of changed rows.
+@Suite("Writing back into databases and dumps")
+struct WriteBackTests {
+    static let now = ISO8601.parse("2026-01-02T03:04:05.25Z".utf8)!
+
+    /// A database made by the sqlite3 shell from `sql`.
+    static func database(_ sql: String, in directory: TemporaryDirectory, name: String = "app.sqlite") throws -> String {
+        let path = directory.path(name)
+        _ = try Databases.sqlite3(path, [sql])
+        return path
+    }
+
+    /// Reads the database, lets `edit` change the list, writes it back at the pinned time;
+    /// returns the lines of `.dump` that went and came.
+    static func edit(
+        _ path: String, options: ListOptions = ListOptions(), strict: Bool = false, _ edit: (inout TodoList) -> Void
+    ) throws -> (gone: [String], new: [String], warnings: [ConversionWarning]) {
+        let before = try Databases.dump(path).split(separator: "\n").map(String.init)
+        var list = try TodoList(contentsOf: URL(fileURLWithPath: path), options: options)
+        edit(&list)
+        let warnings = try Clock.$pinned.withValue(now) {
+            try list.write(to: URL(fileURLWithPath: path), options: options, strict: strict)
+        }
+        let after = try Databases.dump(path).split(separator: "\n").map(String.init)
+        return (before.filter { !after.contains($0) }, after.filter { !before.contains($0) }, warnings)
+    }
+
+    @Test("issue 8's reproduction: text dates from GORM and Rails keep their exact text through a checklist")
+    func textDates() throws {
+        let directory = try TemporaryDirectory()
+        let path = try Self.database(
+            "create table items(id integer primary key,title text,done boolean,created_at datetime);"
+                + "insert into items values(1,'a',0,'2024-05-01 09:30:00.123456'),(2,'b',0,'2025-10-01 13:33:10.6197688+03:30');",
+            in: directory)
+        let before = try Databases.dump(path)
+        let markdown = directory.path("d.md")
+        _ = try Conversion(input: .at(path), output: .at(markdown)).run()
+        _ = try Conversion(input: .at(markdown), output: .at(path)).run()
+        #expect(try Databases.dump(path) == before)
+    }
+
+    @Test("a changed or new date is written in the column's layout: fraction digits and offset style")
+    func dateLayouts() throws {
+        let directory = try TemporaryDirectory()
+        let path = try Self.database(
+            """
+            create table t(id integer primary key, title text, fixed datetime, varying datetime, zoned datetime, plain datetime, iso datetime);
+            insert into t values(1,'a','2024-05-01 09:30:00.123456','2024-05-01 09:30:00.1+03:30','2024-05-01 09:30:00Z','2024-05-01 09:30:00','2024-05-01T09:30:00.5Z');
+            insert into t values(2,'b','2024-05-01 09:30:00','2024-05-01 09:30:00.12345+03:30','2024-05-01 09:30:01Z','2024-05-01 09:30:01','2024-05-01T09:30:01.25Z');
+            """, in: directory)
+        let date = FieldValue.date(Self.now)
+        let change = try Self.edit(path) { list in
+            for key in ["fixed", "varying", "zoned", "plain", "iso"] {
+                list.items[0].fields[list.items[0].fields.firstIndex { $0.key == key }!].value = date
+            }
+        }
+        #expect(change.new == ["INSERT INTO t VALUES(1,'a','2026-01-02 03:04:05.250000','2026-01-02 03:04:05.25+00:00','2026-01-02 03:04:05Z','2026-01-02 03:04:05','2026-01-02T03:04:05.25Z');"])
+        #expect(change.gone.count == 1)
+    }
+
+    @Test("done-ness goes back in the app's own words and codes, only where the meaning changed")
+    func statusWords() throws {
+        let directory = try TemporaryDirectory()
+        let tracks = try Self.database(
+            """
+            create table todos(id integer primary key, description text, state varchar(20) default 'immediate' not null, completed_at datetime, updated_at datetime);
+            insert into todos values(1,'Call',  'active',NULL,'2008-03-01 10:00:00');
+            insert into todos values(2,'Buy',   'completed','2008-03-05 16:30:00','2008-03-05 16:30:00');
+            insert into todos values(3,'Ask',   'deferred',NULL,'2008-03-02 09:00:00');
+            insert into todos values(4,'Paint', 'pending',NULL,'2008-03-02 09:10:00');
+            """, in: directory, name: "tracks.sqlite")
+        let options = ListOptions(schema: ItemSchema(naming: [.name: "description"]))
+        var list = try TodoList(contentsOf: URL(fileURLWithPath: tracks), options: options)
+        #expect(list.items.map(\.status) == [.open, .done, .open, .open])
+        #expect(list.items[2].fields[key: "state"] == .string("deferred"))
+        #expect(list.items[3].fields[key: "state"] == nil)
+        // Check the first and the deferred one, uncheck the completed one: 'pending' stays.
+        let change = try Self.edit(tracks, options: options) { list in
+            list.items[0].status = .done
+            list.items[1].status = .open
+            list.items[2].status = .done
+        }
+        #expect(change.new == [
+            "INSERT INTO todos VALUES(1,'Call','completed',NULL,'2026-01-02 03:04:05');",
+            "INSERT INTO todos VALUES(2,'Buy','active','2008-03-05 16:30:00','2026-01-02 03:04:05');",
+            "INSERT INTO todos VALUES(3,'Ask','completed',NULL,'2026-01-02 03:04:05');",
+        ])
+        list = try TodoList(contentsOf: URL(fileURLWithPath: tracks), options: options)
+        #expect(list.items.map(\.status) == [.done, .open, .done, .open])
+
+        // Things 3's codes: 3 done, 2 cancelled, anything else open; written back as such.
+        let things = try Self.database(
+            """
+            create table TMTask('uuid' TEXT PRIMARY KEY, 'title' TEXT, 'status' INTEGER, 'index' INTEGER, 'userModificationDate' REAL);
+            insert into TMTask values('A','One',0,-10,1714555800.5),('B','Two',3,-5,1714555800.5),('C','Three',2,0,1714555800.5);
+            """, in: directory, name: "things.sqlite")
+        var schema = ItemSchema(naming: [.order: "index"])
+        schema.mapping("3", of: "status", to: .done)
+        schema.mapping("2", of: "status", to: .custom("-"))
+        let thingsOptions = ListOptions(schema: schema, table: "TMTask")
+        let thingsChange = try Self.edit(things, options: thingsOptions) { list in
+            #expect(list.items.map(\.status) == [.open, .done, .custom("-")])
+            list.items[0].status = .custom("-")
+            list.items[1].status = .open
+            list.items[2].status = .done
+        }
+        // A modification date in a number of an epoch todofmt cannot know is left alone.
+        #expect(thingsChange.new == [
+            "INSERT INTO TMTask VALUES('A','One',2,-10,1714555800.5);", "INSERT INTO TMTask VALUES('B','Two',0,-5,1714555800.5);",
+            "INSERT INTO TMTask VALUES('C','Three',3,0,1714555800.5);",
+        ])
+
+        // GORM's numeric is_completed, and a status column of words with no row to learn from.
+        let gorm = try Self.database(
+            """
+            CREATE TABLE `todos` (`id` integer PRIMARY KEY AUTOINCREMENT,`title` text,`is_completed` numeric,`status` text);
+            INSERT INTO todos VALUES(1,'a',0,NULL);
+            """, in: directory, name: "gorm.sqlite")
+        let gormChange = try Self.edit(gorm) { list in
+            list.items[0].status = .custom("/")
+            list.items.append(TodoItem(name: "b", status: .done))
+        }
+        #expect(gormChange.new == [
+            "INSERT INTO todos VALUES(1,'a',0,'/');", "INSERT INTO todos VALUES(2,'b',1,'done');", "INSERT INTO sqlite_sequence VALUES('todos',2);",
+        ])
+    }
+
+    @Test("Rails: checking sets completed_at in the column's layout, unchecking clears it")
+    func completionDate() throws {
+        let directory = try TemporaryDirectory()
+        let path = try Self.database(
+            """
+            CREATE TABLE "todos" ("id" integer PRIMARY KEY AUTOINCREMENT NOT NULL, "title" varchar, "completed_at" datetime(6), "created_at" datetime(6) NOT NULL, "updated_at" datetime(6) NOT NULL);
+            INSERT INTO todos VALUES(1,'a',NULL,'2024-05-01 09:30:00.123456','2024-05-01 09:30:00.123456');
+            INSERT INTO todos VALUES(2,'b','2024-05-02 18:00:00.250000','2024-05-01 09:32:40','2024-05-02 18:00:00.250000');
+            """, in: directory)
+        let change = try Self.edit(path) { list in
+            #expect(list.items.map(\.isChecked) == [false, true])
+            list.items[0].status = .done
+            list.items[1].status = .open
+        }
+        #expect(change.new == [
+            "INSERT INTO todos VALUES(1,'a','2026-01-02 03:04:05.250000','2024-05-01 09:30:00.123456','2026-01-02 03:04:05.250000');",
+            "INSERT INTO todos VALUES(2,'b',NULL,'2024-05-01 09:32:40','2026-01-02 03:04:05.250000');",
+        ])
+    }
+
+    @Test("what a table cannot hold is a warning, once per kind with a count and the first item; --strict writes nothing")
+    func warnings() throws {
+        let directory = try TemporaryDirectory()
+        let path = try Self.database(
+            "CREATE TABLE Note (cdate text primary key, content text); INSERT INTO Note VALUES('2024-05-01 09:30:00','A'),('2024-05-02 09:30:00','B'),('2024-05-03 09:30:00','C');",
+            in: directory)
+        let before = try Databases.dump(path)
+        let edit: (inout TodoList) -> Void = { list in
+            list.metadata = [Field("title", .string("Notes"))]
+            list.items.swapAt(0, 2)
+            list.items[0].status = .done
+            list.items[1].status = .custom("/")
+            list.items[2].fields.append(Field("tag", .string("x")))
+            list.items[2].children = [TodoItem(name: "Nested")]
+            list.items[1].section = "Today"
+        }
+        let change = try Self.edit(path, edit)
+        #expect(change.new == ["INSERT INTO Note VALUES('2026-01-02 03:04:05','Nested');"])
+        #expect(change.warnings.map(\.description) == [
+            "an SQLite table has no place for the list's metadata (title); it was left out",
+            "the table has no place for sections (headings); they were left out (item 2 B)",
+            "the table has no parent column; nested items were written one after another (item 3.1 Nested)",
+            "the table has no column for tag; those fields were left out (item 3 A)",
+            "the table has no order column; the items' new order was not kept (they come back in the order of their rows) (2 items, the first 1 C)",
+            "the table has no column for done-ness or a status; checked items and custom statuses were not written (2 items, the first 1 C)",
+        ])
+        // With --strict nothing is written (the nested item would have been).
+        _ = try Databases.sqlite3(path, ["DELETE FROM Note WHERE content = 'Nested'"])
+        #expect(try Databases.dump(path) == before)
+        #expect(throws: ConversionError.self) { try Self.edit(path, strict: true, edit) }
+        #expect(try Databases.dump(path) == before)
+    }
+
+    @Test("an emptied table stays, and reads back empty")
+    func emptied() throws {
+        let directory = try TemporaryDirectory()
+        let path = try Self.database("CREATE TABLE todo(pk INTEGER PRIMARY KEY, text VARCHAR(25), complete BOOLEAN); INSERT INTO todo VALUES(1,'a',0),(2,'b',1);", in: directory)
+        _ = try Self.edit(path) { $0.items = [] }
+        #expect(try Databases.dump(path).contains("CREATE TABLE todo(pk INTEGER PRIMARY KEY, text VARCHAR(25), complete BOOLEAN);"))
+        #expect(try TodoList(contentsOf: URL(fileURLWithPath: path)).items.isEmpty)
+        _ = try Self.edit(path) { $0.items = [TodoItem(name: "again")] }
+        #expect(try Databases.sqlite3(path, ["SELECT * FROM todo"]) == "1|again|0\n")
+    }
+
+    @Test("a WITHOUT ROWID table keyed by two columns reads and writes by its key")
+    func withoutRowID() throws {
+        let directory = try TemporaryDirectory()
+        let path = try Self.database(
+            "CREATE TABLE task(list TEXT, n INTEGER, title TEXT NOT NULL, done INTEGER NOT NULL DEFAULT 0, PRIMARY KEY (list, n)) WITHOUT ROWID;"
+                + "INSERT INTO task VALUES('home',1,'a',0),('home',2,'b',0),('work',1,'c',1);", in: directory)
+        let change = try Self.edit(path) { list in
+            #expect(list.items.map(\.name) == ["a", "b", "c"])
+            #expect(list.items[0].fields == [Field("list", .string("home")), Field("n", .integer(1))])
+            list.items[1].status = .done
+            list.items.remove(at: 2)
+            list.items.append(TodoItem(name: "d", fields: [Field("list", .string("work")), Field("n", .integer(2))]))
+        }
+        #expect(change.gone == ["INSERT INTO task VALUES('home',2,'b',0);", "INSERT INTO task VALUES('work',1,'c',1);"])
+        #expect(change.new == ["INSERT INTO task VALUES('home',2,'b',1);", "INSERT INTO task VALUES('work',2,'d',0);"])
+    }
+
+    @Test("a new row without the text key its table needs fails naming the column; nothing is written")
+    func missingKey() throws {
+        let directory = try TemporaryDirectory()
+        let path = try Self.database("CREATE TABLE tasks (id TEXT PRIMARY KEY NOT NULL, title TEXT NOT NULL) WITHOUT ROWID; INSERT INTO tasks VALUES('x','a');", in: directory)
+        let before = try Databases.dump(path)
+        #expect { _ = try Self.edit(path) { $0.items.append(TodoItem(name: "b")) } } throws: { error in
+            "\(error)".contains("NOT NULL constraint failed: tasks.id")
+        }
+        #expect(try Databases.dump(path) == before)
+    }
+
+    @Test("Core Data: entities by name, and errors that name them", arguments: [
+        (ListOptions(), "several entities could be the list (Note in ZNOTE, TodoItem in ZTODOITEM); pick one with --entity"),
+        (ListOptions(entity: "Nope"), "there is no entity 'Nope' (entities: Note, TodoItem)"),
+        (ListOptions(table: "ZNOTE", entity: "TodoItem"), "entity 'TodoItem' is in table 'ZTODOITEM', not 'ZNOTE'"),
+    ])
+    func entities(options: ListOptions, message: String) throws {
+        let directory = try TemporaryDirectory()
+        let path = try Self.database(
+            """
+            CREATE TABLE ZNOTE ( Z_PK INTEGER PRIMARY KEY, Z_ENT INTEGER, Z_OPT INTEGER, ZCONTENT VARCHAR );
+            CREATE TABLE ZTODOITEM ( Z_PK INTEGER PRIMARY KEY, Z_ENT INTEGER, Z_OPT INTEGER, ZTITLE VARCHAR );
+            CREATE TABLE Z_PRIMARYKEY (Z_ENT INTEGER PRIMARY KEY, Z_NAME VARCHAR, Z_SUPER INTEGER, Z_MAX INTEGER);
+            CREATE TABLE Z_METADATA (Z_VERSION INTEGER PRIMARY KEY, Z_UUID VARCHAR(255), Z_PLIST BLOB);
+            INSERT INTO Z_PRIMARYKEY VALUES(1,'Note',0,0),(2,'TodoItem',0,0);
+            """, in: directory)
+        #expect(throws: ConversionError.noList(path: path, reason: message)) { try TodoList(contentsOf: URL(fileURLWithPath: path), options: options) }
+        #expect(try TodoList(contentsOf: URL(fileURLWithPath: path), options: ListOptions(entity: "todoitem")).items.isEmpty)
+        let plain = try Self.database("CREATE TABLE t(name TEXT);", in: directory, name: "plain.sqlite")
+        #expect(throws: ConversionError.noList(path: plain, reason: "--entity names a Core Data entity, and this is not a Core Data store (it has no Z_PRIMARYKEY table)")) {
+            try TodoList(contentsOf: URL(fileURLWithPath: plain), options: ListOptions(entity: "Note"))
+        }
+    }
+
+    @Test("--table names the table a new database or dump gets, and it reads back as todofmt's table")
+    func namedTable() throws {
+        let directory = try TemporaryDirectory()
+        let list = TodoList(items: [TodoItem(name: "a", children: [TodoItem(name: "b", status: .done)]), TodoItem(name: "c", fields: [Field("n", .integer(1))])])
+        for name in ["new.sqlite", "new.sql"] {
+            let url = URL(fileURLWithPath: directory.path(name))
+            try list.write(to: url, options: ListOptions(table: "groceries"))
+            #expect(try TodoList(contentsOf: url, options: ListOptions(table: "groceries")) == list)
+            #expect(try TodoList(contentsOf: url) == list)
+        }
+        #expect(try Databases.dump(directory.path("new.sqlite")).contains("CREATE TABLE groceries (\"id\" INTEGER PRIMARY KEY, \"parent\" INTEGER REFERENCES groceries(id)"))
+        // Into an existing database without that table, --table makes it beside the others.
+        let app = try Self.database("CREATE TABLE other(x); INSERT INTO other VALUES(1);", in: directory)
+        try list.write(to: URL(fileURLWithPath: app), options: ListOptions(table: "mine"))
+        #expect(try TodoList(contentsOf: URL(fileURLWithPath: app), options: ListOptions(table: "mine")) == list)
+        #expect(try Databases.sqlite3(app, ["SELECT x FROM other"]) == "1\n")
+    }
+
+    @Test("todofmt's own table: one changed item changes one row, an unchanged list nothing")
+    func ownTable() throws {
+        let directory = try TemporaryDirectory()
+        let url = URL(fileURLWithPath: directory.path("own.sqlite"))
+        var list = TodoList(items: (1...5).map { TodoItem(name: "item \($0)", fields: [Field("n", .integer($0))]) })
+        list.items[1].children = [TodoItem(name: "child")]
+        try list.write(to: url)
+        let before = try Databases.dump(url.path)
+        try list.write(to: url)
+        #expect(try Databases.dump(url.path) == before)
+        let change = try Self.edit(url.path) { $0.items[3].status = .done }
+        #expect(change.gone == ["INSERT INTO todo_items VALUES(5,NULL,3,'item 4',0,NULL,NULL,4);"])
+        #expect(change.new == ["INSERT INTO todo_items VALUES(5,NULL,3,'item 4',1,NULL,NULL,4);"])
+        // Whatever the edit, the table ends as a new one of the same list would be.
+        for edit in [{ (list: inout TodoList) in list.items.remove(at: 1) }, { $0.items.insert(TodoItem(name: "new"), at: 0) }, { $0.items = [] }] {
+            var edited = try TodoList(contentsOf: url)
+            edit(&edited)
+            try edited.write(to: url)
+            let fresh = URL(fileURLWithPath: directory.path("fresh-\(UUID().uuidString).sqlite"))
+            try edited.write(to: fresh)
+            #expect(try Databases.dump(url.path) == Databases.dump(fresh.path))
+        }
+    }
+}
+
+/// Dumps written into: only the statements of changed rows change.
+@Suite("Writing back into SQL dumps")
+struct DumpWriteBackTests {
+    static func write(_ list: TodoList, into dump: String, in directory: TemporaryDirectory, options: ListOptions = ListOptions()) throws -> String {
+        let path = directory.path("x.sql")
+        try dump.write(toFile: path, atomically: false, encoding: .utf8)
+        try Clock.$pinned.withValue(WriteBackTests.now) { _ = try list.write(to: URL(fileURLWithPath: path), options: options) }
+        return try String(contentsOfFile: path, encoding: .utf8)
+    }
+
+    static let tracks = """
+        PRAGMA foreign_keys=OFF;
+        BEGIN TRANSACTION;
+        CREATE TABLE IF NOT EXISTS "todos" ("id" INTEGER PRIMARY KEY AUTOINCREMENT NOT NULL, "description" varchar(255) NOT NULL, "state" varchar(20) DEFAULT 'immediate' NOT NULL, "updated_at" datetime);
+        INSERT INTO todos VALUES(1,'Call the timber yard',  'active','2008-03-01 10:00:00');
+        INSERT INTO todos VALUES(2,'Buy roofing felt','completed','2008-03-05 16:30:00');
+        INSERT INTO todos VALUES(3,'He''ll know',  'deferred','2008-03-02 09:00:00');
+        DELETE FROM sqlite_sequence;
+        INSERT INTO sqlite_sequence VALUES('todos',3);
+        CREATE INDEX "index_todos_on_state" ON "todos" ("state");
+        COMMIT;
+
+        """
+
+    @Test("a check, a removal and an addition change only their statements and sqlite_sequence's")
+    func edits() throws {
+        let directory = try TemporaryDirectory()
+        let options = ListOptions(schema: ItemSchema(naming: [.name: "description"]))
+        var list = try TodoList(bytes: Array(Self.tracks.utf8), format: .sql, options: options)
+        #expect(try Self.write(list, into: Self.tracks, in: directory, options: options) == Self.tracks)
+        list.items[0].status = .done
+        list.items.remove(at: 1)
+        list.items.append(TodoItem(name: "New\nline"))
+        let written = try Self.write(list, into: Self.tracks, in: directory, options: options)
+        #expect(written == """
+            PRAGMA foreign_keys=OFF;
+            BEGIN TRANSACTION;
+            CREATE TABLE IF NOT EXISTS "todos" ("id" INTEGER PRIMARY KEY AUTOINCREMENT NOT NULL, "description" varchar(255) NOT NULL, "state" varchar(20) DEFAULT 'immediate' NOT NULL, "updated_at" datetime);
+            INSERT INTO todos VALUES(1,'Call the timber yard','completed','2026-01-02 03:04:05');
+            INSERT INTO todos VALUES(3,'He''ll know',  'deferred','2008-03-02 09:00:00');
+            INSERT INTO todos VALUES(4,replace('New\\nline','\\n',char(10)),'active','2026-01-02 03:04:05');
+            DELETE FROM sqlite_sequence;
+            INSERT INTO sqlite_sequence VALUES('todos',4);
+            CREATE INDEX "index_todos_on_state" ON "todos" ("state");
+            COMMIT;
+
+            """)
+        // The sqlite3 shell loads it, and it reads back as the list.
+        let loaded = directory.path("loaded.db")
+        _ = try Databases.sqlite3(loaded, [], stdin: written)
+        #expect(try TodoList(contentsOf: URL(fileURLWithPath: loaded), options: options).items.map(\.name) == ["Call the timber yard", "He'll know", "New\nline"])
+    }
+
+    @Test("a NUL inside a name is written as char(0) and loads back whole, in new and existing dumps")
+    func nul() throws {
+        let directory = try TemporaryDirectory()
+        let list = TodoList(items: [TodoItem(name: "a\u{0}b"), TodoItem(name: "\u{0}'x'\u{0}")])
+        let url = URL(fileURLWithPath: directory.path("new.sql"))
+        try list.write(to: url)
+        let text = try String(contentsOf: url, encoding: .utf8)
+        #expect(text.contains("VALUES(1,NULL,0,'a'||char(0)||'b',0,NULL,NULL);"))
+        #expect(text.contains("VALUES(2,NULL,1,char(0)||'''x'''||char(0),0,NULL,NULL);"))
+        let loaded = directory.path("loaded.db")
+        _ = try Databases.sqlite3(loaded, [], stdin: text)
+        let names = try ExternalTool.run("python3", ["-c", "import sqlite3, sys; print(repr([r[0] for r in sqlite3.connect(sys.argv[1]).execute('select name from todo_items order by id')]))", loaded]).text
+        #expect(names == "['a\\x00b', \"\\x00'x'\\x00\"]\n")
+        // Into an existing dump of an app's table.
+        let dump = "CREATE TABLE n(title TEXT);\nINSERT INTO n VALUES('a');\n"
+        let written = try Self.write(TodoList(items: [TodoItem(name: "a\u{0}b", fields: [Field("rowid", .integer(1))])]), into: dump, in: directory)
+        #expect(written == "CREATE TABLE n(title TEXT);\nINSERT INTO n VALUES('a'||char(0)||'b');\n")
+    }
+
+    @Test("rows of a WITHOUT ROWID table, and rows several to a statement, go back where they were")
+    func keysAndMultiRowStatements() throws {
+        let directory = try TemporaryDirectory()
+        let keyed = "CREATE TABLE t(id TEXT PRIMARY KEY, title TEXT) WITHOUT ROWID;\nINSERT INTO t VALUES('b','B');\nINSERT INTO t VALUES('a','A');\n"
+        var list = try TodoList(bytes: Array(keyed.utf8), format: .sql)
+        #expect(list.items.map(\.name) == ["A", "B"])
+        list.items[1].name = "Bee"
+        #expect(try Self.write(list, into: keyed, in: directory) == "CREATE TABLE t(id TEXT PRIMARY KEY, title TEXT) WITHOUT ROWID;\nINSERT INTO t VALUES('b','Bee');\nINSERT INTO t VALUES('a','A');\n")
+        // Several rows to a statement: which row came from where is not known, so the
+        // table's statements are written again, one row each, where the first was.
+        let multi = "CREATE TABLE n(title TEXT);\nINSERT INTO n VALUES('a'),('b');\nCREATE TABLE other(x);\n"
+        var rows = try TodoList(bytes: Array(multi.utf8), format: .sql)
+        #expect(try Self.write(rows, into: multi, in: directory) == multi)
+        rows.items[0].name = "A"
+        #expect(try Self.write(rows, into: multi, in: directory) == "CREATE TABLE n(title TEXT);\nINSERT INTO n VALUES('A');\nINSERT INTO n VALUES('b');\nCREATE TABLE other(x);\n")
+    }
+
+    @Test("a dump without a list gets todofmt's table before its COMMIT; its other statements stay")
+    func noList() throws {
+        let directory = try TemporaryDirectory()
+        let dump = "PRAGMA foreign_keys=OFF;\nBEGIN TRANSACTION;\nCREATE TABLE app(x INTEGER);\nINSERT INTO app VALUES(42);\nCOMMIT;\n"
+        let written = try Self.write(TodoList(items: [TodoItem(name: "a")]), into: dump, in: directory)
+        #expect(written == """
+            PRAGMA foreign_keys=OFF;
+            BEGIN TRANSACTION;
+            CREATE TABLE app(x INTEGER);
+            INSERT INTO app VALUES(42);
+            CREATE TABLE todo_items ("id" INTEGER PRIMARY KEY, "parent" INTEGER REFERENCES todo_items(id), "position" INTEGER NOT NULL, "name" TEXT NOT NULL, "checked" BOOLEAN NOT NULL, "status" TEXT, "section" TEXT);
+            INSERT INTO todo_items VALUES(1,NULL,0,'a',0,NULL,NULL);
+            COMMIT;
+
+            """)
+        // Written into again, with a new field (a new column): the table is made again in place.
+        let again = try Self.write(TodoList(items: [TodoItem(name: "a", fields: [Field("n", .double(2.5))])]), into: written, in: directory)
+        #expect(again.contains("INSERT INTO app VALUES(42);\nCREATE TABLE todo_items ("))
+        #expect(again.contains("\"section\" TEXT, \"n\" REAL);\nINSERT INTO todo_items VALUES(1,NULL,0,'a',0,NULL,NULL,2.5);\nCOMMIT;\n"))
+    }
+}
