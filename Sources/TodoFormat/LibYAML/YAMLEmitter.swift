@@ -4,8 +4,6 @@ internal import CYAML
 ///
 /// Emitted text collects in `output`; callers move it on to a file as they go.
 final class YAMLEmitter {
-    enum ScalarStyle { case plain, doubleQuoted, literal }
-
     private let emitter: UnsafeMutablePointer<yaml_emitter_t>
     var output: [UInt8] = []
 
@@ -65,13 +63,15 @@ final class YAMLEmitter {
         try emit(&event)
     }
 
-    func scalar(_ value: String, style: ScalarStyle = .plain, tag: String? = nil) throws(ConversionError) {
+    func scalar(_ value: String, style: YAMLScalarStyle = .plain, tag: String? = nil) throws(ConversionError) {
         var event = yaml_event_t()
         let yamlStyle: yaml_scalar_style_t =
             switch style {
             case .plain: YAML_PLAIN_SCALAR_STYLE
+            case .singleQuoted: YAML_SINGLE_QUOTED_SCALAR_STYLE
             case .doubleQuoted: YAML_DOUBLE_QUOTED_SCALAR_STYLE
             case .literal: YAML_LITERAL_SCALAR_STYLE
+            case .folded: YAML_FOLDED_SCALAR_STYLE
             }
         var value = value
         value.withUTF8 { bytes in

@@ -35,7 +35,7 @@ enum FrontMatter {
 
     /// The metadata in the YAML text: a mapping (or nothing).
     static func parse(_ yaml: UnsafeBufferPointer<UInt8>, file: String, lineOffset: Int) throws(ParseError) -> [Field] {
-        let parser = YAMLParser(bytes: yaml, file: file, lineOffset: lineOffset)
+        let parser = try YAMLParser(bytes: yaml, file: file, lineOffset: lineOffset)
         var anchors: [String: FieldValue] = [:]
         var metadata: [Field] = []
         var documents = 0

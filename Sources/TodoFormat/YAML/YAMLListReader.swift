@@ -16,7 +16,7 @@ enum YAMLListReader {
             try sink.end()
             return
         }
-        let parser = YAMLParser(bytes: bytes, file: path)
+        let parser = try YAMLParser(bytes: bytes, file: path)
         var anchors: [String: FieldValue] = [:]
         var metadata: [Field] = []
         var held: [TodoItem] = []
@@ -52,8 +52,8 @@ enum YAMLListReader {
                 if case .dictionary(let fields) = try YAMLValue.read(from: parser, startingWith: event, anchors: &anchors) {
                     metadata = fields
                 }
-            case .scalar:
-                if case .null = YAMLValue.resolve(event) { continue }
+            case .scalar(let scalar):
+                if case .null = YAMLValue.resolve(scalar) { continue }
                 throw parser.error("expected a YAML list of items, found a single value", at: event)
             case .alias:
                 throw parser.error("expected a YAML list of items, found an alias", at: event)
@@ -71,11 +71,11 @@ enum YAMLListReader {
     private static func readInParallel(_ bytes: UnsafeBufferPointer<UInt8>, path: String, schema: ItemSchema) -> ([Field], [[TodoItem]])? {
         guard bytes.first != UInt8(ascii: "%") else { return nil }  // directives apply to the whole stream
         // Where the list starts, and the metadata before it.
-        let parser = YAMLParser(bytes: bytes, file: path)
         var anchors: [String: FieldValue] = [:]
         var metadata: [Field] = []
         var listStart = -1
         do {
+            let parser = try YAMLParser(bytes: bytes, file: path)
             scan: while true {
                 let event = try parser.next()
                 switch event.kind {
@@ -84,7 +84,7 @@ enum YAMLListReader {
                     guard case .dictionary(let fields) = try YAMLValue.read(from: parser, startingWith: event, anchors: &anchors)
                     else { return nil }
                     metadata = fields
-                case .sequenceStart where event.column == 1 && event.anchorPointer == nil:
+                case .sequenceStart(let properties) where event.column == 1 && properties.anchor == nil:
                     listStart = event.offset
                     break scan
                 default: return nil
@@ -115,10 +115,10 @@ enum YAMLListReader {
 
     /// The items of a stream that is one block sequence and nothing else; nil on any error.
     private static func readBareList(_ bytes: UnsafeBufferPointer<UInt8>, path: String, schema: ItemSchema) -> [TodoItem]? {
-        let parser = YAMLParser(bytes: bytes, file: path)
         var anchors: [String: FieldValue] = [:]
         var items: [TodoItem] = []
         do {
+            let parser = try YAMLParser(bytes: bytes, file: path)
             var sawList = false
             while true {
                 let event = try parser.next()
@@ -171,33 +171,36 @@ enum YAMLListReader {
         _ parser: YAMLParser, start: YAMLEvent, schema: ItemSchema, depth: Int, anchors: inout [String: FieldValue]
     ) throws -> TodoItem {
         var builder = ItemBuilder(schema: schema)
-        while true {
+        keys: while true {
             let keyEvent = try parser.next()
-            if keyEvent.kind == .mappingEnd { break }
-            guard keyEvent.kind == .scalar else { throw parser.error("an item's keys must be plain text", at: keyEvent) }
-            // The key's bytes live only until the next event.
+            let keyScalar: YAMLEvent.Scalar
+            switch keyEvent.kind {
+            case .mappingEnd: break keys
+            case .scalar(let scalar): keyScalar = scalar
+            default: throw parser.error("an item's keys must be plain text", at: keyEvent)
+            }
             let key: String
             let role: ItemRole?
-            if schema.namesNoKeys, keyEvent.isPlain, let own = ItemSchema.ownRole(of: keyEvent.value) {
-                key = own.rawValue
+            if schema.namesNoKeys, keyScalar.style == .plain, let own = ItemSchema.ownRole(of: keyScalar.text) {
+                key = keyScalar.text
                 role = builder.claim(own, key: key)
             } else {
-                key = YAMLValue.key(keyEvent)
+                key = YAMLValue.key(keyScalar)
                 role = builder.role(of: key)
             }
             let valueEvent = try parser.next()
-            if role == .name && valueEvent.kind == .scalar {
+            if role == .name, case .scalar(let value) = valueEvent.kind {
                 // A name is its scalar's text, whatever it looks like.
-                _ = builder.set(.name, key: key, value: .string(String(decoding: valueEvent.value, as: UTF8.self)))
+                _ = builder.set(.name, key: key, value: .string(value.text))
                 continue
             }
-            if role == .checked && valueEvent.kind == .scalar && valueEvent.isPlain && valueEvent.anchorPointer == nil
-                && (valueEvent.value.elementsEqual("true".utf8) || valueEvent.value.elementsEqual("false".utf8))
+            if role == .checked, case .scalar(let value) = valueEvent.kind, value.style == .plain, value.anchor == nil,
+                value.text == "true" || value.text == "false"
             {
-                _ = builder.set(.checked, key: key, value: .bool(valueEvent.value.count == 4))
+                _ = builder.set(.checked, key: key, value: .bool(value.text.utf8.count == 4))
                 continue
             }
-            if role == .children && valueEvent.kind == .sequenceStart {
+            if role == .children, case .sequenceStart = valueEvent.kind {
                 guard depth < 256 else { throw parser.error("items nested too deep", at: valueEvent) }
                 var children: [TodoItem] = []
                 try readItems(parser, schema: schema, depth: depth + 1, anchors: &anchors) { children.append($0) }
