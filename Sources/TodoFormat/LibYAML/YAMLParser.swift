@@ -21,7 +21,11 @@ final class YAMLParser {
         self.file = file
         self.lineOffset = lineOffset
         yaml_parser_set_encoding(parser, YAML_UTF8_ENCODING)
-        yaml_parser_set_input_string(parser, bytes.baseAddress ?? UnsafePointer(bitPattern: 1)!, bytes.count)
+        // With the encoding given, libyaml keeps a byte order mark as a character of the
+        // first line, which then no longer lines up with the lines below it.
+        let start = ByteOrderMark.length(in: bytes)
+        yaml_parser_set_input_string(
+            parser, bytes.baseAddress.map { $0 + start } ?? UnsafePointer(bitPattern: 1)!, bytes.count - start)
     }
 
     deinit {

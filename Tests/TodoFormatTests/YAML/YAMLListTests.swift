@@ -135,3 +135,13 @@ struct LargeYAMLTests {
         #expect(read.items.count == list.items.count + 1)
     }
 }
+
+@Suite("YAML with a byte order mark")
+struct YAMLByteOrderMarkTests {
+    @Test("a list after a byte order mark reads like one without")
+    func list() throws {
+        let list = TodoList(metadata: [Field("title", .string("Café"))], items: [TodoItem(name: "a"), TodoItem(name: "b", status: .done)])
+        let yaml = try list.encoded(as: .yaml)
+        #expect(try TodoList(bytes: [0xEF, 0xBB, 0xBF] + yaml, format: .yaml) == list)
+    }
+}
