@@ -41,10 +41,12 @@ struct YAMLEvent: Equatable {
     }
 
     var kind: Kind
-    /// 1-based line and column (columns count characters) in the whole file, and the byte offset.
+    /// 1-based line and column in the whole file; columns count characters.
     var line: Int
     var column: Int
-    var offset: Int
+    /// The characters before the event, as libyaml counts them (not bytes: see
+    /// `YAMLParser.byteOffset(of:)`).
+    var characterOffset: Int
 
     /// The anchor a node event defines (`&name`); nil for other events, aliases included.
     var anchor: String? {

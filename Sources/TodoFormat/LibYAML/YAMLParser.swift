@@ -5,6 +5,7 @@ final class YAMLParser {
     // The C state lives outside Swift's stored properties, so reading an event costs
     // no exclusivity checks.
     private let parser: UnsafeMutablePointer<yaml_parser_t>
+    private let bytes: UnsafeBufferPointer<UInt8>
     private let file: String
     private let lineOffset: Int
 
@@ -18,6 +19,7 @@ final class YAMLParser {
             throw ParseError("yaml: out of memory", at: SourceLocation(file: file, line: lineOffset + 1, column: 1))
         }
         self.parser = parser
+        self.bytes = bytes
         self.file = file
         self.lineOffset = lineOffset
         yaml_parser_set_encoding(parser, YAML_UTF8_ENCODING)
@@ -62,7 +64,19 @@ final class YAMLParser {
         }
         let mark = event.start_mark
         return YAMLEvent(
-            kind: kind, line: Int(mark.line) + 1 + lineOffset, column: Int(mark.column) + 1, offset: Int(mark.index))
+            kind: kind, line: Int(mark.line) + 1 + lineOffset, column: Int(mark.column) + 1,
+            characterOffset: Int(mark.index))
+    }
+
+    /// Where an event starts in the input, in bytes. libyaml counts characters, after a
+    /// byte order mark; this counts them off from the start, so call it rarely.
+    func byteOffset(of event: YAMLEvent) -> Int {
+        var offset = ByteOrderMark.length(in: bytes)
+        for _ in 0..<event.characterOffset where offset < bytes.count {
+            offset += 1
+            while offset < bytes.count && bytes[offset] & 0xC0 == 0x80 { offset += 1 }
+        }
+        return offset
     }
 
     // One copy, with no allocation for the short texts of keys and most values (small strings).

@@ -38,7 +38,7 @@ enum YAMLListReader {
                 guard !sawList else { throw parser.error("a second list of items; todofmt reads one", at: event) }
                 sawList = true
                 // Stream when the metadata is known: it came first, or no other document follows.
-                let stream = sawMetadata || !hasLaterDocument(bytes, after: event.offset)
+                let stream = sawMetadata || !hasLaterDocument(bytes, after: parser.byteOffset(of: event))
                 if stream {
                     try sink.begin(metadata: metadata)
                     began = true
@@ -85,7 +85,7 @@ enum YAMLListReader {
                     else { return nil }
                     metadata = fields
                 case .sequenceStart(let properties) where event.column == 1 && properties.anchor == nil:
-                    listStart = event.offset
+                    listStart = parser.byteOffset(of: event)
                     break scan
                 default: return nil
                 }

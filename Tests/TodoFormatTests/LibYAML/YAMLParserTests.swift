@@ -68,6 +68,24 @@ struct YAMLParserTests {
         #expect((x.line, x.column) == (12, 6), "columns count characters")
     }
 
+    @Test("libyaml counts characters; byteOffset(of:) finds the event's bytes", arguments: ["", "\u{FEFF}"])
+    func byteOffset(bom: String) throws {
+        let text = bom + "é: ü\r\n日本: [x, ✓]\n"
+        let bytes = Array(text.utf8)
+        try bytes.withUnsafeBufferPointer { buffer in
+            let parser = try YAMLParser(bytes: buffer, file: "t.yaml")
+            while true {
+                let event = try parser.next()
+                guard case .scalar(let scalar) = event.kind else {
+                    if event.kind == .streamEnd { break }
+                    continue
+                }
+                let offset = parser.byteOffset(of: event)
+                #expect(Array(bytes[offset...].prefix(scalar.text.utf8.count)) == Array(scalar.text.utf8), "\(scalar.text)")
+            }
+        }
+    }
+
     @Test("libyaml's error, at its place")
     func error() throws {
         #expect(throws: ParseError("yaml: did not find expected ',' or ']' while parsing a flow sequence", at: SourceLocation(file: "t.yaml", line: 2, column: 2))) {

@@ -138,9 +138,11 @@ struct LargeYAMLTests {
 
 @Suite("YAML with a byte order mark")
 struct YAMLByteOrderMarkTests {
-    @Test("a list after a byte order mark reads like one without")
-    func list() throws {
-        let list = TodoList(metadata: [Field("title", .string("Café"))], items: [TodoItem(name: "a"), TodoItem(name: "b", status: .done)])
+    @Test("a list after a byte order mark reads like one without", arguments: [false, true])
+    func list(large: Bool) throws {
+        var list = TodoList(metadata: [Field("title", .string("Café"))], items: [TodoItem(name: "a"), TodoItem(name: "b", status: .done)])
+        // Large enough to be read in two halves, whose cut is found by byte offset.
+        if large { list.items = LargeYAMLTests.bigList().items }
         let yaml = try list.encoded(as: .yaml)
         #expect(try TodoList(bytes: [0xEF, 0xBB, 0xBF] + yaml, format: .yaml) == list)
     }
