@@ -76,6 +76,14 @@ struct YAMLListTests {
         }
     }
 
+    @Test("an alias repeats an anchored list or mapping, read after the anchor's whole node")
+    func aliasToCollection() throws {
+        let text = "- name: a\n  tags: &t [x, y]\n  more: &m {k: v}\n- name: b\n  tags: *t\n  more: *m\n"
+        let list = try TodoList(bytes: Array(text.utf8), format: .yaml)
+        let fields = [Field("tags", .array([.string("x"), .string("y")])), Field("more", .dictionary([Field("k", .string("v"))]))]
+        #expect(list.items.map(\.fields) == [fields, fields])
+    }
+
     @Test("an empty list, and an empty file")
     func empty() throws {
         #expect(String(decoding: try TodoList().encoded(as: .yaml), as: UTF8.self) == "[]\n")
