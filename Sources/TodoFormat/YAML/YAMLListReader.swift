@@ -189,18 +189,20 @@ enum YAMLListReader {
                 role = builder.role(of: key)
             }
             let valueEvent = try parser.next()
+            // The common shapes take shortcuts; an anchor, a tag or an alias takes the long way.
             if role == .name, case .scalar(let value) = valueEvent.kind {
                 // A name is its scalar's text, whatever it looks like.
+                if let anchor = value.anchor { anchors[anchor] = YAMLValue.resolve(value) }
                 _ = builder.set(.name, key: key, value: .string(value.text))
                 continue
             }
-            if role == .checked, case .scalar(let value) = valueEvent.kind, value.style == .plain, value.anchor == nil,
-                value.text == "true" || value.text == "false"
+            if role == .checked, case .scalar(let value) = valueEvent.kind, value.style == .plain, value.tag == nil,
+                value.anchor == nil, value.text == "true" || value.text == "false"
             {
                 _ = builder.set(.checked, key: key, value: .bool(value.text.utf8.count == 4))
                 continue
             }
-            if role == .children, case .sequenceStart = valueEvent.kind {
+            if role == .children, case .sequenceStart(let properties) = valueEvent.kind, properties.anchor == nil {
                 guard depth < 256 else { throw parser.error("items nested too deep", at: valueEvent) }
                 var children: [TodoItem] = []
                 try readItems(parser, schema: schema, depth: depth + 1, anchors: &anchors) { children.append($0) }
@@ -208,6 +210,12 @@ enum YAMLListReader {
                 continue
             }
             let value = try YAMLValue.read(from: parser, startingWith: valueEvent, anchors: &anchors)
+            if role == .children, case .array(let values) = value,
+                values.allSatisfy({ if case .dictionary = $0 { true } else { false } })
+            {
+                builder.setChildren(try schema.items(from: values, depth: depth + 1) { parser.error($0, at: valueEvent) })
+                continue
+            }
             if let message = builder.set(role, key: key, value: value) { throw parser.error(message, at: valueEvent) }
         }
         guard let item = builder.build(depth: depth) else { throw parser.error(builder.missingNameMessage, at: start) }

@@ -84,6 +84,37 @@ struct YAMLListTests {
         #expect(list.items.map(\.fields) == [fields, fields])
     }
 
+    @Test("an anchor on a name, and children given by an alias or with an anchor")
+    func anchorsOnRoles() throws {
+        let text = """
+            - name: &n Milk
+              children: &kids
+              - name: k
+            - name: Eggs
+              note: *n
+              children: *kids
+            """
+        let list = try TodoList(bytes: Array(text.utf8), format: .yaml)
+        #expect(list.items.map(\.name) == ["Milk", "Eggs"])
+        #expect(list.items[1].fields == [Field("note", .string("Milk"))])
+        #expect(list.items.map { $0.children.map(\.name) } == [["k"], ["k"]])
+    }
+
+    @Test("a tagged checked flag reads as its tag says", arguments: [
+        ("!!str true", "'checked' must be true or false"), ("\"true\"", "'checked' must be true or false"),
+        ("!!bool true", nil), ("true", nil),
+    ])
+    func taggedChecked(value: String, message: String?) throws {
+        let text = "- name: a\n  checked: \(value)\n"
+        do {
+            let list = try TodoList(bytes: Array(text.utf8), format: .yaml, name: "x.yaml")
+            #expect(message == nil)
+            #expect(list.items.first?.status == .done)
+        } catch let error as ParseError {
+            #expect(error.message == message)
+        }
+    }
+
     @Test("an empty list, and an empty file")
     func empty() throws {
         #expect(String(decoding: try TodoList().encoded(as: .yaml), as: UTF8.self) == "[]\n")
