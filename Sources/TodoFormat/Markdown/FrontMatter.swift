@@ -62,7 +62,7 @@ enum FrontMatter {
 
     /// `---`, the metadata as a YAML mapping, `---`, each line ending in `lineEnding`.
     static func render(_ metadata: [Field], lineEnding: String = "\n") throws -> String {
-        let emitter = YAMLEmitter()
+        let emitter = try YAMLEmitter()
         try emitter.streamStart()
         try emitter.documentStart(implicit: true)
         try YAMLValue.emit(.dictionary(metadata), to: emitter)
