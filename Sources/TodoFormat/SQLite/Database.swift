@@ -79,7 +79,24 @@ final class Database {
         var statement: OpaquePointer?
         let code = sqlite3_prepare_v2(handle, sql, -1, &statement, nil)
         guard code == SQLITE_OK, let statement else { throw error(code, sql: sql) }
-        return Statement(statement, database: self, sql: sql)
+        return Statement(statement, database: self)
+    }
+
+    /// Prepares the statement that starts at `offset` in `text`, SQL that ends in a NUL
+    /// byte, and moves `offset` past it: also when preparing fails, so the caller can
+    /// show the statement. Nil when only white space and comments are left.
+    func prepare(_ text: UnsafeBufferPointer<UInt8>, advancing offset: inout Int) throws(StoreError) -> Statement? {
+        precondition(text.last == 0, "SQL text must end in a NUL byte")
+        let base = UnsafeRawPointer(text.baseAddress!).assumingMemoryBound(to: CChar.self)
+        var statement: OpaquePointer?
+        var tail: UnsafePointer<CChar>?
+        let start = offset
+        let code = sqlite3_prepare_v2(handle, base + start, -1, &statement, &tail)
+        offset = tail.map { base.distance(to: $0) } ?? text.count - 1
+        guard code == SQLITE_OK else {
+            throw error(code, sql: String(decoding: UnsafeBufferPointer(rebasing: text[start..<max(start, offset)]), as: UTF8.self))
+        }
+        return statement.map { Statement($0, database: self) }
     }
 
     /// The rows of a query, each as its column values.
@@ -138,13 +155,14 @@ enum SQLValue: Hashable {
 final class Statement {
     private let handle: OpaquePointer
     private unowned let database: Database
-    let sql: String
 
-    fileprivate init(_ handle: OpaquePointer, database: Database, sql: String) {
+    fileprivate init(_ handle: OpaquePointer, database: Database) {
         self.handle = handle
         self.database = database
-        self.sql = sql
     }
+
+    /// The statement's text, for errors.
+    var sql: String { String(cString: sqlite3_sql(handle)) }
 
     deinit {
         sqlite3_finalize(handle)
@@ -288,54 +306,53 @@ extension Database {
         bytes.append(0)
         try withExtendedLifetime(guardian) { () throws(StoreError) in
             try bytes.withUnsafeBufferPointer { buffer throws(StoreError) in
-                let base = UnsafeRawPointer(buffer.baseAddress!).assumingMemoryBound(to: CChar.self)
-                var cursor = base
-                while cursor.pointee != 0 {
-                    var statement: OpaquePointer?
-                    var tail: UnsafePointer<CChar>?
-                    let start = base.distance(to: cursor)
+                let text = UnsafeBufferPointer(rebasing: buffer[..<(buffer.count - 1)])
+                var offset = 0
+                while offset < text.count && text[offset] != 0 {
+                    let start = offset
                     guardian.refusal = nil
-                    let code = sqlite3_prepare_v2(handle, cursor, -1, &statement, &tail)
-                    // Where the statement starts: after white space and comments.
-                    var statementStart = start
-                    while statementStart < buffer.count - 1 {
-                        let c = buffer[statementStart]
-                        if [9, 10, 13, 32].contains(c) {
-                            statementStart += 1
-                        } else if c == UInt8(ascii: "-") && buffer[statementStart + 1] == UInt8(ascii: "-") {
-                            while statementStart < buffer.count - 1 && buffer[statementStart] != 10 { statementStart += 1 }
-                        } else {
-                            break
-                        }
+                    // Errors name the statement's line and show its first line (up to where
+                    // SQLite stopped reading it).
+                    func failure(_ error: StoreError, refusal: String? = nil) -> StoreError {
+                        let statementStart = Self.statementStart(in: text, from: start)
+                        let shown = String(
+                            decoding: UnsafeBufferPointer(rebasing: text[statementStart..<max(statementStart, offset)]), as: UTF8.self)
+                        let firstLine = shown.prefix { $0 != "\n" }.trimmingCharacters(in: .whitespaces)
+                        return StoreError(
+                            code: error.code, message: refusal ?? error.message,
+                            sql: firstLine.count > 80 ? String(firstLine.prefix(80)) + "…" : firstLine,
+                            location: SourceLocation.of(offset: statementStart, in: text, file: path))
                     }
-                    func location() -> SourceLocation {
-                        let at = statementStart
-                        return buffer.withMemoryRebound(to: UInt8.self) {
-                            SourceLocation.of(offset: at, in: UnsafeBufferPointer(rebasing: $0[..<(buffer.count - 1)]), file: path)
-                        }
+                    let statement: Statement
+                    do throws(StoreError) {
+                        guard let prepared = try prepare(buffer, advancing: &offset) else { break }  // only comments or white space were left
+                        statement = prepared
+                    } catch {
+                        throw failure(error, refusal: guardian.refusal)
                     }
-                    let sql = { () -> String in
-                        let end = tail.map { base.distance(to: $0) } ?? statementStart
-                        let text = String(
-                            decoding: UnsafeRawBufferPointer(rebasing: UnsafeRawBufferPointer(buffer)[statementStart..<max(statementStart, end)]),
-                            as: UTF8.self)
-                        let firstLine = text.prefix { $0 != "\n" }.trimmingCharacters(in: .whitespaces)
-                        return firstLine.count > 80 ? String(firstLine.prefix(80)) + "…" : firstLine
+                    do throws(StoreError) {
+                        _ = try statement.step()
+                    } catch {
+                        throw failure(error)
                     }
-                    guard code == SQLITE_OK else {
-                        let message = guardian.refusal ?? String(cString: sqlite3_errmsg(handle))
-                        throw StoreError(code: code, message: message, sql: sql(), location: location())
-                    }
-                    guard let statement else { break }  // only comments or white space were left
-                    let stepCode = sqlite3_step(statement)
-                    sqlite3_finalize(statement)
-                    guard stepCode == SQLITE_DONE || stepCode == SQLITE_ROW else {
-                        throw StoreError(code: stepCode, message: String(cString: sqlite3_errmsg(handle)), sql: sql(), location: location())
-                    }
-                    guard let tail else { break }
-                    cursor = tail
                 }
             }
         }
+    }
+
+    /// Where the statement from `offset` starts: after white space and `--` comments.
+    private static func statementStart(in text: UnsafeBufferPointer<UInt8>, from offset: Int) -> Int {
+        var i = offset
+        while i < text.count {
+            switch text[i] {
+            case 9, 10, 13, 32:
+                i += 1
+            case UInt8(ascii: "-") where i + 1 < text.count && text[i + 1] == UInt8(ascii: "-"):
+                while i < text.count && text[i] != 10 { i += 1 }
+            default:
+                return i
+            }
+        }
+        return i
     }
 }
