@@ -36,6 +36,8 @@ struct YAMLEvent: Equatable {
             storage = tag == nil && anchor == nil ? .none : .some(tag: tag, anchor: anchor)
         }
 
+        /// Neither a tag nor an anchor: the common case, checked without making strings.
+        var isEmpty: Bool { if case .none = storage { true } else { false } }
         var tag: String? { if case .some(let tag, _) = storage { tag } else { nil } }
         var anchor: String? { if case .some(_, let anchor) = storage { anchor } else { nil } }
     }

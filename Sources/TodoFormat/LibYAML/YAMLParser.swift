@@ -107,7 +107,12 @@ final class YAMLParser {
 
     /// An error at an event's position.
     func error(_ message: String, at event: YAMLEvent) -> ParseError {
-        ParseError(message, at: SourceLocation(file: file, line: event.line, column: event.column))
+        ParseError(message, at: location(of: event))
+    }
+
+    /// An event's position in the file.
+    func location(of event: YAMLEvent) -> SourceLocation {
+        SourceLocation(file: file, line: event.line, column: event.column)
     }
 
     private func currentError() -> ParseError {

@@ -192,17 +192,17 @@ enum YAMLListReader {
             // The common shapes take shortcuts; an anchor, a tag or an alias takes the long way.
             if role == .name, case .scalar(let value) = valueEvent.kind {
                 // A name is its scalar's text, whatever it looks like.
-                if let anchor = value.anchor { anchors[anchor] = YAMLValue.resolve(value) }
+                if !value.properties.isEmpty, let anchor = value.anchor { anchors[anchor] = YAMLValue.resolve(value) }
                 _ = builder.set(.name, key: key, value: .string(value.text))
                 continue
             }
-            if role == .checked, case .scalar(let value) = valueEvent.kind, value.style == .plain, value.tag == nil,
-                value.anchor == nil, value.text == "true" || value.text == "false"
+            if role == .checked, case .scalar(let value) = valueEvent.kind, value.style == .plain, value.properties.isEmpty,
+                value.text == "true" || value.text == "false"
             {
                 _ = builder.set(.checked, key: key, value: .bool(value.text.utf8.count == 4))
                 continue
             }
-            if role == .children, case .sequenceStart(let properties) = valueEvent.kind, properties.anchor == nil {
+            if role == .children, case .sequenceStart(let properties) = valueEvent.kind, properties.isEmpty {
                 guard depth < 256 else { throw parser.error("items nested too deep", at: valueEvent) }
                 var children: [TodoItem] = []
                 try readItems(parser, schema: schema, depth: depth + 1, anchors: &anchors) { children.append($0) }
@@ -213,7 +213,8 @@ enum YAMLListReader {
             if role == .children, case .array(let values) = value,
                 values.allSatisfy({ if case .dictionary = $0 { true } else { false } })
             {
-                builder.setChildren(try schema.items(from: values, depth: depth + 1) { parser.error($0, at: valueEvent) })
+                let place = parser.location(of: valueEvent)
+                builder.setChildren(try schema.items(from: values, depth: depth + 1) { ParseError($0, at: place) })
                 continue
             }
             if let message = builder.set(role, key: key, value: value) { throw parser.error(message, at: valueEvent) }

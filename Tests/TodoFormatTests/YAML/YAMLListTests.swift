@@ -93,11 +93,14 @@ struct YAMLListTests {
             - name: Eggs
               note: *n
               children: *kids
+            - name: Bread
+              children: !!seq
+              - name: t
             """
         let list = try TodoList(bytes: Array(text.utf8), format: .yaml)
-        #expect(list.items.map(\.name) == ["Milk", "Eggs"])
+        #expect(list.items.map(\.name) == ["Milk", "Eggs", "Bread"])
         #expect(list.items[1].fields == [Field("note", .string("Milk"))])
-        #expect(list.items.map { $0.children.map(\.name) } == [["k"], ["k"]])
+        #expect(list.items.map { $0.children.map(\.name) } == [["k"], ["k"], ["t"]])
     }
 
     @Test("a tagged checked flag reads as its tag says", arguments: [
