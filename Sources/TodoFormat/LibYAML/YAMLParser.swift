@@ -1,103 +1,118 @@
 internal import CYAML
 
-/// One event of libyaml's event stream, with its text still in libyaml's memory.
-struct YAMLEvent {
-    enum Kind {
-        case streamStart, streamEnd, documentStart, documentEnd, alias, scalar
-        case sequenceStart, sequenceEnd, mappingStart, mappingEnd
-    }
-    var kind: Kind
-    /// 1-based position in the whole file, and the byte offset.
-    var line: Int
-    var column: Int
-    var offset: Int
-    /// A scalar's bytes; valid until the parser's next event.
-    var value: UnsafeBufferPointer<UInt8>
-    /// A plain (unquoted, not block) scalar, whose type comes from its text.
-    var isPlain: Bool
-    // Tags and anchors are rare: kept as libyaml's C strings until asked for.
-    var tagPointer: UnsafeMutablePointer<UInt8>?
-    var anchorPointer: UnsafeMutablePointer<UInt8>?
-
-    var tag: String? { tagPointer.map { String(cString: $0) } }
-    var anchor: String? { anchorPointer.map { String(cString: $0) } }
-}
-
 /// The thin wrapper around libyaml's parser: all of todofmt's YAML reading goes through it.
 final class YAMLParser {
     // The C state lives outside Swift's stored properties, so reading an event costs
     // no exclusivity checks.
     private let parser: UnsafeMutablePointer<yaml_parser_t>
-    private let event: UnsafeMutablePointer<yaml_event_t>
+    private let bytes: UnsafeBufferPointer<UInt8>
     private let file: String
     private let lineOffset: Int
-    private let bytes: UnsafeBufferPointer<UInt8>
 
     /// Parses `bytes`, which must stay alive as long as the parser; positions are
     /// reported `lineOffset` lines further down `file` (for front matter).
-    init(bytes: UnsafeBufferPointer<UInt8>, file: String, lineOffset: Int = 0) {
+    init(bytes: UnsafeBufferPointer<UInt8>, file: String, lineOffset: Int = 0) throws(ParseError) {
+        let parser = UnsafeMutablePointer<yaml_parser_t>.allocate(capacity: 1)
+        // Fails only when out of memory.
+        guard yaml_parser_initialize(parser) == 1 else {
+            parser.deallocate()
+            throw ParseError("yaml: out of memory", at: SourceLocation(file: file, line: lineOffset + 1, column: 1))
+        }
+        self.parser = parser
+        self.bytes = bytes
         self.file = file
         self.lineOffset = lineOffset
-        self.bytes = bytes
-        parser = .allocate(capacity: 1)
-        event = .allocate(capacity: 1)
-        event.initialize(to: yaml_event_t())
-        yaml_parser_initialize(parser)
         yaml_parser_set_encoding(parser, YAML_UTF8_ENCODING)
-        yaml_parser_set_input_string(parser, bytes.baseAddress ?? UnsafePointer(bitPattern: 1)!, bytes.count)
+        // With the encoding given, libyaml keeps a byte order mark as a character of the
+        // first line, which then no longer lines up with the lines below it.
+        let start = ByteOrderMark.length(in: bytes)
+        yaml_parser_set_input_string(
+            parser, bytes.baseAddress.map { $0 + start } ?? UnsafePointer(bitPattern: 1)!, bytes.count - start)
     }
 
     deinit {
-        yaml_event_delete(event)
         yaml_parser_delete(parser)
-        event.deallocate()
         parser.deallocate()
     }
 
-    /// The next event; the previous event's scalar bytes are no longer valid.
+    /// The next event, with its text copied out of libyaml's memory.
     func next() throws(ParseError) -> YAMLEvent {
-        // Deleting a zeroed or already deleted event is a no-op in libyaml.
-        yaml_event_delete(event)
-        guard yaml_parser_parse(parser, event) == 1 else { throw currentError() }
-        let e = event.pointee
-        let mark = e.start_mark
-        var result = YAMLEvent(
-            kind: .streamStart, line: Int(mark.line) + 1 + lineOffset, column: Int(mark.column) + 1,
-            offset: Int(mark.index), value: UnsafeBufferPointer(start: nil, count: 0), isPlain: false,
-            tagPointer: nil, anchorPointer: nil)
-        switch e.type {
+        var event = yaml_event_t()
+        guard yaml_parser_parse(parser, &event) == 1 else { throw currentError() }
+        defer { yaml_event_delete(&event) }
+        let kind: YAMLEvent.Kind
+        switch event.type {
         case YAML_SCALAR_EVENT:
-            result.kind = .scalar
-            let scalar = e.data.scalar
-            result.value = UnsafeBufferPointer(start: scalar.value, count: scalar.length)
-            result.isPlain = scalar.style == YAML_PLAIN_SCALAR_STYLE
-            result.tagPointer = scalar.tag
-            result.anchorPointer = scalar.anchor
+            let scalar = event.data.scalar
+            kind = .scalar(
+                YAMLEvent.Scalar(
+                    text: Self.text(scalar.value, count: scalar.length), style: Self.style(scalar.style),
+                    properties: Self.properties(scalar.tag, scalar.anchor)))
         case YAML_MAPPING_START_EVENT:
-            result.kind = .mappingStart
-            result.tagPointer = e.data.mapping_start.tag
-            result.anchorPointer = e.data.mapping_start.anchor
-        case YAML_MAPPING_END_EVENT: result.kind = .mappingEnd
+            let start = event.data.mapping_start
+            kind = .mappingStart(Self.properties(start.tag, start.anchor))
+        case YAML_MAPPING_END_EVENT: kind = .mappingEnd
         case YAML_SEQUENCE_START_EVENT:
-            result.kind = .sequenceStart
-            result.tagPointer = e.data.sequence_start.tag
-            result.anchorPointer = e.data.sequence_start.anchor
-        case YAML_SEQUENCE_END_EVENT: result.kind = .sequenceEnd
-        case YAML_STREAM_START_EVENT: result.kind = .streamStart
-        case YAML_STREAM_END_EVENT: result.kind = .streamEnd
-        case YAML_DOCUMENT_START_EVENT: result.kind = .documentStart
-        case YAML_DOCUMENT_END_EVENT: result.kind = .documentEnd
-        case YAML_ALIAS_EVENT:
-            result.kind = .alias
-            result.anchorPointer = e.data.alias.anchor
-        default: result.kind = .streamEnd
+            let start = event.data.sequence_start
+            kind = .sequenceStart(Self.properties(start.tag, start.anchor))
+        case YAML_SEQUENCE_END_EVENT: kind = .sequenceEnd
+        case YAML_STREAM_START_EVENT: kind = .streamStart
+        case YAML_DOCUMENT_START_EVENT: kind = .documentStart
+        case YAML_DOCUMENT_END_EVENT: kind = .documentEnd
+        case YAML_ALIAS_EVENT: kind = .alias(anchor: Self.text(event.data.alias.anchor) ?? "")
+        default: kind = .streamEnd
         }
-        return result
+        let mark = event.start_mark
+        return YAMLEvent(
+            kind: kind, line: Int(mark.line) + 1 + lineOffset, column: Int(mark.column) + 1,
+            characterOffset: Int(mark.index))
+    }
+
+    /// Where an event starts in the input, in bytes. libyaml counts characters, after a
+    /// byte order mark; this counts them off from the start, so call it rarely.
+    func byteOffset(of event: YAMLEvent) -> Int {
+        var offset = ByteOrderMark.length(in: bytes)
+        for _ in 0..<event.characterOffset where offset < bytes.count {
+            offset += 1
+            while offset < bytes.count && bytes[offset] & 0xC0 == 0x80 { offset += 1 }
+        }
+        return offset
+    }
+
+    // One copy, with no allocation for the short texts of keys and most values (small strings).
+    private static func text(_ bytes: UnsafeMutablePointer<yaml_char_t>?, count: Int) -> String {
+        String(decoding: UnsafeBufferPointer(start: bytes, count: count), as: UTF8.self)
+    }
+
+    // Tags and anchors are NUL-terminated, and rare.
+    private static func text(_ cString: UnsafeMutablePointer<yaml_char_t>?) -> String? {
+        cString.map { String(cString: $0) }
+    }
+
+    private static func properties(
+        _ tag: UnsafeMutablePointer<yaml_char_t>?, _ anchor: UnsafeMutablePointer<yaml_char_t>?
+    ) -> YAMLEvent.Properties {
+        tag == nil && anchor == nil ? YAMLEvent.Properties() : YAMLEvent.Properties(tag: text(tag), anchor: text(anchor))
+    }
+
+    private static func style(_ style: yaml_scalar_style_t) -> YAMLScalarStyle {
+        switch style {
+        case YAML_SINGLE_QUOTED_SCALAR_STYLE: .singleQuoted
+        case YAML_DOUBLE_QUOTED_SCALAR_STYLE: .doubleQuoted
+        case YAML_LITERAL_SCALAR_STYLE: .literal
+        case YAML_FOLDED_SCALAR_STYLE: .folded
+        default: .plain
+        }
     }
 
     /// An error at an event's position.
     func error(_ message: String, at event: YAMLEvent) -> ParseError {
-        ParseError(message, at: place(line: event.line - lineOffset, column: event.column))
+        ParseError(message, at: location(of: event))
+    }
+
+    /// An event's position in the file.
+    func location(of event: YAMLEvent) -> SourceLocation {
+        place(line: event.line - lineOffset, column: event.column)
     }
 
     /// The location of a libyaml mark (line and column from 1, not yet moved by `lineOffset`).

@@ -6,11 +6,10 @@ import Foundation
 enum YAMLValue {
     static let binaryTag = "tag:yaml.org,2002:binary"
 
-    /// The value of a scalar event.
-    static func resolve(_ event: YAMLEvent) -> FieldValue {
-        let bytes = event.value
-        if let tag = event.tag {
-            let text = String(decoding: bytes, as: UTF8.self)
+    /// The value of a scalar.
+    static func resolve(_ scalar: YAMLEvent.Scalar) -> FieldValue {
+        let text = scalar.text
+        if let tag = scalar.tag {
             switch tag {
             case "tag:yaml.org,2002:str": return .string(text)
             case binaryTag:
@@ -18,17 +17,17 @@ enum YAMLValue {
                 return Data(base64Encoded: base64).map { .data($0) } ?? .string(text)
             case "tag:yaml.org,2002:int", "tag:yaml.org,2002:float", "tag:yaml.org,2002:bool",
                 "tag:yaml.org,2002:null", "tag:yaml.org,2002:timestamp":
-                return resolvePlain(bytes) ?? .string(text)
+                return resolvePlain(text) ?? .string(text)
             default: return .string(text)
             }
         }
-        if event.isPlain, let value = resolvePlain(bytes) { return value }
-        return .string(String(decoding: bytes, as: UTF8.self))
+        if scalar.style == .plain, let value = resolvePlain(text) { return value }
+        return .string(text)
     }
 
     /// The typed value of plain scalar text, or nil when it is a string.
-    static func resolvePlain<C: Collection>(_ bytes: C) -> FieldValue? where C.Element == UInt8 {
-        guard let first = bytes.first else { return .null }
+    static func resolvePlain(_ text: String) -> FieldValue? {
+        guard let first = text.utf8.first else { return .null }
         // Most plain scalars are names: letters that cannot start a typed value.
         switch first {
         case UInt8(ascii: "n"), UInt8(ascii: "N"), UInt8(ascii: "~"), UInt8(ascii: "t"), UInt8(ascii: "T"),
@@ -38,7 +37,6 @@ enum YAMLValue {
         default:
             return nil
         }
-        let text = String(decoding: bytes, as: UTF8.self)
         switch text {
         case "~", "null", "Null", "NULL": return .null
         case "true", "True", "TRUE": return .bool(true)
@@ -48,7 +46,7 @@ enum YAMLValue {
         case ".nan", ".NaN", ".NAN": return .double(.nan)
         default: break
         }
-        let b = Array(bytes)
+        let b = Array(text.utf8)
         if isInteger(b), let value = Int(text) { return .integer(value) }
         if b.count > 2 && b[0] == UInt8(ascii: "0") && (b[1] == UInt8(ascii: "x") || b[1] == UInt8(ascii: "o")) {
             if let value = Int(text.dropFirst(2), radix: b[1] == UInt8(ascii: "x") ? 16 : 8) { return .integer(value) }
@@ -101,18 +99,16 @@ enum YAMLValue {
     ) throws(ParseError) -> FieldValue {
         let value: FieldValue
         switch first.kind {
-        case .scalar:
-            value = resolve(first)
-        case .alias:
-            guard let anchor = first.anchor, let target = anchors[anchor] else {
-                throw parser.error("yaml: unknown alias '\(first.anchor ?? "")'", at: first)
-            }
+        case .scalar(let scalar):
+            value = resolve(scalar)
+        case .alias(let anchor):
+            guard let target = anchors[anchor] else { throw parser.error("yaml: unknown alias '\(anchor)'", at: first) }
             return target
         case .sequenceStart:
             var values: [FieldValue] = []
             while true {
                 let event = try parser.next()
-                if event.kind == .sequenceEnd { break }
+                if case .sequenceEnd = event.kind { break }
                 values.append(try read(from: parser, startingWith: event, anchors: &anchors))
             }
             value = .array(values)
@@ -120,7 +116,7 @@ enum YAMLValue {
             var fields: [Field] = []
             while true {
                 let keyEvent = try parser.next()
-                if keyEvent.kind == .mappingEnd { break }
+                if case .mappingEnd = keyEvent.kind { break }
                 let key = try read(from: parser, startingWith: keyEvent, anchors: &anchors)
                 let valueEvent = try parser.next()
                 fields.append(Field(keyText(key), try read(from: parser, startingWith: valueEvent, anchors: &anchors)))
@@ -135,14 +131,14 @@ enum YAMLValue {
 
     /// A mapping key's text. Plain keys made of letters (nearly all) are taken as they are;
     /// others go through `resolve`, so `1:` and `true:` read as they print.
-    static func key(_ event: YAMLEvent) -> String {
-        let bytes = event.value
+    static func key(_ scalar: YAMLEvent.Scalar) -> String {
+        let bytes = scalar.text.utf8
         let wordLike = bytes.allSatisfy { ($0 | 0x20) >= 97 && ($0 | 0x20) <= 122 || $0 == UInt8(ascii: "_") }
         // The only words that resolve to something else: null, true and false in three casings.
-        if !event.isPlain || (wordLike && !(bytes.count == 4 || bytes.count == 5)) {
-            return String(decoding: bytes, as: UTF8.self)
+        if scalar.style != .plain || (wordLike && !(bytes.count == 4 || bytes.count == 5)) {
+            return scalar.text
         }
-        return keyText(resolve(event))
+        return keyText(resolve(scalar))
     }
 
     /// A mapping key as text: todofmt's keys are strings.
@@ -192,7 +188,7 @@ enum YAMLValue {
 
     static func needsQuotes(_ s: String) -> Bool {
         if s.isEmpty { return true }
-        if resolvePlain(s.utf8) != nil { return true }
+        if resolvePlain(s) != nil { return true }
         switch s.lowercased() {
         case "y", "n", "yes", "no", "on", "off": return true
         default: break

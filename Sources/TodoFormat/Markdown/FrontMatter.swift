@@ -35,7 +35,7 @@ enum FrontMatter {
 
     /// The metadata in the YAML text: a mapping (or nothing).
     static func parse(_ yaml: UnsafeBufferPointer<UInt8>, file: String, lineOffset: Int) throws(ParseError) -> [Field] {
-        let parser = YAMLParser(bytes: yaml, file: file, lineOffset: lineOffset)
+        let parser = try YAMLParser(bytes: yaml, file: file, lineOffset: lineOffset)
         var anchors: [String: FieldValue] = [:]
         var metadata: [Field] = []
         var documents = 0
@@ -62,7 +62,7 @@ enum FrontMatter {
 
     /// `---`, the metadata as a YAML mapping, `---`, each line ending in `lineEnding`.
     static func render(_ metadata: [Field], lineEnding: String = "\n") throws -> String {
-        let emitter = YAMLEmitter()
+        let emitter = try YAMLEmitter()
         try emitter.streamStart()
         try emitter.documentStart(implicit: true)
         try YAMLValue.emit(.dictionary(metadata), to: emitter)

@@ -150,68 +150,49 @@ extension Database {
         let bytes = text.last == 0 ? text : text + [0]
         try withExtendedLifetime(guardian) { () throws(StoreError) in
             try bytes.withUnsafeBufferPointer { buffer throws(StoreError) in
-                let base = UnsafeRawPointer(buffer.baseAddress!).assumingMemoryBound(to: CChar.self)
-                let length = buffer.count - 1
-                var cursor = base
-                while cursor.pointee != 0 {
-                    var statement: OpaquePointer?
-                    var tail: UnsafePointer<CChar>?
-                    let start = base.distance(to: cursor)
+                let text = UnsafeBufferPointer(rebasing: buffer[..<(buffer.count - 1)])
+                var offset = 0
+                while offset < text.count && text[offset] != 0 {
+                    let start = offset
                     guardian.refusal = nil
                     guardian.inserts = nil
                     guardian.creates = nil
                     recorder?.current = Int64(recorder?.statements.count ?? 0)
-                    let code = sqlite3_prepare_v2(handle, cursor, -1, &statement, &tail)
-                    // Where the statement starts: after white space and comments.
-                    var statementStart = start
-                    while statementStart < length {
-                        let c = buffer[statementStart]
-                        if [9, 10, 13, 32].contains(c) {
-                            statementStart += 1
-                        } else if c == UInt8(ascii: "-") && buffer[statementStart + 1] == UInt8(ascii: "-") {
-                            while statementStart < length && buffer[statementStart] != 10 { statementStart += 1 }
-                        } else {
-                            break
-                        }
-                    }
-                    func location() -> SourceLocation {
-                        let at = statementStart
-                        return buffer.withMemoryRebound(to: UInt8.self) {
-                            SourceLocation.of(offset: at, in: UnsafeBufferPointer(rebasing: $0[..<length]), file: path)
-                        }
-                    }
-                    let end = tail.map { base.distance(to: $0) } ?? length
-                    let sql = { () -> String in
-                        var stop = max(statementStart, end)
+                    // Errors name the statement's line and show its first line (up to where
+                    // SQLite stopped reading it, or its line's end when it read none of it).
+                    let statementStart = Self.statementStart(in: text, from: start)
+                    func failure(_ error: StoreError, refusal: String? = nil) -> StoreError {
+                        var stop = max(statementStart, offset)
                         if stop == statementStart {
-                            // A statement SQLite could not read: up to its line's end.
-                            while stop < length && buffer[stop] != 10 { stop += 1 }
+                            while stop < text.count && text[stop] != 10 { stop += 1 }
                         }
-                        let text = String(
-                            decoding: UnsafeRawBufferPointer(rebasing: UnsafeRawBufferPointer(buffer)[statementStart..<stop]),
-                            as: UTF8.self)
-                        let firstLine = text.prefix { $0 != "\n" }.trimmingCharacters(in: .whitespaces)
-                        return firstLine.count > 80 ? String(firstLine.prefix(80)) + "…" : firstLine
+                        let shown = String(decoding: UnsafeBufferPointer(rebasing: text[statementStart..<stop]), as: UTF8.self)
+                        let firstLine = shown.prefix { $0 != "\n" }.trimmingCharacters(in: .whitespaces)
+                        return StoreError(
+                            code: error.code, message: refusal ?? error.message,
+                            sql: firstLine.count > 80 ? String(firstLine.prefix(80)) + "…" : firstLine,
+                            location: SourceLocation.of(offset: statementStart, in: text, file: path))
                     }
-                    guard code == SQLITE_OK else {
-                        let message = guardian.refusal ?? String(cString: sqlite3_errmsg(handle))
-                        throw StoreError(code: code, message: message, sql: sql(), location: location())
+                    let statement: Statement
+                    do throws(StoreError) {
+                        guard let prepared = try prepare(buffer, advancing: &offset) else { break }  // only comments or white space were left
+                        statement = prepared
+                    } catch {
+                        throw failure(error, refusal: guardian.refusal)
                     }
-                    guard let statement else { break }  // only comments or white space were left
-                    let stepCode = sqlite3_step(statement)
-                    sqlite3_finalize(statement)
-                    guard stepCode == SQLITE_DONE || stepCode == SQLITE_ROW else {
-                        throw StoreError(code: stepCode, message: String(cString: sqlite3_errmsg(handle)), sql: sql(), location: location())
+                    do throws(StoreError) {
+                        _ = try statement.step()
+                    } catch {
+                        throw failure(error)
                     }
                     if let recorder {
-                        let made = DumpRecorder.Statement(range: statementStart..<end, inserts: guardian.inserts, creates: guardian.creates)
+                        let made = DumpRecorder.Statement(
+                            range: statementStart..<offset, inserts: guardian.inserts, creates: guardian.creates)
                         recorder.statements.append(made)
                         guardian.ownStatement = true
                         defer { guardian.ownStatement = false }
                         try record(made, of: recorder)
                     }
-                    guard let tail else { break }
-                    cursor = tail
                 }
             }
         }
@@ -288,5 +269,23 @@ extension Database {
             return (pk, name)
         }.sorted { $0.0 < $1.0 }.map(\.1)
         return keys.map { "quote(\(prefix)\(Database.quote($0)))" }.joined(separator: " || ',' || ")
+    }
+}
+
+extension Database {
+    /// Where the statement from `offset` starts: after white space and `--` comments.
+    fileprivate static func statementStart(in text: UnsafeBufferPointer<UInt8>, from offset: Int) -> Int {
+        var i = offset
+        while i < text.count {
+            switch text[i] {
+            case 9, 10, 13, 32:
+                i += 1
+            case UInt8(ascii: "-") where i + 1 < text.count && text[i + 1] == UInt8(ascii: "-"):
+                while i < text.count && text[i] != 10 { i += 1 }
+            default:
+                return i
+            }
+        }
+        return i
     }
 }

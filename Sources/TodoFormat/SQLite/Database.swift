@@ -74,7 +74,24 @@ final class Database {
         var statement: OpaquePointer?
         let code = sqlite3_prepare_v2(handle, sql, -1, &statement, nil)
         guard code == SQLITE_OK, let statement else { throw error(code, sql: sql) }
-        return Statement(statement, database: self, sql: sql)
+        return Statement(statement, database: self)
+    }
+
+    /// Prepares the statement that starts at `offset` in `text`, SQL that ends in a NUL
+    /// byte, and moves `offset` past it: also when preparing fails, so the caller can
+    /// show the statement. Nil when only white space and comments are left.
+    func prepare(_ text: UnsafeBufferPointer<UInt8>, advancing offset: inout Int) throws(StoreError) -> Statement? {
+        precondition(text.last == 0, "SQL text must end in a NUL byte")
+        let base = UnsafeRawPointer(text.baseAddress!).assumingMemoryBound(to: CChar.self)
+        var statement: OpaquePointer?
+        var tail: UnsafePointer<CChar>?
+        let start = offset
+        let code = sqlite3_prepare_v2(handle, base + start, -1, &statement, &tail)
+        offset = tail.map { base.distance(to: $0) } ?? text.count - 1
+        guard code == SQLITE_OK else {
+            throw error(code, sql: String(decoding: UnsafeBufferPointer(rebasing: text[start..<max(start, offset)]), as: UTF8.self))
+        }
+        return statement.map { Statement($0, database: self) }
     }
 
     /// The rows of a query, each as its column values.
@@ -153,13 +170,14 @@ enum SQLValue: Hashable {
 final class Statement {
     private let handle: OpaquePointer
     private unowned let database: Database
-    let sql: String
 
-    fileprivate init(_ handle: OpaquePointer, database: Database, sql: String) {
+    fileprivate init(_ handle: OpaquePointer, database: Database) {
         self.handle = handle
         self.database = database
-        self.sql = sql
     }
+
+    /// The statement's text, for errors.
+    var sql: String { String(cString: sqlite3_sql(handle)) }
 
     deinit {
         sqlite3_finalize(handle)

@@ -106,6 +106,12 @@ public struct ItemSchema: Hashable, Sendable {
         }
     }
 
+    /// The role of one of todofmt's own keys; nil for any other key.
+    static func ownRole(of key: String) -> ItemRole? {
+        // Keys are short: a small string's bytes are at hand without an allocation.
+        key.utf8.withContiguousStorageIfAvailable { ownRole(of: $0) } ?? nil
+    }
+
     /// Whether the user named this key for a role.
     func isNamed(_ key: String) -> Bool { !named.isEmpty && named[key.lowercased()] != nil }
 
@@ -113,7 +119,7 @@ public struct ItemSchema: Hashable, Sendable {
     func role(of key: String) -> ItemRole? {
         if !named.isEmpty, let role = named[key.lowercased()] { return role }
         // todofmt's own keys without hashing: most files use them.
-        if let own = key.utf8.withContiguousStorageIfAvailable(Self.ownRole), let own { return own }
+        if let own = Self.ownRole(of: key) { return own }
         // Most keys are already lower case and short: look up as they are first.
         if let role = Self.synonymRoles[key] { return role }
         let normal = Self.normalizedKey(key)

@@ -32,6 +32,6 @@ struct YAMLFormat: ListFormat {
     }
 
     func writer(to output: Output, options: ListOptions) throws -> any ListWriter {
-        YAMLListWriter(into: output.makeSink(), outputName: output.name, layout: ItemLayout(options.schema))
+        try YAMLListWriter(into: output.makeSink(), outputName: output.name, layout: ItemLayout(options.schema))
     }
 }

@@ -16,7 +16,7 @@ enum YAMLListReader {
             try sink.end()
             return
         }
-        let parser = YAMLParser(bytes: bytes, file: path)
+        let parser = try YAMLParser(bytes: bytes, file: path)
         var anchors: [String: FieldValue] = [:]
         var metadata: [Field] = []
         var held: [TodoItem] = []
@@ -38,7 +38,7 @@ enum YAMLListReader {
                 guard !sawList else { throw parser.error("a second list of items; todofmt reads one", at: event) }
                 sawList = true
                 // Stream when the metadata is known: it came first, or no other document follows.
-                let stream = sawMetadata || !hasLaterDocument(bytes, after: event.offset)
+                let stream = sawMetadata || !hasLaterDocument(bytes, after: parser.byteOffset(of: event))
                 if stream {
                     try sink.begin(metadata: metadata)
                     began = true
@@ -52,8 +52,8 @@ enum YAMLListReader {
                 if case .dictionary(let fields) = try YAMLValue.read(from: parser, startingWith: event, anchors: &anchors) {
                     metadata = fields
                 }
-            case .scalar:
-                if case .null = YAMLValue.resolve(event) { continue }
+            case .scalar(let scalar):
+                if case .null = YAMLValue.resolve(scalar) { continue }
                 throw parser.error("expected a YAML list of items, found a single value", at: event)
             case .alias:
                 throw parser.error("expected a YAML list of items, found an alias", at: event)
@@ -71,11 +71,11 @@ enum YAMLListReader {
     private static func readInParallel(_ bytes: UnsafeBufferPointer<UInt8>, path: String, schema: ItemSchema) -> ([Field], [[TodoItem]])? {
         guard bytes.first != UInt8(ascii: "%") else { return nil }  // directives apply to the whole stream
         // Where the list starts, and the metadata before it.
-        let parser = YAMLParser(bytes: bytes, file: path)
         var anchors: [String: FieldValue] = [:]
         var metadata: [Field] = []
         var listStart = -1
         do {
+            let parser = try YAMLParser(bytes: bytes, file: path)
             scan: while true {
                 let event = try parser.next()
                 switch event.kind {
@@ -84,8 +84,8 @@ enum YAMLListReader {
                     guard case .dictionary(let fields) = try YAMLValue.read(from: parser, startingWith: event, anchors: &anchors)
                     else { return nil }
                     metadata = fields
-                case .sequenceStart where event.column == 1 && event.anchorPointer == nil:
-                    listStart = event.offset
+                case .sequenceStart(let properties) where event.column == 1 && properties.anchor == nil:
+                    listStart = parser.byteOffset(of: event)
                     break scan
                 default: return nil
                 }
@@ -115,10 +115,10 @@ enum YAMLListReader {
 
     /// The items of a stream that is one block sequence and nothing else; nil on any error.
     private static func readBareList(_ bytes: UnsafeBufferPointer<UInt8>, path: String, schema: ItemSchema) -> [TodoItem]? {
-        let parser = YAMLParser(bytes: bytes, file: path)
         var anchors: [String: FieldValue] = [:]
         var items: [TodoItem] = []
         do {
+            let parser = try YAMLParser(bytes: bytes, file: path)
             var sawList = false
             while true {
                 let event = try parser.next()
@@ -171,33 +171,38 @@ enum YAMLListReader {
         _ parser: YAMLParser, start: YAMLEvent, schema: ItemSchema, depth: Int, anchors: inout [String: FieldValue]
     ) throws -> TodoItem {
         var builder = ItemBuilder(schema: schema)
-        while true {
+        keys: while true {
             let keyEvent = try parser.next()
-            if keyEvent.kind == .mappingEnd { break }
-            guard keyEvent.kind == .scalar else { throw parser.error("an item's keys must be plain text", at: keyEvent) }
-            // The key's bytes live only until the next event.
+            let keyScalar: YAMLEvent.Scalar
+            switch keyEvent.kind {
+            case .mappingEnd: break keys
+            case .scalar(let scalar): keyScalar = scalar
+            default: throw parser.error("an item's keys must be plain text", at: keyEvent)
+            }
             let key: String
             let role: ItemRole?
-            if schema.namesNoKeys, keyEvent.isPlain, let own = ItemSchema.ownRole(of: keyEvent.value) {
-                key = own.rawValue
+            if schema.namesNoKeys, keyScalar.style == .plain, let own = ItemSchema.ownRole(of: keyScalar.text) {
+                key = keyScalar.text
                 role = builder.claim(own, key: key)
             } else {
-                key = YAMLValue.key(keyEvent)
+                key = YAMLValue.key(keyScalar)
                 role = builder.role(of: key)
             }
             let valueEvent = try parser.next()
-            if role == .name && valueEvent.kind == .scalar {
+            // The common shapes take shortcuts; an anchor, a tag or an alias takes the long way.
+            if role == .name, case .scalar(let value) = valueEvent.kind {
                 // A name is its scalar's text, whatever it looks like.
-                _ = builder.set(.name, key: key, value: .string(String(decoding: valueEvent.value, as: UTF8.self)))
+                if !value.properties.isEmpty, let anchor = value.anchor { anchors[anchor] = YAMLValue.resolve(value) }
+                _ = builder.set(.name, key: key, value: .string(value.text))
                 continue
             }
-            if role == .checked && valueEvent.kind == .scalar && valueEvent.isPlain && valueEvent.anchorPointer == nil
-                && (valueEvent.value.elementsEqual("true".utf8) || valueEvent.value.elementsEqual("false".utf8))
+            if role == .checked, case .scalar(let value) = valueEvent.kind, value.style == .plain, value.properties.isEmpty,
+                value.text == "true" || value.text == "false"
             {
-                _ = builder.set(.checked, key: key, value: .bool(valueEvent.value.count == 4))
+                _ = builder.set(.checked, key: key, value: .bool(value.text.utf8.count == 4))
                 continue
             }
-            if role == .children && valueEvent.kind == .sequenceStart {
+            if role == .children, case .sequenceStart(let properties) = valueEvent.kind, properties.isEmpty {
                 guard depth + 1 < Limits.itemLevels else { throw parser.error(Limits.itemDepthMessage, at: valueEvent) }
                 var children: [TodoItem] = []
                 try readItems(parser, schema: schema, depth: depth + 1, anchors: &anchors) { children.append($0) }
@@ -205,6 +210,13 @@ enum YAMLListReader {
                 continue
             }
             let value = try YAMLValue.read(from: parser, startingWith: valueEvent, anchors: &anchors)
+            if role == .children, case .array(let values) = value,
+                values.allSatisfy({ if case .dictionary = $0 { true } else { false } })
+            {
+                let place = parser.location(of: valueEvent)
+                builder.setChildren(try schema.items(from: values, depth: depth + 1) { ParseError($0, at: place) })
+                continue
+            }
             if let message = builder.set(role, key: key, value: value) { throw parser.error(message, at: valueEvent) }
         }
         guard let item = builder.build(depth: depth) else { throw parser.error(builder.missingNameMessage, at: start) }

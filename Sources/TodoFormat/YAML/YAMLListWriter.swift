@@ -4,11 +4,12 @@ struct YAMLListWriter: ListWriter {
     private var sink: ByteSink
     private let outputName: String
     private let layout: ItemLayout
-    private let emitter = YAMLEmitter()
+    private let emitter: YAMLEmitter
     private var open = OpenItems()
     private var isFirst = true
 
-    init(into sink: ByteSink, outputName: String, layout: ItemLayout = ItemLayout()) {
+    init(into sink: ByteSink, outputName: String, layout: ItemLayout = ItemLayout()) throws(ConversionError) {
+        emitter = try YAMLEmitter()
         self.sink = sink
         self.outputName = outputName
         self.layout = layout

@@ -285,6 +285,35 @@ struct SQLiteTests {
         }
     }
 
+    @Test("dump statements that fail name their line and show their first line", arguments: [
+        (
+            "CREATE TABLE t(name TEXT UNIQUE);\n-- c\nINSERT INTO t VALUES('a');\n  INSERT INTO t VALUES('a');\n",
+            "bad.sql:4:3: error: UNIQUE constraint failed: t.name (while running `INSERT INTO t VALUES('a');`)"
+        ),
+        (
+            "CREATE TABLE t(name TEXT);\n\n  CREAT TABLE u(x); INSERT INTO t VALUES(1);\n",
+            "bad.sql:3:3: error: near \"CREAT\": syntax error (while running `CREAT`)"
+        ),
+        (
+            "CREATE TABLE t(name TEXT); UPDATE t SET name = 'yyyyyyyyyyyyyyyyyyyyyyyyyyyyyy' WHERE name = 'x' AND name = 'x';\n",
+            "bad.sql:1:28: error: only creating tables, indexes, views and triggers, inserting rows and transactions are allowed in a dump (while running `UPDATE t SET name = 'yyyyyyyyyyyyyyyyyyyyyyyyyyyyyy' WHERE name = 'x' AND name =…`)"
+        ),
+    ])
+    func failedDumpStatement(text: String, description: String) throws {
+        #expect(throws: StoreError.self) { try TodoList(bytes: Array(text.utf8), format: .sql, name: "bad.sql") }
+        do {
+            _ = try TodoList(bytes: Array(text.utf8), format: .sql, name: "bad.sql")
+        } catch let error as StoreError {
+            #expect(error.description == description)
+        }
+    }
+
+    @Test("comments and white space after the last dump statement are skipped")
+    func dumpTail() throws {
+        let text = "CREATE TABLE t(name TEXT);\nINSERT INTO t VALUES('x'); -- done\n/* the end */\n  \n"
+        #expect(try TodoList(bytes: Array(text.utf8), format: .sql).items.map(\.name) == ["x"])
+    }
+
     @Test("bad databases are clear errors and change nothing", arguments: ["not a database", "truncated", "no text column", "several tables", "locked"])
     func bad(kind: String) throws {
         let directory = try TemporaryDirectory()

@@ -77,6 +77,45 @@ struct YAMLListTests {
         }
     }
 
+    @Test("an alias repeats an anchored list or mapping, read after the anchor's whole node")
+    func aliasToCollection() throws {
+        let text = "- name: a\n  tags: &t [x, y]\n  more: &m {k: v}\n- name: b\n  tags: *t\n  more: *m\n"
+        let list = try TodoList(bytes: Array(text.utf8), format: .yaml)
+        let fields = [Field("tags", .array([.string("x"), .string("y")])), Field("more", .dictionary([Field("k", .string("v"))]))]
+        #expect(list.items.map(\.fields) == [fields, fields])
+    }
+
+    @Test("an anchor on a name, and children given by an alias or with an anchor")
+    func anchorsOnRoles() throws {
+        let text = """
+            - name: &n Milk
+              children: &kids
+              - name: k
+            - name: Eggs
+              note: *n
+              children: *kids
+            - name: Bread
+              children: !!seq
+              - name: t
+            """
+        let list = try TodoList(bytes: Array(text.utf8), format: .yaml)
+        #expect(list.items.map(\.name) == ["Milk", "Eggs", "Bread"])
+        #expect(list.items[1].fields == [Field("note", .string("Milk"))])
+        #expect(list.items.map { $0.children.map(\.name) } == [["k"], ["k"], ["t"]])
+    }
+
+    @Test("a checked flag as a boolean, tagged or quoted text, or a YAML 1.1 word", arguments: [
+        ("!!str true", TodoStatus.done), ("\"true\"", .done), ("!!bool true", .done), ("true", .done),
+        ("yes", .done), ("On", .done), ("no", .open), ("!!str off", .open), ("\"maybe\"", .open),
+    ])
+    func taggedChecked(value: String, status: TodoStatus) throws {
+        let text = "- name: a\n  checked: \(value)\n"
+        let list = try TodoList(bytes: Array(text.utf8), format: .yaml, name: "x.yaml")
+        #expect(list.items.first?.status == status)
+        // A value that is no flag stays a field.
+        #expect(list.items.first?.fields == (value == "\"maybe\"" ? [Field("checked", .string("maybe"))] : []))
+    }
+
     @Test("an empty list, and an empty file")
     func empty() throws {
         #expect(String(decoding: try TodoList().encoded(as: .yaml), as: UTF8.self) == "[]\n")
@@ -140,5 +179,17 @@ struct LargeYAMLTests {
         let read = try TodoList(bytes: Array(text.utf8), format: .yaml)
         #expect(read.items.last?.fields == [Field("tag", .string("shared"))])
         #expect(read.items.count == list.items.count + 1)
+    }
+}
+
+@Suite("YAML with a byte order mark")
+struct YAMLByteOrderMarkTests {
+    @Test("a list after a byte order mark reads like one without", arguments: [false, true])
+    func list(large: Bool) throws {
+        var list = TodoList(metadata: [Field("title", .string("Café"))], items: [TodoItem(name: "a"), TodoItem(name: "b", status: .done)])
+        // Large enough to be read in two halves, whose cut is found by byte offset.
+        if large { list.items = LargeYAMLTests.bigList().items }
+        let yaml = try list.encoded(as: .yaml)
+        #expect(try TodoList(bytes: [0xEF, 0xBB, 0xBF] + yaml, format: .yaml) == list)
     }
 }
