@@ -50,10 +50,10 @@ enum ItemText {
     ) -> (Substring, [Field]) {
         let first = parsed.firstNameLine
         if parsed.moreNameLines.isEmpty {
-            // The common case: one line, no fields, no escapes — a slice of the source.
+            // The common case: one line, no fields, no escapes or references — a slice of the source.
             var plain = first.isEmpty || bytes[first.upperBound - 1] != UInt8(ascii: "]")
             if plain {
-                for i in first where bytes[i] == UInt8(ascii: "\\") {
+                for i in first where bytes[i] == UInt8(ascii: "\\") || bytes[i] == UInt8(ascii: "&") {
                     plain = false
                     break
                 }
@@ -71,7 +71,7 @@ enum ItemText {
             lines[lines.count - 1] = lastRange.lowerBound..<(lastRange.lowerBound + split.nameEnd)
         }
         let slices = lines.map { ArraySlice(UnsafeBufferPointer(rebasing: bytes[$0])) }
-        return (Substring(FieldSyntax.unescapeName(slices)), fields)
+        return (Substring(NameSyntax.unescape(slices)), fields)
     }
 
     static func slice(_ source: String, _ range: Range<Int>) -> Substring {
