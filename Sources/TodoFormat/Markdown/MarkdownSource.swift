@@ -15,18 +15,17 @@ struct MarkdownSource {
     let firstBodyLine: Int
     /// `\r\n` when the text's first line ending is one, else `\n`.
     let lineEnding: String
+    /// Why `---` lines at the top are not front matter, when they look like it but enclose
+    /// no YAML mapping (`check` says it).
+    let notFrontMatter: String?
 
-    /// Splits `text`; an error in the front matter's YAML is an error at its place.
+    /// Splits `text`: front matter when `---` lines at the top enclose a YAML mapping.
     init(text: String, path: String) throws {
         self.text = text
         self.path = path
-        let split = try text.withBytes { bytes throws -> ([Field], Int, Int, String) in
-            let ending = Self.lineEnding(of: bytes)
-            guard let front = FrontMatter.locate(in: bytes) else { return ([], 0, 1, ending) }
-            let metadata = try FrontMatter.parse(UnsafeBufferPointer(rebasing: bytes[front.yaml]), file: path, lineOffset: 1)
-            return (metadata, front.bodyStart, front.lineCount + 1, ending)
-        }
-        (metadata, bodyStart, firstBodyLine, lineEnding) = split
+        let split = text.withBytes { bytes in (FrontMatter.read(bytes, file: path), Self.lineEnding(of: bytes)) }
+        (metadata, bodyStart, firstBodyLine, notFrontMatter) = split.0
+        lineEnding = split.1
     }
 
     /// The list, read into memory.

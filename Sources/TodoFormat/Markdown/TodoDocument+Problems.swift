@@ -4,6 +4,10 @@ extension TodoDocument {
     /// Problems a person should fix: lines that look like tasks but are not, mixed line endings.
     public func problems() -> [Problem] {
         var problems = nearMisses
+        if let notFrontMatter {
+            problems.append(
+                Problem(location: SourceLocation(file: path, line: 1, column: 1), severity: .warning, message: notFrontMatter))
+        }
         let bytes = Array(text.utf8)
         var crlf = 0, lf = 0, firstMixed = 0, line = 1
         for (i, b) in bytes.enumerated() where b == 10 {

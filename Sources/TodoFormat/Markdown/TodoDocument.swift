@@ -58,6 +58,10 @@ public struct TodoDocument: Sendable {
     public let metadata: [Field]
     /// `\n` or `\r\n`, from the file's first line ending.
     public let lineEnding: String
+    /// Whether the file starts with front matter (perhaps empty).
+    public var hasFrontMatter: Bool { bodyStart > 0 }
+    /// Why `---` lines at the top are no front matter, when they look like it.
+    let notFrontMatter: String?
     /// Where the body starts, after the front matter.
     private let bodyStart: Int
     private let firstBodyLine: Int
@@ -93,6 +97,7 @@ public struct TodoDocument: Sendable {
         path = source.path
         metadata = source.metadata
         lineEnding = source.lineEnding
+        notFrontMatter = source.notFrontMatter
         bodyStart = source.bodyStart
         firstBodyLine = source.firstBodyLine
         let parsed = Self.parse(text, from: bodyStart, to: nil, firstLine: firstBodyLine, section: nil, path: path)

@@ -44,7 +44,7 @@ enum Cmark {
     /// Front matter is not Markdown: cmark-gfm gets blank lines in its place, so line numbers stay.
     static func withoutFrontMatter(_ text: String) -> String {
         guard text.hasPrefix("---\n") || text.hasPrefix("---\r\n"), let document = try? TodoDocument(parsing: text),
-            !document.metadata.isEmpty
+            document.hasFrontMatter
         else { return text }
         var lines = text.utf8.split(separator: 10, omittingEmptySubsequences: false)
             .map { String(decoding: $0, as: UTF8.self) }
@@ -123,8 +123,8 @@ enum MarkdownGenerator {
             default: out.append(indent + "1. plain ordered")
             }
         }
-        // A first line of `---` would start front matter; that case is generated on purpose.
-        if out.first == "---" { out[0] = "***" }
+        // A first line of `---` is a thematic break unless a later `---` encloses a YAML mapping,
+        // which is generated on purpose below.
         if Int.random(in: 0..<8, using: &rng) == 0 {
             out.insert(contentsOf: ["---", "title: Generated", "tags: [a, b]", "---"], at: 0)
         }

@@ -114,13 +114,35 @@ struct ParserTests {
         }
     }
 
-    @Test("front matter that is not a YAML mapping is an error at its place")
-    func badFrontMatter() throws {
-        #expect(throws: ParseError("front matter must be a YAML mapping of keys to values", at: SourceLocation(file: "f.md", line: 2, column: 1))) {
-            try TodoList(markdown: "---\n- a list\n---\n- [ ] x\n", path: "f.md")
+    @Test("lines that enclose no YAML mapping are no front matter: Markdown, as cmark-gfm reads them, and check says why")
+    func notFrontMatter() throws {
+        let cases: [(String, [String], String)] = [
+            ("---\n- [ ] inside\n---\n- [ ] a\n", ["inside", "a"],
+             "yaml: did not find expected '-' indicator while parsing a block collection at line 2, column 7"),
+            ("---\ntitle: x\nowner: a: b\n---\n- [ ] a\n", ["a"], "yaml: mapping values are not allowed in this context at line 3, column 9"),
+            ("---\n- a list\n---\n- [ ] x\n", ["x"], "a YAML sequence at line 2, column 1"),
+            ("---\nSome prose\n---\n- [ ] x\n", ["x"], "YAML text at line 2, column 1"),
+            ("---\n# Heading\n---\n- [ ] x\n", ["x"], "no YAML mapping, only comments or an empty value"),
+        ]
+        for (text, names, reason) in cases {
+            let document = try TodoDocument(parsing: text, path: "f.md")
+            #expect(document.metadata.isEmpty)
+            #expect(document.list.flattened().map(\.item.name) == names)
+            #expect(try Cmark.tasks(in: text).count == names.count, "\(text.debugDescription)")
+            let close = text.components(separatedBy: "\n").dropFirst().firstIndex(of: "---")! + 1
+            #expect(
+                document.problems().map(\.description) == [
+                    "f.md:1:1: warning: the '---' lines 1 and \(close) enclose no front matter: what lies between is not a "
+                        + "YAML mapping (\(reason)), so they are read as Markdown"
+                ])
         }
-        #expect(throws: ParseError("yaml: mapping values are not allowed in this context", at: SourceLocation(file: "f.md", line: 3, column: 9))) {
-            try TodoList(markdown: "---\ntitle: x\nowner: a: b\n---\n", path: "f.md")
+        // A heading between them is a section.
+        #expect(try TodoList(markdown: "---\n# Heading\n---\n- [ ] x\n").items[0].section == "Heading")
+        // A mapping, an empty mapping and nothing at all are front matter.
+        #expect(try TodoList(markdown: "---\ntitle: x\n---\n- [ ] a\n").metadata == [Field("title", .string("x"))])
+        for text in ["---\n{}\n---\n- [ ] a\n", "---\n---\n- [ ] a\n", "---\n\n...\n- [ ] a\n"] {
+            let document = try TodoDocument(parsing: text)
+            #expect(document.problems().isEmpty && document.list.items.count == 1, "\(text.debugDescription)")
         }
         // An unclosed fence is not front matter: the file is plain Markdown.
         #expect(try TodoList(markdown: "---\n- [ ] x\n").items.count == 1)
