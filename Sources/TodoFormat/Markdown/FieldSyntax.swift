@@ -37,9 +37,10 @@ enum FieldSyntax {
     }
 
     /// An item's text as written to Markdown: the escaped name (see ``NameSyntax``), then its
-    /// fields. Line feeds in the name become continuation lines that start with `continuation`.
-    static func render(name: Substring, fields: [Field], continuation: String) -> String {
-        var text = NameSyntax.escape(name, continuation: continuation)
+    /// fields. Line feeds in the name become continuation lines that start with `continuation`,
+    /// each line but the last ending in `lineEnding`.
+    static func render(name: Substring, fields: [Field], continuation: String, lineEnding: String = "\n") -> String {
+        var text = NameSyntax.escape(name, continuation: continuation, lineEnding: lineEnding)
         for field in fields {
             if !text.isEmpty { text += " " }
             text += "[" + renderKey(field.key) + ":: " + renderValue(field.value, bare: true) + "]"

@@ -52,7 +52,9 @@ struct MarkdownWriter: ListWriter {
                 return true
             } == true
         if !plain {
-            sink.write(FieldSyntax.render(name: item.nameStorage, fields: item.fields, continuation: Indentation.twoSpaces(depth + 1)))
+            sink.write(
+                FieldSyntax.render(
+                    name: item.nameStorage, fields: item.fields, continuation: Indentation.twoSpaces(depth + 1), lineEnding: lineEnding))
         }
         sink.write(lineEnding)
     }

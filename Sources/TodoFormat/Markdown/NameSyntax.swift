@@ -22,8 +22,8 @@ enum NameSyntax {
     /// end of a line and every other control character, it is written as a decimal character
     /// reference (`&#10;`, `&#32;`, `&#13;`). An `&` that would start a character reference is
     /// written `\&`; a backslash that the reader would take as an escape is doubled; a
-    /// continuation line that would start a block starts with a backslash.
-    static func escape(_ name: Substring, continuation: String) -> String {
+    /// continuation line that would start a block starts with a backslash. Lines end in `lineEnding`.
+    static func escape(_ name: Substring, continuation: String, lineEnding: String = "\n") -> String {
         let plain = name.utf8.withContiguousStorageIfAvailable { isPlain($0) } ?? Array(name.utf8).withUnsafeBufferPointer { isPlain($0) }
         if plain { return String(name) }
         var lines: [[Unit]] = [[]]
@@ -53,7 +53,7 @@ enum NameSyntax {
             }
             rendered[rendered.count - 1] = String(decoding: last, as: UTF8.self)
         }
-        return rendered.joined(separator: "\n" + continuation)
+        return rendered.joined(separator: lineEnding + continuation)
     }
 
     /// One character of a name as it will be written: itself, or a character reference.

@@ -146,7 +146,8 @@ public struct TodoDocument: Sendable {
         let before = bytes.count
         // The continuation lines of a multi-line name start like the item's own content.
         let prefix = continuationPrefix(of: parsed, in: bytes)
-        let rendered = Array(FieldSyntax.render(name: item.nameStorage, fields: item.fields, continuation: prefix).utf8)
+        let rendered = Array(
+            FieldSyntax.render(name: item.nameStorage, fields: item.fields, continuation: prefix, lineEnding: lineEnding).utf8)
         var nameRange = (parsed.firstNameLine.lowerBound)..<parsed.nameEnd
         if parsed.firstNameLine.isEmpty && parsed.moreNameLines.isEmpty {
             // No name yet: write it after the white space that follows `]`.
