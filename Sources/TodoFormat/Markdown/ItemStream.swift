@@ -17,13 +17,14 @@ final class ItemQueue: BlockSink {
 
     func item(_ parsed: ParsedItem) {
         if parsed.depth >= Limits.itemLevels && tooDeep == nil {
-            let column = FoundItem(parsed: parsed).column(in: bytes)
+            var column = 1
+            for i in parsed.lineStart..<parsed.boxStart where bytes[i] & 0xC0 != 0x80 { column += 1 }
             tooDeep = ParseError(Limits.itemDepthMessage, at: SourceLocation(file: path, line: parsed.line, column: column))
         }
         items.append((ItemText.item(of: parsed, section: section, in: source, bytes: bytes), parsed.depth))
     }
 
-    func heading(text: String, level: Int, line: Int) {
+    func heading(text: String, level: Int, line: Int, start: Int, end: Int) {
         section = text.isEmpty ? nil : text
     }
 

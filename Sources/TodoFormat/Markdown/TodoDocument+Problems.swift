@@ -3,7 +3,7 @@ import Foundation
 extension TodoDocument {
     /// Problems a person should fix: lines that look like tasks but are not, mixed line endings.
     public func problems() -> [Problem] {
-        var problems = nearMisses
+        var problems = nearMisses.map { $0.problem(path: path) }
         if let notFrontMatter {
             problems.append(
                 Problem(location: SourceLocation(file: path, line: 1, column: 1), severity: .warning, message: notFrontMatter))

@@ -104,6 +104,36 @@ struct ParserTests {
         #expect(try TodoDocument(parsing: text).entries.count == count, "\(text.debugDescription)")
     }
 
+    @Test("check reports a task line that became part of the text above, with its line", arguments: [
+        ("- [ ] a\n      - [x] t\n", ["a\n- [x] t"],
+         "f.md:2:7: warning: this line reads like a task item but is part of the name of the item on line 1: "
+            + "it is indented 4 or more columns past that text; indent it less"),
+        ("- [ ] a\n  b\n      - [/] t\n", ["a\nb\n- [/] t"],
+         "f.md:3:7: warning: this line reads like a task item but is part of the name of the item on line 1: "
+            + "it is indented 4 or more columns past that text; indent it less"),
+        ("- [ ] a\n  2. [ ] b\n", ["a\n2. [ ] b"],
+         "f.md:2:3: warning: this line reads like a task item but is part of the name of the item on line 1: "
+            + "an ordered item not numbered 1 cannot interrupt it; number it 1 or add a blank line before it"),
+        ("Some text\n    - [ ] t\n", [],
+         "f.md:2:5: warning: this line reads like a task item but continues the paragraph on line 1: "
+            + "it is indented 4 or more columns past that text; indent it less"),
+        ("> - [ ] a\n>       - [x] t\n", ["a\n- [x] t"],
+         "f.md:2:9: warning: this line reads like a task item but is part of the name of the item on line 1: "
+            + "it is indented 4 or more columns past that text; indent it less"),
+    ])
+    func taskLineInText(text: String, names: [String], problem: String) throws {
+        let document = try TodoDocument(parsing: text, path: "f.md")
+        #expect(document.list.flattened().map(\.item.name) == names)
+        #expect(document.problems().map(\.description) == [problem])
+    }
+
+    @Test("task lines that really are items, or plain text, are no problem", arguments: [
+        "- [ ] a\n  - [x] t\n", "- [ ] a\n    - [x] t\n", "- [ ] a\n  1. [ ] b\n", "- [ ] a\n      more text\n", "text\n- [ ] t\n",
+    ])
+    func noTaskLineInText(text: String) throws {
+        #expect(try TodoDocument(parsing: text).problems().isEmpty)
+    }
+
     @Test("invalid UTF-8 is an error at its line and column")
     func invalidUTF8() throws {
         var bytes = Array("- [ ] ok\n- [ ] caf".utf8)
