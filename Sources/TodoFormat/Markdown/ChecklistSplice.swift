@@ -31,9 +31,12 @@ struct ChecklistSplice {
     let old: [OldItem]
     /// The top-level headings inside the window, in order.
     let headings: [HeadingRecord]
-    /// The top-level items just before and after the window, which stay.
+    /// The top-level items before and after the window, which stay (the first may end before
+    /// a heading at the window's start).
     let before: OldItem?
     let after: OldItem?
+    /// The section at the window's start.
+    let startSection: String?
     /// The window's new items in order (children emptied) and their depths (the first 0).
     let new: [TodoItem]
     let newDepths: [Int]
@@ -66,7 +69,7 @@ struct ChecklistSplice {
 
     init(
         bytes: UnsafeBufferPointer<UInt8>, lineEnding: [UInt8], window: Range<Int>, old: [OldItem], headings: [HeadingRecord],
-        before: OldItem?, after: OldItem?, new: [TodoItem], newDepths: [Int]
+        before: OldItem?, after: OldItem?, startSection: String?, new: [TodoItem], newDepths: [Int]
     ) {
         self.bytes = bytes
         self.lineEnding = lineEnding
@@ -75,6 +78,7 @@ struct ChecklistSplice {
         self.headings = headings
         self.before = before
         self.after = after
+        self.startSection = startSection
         self.new = new
         self.newDepths = newDepths
     }
@@ -86,7 +90,7 @@ struct ChecklistSplice {
             old: old.map { ItemAlignment.Entry($0.item, depth: $0.record.depth) },
             new: zip(new, newDepths).map { ItemAlignment.Entry($0, depth: $1) })
         source = new.indices.map { alignment.oldIndex(of: $0) }
-        var section = before?.item.section
+        var section = startSection
         sections = new.indices.map { j in
             guard newDepths[j] == 0 else { return nil }
             section = new[j].section ?? section
@@ -95,7 +99,7 @@ struct ChecklistSplice {
         anchorItems()
         emittedPrefix = Array(repeating: nil, count: new.count)
         emittedTemplate = Array(repeating: nil, count: new.count)
-        lastWasItem = before != nil
+        lastWasItem = before.map { $0.record.extentEnd == window.lowerBound } ?? false
         out.reserveCapacity(window.count + 256)
         emitLevel(parent: nil, oldNode: nil, reprefix: nil)
         return out
@@ -236,7 +240,7 @@ struct ChecklistSplice {
             var groups: [Group] = []
             var lastSection: String?? = nil
             if isTop {
-                if let previous { lastSection = .some(sections[previous]) } else if let before { lastSection = .some(before.item.section) }
+                if let previous { lastSection = .some(sections[previous]) } else if lastWasItem { lastSection = .some(startSection) }
             }
             var from = cursor
             var waiting: Target? = nil

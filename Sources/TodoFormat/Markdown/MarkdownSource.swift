@@ -38,8 +38,10 @@ struct MarkdownSource {
     }
 
     /// Hands the metadata and the items to `sink` as the parser finds them, without
-    /// building the list: how a checklist converts in one pass.
-    func stream<S: ItemSink>(into sink: inout S) throws {
+    /// building the list: how a checklist converts in one pass. Returns the text that is not items.
+    @discardableResult
+    func stream<S: ItemSink>(into sink: inout S) throws -> UnlistedText {
+        var unlisted = UnlistedText()
         try sink.begin(metadata: metadata)
         try text.withBytes { bytes in
             // The parser is concrete (not generic over the sink): items wait in a queue that is
@@ -60,9 +62,12 @@ struct MarkdownSource {
                 position = end
             }
             _ = parser.finish()
+            queue.finish()
             try queue.drain(into: &sink)
+            unlisted = queue.unlisted
         }
         try sink.end()
+        return unlisted
     }
 
     /// `\r\n` when the first line ending in the text is one, else `\n`.

@@ -20,22 +20,22 @@ extension TodoDocument {
         }
         let new = ItemAlignment.entries(of: list.items)
         let document = try TodoDocument(parsing: spliced(with: list, entries: new), path: path)
-        try document.verify(reads: new)
+        try document.verify(reads: new[...], from: 0, section: nil)
         self = document
     }
 
     /// The text with `list` written in (not yet checked); the text ends with a line ending.
     func spliced(with list: TodoList, entries new: [ItemAlignment.Entry]) throws -> String {
-        var updated = try text.withBytes { bytes -> String in
-            let oldItems = records.indices.map { item(at: $0, bytes: bytes) }
-            guard let window = Self.window(old: oldItems, oldDepths: records.map(\.depth), new: new) else { return text }
-            let splice = try splicedWindow(window, of: oldItems, new: new, bytes: bytes)
-            var out = [UInt8]()
-            out.reserveCapacity(bytes.count + splice.bytes.count - splice.range.count)
-            out.append(contentsOf: bytes[..<splice.range.lowerBound])
-            out.append(contentsOf: splice.bytes)
-            out.append(contentsOf: bytes[splice.range.upperBound...])
-            return String(decoding: out, as: UTF8.self)
+        var updated = text
+        if let splice = try splice(new[...], over: 0..<records.count) {
+            updated = text.withBytes { bytes in
+                var out = [UInt8]()
+                out.reserveCapacity(bytes.count + splice.bytes.count - splice.range.count)
+                out.append(contentsOf: bytes[..<splice.range.lowerBound])
+                out.append(contentsOf: splice.bytes)
+                out.append(contentsOf: bytes[splice.range.upperBound...])
+                return String(decoding: out, as: UTF8.self)
+            }
         }
         if list.metadata != metadata {
             updated = Self.replacingFrontMatter(of: updated, bodyStart: bodyStart, with: list.metadata, lineEnding: lineEnding)
@@ -43,57 +43,65 @@ extension TodoDocument {
         return updated
     }
 
-    /// The items a window of the old items is replaced with: old items `old` and new items
-    /// `new`, each as indexes, from a top-level item on (or the end).
-    struct Window {
-        var old: Range<Int>
-        var new: Range<Int>
-    }
+    /// What writing `new` in place of the items `items` (whole top-level items) changes: the
+    /// bytes that replace a range of the text. Nil when the items are the same. The text must
+    /// end with a line ending.
+    func splice(
+        _ new: ArraySlice<ItemAlignment.Entry>, over items: Range<Int>, within bounds: Range<Int>? = nil
+    ) throws -> (range: Range<Int>, bytes: [UInt8])? {
+        try text.withBytes { bytes in
+            func same(_ o: Int, _ n: Int) -> Bool {
+                guard records[o].depth == new[n].depth else { return false }
+                let a = item(at: o, bytes: bytes), b = new[n].item
+                return a.status == b.status && a.section == b.section && a.fields == b.fields
+                    && a.nameStorage.utf8.elementsEqual(b.nameStorage.utf8)
+            }
+            // The same items at the start and at the end stay out of the window.
+            var prefix = 0
+            while prefix < items.count && prefix < new.count && same(items.lowerBound + prefix, new.startIndex + prefix) { prefix += 1 }
+            if prefix == items.count && prefix == new.count { return nil }
+            var suffix = 0
+            while suffix < items.count - prefix && suffix < new.count - prefix
+                && same(items.upperBound - 1 - suffix, new.endIndex - 1 - suffix)
+            {
+                suffix += 1
+            }
+            // From the top-level item that holds the first difference (on both sides), to the
+            // top-level item after the last.
+            var start = prefix
+            while start > 0
+                && ((start < items.count && records[items.lowerBound + start].depth > 0)
+                    || (start < new.count && new[new.startIndex + start].depth > 0))
+            {
+                start -= 1
+            }
+            var end = items.count - suffix
+            while end < items.count && records[items.lowerBound + end].depth > 0 { end += 1 }
+            let oldWindow = (items.lowerBound + start)..<(items.lowerBound + end)
+            let newWindow = (new.startIndex + start)..<(new.startIndex + new.count - (items.count - end))
 
-    /// Where the old and new items differ, widened to whole top-level items: the same items
-    /// at the start and at the end stay out of it. Nil when nothing differs.
-    static func window(old: [TodoItem], oldDepths: [Int], new: [ItemAlignment.Entry]) -> Window? {
-        func same(_ o: Int, _ n: Int) -> Bool {
-            let a = old[o], b = new[n].item
-            return oldDepths[o] == new[n].depth && a.status == b.status && a.section == b.section && a.fields == b.fields
-                && a.nameStorage.utf8.elementsEqual(b.nameStorage.utf8)
+            func oldItem(_ i: Int) -> ChecklistSplice.OldItem {
+                ChecklistSplice.OldItem(record: records[i], parsed: parsed(i), item: item(at: i, bytes: bytes))
+            }
+            // The top-level item before the window and the one after it stay.
+            var beforeIndex = oldWindow.lowerBound - 1
+            while beforeIndex >= 0 && records[beforeIndex].depth > 0 { beforeIndex -= 1 }
+            let before = beforeIndex >= 0 ? oldItem(beforeIndex) : nil
+            let after = oldWindow.upperBound < records.count ? oldItem(oldWindow.upperBound) : nil
+            var rangeStart = before.map { $0.record.extentEnd } ?? bodyStart
+            var rangeEnd = after?.record.lineStart ?? bytes.count
+            if let bounds {
+                rangeStart = max(rangeStart, bounds.lowerBound)
+                rangeEnd = min(rangeEnd, bounds.upperBound)
+            }
+            let range = rangeStart..<max(rangeStart, rangeEnd)
+            let windowHeadings = headings.filter { range.contains($0.start) }
+            var splice = ChecklistSplice(
+                bytes: bytes, lineEnding: Array(lineEnding.utf8), window: range, old: oldWindow.map(oldItem),
+                headings: windowHeadings, before: before, after: after, startSection: section(before: range.lowerBound),
+                new: new[newWindow].map(\.item), newDepths: new[newWindow].map(\.depth))
+            return (range, try splice.run())
         }
-        var prefix = 0
-        while prefix < old.count && prefix < new.count && same(prefix, prefix) { prefix += 1 }
-        if prefix == old.count && prefix == new.count { return nil }
-        var suffix = 0
-        while suffix < old.count - prefix && suffix < new.count - prefix && same(old.count - 1 - suffix, new.count - 1 - suffix) {
-            suffix += 1
-        }
-        // From the top-level item that holds the first difference (on both sides), to the
-        // top-level item after the last.
-        var start = prefix
-        while start > 0 && ((start < old.count && oldDepths[start] > 0) || (start < new.count && new[start].depth > 0)) { start -= 1 }
-        var end = old.count - suffix
-        while end < old.count && oldDepths[end] > 0 { end += 1 }
-        return Window(old: start..<end, new: start..<(new.count - (old.count - end)))
-    }
-
-    /// The bytes that replace the window's part of the text.
-    private func splicedWindow(
-        _ window: Window, of oldItems: [TodoItem], new: [ItemAlignment.Entry], bytes: UnsafeBufferPointer<UInt8>
-    ) throws -> (range: Range<Int>, bytes: [UInt8]) {
-        func oldItem(_ i: Int) -> ChecklistSplice.OldItem {
-            ChecklistSplice.OldItem(record: records[i], parsed: parsed(i), item: oldItems[i])
-        }
-        // The top-level item before the window and the one after it stay.
-        var beforeIndex = window.old.lowerBound - 1
-        while beforeIndex >= 0 && records[beforeIndex].depth > 0 { beforeIndex -= 1 }
-        let before = beforeIndex >= 0 ? oldItem(beforeIndex) : nil
-        let after = window.old.upperBound < records.count ? oldItem(window.old.upperBound) : nil
-        let start = before.map { $0.record.extentEnd } ?? bodyStart
-        let end = after?.record.lineStart ?? bytes.count
-        let range = start..<max(start, end)
-        let headings = self.headings.filter { range.contains($0.start) }
-        var splice = ChecklistSplice(
-            bytes: bytes, lineEnding: Array(lineEnding.utf8), window: range, old: window.old.map(oldItem), headings: headings,
-            before: before, after: after, new: new[window.new].map(\.item), newDepths: new[window.new].map(\.depth))
-        return (range, try splice.run())
     }
 
     /// `text` with its front matter (which ends at `bodyStart`, 0 for none) holding `metadata`:
@@ -106,26 +114,28 @@ extension TodoDocument {
         return String(decoding: bytes, as: UTF8.self)
     }
 
-    /// Throws unless the document's items are `expected` (sections as a reader sees them: an
-    /// item without one after an item with one takes that one).
-    func verify(reads expected: [ItemAlignment.Entry]) throws {
-        var mismatch: Int? = expected.count == records.count ? nil : min(expected.count, records.count)
+    /// Throws unless the document's items from `first` on are `expected` (sections as a
+    /// reader sees them: an item without one after an item with one takes that one; `section`
+    /// is the one before the first).
+    func verify(reads expected: ArraySlice<ItemAlignment.Entry>, from first: Int, section: String?) throws {
+        var mismatch: Int? = nil
+        if records.count - first != expected.count { mismatch = first + min(expected.count, records.count - first) }
         text.withBytes { bytes in
-            var section: String? = nil
-            for i in 0..<min(expected.count, records.count) where mismatch == nil {
-                let want = expected[i].item, got = item(at: i, bytes: bytes)
-                if expected[i].depth == 0 { section = want.section ?? section }
-                let sectionOK = expected[i].depth > 0 || got.section == section
-                if records[i].depth != expected[i].depth || got.status != want.status || got.fields != want.fields || !sectionOK
-                    || !got.nameStorage.utf8.elementsEqual(want.nameStorage.utf8)
+            var section = section
+            for (k, want) in zip(first..<records.count, expected) where mismatch == nil {
+                let got = item(at: k, bytes: bytes)
+                if want.depth == 0 { section = want.item.section ?? section }
+                if records[k].depth != want.depth || got.status != want.item.status || got.fields != want.item.fields
+                    || (want.depth == 0 && got.section != section) || !got.nameStorage.utf8.elementsEqual(want.item.nameStorage.utf8)
                 {
-                    mismatch = i
+                    mismatch = k
                 }
             }
         }
         if let mismatch {
             throw ConversionError.encoding(
-                "\(path): writing the list into this checklist would change its meaning near item \(mismatch + 1); nothing was written")
+                "\(path): writing the list into this checklist would change its meaning near item \(mismatch + 1); "
+                    + "nothing was written (todofmt fmt may untangle the file)")
         }
     }
 }

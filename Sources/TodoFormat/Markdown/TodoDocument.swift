@@ -116,6 +116,35 @@ public struct TodoDocument: Sendable {
         parseBody()
     }
 
+    /// A piece of a checklist that starts where parsing starts afresh (after a top-level
+    /// heading), with what the parser found in it.
+    init(fragment: String, path: String, parsed: DocumentBuilder) {
+        text = fragment
+        self.path = path
+        metadata = []
+        lineEnding = fragment.withBytes { MarkdownSource.lineEnding(of: $0) }
+        notFrontMatter = nil
+        bodyStart = 0
+        firstBodyLine = 1
+        records = parsed.records
+        nameLines = parsed.nameLines
+        headings = parsed.headings
+        listBlocks = parsed.listBlocks
+        nearMisses = parsed.nearMisses
+        taskLikeLines = parsed.taskLikeLines
+    }
+
+    /// The items with their depths; top-level items before the first heading take `section`.
+    func entries(section initial: String?) -> [ItemAlignment.Entry] {
+        text.withBytes { bytes in
+            records.indices.map { i in
+                var item = self.item(at: i, bytes: bytes)
+                if records[i].depth == 0 && !headings.contains(where: { $0.start < records[i].lineStart }) { item.section = initial }
+                return ItemAlignment.Entry(item, depth: records[i].depth)
+            }
+        }
+    }
+
     /// Parses the body again, from scratch.
     private mutating func parseBody() {
         let parsed = Self.parse(text, from: bodyStart, to: nil, firstLine: firstBodyLine, nameLinesBase: 0)

@@ -312,7 +312,7 @@ extension UpdateTests {
         // Every document that is written reads as its list (the update checks it); a few of
         // these documents are too tangled to change in place, and say so.
         #expect(result.failed.count == result.errors)
-        #expect(result.errors * 10 < documents.count, "\(result.errors) of \(documents.count) could not be written:\n\(result.failed.prefix(3).joined(separator: "\n\n"))")
+        #expect(result.errors * 100 < documents.count * 15, "\(result.errors) of \(documents.count) could not be written:\n\(result.failed.prefix(3).joined(separator: "\n\n"))")
     }
 }
 extension UpdateTests {

@@ -257,7 +257,7 @@ struct BlockParser<Sink: BlockSink> {
                 if !openedBlock && !line.blank {
                     if case .listItem(let item) = open[lastMatched] {
                         noteTaskLikeText(inside: item)
-                    } else if allMatched, case .paragraph(let isItemName) = open[open.count - 1] {
+                    } else if allMatched, case .paragraph(let isItemName, _) = open[open.count - 1] {
                         noteTaskLineInParagraph(isItemName: isItemName)
                     }
                 }
@@ -288,6 +288,7 @@ struct BlockParser<Sink: BlockSink> {
         case UInt8(ascii: "`"), UInt8(ascii: "~"):
             if let length = line.openingFenceLength(at: first) {
                 addBlock(.fencedCode(CodeFence(char: c, length: length, indentation: first - line.offset)))
+                sink.textBlock(line: line.number)
                 return .text
             }
         case UInt8(ascii: "<"):
@@ -295,6 +296,7 @@ struct BlockParser<Sink: BlockSink> {
             let canBeCompleteTag = !open[container].isParagraph
             if let condition = HTMLBlockCondition.start(at: first, in: line, canBeCompleteTag: canBeCompleteTag) {
                 addBlock(.html(condition))
+                sink.textBlock(line: line.number)
                 return .text
             }
         default:
@@ -307,6 +309,7 @@ struct BlockParser<Sink: BlockSink> {
         }
         if !(inParagraph && !allMatched) && line.isThematicBreak(at: first) {
             addLeaf(to: prepareForNewBlock(), isItemName: false)
+            sink.textBlock(line: line.number)
             return .lineConsumed
         }
         if let marker = line.listMarker(at: first, interruptsParagraph: inParagraph) {
@@ -346,6 +349,7 @@ struct BlockParser<Sink: BlockSink> {
     private mutating func startIndentedCode() -> BlockStart {
         line.advance(4, columns: true)
         addBlock(.indentedCode)
+        sink.textBlock(line: line.number)
         return .text
     }
 
@@ -355,12 +359,16 @@ struct BlockParser<Sink: BlockSink> {
         addLeaf(to: parent, isItemName: false)
         if parent == 0 {
             sink.heading(text: line.string(text), level: level, line: line.number, start: line.start, end: line.end)
+        } else {
+            sink.textBlock(line: line.number)
         }
     }
 
     /// An underline after a paragraph that the line continues makes the paragraph a heading.
     private mutating func turnParagraphIntoHeading(level: Int) {
         let paragraph = open.count - 1
+        // The paragraph is the heading's text: at the top a heading of its own, deeper text.
+        if paragraph == 1 { open[paragraph] = .paragraph(isItemName: false, isText: false) }
         closeBlocks(downTo: paragraph - 1)
         if paragraph == 1 {
             let lines = [paragraphFirstLine] + paragraphMoreLines
@@ -438,7 +446,7 @@ struct BlockParser<Sink: BlockSink> {
                 // A new paragraph; the first one of a task item opened on this line is its name.
                 let isName = newTask != nil
                 addLeaf(to: container, isItemName: isName)
-                open.append(.paragraph(isItemName: isName))
+                open.append(.paragraph(isItemName: isName, isText: !isName))
                 paragraphFirstLine = line.firstNonspace..<line.trimmedEnd
                 if !paragraphMoreLines.isEmpty { paragraphMoreLines.removeAll(keepingCapacity: true) }
                 paragraphLastLine = line.number
@@ -461,7 +469,8 @@ struct BlockParser<Sink: BlockSink> {
     private mutating func closeBlocks(downTo keep: Int) {
         while open.count - 1 > keep {
             switch open[open.count - 1] {
-            case .paragraph(isItemName: true): emitPendingItem(named: true)
+            case .paragraph(isItemName: true, _): emitPendingItem(named: true)
+            case .paragraph(isItemName: false, isText: true): sink.textBlock(line: paragraphLastLine - paragraphMoreLines.count)
             case .listItem(let item) where item.isTask: sink.itemEnded(before: closingBefore)
             default: break
             }

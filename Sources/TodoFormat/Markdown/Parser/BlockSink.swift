@@ -16,6 +16,9 @@ protocol BlockSink {
     mutating func nearMiss(line: Int, column: Int, message: String, relatedLine: Int?)
     /// A line of text inside the item that starts on `itemLine` that reads like a task item.
     mutating func taskLikeText(line: Int, column: Int, itemLine: Int, hasCheckedBox: Bool)
+    /// A block of text that is no item and no top-level heading (a paragraph, code, HTML, a
+    /// thematic break, a heading inside a list or quote), starting on `line`.
+    mutating func textBlock(line: Int)
 }
 
 extension BlockSink {
@@ -24,4 +27,5 @@ extension BlockSink {
     mutating func listBlock(firstLine: Int, lastLine: Int, canonicalizable: Bool) {}
     mutating func nearMiss(line: Int, column: Int, message: String, relatedLine: Int?) {}
     mutating func taskLikeText(line: Int, column: Int, itemLine: Int, hasCheckedBox: Bool) {}
+    mutating func textBlock(line: Int) {}
 }
