@@ -37,8 +37,7 @@ enum ChecklistFileUpdate {
             if let closing, parsed.headings.last.map({ $0.start != closing.start + delta - start || $0.end != region.utf8.count }) ?? true {
                 return try wholeList(of: source, into: document)
             }
-            let regionDocument = TodoDocument(fragment: region, path: source.name, parsed: parsed)
-            let new = regionDocument.entries(section: section)
+            let new = TodoDocument(fragment: region, path: source.name, parsed: parsed, section: section).alignmentEntries()
             let items = document.records.firstIndex { $0.lineStart >= start } ?? document.records.count
             let itemsEnd = document.records[items...].firstIndex { $0.lineStart >= end } ?? document.records.count
             guard let splice = try document.splice(new[...], over: items..<itemsEnd, within: start..<end) else { return nil }
@@ -51,7 +50,7 @@ enum ChecklistFileUpdate {
             if closing != nil, checked.headings.last?.end != written.count {
                 return try wholeList(of: source, into: document)
             }
-            try TodoDocument(fragment: check, path: existing.name, parsed: checked).verify(reads: new[...], from: 0, section: section)
+            try TodoDocument(fragment: check, path: existing.name, parsed: checked, section: section).verify(reads: new[...], from: 0, section: section)
             return TodoDocumentEdit(document: document, replacing: splice.range, with: splice.bytes)
         }
     }

@@ -86,9 +86,13 @@ struct ChecklistSplice {
     /// The window's new bytes.
     mutating func run() throws(DuplicateIdentity) -> [UInt8] {
         buildTrees()
-        let alignment = try ItemAlignment(
-            old: old.map { ItemAlignment.Entry($0.item, depth: $0.record.depth) },
-            new: zip(new, newDepths).map { ItemAlignment.Entry($0, depth: $1) })
+        // Items pair by their content and depth; a section is where an item stands, not what it is.
+        func entry(_ item: TodoItem, _ depth: Int) -> ItemAlignment.Entry {
+            var item = item
+            item.section = nil
+            return ItemAlignment.Entry(item, depth: depth)
+        }
+        let alignment = try ItemAlignment(old: old.map { entry($0.item, $0.record.depth) }, new: zip(new, newDepths).map(entry))
         source = new.indices.map { alignment.oldIndex(of: $0) }
         var section = startSection
         sections = new.indices.map { j in

@@ -5,8 +5,10 @@ extension TodoDocument {
     /// rewritten with `- [ ]` markers and two spaces a level; everything else stays.
     public func canonicalMarkdown() -> String {
         if !listBlocks.contains(where: \.canonical) { return text }
-        let entries = self.entries
-        let bytes = Array(text.utf8)
+        return text.withBytes { canonicalMarkdown(of: $0) }
+    }
+
+    private func canonicalMarkdown(of bytes: UnsafeBufferPointer<UInt8>) -> String {
         var lineStarts: [Int] = [0]
         for (i, b) in bytes.enumerated() where b == 10 { lineStarts.append(i + 1) }
         // The first line after `line` that is not blank, if any.
@@ -52,11 +54,10 @@ extension TodoDocument {
                 position = start
             }
             out.append(contentsOf: bytes[position..<start])
-            while entryIndex < entries.count && entries[entryIndex].line < block.first { entryIndex += 1 }
+            while entryIndex < records.count && Int(records[entryIndex].line) < block.first { entryIndex += 1 }
             var sink = ByteSink()
-            while entryIndex < entries.count && entries[entryIndex].line <= block.last {
-                let entry = entries[entryIndex]
-                MarkdownWriter.writeLine(of: entry.item, depth: entry.depth, lineEnding: lineEnding, to: &sink)
+            while entryIndex < records.count && Int(records[entryIndex].line) <= block.last {
+                MarkdownWriter.writeLine(of: item(at: entryIndex, bytes: bytes), depth: records[entryIndex].depth, lineEnding: lineEnding, to: &sink)
                 entryIndex += 1
             }
             out.append(contentsOf: sink.buffer)

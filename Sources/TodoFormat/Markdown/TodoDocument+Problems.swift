@@ -8,12 +8,13 @@ extension TodoDocument {
             problems.append(
                 Problem(location: SourceLocation(file: path, line: 1, column: 1), severity: .warning, message: notFrontMatter))
         }
-        let bytes = Array(text.utf8)
         var crlf = 0, lf = 0, firstMixed = 0, line = 1
-        for (i, b) in bytes.enumerated() where b == 10 {
-            if i > 0 && bytes[i - 1] == 13 { crlf += 1 } else { lf += 1 }
-            if crlf > 0 && lf > 0 && firstMixed == 0 { firstMixed = line }
-            line += 1
+        text.withBytes { bytes in
+            for (i, b) in bytes.enumerated() where b == 10 {
+                if i > 0 && bytes[i - 1] == 13 { crlf += 1 } else { lf += 1 }
+                if crlf > 0 && lf > 0 && firstMixed == 0 { firstMixed = line }
+                line += 1
+            }
         }
         if firstMixed > 0 {
             problems.append(

@@ -116,10 +116,15 @@ extension TodoDocument {
 
     /// Throws unless the document's items from `first` on are `expected` (sections as a
     /// reader sees them: an item without one after an item with one takes that one; `section`
-    /// is the one before the first).
-    func verify(reads expected: ArraySlice<ItemAlignment.Entry>, from first: Int, section: String?) throws {
+    /// is the one before the first). With `total`, the items after those need not be checked,
+    /// but the document must hold `total` items.
+    func verify(reads expected: ArraySlice<ItemAlignment.Entry>, from first: Int, section: String?, total: Int? = nil) throws {
         var mismatch: Int? = nil
-        if records.count - first != expected.count { mismatch = first + min(expected.count, records.count - first) }
+        if let total {
+            if records.count != total || records.count - first < expected.count { mismatch = min(first + expected.count, records.count) }
+        } else if records.count - first != expected.count {
+            mismatch = first + min(expected.count, records.count - first)
+        }
         text.withBytes { bytes in
             var section = section
             for (k, want) in zip(first..<records.count, expected) where mismatch == nil {

@@ -116,9 +116,13 @@ public struct TodoDocument: Sendable {
         parseBody()
     }
 
+    /// The section of top-level items above the first heading (a fragment's).
+    private var initialSection: String? = nil
+
     /// A piece of a checklist that starts where parsing starts afresh (after a top-level
-    /// heading), with what the parser found in it.
-    init(fragment: String, path: String, parsed: DocumentBuilder) {
+    /// heading, whose text is `section`), with what the parser found in it.
+    init(fragment: String, path: String, parsed: DocumentBuilder, section: String?) {
+        initialSection = section
         text = fragment
         self.path = path
         metadata = []
@@ -134,15 +138,9 @@ public struct TodoDocument: Sendable {
         taskLikeLines = parsed.taskLikeLines
     }
 
-    /// The items with their depths; top-level items before the first heading take `section`.
-    func entries(section initial: String?) -> [ItemAlignment.Entry] {
-        text.withBytes { bytes in
-            records.indices.map { i in
-                var item = self.item(at: i, bytes: bytes)
-                if records[i].depth == 0 && !headings.contains(where: { $0.start < records[i].lineStart }) { item.section = initial }
-                return ItemAlignment.Entry(item, depth: records[i].depth)
-            }
-        }
+    /// The items with their depths.
+    func alignmentEntries() -> [ItemAlignment.Entry] {
+        text.withBytes { bytes in records.indices.map { ItemAlignment.Entry(item(at: $0, bytes: bytes), depth: records[$0].depth) } }
     }
 
     /// Parses the body again, from scratch.
@@ -217,7 +215,7 @@ public struct TodoDocument: Sendable {
             let mid = (low + high) / 2
             if headings[mid].start < offset { low = mid + 1 } else { high = mid }
         }
-        guard low > 0 else { return nil }
+        guard low > 0 else { return initialSection }
         let text = headings[low - 1].text
         return text.isEmpty ? nil : text
     }

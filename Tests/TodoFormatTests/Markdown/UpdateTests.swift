@@ -115,7 +115,7 @@ struct UpdateTests {
                 var tea = list.items.remove(at: 4)
                 tea.section = "Today"
                 list.items.insert(tea, at: 0)
-            } == Self.groceries.replacingOccurrences(of: "* [ ] Tea\n", with: "").replacingOccurrences(of: "# Today\n", with: "# Today\n- [ ] Tea\n"))
+            } == Self.groceries.replacingOccurrences(of: "* [ ] Tea\n", with: "").replacingOccurrences(of: "# Today\n", with: "# Today\n* [ ] Tea\n"))
     }
 
     @Test("metadata changes rewrite only the front matter")
