@@ -132,3 +132,24 @@ struct NameSyntaxTests {
         }
     }
 }
+
+extension NameSyntaxTests {
+    @Test("an app's names with end spaces, line breaks and control characters: plist to checklist and back")
+    func appNames() throws {
+        let list = try TodoList(contentsOf: Fixture.url("apps/odd-names.plist"))
+        let checklist = String(decoding: try list.encoded(as: .markdown), as: UTF8.self)
+        #expect(checklist == (try Fixture.text("apps/odd-names.expected.md")))
+        #expect(try TodoList(markdown: checklist) == list)
+        #expect(list.items.map(\.name).contains("Buy milk "))
+    }
+
+    @Test("a checklist written back into itself from its own list changes nothing", arguments: [
+        "apps/odd-names.expected.md", "apps/uuid-tasks.expected.md", "apps/gorm-todos.expected.md",
+    ])
+    func appChecklists(name: String) throws {
+        var document = try TodoDocument(parsing: Fixture.text(name))
+        let before = document.text
+        try document.update(with: document.list)
+        #expect(document.text == before)
+    }
+}
