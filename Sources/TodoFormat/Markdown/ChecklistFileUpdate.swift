@@ -33,7 +33,7 @@ enum ChecklistFileUpdate {
             let firstLine = old[..<start].count { $0 == 10 } + 1
             let section = document.section(before: start)
             // The source's items there; the heading that closes the region must still be one.
-            let parsed = TodoDocument.parse(region, from: 0, to: nil, firstLine: firstLine, nameLinesBase: 0)
+            let parsed = TodoDocument.parse(region, from: 0, to: nil, firstLine: firstLine, nameLinesBase: 0, startsFile: start == 0)
             if let closing, parsed.headings.last.map({ $0.start != closing.start + delta - start || $0.end != region.utf8.count }) ?? true {
                 return try wholeList(of: source, into: document)
             }
@@ -46,7 +46,7 @@ enum ChecklistFileUpdate {
             written.append(contentsOf: splice.bytes)
             written.append(contentsOf: old[splice.range.upperBound..<end])
             let check = String(decoding: written, as: UTF8.self)
-            let checked = TodoDocument.parse(check, from: 0, to: nil, firstLine: firstLine, nameLinesBase: 0)
+            let checked = TodoDocument.parse(check, from: 0, to: nil, firstLine: firstLine, nameLinesBase: 0, startsFile: start == 0)
             if closing != nil, checked.headings.last?.end != written.count {
                 return try wholeList(of: source, into: document)
             }

@@ -227,7 +227,7 @@ struct ChecklistSplice {
             var hint: [UInt8]? = nil
             switch group.target {
             case .here: break
-            case .beforeOld(let o): hint = template(o)
+            case .beforeOld(let o): hint = reprefix.map { rebase(o, $0) } ?? template(o)
             default: hint = previous.flatMap { emittedTemplate[$0] }.map(Self.firstNumber)
             }
             for kid in group.kids {

@@ -317,12 +317,17 @@ public struct TodoDocument: Sendable {
         return current == line ? position : bytes.count
     }
 
-    /// Parses `text` from `start` to `end` (nil: the end), numbering the first line `firstLine`.
-    static func parse(_ text: String, from start: Int, to end: Int?, firstLine: Int, nameLinesBase: Int) -> DocumentBuilder {
+    /// Parses `text` from `start` to `end` (nil: the end), numbering the first line
+    /// `firstLine`; `startsFile` when `text` starts at the start of the file.
+    static func parse(
+        _ text: String, from start: Int, to end: Int?, firstLine: Int, nameLinesBase: Int, startsFile: Bool = true
+    ) -> DocumentBuilder {
         text.withBytes { bytes in
             let end = end ?? bytes.count
             let span = UnsafeBufferPointer(rebasing: bytes[start..<end])
-            var parser = BlockParser(text: span, sink: DocumentBuilder(bytes: span, offset: start, nameLinesBase: nameLinesBase))
+            var parser = BlockParser(
+                text: span, sink: DocumentBuilder(bytes: span, offset: start, nameLinesBase: nameLinesBase),
+                startsFile: startsFile && start == 0)
             return parser.parse(from: 0, firstLine: firstLine)
         }
     }

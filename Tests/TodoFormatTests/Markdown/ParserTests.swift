@@ -134,6 +134,14 @@ struct ParserTests {
         #expect(try TodoDocument(parsing: text).problems().isEmpty)
     }
 
+    @Test("a byte order mark after front matter is text, to the document and the list reader alike")
+    func byteOrderMarkAfterFrontMatter() throws {
+        let text = "---\ntitle: x\n---\n\u{FEFF}# T\n2) [x] a\n- [ ] b\n"
+        #expect(try TodoDocument(parsing: text).entries.map(\.item.name) == ["b"])
+        #expect(try TodoList(markdown: text).items.map(\.name) == ["b"])
+        #expect(try TodoList(markdown: text).items[0].section == nil)
+    }
+
     @Test("invalid UTF-8 is an error at its line and column")
     func invalidUTF8() throws {
         var bytes = Array("- [ ] ok\n- [ ] caf".utf8)

@@ -56,8 +56,11 @@ struct BlockParser<Sink: BlockSink> {
         var inBlockQuote: Bool
     }
 
-    init(text: UnsafeBufferPointer<UInt8>, sink: Sink) {
+    /// A parser of `text`; `startsFile` when the text is a whole file (not a part of one after
+    /// its start), whose byte order mark is no content.
+    init(text: UnsafeBufferPointer<UInt8>, sink: Sink, startsFile: Bool = true) {
         self.line = LineCursor(text: text)
+        line.startsFile = startsFile
         self.sink = sink
     }
 
