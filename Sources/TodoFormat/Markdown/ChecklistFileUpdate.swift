@@ -12,13 +12,14 @@ enum ChecklistFileUpdate {
     /// The text `existing` becomes with the list of the checklist `source` written in, as
     /// the pieces to write: nil when it stays as it is.
     static func update(_ existing: Input, with source: Input) throws -> TodoDocumentEdit? {
-        let document = try TodoDocument(parsing: existing.text(), path: existing.name)
+        let text = try existing.text()
         let reader = try ByteReader(source)
         defer { reader.close() }
+        // The bytes the two files share at the start and at the end: the same files, nothing to do.
+        let shared = try text.withBytes { try reader.sharedEnds(with: $0) }
+        if shared.prefix == text.utf8.count && reader.count == text.utf8.count { return nil }
+        let document = try TodoDocument(parsing: text, path: existing.name)
         return try document.text.withBytes { old -> TodoDocumentEdit? in
-            // The bytes the two files share at the start and at the end.
-            let shared = try reader.sharedEnds(with: old)
-            if shared.prefix == old.count && reader.count == old.count { return nil }
             // A text that does not end a line, or other front matter: the whole list is written in.
             guard old.last == 10, shared.prefix >= document.bodyStart, reader.count > 0 else {
                 return try wholeList(of: source, into: document)

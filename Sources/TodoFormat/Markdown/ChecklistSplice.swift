@@ -27,8 +27,11 @@ struct ChecklistSplice {
     let lineEnding: [UInt8]
     /// The bytes the splice replaces.
     let window: Range<Int>
-    /// The old items in the window, in order: whole top-level items with their nested ones.
+    /// The old items in the window, in order: whole top-level items with their nested ones;
+    /// then (from `windowCount` on) items from elsewhere in the text that new items may
+    /// continue (an item moved into the window, with its nested items).
     let old: [OldItem]
+    private let windowCount: Int
     /// The top-level headings inside the window, in order.
     let headings: [HeadingRecord]
     /// The top-level items before and after the window, which stay (the first may end before
@@ -69,12 +72,13 @@ struct ChecklistSplice {
 
     init(
         bytes: UnsafeBufferPointer<UInt8>, lineEnding: [UInt8], window: Range<Int>, old: [OldItem], headings: [HeadingRecord],
-        before: OldItem?, after: OldItem?, startSection: String?, new: [TodoItem], newDepths: [Int]
+        before: OldItem?, after: OldItem?, startSection: String?, new: [TodoItem], newDepths: [Int], foreign: [OldItem] = []
     ) {
         self.bytes = bytes
         self.lineEnding = lineEnding
         self.window = window
-        self.old = old
+        self.old = old + foreign
+        windowCount = old.count
         self.headings = headings
         self.before = before
         self.after = after
@@ -129,7 +133,11 @@ struct ChecklistSplice {
             }
             return (parent, kids, roots)
         }
-        (oldParent, oldKids, oldRoots) = tree(old.map(\.record.depth))
+        (oldParent, oldKids, oldRoots) = tree(old[..<windowCount].map(\.record.depth))
+        // Items from elsewhere form trees of their own, whose tops have no parent here (-2).
+        let foreign = tree(old[windowCount...].map(\.record.depth))
+        oldParent += foreign.parent.map { $0 < 0 ? -2 : $0 + windowCount }
+        oldKids += foreign.kids.map { $0.map { $0 + windowCount } }
         (newParent, newKids, newRoots) = tree(newDepths)
     }
 
@@ -351,6 +359,10 @@ struct ChecklistSplice {
                 let dropsSeparator = !gapBefore.isEmpty && isBlank(gapBefore) && (gapAfter.isEmpty || startsWithBlankLine(gapAfter))
                 if !dropsSeparator { emitGap(gapBefore) }
                 cursor = old[child].record.extentEnd
+                // Text, a blank line, the item, a blank line: one blank line stays.
+                if !dropsSeparator && !gapAfter.isEmpty && isBlank(gapAfter) && Self.endsWithBlankLine(bytes[gapBefore]) {
+                    cursor = gapAfter.upperBound
+                }
                 removedBefore = true
             }
         }
@@ -477,7 +489,9 @@ struct ChecklistSplice {
         // A moved item keeps its own marker and indentation where they still fit: under the
         // same parent (whose lines stay), or at the top when nothing but quotes is before its marker.
         if let o = source[kid] {
-            let sameParent = parent.map { p in source[p] == oldParent[o] && source[p].map { emittedPrefix[p] == oldPrefix($0) } == true } ?? (oldParent[o] == -1)
+            let sameParent =
+                parent.map { p in source[p] == oldParent[o] && source[p].map { emittedPrefix[p] == oldPrefix($0) } == true }
+                ?? (oldParent[o] == -1 || (oldParent[o] == -2 && old[o].record.depth == 0))
             let record = old[o].record
             let lead = bytes[record.lineStart..<record.markerStart]
             let quoteOnly = parent != nil || lead.drop { $0 == 0xEF || $0 == 0xBB || $0 == 0xBF }.allSatisfy { $0 == UInt8(ascii: ">") || $0 == 32 } && lead.first != 32
@@ -687,12 +701,12 @@ struct ChecklistSplice {
 
     /// Whether an old item's line starts at `position`.
     private func startsOldItem(at position: Int) -> Bool {
-        var low = 0, high = old.count
+        var low = 0, high = windowCount
         while low < high {
             let mid = (low + high) / 2
             if old[mid].record.lineStart < position { low = mid + 1 } else { high = mid }
         }
-        return low < old.count && old[low].record.lineStart == position
+        return low < windowCount && old[low].record.lineStart == position
     }
 
     /// Whether the text at `i` (after indentation) starts a block that ends a paragraph before

@@ -38,6 +38,7 @@ extension TodoDocument {
     /// Removes the item at `index` with the items nested in it: their lines go, with one
     /// blank line between items when the list has them.
     public mutating func removeItem(at index: Int) throws {
+        if try withFinalLineEnding({ try $0.removeItem(at: index) }) { return }
         let window = rootWindow(containing: index..<subtreeEnd(of: index))
         var new = entries(window)
         new.removeSubrange((index - window.lowerBound)..<(subtreeEnd(of: index) - window.lowerBound))
@@ -48,6 +49,7 @@ extension TodoDocument {
     /// `position` (nil: after the last), in the style of its neighbours. A top-level item
     /// without a section goes into the section where it lands.
     public mutating func insertItem(_ item: TodoItem, under parent: Int?, at position: Int? = nil) throws {
+        if try withFinalLineEnding({ try $0.insertItem(item, under: parent, at: position) }) { return }
         let place = insertionPoint(under: parent, at: position)
         var item = item
         if parent == nil, item.section == nil { item.section = sectionForTopLevelItem(at: place) }
@@ -62,6 +64,7 @@ extension TodoDocument {
     /// top) as its child at `position` among the other children (nil: after the last):
     /// its lines move, re-indented when its depth changes.
     public mutating func moveItem(at index: Int, under parent: Int?, at position: Int?) throws {
+        if try withFinalLineEnding({ try $0.moveItem(at: index, under: parent, at: position) }) { return }
         let end = subtreeEnd(of: index)
         if let parent, parent >= index && parent < end {
             throw ConversionError.unsupported("\(path): an item cannot move inside itself")
@@ -74,6 +77,15 @@ extension TodoDocument {
         for k in moved.indices { moved[k].depth += shift }
         if parent == nil { moved[0].item.section = sectionForTopLevelItem(at: place, skipping: index..<end) }
         if shift != 0 || parent != nil { for k in moved.indices where moved[k].depth > 0 { moved[k].item.section = nil } }
+        // Far apart: the item's lines go from one window and come into another.
+        let from = rootWindow(containing: index..<end)
+        let to = rootWindow(containing: place..<place, inside: parent)
+        let between = from.upperBound < to.lowerBound ? from.upperBound..<to.lowerBound
+            : to.upperBound < from.lowerBound ? to.upperBound..<from.lowerBound : nil
+        if let between, between.contains(where: { records[$0].depth == 0 }) {
+            try moveApart(index..<end, from: from, moved: moved, to: to, at: place)
+            return
+        }
         let window = rootWindow(containing: min(index, place)..<max(end, place), inside: parent)
         var new = entries(window)
         let removed = (index - window.lowerBound)..<(end - window.lowerBound)
@@ -91,7 +103,63 @@ extension TodoDocument {
             parsing: Self.replacingFrontMatter(of: text, bodyStart: bodyStart, with: metadata, lineEnding: lineEnding), path: path)
     }
 
+    /// Moves the items `subtree` (from the window `from`) into the window `to` at item index
+    /// `place`, as `moved`: two windows written at once, the moved lines taken from the first.
+    private mutating func moveApart(
+        _ subtree: Range<Int>, from: Range<Int>, moved: [ItemAlignment.Entry], to: Range<Int>, at place: Int
+    ) throws {
+        var newFrom = entries(from)
+        newFrom.removeSubrange((subtree.lowerBound - from.lowerBound)..<(subtree.upperBound - from.lowerBound))
+        var newTo = entries(to)
+        newTo.insert(contentsOf: moved, at: place - to.lowerBound)
+        let removal = try splice(newFrom[...], over: from)
+        let arrival = try splice(newTo[...], over: to, movingIn: subtree)
+        var edits = [removal, arrival].compactMap { $0 }.sorted { $0.range.lowerBound < $1.range.lowerBound }
+        if edits.count == 2 && edits[0].range.upperBound > edits[1].range.lowerBound {
+            // The windows' text meets: one window over both.
+            let window = min(from.lowerBound, to.lowerBound)..<max(from.upperBound, to.upperBound)
+            var new = entries(window)
+            new.removeSubrange((subtree.lowerBound - window.lowerBound)..<(subtree.upperBound - window.lowerBound))
+            new.insert(contentsOf: moved, at: place > subtree.lowerBound ? place - window.lowerBound - subtree.count : place - window.lowerBound)
+            try replaceItems(window, with: new)
+            return
+        }
+        guard !edits.isEmpty else { return }
+        // Afterwards: each window's items where they now stand, the same number of items.
+        let total = records.count
+        let firstIsFrom = from.lowerBound < to.lowerBound
+        let checks: [(first: Int, entries: [ItemAlignment.Entry], section: String?)] =
+            firstIsFrom
+            ? [(from.lowerBound, newFrom, sectionAt(from)), (to.lowerBound - subtree.count, newTo, sectionAt(to))]
+            : [(to.lowerBound, newTo, sectionAt(to)), (from.lowerBound + moved.count, newFrom, sectionAt(from))]
+        edits = edits.map { ($0.range, $0.bytes) }
+        try replaceChecked(edits) { document in
+            for check in checks {
+                try document.verify(reads: check.entries[...], from: check.first, section: check.section, total: total)
+            }
+        }
+    }
+
+    /// The section before the window of items `window`.
+    private func sectionAt(_ window: Range<Int>) -> String? {
+        var before = window.lowerBound - 1
+        while before >= 0 && records[before].depth > 0 { before -= 1 }
+        return before >= 0 ? section(before: records[before].extentEnd) : section(before: bodyStart)
+    }
+
     // MARK: Helpers
+
+    /// After a last line without a line ending, new lines need one: `edit` runs on the text
+    /// with one, which is then taken away again. Returns false when the text has one already.
+    private mutating func withFinalLineEnding(_ edit: (inout TodoDocument) throws -> Void) throws -> Bool {
+        guard let last = text.utf8.last, last != 10 else { return false }
+        var padded = try TodoDocument(parsing: text + lineEnding, path: path)
+        try edit(&padded)
+        var updated = padded.text
+        if updated.utf8.last == 10 { updated.removeLast() }
+        self = try TodoDocument(parsing: updated, path: path)
+        return true
+    }
 
     /// The index a new child of `parent` at `position` gets (among the children other than
     /// those in `skipping`).
@@ -148,29 +216,32 @@ extension TodoDocument {
     /// Writes `new` in place of the items `window` (whole top-level items), and checks that
     /// the document reads so, with the items after the window as they were.
     private mutating func replaceItems(_ window: Range<Int>, with new: [ItemAlignment.Entry]) throws {
-        if let last = text.utf8.last, last != 10 {
-            var padded = try TodoDocument(parsing: text + lineEnding, path: path)
-            try padded.replaceItems(window, with: new)
-            var updated = padded.text
-            if updated.utf8.last == 10 { updated.removeLast() }
-            self = try TodoDocument(parsing: updated, path: path)
-            return
-        }
         guard let splice = try splice(new[...], over: window) else { return }
         let following = entries(window.upperBound..<min(records.count, window.upperBound + 32))
         let section = self.section(before: splice.range.lowerBound)
-        let updated = text.withBytes { bytes in
-            var out = [UInt8]()
-            out.reserveCapacity(bytes.count + splice.bytes.count - splice.range.count)
-            out.append(contentsOf: bytes[..<splice.range.lowerBound])
-            out.append(contentsOf: splice.bytes)
-            out.append(contentsOf: bytes[splice.range.upperBound...])
-            return String(decoding: out, as: UTF8.self)
+        let total = records.count - window.count + new.count
+        try replaceChecked([splice]) { document in
+            try document.verify(reads: (new + following)[...], from: window.lowerBound, section: section, total: total)
         }
-        let document = try TodoDocument(parsing: updated, path: path)
-        try document.verify(
-            reads: (new + following)[...], from: window.lowerBound, section: section,
-            total: records.count - window.count + new.count)
-        self = document
+    }
+
+    /// Replaces byte ranges of the text, then checks the document with `check`; when the check
+    /// throws, the text goes back to what it was.
+    mutating func replaceChecked(_ edits: [(range: Range<Int>, bytes: [UInt8])], check: (TodoDocument) throws -> Void) throws {
+        var undo: [(range: Range<Int>, bytes: [UInt8])] = []
+        var shift = 0
+        text.withBytes { bytes in
+            for edit in edits {
+                undo.append(((edit.range.lowerBound + shift)..<(edit.range.lowerBound + shift + edit.bytes.count), Array(bytes[edit.range])))
+                shift += edit.bytes.count - edit.range.count
+            }
+        }
+        replace(edits)
+        do {
+            try check(self)
+        } catch {
+            replace(undo)
+            throw error
+        }
     }
 }

@@ -47,7 +47,8 @@ extension TodoDocument {
     /// bytes that replace a range of the text. Nil when the items are the same. The text must
     /// end with a line ending.
     func splice(
-        _ new: ArraySlice<ItemAlignment.Entry>, over items: Range<Int>, within bounds: Range<Int>? = nil
+        _ new: ArraySlice<ItemAlignment.Entry>, over items: Range<Int>, within bounds: Range<Int>? = nil,
+        movingIn foreign: Range<Int> = 0..<0
     ) throws -> (range: Range<Int>, bytes: [UInt8])? {
         try text.withBytes { bytes in
             func same(_ o: Int, _ n: Int) -> Bool {
@@ -99,7 +100,7 @@ extension TodoDocument {
             var splice = ChecklistSplice(
                 bytes: bytes, lineEnding: Array(lineEnding.utf8), window: range, old: oldWindow.map(oldItem),
                 headings: windowHeadings, before: before, after: after, startSection: section(before: range.lowerBound),
-                new: new[newWindow].map(\.item), newDepths: new[newWindow].map(\.depth))
+                new: new[newWindow].map(\.item), newDepths: new[newWindow].map(\.depth), foreign: foreign.map(oldItem))
             return (range, try splice.run())
         }
     }

@@ -159,7 +159,7 @@ public struct TodoDocument: Sendable {
         let output = try Output.file(url.filePath)
         do {
             var sink = output.makeSink()
-            sink.write(text)
+            TodoDocumentEdit(text: text).write(to: &sink)
             _ = try sink.finish(path: output.name)
             try output.commit()
         } catch {
@@ -296,6 +296,125 @@ public struct TodoDocument: Sendable {
             + nearMisses.filter { $0.line > block.last }.map { $0.shifted(lines: lineDelta) }
         taskLikeLines = taskLikeLines.filter { $0.itemLine < block.first } + parsed.taskLikeLines
             + taskLikeLines.filter { $0.itemLine > block.last }.map { ($0.itemLine + lineDelta, $0.hasCheckedBox) }
+    }
+
+    /// Replaces byte ranges of the text (in order, apart) and parses again only the sections
+    /// around them: from after the top-level heading before each to after the top-level
+    /// heading after it (everything, when an edit turns such a heading into something else).
+    /// Everything else the document knows only moves.
+    mutating func replace(_ edits: [(range: Range<Int>, bytes: [UInt8])]) {
+        guard !edits.isEmpty else { return }
+        let oldCount = text.utf8.count
+        // The sections around the edits, in the old text, merged where they meet; with their lines.
+        var regions: [(start: Int, end: Int, closed: Bool, firstLine: Int, endLine: Int)] = []
+        for edit in edits {
+            let start = headings.last { $0.end <= edit.range.lowerBound && $0.start >= bodyStart }?.end ?? bodyStart
+            let closing = headings.first { $0.start >= edit.range.upperBound }
+            let end = closing?.end ?? oldCount
+            if let last = regions.last, start <= last.end {
+                regions[regions.count - 1].end = max(last.end, end)
+                regions[regions.count - 1].closed = end >= last.end ? closing != nil : last.closed
+            } else {
+                regions.append((start, end, closing != nil, 0, 0))
+            }
+        }
+        var lineDeltas: [Int] = []
+        text.withBytes { bytes in
+            var line = 1, position = 0
+            for k in regions.indices {
+                line += bytes[position..<regions[k].start].count { $0 == 10 }
+                regions[k].firstLine = line
+                line += bytes[regions[k].start..<regions[k].end].count { $0 == 10 }
+                regions[k].endLine = line
+                position = regions[k].end
+            }
+            for edit in edits { lineDeltas.append(edit.bytes.count { $0 == 10 } - bytes[edit.range].count { $0 == 10 }) }
+        }
+        // The new text, edited from the end so that earlier offsets stay.
+        var updated = text
+        text = ""
+        for edit in edits.reversed() {
+            let utf8 = updated.utf8
+            let lower = utf8.index(utf8.startIndex, offsetBy: edit.range.lowerBound)
+            let upper = utf8.index(lower, offsetBy: edit.range.count)
+            updated.replaceSubrange(lower..<upper, with: String(decoding: edit.bytes, as: UTF8.self))
+        }
+        text = updated
+        // `---` lines at the top that enclosed no mapping may now, or an edit was in the front
+        // matter: the whole text is read again.
+        if notFrontMatter != nil || edits.contains(where: { $0.range.lowerBound < bodyStart }),
+            let source = try? MarkdownSource(text: text, path: path)
+        {
+            self = TodoDocument(source: source)
+            return
+        }
+        /// How far the edits before an old offset move it.
+        func shift(_ offset: Int) -> (bytes: Int, lines: Int) {
+            var bytes = 0, lines = 0
+            for (k, edit) in edits.enumerated() where edit.range.upperBound <= offset {
+                bytes += edit.bytes.count - edit.range.count
+                lines += lineDeltas[k]
+            }
+            return (bytes, lines)
+        }
+        var newRecords: [ItemRecord] = [], newHeadings: [HeadingRecord] = [], newBlocks: [ListBlock] = []
+        var newMisses: [NearMiss] = [], newTaskLike: [(itemLine: Int, hasCheckedBox: Bool)] = []
+        var r = 0, h = 0, b = 0, m = 0, t = 0
+        var moved = (bytes: 0, lines: 0)
+        for region in regions {
+            // What lies before the region moves by the edits before it.
+            while r < records.count && records[r].lineStart < region.start { newRecords.append(Self.shifted(records[r], bytes: moved.bytes, lines: moved.lines)); r += 1 }
+            while h < headings.count && headings[h].start < region.start { newHeadings.append(Self.shifted(headings[h], bytes: moved.bytes, lines: moved.lines)); h += 1 }
+            while b < listBlocks.count && listBlocks[b].first < region.firstLine {
+                newBlocks.append(ListBlock(first: listBlocks[b].first + moved.lines, last: listBlocks[b].last + moved.lines, canonical: listBlocks[b].canonical))
+                b += 1
+            }
+            while m < nearMisses.count && nearMisses[m].line < region.firstLine { newMisses.append(nearMisses[m].shifted(lines: moved.lines)); m += 1 }
+            while t < taskLikeLines.count && taskLikeLines[t].itemLine < region.firstLine {
+                newTaskLike.append((taskLikeLines[t].itemLine + moved.lines, taskLikeLines[t].hasCheckedBox))
+                t += 1
+            }
+            // The region is parsed again.
+            let after = shift(region.end)
+            let start = region.start + moved.bytes, end = region.end + after.bytes
+            let parsed = Self.parse(
+                text, from: start, to: end, firstLine: region.firstLine + moved.lines, nameLinesBase: nameLines.count)
+            // The closing heading must still close the region, else what follows reads otherwise.
+            if region.closed, parsed.headings.last?.end != end {
+                parseBody()
+                return
+            }
+            while r < records.count && records[r].lineStart < region.end { r += 1 }
+            while h < headings.count && headings[h].start < region.end { h += 1 }
+            while b < listBlocks.count && listBlocks[b].first < region.endLine { b += 1 }
+            while m < nearMisses.count && nearMisses[m].line < region.endLine { m += 1 }
+            while t < taskLikeLines.count && taskLikeLines[t].itemLine < region.endLine { t += 1 }
+            newRecords += parsed.records
+            nameLines += parsed.nameLines
+            newHeadings += parsed.headings
+            newBlocks += parsed.listBlocks
+            newMisses += parsed.nearMisses
+            newTaskLike += parsed.taskLikeLines
+            moved = after
+        }
+        newRecords += records[r...].map { Self.shifted($0, bytes: moved.bytes, lines: moved.lines) }
+        newHeadings += headings[h...].map { Self.shifted($0, bytes: moved.bytes, lines: moved.lines) }
+        newBlocks += listBlocks[b...].map { ListBlock(first: $0.first + moved.lines, last: $0.last + moved.lines, canonical: $0.canonical) }
+        newMisses += nearMisses[m...].map { $0.shifted(lines: moved.lines) }
+        newTaskLike += taskLikeLines[t...].map { ($0.itemLine + moved.lines, $0.hasCheckedBox) }
+        records = newRecords
+        headings = newHeadings
+        listBlocks = newBlocks
+        nearMisses = newMisses
+        taskLikeLines = newTaskLike
+    }
+
+    private static func shifted(_ heading: HeadingRecord, bytes: Int, lines: Int) -> HeadingRecord {
+        var heading = heading
+        heading.line += lines
+        heading.start += bytes
+        heading.end += bytes
+        return heading
     }
 
     private static func shifted(_ record: ItemRecord, bytes: Int, lines: Int) -> ItemRecord {

@@ -58,6 +58,46 @@ struct EditingTests {
         #expect(document.text == Self.text.replacingOccurrences(of: "title: Groceries", with: "title: Shopping"))
     }
 
+    /// What the document knows that parsing its text afresh does not give, if anything.
+    static func differenceFromFreshParse(_ document: TodoDocument) -> String? {
+        guard let fresh = try? TodoDocument(parsing: document.text) else { return "the text no longer parses" }
+        let a = document.entries, b = fresh.entries
+        if a.map(\.item) != b.map(\.item) { return "items differ from a fresh parse" }
+        if a.map(\.line) != b.map(\.line) || a.map(\.column) != b.map(\.column) || a.map(\.depth) != b.map(\.depth) {
+            return "places differ from a fresh parse"
+        }
+        if document.problems() != fresh.problems() { return "problems differ: \(document.problems()) != \(fresh.problems())" }
+        if document.canonicalMarkdown() != fresh.canonicalMarkdown() { return "canonical form differs" }
+        if document.records.map(\.extent) != fresh.records.map(\.extent) { return "extents differ" }
+        return nil
+    }
+
+    @Test("edits of hostile generated documents: the document is what parsing its text gives, or stays as it was")
+    func generatedHostile() throws {
+        var failures: [String] = []
+        var errors = 0
+        for seed in 0..<UpdateTests.fuzzCount / 3 {
+            var rng = SeededGenerator(seed: UInt64(seed) &+ 555_000)
+            let text = MarkdownGenerator.document(seed: UInt64(seed) &+ 70_000, lines: 40)
+            var document = try TodoDocument(parsing: text)
+            guard !document.entries.isEmpty else { continue }
+            let k = Int.random(in: 0..<document.entries.count, using: &rng)
+            do {
+                switch Int.random(in: 0..<3, using: &rng) {
+                case 0: try document.removeItem(at: k)
+                case 1: try document.insertItem(TodoItem(name: "New"), under: Bool.random(using: &rng) ? k : nil, at: 0)
+                default: try document.moveItem(at: k, under: nil, at: 0)
+                }
+            } catch {
+                errors += 1
+                if document.text != text { failures.append("seed \(seed): an edit that failed changed the text") }
+            }
+            if let problem = Self.differenceFromFreshParse(document) { failures.append("seed \(seed): \(problem)\n\(text)") }
+        }
+        #expect(failures.isEmpty, "\(failures.count) failures:\n\(failures.prefix(3).joined(separator: "\n\n"))")
+        #expect(errors * 100 < UpdateTests.fuzzCount / 3 * 15)
+    }
+
     @Test("an item cannot move inside itself")
     func moveInside() throws {
         var document = try document()
@@ -79,6 +119,7 @@ struct EditingTests {
         var failures: [String] = []
         for seed in 0..<UpdateTests.fuzzCount / 3 {
             var rng = SeededGenerator(seed: UInt64(seed) &+ 777_000)
+            if ProcessInfo.processInfo.environment["EDITDEBUG"] != nil { print("SEED \(seed)") }
             let text = ChecklistGenerator.document(seed: UInt64(seed) &+ 9_000)
             var document = try TodoDocument(parsing: text)
             let list = document.list
@@ -125,6 +166,12 @@ struct EditingTests {
                 failures.append("seed \(seed): \(error)\n\(text)")
                 continue
             }
+            let count = document.text.utf8.count
+            if !document.records.allSatisfy({ $0.extentEnd <= count && $0.nameEndOffset <= count && $0.nameStartOffset <= $0.nameEndOffset }) {
+                failures.append("seed \(seed): records do not fit the text")
+                continue
+            }
+            if let problem = Self.differenceFromFreshParse(document) { failures.append("seed \(seed): \(problem)") }
             let got = ItemAlignment.entries(of: document.list.items).map { "\($0.depth) \($0.item.checklistText)" }
             let want = ItemAlignment.entries(of: expected.items).map { "\($0.depth) \($0.item.checklistText)" }
             if got != want { failures.append("seed \(seed): \(got) != \(want)\n\(text)\n=>\n\(document.text)") }
