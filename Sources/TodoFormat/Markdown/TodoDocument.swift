@@ -99,10 +99,12 @@ public struct TodoDocument: Sendable {
         try self.init(parsing: UTF8Validation.decode(bytes, path: path), path: path)
     }
 
-    /// Reads and parses a file.
+    /// Reads and parses a file. The text keeps room for edits, so that one changes it in place.
     public init(contentsOf url: URL) throws {
         let input = Input(file: url.filePath)
-        try self.init(parsing: input.text(), path: input.name)
+        var text = try input.text()
+        text.reserveCapacity(text.utf8.count + 1 << 16)
+        try self.init(parsing: text, path: input.name)
     }
 
     init(source: MarkdownSource) {
@@ -348,65 +350,66 @@ public struct TodoDocument: Sendable {
             self = TodoDocument(source: source)
             return
         }
-        /// How far the edits before an old offset move it.
+        /// How far the edits before an old offset move it (text added right at it comes after it).
         func shift(_ offset: Int) -> (bytes: Int, lines: Int) {
             var bytes = 0, lines = 0
-            for (k, edit) in edits.enumerated() where edit.range.upperBound <= offset {
+            for (k, edit) in edits.enumerated() where edit.range.upperBound <= offset && edit.range.lowerBound < offset {
                 bytes += edit.bytes.count - edit.range.count
                 lines += lineDeltas[k]
             }
             return (bytes, lines)
         }
-        var newRecords: [ItemRecord] = [], newHeadings: [HeadingRecord] = [], newBlocks: [ListBlock] = []
-        var newMisses: [NearMiss] = [], newTaskLike: [(itemLine: Int, hasCheckedBox: Bool)] = []
-        var r = 0, h = 0, b = 0, m = 0, t = 0
-        var moved = (bytes: 0, lines: 0)
-        for region in regions {
-            // What lies before the region moves by the edits before it.
-            while r < records.count && records[r].lineStart < region.start { newRecords.append(Self.shifted(records[r], bytes: moved.bytes, lines: moved.lines)); r += 1 }
-            while h < headings.count && headings[h].start < region.start { newHeadings.append(Self.shifted(headings[h], bytes: moved.bytes, lines: moved.lines)); h += 1 }
-            while b < listBlocks.count && listBlocks[b].first < region.firstLine {
-                newBlocks.append(ListBlock(first: listBlocks[b].first + moved.lines, last: listBlocks[b].last + moved.lines, canonical: listBlocks[b].canonical))
-                b += 1
-            }
-            while m < nearMisses.count && nearMisses[m].line < region.firstLine { newMisses.append(nearMisses[m].shifted(lines: moved.lines)); m += 1 }
-            while t < taskLikeLines.count && taskLikeLines[t].itemLine < region.firstLine {
-                newTaskLike.append((taskLikeLines[t].itemLine + moved.lines, taskLikeLines[t].hasCheckedBox))
-                t += 1
-            }
-            // The region is parsed again.
-            let after = shift(region.end)
-            let start = region.start + moved.bytes, end = region.end + after.bytes
-            let parsed = Self.parse(
-                text, from: start, to: end, firstLine: region.firstLine + moved.lines, nameLinesBase: nameLines.count)
+        // Each region parsed again, from the last to the first, so that earlier indexes stay;
+        // what follows a region moves by the edits before it. The arrays change in place.
+        var parsedRegions: [(region: Int, parsed: DocumentBuilder, before: (bytes: Int, lines: Int), after: (bytes: Int, lines: Int))] = []
+        let total = shift(Int.max)
+        for (k, region) in regions.enumerated() {
+            // A region that reaches the end of the text takes what is added at its end.
+            let before = shift(region.start), after = region.end == oldCount ? total : shift(region.end)
+            let start = region.start + before.bytes, end = region.end + after.bytes
+            let parsed = Self.parse(text, from: start, to: end, firstLine: region.firstLine + before.lines, nameLinesBase: 0)
             // The closing heading must still close the region, else what follows reads otherwise.
             if region.closed, parsed.headings.last?.end != end {
                 parseBody()
                 return
             }
-            while r < records.count && records[r].lineStart < region.end { r += 1 }
-            while h < headings.count && headings[h].start < region.end { h += 1 }
-            while b < listBlocks.count && listBlocks[b].first < region.endLine { b += 1 }
-            while m < nearMisses.count && nearMisses[m].line < region.endLine { m += 1 }
-            while t < taskLikeLines.count && taskLikeLines[t].itemLine < region.endLine { t += 1 }
-            newRecords += parsed.records
-            nameLines += parsed.nameLines
-            newHeadings += parsed.headings
-            newBlocks += parsed.listBlocks
-            newMisses += parsed.nearMisses
-            newTaskLike += parsed.taskLikeLines
-            moved = after
+            parsedRegions.append((k, parsed, before, after))
         }
-        newRecords += records[r...].map { Self.shifted($0, bytes: moved.bytes, lines: moved.lines) }
-        newHeadings += headings[h...].map { Self.shifted($0, bytes: moved.bytes, lines: moved.lines) }
-        newBlocks += listBlocks[b...].map { ListBlock(first: $0.first + moved.lines, last: $0.last + moved.lines, canonical: $0.canonical) }
-        newMisses += nearMisses[m...].map { $0.shifted(lines: moved.lines) }
-        newTaskLike += taskLikeLines[t...].map { ($0.itemLine + moved.lines, $0.hasCheckedBox) }
-        records = newRecords
-        headings = newHeadings
-        listBlocks = newBlocks
-        nearMisses = newMisses
-        taskLikeLines = newTaskLike
+        var nextStart = (record: records.count, heading: headings.count, block: listBlocks.count, miss: nearMisses.count, task: taskLikeLines.count)
+        for (k, parsed, _, after) in parsedRegions.reversed() {
+            let region = regions[k]
+            // Found among the old values before anything moves: the region's old part, then what
+            // lies between it and the next region, which moves by the edits up to its end.
+            let r0 = records[..<nextStart.record].firstIndex { $0.lineStart >= region.start } ?? nextStart.record
+            let r1 = records[r0..<nextStart.record].firstIndex { $0.lineStart >= region.end } ?? nextStart.record
+            for i in r1..<nextStart.record { records[i] = Self.shifted(records[i], bytes: after.bytes, lines: after.lines) }
+            let base = nameLines.count
+            nameLines += parsed.nameLines
+            records.replaceSubrange(r0..<r1, with: parsed.records.map { record in
+                var record = record
+                if record.more >= 0 { record.more += Int32(base) }
+                return record
+            })
+            let h0 = headings[..<nextStart.heading].firstIndex { $0.start >= region.start } ?? nextStart.heading
+            let h1 = headings[h0..<nextStart.heading].firstIndex { $0.start >= region.end } ?? nextStart.heading
+            for i in h1..<nextStart.heading { headings[i] = Self.shifted(headings[i], bytes: after.bytes, lines: after.lines) }
+            headings.replaceSubrange(h0..<h1, with: parsed.headings)
+            let b0 = listBlocks[..<nextStart.block].firstIndex { $0.first >= region.firstLine } ?? nextStart.block
+            let b1 = listBlocks[b0..<nextStart.block].firstIndex { $0.first >= region.endLine } ?? nextStart.block
+            for i in b1..<nextStart.block {
+                listBlocks[i] = ListBlock(first: listBlocks[i].first + after.lines, last: listBlocks[i].last + after.lines, canonical: listBlocks[i].canonical)
+            }
+            listBlocks.replaceSubrange(b0..<b1, with: parsed.listBlocks)
+            let m0 = nearMisses[..<nextStart.miss].firstIndex { $0.line >= region.firstLine } ?? nextStart.miss
+            let m1 = nearMisses[m0..<nextStart.miss].firstIndex { $0.line >= region.endLine } ?? nextStart.miss
+            for i in m1..<nextStart.miss { nearMisses[i] = nearMisses[i].shifted(lines: after.lines) }
+            nearMisses.replaceSubrange(m0..<m1, with: parsed.nearMisses)
+            let t0 = taskLikeLines[..<nextStart.task].firstIndex { $0.itemLine >= region.firstLine } ?? nextStart.task
+            let t1 = taskLikeLines[t0..<nextStart.task].firstIndex { $0.itemLine >= region.endLine } ?? nextStart.task
+            for i in t1..<nextStart.task { taskLikeLines[i].itemLine += after.lines }
+            taskLikeLines.replaceSubrange(t0..<t1, with: parsed.taskLikeLines)
+            nextStart = (r0, h0, b0, m0, t0)
+        }
     }
 
     private static func shifted(_ heading: HeadingRecord, bytes: Int, lines: Int) -> HeadingRecord {
