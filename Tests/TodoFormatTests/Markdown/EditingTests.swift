@@ -119,7 +119,6 @@ struct EditingTests {
         var failures: [String] = []
         for seed in 0..<UpdateTests.fuzzCount / 3 {
             var rng = SeededGenerator(seed: UInt64(seed) &+ 777_000)
-            if ProcessInfo.processInfo.environment["EDITDEBUG"] != nil { print("SEED \(seed)") }
             let text = ChecklistGenerator.document(seed: UInt64(seed) &+ 9_000)
             var document = try TodoDocument(parsing: text)
             let list = document.list
@@ -130,14 +129,12 @@ struct EditingTests {
             do {
                 switch Int.random(in: 0..<3, using: &rng) {
                 case 0:
-                    if ProcessInfo.processInfo.environment["EDITDEBUG"] != nil { print("REMOVE \(k)") }
                     try document.removeItem(at: k)
                     _ = ListEdits.remove(&expected.items, paths[k])
                 case 1:
                     let parent: Int? = Bool.random(using: &rng) ? k : nil
                     let count = document.childIndexes(of: parent).count
                     let position = Int.random(in: 0...count, using: &rng)
-                    if ProcessInfo.processInfo.environment["EDITDEBUG"] != nil { print("INSERT under \(parent as Any) at \(position)") }
                     try document.insertItem(TodoItem(name: "New \(seed)"), under: parent, at: position)
                     ListEdits.insert(TodoItem(name: "New \(seed)"), &expected.items, parent: parent.map { paths[$0] }, index: position)
                 default:
@@ -145,7 +142,6 @@ struct EditingTests {
                     if let parent, paths[parent].starts(with: paths[k]) { continue }
                     let siblings = document.childIndexes(of: parent).filter { $0 != k }.count
                     let position = Int.random(in: 0...siblings, using: &rng)
-                    if ProcessInfo.processInfo.environment["EDITDEBUG"] != nil { print("MOVE \(k) under \(parent as Any) at \(position)") }
                     try document.moveItem(at: k, under: parent, at: position)
                     var items = expected.items
                     let moved = ListEdits.remove(&items, paths[k])
@@ -162,7 +158,6 @@ struct EditingTests {
                     expected.items = items
                 }
             } catch {
-                if ProcessInfo.processInfo.environment["EDITDEBUG"] != nil { print("SEED \(seed) op k=\(k) \(paths[k])") }
                 failures.append("seed \(seed): \(error)\n\(text)")
                 continue
             }

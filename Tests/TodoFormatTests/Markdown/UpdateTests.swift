@@ -315,27 +315,3 @@ extension UpdateTests {
         #expect(result.errors * 100 < documents.count * 15, "\(result.errors) of \(documents.count) could not be written:\n\(result.failed.prefix(3).joined(separator: "\n\n"))")
     }
 }
-extension UpdateTests {
-    @Test func debugFuzz() throws {
-        let seeds = (ProcessInfo.processInfo.environment["SEEDS"] ?? "28").split(separator: ",").map { Int($0)! }
-        for seed in seeds {
-            var rng = SeededGenerator(seed: UInt64(seed) &+ (ProcessInfo.processInfo.environment["HOSTILE"] != nil ? 123_000 : 321_000))
-            var text = ProcessInfo.processInfo.environment["HOSTILE"] != nil ? MarkdownGenerator.document(seed: UInt64(seed) &+ 60_000, lines: 30) : ChecklistGenerator.document(seed: UInt64(seed) &+ 500)
-            let document0 = try TodoDocument(parsing: text)
-            if text.utf8.last != 10 { text += document0.lineEnding }
-            let document = try TodoDocument(parsing: text)
-            var list = document.list
-            for _ in 0..<Int.random(in: 1...3, using: &rng) { ListEdits.edit(&list, &rng) }
-            let new = ItemAlignment.entries(of: list.items)
-            let spliced = try document.spliced(with: list, entries: new)
-            let out = try TodoDocument(parsing: spliced)
-            let got = Array(out.entries)
-            var i = 0
-            var sec: String? = nil
-            while i < min(got.count, new.count) && got[i].item.nameStorage == new[i].item.nameStorage && got[i].depth == new[i].depth && got[i].item.status == new[i].item.status && got[i].item.fields == new[i].item.fields && (new[i].depth > 0 || { sec = new[i].item.section ?? sec; return got[i].item.section == sec }()) { i += 1 }
-            print("SEED \(seed) at \(i): want \(i < new.count ? "\(new[i].depth) \(new[i].item.checklistText) §\(new[i].item.section ?? "-")" : "nothing") got \(i < got.count ? "\(got[i].depth) \(got[i].item.checklistText) §\(got[i].item.section ?? "-") line \(got[i].line)" : "nothing")")
-            print("LIST\n" + new.map { "\($0.depth) \($0.item.checklistText) §\($0.item.section ?? "-")" }.joined(separator: "\n"))
-            print("TEXT\n\(text)\nSPLICED\n\(spliced)\nEND")
-        }
-    }
-}
