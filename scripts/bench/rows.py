@@ -90,6 +90,8 @@ ROWS = [
     Row("list", "todofmt list {md}", **VS_CONVERT),
 
     # into an existing file: the same list, then the list with one item changed (issue 8)
+    Row("=md", "todofmt convert {md} {o}/x.md", before="cp {md} {o}/x.md", basis="md", note="existing", **VS_CONVERT),
+    Row("=md'", "todofmt convert {md1} {o}/x.md", before="cp {md} {o}/x.md", basis="md", note="existing, 1 changed", **VS_CONVERT),
     Row("=json", "todofmt convert {md} {o}/x.json", before="cp {json} {o}/x.json", basis="json", note="existing", **VS_CONVERT),
     Row("=json'", "todofmt convert {md1} {o}/x.json", before="cp {json} {o}/x.json", basis="json", note="existing, 1 changed", **VS_CONVERT),
     Row("=yaml", "todofmt convert {md} {o}/x.yaml", before="cp {yaml} {o}/x.yaml", basis="yaml", note="existing", **VS_CONVERT),

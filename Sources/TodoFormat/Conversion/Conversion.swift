@@ -55,10 +55,28 @@ public struct Conversion: Sendable {
         let source = FormatRegistry.inputFormat(given: inputFormat, path: input.path, head: try input.head())
         let plan = try OutputPlan(output, given: outputFormat, strict: strict)
         if source == .markdown && plan.format == .markdown {
+            // Into an existing checklist: an update that keeps its text around its items.
+            if let existing = plan.existing {
+                return try plan.write(MarkdownFormat().update(existing, withChecklist: input))
+            }
             // Checklist to checklist copies the document exactly, once it has parsed.
             let text = try input.text()
             _ = try MarkdownSource(text: text, path: input.name).list()
             return try plan.write(bytes: Array(text.utf8))
+        }
+        if source == .markdown {
+            // The reader knows the checklist's text that is not items, which the output has no place for.
+            let markdown = MarkdownFormat()
+            if plan.existing != nil {
+                var warning: ConversionWarning?
+                let list = try TodoList.build { warning = try markdown.read(input, options: options, into: &$0, leavingOutTextFor: plan.format) }
+                return try plan.write(list, options: options, adding: warning.map { [$0] } ?? [])
+            }
+            return try plan.write(options: options) { writer in
+                if let warning = try markdown.read(input, options: options, into: &writer, leavingOutTextFor: plan.format) {
+                    writer = WarningAddingWriter(base: writer, warnings: [warning])
+                }
+            }
         }
         let reader = try FormatRegistry.format(source)
         if plan.existing != nil {
@@ -154,11 +172,18 @@ struct OutputPlan {
         throw ConversionError.lossRefused(path: name, warnings)
     }
 
-    /// Writes a list in memory: into the existing file, or as a new one.
-    func write(_ list: TodoList, options: ListOptions) throws -> [ConversionWarning] {
+    /// Writes a list in memory: into the existing file, or as a new one; `extra` are warnings
+    /// the reading gave.
+    func write(_ list: TodoList, options: ListOptions, adding extra: [ConversionWarning] = []) throws -> [ConversionWarning] {
         guard let existing else { return try write(options: options) { try list.send(to: &$0) } }
         try list.checkDepth()
-        let pending = try FormatRegistry.format(format).update(existing, with: list, options: options)
+        var pending = try FormatRegistry.format(format).update(existing, with: list, options: options)
+        pending.warnings += extra
+        return try write(pending)
+    }
+
+    /// Commits a pending write into the existing output, unless `strict` refuses its warnings.
+    func write(_ pending: PendingWrite) throws -> [ConversionWarning] {
         do {
             try refuse(pending.warnings)
             try pending.commit()

@@ -36,47 +36,11 @@ enum FieldSyntax {
         return n % 2 == 1
     }
 
-    /// A name as read from Markdown: `\\`, `\[` and `\]` lose their backslash; so does
-    /// an escaped block-start character at the start of a continuation line.
-    static func unescapeName(_ lines: [ArraySlice<UInt8>]) -> String {
-        var out: [UInt8] = []
-        for (n, line) in lines.enumerated() {
-            if n > 0 { out.append(10) }
-            var i = line.startIndex
-            if n > 0 {
-                // `\-`, `\#`… at the start of a continuation line; `1\.` after digits.
-                var d = i
-                while d < line.endIndex && line[d] >= 48 && line[d] <= 57 { d += 1 }
-                let escapable: Set<UInt8> = d == i ? blockStartCharacters : orderedDelimiters
-                if d + 1 < line.endIndex && line[d] == UInt8(ascii: "\\") && escapable.contains(line[d + 1]) {
-                    out.append(contentsOf: line[i..<d])
-                    i = d + 1
-                }
-            }
-            while i < line.endIndex {
-                let b = line[i]
-                if b == UInt8(ascii: "\\") && i + 1 < line.endIndex {
-                    let next = line[i + 1]
-                    if next == UInt8(ascii: "\\") || next == UInt8(ascii: "[") || next == UInt8(ascii: "]") {
-                        out.append(next)
-                        i += 2
-                        continue
-                    }
-                }
-                out.append(b)
-                i += 1
-            }
-        }
-        return String(decoding: out, as: UTF8.self)
-    }
-
-    private static let blockStartCharacters: Set<UInt8> = Set("#>-+*=`~<|".utf8)
-    private static let orderedDelimiters: Set<UInt8> = Set(".)".utf8)
-
-    /// An item's text as written to Markdown: the escaped name, then its fields.
-    /// Newlines in the name become continuation lines that start with `continuation`.
-    static func render(name: Substring, fields: [Field], continuation: String) -> String {
-        var text = escapeName(name, continuation: continuation)
+    /// An item's text as written to Markdown: the escaped name (see ``NameSyntax``), then its
+    /// fields. Line feeds in the name become continuation lines that start with `continuation`,
+    /// each line but the last ending in `lineEnding`.
+    static func render(name: Substring, fields: [Field], continuation: String, lineEnding: String = "\n") -> String {
+        var text = NameSyntax.escape(name, continuation: continuation, lineEnding: lineEnding)
         for field in fields {
             if !text.isEmpty { text += " " }
             text += "[" + renderKey(field.key) + ":: " + renderValue(field.value, bare: true) + "]"
@@ -84,65 +48,13 @@ enum FieldSyntax {
         return text
     }
 
-    static func escapeName(_ name: Substring, continuation: String) -> String {
-        var needsWork = false
-        for b in name.utf8 where b == UInt8(ascii: "\\") || b == UInt8(ascii: "[") || b == 10 || b == 13 {
-            needsWork = true
-            break
-        }
-        if !needsWork { return String(name) }
-        var lines: [String] = []
-        for (n, rawLine) in name.split(separator: "\n", omittingEmptySubsequences: true).enumerated() {
-            var line = rawLine.trimmingCharacters(in: .whitespaces)
-            if line.isEmpty { continue }
-            // Double the backslashes that the reader would take as escapes.
-            var bytes: [UInt8] = []
-            let raw = Array(line.utf8)
-            var digits = 0
-            while digits < raw.count && raw[digits] >= 48 && raw[digits] <= 57 { digits += 1 }
-            for (i, b) in raw.enumerated() {
-                bytes.append(b)
-                if b == UInt8(ascii: "\\") {
-                    let next = i + 1 < raw.count ? raw[i + 1] : 0
-                    // Also a backslash the reader would take as a continuation line's block escape.
-                    let blockEscape =
-                        n > 0 && i == digits
-                        && (digits == 0 ? blockStartCharacters : orderedDelimiters).contains(next)
-                    if next == UInt8(ascii: "\\") || next == UInt8(ascii: "[") || next == UInt8(ascii: "]") || blockEscape {
-                        bytes.append(b)
-                    }
-                }
-            }
-            if n > 0 {
-                var d = 0
-                while d < bytes.count && bytes[d] >= 48 && bytes[d] <= 57 { d += 1 }
-                let startsBlock =
-                    d == 0
-                    ? (bytes.first.map { blockStartCharacters.contains($0) } ?? false)
-                    : (d < bytes.count && orderedDelimiters.contains(bytes[d]))
-                if startsBlock { bytes.insert(UInt8(ascii: "\\"), at: d) }
-            }
-            line = String(decoding: bytes, as: UTF8.self)
-            lines.append(line)
-        }
-        // Text that would read as fields gets its brackets escaped, one group at a time.
-        if var last = lines.last.map({ Array($0.utf8) }) {
-            while let split = splitFields(last[...]) {
-                var start = split.nameEnd
-                while start < last.count && last[start] != UInt8(ascii: "[") { start += 1 }
-                last.insert(UInt8(ascii: "\\"), at: start)
-            }
-            lines[lines.count - 1] = String(decoding: last, as: UTF8.self)
-        }
-        return lines.joined(separator: "\n" + continuation)
-    }
-
     // MARK: Keys and values
 
     static func renderKey(_ key: String) -> String {
         let bytes = Array(key.utf8)
         let bare = !bytes.isEmpty && bytes.first != 32 && bytes.last != 32
-            && !bytes.contains { $0 < 32 || $0 == UInt8(ascii: "[") || $0 == UInt8(ascii: "]") || $0 == UInt8(ascii: ":")
+            && !NameSyntax.containsControl(bytes[...])
+            && !bytes.contains { $0 == UInt8(ascii: "[") || $0 == UInt8(ascii: "]") || $0 == UInt8(ascii: ":")
                 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }
         return bare ? key : quote(key)
     }
@@ -150,7 +62,7 @@ enum FieldSyntax {
     /// A value in its Markdown text form; `bare` allows an unquoted string.
     static func renderValue(_ value: FieldValue, bare: Bool) -> String {
         if case .string(let s) = value { return bare && isBareString(s) ? s : quote(s) }
-        return value.text(quotingStrings: true)
+        return escapingControls(value.text(quotingStrings: true))
     }
 
     private static func isBareString(_ s: String) -> Bool {
@@ -161,13 +73,33 @@ enum FieldSyntax {
         if first == UInt8(ascii: "\"") || first == UInt8(ascii: "[") || first == UInt8(ascii: "{") || first == UInt8(ascii: "<") {
             return false
         }
-        if bytes.contains(where: { $0 < 32 || $0 == UInt8(ascii: "[") || $0 == UInt8(ascii: "]") }) { return false }
+        // Control characters are quoted, never written raw.
+        if NameSyntax.containsControl(bytes[...]) || bytes.contains(where: { $0 == UInt8(ascii: "[") || $0 == UInt8(ascii: "]") }) {
+            return false
+        }
         return typedToken(bytes[...]) == nil
     }
 
-    /// JSON string syntax.
+    /// JSON string syntax, with DEL and the C1 controls escaped too (`\u007f`), so that no
+    /// control character is written raw into a checklist.
     static func quote(_ s: String) -> String {
-        JSONText.encode(.string(s))
+        escapingControls(JSONText.encode(.string(s)))
+    }
+
+    /// JSON text with DEL and the C1 controls (which JSON may leave raw, only inside strings)
+    /// written as `\uXXXX` escapes.
+    private static func escapingControls(_ json: String) -> String {
+        guard json.unicodeScalars.contains(where: { $0.value >= 0x7F && NameSyntax.isControl($0.value) }) else { return json }
+        var out = ""
+        for scalar in json.unicodeScalars {
+            if scalar.value >= 0x7F && NameSyntax.isControl(scalar.value) {
+                let hex = String(scalar.value, radix: 16)
+                out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+            } else {
+                out.unicodeScalars.append(scalar)
+            }
+        }
+        return out
     }
 
     /// `true`, `false`, `null`, a number, `nan`, `inf` or a date-time; nil for anything else.

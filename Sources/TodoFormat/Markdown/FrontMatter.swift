@@ -33,26 +33,54 @@ enum FrontMatter {
         return bytes[j] == 10 ? j + 1 : nil
     }
 
-    /// The metadata in the YAML text: a mapping (or nothing).
+    /// The front matter of a checklist: its metadata and where the body starts. Lines that
+    /// would enclose front matter but hold no YAML mapping are Markdown (a thematic break
+    /// first): then there is none, and `notFrontMatter` says why for `check`.
+    static func read(
+        _ bytes: UnsafeBufferPointer<UInt8>, file: String
+    ) -> (metadata: [Field], bodyStart: Int, firstBodyLine: Int, notFrontMatter: String?) {
+        guard let front = locate(in: bytes) else { return ([], 0, 1, nil) }
+        do {
+            let metadata = try parse(UnsafeBufferPointer(rebasing: bytes[front.yaml]), file: file, lineOffset: 1)
+            return (metadata, front.bodyStart, front.lineCount + 1, nil)
+        } catch {
+            let reason = error.location.line > 0 ? "\(error.message) at line \(error.location.line), column \(error.location.column)" : error.message
+            let why =
+                "the '---' lines 1 and \(front.lineCount) enclose no front matter: what lies between is not a YAML mapping "
+                + "(\(reason)), so they are read as Markdown"
+            return ([], 0, 1, why)
+        }
+    }
+
+    /// The metadata in the YAML text: a mapping, or nothing but white space. Anything else
+    /// (YAML that is not a mapping, only comments, several documents, not YAML) is an error
+    /// that says what it is.
     static func parse(_ yaml: UnsafeBufferPointer<UInt8>, file: String, lineOffset: Int) throws(ParseError) -> [Field] {
         let parser = try YAMLParser(bytes: yaml, file: file, lineOffset: lineOffset)
         var anchors: [String: FieldValue] = [:]
         var metadata: [Field] = []
+        var sawMapping = false
         var documents = 0
         while true {
             let event = try parser.next()
             switch event.kind {
             case .streamEnd:
+                if !sawMapping && yaml.contains(where: { $0 != 32 && $0 != 9 && $0 != 10 && $0 != 13 }) {
+                    throw ParseError("no YAML mapping, only comments or an empty value", at: SourceLocation(file: file, line: 0, column: 0))
+                }
                 return metadata
             case .documentStart:
                 documents += 1
-                if documents > 1 { throw parser.error("front matter holds more than one YAML document", at: event) }
+                if documents > 1 { throw parser.error("more than one YAML document", at: event) }
             case .mappingStart, .sequenceStart, .scalar, .alias:
                 let value = try YAMLValue.read(from: parser, startingWith: event, anchors: &anchors)
                 switch value {
-                case .dictionary(let fields): metadata = fields
-                case .null: metadata = []
-                default: throw parser.error("front matter must be a YAML mapping of keys to values", at: event)
+                case .dictionary(let fields):
+                    metadata = fields
+                    sawMapping = true
+                case .null: break
+                case .array: throw parser.error("a YAML sequence", at: event)
+                default: throw parser.error("YAML text", at: event)
                 }
             default:
                 break

@@ -22,8 +22,63 @@ struct MarkdownFormat: ListFormat {
         try MarkdownSource(text: input.text(), path: input.name).stream(into: &sink)
     }
 
+    /// Reads the list, and returns the warning a conversion into `target` gives for the
+    /// checklist's text that is not items (prose, headings that name no section, code),
+    /// which only a checklist can hold; nil when there is none.
+    func read<S: ItemSink>(
+        _ input: Input, options: ListOptions, into sink: inout S, leavingOutTextFor target: DocumentFormat
+    ) throws -> ConversionWarning? {
+        let unlisted = try MarkdownSource(text: input.text(), path: input.name).stream(into: &sink)
+        return target == .markdown ? nil : unlisted.warning(leftOutBy: Self.place(in: target))
+    }
+
+    /// How a warning names a format that has no place for a checklist's text.
+    static func place(in format: DocumentFormat) -> String {
+        switch format.rawValue {
+        case "json": "plain JSON"
+        case "yaml": "a YAML list"
+        case "plist", "bplist": "a property list"
+        case "sqlite": "a database table"
+        case "sql": "an SQL dump"
+        default: "a \(format.rawValue) file"
+        }
+    }
+
     func writer(to output: Output, options: ListOptions) throws -> any ListWriter {
         MarkdownWriter(into: output.makeSink(), outputName: output.name)
+    }
+
+    /// Writes the list into the checklist, changing only what changed (FORMAT.md section 6):
+    /// prose, headings and every line of an item that stays are kept byte for byte.
+    func update(_ existing: Input, with list: TodoList, options: ListOptions) throws -> PendingWrite {
+        var document = try TodoDocument(parsing: existing.text(), path: existing.name)
+        let before = document.text
+        try document.update(with: list)
+        return try Self.pendingWrite(of: document.text == before ? nil : TodoDocumentEdit(text: document.text), to: existing)
+    }
+
+    /// Writes the list of the checklist `source` into the checklist `existing`: an update like
+    /// the one above, which reads and compares only the part of `source` that differs.
+    func update(_ existing: Input, withChecklist source: Input) throws -> PendingWrite {
+        try Self.pendingWrite(of: ChecklistFileUpdate.update(existing, with: source), to: existing)
+    }
+
+    /// The write of an edit of `existing` (nil: it stays as it is).
+    private static func pendingWrite(of edit: TodoDocumentEdit?, to existing: Input) throws -> PendingWrite {
+        guard let edit else { return PendingWrite(warnings: [], commit: {}, discard: {}) }
+        guard let path = existing.path else {
+            throw ConversionError.unsupported("\(existing.name): only a file can be written into")
+        }
+        let output = try Output.file(path)
+        do {
+            var sink = output.makeSink()
+            edit.write(to: &sink)
+            _ = try sink.finish(path: output.name)
+            return PendingWrite(warnings: [], commit: output.commit, discard: output.discard)
+        } catch {
+            output.discard()
+            throw error
+        }
     }
 
     /// A line that starts like a task item: a list marker, white space, `[c]` and white space.
@@ -42,5 +97,21 @@ struct MarkdownFormat: ListFormat {
         rest = rest.drop { $0 == " " || $0 == "\t" }
         let chars = Array(rest.prefix(4))
         return chars.count >= 4 && chars[0] == "[" && chars[2] == "]" && (chars[3] == " " || chars[3] == "\t")
+    }
+}
+
+/// A writer that adds warnings to another's (what reading found the output has no place for).
+struct WarningAddingWriter: ListWriter {
+    var base: any ListWriter
+    let warnings: [ConversionWarning]
+
+    mutating func begin(metadata: [Field]) throws { try base.begin(metadata: metadata) }
+    mutating func item(_ item: TodoItem, depth: Int) throws { try base.item(item, depth: depth) }
+    mutating func end() throws { try base.end() }
+
+    mutating func finish() throws -> Written {
+        var written = try base.finish()
+        written.warnings += warnings
+        return written
     }
 }

@@ -15,18 +15,17 @@ struct MarkdownSource {
     let firstBodyLine: Int
     /// `\r\n` when the text's first line ending is one, else `\n`.
     let lineEnding: String
+    /// Why `---` lines at the top are not front matter, when they look like it but enclose
+    /// no YAML mapping (`check` says it).
+    let notFrontMatter: String?
 
-    /// Splits `text`; an error in the front matter's YAML is an error at its place.
+    /// Splits `text`: front matter when `---` lines at the top enclose a YAML mapping.
     init(text: String, path: String) throws {
         self.text = text
         self.path = path
-        let split = try text.withBytes { bytes throws -> ([Field], Int, Int, String) in
-            let ending = Self.lineEnding(of: bytes)
-            guard let front = FrontMatter.locate(in: bytes) else { return ([], 0, 1, ending) }
-            let metadata = try FrontMatter.parse(UnsafeBufferPointer(rebasing: bytes[front.yaml]), file: path, lineOffset: 1)
-            return (metadata, front.bodyStart, front.lineCount + 1, ending)
-        }
-        (metadata, bodyStart, firstBodyLine, lineEnding) = split
+        let split = text.withBytes { bytes in (FrontMatter.read(bytes, file: path), Self.lineEnding(of: bytes)) }
+        (metadata, bodyStart, firstBodyLine, notFrontMatter) = split.0
+        lineEnding = split.1
     }
 
     /// The list, read into memory.
@@ -39,8 +38,10 @@ struct MarkdownSource {
     }
 
     /// Hands the metadata and the items to `sink` as the parser finds them, without
-    /// building the list: how a checklist converts in one pass.
-    func stream<S: ItemSink>(into sink: inout S) throws {
+    /// building the list: how a checklist converts in one pass. Returns the text that is not items.
+    @discardableResult
+    func stream<S: ItemSink>(into sink: inout S) throws -> UnlistedText {
+        var unlisted = UnlistedText()
         try sink.begin(metadata: metadata)
         try text.withBytes { bytes in
             // The parser is concrete (not generic over the sink): items wait in a queue that is
@@ -61,9 +62,12 @@ struct MarkdownSource {
                 position = end
             }
             _ = parser.finish()
+            queue.finish()
             try queue.drain(into: &sink)
+            unlisted = queue.unlisted
         }
         try sink.end()
+        return unlisted
     }
 
     /// `\r\n` when the first line ending in the text is one, else `\n`.

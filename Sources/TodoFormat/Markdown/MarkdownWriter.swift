@@ -47,14 +47,14 @@ struct MarkdownWriter: ListWriter {
         let plain =
             item.fields.isEmpty
             && item.nameStorage.utf8.withContiguousStorageIfAvailable { bytes -> Bool in
-                for b in bytes where b == UInt8(ascii: "\\") || b == UInt8(ascii: "[") || b == 10 || b == 13 {
-                    return false
-                }
+                guard NameSyntax.isPlain(bytes) else { return false }
                 sink.write(bytes)
                 return true
             } == true
         if !plain {
-            sink.write(FieldSyntax.render(name: item.nameStorage, fields: item.fields, continuation: Indentation.twoSpaces(depth + 1)))
+            sink.write(
+                FieldSyntax.render(
+                    name: item.nameStorage, fields: item.fields, continuation: Indentation.twoSpaces(depth + 1), lineEnding: lineEnding))
         }
         sink.write(lineEnding)
     }

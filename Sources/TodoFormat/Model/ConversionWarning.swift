@@ -19,6 +19,8 @@ public struct ConversionWarning: Hashable, Sendable, CustomStringConvertible {
         case values
         /// Item keys todofmt had to choose because the file could not say which it uses.
         case keys
+        /// A checklist's text that is not its items: prose, headings that name no section, code.
+        case prose
     }
 
     /// What was lost.

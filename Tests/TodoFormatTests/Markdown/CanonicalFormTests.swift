@@ -64,6 +64,40 @@ struct CanonicalFormTests {
         }
     }
 
+    /// How many generated documents fmt runs on twice: 3000, or TODOFMT_DOCUMENTS=N.
+    static let idempotenceCount = Int(ProcessInfo.processInfo.environment["TODOFMT_DOCUMENTS"] ?? "") ?? 3000
+
+    @Test("fmt is idempotent: fmt then fmt --check passes, on generated documents")
+    func idempotent() throws {
+        var failures: [String] = []
+        for seed in 0..<Self.idempotenceCount {
+            let text = MarkdownGenerator.document(seed: UInt64(seed) &+ 70_000, lines: 40)
+            let once = try TodoDocument(parsing: text).formatted()
+            let twice = try once.formatted()
+            if twice.text != once.text {
+                if let dump = ProcessInfo.processInfo.environment["TODOFMT_DUMP"] {
+                    try text.write(toFile: "\(dump)/idem-\(seed).md", atomically: true, encoding: .utf8)
+                }
+                failures.append("seed \(seed):\n\(text.debugDescription)\nonce:\n\(once.text.debugDescription)\ntwice:\n\(twice.text.debugDescription)")
+            }
+            if once.list != (try TodoDocument(parsing: text).list) { failures.append("seed \(seed) changes the list:\n\(text.debugDescription)") }
+        }
+        #expect(failures.isEmpty, "\(failures.count) documents:\n\(failures.prefix(3).joined(separator: "\n\n"))")
+    }
+
+    @Test("fmt is idempotent on lists of other kinds separated by blank lines, and keeps a byte order mark", arguments: [
+        ("1. [ ] a\n\n- [ ] b\n", "- [ ] a\n- [ ] b\n"),
+        ("* [ ] a\n\n+ [x] b\n\n\n* [ ] c\n", "- [ ] a\n- [x] b\n- [ ] c\n"),
+        ("* [ ] a\n\nText\n\n+ [x] b\n", "- [ ] a\n\nText\n\n- [x] b\n"),
+        ("\u{FEFF}* [ ] a\n", "\u{FEFF}- [ ] a\n"),
+        ("\u{FEFF}1. [ ] a\r\n2. [x] b", "\u{FEFF}- [ ] a\r\n- [x] b"),
+    ])
+    func idempotentCases(text: String, formatted: String) throws {
+        let once = try TodoDocument(parsing: text).formatted()
+        #expect(once.text == formatted)
+        #expect(try once.formatted().text == once.text)
+    }
+
     @Test("the new-file layout is the mission's example")
     func layout() throws {
         let list = TodoList(

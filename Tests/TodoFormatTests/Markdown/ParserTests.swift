@@ -104,6 +104,44 @@ struct ParserTests {
         #expect(try TodoDocument(parsing: text).entries.count == count, "\(text.debugDescription)")
     }
 
+    @Test("check reports a task line that became part of the text above, with its line", arguments: [
+        ("- [ ] a\n      - [x] t\n", ["a\n- [x] t"],
+         "f.md:2:7: warning: this line reads like a task item but is part of the name of the item on line 1: "
+            + "it is indented 4 or more columns past that text; indent it less"),
+        ("- [ ] a\n  b\n      - [/] t\n", ["a\nb\n- [/] t"],
+         "f.md:3:7: warning: this line reads like a task item but is part of the name of the item on line 1: "
+            + "it is indented 4 or more columns past that text; indent it less"),
+        ("- [ ] a\n  2. [ ] b\n", ["a\n2. [ ] b"],
+         "f.md:2:3: warning: this line reads like a task item but is part of the name of the item on line 1: "
+            + "an ordered item not numbered 1 cannot interrupt it; number it 1 or add a blank line before it"),
+        ("Some text\n    - [ ] t\n", [],
+         "f.md:2:5: warning: this line reads like a task item but continues the paragraph on line 1: "
+            + "it is indented 4 or more columns past that text; indent it less"),
+        ("> - [ ] a\n>       - [x] t\n", ["a\n- [x] t"],
+         "f.md:2:9: warning: this line reads like a task item but is part of the name of the item on line 1: "
+            + "it is indented 4 or more columns past that text; indent it less"),
+    ])
+    func taskLineInText(text: String, names: [String], problem: String) throws {
+        let document = try TodoDocument(parsing: text, path: "f.md")
+        #expect(document.list.flattened().map(\.item.name) == names)
+        #expect(document.problems().map(\.description) == [problem])
+    }
+
+    @Test("task lines that really are items, or plain text, are no problem", arguments: [
+        "- [ ] a\n  - [x] t\n", "- [ ] a\n    - [x] t\n", "- [ ] a\n  1. [ ] b\n", "- [ ] a\n      more text\n", "text\n- [ ] t\n",
+    ])
+    func noTaskLineInText(text: String) throws {
+        #expect(try TodoDocument(parsing: text).problems().isEmpty)
+    }
+
+    @Test("a byte order mark after front matter is text, to the document and the list reader alike")
+    func byteOrderMarkAfterFrontMatter() throws {
+        let text = "---\ntitle: x\n---\n\u{FEFF}# T\n2) [x] a\n- [ ] b\n"
+        #expect(try TodoDocument(parsing: text).entries.map(\.item.name) == ["b"])
+        #expect(try TodoList(markdown: text).items.map(\.name) == ["b"])
+        #expect(try TodoList(markdown: text).items[0].section == nil)
+    }
+
     @Test("invalid UTF-8 is an error at its line and column")
     func invalidUTF8() throws {
         var bytes = Array("- [ ] ok\n- [ ] caf".utf8)
@@ -114,13 +152,35 @@ struct ParserTests {
         }
     }
 
-    @Test("front matter that is not a YAML mapping is an error at its place")
-    func badFrontMatter() throws {
-        #expect(throws: ParseError("front matter must be a YAML mapping of keys to values", at: SourceLocation(file: "f.md", line: 2, column: 1))) {
-            try TodoList(markdown: "---\n- a list\n---\n- [ ] x\n", path: "f.md")
+    @Test("lines that enclose no YAML mapping are no front matter: Markdown, as cmark-gfm reads them, and check says why")
+    func notFrontMatter() throws {
+        let cases: [(String, [String], String)] = [
+            ("---\n- [ ] inside\n---\n- [ ] a\n", ["inside", "a"],
+             "yaml: did not find expected '-' indicator while parsing a block collection at line 2, column 7"),
+            ("---\ntitle: x\nowner: a: b\n---\n- [ ] a\n", ["a"], "yaml: mapping values are not allowed in this context at line 3, column 9"),
+            ("---\n- a list\n---\n- [ ] x\n", ["x"], "a YAML sequence at line 2, column 1"),
+            ("---\nSome prose\n---\n- [ ] x\n", ["x"], "YAML text at line 2, column 1"),
+            ("---\n# Heading\n---\n- [ ] x\n", ["x"], "no YAML mapping, only comments or an empty value"),
+        ]
+        for (text, names, reason) in cases {
+            let document = try TodoDocument(parsing: text, path: "f.md")
+            #expect(document.metadata.isEmpty)
+            #expect(document.list.flattened().map(\.item.name) == names)
+            #expect(try Cmark.tasks(in: text).count == names.count, "\(text.debugDescription)")
+            let close = text.components(separatedBy: "\n").dropFirst().firstIndex(of: "---")! + 1
+            #expect(
+                document.problems().map(\.description) == [
+                    "f.md:1:1: warning: the '---' lines 1 and \(close) enclose no front matter: what lies between is not a "
+                        + "YAML mapping (\(reason)), so they are read as Markdown"
+                ])
         }
-        #expect(throws: ParseError("yaml: mapping values are not allowed in this context", at: SourceLocation(file: "f.md", line: 3, column: 9))) {
-            try TodoList(markdown: "---\ntitle: x\nowner: a: b\n---\n", path: "f.md")
+        // A heading between them is a section.
+        #expect(try TodoList(markdown: "---\n# Heading\n---\n- [ ] x\n").items[0].section == "Heading")
+        // A mapping, an empty mapping and nothing at all are front matter.
+        #expect(try TodoList(markdown: "---\ntitle: x\n---\n- [ ] a\n").metadata == [Field("title", .string("x"))])
+        for text in ["---\n{}\n---\n- [ ] a\n", "---\n---\n- [ ] a\n", "---\n\n...\n- [ ] a\n"] {
+            let document = try TodoDocument(parsing: text)
+            #expect(document.problems().isEmpty && document.list.items.count == 1, "\(text.debugDescription)")
         }
         // An unclosed fence is not front matter: the file is plain Markdown.
         #expect(try TodoList(markdown: "---\n- [ ] x\n").items.count == 1)

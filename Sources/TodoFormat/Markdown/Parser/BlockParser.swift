@@ -35,6 +35,8 @@ struct BlockParser<Sink: BlockSink> {
     private var paragraphLastLine = 0
 
     private var listBlocks = ListBlockTracker()
+    /// Where a block closed now ends at the latest: the start of the line being read.
+    private var closingBefore = 0
 
     /// A task item's marker and checkbox, found in phase 2.
     private struct NewTask {
@@ -54,8 +56,11 @@ struct BlockParser<Sink: BlockSink> {
         var inBlockQuote: Bool
     }
 
-    init(text: UnsafeBufferPointer<UInt8>, sink: Sink) {
+    /// A parser of `text`; `startsFile` when the text is a whole file (not a part of one after
+    /// its start), whose byte order mark is no content.
+    init(text: UnsafeBufferPointer<UInt8>, sink: Sink, startsFile: Bool = true) {
         self.line = LineCursor(text: text)
+        line.startsFile = startsFile
         self.sink = sink
     }
 
@@ -87,6 +92,7 @@ struct BlockParser<Sink: BlockSink> {
 
     /// Ends the document and hands back the sink.
     mutating func finish() -> Sink {
+        closingBefore = line.text.count
         closeBlocks(downTo: 0)
         reportListBlock(listBlocks.end())
         return sink
@@ -107,6 +113,7 @@ struct BlockParser<Sink: BlockSink> {
 
     private mutating func processLine(start: Int, end: Int) {
         line.begin(start: start, end: end)
+        closingBefore = start
         openedBlock = false
         newTask = nil
         if let matched = matchOpenBlocks() {
@@ -250,8 +257,12 @@ struct BlockParser<Sink: BlockSink> {
             case .lineConsumed:
                 return false
             case .none:
-                if !openedBlock && !line.blank, case .listItem(let item) = open[lastMatched] {
-                    noteTaskLikeText(inside: item)
+                if !openedBlock && !line.blank {
+                    if case .listItem(let item) = open[lastMatched] {
+                        noteTaskLikeText(inside: item)
+                    } else if allMatched, case .paragraph(let isItemName, _) = open[open.count - 1] {
+                        noteTaskLineInParagraph(isItemName: isItemName)
+                    }
                 }
                 return true
             }
@@ -280,6 +291,7 @@ struct BlockParser<Sink: BlockSink> {
         case UInt8(ascii: "`"), UInt8(ascii: "~"):
             if let length = line.openingFenceLength(at: first) {
                 addBlock(.fencedCode(CodeFence(char: c, length: length, indentation: first - line.offset)))
+                sink.textBlock(line: line.number)
                 return .text
             }
         case UInt8(ascii: "<"):
@@ -287,6 +299,7 @@ struct BlockParser<Sink: BlockSink> {
             let canBeCompleteTag = !open[container].isParagraph
             if let condition = HTMLBlockCondition.start(at: first, in: line, canBeCompleteTag: canBeCompleteTag) {
                 addBlock(.html(condition))
+                sink.textBlock(line: line.number)
                 return .text
             }
         default:
@@ -299,6 +312,7 @@ struct BlockParser<Sink: BlockSink> {
         }
         if !(inParagraph && !allMatched) && line.isThematicBreak(at: first) {
             addLeaf(to: prepareForNewBlock(), isItemName: false)
+            sink.textBlock(line: line.number)
             return .lineConsumed
         }
         if let marker = line.listMarker(at: first, interruptsParagraph: inParagraph) {
@@ -328,7 +342,7 @@ struct BlockParser<Sink: BlockSink> {
             return .text
         }
         if line.indent < 4, let miss = TaskHeuristics.nearMiss(at: line.firstNonspace, in: line) {
-            sink.nearMiss(line: line.number, column: miss.column, message: miss.message)
+            sink.nearMiss(line: line.number, column: miss.column, message: miss.message, relatedLine: nil)
         }
         addBlock(.listItem(item))
         sawOtherContainer = true
@@ -338,6 +352,7 @@ struct BlockParser<Sink: BlockSink> {
     private mutating func startIndentedCode() -> BlockStart {
         line.advance(4, columns: true)
         addBlock(.indentedCode)
+        sink.textBlock(line: line.number)
         return .text
     }
 
@@ -346,18 +361,24 @@ struct BlockParser<Sink: BlockSink> {
         let parent = prepareForNewBlock()
         addLeaf(to: parent, isItemName: false)
         if parent == 0 {
-            sink.heading(text: line.string(text), level: level, line: line.number)
+            sink.heading(text: line.string(text), level: level, line: line.number, start: line.start, end: line.end)
+        } else {
+            sink.textBlock(line: line.number)
         }
     }
 
     /// An underline after a paragraph that the line continues makes the paragraph a heading.
     private mutating func turnParagraphIntoHeading(level: Int) {
         let paragraph = open.count - 1
+        // The paragraph is the heading's text: at the top a heading of its own, deeper text.
+        if paragraph == 1 { open[paragraph] = .paragraph(isItemName: false, isText: false) }
         closeBlocks(downTo: paragraph - 1)
         if paragraph == 1 {
             let lines = [paragraphFirstLine] + paragraphMoreLines
             let text = lines.map { line.string($0) }.joined(separator: " ")
-            sink.heading(text: text, level: level, line: line.number - lines.count)
+            var start = paragraphFirstLine.lowerBound
+            while start > 0 && line.text[start - 1] != UInt8(ascii: "\n") { start -= 1 }
+            sink.heading(text: text, level: level, line: line.number - lines.count, start: start, end: line.end)
         } else {
             listBlocks.paragraphBecameHeading()
         }
@@ -428,7 +449,7 @@ struct BlockParser<Sink: BlockSink> {
                 // A new paragraph; the first one of a task item opened on this line is its name.
                 let isName = newTask != nil
                 addLeaf(to: container, isItemName: isName)
-                open.append(.paragraph(isItemName: isName))
+                open.append(.paragraph(isItemName: isName, isText: !isName))
                 paragraphFirstLine = line.firstNonspace..<line.trimmedEnd
                 if !paragraphMoreLines.isEmpty { paragraphMoreLines.removeAll(keepingCapacity: true) }
                 paragraphLastLine = line.number
@@ -450,7 +471,12 @@ struct BlockParser<Sink: BlockSink> {
     /// Closes the open blocks above `keep`; a closing name paragraph completes its task item.
     private mutating func closeBlocks(downTo keep: Int) {
         while open.count - 1 > keep {
-            if case .paragraph(isItemName: true) = open[open.count - 1] { emitPendingItem(named: true) }
+            switch open[open.count - 1] {
+            case .paragraph(isItemName: true, _): emitPendingItem(named: true)
+            case .paragraph(isItemName: false, isText: true): sink.textBlock(line: paragraphLastLine - paragraphMoreLines.count)
+            case .listItem(let item) where item.isTask: sink.itemEnded(before: closingBefore)
+            default: break
+            }
             open.removeLast()
         }
     }
@@ -495,6 +521,25 @@ struct BlockParser<Sink: BlockSink> {
             sink.listBlock(
                 firstLine: block.firstLine, lastLine: block.lastLine, canonicalizable: block.canonicalizable)
         }
+    }
+
+    /// Reports a line that reads like a task item but continues the open paragraph (not
+    /// lazily): the name of the pending task item, or other text. It is indented four columns
+    /// or more past that text, or an ordered item not numbered 1, which cannot interrupt it.
+    private mutating func noteTaskLineInParagraph(isItemName: Bool) {
+        let start = line.firstNonspace
+        guard let ordered = TaskHeuristics.taskLine(at: start, in: line) else { return }
+        let owner = isItemName ? "is part of the name of the item on line {line}" : "continues the paragraph on line {line}"
+        let ownerLine = isItemName ? pendingTask?.line ?? paragraphLastLine : paragraphLastLine - paragraphMoreLines.count
+        let cause =
+            line.indent >= 4
+            ? "it is indented 4 or more columns past that text; indent it less"
+            : ordered
+                ? "an ordered item not numbered 1 cannot interrupt it; number it 1 or add a blank line before it"
+                : "add a blank line before it"
+        sink.nearMiss(
+            line: line.number, column: start - line.start + 1, message: "this line reads like a task item but \(owner): \(cause)",
+            relatedLine: ownerLine)
     }
 
     /// Reports a line of text in `item` that reads like a task item but opens none.

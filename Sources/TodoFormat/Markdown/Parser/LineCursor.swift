@@ -24,6 +24,8 @@ struct LineCursor {
     private(set) var indent = 0
     /// Only spaces and tabs remain from `offset`.
     private(set) var blank = false
+    /// Whether the text starts the file, so that a byte order mark at its start is no content.
+    var startsFile = true
 
     init(text: UnsafeBufferPointer<UInt8>) {
         self.text = text
@@ -38,7 +40,7 @@ struct LineCursor {
         column = 0
         partiallyConsumedTab = false
         // A byte order mark at the start of the file is not content.
-        if start == 0 { offset = ByteOrderMark.length(in: UnsafeBufferPointer(rebasing: text[..<end])) }
+        if start == 0 && startsFile { offset = ByteOrderMark.length(in: UnsafeBufferPointer(rebasing: text[..<end])) }
     }
 
     /// The byte at `i`, or `\n` past the end of the line.

@@ -10,8 +10,9 @@ enum OpenBlock {
     case html(HTMLBlockCondition)
     /// A paragraph, whose lines the parser keeps; `isItemName` when it is the name of the task
     /// item the parser holds as pending (there is at most one: a name paragraph is the last
-    /// open block, and any new block closes it).
-    case paragraph(isItemName: Bool)
+    /// open block, and any new block closes it); `isText` when it is text that is not an
+    /// item's (reported when it closes).
+    case paragraph(isItemName: Bool, isText: Bool)
 
     /// Whether the block holds lines of text rather than blocks, so that a new block start
     /// closes it.

@@ -59,6 +59,27 @@ enum TaskHeuristics {
         return markerStart
     }
 
+    /// Whether the text at `i` reads like a task item as todofmt reads one: a list marker, white
+    /// space and a box. Returns whether the marker is ordered, or nil.
+    static func taskLine(at i: Int, in line: LineCursor) -> Bool? {
+        var j = i
+        let first = line.byte(j)
+        let ordered: Bool
+        if first == UInt8(ascii: "-") || first == UInt8(ascii: "+") || first == UInt8(ascii: "*") {
+            j += 1
+            ordered = false
+        } else {
+            while line.byte(j) >= UInt8(ascii: "0") && line.byte(j) <= UInt8(ascii: "9") && j - i < 9 { j += 1 }
+            guard j > i, line.byte(j) == UInt8(ascii: ".") || line.byte(j) == UInt8(ascii: ")") else { return nil }
+            j += 1
+            ordered = true
+        }
+        let spaces = j
+        while LineCursor.isSpaceOrTab(line.byte(j)) { j += 1 }
+        guard j > spaces, line.taskBox(at: j) != nil else { return nil }
+        return ordered
+    }
+
     /// Whether `[x]` or `[X]` appears anywhere on the line (cmark-gfm checks such an item).
     static func containsCheckedBox(_ line: LineCursor) -> Bool {
         let text = line.text

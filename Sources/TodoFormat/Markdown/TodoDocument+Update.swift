@@ -1,0 +1,147 @@
+import Foundation
+
+extension TodoDocument {
+    /// Writes `list` into the document, changing only what changed (FORMAT.md section 6):
+    /// the lines of items that are the same stay byte for byte, a changed item's status,
+    /// name and fields are rewritten in place, removed items' lines go, new and moved items
+    /// go after the item they follow in the list, in the style of their neighbours; prose,
+    /// headings, code and every other line stay. A metadata change rewrites only the front
+    /// matter. Afterwards the document reads as `list`, or this throws and nothing changed.
+    public mutating func update(with list: TodoList) throws {
+        // After a last line without a line ending, new lines need one: the text gets one for
+        // the time of the update.
+        if let last = text.utf8.last, last != 10 {
+            var padded = try TodoDocument(parsing: text + lineEnding, path: path)
+            try padded.update(with: list)
+            var updated = padded.text
+            if updated.utf8.last == 10 { updated.removeLast() }
+            self = try TodoDocument(parsing: updated, path: path)
+            return
+        }
+        let new = ItemAlignment.entries(of: list.items)
+        let document = try TodoDocument(parsing: spliced(with: list, entries: new), path: path)
+        try document.verify(reads: new[...], from: 0, section: nil)
+        self = document
+    }
+
+    /// The text with `list` written in (not yet checked); the text ends with a line ending.
+    func spliced(with list: TodoList, entries new: [ItemAlignment.Entry]) throws -> String {
+        var updated = text
+        if let splice = try splice(new[...], over: 0..<records.count) {
+            updated = text.withBytes { bytes in
+                var out = [UInt8]()
+                out.reserveCapacity(bytes.count + splice.bytes.count - splice.range.count)
+                out.append(contentsOf: bytes[..<splice.range.lowerBound])
+                out.append(contentsOf: splice.bytes)
+                out.append(contentsOf: bytes[splice.range.upperBound...])
+                return String(decoding: out, as: UTF8.self)
+            }
+        }
+        if list.metadata != metadata {
+            updated = Self.replacingFrontMatter(of: updated, bodyStart: bodyStart, with: list.metadata, lineEnding: lineEnding)
+        }
+        return updated
+    }
+
+    /// What writing `new` in place of the items `items` (whole top-level items) changes: the
+    /// bytes that replace a range of the text. Nil when the items are the same. The text must
+    /// end with a line ending.
+    func splice(
+        _ new: ArraySlice<ItemAlignment.Entry>, over items: Range<Int>, within bounds: Range<Int>? = nil,
+        movingIn foreign: Range<Int> = 0..<0
+    ) throws -> (range: Range<Int>, bytes: [UInt8])? {
+        try text.withBytes { bytes in
+            func same(_ o: Int, _ n: Int) -> Bool {
+                guard records[o].depth == new[n].depth else { return false }
+                let a = item(at: o, bytes: bytes), b = new[n].item
+                return a.status == b.status && a.section == b.section && a.fields == b.fields
+                    && a.nameStorage.utf8.elementsEqual(b.nameStorage.utf8)
+            }
+            // The same items at the start and at the end stay out of the window.
+            var prefix = 0
+            while prefix < items.count && prefix < new.count && same(items.lowerBound + prefix, new.startIndex + prefix) { prefix += 1 }
+            if prefix == items.count && prefix == new.count { return nil }
+            var suffix = 0
+            while suffix < items.count - prefix && suffix < new.count - prefix
+                && same(items.upperBound - 1 - suffix, new.endIndex - 1 - suffix)
+            {
+                suffix += 1
+            }
+            // From the top-level item that holds the first difference (on both sides), to the
+            // top-level item after the last.
+            var start = prefix
+            while start > 0
+                && ((start < items.count && records[items.lowerBound + start].depth > 0)
+                    || (start < new.count && new[new.startIndex + start].depth > 0))
+            {
+                start -= 1
+            }
+            var end = items.count - suffix
+            while end < items.count && records[items.lowerBound + end].depth > 0 { end += 1 }
+            let oldWindow = (items.lowerBound + start)..<(items.lowerBound + end)
+            let newWindow = (new.startIndex + start)..<(new.startIndex + new.count - (items.count - end))
+
+            func oldItem(_ i: Int) -> ChecklistSplice.OldItem {
+                ChecklistSplice.OldItem(record: records[i], parsed: parsed(i), item: item(at: i, bytes: bytes))
+            }
+            // The top-level item before the window and the one after it stay.
+            var beforeIndex = oldWindow.lowerBound - 1
+            while beforeIndex >= 0 && records[beforeIndex].depth > 0 { beforeIndex -= 1 }
+            let before = beforeIndex >= 0 ? oldItem(beforeIndex) : nil
+            let after = oldWindow.upperBound < records.count ? oldItem(oldWindow.upperBound) : nil
+            var rangeStart = before.map { $0.record.extentEnd } ?? bodyStart
+            var rangeEnd = after?.record.lineStart ?? bytes.count
+            if let bounds {
+                rangeStart = max(rangeStart, bounds.lowerBound)
+                rangeEnd = min(rangeEnd, bounds.upperBound)
+            }
+            let range = rangeStart..<max(rangeStart, rangeEnd)
+            let windowHeadings = headings.filter { range.contains($0.start) }
+            var splice = ChecklistSplice(
+                bytes: bytes, lineEnding: Array(lineEnding.utf8), window: range, old: oldWindow.map(oldItem),
+                headings: windowHeadings, before: before, after: after, startSection: section(before: range.lowerBound),
+                new: new[newWindow].map(\.item), newDepths: new[newWindow].map(\.depth), foreign: foreign.map(oldItem))
+            return (range, try splice.run())
+        }
+    }
+
+    /// `text` with its front matter (which ends at `bodyStart`, 0 for none) holding `metadata`:
+    /// rewritten, added after a byte order mark, or taken away when there is no metadata.
+    static func replacingFrontMatter(of text: String, bodyStart: Int, with metadata: [Field], lineEnding: String) -> String {
+        var bytes = Array(text.utf8)
+        let start = ByteOrderMark.length(in: bytes)
+        let block = metadata.isEmpty ? [] : Array(((try? FrontMatter.render(metadata, lineEnding: lineEnding)) ?? "").utf8)
+        bytes.replaceSubrange(start..<max(start, bodyStart), with: block)
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// Throws unless the document's items from `first` on are `expected` (sections as a
+    /// reader sees them: an item without one after an item with one takes that one; `section`
+    /// is the one before the first). With `total`, the items after those need not be checked,
+    /// but the document must hold `total` items.
+    func verify(reads expected: ArraySlice<ItemAlignment.Entry>, from first: Int, section: String?, total: Int? = nil) throws {
+        var mismatch: Int? = nil
+        if let total {
+            if records.count != total || records.count - first < expected.count { mismatch = min(first + expected.count, records.count) }
+        } else if records.count - first != expected.count {
+            mismatch = first + min(expected.count, records.count - first)
+        }
+        text.withBytes { bytes in
+            var section = section
+            for (k, want) in zip(first..<records.count, expected) where mismatch == nil {
+                let got = item(at: k, bytes: bytes)
+                if want.depth == 0 { section = want.item.section ?? section }
+                if records[k].depth != want.depth || got.status != want.item.status || got.fields != want.item.fields
+                    || (want.depth == 0 && got.section != section) || !got.nameStorage.utf8.elementsEqual(want.item.nameStorage.utf8)
+                {
+                    mismatch = k
+                }
+            }
+        }
+        if let mismatch {
+            throw ConversionError.encoding(
+                "\(path): writing the list into this checklist would change its meaning near item \(mismatch + 1); "
+                    + "nothing was written (todofmt fmt may untangle the file)")
+        }
+    }
+}

@@ -1,0 +1,176 @@
+import Foundation
+import Testing
+
+@testable import TodoFormat
+
+@Suite("Editing a checklist item by item")
+struct EditingTests {
+    static let text = UpdateTests.groceries
+
+    func document() throws -> TodoDocument { try TodoDocument(parsing: Self.text) }
+
+    func index(_ document: TodoDocument, _ name: String) throws -> Int {
+        try #require(document.entries.firstIndex { $0.item.name.hasPrefix(name) })
+    }
+
+    @Test("where items stand")
+    func tree() throws {
+        let document = try document()
+        let eggs = try index(document, "Eggs"), brown = try index(document, "Brown")
+        #expect(document.parentIndex(of: brown) == eggs)
+        #expect(document.parentIndex(of: eggs) == nil)
+        #expect(document.childIndexes(of: eggs) == [brown])
+        #expect(document.childIndexes(of: nil).map { document.entries[$0].item.name } == ["Milk", "Eggs", "Bread", "Coffee", "Tea"])
+        #expect(document.subtreeEnd(of: eggs) == brown + 1)
+    }
+
+    @Test("remove, add, move, metadata: each changes its lines only")
+    func edits() throws {
+        var document = try document()
+        try document.removeItem(at: index(document, "Eggs"))
+        #expect(document.text == Self.text.replacingOccurrences(of: "- [x] Eggs\n  - [ ] Brown ones\n    with a second line\n\n  Notes about eggs.\n", with: ""))
+
+        document = try self.document()
+        try document.insertItem(TodoItem(name: "Butter"), under: nil)
+        #expect(document.text == Self.text.replacingOccurrences(of: "* [ ] Tea\n", with: "* [ ] Tea\n* [ ] Butter\n"))
+        #expect(document.entries.last?.item.section == "Later")
+
+        document = try self.document()
+        try document.insertItem(TodoItem(name: "Oat milk", children: [TodoItem(name: "cold")]), under: index(document, "Milk"))
+        #expect(document.text == Self.text.replacingOccurrences(of: "- [ ] Milk\n", with: "- [ ] Milk\n  - [ ] Oat milk\n    - [ ] cold\n"))
+
+        document = try self.document()
+        try document.insertItem(TodoItem(name: "Butter"), under: nil, at: 2)
+        #expect(document.text == Self.text.replacingOccurrences(of: "- [/] Bread", with: "- [ ] Butter\n- [/] Bread"))
+
+        document = try self.document()
+        try document.moveItem(at: index(document, "Tea"), under: nil, at: 0)
+        #expect(document.text == Self.text.replacingOccurrences(of: "* [ ] Tea\n", with: "").replacingOccurrences(of: "- [ ] Milk\n", with: "* [ ] Tea\n- [ ] Milk\n"))
+        #expect(document.entries[0].item.section == "Today")
+
+        document = try self.document()
+        try document.moveItem(at: index(document, "Bread"), under: index(document, "Eggs"), at: 0)
+        #expect(document.list.items[1].children.map(\.name) == ["Bread", "Brown ones\nwith a second line"])
+        #expect(document.text.contains("- [x] Eggs\n  - [/] Bread [store:: Bakery]\n  - [ ] Brown ones\n"))
+
+        document = try self.document()
+        try document.setMetadata([Field("title", .string("Shopping"))])
+        #expect(document.text == Self.text.replacingOccurrences(of: "title: Groceries", with: "title: Shopping"))
+    }
+
+    /// What the document knows that parsing its text afresh does not give, if anything.
+    static func differenceFromFreshParse(_ document: TodoDocument) -> String? {
+        guard let fresh = try? TodoDocument(parsing: document.text) else { return "the text no longer parses" }
+        let a = document.entries, b = fresh.entries
+        if a.map(\.item) != b.map(\.item) { return "items differ from a fresh parse" }
+        if a.map(\.line) != b.map(\.line) || a.map(\.column) != b.map(\.column) || a.map(\.depth) != b.map(\.depth) {
+            return "places differ from a fresh parse"
+        }
+        if document.problems() != fresh.problems() { return "problems differ: \(document.problems()) != \(fresh.problems())" }
+        if document.canonicalMarkdown() != fresh.canonicalMarkdown() { return "canonical form differs" }
+        if document.records.map(\.extent) != fresh.records.map(\.extent) { return "extents differ" }
+        return nil
+    }
+
+    @Test("edits of hostile generated documents: the document is what parsing its text gives, or stays as it was")
+    func generatedHostile() throws {
+        var failures: [String] = []
+        var errors = 0
+        for seed in 0..<UpdateTests.fuzzCount / 3 {
+            var rng = SeededGenerator(seed: UInt64(seed) &+ 555_000)
+            let text = MarkdownGenerator.document(seed: UInt64(seed) &+ 70_000, lines: 40)
+            var document = try TodoDocument(parsing: text)
+            guard !document.entries.isEmpty else { continue }
+            let k = Int.random(in: 0..<document.entries.count, using: &rng)
+            do {
+                switch Int.random(in: 0..<3, using: &rng) {
+                case 0: try document.removeItem(at: k)
+                case 1: try document.insertItem(TodoItem(name: "New"), under: Bool.random(using: &rng) ? k : nil, at: 0)
+                default: try document.moveItem(at: k, under: nil, at: 0)
+                }
+            } catch {
+                errors += 1
+                if document.text != text { failures.append("seed \(seed): an edit that failed changed the text") }
+            }
+            if let problem = Self.differenceFromFreshParse(document) { failures.append("seed \(seed): \(problem)\n\(text)") }
+        }
+        #expect(failures.isEmpty, "\(failures.count) failures:\n\(failures.prefix(3).joined(separator: "\n\n"))")
+        #expect(errors * 100 < UpdateTests.fuzzCount / 3 * 15)
+    }
+
+    @Test("an item cannot move inside itself")
+    func moveInside() throws {
+        var document = try document()
+        let eggs = try index(document, "Eggs")
+        #expect(throws: ConversionError.unsupported("<input>: an item cannot move inside itself")) {
+            try document.moveItem(at: eggs, under: eggs + 1, at: nil)
+        }
+    }
+
+    /// The list after the same edit, made on the list.
+    static func expected(_ list: TodoList, _ edit: (inout [TodoItem]) -> Void) -> TodoList {
+        var list = list
+        edit(&list.items)
+        return list
+    }
+
+    @Test("random edits of checklists as people keep them: the document reads as the edited list")
+    func generated() throws {
+        var failures: [String] = []
+        for seed in 0..<UpdateTests.fuzzCount / 3 {
+            var rng = SeededGenerator(seed: UInt64(seed) &+ 777_000)
+            let text = ChecklistGenerator.document(seed: UInt64(seed) &+ 9_000)
+            var document = try TodoDocument(parsing: text)
+            let list = document.list
+            let paths = ListEdits.paths(list.items)
+            guard !paths.isEmpty else { continue }
+            let k = Int.random(in: 0..<paths.count, using: &rng)
+            var expected = list
+            do {
+                switch Int.random(in: 0..<3, using: &rng) {
+                case 0:
+                    try document.removeItem(at: k)
+                    _ = ListEdits.remove(&expected.items, paths[k])
+                case 1:
+                    let parent: Int? = Bool.random(using: &rng) ? k : nil
+                    let count = document.childIndexes(of: parent).count
+                    let position = Int.random(in: 0...count, using: &rng)
+                    try document.insertItem(TodoItem(name: "New \(seed)"), under: parent, at: position)
+                    ListEdits.insert(TodoItem(name: "New \(seed)"), &expected.items, parent: parent.map { paths[$0] }, index: position)
+                default:
+                    let parent: Int? = Bool.random(using: &rng) ? Int.random(in: 0..<paths.count, using: &rng) : nil
+                    if let parent, paths[parent].starts(with: paths[k]) { continue }
+                    let siblings = document.childIndexes(of: parent).filter { $0 != k }.count
+                    let position = Int.random(in: 0...siblings, using: &rng)
+                    try document.moveItem(at: k, under: parent, at: position)
+                    var items = expected.items
+                    let moved = ListEdits.remove(&items, paths[k])
+                    // The parent's path after the removal.
+                    let parentPath = parent.map { p -> [Int] in
+                        var path = paths[p]
+                        let removed = paths[k]
+                        if path.count >= removed.count, Array(path[..<(removed.count - 1)]) == Array(removed.dropLast()), path[removed.count - 1] > removed.last! {
+                            path[removed.count - 1] -= 1
+                        }
+                        return path
+                    }
+                    ListEdits.insert(moved, &items, parent: parentPath, index: position)
+                    expected.items = items
+                }
+            } catch {
+                failures.append("seed \(seed): \(error)\n\(text)")
+                continue
+            }
+            let count = document.text.utf8.count
+            if !document.records.allSatisfy({ $0.extentEnd <= count && $0.nameEndOffset <= count && $0.nameStartOffset <= $0.nameEndOffset }) {
+                failures.append("seed \(seed): records do not fit the text")
+                continue
+            }
+            if let problem = Self.differenceFromFreshParse(document) { failures.append("seed \(seed): \(problem)") }
+            let got = ItemAlignment.entries(of: document.list.items).map { "\($0.depth) \($0.item.checklistText)" }
+            let want = ItemAlignment.entries(of: expected.items).map { "\($0.depth) \($0.item.checklistText)" }
+            if got != want { failures.append("seed \(seed): \(got) != \(want)\n\(text)\n=>\n\(document.text)") }
+        }
+        #expect(failures.isEmpty, "\(failures.count) failures:\n\(failures.prefix(3).joined(separator: "\n\n"))")
+    }
+}
