@@ -117,6 +117,11 @@ enum ListPlace: Hashable {
 protocol EmbeddedListCodec: Sendable {
     /// The text of `items` (item values, with children), laid out like `old`.
     func encode(_ items: [TodoItem], layout: ItemLayout, like old: [UInt8]) -> [UInt8]
+
+    /// `old` (the text of a list) with `items` written into it, changing only what changed;
+    /// `name` names the value in messages. Returns the text and what it could not hold.
+    func update(_ old: [UInt8], with items: [TodoItem], options: ListOptions, name: String) throws
+        -> (bytes: [UInt8], warnings: [ConversionWarning])
 }
 
 /// A JSON or property list file's content around its list, to write a new list into.
