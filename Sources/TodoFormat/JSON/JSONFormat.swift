@@ -74,10 +74,6 @@ struct JSONFormat: ListFormat {
 /// changed one keeps the app's layout (JSONEncoder's compact text, Python's spaced and
 /// ASCII-escaped text).
 struct JSONEmbedding: EmbeddedListCodec {
-    func encode(_ items: [TodoItem], layout: ItemLayout, like old: [UInt8]) -> [UInt8] {
-        (try? update(old, with: items, options: ListOptions(schema: layout.schema), name: "")).map(\.bytes) ?? []
-    }
-
     func update(_ old: [UInt8], with items: [TodoItem], options: ListOptions, name: String) throws
         -> (bytes: [UInt8], warnings: [ConversionWarning])
     {

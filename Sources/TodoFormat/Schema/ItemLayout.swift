@@ -240,6 +240,26 @@ struct ItemLayout: Hashable, Sendable {
         unfillableKeys.filter { item.fields[key: $0] == nil }
     }
 
+    /// The warnings writing `item` as a new item of the file gives: keys every item has
+    /// that it leaves out, and keys chosen for a list (`listName`) that had no items to tell
+    /// them (unless `--field` named them).
+    func newItemWarnings(for item: TodoItem, listName: String) -> [(ConversionWarning.Kind, String)] {
+        var warnings: [(ConversionWarning.Kind, String)] = []
+        let leftOut = self.leftOut(by: item)
+        if !leftOut.isEmpty {
+            warnings.append(
+                (.fields, "new items leave out \(leftOut.joined(separator: ", ")), which the file's items all have and todofmt cannot fill"))
+        }
+        let named = [ItemRole.name, .checked].allSatisfy { role in keys[role].map(schema.isNamed) ?? false }
+        if itemCount == 0 && !named {
+            let used = [keys[.name] ?? "name", keys[.checked] ?? "checked"]
+            warnings.append(
+                (.keys, "\(listName) had no items to tell its item keys: new items were written with \(used.joined(separator: ", ")) "
+                    + "(name them with --field name=KEY --field checked=KEY)"))
+        }
+        return warnings
+    }
+
     /// Where a key goes among an item's keys: its place in the file's key order, else
     /// todofmt's order of roles (name, checked, status, section, fields, nested fields, children).
     func rank(of key: String) -> Int {

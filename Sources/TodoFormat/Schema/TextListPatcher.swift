@@ -428,21 +428,8 @@ struct TextListPatcher<Syntax: TextListSyntax> {
     private mutating func emitFresh(_ item: TodoItem, _ children: [Placement], path: [Int], line: [UInt8], to sink: inout ByteSink) throws {
         let item = layout.completing(item, nextID: &nextID, now: now)
         let position = Self.position(path)
-        let leftOut = layout.leftOut(by: item)
-        if !leftOut.isEmpty {
-            warnings.note(
-                .fields,
-                "new items leave out \(leftOut.joined(separator: ", ")), which the file's items all have and todofmt cannot fill",
-                item: ItemPositions.describe(position, item))
-        }
-        let named = [ItemRole.name, .checked].allSatisfy { role in layout.keys[role].map(schema.isNamed) ?? false }
-        if layout.itemCount == 0 && !named {
-            let keys = [layout.keys[.name] ?? "name", layout.keys[.checked] ?? "checked"]
-            warnings.note(
-                .keys,
-                "\(listName) had no items to tell its item keys: new items were written with \(keys.joined(separator: ", ")) "
-                    + "(name them with --field name=KEY --field checked=KEY)",
-                item: ItemPositions.describe(position, item))
+        for (kind, message) in layout.newItemWarnings(for: item, listName: listName) {
+            warnings.note(kind, message, item: ItemPositions.describe(position, item))
         }
         let entries = layout.entries(of: item).filter { entry in
             guard case .value(.null) = entry.value, layout.dropsNulls else { return true }
