@@ -38,22 +38,26 @@ struct JSONFormat: ListFormat {
     /// Writes the list into the file changing only what changed (`JSONListPatcher`): other
     /// keys, the layout, the escapes and every unchanged item keep their bytes.
     func update(_ existing: Input, with list: TodoList, options: ListOptions) throws -> PendingWrite {
-        let bytes = try existing.bytes()
         guard let path = existing.path else { throw ConversionError.unsupported("\(existing.name): only a file can be written into") }
-        guard bytes.contains(where: { $0 > 32 }) else { return try writeNew(list, to: path, options: options) }
-        let output = try Output.file(path)
-        do {
-            var sink = output.makeSink()
-            var warnings: [ConversionWarning] = list.metadata.isEmpty ? [] : [.metadataLeftOut(list.metadata, by: "plain JSON")]
-            warnings += try bytes.withUnsafeBufferPointer { buffer in
-                try JSONListPatcher.write(list.items, into: buffer, path: existing.name, options: options, to: &sink)
+        // A large file is mapped rather than read, and passed over in order.
+        let mapped = MappedFile(path: path)
+        let bytes = mapped == nil ? try existing.bytes() : []
+        func update(_ buffer: UnsafeBufferPointer<UInt8>) throws -> PendingWrite {
+            guard buffer.contains(where: { $0 > 32 }) else { return try writeNew(list, to: path, options: options) }
+            let output = try Output.file(path)
+            do {
+                var sink = output.makeSink()
+                var warnings: [ConversionWarning] = list.metadata.isEmpty ? [] : [.metadataLeftOut(list.metadata, by: "plain JSON")]
+                warnings += try JSONListPatcher.write(list.items, into: buffer, path: existing.name, options: options, to: &sink, mapped: mapped)
+                _ = try sink.finish(path: output.name)
+                return PendingWrite(warnings: warnings, commit: output.commit, discard: output.discard)
+            } catch {
+                output.discard()
+                throw error
             }
-            _ = try sink.finish(path: output.name)
-            return PendingWrite(warnings: warnings, commit: output.commit, discard: output.discard)
-        } catch {
-            output.discard()
-            throw error
         }
+        if let mapped { return try update(mapped.bytes) }
+        return try bytes.withUnsafeBufferPointer(update)
     }
 
     private func writeNew(_ list: TodoList, to path: String, options: ListOptions) throws -> PendingWrite {

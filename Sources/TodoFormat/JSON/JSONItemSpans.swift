@@ -85,32 +85,36 @@ extension JSONScanner {
     /// Moves past a string, checking its escapes (its UTF-8 is checked where it is read).
     mutating func skipString() throws(ParseError) {
         let start = position
-        position += 1
-        while position < bytes.count {
-            let c = bytes[position]
+        let n = bytes.count
+        guard let base = bytes.baseAddress else { throw error("unterminated string", at: start) }
+        var i = position + 1
+        while i < n {
+            let c = base[i]
             if c == UInt8(ascii: "\"") {
-                position += 1
+                position = i + 1
                 return
             }
-            if c < 32 { throw error("control character in string", at: position) }
             if c == UInt8(ascii: "\\") {
-                guard position + 1 < bytes.count else { break }
-                let e = bytes[position + 1]
-                switch e {
+                guard i + 1 < n else { break }
+                switch base[i + 1] {
                 case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"), UInt8(ascii: "b"), UInt8(ascii: "f"),
                     UInt8(ascii: "n"), UInt8(ascii: "r"), UInt8(ascii: "t"):
-                    position += 2
+                    i += 2
                 case UInt8(ascii: "u"):
-                    guard position + 6 <= bytes.count,
-                        bytes[(position + 2)..<(position + 6)].allSatisfy({ ($0 >= 48 && $0 <= 57) || ($0 | 0x20 >= 97 && $0 | 0x20 <= 102) })
-                    else { throw error("invalid hex digit in \\u escape", at: position + 2) }
-                    position += 6
+                    guard i + 6 <= n,
+                        (2..<6).allSatisfy({ k in
+                            let h = base[i + k] | 0x20
+                            return (h >= 48 && h <= 57) || (h >= 97 && h <= 102)
+                        })
+                    else { throw error("invalid hex digit in \\u escape", at: i + 2) }
+                    i += 6
                 default:
-                    throw error("invalid escape '\\\(Character(Unicode.Scalar(e)))'", at: position)
+                    throw error("invalid escape '\\\(Character(Unicode.Scalar(base[i + 1])))'", at: i)
                 }
                 continue
             }
-            position += 1
+            if c < 32 { throw error("control character in string", at: i) }
+            i += 1
         }
         throw error("unterminated string", at: start)
     }
@@ -145,7 +149,8 @@ extension JSONScanner {
     }
 
     /// The elements of the array at the scanner's position, skipped over.
-    mutating func arraySpan() throws(ParseError) -> ArraySpan {
+    /// `passed(offset)` is told, every few thousand elements, how far the scan has come.
+    mutating func arraySpan(passed: ((Int) -> Void)? = nil) throws(ParseError) -> ArraySpan {
         guard peek() == UInt8(ascii: "[") else { throw unexpected(expecting: "'['") }
         let open = position
         position += 1
@@ -156,6 +161,7 @@ extension JSONScanner {
             let start = position
             try skipValue()
             elements.append(start..<position)
+            if let passed, elements.count % 4096 == 0 { passed(start) }
         }
         return ArraySpan(whole: open..<position, inside: (open + 1)..<(position - 1), elements: elements)
     }

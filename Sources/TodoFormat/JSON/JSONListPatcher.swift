@@ -7,15 +7,18 @@ enum JSONListPatcher {
     /// Writes `items` into the JSON text `bytes` (whose name is `path`) into `sink`; returns
     /// what the text could not hold.
     static func write(
-        _ items: [TodoItem], into bytes: UnsafeBufferPointer<UInt8>, path: String, options: ListOptions, to sink: inout ByteSink
+        _ items: [TodoItem], into bytes: UnsafeBufferPointer<UInt8>, path: String, options: ListOptions, to sink: inout ByteSink,
+        mapped: MappedFile? = nil
     ) throws -> [ConversionWarning] {
         var scanner = JSONScanner(bytes: bytes, path: path)
-        let list: ArraySpan
+        let list: ListStart
         let listName: String
+        var syntax = JSONListSyntax(bytes: bytes, path: path, schema: options.schema)
         switch scanner.peek() {
         case UInt8(ascii: "["):
-            list = try scanner.arraySpan()
-            try scanner.expectEnd()
+            // The root array is scanned as it is compared; only white space may follow it.
+            list = .open(at: scanner.position, inside: scanner.position + 1)
+            syntax.checksEnd = true
             listName = "the list"
         case UInt8(ascii: "{"):
             let start = scanner.position
@@ -25,14 +28,14 @@ enum JSONListPatcher {
             guard case .key(let keys) = place else { throw ConversionError.noList(path: path, reason: "the list is not an array") }
             scanner.position = start
             try seek(keys, in: &scanner)
-            list = try scanner.arraySpan()
+            list = .scanned(try scanner.arraySpan(passed: mapped.map { mapped in { mapped.release(before: $0) } }))
             listName = "the list under '\(place.keyPath)'"
         default:
             throw scanner.unexpected(expecting: "a JSON array of items, or an object holding one")
         }
-        let syntax = JSONListSyntax(bytes: bytes, path: path, schema: options.schema)
         var patcher = try TextListPatcher(
-            bytes: bytes, path: path, list: list, listName: listName, schema: options.schema, syntax: syntax, dropsNulls: false)
+            bytes: bytes, path: path, list: list, listName: listName, schema: options.schema, syntax: syntax, dropsNulls: false,
+            mapped: mapped)
         return try patcher.write(items, to: &sink)
     }
 
@@ -63,6 +66,9 @@ struct JSONListSyntax: TextListSyntax {
     let path: String
     let schema: ItemSchema
     private(set) var style = JSONStyle.todofmt
+    /// Whether the list is the root: nothing but white space may follow it.
+    var checksEnd = false
+    private var renderer = JSONRenderer(style: .todofmt, layout: ItemLayout())
 
     init(bytes: UnsafeBufferPointer<UInt8>, path: String, schema: ItemSchema) {
         self.bytes = bytes
@@ -77,6 +83,43 @@ struct JSONListSyntax: TextListSyntax {
     }
 
     private func slice(_ range: Range<Int>) -> UnsafeBufferPointer<UInt8> { UnsafeBufferPointer(rebasing: bytes[range]) }
+
+    private func scanner(at offset: Int) -> JSONScanner {
+        var scanner = JSONScanner(bytes: bytes, path: path)
+        scanner.position = offset
+        return scanner
+    }
+
+    func firstElement(inside offset: Int) throws -> ElementStep {
+        var scanner = scanner(at: offset)
+        switch scanner.peek() {
+        case UInt8(ascii: "]"): return try closed(at: scanner.position, &scanner)
+        case 0: throw scanner.unexpected(expecting: "an item object or ']'")
+        default: return .element(at: scanner.position)
+        }
+    }
+
+    func element(after end: Int) throws -> ElementStep {
+        var scanner = scanner(at: end)
+        var first = false
+        if try scanner.nextElement(close: UInt8(ascii: "]"), first: &first) {
+            scanner.skipWhitespace()
+            return .element(at: scanner.position)
+        }
+        return try closed(at: scanner.position - 1, &scanner)
+    }
+
+    private func closed(at close: Int, _ scanner: inout JSONScanner) throws -> ElementStep {
+        scanner.position = close + 1
+        if checksEnd { try scanner.expectEnd() }
+        return .end(closeAt: close, arrayEnd: close + 1)
+    }
+
+    func elementEnd(from start: Int) throws -> Int {
+        var scanner = scanner(at: start)
+        try scanner.skipValue()
+        return scanner.position
+    }
     private func lineIndent(at offset: Int) -> [UInt8] { TextListPatcher<Self>.lineIndent(in: bytes, at: offset) }
     private func indentAfterBreak(_ gap: Range<Int>) -> [UInt8]? { TextListPatcher<Self>.indentAfterBreak(in: bytes, gap) }
     private func hasBreak(_ range: Range<Int>) -> Bool { bytes[range].contains(10) }
@@ -175,17 +218,11 @@ struct JSONListSyntax: TextListSyntax {
     var itemLines: Bool { style.itemLines }
     var indent: [UInt8] { style.indent }
 
-    func item(_ item: TodoItem, layout: ItemLayout, line: [UInt8], to out: inout [UInt8]) {
-        JSONRenderer(style: style, layout: layout).item(item, line: line, to: &out)
-    }
+    mutating func use(_ layout: ItemLayout) { renderer = JSONRenderer(style: style, layout: layout) }
 
-    func value(_ value: FieldValue, line: [UInt8], to out: inout [UInt8]) {
-        JSONRenderer(style: style, layout: ItemLayout()).value(value, line: line, to: &out)
-    }
-
-    func key(_ key: String, to out: inout [UInt8]) {
-        JSONRenderer(style: style, layout: ItemLayout()).string(Substring(key), to: &out)
-    }
+    func item(_ item: TodoItem, line: [UInt8], to out: inout [UInt8]) { renderer.item(item, line: line, to: &out) }
+    func value(_ value: FieldValue, line: [UInt8], to out: inout [UInt8]) { renderer.value(value, line: line, to: &out) }
+    func key(_ key: String, to out: inout [UInt8]) { renderer.string(Substring(key), to: &out) }
 
     func colon(line: [UInt8]) -> [UInt8] { style.colon }
     func memberSeparator(line: [UInt8]) -> [UInt8] { style.itemLines ? [UInt8(ascii: ","), 10] + line : style.comma }

@@ -3,16 +3,28 @@
 /// Python's `indent=4` with `\u00e9` escapes, JavaScript's two spaces, Go's tabs with
 /// `\u003c`, or todofmt's own one item object a line.
 struct JSONStyle: Hashable, Sendable {
-    /// Non-ASCII characters as `\uXXXX` escapes (Python's default).
-    var asciiOnly = false
-    /// `/` as `\/` (Foundation's JSONEncoder).
-    var escapeSlash = false
-    /// `<`, `>` and `&` as `\u003c`, `\u003e`, `\u0026` (Go's default).
-    var escapeHTML = false
-    /// Upper-case hexadecimal digits in `\u` escapes.
-    var upperHex = false
-    /// `\b` and `\f` rather than `\u0008` and `\u000c` (Python, JavaScript).
-    var shortEscapes = false
+    /// How strings are escaped.
+    var escapes = JSONEscapes()
+    var asciiOnly: Bool {
+        get { escapes.asciiOnly }
+        set { escapes.asciiOnly = newValue }
+    }
+    var escapeSlash: Bool {
+        get { escapes.escapeSlash }
+        set { escapes.escapeSlash = newValue }
+    }
+    var escapeHTML: Bool {
+        get { escapes.escapeHTML }
+        set { escapes.escapeHTML = newValue }
+    }
+    var upperHex: Bool {
+        get { escapes.upperHex }
+        set { escapes.upperHex = newValue }
+    }
+    var shortEscapes: Bool {
+        get { escapes.shortEscapes }
+        set { escapes.shortEscapes = newValue }
+    }
     /// Whether a real with no fraction is written `5.0` (Python, todofmt) or `5` (JavaScript, Go).
     var realsKeepFraction = true
 
@@ -100,18 +112,89 @@ struct JSONStyle: Hashable, Sendable {
     }
 }
 
-/// Writes JSON values and item objects in a file's style, into a byte buffer.
-struct JSONRenderer {
-    var style: JSONStyle
-    var layout: ItemLayout
+/// How a JSON file escapes its strings (a plain value, cheap to pass around).
+struct JSONEscapes: Hashable, Sendable {
+    /// Non-ASCII characters as `\uXXXX` escapes (Python's default).
+    var asciiOnly = false
+    /// `/` as `\/` (Foundation's JSONEncoder).
+    var escapeSlash = false
+    /// `<`, `>` and `&` as `\u003c`, `\u003e`, `\u0026` (Go's default).
+    var escapeHTML = false
+    /// Upper-case hexadecimal digits in `\u` escapes.
+    var upperHex = false
+    /// `\b` and `\f` rather than `\u0008` and `\u000c` (Python, JavaScript).
+    var shortEscapes = false
+}
+
+/// Writes JSON values and item objects in a file's style, into a byte buffer. A class, so
+/// that the closures writing nested values share it rather than copy it.
+final class JSONRenderer {
+    let style: JSONStyle
+    let layout: ItemLayout
+    private let keys: ItemLayout.EntryKeys
+    /// The role keys written with the colon after them, and whether items can be written
+    /// without building their entries (no fields, no key order of the file's).
+    private let nameKey: [UInt8], childrenKey: [UInt8], sectionKey: [UInt8], statusKey: [UInt8]
+    private let checkedKey: [UInt8]?, defaultCheckedKey: [UInt8]
+    private let plainItems: Bool
+    /// Whether checked values are plain `true`/`false` and statuses only custom characters.
+    private let plainStatus: Bool
+    /// Which bytes a string cannot hold as they are (256 entries).
+    private let escaping: UnsafeMutablePointer<Bool>
+
+    init(style: JSONStyle, layout: ItemLayout) {
+        self.style = style
+        self.layout = layout
+        keys = layout.entryKeys
+        var buffer: [UInt8] = []
+        func key(_ k: String) -> [UInt8] {
+            buffer = []
+            Self.writeString(Substring(k), escapes: style.escapes, to: &buffer)
+            return buffer + style.colon
+        }
+        nameKey = key(keys.name)
+        childrenKey = key(keys.children)
+        sectionKey = key(keys.section)
+        statusKey = key(keys.status)
+        checkedKey = keys.checked.map(key)
+        defaultCheckedKey = key("checked")
+        plainItems = layout.keyOrder.isEmpty
+        plainStatus =
+            !keys.wordsInStatus && (layout.checkedSpelling == nil || layout.checkedSpelling == .boolean)
+            && !layout.checkedIsIntegerByDefault && layout.integerChecked.isEmpty && layout.booleanChecked.isEmpty
+            && keys.checked.map { layout.schema.statusMap(of: $0) == nil } ?? true && layout.schema.statusMap(of: keys.status) == nil
+        escaping = .allocate(capacity: 256)
+        let escapes = style.escapes
+        for b in 0..<256 {
+            escaping[b] =
+                b < 32 || b == 0x22 || b == 0x5C || (b >= 0x80 && escapes.asciiOnly) || (b == 0x2F && escapes.escapeSlash)
+                || (escapes.escapeHTML && (b == 0x3C || b == 0x3E || b == 0x26 || b == 0xE2))
+        }
+    }
+
+    deinit { escaping.deallocate() }
 
     private static let hex: [UInt8] = Array("0123456789abcdef".utf8)
+    private static let trueBytes: [UInt8] = Array("true".utf8)
+    private static let falseBytes: [UInt8] = Array("false".utf8)
     private static let upperHexDigits: [UInt8] = Array("0123456789ABCDEF".utf8)
 
     /// A string with the file's escapes.
     func string(_ s: Substring, to out: inout [UInt8]) {
         out.append(UInt8(ascii: "\""))
-        let style = self.style
+        var s = s
+        let escaping = self.escaping
+        let plain = s.withUTF8 { bytes -> Bool in
+            for b in bytes where escaping[Int(b)] { return false }
+            out.append(contentsOf: bytes)
+            return true
+        }
+        if !plain { Self.escaped(s, escapes: style.escapes, to: &out) }
+        out.append(UInt8(ascii: "\""))
+    }
+
+    static func writeString(_ s: Substring, escapes style: JSONEscapes, to out: inout [UInt8]) {
+        out.append(UInt8(ascii: "\""))
         let plain = s.utf8.withContiguousStorageIfAvailable { bytes -> Bool in
             for b in bytes where b < 32 || b == UInt8(ascii: "\"") || b == UInt8(ascii: "\\") || (b >= 0x80 && style.asciiOnly)
                 || (b == UInt8(ascii: "/") && style.escapeSlash)
@@ -122,12 +205,12 @@ struct JSONRenderer {
             out.append(contentsOf: bytes)
             return true
         }
-        if plain != true { escaped(s, to: &out) }
+        if plain != true { escaped(s, escapes: style, to: &out) }
         out.append(UInt8(ascii: "\""))
     }
 
-    private func escaped(_ s: Substring, to out: inout [UInt8]) {
-        let digits = style.upperHex ? Self.upperHexDigits : Self.hex
+    private static func escaped(_ s: Substring, escapes style: JSONEscapes, to out: inout [UInt8]) {
+        let digits = style.upperHex ? upperHexDigits : hex
         func unit(_ u: UInt16) {
             out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "u")])
             for shift in stride(from: 12, through: 0, by: -4) { out.append(digits[Int(u >> UInt16(shift)) & 15]) }
@@ -223,7 +306,8 @@ struct JSONRenderer {
         _ item: TodoItem, line: [UInt8], to out: inout [UInt8],
         children: ((_ line: [UInt8], _ out: inout [UInt8]) -> Void)? = nil
     ) {
-        let entries = layout.entries(of: item)
+        if plainItems && item.fields.isEmpty && children == nil { return plainItem(item, line: line, to: &out) }
+        let entries = layout.entries(of: item, keys: keys)
         out.append(UInt8(ascii: "{"))
         let inner = style.itemLines ? line + style.indent : line
         for (i, entry) in entries.enumerated() {
@@ -248,6 +332,69 @@ struct JSONRenderer {
             }
         }
         if style.itemLines && !entries.isEmpty {
+            out.append(10)
+            out.append(contentsOf: line)
+        }
+        out.append(UInt8(ascii: "}"))
+    }
+
+    /// An item without fields, written as `entries(of:)` would give it without building them.
+    private func plainItem(_ item: TodoItem, line: [UInt8], to out: inout [UInt8]) {
+        out.append(UInt8(ascii: "{"))
+        let inner = style.itemLines ? line + style.indent : line
+        var first = true
+        func separate() {
+            if style.itemLines {
+                if !first { out.append(UInt8(ascii: ",")) }
+                out.append(10)
+                out.append(contentsOf: inner)
+            } else if !first {
+                out.append(contentsOf: style.comma)
+            }
+            first = false
+        }
+        separate()
+        out.append(contentsOf: nameKey)
+        string(item.nameStorage, to: &out)
+        if plainStatus {
+            // `"checked": true`, and a status only for a custom one: no values to build.
+            if let key = checkedKey ?? (item.isChecked ? defaultCheckedKey : nil) {
+                separate()
+                out.append(contentsOf: key)
+                out.append(contentsOf: item.isChecked ? Self.trueBytes : Self.falseBytes)
+            }
+            if case .custom(let scalar) = item.status {
+                separate()
+                out.append(contentsOf: statusKey)
+                string(Substring(String(scalar)), to: &out)
+            }
+        } else {
+            var checkedKey: String? = nil
+            if let key = keys.checked ?? (item.isChecked && !keys.wordsInStatus ? "checked" : nil) {
+                separate()
+                string(Substring(key), to: &out)
+                out.append(contentsOf: style.colon)
+                let name = layout.integerChecked.isEmpty && layout.booleanChecked.isEmpty ? nil : item.name
+                value(layout.checkedValue(item.status, key: key, itemName: name), line: inner, to: &out)
+                checkedKey = key
+            }
+            if keys.status != checkedKey, let status = layout.statusValue(item.status, key: keys.status, like: nil, always: keys.wordsInStatus) {
+                separate()
+                out.append(contentsOf: statusKey)
+                value(status, line: inner, to: &out)
+            }
+        }
+        if let section = item.section {
+            separate()
+            out.append(contentsOf: sectionKey)
+            string(Substring(section), to: &out)
+        }
+        if !item.children.isEmpty {
+            separate()
+            out.append(contentsOf: childrenKey)
+            items(item.children, line: inner, to: &out)
+        }
+        if style.itemLines {
             out.append(10)
             out.append(contentsOf: line)
         }

@@ -2,7 +2,7 @@ import Foundation
 
 /// An item dictionary of an existing binary property list: the item read from it, its keys'
 /// and values' objects, and its children.
-final class BinaryOldItem {
+final class BinaryOldItem: PlannedOldItem {
     let object: Int
     let item: TodoItem
     let members: [ItemMember]
@@ -72,7 +72,8 @@ struct BinaryListRewriter {
     private let schema: ItemSchema
     private var layout: ItemLayout
     private var writer: BinaryPropertyListWriter
-    private var copied: [Int: Int] = [:]
+    /// For each old object, its number in the new file once copied (-1 before).
+    private var copied: [Int]
     private var warnings = WarningLog()
     private var nextID: Int? = nil
     private let now = Clock.now
@@ -138,6 +139,7 @@ struct BinaryListRewriter {
         self.path = path
         self.schema = schema
         self.listName = listName
+        copied = Array(repeating: -1, count: reader.objectCount)
         layout = ItemLayout(schema)
         // Objects written: at most every old one, and every one of the new items.
         writer = BinaryPropertyListWriter(nodeCount: reader.objectCount + OutputValue.items(extra).nodeCount + 8, layout: layout)
@@ -183,7 +185,7 @@ struct BinaryListRewriter {
     /// Copies an object and what it refers to, byte for byte; an object referred to twice
     /// is copied once.
     private mutating func copy(_ object: Int, depth: Int, to sink: inout ByteSink) throws -> Int {
-        if let n = copied[object] { return n }
+        if object >= 0 && object < copied.count && copied[object] >= 0 { return copied[object] }
         guard depth < Limits.valueLevels else {
             throw reader.error("objects nested too deep (\(Limits.valueLevels) levels at most; a reference cycle?)", at: try reader.offset(of: object))
         }
@@ -203,19 +205,18 @@ struct BinaryListRewriter {
         default:
             n = writer.raw(UnsafeBufferPointer(rebasing: reader.bytes[try reader.scalarBytes(object)]), to: &sink)
         }
-        copied[object] = n
+        if object >= 0 && object < copied.count { copied[object] = n }
         return n
     }
 
-    private enum Placement {
-        case verbatim(Int)
-        case patched(BinaryOldItem, TodoItem, [Placement], [Int])
-        case fresh(TodoItem, [Placement], [Int])
-    }
+    private typealias Placement = ItemPlacement<BinaryOldItem>
+
+    /// The plan being written (for warnings' item positions).
+    private var plan: ListPlan<BinaryOldItem>? = nil
 
     /// The list's array: unchanged items copied, changed ones patched, new ones written.
     private mutating func writeList(_ given: [TodoItem], old list: Int, to sink: inout ByteSink) throws -> Int {
-        var sampled = self.sampled
+        let sampled = self.sampled
         let reader = self.reader, schema = self.schema, elements = self.elements
         func node(_ k: Int) throws -> BinaryOldItem {
             k < sampled.count ? sampled[k] : try BinaryOldItem.read(elements[k], reader: reader, schema: schema, depth: 0)
@@ -231,42 +232,10 @@ struct BinaryListRewriter {
             layout = learner.finish()
             layout.dropsNulls = true
         }
-        sampled = []
-        if let key = layout.identityKey { try ListRewrite.checkIdentities(given, key: key, path: path) }
-        let alignment = MiddleAlignment(old: middle.map(\.item), new: Array(given[rewrite.newMiddle]), identityKey: layout.identityKey)
-        var oldFlat: [BinaryOldItem] = []
-        for item in middle { item.flattened(into: &oldFlat) }
-        let renumbered = ListRewrite.renumbered(given, layout: layout)
-        let items = renumbered ?? given
-        var flat = 0
-        func place(_ item: TodoItem, _ before: TodoItem, _ path: [Int]) -> Placement {
-            let f = flat
-            flat += 1
-            let children = item.children.indices.map { place(item.children[$0], before.children[$0], path + [$0]) }
-            guard let o = alignment.alignment.oldIndex(of: f) else { return .fresh(item, children, path) }
-            let old = oldFlat[o]
-            if alignment.alignment.isUnchanged(f) && item.fields == before.fields && Self.childrenKept(children, of: old) {
-                return .verbatim(old.object)
-            }
-            return .patched(old, item, children, path)
-        }
-        func zipPlace(_ old: BinaryOldItem, _ item: TodoItem, _ before: TodoItem, _ path: [Int]) -> Placement {
-            let children = item.children.indices.map { zipPlace(old.children[$0], item.children[$0], before.children[$0], path + [$0]) }
-            if item.fields == before.fields && Self.childrenKept(children, of: old) { return .verbatim(old.object) }
-            return .patched(old, item, children, path)
-        }
-        var placements: [Placement] = []
-        placements.reserveCapacity(items.count)
-        for i in items.indices {
-            if rewrite.newMiddle.contains(i) {
-                placements.append(place(items[i], given[i], [i]))
-            } else {
-                let k = rewrite.oldIndex(ofOuter: i)
-                placements.append(
-                    renumbered != nil && items[i] != given[i] ? zipPlace(try node(k), items[i], given[i], [i]) : .verbatim(elements[k]))
-            }
-        }
-        if let key = layout.integerID, placements.contains(where: Self.hasFresh) {
+        self.sampled = []
+        let plan = try ListPlan(given, rewrite: rewrite, old: middle, layout: layout, path: path) { try node($0) }
+        self.plan = plan
+        if let key = layout.integerID, plan.hasNew {
             var largest = layout.largestID
             func visit(_ item: TodoItem) {
                 if case .integer(let v)? = item.fields[key: key] { largest = max(largest ?? v, v) }
@@ -275,41 +244,39 @@ struct BinaryListRewriter {
             for k in elements.indices { visit(try node(k).item) }
             nextID = largest.map { $0 + 1 }
         }
-        return try writeArray(placements, to: &sink)
-    }
-
-    private static func childrenKept(_ children: [Placement], of old: BinaryOldItem) -> Bool {
-        guard children.count == old.children.count else { return false }
-        for (j, child) in children.enumerated() {
-            guard case .verbatim(let object) = child, object == old.children[j].object else { return false }
+        var refs: [Int] = []
+        refs.reserveCapacity(plan.items.count)
+        for i in plan.items.indices {
+            if rewrite.newMiddle.contains(i) {
+                refs.append(try write(plan.middle[i - rewrite.prefix], to: &sink))
+            } else if let placed = plan.outer[i] {
+                refs.append(try write(placed, to: &sink))
+            } else {
+                refs.append(try copy(elements[rewrite.oldIndex(ofOuter: i)], depth: 0, to: &sink))
+            }
         }
-        return true
+        return writer.container(0xA0, refs: refs, to: &sink)
     }
 
-    private static func hasFresh(_ placement: Placement) -> Bool {
+    private mutating func write(_ placement: Placement, to sink: inout ByteSink) throws -> Int {
         switch placement {
-        case .verbatim: false
-        case .fresh: true
-        case .patched(_, _, let children, _): children.contains(where: hasFresh)
+        case .kept(let old): try copy(old.object, depth: 0, to: &sink)
+        case .changed(let old, let item, let children, let at): try writePatched(old, item, children, at: at, to: &sink)
+        case .added(let item, let children, let at): try writeFresh(item, children, at: at, to: &sink)
         }
     }
 
     private mutating func writeArray(_ placements: [Placement], to sink: inout ByteSink) throws -> Int {
         var refs: [Int] = []
         refs.reserveCapacity(placements.count)
-        for placement in placements {
-            switch placement {
-            case .verbatim(let object): refs.append(try copy(object, depth: 0, to: &sink))
-            case .patched(let old, let item, let children, let path): refs.append(try writePatched(old, item, children, path: path, to: &sink))
-            case .fresh(let item, let children, let path): refs.append(try writeFresh(item, children, path: path, to: &sink))
-            }
-        }
+        for placement in placements { refs.append(try write(placement, to: &sink)) }
         return writer.container(0xA0, refs: refs, to: &sink)
     }
 
-    private mutating func writePatched(_ old: BinaryOldItem, _ item: TodoItem, _ children: [Placement], path: [Int], to sink: inout ByteSink) throws -> Int {
+    private mutating func writePatched(_ old: BinaryOldItem, _ item: TodoItem, _ children: [Placement], at: ItemAt, to sink: inout ByteSink) throws -> Int {
         let edits = ItemPatch.edits(
-            old: old.item, members: old.members, new: item, childrenChanged: !Self.childrenKept(children, of: old), layout: layout, now: now)
+            old: old.item, members: old.members, new: item, childrenChanged: !ListPlan<BinaryOldItem>.childrenKept(children, of: old),
+            layout: layout, now: now)
         var keys: [Int] = [], values: [Int] = []
         for edit in edits {
             switch edit {
@@ -319,14 +286,14 @@ struct BinaryListRewriter {
                 values.append(try copy(old.valueObjects[i], depth: 0, to: &sink))
             case .replace(let i, let value):
                 keys.append(try copy(old.keyObjects[i], depth: 0, to: &sink))
-                values.append(write(value, path: path, item: item, to: &sink))
+                values.append(write(value, at: at, to: &sink))
             case .replaceChildren(let i):
                 keys.append(try copy(old.keyObjects[i], depth: 0, to: &sink))
                 values.append(try writeArray(children, to: &sink))
             case .insert(let key, let value):
                 guard value != .null else { continue }
                 keys.append(writer.key(key, to: &sink))
-                values.append(write(value, path: path, item: item, to: &sink))
+                values.append(write(value, at: at, to: &sink))
             case .insertChildren(let key):
                 keys.append(writer.key(key, to: &sink))
                 values.append(try writeArray(children, to: &sink))
@@ -335,37 +302,38 @@ struct BinaryListRewriter {
         return writer.container(0xD0, refs: keys + values, to: &sink)
     }
 
-    private mutating func writeFresh(_ item: TodoItem, _ children: [Placement], path: [Int], to sink: inout ByteSink) throws -> Int {
+    private mutating func writeFresh(_ item: TodoItem, _ children: [Placement]?, at: ItemAt, to sink: inout ByteSink) throws -> Int {
         let item = layout.completing(item, nextID: &nextID, now: now)
-        let position = TextListPatcher<XMLListSyntax>.position(path)
+        let plan = self.plan
         for (kind, message) in layout.newItemWarnings(for: item, listName: listName) {
-            warnings.note(kind, message, item: ItemPositions.describe(position, item))
+            warnings.note(kind, message, item: plan?.describe(at) ?? "")
         }
         var keys: [Int] = [], values: [Int] = []
         for entry in layout.entries(of: item) {
             switch entry.value {
             case .value(.null):
-                note(.null, path: path, item: item)
+                note(.null, at: at)
             case .value(let value):
                 keys.append(writer.key(entry.key, to: &sink))
-                values.append(write(value, path: path, item: item, to: &sink))
+                values.append(write(value, at: at, to: &sink))
             case .items:
                 keys.append(writer.key(entry.key, to: &sink))
-                values.append(try writeArray(children, to: &sink))
+                values.append(try writeArray(children ?? plan!.newChildren(of: item, at: at), to: &sink))
             case .dictionary: break
             }
         }
         return writer.container(0xD0, refs: keys + values, to: &sink)
     }
 
-    private mutating func write(_ value: FieldValue, path: [Int], item: TodoItem, to sink: inout ByteSink) -> Int {
-        note(value, path: path, item: item)
+    private mutating func write(_ value: FieldValue, at: ItemAt, to sink: inout ByteSink) -> Int {
+        note(value, at: at)
         return writer.write(value, to: &sink)
     }
 
-    private mutating func note(_ value: FieldValue, path: [Int], item: TodoItem) {
+    private mutating func note(_ value: FieldValue, at: ItemAt) {
+        let plan = self.plan
         for message in Self.losses(in: value) {
-            warnings.note(.values, message, item: ItemPositions.describe(TextListPatcher<XMLListSyntax>.position(path), item))
+            warnings.note(.values, message, item: plan?.describe(at) ?? "")
         }
     }
 

@@ -48,16 +48,20 @@ struct PropertyListFormat: ListFormat {
     /// every other object copied as it was (`BinaryListRewriter`).
     func update(_ existing: Input, with list: TodoList, options: ListOptions) throws -> PendingWrite {
         guard let path = existing.path else { throw ConversionError.unsupported("\(existing.name): only a file can be written into") }
-        let bytes = try existing.bytes()
+        // A large XML file is mapped rather than read, and passed over in order.
+        let mapped = isBinary ? nil : MappedFile(path: path)
+        let bytes = mapped == nil ? try existing.bytes() : []
         let output = try Output.file(path)
         do {
             var sink = output.makeSink()
             var warnings: [ConversionWarning] = list.metadata.isEmpty ? [] : [.metadataLeftOut(list.metadata, by: "a property list")]
-            warnings += try bytes.withUnsafeBufferPointer { buffer in
+            func write(_ buffer: UnsafeBufferPointer<UInt8>) throws -> [ConversionWarning] {
                 isBinary
                     ? try BinaryListRewriter.write(list.items, into: buffer, path: existing.name, options: options, embedded: embedded, to: &sink)
-                    : try XMLListPatcher.write(list.items, into: buffer, path: existing.name, options: options, embedded: embedded, to: &sink)
+                    : try XMLListPatcher.write(
+                        list.items, into: buffer, path: existing.name, options: options, embedded: embedded, to: &sink, mapped: mapped)
             }
+            warnings += try mapped.map { try write($0.bytes) } ?? bytes.withUnsafeBufferPointer(write)
             _ = try sink.finish(path: output.name)
             return PendingWrite(warnings: warnings, commit: output.commit, discard: output.discard)
         } catch {
@@ -91,7 +95,7 @@ struct PropertyListFormat: ListFormat {
                 if !isBinary, let section = item.section, XMLRenderer.mayHaveForbidden(section) { messages += losses(.string(section)) }
                 for field in item.fields { messages += losses(field.value) }
                 for message in messages {
-                    log.note(.values, message, item: ItemPositions.describe(TextListPatcher<XMLListSyntax>.position(path + [i]), item))
+                    log.note(.values, message, item: ItemPositions.describe(ListPlan<BinaryOldItem>.position(path + [i]), item))
                 }
                 if !item.children.isEmpty { walk(item.children, path + [i]) }
             }

@@ -6,15 +6,22 @@ import Foundation
 enum XMLListPatcher {
     static func write(
         _ items: [TodoItem], into bytes: UnsafeBufferPointer<UInt8>, path: String, options: ListOptions,
-        embedded: (any EmbeddedListCodec)?, to sink: inout ByteSink
+        embedded: (any EmbeddedListCodec)?, to sink: inout ByteSink, mapped: MappedFile? = nil
     ) throws -> [ConversionWarning] {
         var reader = XMLPropertyListReader(bytes: bytes, path: path)
         let rootTag = try reader.openPlist()
-        let list: ArraySpan
+        let list: ListStart
         let listName: String
+        var syntax = XMLListSyntax(bytes: bytes, path: path, schema: options.schema)
         if rootTag.is("array") && !rootTag.isClosing {
-            list = try arraySpan(rootTag, &reader)
-            try reader.closePlist()
+            if rootTag.isEmpty {
+                list = .scanned(ArraySpan(whole: rootTag.offset..<reader.position, inside: nil, elements: []))
+                try reader.closePlist()
+            } else {
+                // The root array is scanned as it is compared; `</plist>` must follow it.
+                list = .open(at: rootTag.offset, inside: reader.position)
+                syntax.checksEnd = true
+            }
             listName = "the list"
         } else {
             let root = try reader.value(rootTag)
@@ -29,12 +36,12 @@ enum XMLListPatcher {
             if case .jsonData = place {
                 return try writeData(items, at: tag, in: &reader, place: place, path: path, options: options, embedded: embedded, to: &sink)
             }
-            list = try arraySpan(tag, &reader)
+            list = .scanned(try arraySpan(tag, &reader))
             listName = "the list under '\(place.keyPath)'"
         }
-        let syntax = XMLListSyntax(bytes: bytes, path: path, schema: options.schema)
         var patcher = try TextListPatcher(
-            bytes: bytes, path: path, list: list, listName: listName, schema: options.schema, syntax: syntax, dropsNulls: true)
+            bytes: bytes, path: path, list: list, listName: listName, schema: options.schema, syntax: syntax, dropsNulls: true,
+            mapped: mapped)
         return try patcher.write(items, to: &sink)
     }
 
@@ -141,6 +148,10 @@ struct XMLListSyntax: TextListSyntax {
     private(set) var renderer = XMLRenderer()
     private(set) var arrayLines = true
     private(set) var itemLines = true
+    /// Whether the list is the root: `</plist>` must follow it.
+    var checksEnd = false
+    private var layout = ItemLayout()
+    private var keys = ItemLayout().entryKeys
 
     init(bytes: UnsafeBufferPointer<UInt8>, path: String, schema: ItemSchema) {
         self.bytes = bytes
@@ -220,6 +231,26 @@ struct XMLListSyntax: TextListSyntax {
     }
 
     private func indentAfterBreak(_ gap: Range<Int>) -> [UInt8]? { TextListPatcher<Self>.indentAfterBreak(in: bytes, gap) }
+
+    func firstElement(inside offset: Int) throws -> ElementStep { try step(at: offset) }
+    func element(after end: Int) throws -> ElementStep { try step(at: end) }
+
+    private func step(at offset: Int) throws -> ElementStep {
+        var reader = XMLPropertyListReader(bytes: bytes, path: path)
+        reader.position = offset
+        let tag = try reader.nextTag()
+        guard tag.isClosing && tag.is("array") else { return .element(at: tag.offset) }
+        let end = reader.position
+        if checksEnd { try reader.closePlist() }
+        return .end(closeAt: tag.offset, arrayEnd: end)
+    }
+
+    func elementEnd(from start: Int) throws -> Int {
+        var reader = XMLPropertyListReader(bytes: bytes, path: path)
+        reader.position = start
+        try reader.skipValue(try reader.nextTag())
+        return reader.position
+    }
     private func lineIndent(at offset: Int) -> [UInt8] { TextListPatcher<Self>.lineIndent(in: bytes, at: offset) }
 
     mutating func learn(sample: [SpannedItem], list: ArraySpan) throws {
@@ -240,8 +271,13 @@ struct XMLListSyntax: TextListSyntax {
         for range in [0..<end, list.whole.upperBound..<bytes.count] { renderer.learn(from: UnsafeBufferPointer(rebasing: bytes[range])) }
     }
 
-    func item(_ item: TodoItem, layout: ItemLayout, line: [UInt8], to out: inout [UInt8]) {
-        renderer.item(item, layout: layout, line: line, arrayLines: arrayLines, to: &out)
+    mutating func use(_ layout: ItemLayout) {
+        self.layout = layout
+        keys = layout.entryKeys
+    }
+
+    func item(_ item: TodoItem, line: [UInt8], to out: inout [UInt8]) {
+        renderer.item(item, layout: layout, keys: keys, line: line, arrayLines: arrayLines, to: &out)
     }
 
     func value(_ value: FieldValue, line: [UInt8], to out: inout [UInt8]) { renderer.value(value, line: line, to: &out) }

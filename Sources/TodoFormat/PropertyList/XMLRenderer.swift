@@ -179,8 +179,8 @@ struct XMLRenderer {
     }
 
     /// An item's dictionary with its children, as the file's items are written.
-    func item(_ item: TodoItem, layout: ItemLayout, line: [UInt8], arrayLines: Bool, to out: inout [UInt8]) {
-        let entries = layout.entries(of: item).filter { if case .value(.null) = $0.value { false } else { true } }
+    func item(_ item: TodoItem, layout: ItemLayout, keys: ItemLayout.EntryKeys, line: [UInt8], arrayLines: Bool, to out: inout [UInt8]) {
+        let entries = layout.entries(of: item, keys: keys).filter { if case .value(.null) = $0.value { false } else { true } }
         container("dict", entries.count, line: line, lines: lines, to: &out) { i, inner, out in
             key(entries[i].key, to: &out)
             if lines {
@@ -191,7 +191,7 @@ struct XMLRenderer {
             case .value(let v): value(v, line: inner, to: &out)
             case .items(let children):
                 container("array", children.count, line: inner, lines: arrayLines, to: &out) { j, childLine, out in
-                    self.item(children[j], layout: layout, line: childLine, arrayLines: arrayLines, to: &out)
+                    self.item(children[j], layout: layout, keys: keys, line: childLine, arrayLines: arrayLines, to: &out)
                 }
             case .dictionary: break
             }

@@ -32,7 +32,8 @@ struct ItemLayout: Hashable, Sendable {
     var unfillableKeys: [String] = []
     /// A key that tells items apart (`id`, `uuid` on every item, no two alike).
     var identityKey: String? = nil
-    /// Whether the items' order values run downwards (`Ordering.isDescending`).
+    /// Whether the items have order values, and whether those run downwards (`Ordering.isDescending`).
+    var hasOrder = false
     var orderDescending = false
     /// How many items it was learned from: 0 when the file had none to learn from.
     var itemCount = 0
@@ -83,44 +84,64 @@ struct ItemLayout: Hashable, Sendable {
         }
     }
 
+    /// The keys of the roles as items are written, worked out once for many items.
+    struct EntryKeys {
+        var name: String
+        var checked: String?
+        var status: String
+        var section: String
+        var fields: String
+        var children: String
+        /// Whether done-ness is written as a word of the status key (no checked key).
+        var wordsInStatus: Bool
+    }
+
+    var entryKeys: EntryKeys {
+        let status = schema.keys[.status] ?? "status"
+        return EntryKeys(
+            name: schema.keys[.name] ?? "name", checked: schema.keys[.checked], status: status,
+            section: schema.keys[.section] ?? "section", fields: schema.keys[.fields] ?? "fields",
+            children: schema.keys[.children] ?? "children", wordsInStatus: statusWords != nil || schema.statusMap(of: status) != nil)
+    }
+
     /// The key/value pairs an item is written as, in order: name, checked, status, section,
     /// fields, nested fields, children.
-    func entries(of item: TodoItem) -> [OutputEntry] {
+    func entries(of item: TodoItem) -> [OutputEntry] { entries(of: item, keys: entryKeys) }
+
+    func entries(of item: TodoItem, keys: EntryKeys) -> [OutputEntry] {
         var entries: [OutputEntry] = []
         entries.reserveCapacity(3 + item.fields.count)
-        let nameKey = schema.keys[.name] ?? "name"
-        entries.append(OutputEntry(nameKey, .value(.string(item.name))))
-        var written: Set<String> = [nameKey]
-        let statusKey = schema.keys[.status] ?? "status"
-        let statusMapped = schema.statusMap(of: statusKey) != nil
-        let wordsInStatus = statusWords != nil || statusMapped
-        if let key = schema.keys[.checked] ?? (item.isChecked && !wordsInStatus ? "checked" : nil) {
-            entries.append(OutputEntry(key, .value(checkedValue(item.status, key: key, itemName: item.name))))
-            written.insert(key)
+        entries.append(OutputEntry(keys.name, .value(.string(item.name))))
+        var checkedKey: String? = nil
+        if let key = keys.checked ?? (item.isChecked && !keys.wordsInStatus ? "checked" : nil) {
+            let name = integerChecked.isEmpty && booleanChecked.isEmpty ? nil : item.name
+            entries.append(OutputEntry(key, .value(checkedValue(item.status, key: key, itemName: name))))
+            checkedKey = key
         }
-        if !written.contains(statusKey), let value = statusValue(item.status, key: statusKey, like: nil, always: wordsInStatus) {
-            entries.append(OutputEntry(statusKey, .value(value)))
-            written.insert(statusKey)
+        var statusWritten = false
+        if keys.status != checkedKey, let value = statusValue(item.status, key: keys.status, like: nil, always: keys.wordsInStatus) {
+            entries.append(OutputEntry(keys.status, .value(value)))
+            statusWritten = true
         }
-        if let section = item.section {
-            let key = schema.keys[.section] ?? "section"
-            entries.append(OutputEntry(key, .value(.string(section))))
-            written.insert(key)
-        }
-        let fieldsKey = schema.keys[.fields] ?? "fields"
-        let childrenKey = schema.keys[.children] ?? "children"
-        var nested: [Field] = []
-        for field in item.fields {
-            // A field whose key would be read back as a role, or that a role's key already
-            // took, goes under `fields`: every key is written once.
-            if mustNest(field.key, besides: written) || field.key == fieldsKey || (field.key == childrenKey && !item.children.isEmpty) {
-                nested.append(field)
-            } else {
-                entries.append(OutputEntry(field.key, .value(field.value)))
+        if let section = item.section { entries.append(OutputEntry(keys.section, .value(.string(section)))) }
+        if !item.fields.isEmpty {
+            var written = [keys.name]
+            if let checkedKey { written.append(checkedKey) }
+            if statusWritten { written.append(keys.status) }
+            if item.section != nil { written.append(keys.section) }
+            var nested: [Field] = []
+            for field in item.fields {
+                // A field whose key would be read back as a role, or that a role's key already
+                // took, goes under `fields`: every key is written once.
+                if mustNest(field.key, besides: written) || field.key == keys.fields || (field.key == keys.children && !item.children.isEmpty) {
+                    nested.append(field)
+                } else {
+                    entries.append(OutputEntry(field.key, .value(field.value)))
+                }
             }
+            if !nested.isEmpty { entries.append(OutputEntry(keys.fields, .value(.dictionary(nested)))) }
         }
-        if !nested.isEmpty { entries.append(OutputEntry(fieldsKey, .value(.dictionary(nested)))) }
-        if !item.children.isEmpty { entries.append(OutputEntry(childrenKey, .items(item.children))) }
+        if !item.children.isEmpty { entries.append(OutputEntry(keys.children, .items(item.children))) }
         if !keyOrder.isEmpty {
             // Keys the file knows in its order; new ones after them, in todofmt's order.
             let order = keyOrderByName[item.name] ?? keyOrder
@@ -132,7 +153,7 @@ struct ItemLayout: Hashable, Sendable {
 
     /// Whether a field must go under the `fields` key: it would be read back as a role, or a
     /// role's key in the same item (`written`) is spelled the same.
-    func mustNest(_ key: String, besides written: Set<String>) -> Bool {
+    func mustNest<S: Sequence<String>>(_ key: String, besides written: S) -> Bool {
         written.contains(key) || schema.mustNest(key)
     }
 
@@ -153,8 +174,8 @@ struct ItemLayout: Hashable, Sendable {
         default: break
         }
         if let itemName {
-            if integerChecked.contains(itemName) { return .integer(done ? 1 : 0) }
-            if booleanChecked.contains(itemName) { return .bool(done) }
+            if !integerChecked.isEmpty && integerChecked.contains(itemName) { return .integer(done ? 1 : 0) }
+            if !booleanChecked.isEmpty && booleanChecked.contains(itemName) { return .bool(done) }
         }
         switch checkedSpelling {
         case .integer?: return .integer(done ? 1 : 0)
@@ -505,6 +526,7 @@ extension ItemLayout {
             layout.identityKey = universal.first {
                 Self.identityKeys.contains(ItemSchema.normalizedKey($0)) && !notIdentity.contains($0)
             }
+            layout.hasOrder = orderValues.contains { $0 != nil }
             layout.orderDescending = Ordering.isDescending(orderValues)
             return layout
         }

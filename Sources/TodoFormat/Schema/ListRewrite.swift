@@ -21,6 +21,23 @@ struct ListRewrite {
         while suffix < shorter - prefix, try isSame(oldCount - 1 - suffix, items[newCount - 1 - suffix]) { suffix += 1 }
     }
 
+    /// The same, with the unchanged start already found (`prefix` items).
+    init(prefix: Int, oldCount: Int, new items: [TodoItem], isSame: (Int, TodoItem) throws -> Bool) rethrows {
+        self.oldCount = oldCount
+        newCount = items.count
+        self.prefix = min(prefix, oldCount, newCount)
+        let shorter = min(oldCount, newCount)
+        while suffix < shorter - self.prefix, try isSame(oldCount - 1 - suffix, items[newCount - 1 - suffix]) { suffix += 1 }
+    }
+
+    /// Counts found by the caller.
+    init(prefix: Int, suffix: Int, oldCount: Int, newCount: Int) {
+        self.oldCount = oldCount
+        self.newCount = newCount
+        self.prefix = prefix
+        self.suffix = suffix
+    }
+
     /// The file's top-level items between the unchanged start and end.
     var oldMiddle: Range<Int> { prefix..<(oldCount - suffix) }
     /// The list's top-level items between the unchanged start and end.
@@ -30,8 +47,9 @@ struct ListRewrite {
     func oldIndex(ofOuter i: Int) -> Int { i < prefix ? i : i - newCount + oldCount }
 
     /// The list with order fields renumbered (FORMAT.md, section 7.6) in the direction the
-    /// file's values run; nil when no item has an order field.
+    /// file's values run; nil when the file's items have no order field, or no item has one.
     static func renumbered(_ items: [TodoItem], layout: ItemLayout) -> [TodoItem]? {
+        guard layout.hasOrder || layout.itemCount == 0 else { return nil }
         func hasOrder(_ items: [TodoItem]) -> Bool {
             items.contains { item in
                 item.fields.contains { layout.schema.role(of: $0.key) == .order } || hasOrder(item.children)

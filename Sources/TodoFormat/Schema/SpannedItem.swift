@@ -12,7 +12,7 @@ struct ArraySpan {
 /// An item object of an existing text file, for writing it back with as little change as
 /// possible: the item read from it, where it and each of its keys and values stand, and
 /// its children.
-final class SpannedItem {
+final class SpannedItem: PlannedOldItem {
     let item: TodoItem
     /// The whole object, and its inside (between `{` and `}`, `<dict>` and `</dict>`).
     let span: Range<Int>

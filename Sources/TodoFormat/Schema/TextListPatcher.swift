@@ -7,16 +7,26 @@ protocol TextListSyntax {
     /// The item object whose text starts at `offset`, with where its keys and values stand;
     /// `arrayIDs` numbers the arrays of children it reads.
     func readItem(at offset: Int, depth: Int, arrayIDs: inout Int) throws -> SpannedItem
-    /// Learns how the file is laid out from the list's array and its first items.
+    /// Learns how the file is laid out from the list's array (its elements: those sampled;
+    /// its end: the file's end while the rest is not scanned yet) and its first items.
     mutating func learn(sample: [SpannedItem], list: ArraySpan) throws
+
+    /// Where the first element of an array starts, its inside starting at `offset` (or where
+    /// the array closes); where the element after one ending at `end` starts; where an
+    /// element starting at `start` ends.
+    func firstElement(inside offset: Int) throws -> ElementStep
+    func element(after end: Int) throws -> ElementStep
+    func elementEnd(from start: Int) throws -> Int
 
     /// Arrays of items one item a line; item objects one key a line; one level of indentation.
     var arrayLines: Bool { get }
     var itemLines: Bool { get }
     var indent: [UInt8] { get }
 
+    /// Takes the layout items are written in (`item(_:line:to:)`).
+    mutating func use(_ layout: ItemLayout)
     /// An item with its children, as a new item of the file; `line` is its line's indentation.
-    func item(_ item: TodoItem, layout: ItemLayout, line: [UInt8], to out: inout [UInt8])
+    func item(_ item: TodoItem, line: [UInt8], to out: inout [UInt8])
     func value(_ value: FieldValue, line: [UInt8], to out: inout [UInt8])
     func key(_ key: String, to out: inout [UInt8])
     /// What goes between a key and its value where the item has no other key to copy it from.
@@ -36,6 +46,20 @@ protocol TextListSyntax {
     func losses(in value: FieldValue) -> [String]
 }
 
+/// A step of a scan over an array's elements.
+enum ElementStep {
+    case element(at: Int)
+    /// The array closes: its closing token's place, and the end of the array.
+    case end(closeAt: Int, arrayEnd: Int)
+}
+
+/// Where a list's array is: scanned already, or open at an offset (scanned as it is compared).
+enum ListStart {
+    case scanned(ArraySpan)
+    /// The array's first byte, and the first byte inside it.
+    case open(at: Int, inside: Int)
+}
+
 /// Writes a list into a text file's list changing only what changed (FORMAT.md, section
 /// 7.6): every byte outside the list and of an unchanged item stays; a changed item is
 /// changed key by key (`ItemPatch`) in the file's spelling; a new item is written like its
@@ -48,8 +72,10 @@ struct TextListPatcher<Syntax: TextListSyntax> {
     let bytes: UnsafeBufferPointer<UInt8>
     let path: String
     let schema: ItemSchema
-    /// The list's array in the file.
-    let list: ArraySpan
+    /// The list's array in the file; its elements and end are found as the scan goes on.
+    private var list: ArraySpan
+    /// Where the scan over the list's elements stands: the next element, or nil when done.
+    private var scan: ElementStep
     /// What the list is called in messages: `the list under 'data.todos'`, or `the list`.
     let listName: String
     private(set) var syntax: Syntax
@@ -65,22 +91,34 @@ struct TextListPatcher<Syntax: TextListSyntax> {
     private var scratch: [UInt8] = []
     /// Numbers for the arrays of children read, to tell them apart (0 is the list's).
     private var arrayIDs = 0
+    /// The file, when it is mapped: pages are handed back as passes over them end.
+    private let mapped: MappedFile?
+    private static var releaseEvery: Int { 4096 }
 
     /// How many top-level items the layout and style are learned from, besides those that changed.
     static var sampleSize: Int { 1000 }
 
     init(
-        bytes: UnsafeBufferPointer<UInt8>, path: String, list: ArraySpan, listName: String, schema: ItemSchema,
-        syntax: Syntax, dropsNulls: Bool
+        bytes: UnsafeBufferPointer<UInt8>, path: String, list start: ListStart, listName: String, schema: ItemSchema,
+        syntax: Syntax, dropsNulls: Bool, mapped: MappedFile? = nil
     ) throws {
+        self.mapped = mapped
         self.bytes = bytes
         self.path = path
-        self.list = list
         self.listName = listName
         self.schema = schema
         self.syntax = syntax
+        switch start {
+        case .scanned(let span):
+            list = span
+            scan = .end(closeAt: span.inside?.upperBound ?? span.whole.upperBound, arrayEnd: span.whole.upperBound)
+        case .open(let at, let inside):
+            list = ArraySpan(whole: at..<bytes.count, inside: inside..<bytes.count, elements: [])
+            scan = try syntax.firstElement(inside: inside)
+        }
         learner = ItemLayout.Learner(schema)
         layout = ItemLayout(schema)
+        try scanElements(upTo: Self.sampleSize)
         sampled = min(list.elements.count, Self.sampleSize)
         var sample: [SpannedItem] = []
         for k in 0..<sampled {
@@ -91,10 +129,48 @@ struct TextListPatcher<Syntax: TextListSyntax> {
         layout = learner.finish()
         layout.dropsNulls = dropsNulls
         try self.syntax.learn(sample: sample, list: list)
+        self.syntax.use(layout)
         if let first = list.elements.first, let inside = list.inside {
             elementLine = indentAfterBreak(inside.lowerBound..<first.lowerBound) ?? lineIndent(at: list.whole.lowerBound)
         } else {
             elementLine = lineIndent(at: list.whole.lowerBound) + self.syntax.indent
+        }
+    }
+
+    /// Scans elements until `count` are known (or all).
+    private mutating func scanElements(upTo count: Int) throws {
+        while list.elements.count < count, case .element(let start) = scan {
+            let end = try syntax.elementEnd(from: start)
+            record(start..<end)
+        }
+    }
+
+    /// Takes an element found by the scan, and moves the scan on past it.
+    private mutating func record(_ span: Range<Int>) {
+        list.elements.append(span)
+        if let mapped, list.elements.count % Self.releaseEvery == 0 { mapped.release(before: span.lowerBound) }
+        do {
+            scan = try syntax.element(after: span.upperBound)
+        } catch {
+            scanError = error
+            scan = .end(closeAt: span.upperBound, arrayEnd: span.upperBound)
+        }
+        if case .end(let close, let end) = scan, scanError == nil {
+            list.inside = list.inside.map { $0.lowerBound..<close }
+            list.whole = list.whole.lowerBound..<end
+        }
+    }
+
+    /// An error the scan met past an element, thrown when the scan is next needed.
+    private var scanError: (any Error)? = nil
+
+    /// Scans the rest of the list.
+    private mutating func scanAll() throws {
+        try scanElements(upTo: .max)
+        if let scanError { throw scanError }
+        if case .end(let close, let end) = scan {
+            list.inside = list.inside.map { $0.lowerBound..<close }
+            list.whole = list.whole.lowerBound..<end
         }
     }
 
@@ -139,46 +215,90 @@ struct TextListPatcher<Syntax: TextListSyntax> {
 
     // MARK: Writing
 
-    /// Where an old item stood: its array and its index there.
-    private struct Origin: Equatable {
-        var arrayID: Int
-        var index: Int
+    private typealias Placement = ItemPlacement<SpannedItem>
+
+    /// Whether the file's top-level item `k` (scanned) is `item`: its bytes are what todofmt
+    /// would write for it, or it reads as it.
+    private mutating func isSame(_ k: Int, _ item: TodoItem) throws -> Bool {
+        if let mapped, k % Self.releaseEvery == 0 {
+            // The end of the list is compared from the end: what lies behind goes.
+            mapped.release(list.elements[k].upperBound..<bytes.count)
+        }
+        let span = list.elements[k]
+        if try rendersAs(item, at: span.lowerBound) == span.count { return true }
+        return try readItem(k).item == item
     }
 
-    /// What a list item becomes in the output.
-    private enum Placement {
-        /// An old item's bytes as they are.
-        case verbatim(Range<Int>, Origin)
-        /// An old item changed key by key; its children's placements; its position.
-        case patched(SpannedItem, TodoItem, [Placement], [Int])
-        /// A new item, written like its siblings.
-        case fresh(TodoItem, [Placement], [Int])
+    /// The length of `item` as todofmt writes it when the file has those bytes at `offset`.
+    private mutating func rendersAs(_ item: TodoItem, at offset: Int) throws -> Int? {
+        scratch.removeAll(keepingCapacity: true)
+        syntax.item(item, line: elementLine, to: &scratch)
+        guard offset + scratch.count <= bytes.count else { return nil }
+        let equal = scratch.withUnsafeBufferPointer { memcmp($0.baseAddress!, bytes.baseAddress! + offset, $0.count) == 0 }
+        return equal ? scratch.count : nil
+    }
 
-        var origin: Origin? {
-            switch self {
-            case .verbatim(_, let origin): origin
-            case .patched(let old, _, _, _): Origin(arrayID: old.arrayID, index: old.index)
-            case .fresh: nil
+    /// Whether the file's top-level item `k` is `item`, scanning it first when the scan has
+    /// not reached it: an item whose bytes are what todofmt writes for it ends where those
+    /// bytes end (a JSON value or an XML element closes itself), so most items are never
+    /// scanned on their own. Nil when the file has no item `k`.
+    private mutating func matches(_ k: Int, _ item: TodoItem) throws -> Bool? {
+        if k < list.elements.count { return try isSame(k, item) }
+        try scanElements(upTo: k)
+        guard k == list.elements.count, case .element(let start) = scan else { return nil }
+        if let length = try rendersAs(item, at: start) {
+            record(start..<(start + length))
+            return true
+        }
+        record(start..<(try syntax.elementEnd(from: start)))
+        return try readItem(k).item == item
+    }
+
+    /// Whether the file has a top-level item `k` (scanning up to it).
+    private mutating func hasItem(_ k: Int) throws -> Bool {
+        try scanElements(upTo: k + 1)
+        return k < list.elements.count
+    }
+
+    /// The unchanged start and end of the list. The start is compared scanning forward;
+    /// after the first difference the comparison takes up again a few items on (an item
+    /// changed, added or removed) and goes on to the end. When that fails, the rest of the
+    /// file is scanned and the end is compared from the end.
+    private mutating func unchangedEnds(_ given: [TodoItem]) throws -> ListRewrite {
+        var prefix = 0
+        var differs = false
+        while prefix < given.count, let same = try matches(prefix, given[prefix]) {
+            guard same else {
+                differs = true
+                break
+            }
+            prefix += 1
+        }
+        if differs {
+            // Old items skipped and new items inserted before the two sides meet again.
+            let steps = [(0, 1), (1, 0), (1, 1), (0, 2), (2, 0), (1, 2), (2, 1), (2, 2)]
+            for (skipped, inserted) in steps where prefix + inserted < given.count {
+                guard let same = try matches(prefix + skipped, given[prefix + inserted]) else { continue }
+                guard same else { continue }
+                var old = prefix + skipped + 1, new = prefix + inserted + 1
+                while new < given.count, try matches(old, given[new]) == true {
+                    old += 1
+                    new += 1
+                }
+                if new == given.count, try !hasItem(old), scanError == nil {
+                    try scanAll()
+                    return ListRewrite(prefix: prefix, suffix: list.elements.count - prefix - skipped, oldCount: list.elements.count, newCount: given.count)
+                }
+                break
             }
         }
-    }
-
-    /// Whether the file's top-level item `k` is `item`: its bytes are what todofmt would
-    /// write for it, or it reads as it.
-    private mutating func isSame(_ k: Int, _ item: TodoItem) throws -> Bool {
-        scratch.removeAll(keepingCapacity: true)
-        syntax.item(item, layout: layout, line: elementLine, to: &scratch)
-        let span = list.elements[k]
-        if scratch.count == span.count {
-            let equal = scratch.withUnsafeBufferPointer { memcmp($0.baseAddress!, bytes.baseAddress! + span.lowerBound, span.count) == 0 }
-            if equal { return true }
-        }
-        return try readItem(k).item == item
+        try scanAll()
+        return try ListRewrite(prefix: prefix, oldCount: list.elements.count, new: given) { try isSame($0, $1) }
     }
 
     /// Writes the file with `given` as its list into `sink`; returns what it could not hold.
     mutating func write(_ given: [TodoItem], to sink: inout ByteSink) throws -> [ConversionWarning] {
-        let rewrite = try ListRewrite(oldCount: list.elements.count, new: given) { try isSame($0, $1) }
+        let rewrite = try unchangedEnds(given)
         // The items between the unchanged start and end, read where they stand.
         var middle: [SpannedItem] = []
         for k in rewrite.oldMiddle {
@@ -190,76 +310,41 @@ struct TextListPatcher<Syntax: TextListSyntax> {
             let dropsNulls = layout.dropsNulls
             layout = learner.finish()
             layout.dropsNulls = dropsNulls
+            syntax.use(layout)
         }
-        if let key = layout.identityKey { try ListRewrite.checkIdentities(given, key: key, path: path) }
-        let alignment = MiddleAlignment(old: middle.map(\.item), new: Array(given[rewrite.newMiddle]), identityKey: layout.identityKey)
-        var oldFlat: [SpannedItem] = []
-        for item in middle { item.flattened(into: &oldFlat) }
-        let renumbered = ListRewrite.renumbered(given, layout: layout)
-        let items = renumbered ?? given
-
-        // Placements of the middle's items.
-        var flat = 0
-        func place(_ item: TodoItem, _ before: TodoItem, _ path: [Int]) -> Placement {
-            let f = flat
-            flat += 1
-            let children = item.children.indices.map { place(item.children[$0], before.children[$0], path + [$0]) }
-            guard let o = alignment.alignment.oldIndex(of: f) else { return .fresh(item, children, path) }
-            let old = oldFlat[o]
-            if alignment.alignment.isUnchanged(f) && item.fields == before.fields && Self.childrenKept(children, of: old) {
-                return .verbatim(old.span, Origin(arrayID: old.arrayID, index: old.index))
-            }
-            return .patched(old, item, children, path)
-        }
-        let middlePlacements = rewrite.newMiddle.map { place(items[$0], given[$0], [$0]) }
-        if layout.integerID != nil, Self.hasFresh(middlePlacements) { nextID = try largestID().map { $0 + 1 } }
-        // Items outside the middle whose order number changed.
-        var outer: [Int: Placement] = [:]
-        if renumbered != nil {
-            for i in 0..<items.count where !rewrite.newMiddle.contains(i) && items[i] != given[i] {
-                outer[i] = Self.zipPlace(try readItem(rewrite.oldIndex(ofOuter: i)), items[i], given[i], [i])
-            }
-        }
+        let plan = try ListPlan(given, rewrite: rewrite, old: middle, layout: layout, path: path) { try readItem($0) }
+        self.plan = plan
+        if layout.integerID != nil, plan.hasNew { nextID = try largestID().map { $0 + 1 } }
 
         // The file up to the list, the list, the file after it.
         sink.write(slice(0..<list.whole.lowerBound))
         let elements = list.elements
-        try emitArray(count: items.count, old: list, arrayID: 0, line: lineIndent(at: list.whole.lowerBound), to: &sink) { i in
-            if rewrite.newMiddle.contains(i) { return middlePlacements[i - rewrite.prefix] }
-            if let placed = outer[i] { return placed }
+        let mapped = self.mapped
+        try emitArray(count: plan.items.count, old: list, arrayID: 0, line: lineIndent(at: list.whole.lowerBound), to: &sink) { i in
+            if rewrite.newMiddle.contains(i) { return (plan.middle[i - rewrite.prefix], nil) }
+            if let placed = plan.outer[i] { return (placed, nil) }
             let k = rewrite.oldIndex(ofOuter: i)
-            return .verbatim(elements[k], Origin(arrayID: 0, index: k))
+            if let mapped, i % Self.releaseEvery == 0 { mapped.release(before: elements[k].lowerBound) }
+            return (nil, Origin(arrayID: 0, index: k, span: elements[k]))
         }
         sink.write(slice(list.whole.upperBound..<bytes.count))
         return warnings.warnings
     }
 
-    /// The placement of an item outside the middle whose order number changed: the same
-    /// tree as the old item, changed where the numbers did.
-    private static func zipPlace(_ old: SpannedItem, _ item: TodoItem, _ before: TodoItem, _ path: [Int]) -> Placement {
-        let children = item.children.indices.map { zipPlace(old.children[$0], item.children[$0], before.children[$0], path + [$0]) }
-        if item.fields == before.fields && childrenKept(children, of: old) {
-            return .verbatim(old.span, Origin(arrayID: old.arrayID, index: old.index))
-        }
-        return .patched(old, item, children, path)
+    /// The plan being written (for warnings' item positions).
+    private var plan: ListPlan<SpannedItem>? = nil
+
+    /// Where an old item stood: its array, its index there, its bytes.
+    private struct Origin {
+        var arrayID: Int
+        var index: Int
+        var span: Range<Int>
     }
 
-    /// Whether children placements are the old item's children, unchanged and in order.
-    private static func childrenKept(_ children: [Placement], of old: SpannedItem) -> Bool {
-        guard children.count == old.children.count else { return false }
-        for (j, child) in children.enumerated() {
-            guard case .verbatim(_, let origin) = child, origin == Origin(arrayID: old.childrenArrayID, index: j) else { return false }
-        }
-        return true
-    }
-
-    private static func hasFresh(_ placements: [Placement]) -> Bool {
-        placements.contains { placement in
-            switch placement {
-            case .verbatim: false
-            case .fresh: true
-            case .patched(_, _, let children, _): hasFresh(children)
-            }
+    private static func origin(of placement: Placement) -> Origin? {
+        switch placement {
+        case .kept(let old), .changed(let old, _, _, _): Origin(arrayID: old.arrayID, index: old.index, span: old.span)
+        case .added: nil
         }
     }
 
@@ -267,20 +352,21 @@ struct TextListPatcher<Syntax: TextListSyntax> {
     private mutating func largestID() throws -> Int? {
         guard let key = layout.integerID else { return nil }
         var largest = layout.largestID
-        func visit(_ item: SpannedItem) {
-            if case .integer(let v)? = item.item.fields[key: key] { largest = max(largest ?? v, v) }
-            for child in item.children { visit(child) }
+        func visit(_ item: TodoItem) {
+            if case .integer(let v)? = item.fields[key: key] { largest = max(largest ?? v, v) }
+            item.children.forEach(visit)
         }
-        for k in list.elements.indices where k >= sampled { visit(try readItem(k)) }
+        for k in list.elements.indices where k >= sampled { visit(try readItem(k).item) }
         return largest
     }
 
     /// Writes an array of items: its opening token, the elements with the gaps the old array
     /// had between them (or like them), its closing token. `old` is the array the elements
-    /// replace; `line` the indentation of the line it opens on.
+    /// replace; `line` the indentation of the line it opens on. `element(i)` is a placement,
+    /// or an old item kept as it is (without building a placement for it).
     private mutating func emitArray(
         count: Int, old: ArraySpan?, arrayID: Int, line: [UInt8], to sink: inout ByteSink,
-        _ element: (Int) -> Placement
+        _ element: (Int) -> (Placement?, Origin?)
     ) throws {
         let oldElements = old?.elements ?? []
         guard count > 0 else {
@@ -314,8 +400,9 @@ struct TextListPatcher<Syntax: TextListSyntax> {
         }
         var previous: Int? = nil
         for i in 0..<count {
-            let placement = element(i)
-            let here = placement.origin.flatMap { $0.arrayID == arrayID ? $0.index : nil }
+            let (placement, kept) = element(i)
+            let origin = kept ?? placement.flatMap(Self.origin)
+            let here = origin.flatMap { $0.arrayID == arrayID ? $0.index : nil }
             if i > 0 {
                 if let range = gap(after: previous, before: here) {
                     sink.write(slice(range))
@@ -324,7 +411,11 @@ struct TextListPatcher<Syntax: TextListSyntax> {
                     sink.write(bytes: syntax.elementSeparator(line: elementLine))
                 }
             }
-            try emit(placement, line: elementLine, to: &sink)
+            if let placement {
+                try emit(placement, line: elementLine, to: &sink)
+            } else if let kept {
+                sink.write(slice(kept.span))
+            }
             previous = here
         }
         if let old, let inside = old.inside {
@@ -340,23 +431,29 @@ struct TextListPatcher<Syntax: TextListSyntax> {
         }
     }
 
+    private mutating func emitArray(
+        _ placements: [Placement], old: ArraySpan?, arrayID: Int, line: [UInt8], to sink: inout ByteSink
+    ) throws {
+        try emitArray(count: placements.count, old: old, arrayID: arrayID, line: line, to: &sink) { (placements[$0], nil) }
+    }
+
     private mutating func emit(_ placement: Placement, line: [UInt8], to sink: inout ByteSink) throws {
         switch placement {
-        case .verbatim(let span, _):
-            sink.write(slice(span))
-        case .patched(let old, let item, let children, let path):
-            try emitPatched(old, item, children, path: path, line: line, to: &sink)
-        case .fresh(let item, let children, let path):
-            try emitFresh(item, children, path: path, line: line, to: &sink)
+        case .kept(let old):
+            sink.write(slice(old.span))
+        case .changed(let old, let item, let children, let at):
+            try emitPatched(old, item, children, at: at, line: line, to: &sink)
+        case .added(let item, let children, let at):
+            try emitFresh(item, children, at: at, line: line, to: &sink)
         }
     }
 
     /// An old item changed key by key (`ItemPatch`): untouched keys keep their bytes.
     private mutating func emitPatched(
-        _ old: SpannedItem, _ item: TodoItem, _ children: [Placement], path: [Int], line: [UInt8], to sink: inout ByteSink
+        _ old: SpannedItem, _ item: TodoItem, _ children: [Placement], at: ItemAt, line: [UInt8], to sink: inout ByteSink
     ) throws {
         let edits = ItemPatch.edits(
-            old: old.item, members: old.members, new: item, childrenChanged: !Self.childrenKept(children, of: old),
+            old: old.item, members: old.members, new: item, childrenChanged: !ListPlan<SpannedItem>.childrenKept(children, of: old),
             layout: layout, now: now)
         let members = old.members.count
         let lead: Range<Int>? = members > 0 ? old.inside.lowerBound..<old.keySpans[0].lowerBound : nil
@@ -399,18 +496,16 @@ struct TextListPatcher<Syntax: TextListSyntax> {
                 sink.write(slice(old.keySpans[i].lowerBound..<old.valueSpans[i].upperBound))
             case .replace(let i, let value):
                 sink.write(slice(old.keySpans[i].lowerBound..<old.valueSpans[i].lowerBound))
-                writeValue(value, line: memberLine, path: path, item: item, to: &sink)
+                writeValue(value, line: memberLine, at: at, to: &sink)
             case .replaceChildren(let i):
                 sink.write(slice(old.keySpans[i].lowerBound..<old.valueSpans[i].lowerBound))
-                try emitArray(count: children.count, old: old.childrenArray, arrayID: old.childrenArrayID, line: memberLine, to: &sink) {
-                    children[$0]
-                }
+                try emitArray(children, old: old.childrenArray, arrayID: old.childrenArrayID, line: memberLine, to: &sink)
             case .insert(let key, let value):
                 writeKey(key, colon: colon, to: &sink)
-                writeValue(value, line: memberLine, path: path, item: item, to: &sink)
+                writeValue(value, line: memberLine, at: at, to: &sink)
             case .insertChildren(let key):
                 writeKey(key, colon: colon, to: &sink)
-                try emitArray(count: children.count, old: nil, arrayID: -1, line: memberLine, to: &sink) { children[$0] }
+                try emitArray(children, old: nil, arrayID: -1, line: memberLine, to: &sink)
             }
         }
         if !first {
@@ -424,36 +519,39 @@ struct TextListPatcher<Syntax: TextListSyntax> {
     }
 
     /// A new item, written like the file's items: their keys in their order, an id and a
-    /// creation date where every item has one.
-    private mutating func emitFresh(_ item: TodoItem, _ children: [Placement], path: [Int], line: [UInt8], to sink: inout ByteSink) throws {
+    /// creation date where every item has one. `children` nil: its children are all new.
+    private mutating func emitFresh(_ item: TodoItem, _ children: [Placement]?, at: ItemAt, line: [UInt8], to sink: inout ByteSink) throws {
         let item = layout.completing(item, nextID: &nextID, now: now)
-        let position = Self.position(path)
+        let plan = self.plan
         for (kind, message) in layout.newItemWarnings(for: item, listName: listName) {
-            warnings.note(kind, message, item: ItemPositions.describe(position, item))
+            warnings.note(kind, message, item: plan?.describe(at) ?? "")
         }
-        let entries = layout.entries(of: item).filter { entry in
-            guard case .value(.null) = entry.value, layout.dropsNulls else { return true }
-            note(.null, path: path, item: item)
-            return false
-        }
+        let entries = layout.entries(of: item)
         let inner = syntax.itemLines ? line + syntax.indent : line
         sink.write(bytes: syntax.objectOpen)
-        for (i, entry) in entries.enumerated() {
+        var first = true
+        for entry in entries {
+            if case .value(.null) = entry.value, layout.dropsNulls {
+                note(.null, at: at)
+                continue
+            }
             if syntax.itemLines {
-                sink.write(bytes: i > 0 ? syntax.memberSeparator(line: inner) : [10] + inner)
-            } else if i > 0 {
+                sink.write(bytes: first ? [10] + inner : syntax.memberSeparator(line: inner))
+            } else if !first {
                 sink.write(bytes: syntax.memberSeparator(line: inner))
             }
+            first = false
             writeKey(entry.key, colon: syntax.colon(line: inner), to: &sink)
             switch entry.value {
             case .value(let value):
-                writeValue(value, line: inner, path: path, item: item, to: &sink)
+                writeValue(value, line: inner, at: at, to: &sink)
             case .items:
-                try emitArray(count: children.count, old: nil, arrayID: -1, line: inner, to: &sink) { children[$0] }
+                let placements = children ?? plan!.newChildren(of: item, at: at)
+                try emitArray(placements, old: nil, arrayID: -1, line: inner, to: &sink)
             case .dictionary: break
             }
         }
-        if syntax.itemLines && !entries.isEmpty { sink.write(bytes: [10] + line) }
+        if syntax.itemLines && !first { sink.write(bytes: [10] + line) }
         sink.write(bytes: syntax.objectClose)
     }
 
@@ -464,20 +562,18 @@ struct TextListPatcher<Syntax: TextListSyntax> {
         sink.write(bytes: scratch)
     }
 
-    private mutating func writeValue(_ value: FieldValue, line: [UInt8], path: [Int], item: TodoItem, to sink: inout ByteSink) {
-        note(value, path: path, item: item)
+    private mutating func writeValue(_ value: FieldValue, line: [UInt8], at: ItemAt, to sink: inout ByteSink) {
+        note(value, at: at)
         scratch.removeAll(keepingCapacity: true)
         syntax.value(value, line: line, to: &scratch)
         sink.write(bytes: scratch)
     }
 
     /// Notes what the format cannot hold of a value written.
-    private mutating func note(_ value: FieldValue, path: [Int], item: TodoItem) {
+    private mutating func note(_ value: FieldValue, at: ItemAt) {
+        let plan = self.plan
         for message in syntax.losses(in: value) {
-            warnings.note(.values, message, item: ItemPositions.describe(Self.position(path), item))
+            warnings.note(.values, message, item: plan?.describe(at) ?? "")
         }
     }
-
-    /// A position as `list` shows it: `2.1` for indexes `[1, 0]`.
-    static func position(_ path: [Int]) -> String { path.map { String($0 + 1) }.joined(separator: ".") }
 }
