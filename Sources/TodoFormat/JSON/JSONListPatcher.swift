@@ -220,7 +220,15 @@ struct JSONListSyntax: TextListSyntax {
 
     mutating func use(_ layout: ItemLayout) { renderer = JSONRenderer(style: style, layout: layout) }
 
-    func item(_ item: TodoItem, line: [UInt8], to out: inout [UInt8]) { renderer.item(item, line: line, to: &out) }
+    func item(_ item: TodoItem, line: [UInt8], to out: inout [UInt8]) -> Bool {
+        renderer.item(item, line: line, to: &out)
+        return Self.isExact(item)
+    }
+
+    /// Whether JSON holds an item (with its children) exactly.
+    static func isExact(_ item: TodoItem) -> Bool {
+        item.fields.allSatisfy { losses(in: $0.value).isEmpty } && item.children.allSatisfy(isExact)
+    }
     func value(_ value: FieldValue, line: [UInt8], to out: inout [UInt8]) { renderer.value(value, line: line, to: &out) }
     func key(_ key: String, to out: inout [UInt8]) { renderer.string(Substring(key), to: &out) }
 

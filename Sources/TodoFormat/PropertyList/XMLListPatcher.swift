@@ -276,8 +276,15 @@ struct XMLListSyntax: TextListSyntax {
         keys = layout.entryKeys
     }
 
-    func item(_ item: TodoItem, line: [UInt8], to out: inout [UInt8]) {
+    func item(_ item: TodoItem, line: [UInt8], to out: inout [UInt8]) -> Bool {
         renderer.item(item, layout: layout, keys: keys, line: line, arrayLines: arrayLines, to: &out)
+        return Self.isExact(item)
+    }
+
+    /// Whether an XML property list holds an item (with its children) exactly.
+    static func isExact(_ item: TodoItem) -> Bool {
+        !XMLRenderer.mayHaveForbidden(item.nameStorage) && !(item.section.map(XMLRenderer.mayHaveForbidden) ?? false)
+            && item.fields.allSatisfy { XMLRenderer.losses(in: $0.value).isEmpty } && item.children.allSatisfy(isExact)
     }
 
     func value(_ value: FieldValue, line: [UInt8], to out: inout [UInt8]) { renderer.value(value, line: line, to: &out) }

@@ -15,25 +15,23 @@ struct XMLRenderer {
     mutating func learn(from text: UnsafeBufferPointer<UInt8>) {
         let real = Array("<real>".utf8), data = Array("<data>".utf8)
         var i = 0
-        var sawFraction = false, sawWhole = false
+        var sawZeroFraction = false, sawWhole = false
         while i < text.count {
             guard text[i] == UInt8(ascii: "<") else {
                 i += 1
                 continue
             }
             if text[i...].starts(with: real) {
+                // `1.0` says whole reals keep a zero fraction (plistlib); `1` that they do not (Apple).
                 var j = i + real.count
-                var dot = false, exponent = false, letters = false
-                while j < text.count && text[j] != UInt8(ascii: "<") {
-                    switch text[j] {
-                    case UInt8(ascii: "."): dot = true
-                    case UInt8(ascii: "e"), UInt8(ascii: "E"): exponent = true
-                    case 97...122, 65...90: letters = true
-                    default: break
-                    }
-                    j += 1
+                let start = j
+                while j < text.count && text[j] != UInt8(ascii: "<") { j += 1 }
+                let value = text[start..<j]
+                if let dot = value.firstIndex(of: UInt8(ascii: ".")) {
+                    if value[(dot + 1)...].allSatisfy({ $0 == UInt8(ascii: "0") }) && dot + 1 < j { sawZeroFraction = true }
+                } else if value.allSatisfy({ ($0 >= 48 && $0 <= 57) || $0 == UInt8(ascii: "-") }) && !value.isEmpty {
+                    sawWhole = true
                 }
-                if dot { sawFraction = true } else if !exponent && !letters { sawWhole = true }
                 i = j
             } else if text[i...].starts(with: data) {
                 let j = i + data.count
@@ -43,7 +41,7 @@ struct XMLRenderer {
                 i += 1
             }
         }
-        if sawWhole && !sawFraction { realsKeepFraction = false }
+        if sawWhole && !sawZeroFraction { realsKeepFraction = false }
     }
 
     /// How many base64 characters plistlib writes on a line of `<data>` at this indentation.
@@ -78,7 +76,7 @@ struct XMLRenderer {
     }
 
     /// Whether a string may hold a character XML 1.0 cannot: a quick look at its bytes.
-    static func mayHaveForbidden(_ s: String) -> Bool {
+    static func mayHaveForbidden<S: StringProtocol>(_ s: S) -> Bool {
         s.utf8.contains { $0 < 32 && $0 != 9 && $0 != 10 || $0 == 0xEF }
     }
 

@@ -26,7 +26,9 @@ protocol TextListSyntax {
     /// Takes the layout items are written in (`item(_:line:to:)`).
     mutating func use(_ layout: ItemLayout)
     /// An item with its children, as a new item of the file; `line` is its line's indentation.
-    func item(_ item: TodoItem, line: [UInt8], to out: inout [UInt8])
+    /// Returns whether the text holds the item exactly (nothing the format cannot hold).
+    @discardableResult
+    func item(_ item: TodoItem, line: [UInt8], to out: inout [UInt8]) -> Bool
     func value(_ value: FieldValue, line: [UInt8], to out: inout [UInt8])
     func key(_ key: String, to out: inout [UInt8])
     /// What goes between a key and its value where the item has no other key to copy it from.
@@ -232,8 +234,8 @@ struct TextListPatcher<Syntax: TextListSyntax> {
     /// The length of `item` as todofmt writes it when the file has those bytes at `offset`.
     private mutating func rendersAs(_ item: TodoItem, at offset: Int) throws -> Int? {
         scratch.removeAll(keepingCapacity: true)
-        syntax.item(item, line: elementLine, to: &scratch)
-        guard offset + scratch.count <= bytes.count else { return nil }
+        // Text that cannot hold the item says nothing about whether the file's item is it.
+        guard syntax.item(item, line: elementLine, to: &scratch), offset + scratch.count <= bytes.count else { return nil }
         let equal = scratch.withUnsafeBufferPointer { memcmp($0.baseAddress!, bytes.baseAddress! + offset, $0.count) == 0 }
         return equal ? scratch.count : nil
     }
