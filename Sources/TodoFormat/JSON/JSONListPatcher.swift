@@ -227,7 +227,10 @@ struct JSONListSyntax: TextListSyntax {
 
     /// Whether JSON holds an item (with its children) exactly.
     static func isExact(_ item: TodoItem) -> Bool {
-        item.fields.allSatisfy { losses(in: $0.value).isEmpty } && item.children.allSatisfy(isExact)
+        if item.fields.isEmpty && item.children.isEmpty { return true }
+        for field in item.fields where !losses(in: field.value).isEmpty { return false }
+        for i in item.children.indices where !isExact(item.children[i]) { return false }
+        return true
     }
     func value(_ value: FieldValue, line: [UInt8], to out: inout [UInt8]) { renderer.value(value, line: line, to: &out) }
     func key(_ key: String, to out: inout [UInt8]) { renderer.string(Substring(key), to: &out) }

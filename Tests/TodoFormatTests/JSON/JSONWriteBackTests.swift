@@ -199,6 +199,82 @@ struct JSONWriteBackTests {
     }
 }
 
+/// Random single edits of long lists: whatever the edit, the file must come out as the app's
+/// writer would write the edited list, which for a file in todofmt's own layout (or in
+/// Python's `indent=2`) is that writer's output for the edited list.
+@Suite("Writing edits into long JSON lists")
+struct JSONRandomEditTests {
+    static func list(_ rng: inout SeededGenerator) -> TodoList {
+        var items: [TodoItem] = []
+        for i in 0..<200 {
+            var item = TodoItem(name: "item \(i) \(["milk", "café", "日本語", "x\"y"].randomElement(using: &rng)!)")
+            if Int.random(in: 0..<4, using: &rng) == 0 { item.status = .done }
+            if Int.random(in: 0..<10, using: &rng) == 0 { item.fields = [Field("prio", .integer(Int.random(in: 1...3, using: &rng)))] }
+            if Int.random(in: 0..<5, using: &rng) == 0 {
+                item.children = (0..<Int.random(in: 1...3, using: &rng)).map { TodoItem(name: "child \(i).\($0)") }
+            }
+            items.append(item)
+        }
+        return TodoList(items: items)
+    }
+
+    static func edit(_ list: inout TodoList, _ rng: inout SeededGenerator) -> String {
+        let n = list.items.count
+        let i = Int.random(in: 0..<n, using: &rng)
+        switch Int.random(in: 0..<8, using: &rng) {
+        case 0:
+            list.items[i].status = list.items[i].isChecked ? .open : .done
+            return "check \(i)"
+        case 1:
+            list.items[i].name = "renamed ✅"
+            return "rename \(i)"
+        case 2:
+            list.items.insert(TodoItem(name: "new"), at: Int.random(in: 0...n, using: &rng))
+            return "insert"
+        case 3:
+            list.items.remove(at: i)
+            return "remove \(i)"
+        case 4:
+            let item = list.items.remove(at: i)
+            let j = Int.random(in: 0..<n, using: &rng)
+            list.items.insert(item, at: j)
+            return "move \(i) to \(j)"
+        case 5:
+            list.items[i].children.append(TodoItem(name: "new child"))
+            return "add a child to \(i)"
+        case 6:
+            guard let k = list.items.firstIndex(where: { !$0.children.isEmpty }) else { return "nothing" }
+            list.items[k].children.removeFirst()
+            return "remove a child of \(k)"
+        default:
+            list.items[i].fields.append(Field("note", .string("a/b <c>")))
+            return "add a field to \(i)"
+        }
+    }
+
+    @Test("a random edit gives what the app would write", arguments: 0..<24)
+    func randomEdit(seed: Int) throws {
+        var rng = SeededGenerator(seed: UInt64(seed))
+        let original = Self.list(&rng)
+        var edited = original
+        let what = Self.edit(&edited, &rng)
+        let directory = try TemporaryDirectory()
+        let path = directory.path("todos.json")
+        // todofmt's own layout: the result is todofmt's output for the edited list.
+        try Data(try original.encoded(as: .json)).write(to: URL(fileURLWithPath: path))
+        try JSONWriteBackTests.write(try edited.encoded(as: .markdown).string, into: path)
+        #expect(try JSONWriteBackTests.text(path) == (try edited.encoded(as: .json)).string, "\(seed): \(what)")
+        // Python's indent=2: the result is Python's output for the edited list.
+        let reformat = "t = json.dumps(json.loads(open(os.path.join(d, 'src.json')).read()), indent=2, ensure_ascii=False)"
+        try Data(try original.encoded(as: .json)).write(to: URL(fileURLWithPath: directory.path("src.json")))
+        let python = try JSONWriteBackTests.make("python.json", "None", dump: reformat, in: directory)
+        try JSONWriteBackTests.write(try edited.encoded(as: .markdown).string, into: python)
+        try Data(try edited.encoded(as: .json)).write(to: URL(fileURLWithPath: directory.path("src.json")))
+        let expected = try JSONWriteBackTests.make("expected.json", "None", dump: reformat, in: directory)
+        #expect(try JSONWriteBackTests.text(python) == (try JSONWriteBackTests.text(expected)), "\(seed): \(what)")
+    }
+}
+
 extension Array where Element == UInt8 {
     var string: String { String(decoding: self, as: UTF8.self) }
 }
