@@ -151,6 +151,15 @@ struct ItemLayout: Hashable, Sendable {
         return entries
     }
 
+    /// Whether an item written with `entries(of:)` reads back with its status (and its
+    /// children theirs). It does not when done-ness is kept only in a completion date and an
+    /// open item still has one.
+    func keepsStatus(of item: TodoItem, keys: EntryKeys) -> Bool {
+        if !item.children.isEmpty && !item.children.allSatisfy({ keepsStatus(of: $0, keys: keys) }) { return false }
+        guard item.status == .open, keys.checked == nil, !keys.wordsInStatus, !item.fields.isEmpty else { return true }
+        return !item.fields.contains { ItemSchema.isCompletionDateKey($0.key) && $0.value != .null }
+    }
+
     /// Whether a field must go under the `fields` key: it would be read back as a role, or a
     /// role's key in the same item (`written`) is spelled the same.
     func mustNest<S: Sequence<String>>(_ key: String, besides written: S) -> Bool {

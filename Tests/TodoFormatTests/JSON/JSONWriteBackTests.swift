@@ -188,6 +188,37 @@ struct JSONWriteBackTests {
         #expect(try Self.write(checklist, into: fresh) == warnings)
     }
 
+    @Test("done-ness in a status word is written back in the file's words (gh's OPEN and CLOSED)")
+    func statusWords() throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.path("gh-issues.json")
+        try Data(contentsOf: Fixture.url("apps/gh-issues.json")).write(to: URL(fileURLWithPath: path))
+        var list = try TodoList(contentsOf: .file(path))
+        list.items[0].status = .done
+        list.items[1].status = .open
+        try Self.write(try list.encoded(as: .markdown).string, into: path)
+        let expected = try Self.make(
+            "expected.json", "json.load(open(os.path.join(d, 'gh-issues.json.orig')))",
+            dump: "v[0]['state'] = 'CLOSED'\nv[1]['state'] = 'OPEN'\nt = json.dumps(v, ensure_ascii=False, separators=(',', ':')) + '\\n'",
+            in: { try Data(contentsOf: Fixture.url("apps/gh-issues.json")).write(to: URL(fileURLWithPath: directory.path("gh-issues.json.orig"))); return directory }())
+        #expect(try Self.text(path) == (try Self.text(expected)))
+    }
+
+    @Test("done-ness kept only as a completion date: checking stamps the time in the key's layout, unchecking clears it")
+    func completionDate() throws {
+        setenv("TODOFMT_NOW", "2026-01-02T03:04:05.25Z", 1)
+        let directory = try TemporaryDirectory()
+        let path = try Self.make(
+            "todos.json", #"[{"title": "a", "completed_at": None}, {"title": "b", "completed_at": "2024-05-01T10:00:00.123456Z"}]"#,
+            dump: "t = json.dumps(v)", in: directory)
+        let list = try TodoList(contentsOf: .file(path))
+        #expect(list.items.map(\.status) == [.open, .done])
+        try Self.write("- [x] a [completed_at:: null]\n- [ ] b [completed_at:: \"2024-05-01T10:00:00.123456Z\"]\n", into: path)
+        #expect(
+            try Self.text(path)
+                == #"[{"title": "a", "completed_at": "2026-01-02T03:04:05.250000Z"}, {"title": "b", "completed_at": null}]"#)
+    }
+
     @Test("a file with a syntax error after the list is an error, and nothing is written")
     func damagedTail() throws {
         let directory = try TemporaryDirectory()
