@@ -35,32 +35,29 @@ struct JSONFormat: ListFormat {
         JSONListWriter(into: output.makeSink(), outputName: output.name, layout: ItemLayout(options.schema))
     }
 
-    /// Replaces the list and keeps the rest: other keys, and the item keys and checked
-    /// values the file's items use; order fields are renumbered to follow the list.
+    /// Writes the list into the file changing only what changed (`JSONListPatcher`): other
+    /// keys, the layout, the escapes and every unchanged item keep their bytes.
     func update(_ existing: Input, with list: TodoList, options: ListOptions) throws -> PendingWrite {
-        let bytes = try existing.bytes()
         guard let path = existing.path else { throw ConversionError.unsupported("\(existing.name): only a file can be written into") }
-        guard bytes.contains(where: { $0 > 32 }) else { return try writeNew(list, to: path, options: options) }
-        let container = try bytes.withUnsafeBufferPointer { try Self.container(of: $0, name: existing.name, options: options) }
-        let items = Ordering.renumbered(list.items, schema: container.layout.schema)
-        let output = try Output.file(path)
-        do {
-            var warnings: [ConversionWarning] = []
-            if !list.metadata.isEmpty { warnings.append(.metadataLeftOut(list.metadata, by: "plain JSON")) }
-            if container.place == .root {
-                var writer = JSONListWriter(into: output.makeSink(), outputName: output.name, layout: container.layout)
-                try TodoList(items: items).send(to: &writer)
-                _ = try writer.finish()
-            } else {
+        // A large file is mapped rather than read, and passed over in order.
+        let mapped = MappedFile(path: path)
+        let bytes = mapped == nil ? try existing.bytes() : []
+        func update(_ buffer: UnsafeBufferPointer<UInt8>) throws -> PendingWrite {
+            guard buffer.contains(where: { $0 > 32 }) else { return try writeNew(list, to: path, options: options) }
+            let output = try Output.file(path)
+            do {
                 var sink = output.makeSink()
-                JSONValueWriter.write(container.replacing(with: items, embedded: JSONEmbedding()), layout: container.layout, to: &sink)
+                var warnings: [ConversionWarning] = list.metadata.isEmpty ? [] : [.metadataLeftOut(list.metadata, by: "plain JSON")]
+                warnings += try JSONListPatcher.write(list.items, into: buffer, path: existing.name, options: options, to: &sink, mapped: mapped)
                 _ = try sink.finish(path: output.name)
+                return PendingWrite(warnings: warnings, commit: output.commit, discard: output.discard)
+            } catch {
+                output.discard()
+                throw error
             }
-            return PendingWrite(warnings: warnings, commit: output.commit, discard: output.discard)
-        } catch {
-            output.discard()
-            throw error
         }
+        if let mapped { return try update(mapped.bytes) }
+        return try bytes.withUnsafeBufferPointer(update)
     }
 
     private func writeNew(_ list: TodoList, to path: String, options: ListOptions) throws -> PendingWrite {
@@ -74,41 +71,20 @@ struct JSONFormat: ListFormat {
             throw error
         }
     }
-
-    /// The list's place in an existing file and how its items are written. An array root is
-    /// read one item at a time, only to learn its layout.
-    static func container(of bytes: UnsafeBufferPointer<UInt8>, name: String, options: ListOptions) throws -> ListContainer {
-        var scanner = JSONScanner(bytes: bytes, path: name)
-        switch scanner.peek() {
-        case UInt8(ascii: "["):
-            var learner = ItemLayout.Learner(options.schema)
-            scanner.position += 1
-            var first = true
-            while try scanner.nextElement(close: UInt8(ascii: "]"), first: &first) {
-                if case .dictionary(let fields) = try scanner.value() { learner.adopt(fields) }
-            }
-            try scanner.expectEnd()
-            return ListContainer(root: .array([]), place: .root, layout: learner.finish())
-        case UInt8(ascii: "{"):
-            guard case .dictionary(let fields) = try scanner.value() else { throw scanner.error("expected an object") }
-            try scanner.expectEnd()
-            return try ListContainer(dictionary: fields, key: options.key, schema: options.schema, path: name)
-        default:
-            throw scanner.unexpected(expecting: "a JSON array of items, or an object holding one")
-        }
-    }
 }
 
-/// A list kept as JSON text inside another file (a UserDefaults data value), written in the
-/// layout the app used: JSONEncoder's compact text, or Python's spaced and ASCII-escaped.
+/// A list kept as JSON text inside another file (a UserDefaults data value): written into
+/// the old text changing only what changed, so that an unchanged list keeps its bytes and a
+/// changed one keeps the app's layout (JSONEncoder's compact text, Python's spaced and
+/// ASCII-escaped text).
 struct JSONEmbedding: EmbeddedListCodec {
-    func encode(_ items: [TodoItem], layout: ItemLayout, like old: [UInt8]) -> [UInt8] {
-        var writer = JSONListWriter(into: ByteSink(), outputName: "", layout: layout)
-        try? TodoList(items: items).send(to: &writer)
-        let json = (try? writer.finish().bytes) ?? []
-        let style = JSONStyle(of: old)
-        var text = style.apply(to: json)
-        if style.layout != .lines, text.last == 10 { text.removeLast() }
-        return text
+    func update(_ old: [UInt8], with items: [TodoItem], options: ListOptions, name: String) throws
+        -> (bytes: [UInt8], warnings: [ConversionWarning])
+    {
+        var sink = ByteSink()
+        let warnings = try old.withUnsafeBufferPointer { buffer in
+            try JSONListPatcher.write(items, into: buffer, path: name, options: ListOptions(schema: options.schema), to: &sink)
+        }
+        return (try sink.finish(path: name), warnings)
     }
 }

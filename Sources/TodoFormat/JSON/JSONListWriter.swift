@@ -11,6 +11,9 @@ struct JSONListWriter: ListWriter {
     private let layout: ItemLayout
     /// Plain JSON has no place for metadata: what `begin` received, for a warning.
     private var leftOutMetadata: [Field] = []
+    /// What JSON cannot hold of the values written (NaN, -0.0), and where items stand.
+    private var warnings = WarningLog()
+    private var positions: [Int] = []
 
     /// Whether the layout is todofmt's own: items are then written without building entries.
     private let isStandard: Bool
@@ -28,6 +31,16 @@ struct JSONListWriter: ListWriter {
     }
 
     mutating func item(_ item: TodoItem, depth: Int) {
+        if positions.count > depth + 1 { positions.removeLast(positions.count - depth - 1) }
+        while positions.count < depth + 1 { positions.append(0) }
+        positions[depth] += 1
+        for field in item.fields {
+            if case .double(let d) = field.value, d.isFinite && !(d == 0 && d.sign == .minus) { continue }
+            for message in JSONListSyntax.losses(in: field.value) {
+                let position = positions.map(String.init).joined(separator: ".")
+                warnings.note(.values, message, item: ItemPositions.describe(position, item))
+            }
+        }
         let step = open.advance(to: depth)
         if !started {
             sink.write("[\n")
@@ -82,6 +95,7 @@ struct JSONListWriter: ListWriter {
     mutating func finish() throws -> Written {
         var written = Written(bytes: try sink.finish(path: outputName))
         if !leftOutMetadata.isEmpty { written.warnings.append(.metadataLeftOut(leftOutMetadata, by: "plain JSON")) }
+        written.warnings += warnings.warnings
         return written
     }
 

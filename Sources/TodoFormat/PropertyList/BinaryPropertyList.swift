@@ -19,7 +19,7 @@ struct BinaryPropertyListReader {
     let path: String
     private let offsetSize: Int
     private let referenceSize: Int
-    private let objectCount: Int
+    let objectCount: Int
     let topObject: Int
     private let tableOffset: Int
 
@@ -98,6 +98,25 @@ struct BinaryPropertyListReader {
         // No count can be larger than the object area (and none may be negative).
         guard count >= 0 && count <= tableOffset else { throw error("bad length of object \(object)", at: at) }
         return (marker, start, count, at)
+    }
+
+    /// The bytes of a scalar object (anything but an array, a set or a dictionary): its
+    /// marker and contents, to copy it as it is.
+    func scalarBytes(_ object: Int) throws(ParseError) -> Range<Int> {
+        let h = try header(of: object)
+        let info = Int(h.marker & 0x0F)
+        let end: Int
+        switch h.marker >> 4 {
+        case 0x0: end = h.at + 1
+        case 0x1, 0x2: end = h.at + 1 + (1 << info)
+        case 0x3: end = h.at + 9
+        case 0x4, 0x5: end = h.start + h.count
+        case 0x6: end = h.start + 2 * h.count
+        case 0x8: end = h.at + 2 + info
+        default: throw error("unknown object type 0x\(String(h.marker, radix: 16))", at: h.at)
+        }
+        guard end <= tableOffset else { throw error("object runs past the object area", at: h.at) }
+        return h.at..<end
     }
 
     /// The references of an array's elements or a dictionary's keys and values.
@@ -209,14 +228,14 @@ struct BinaryPropertyListReader {
             let size = 1 << info
             guard size <= 16, h.at + 1 + size <= tableOffset else { throw error("bad integer", at: h.at) }
             if size == 16 {
-                // 128-bit integers hold unsigned 64-bit values; todofmt's integers are signed.
+                // 128-bit integers: Apple's and Python's writers use them for values from 2^63
+                // to 2^64 - 1; plistlib reads any signed 128-bit value.
                 var high: UInt64 = 0, low: UInt64 = 0
                 for k in 0..<8 {
                     high = high << 8 | UInt64(bytes[h.at + 1 + k])
                     low = low << 8 | UInt64(bytes[h.at + 9 + k])
                 }
-                guard high == 0, low <= UInt64(Int.max) else { throw error("integer too large", at: h.at) }
-                return .integer(Int(low))
+                return WideInteger(high: high, low: low).value
             }
             var v: UInt64 = 0
             for k in 0..<size { v = v << 8 | UInt64(bytes[h.at + 1 + k]) }
@@ -238,8 +257,15 @@ struct BinaryPropertyListReader {
         case 0x5, 0x6:
             return .string(try string(object)!)
         case 0x8:
-            // UIDs (NSKeyedArchiver) have no todofmt type; keep the number.
-            return .integer(unsigned(h.at + 1, min(info + 1, 8)))
+            // UIDs (NSKeyedArchiver) have no todofmt type: they read as their number.
+            let size = info + 1
+            guard size <= 8 || size == 16, h.at + 1 + size <= tableOffset else { throw error("bad UID", at: h.at) }
+            var high: UInt64 = 0, low: UInt64 = 0
+            for k in 0..<size {
+                high = high << 8 | low >> 56
+                low = low << 8 | UInt64(bytes[h.at + 1 + k])
+            }
+            return size <= 8 ? WideInteger(high: 0, low: low).value : WideInteger(high: high, low: low).value
         case 0xA:
             let ref = try references(start: h.start, count: h.count, at: h.at)
             var values: [FieldValue] = []
@@ -266,7 +292,7 @@ struct BinaryPropertyListReader {
 /// written once and shared, and references take the fewest bytes a count of all the
 /// tree's nodes allows.
 struct BinaryPropertyListWriter {
-    private var position = 8
+    private(set) var position = 8
     private var offsets: [Int] = []
     private let referenceSize: Int
     private let layout: ItemLayout
@@ -276,7 +302,7 @@ struct BinaryPropertyListWriter {
     private var dates: [UInt64: Int] = [:]
     private var booleans: [Int] = [-1, -1]
 
-    private init(nodeCount: Int, layout: ItemLayout) {
+    init(nodeCount: Int, layout: ItemLayout) {
         referenceSize = nodeCount <= 0xFF ? 1 : nodeCount <= 0xFFFF ? 2 : 4
         self.layout = layout
         offsets.reserveCapacity(nodeCount)
@@ -286,13 +312,28 @@ struct BinaryPropertyListWriter {
         var writer = BinaryPropertyListWriter(nodeCount: root.nodeCount, layout: layout)
         sink.write("bplist00")
         let top = writer.write(root, to: &sink)
-        let tableOffset = writer.position
+        writer.end(top: top, to: &sink)
+    }
+
+    /// Writes the offset table and the trailer, after the objects (the first written after
+    /// `bplist00`); `top` is the root object.
+    mutating func end(top: Int, to sink: inout ByteSink) {
+        let tableOffset = position
         let offsetSize = tableOffset <= 0xFF ? 1 : tableOffset <= 0xFFFF ? 2 : tableOffset <= 0xFFFF_FFFF ? 4 : 8
-        for offset in writer.offsets { writeBigEndian(UInt64(offset), size: offsetSize, to: &sink) }
-        sink.write(bytes: [0, 0, 0, 0, 0, 0, UInt8(offsetSize), UInt8(writer.referenceSize)])
-        writeBigEndian(UInt64(writer.offsets.count), size: 8, to: &sink)
-        writeBigEndian(UInt64(top), size: 8, to: &sink)
-        writeBigEndian(UInt64(tableOffset), size: 8, to: &sink)
+        for offset in offsets { Self.writeBigEndian(UInt64(offset), size: offsetSize, to: &sink) }
+        sink.write(bytes: [0, 0, 0, 0, 0, 0, UInt8(offsetSize), UInt8(referenceSize)])
+        Self.writeBigEndian(UInt64(offsets.count), size: 8, to: &sink)
+        Self.writeBigEndian(UInt64(top), size: 8, to: &sink)
+        Self.writeBigEndian(UInt64(tableOffset), size: 8, to: &sink)
+    }
+
+    /// An object copied byte for byte (a scalar of another file: its marker and contents);
+    /// returns its number.
+    mutating func raw(_ object: UnsafeBufferPointer<UInt8>, to sink: inout ByteSink) -> Int {
+        let n = begin()
+        sink.write(object)
+        position += object.count
+        return n
     }
 
     static func writeBigEndian(_ value: UInt64, size: Int, to sink: inout ByteSink) {
@@ -329,7 +370,7 @@ struct BinaryPropertyListWriter {
         position += 1 + size
     }
 
-    private mutating func container(_ type: UInt8, refs: [Int], to sink: inout ByteSink) -> Int {
+    mutating func container(_ type: UInt8, refs: [Int], to sink: inout ByteSink) -> Int {
         let number = begin()
         marker(type, count: type == 0xD0 ? refs.count / 2 : refs.count, to: &sink)
         for ref in refs { Self.writeBigEndian(UInt64(ref), size: referenceSize, to: &sink) }
@@ -354,7 +395,7 @@ struct BinaryPropertyListWriter {
         }
     }
 
-    private mutating func write(_ item: TodoItem, to sink: inout ByteSink) -> Int {
+    mutating func write(_ item: TodoItem, to sink: inout ByteSink) -> Int {
         // Property lists have no null: such fields are left out.
         let entries = layout.entries(of: item).filter { if case .value(.null) = $0.value { false } else { true } }
         var refs = entries.map { key($0.key, to: &sink) }
@@ -362,14 +403,14 @@ struct BinaryPropertyListWriter {
         return container(0xD0, refs: refs, to: &sink)
     }
 
-    private mutating func key(_ key: String, to sink: inout ByteSink) -> Int {
+    mutating func key(_ key: String, to sink: inout ByteSink) -> Int {
         if let n = strings[key] { return n }
         let n = string(key, to: &sink)
         strings[key] = n
         return n
     }
 
-    private mutating func write(_ value: FieldValue, to sink: inout ByteSink) -> Int {
+    mutating func write(_ value: FieldValue, to sink: inout ByteSink) -> Int {
         switch value {
         case .string(let s):
             // Short strings (stored inline by Swift) are shared; long ones are mostly unique.
@@ -406,13 +447,13 @@ struct BinaryPropertyListWriter {
             booleans[b ? 1 : 0] = n
             return n
         case .bigInteger(let digits):
-            // Values from 2^63 to 2^64 - 1 take 16 bytes, as Apple's and Python's writers
-            // make them; property lists hold no other integers beyond Int.
-            guard let value = UInt64(digits) else { return write(.string(digits), to: &sink) }
+            // 16 bytes, as Apple's and Python's writers make values from 2^63 to 2^64 - 1
+            // (and plistlib reads any 128-bit value); beyond 128 bits, the digits as text.
+            guard let value = WideInteger(digits: digits) else { return write(.string(digits), to: &sink) }
             let n = begin()
             sink.write(byte: 0x14)
-            Self.writeBigEndian(0, size: 8, to: &sink)
-            Self.writeBigEndian(value, size: 8, to: &sink)
+            Self.writeBigEndian(value.high, size: 8, to: &sink)
+            Self.writeBigEndian(value.low, size: 8, to: &sink)
             position += 17
             return n
         case .data(let data):

@@ -43,19 +43,27 @@ struct PropertyListFormat: ListFormat {
         PropertyListWriter(format: self, sink: output.makeSink(), outputName: output.name, layout: ItemLayout(options.schema))
     }
 
-    /// Replaces the list and keeps the rest: other keys, the item keys and checked values
-    /// the file's items use; order fields are renumbered to follow the list.
+    /// Writes the list into the file changing only what changed: an XML file keeps every
+    /// byte outside the changed items (`XMLListPatcher`); a binary file is written anew with
+    /// every other object copied as it was (`BinaryListRewriter`).
     func update(_ existing: Input, with list: TodoList, options: ListOptions) throws -> PendingWrite {
         guard let path = existing.path else { throw ConversionError.unsupported("\(existing.name): only a file can be written into") }
-        let bytes = try existing.bytes()
-        let container = try bytes.withUnsafeBufferPointer { try self.container(of: $0, name: existing.name, options: options) }
-        let items = Ordering.renumbered(list.items, schema: container.layout.schema)
+        // A large XML file is mapped rather than read, and passed over in order.
+        let mapped = isBinary ? nil : MappedFile(path: path)
+        let bytes = mapped == nil ? try existing.bytes() : []
         let output = try Output.file(path)
         do {
             var sink = output.makeSink()
-            write(container.replacing(with: items, embedded: embedded), layout: container.layout, to: &sink)
+            var warnings: [ConversionWarning] = list.metadata.isEmpty ? [] : [.metadataLeftOut(list.metadata, by: "a property list")]
+            func write(_ buffer: UnsafeBufferPointer<UInt8>) throws -> [ConversionWarning] {
+                isBinary
+                    ? try BinaryListRewriter.write(list.items, into: buffer, path: existing.name, options: options, embedded: embedded, to: &sink)
+                    : try XMLListPatcher.write(
+                        list.items, into: buffer, path: existing.name, options: options, embedded: embedded, to: &sink, mapped: mapped)
+            }
+            warnings += try mapped.map { try write($0.bytes) } ?? bytes.withUnsafeBufferPointer(write)
             _ = try sink.finish(path: output.name)
-            return PendingWrite(warnings: losses(of: list), commit: output.commit, discard: output.discard)
+            return PendingWrite(warnings: warnings, commit: output.commit, discard: output.discard)
         } catch {
             output.discard()
             throw error
@@ -71,51 +79,29 @@ struct PropertyListFormat: ListFormat {
         }
     }
 
-    /// What a property list cannot hold of the list.
+    /// What a property list cannot hold of the list: its metadata, nulls, integers beyond
+    /// 64 bits, and in XML control characters and date fractions.
     func losses(of list: TodoList) -> [ConversionWarning] {
-        list.metadata.isEmpty ? [] : [.metadataLeftOut(list.metadata, by: "a property list")]
-    }
-
-    /// The list's place in an existing file and how its items are written. An array root is
-    /// read one item at a time, only to learn its layout.
-    private func container(of bytes: UnsafeBufferPointer<UInt8>, name: String, options: ListOptions) throws -> ListContainer {
-        var learner = ItemLayout.Learner(options.schema)
-        func adopt(_ value: FieldValue) {
-            if case .dictionary(let fields) = value { learner.adopt(fields) }
+        var log = WarningLog()
+        if !list.metadata.isEmpty { log.append(contentsOf: [.metadataLeftOut(list.metadata, by: "a property list")]) }
+        let binary = isBinary
+        func losses(_ value: FieldValue) -> [String] {
+            binary ? BinaryListRewriter.losses(in: value) : XMLRenderer.losses(in: value)
         }
-        let root: FieldValue
-        let fail: (String) -> ParseError
-        if isBinary {
-            let reader = try BinaryPropertyListReader(bytes: bytes, path: name)
-            if let elements = try reader.arrayElements(reader.topObject) {
-                for element in elements { adopt(try reader.value(element)) }
-                return ListContainer(root: .array([]), place: .root, layout: learner.finish())
-            }
-            root = try reader.value(reader.topObject)
-            fail = { reader.error($0, at: 8) }
-        } else {
-            var reader = XMLPropertyListReader(bytes: bytes, path: name)
-            let tag = try reader.openPlist()
-            if tag.is("array") && !tag.isClosing {
-                if !tag.isEmpty {
-                    while true {
-                        let next = try reader.nextTag()
-                        if next.isClosing && next.is("array") { break }
-                        adopt(try reader.value(next))
-                    }
+        func walk(_ items: [TodoItem], _ path: [Int]) {
+            for (i, item) in items.enumerated() {
+                var messages: [String] = []
+                if !isBinary && XMLRenderer.mayHaveForbidden(item.name) { messages += losses(.string(item.name)) }
+                if !isBinary, let section = item.section, XMLRenderer.mayHaveForbidden(section) { messages += losses(.string(section)) }
+                for field in item.fields { messages += losses(field.value) }
+                for message in messages {
+                    log.note(.values, message, item: ItemPositions.describe(ListPlan<BinaryOldItem>.position(path + [i]), item))
                 }
-                try reader.closePlist()
-                return ListContainer(root: .array([]), place: .root, layout: learner.finish())
+                if !item.children.isEmpty { walk(item.children, path + [i]) }
             }
-            root = try reader.value(tag)
-            try reader.closePlist()
-            let reporter = reader
-            fail = { reporter.error($0, at: tag.offset) }
         }
-        guard case .dictionary(let fields) = root else {
-            throw fail("the root is neither an array of items nor a dictionary holding one")
-        }
-        return try ListContainer(dictionary: fields, key: options.key, schema: options.schema, path: name)
+        walk(list.items, [])
+        return log.warnings
     }
 }
 

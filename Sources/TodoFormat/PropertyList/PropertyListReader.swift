@@ -57,6 +57,7 @@ enum PropertyListReader {
         guard case .dictionary(let fields) = root else {
             throw fail("the root is neither an array of items nor a dictionary holding one")
         }
+        try refuseKeyedArchive(fields, path: path)
         let (place, values) = try ListPlace.locate(in: fields, key: key, schema: schema, path: path)
         let items = try schema.items(from: values, depth: 0) { message in
             if case .jsonData(let key) = place {
@@ -67,5 +68,15 @@ enum PropertyListReader {
         try sink.begin(metadata: [])
         for item in items { try sink.itemTree(item, depth: 0) }
         try sink.end()
+    }
+
+    /// A keyed archive (`NSKeyedArchiver`: `$archiver`, `$objects`, `$top`) holds archived
+    /// objects that refer to each other by UID, not a list of item dictionaries.
+    static func refuseKeyedArchive(_ root: [Field], path: String) throws {
+        guard root[key: "$archiver"] != nil, root[key: "$objects"] != nil else { return }
+        throw ConversionError.noList(
+            path: path,
+            reason: "a keyed archive (NSKeyedArchiver) holds archived objects, not a todo list todofmt reads; its keys: "
+                + root.map(\.key).joined(separator: ", "))
     }
 }

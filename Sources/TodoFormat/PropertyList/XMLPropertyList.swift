@@ -10,7 +10,7 @@ import Foundation
 struct XMLPropertyListReader {
     let bytes: UnsafeBufferPointer<UInt8>
     let path: String
-    private(set) var position = 0
+    var position = 0
 
     init(bytes: UnsafeBufferPointer<UInt8>, path: String) {
         self.bytes = bytes
@@ -181,6 +181,60 @@ struct XMLPropertyListReader {
             if name.hasPrefix("#x") { value = UInt32(name.dropFirst(2), radix: 16) } else if name.hasPrefix("#") { value = UInt32(name.dropFirst()) }
             guard let value, let scalar = Unicode.Scalar(value) else { throw error("unknown entity '&\(name);'", at: start) }
             return Array(String(scalar).utf8)
+        }
+    }
+
+    /// The text of a `<key>` element whose opening tag was `tag`.
+    mutating func keyText(_ tag: Tag) throws(ParseError) -> String {
+        tag.isEmpty ? "" : try text(until: "key", opened: tag)
+    }
+
+    /// Moves past the text of a scalar element up to its closing tag `name`, without decoding it.
+    mutating func skipText(until name: ArraySlice<UInt8>, opened: Tag) throws(ParseError) {
+        while position < bytes.count {
+            if bytes[position] == UInt8(ascii: "<") {
+                if starts(with: "<![CDATA[", at: position) {
+                    try skip(past: "]]>", what: "CDATA section")
+                    continue
+                }
+                if starts(with: "<!--", at: position) {
+                    try skip(past: "-->", what: "comment")
+                    continue
+                }
+                let close = try tag()
+                guard close.isClosing && close.name.elementsEqual(name) else {
+                    throw error("expected </\(String(decoding: name, as: UTF8.self))>, found <\(close.isClosing ? "/" : "")\(close.text)>", at: close.offset)
+                }
+                return
+            }
+            position += 1
+        }
+        throw error("<\(opened.text)> is not closed", at: opened.offset)
+    }
+
+    /// Moves past the value whose opening tag was `tag`, without building it.
+    mutating func skipValue(_ tag: Tag) throws(ParseError) {
+        guard !tag.isClosing else { throw error("unexpected </\(tag.text)>", at: tag.offset) }
+        if tag.isEmpty { return }
+        guard tag.is("array") || tag.is("dict") else { return try skipText(until: tag.name, opened: tag) }
+        var open: [Tag] = [tag]
+        while let top = open.last {
+            let next = try nextTag()
+            if next.isClosing {
+                guard next.name.elementsEqual(top.name) else {
+                    throw error("expected </\(top.text)>, found </\(next.text)>", at: next.offset)
+                }
+                open.removeLast()
+            } else if next.isEmpty {
+                continue
+            } else if next.is("array") || next.is("dict") {
+                guard open.count < Limits.valueLevels else {
+                    throw error("values nested too deep (\(Limits.valueLevels) levels at most)", at: next.offset)
+                }
+                open.append(next)
+            } else {
+                try skipText(until: next.name, opened: next)
+            }
         }
     }
 
@@ -359,9 +413,11 @@ struct XMLPropertyListWriter {
         }
     }
 
+    /// Text as element content (`XMLRenderer.text`): references for `&`, `<`, `>` and a
+    /// carriage return; U+FFFD for what XML 1.0 cannot hold (`losses` warns of it).
     private func escaped(_ s: String, to sink: inout ByteSink) {
         var clean = true
-        for b in s.utf8 where b == UInt8(ascii: "<") || b == UInt8(ascii: ">") || b == UInt8(ascii: "&") {
+        for b in s.utf8 where b == UInt8(ascii: "<") || b == UInt8(ascii: ">") || b == UInt8(ascii: "&") || (b < 32 && b != 9 && b != 10) || b == 0xEF {
             clean = false
             break
         }
@@ -369,14 +425,8 @@ struct XMLPropertyListWriter {
             sink.write(s)
             return
         }
-        for b in s.utf8 {
-            switch b {
-            case UInt8(ascii: "<"): sink.write("&lt;")
-            case UInt8(ascii: ">"): sink.write("&gt;")
-            case UInt8(ascii: "&"): sink.write("&amp;")
-            default: sink.write(byte: b)
-            }
-        }
-        sink.flushIfFull()
+        var out: [UInt8] = []
+        XMLRenderer().text(s, to: &out)
+        sink.write(bytes: out)
     }
 }

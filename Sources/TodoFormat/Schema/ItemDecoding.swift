@@ -98,6 +98,12 @@ struct ItemBuilder {
         }
     }
 
+    /// Whether a key holds `role` now: after `set`, false when its value could not play it.
+    func holds(_ role: ItemRole) -> Bool { taken & Self.bit(role) != 0 }
+
+    /// How many fields the item has so far (a writer that patches a file maps keys to fields).
+    var fieldCount: Int { fields.count }
+
     mutating func setChildren(_ items: [TodoItem]) {
         taken |= Self.bit(.children)
         children = items

@@ -1,6 +1,9 @@
+import Foundation
+
 /// How a file writes its items, learned from the items already in it: the key each role
-/// uses, the order of keys, and whether checked flags are 0/1 or true/false. Writing into
-/// that file follows it, so new and changed items look like the app's own.
+/// uses, the order of keys, how values are spelled (`true` or `1`, `done` or `CLOSED`, a
+/// date's layout) and what a new item gets (an id, a creation date). Writing into that file
+/// follows it, so new and changed items look like the app's own.
 struct ItemLayout: Hashable, Sendable {
     /// The roles' keys, as the user named them or as the file uses them.
     var schema: ItemSchema
@@ -13,6 +16,32 @@ struct ItemLayout: Hashable, Sendable {
     var keyOrder: [String: Int] = [:]
     var keyOrderByName: [String: [String: Int]] = [:]
 
+    /// How the checked key spells done and open, where the file's items say.
+    var checkedSpelling: CheckedSpelling? = nil
+    /// The words the status key holds for done and open (`CLOSED`, `OPEN`), when the file
+    /// keeps done-ness there rather than only custom statuses.
+    var statusWords: StatusWords? = nil
+    /// An integer `id` every item has: new items get the largest plus one.
+    var integerID: String? = nil
+    /// The largest integer id among the items learned from.
+    var largestID: Int? = nil
+    /// A creation-date key every item has, and how new items' values are spelled.
+    var creationDate: CreationDate? = nil
+    /// Keys every item has that todofmt cannot fill for a new item (a UUID, a number that
+    /// may be a date, a list): new items leave them out, and a warning names them.
+    var unfillableKeys: [String] = []
+    /// A key that tells items apart (`id`, `uuid` on every item, no two alike).
+    var identityKey: String? = nil
+    /// Whether the items have order values, and whether those run downwards (`Ordering.isDescending`).
+    var hasOrder = false
+    var orderDescending = false
+    /// How many items it was learned from: 0 when the file had none to learn from.
+    var itemCount = 0
+    /// How the items' creation and completion dates are spelled, by key, where they are text.
+    var dateSpellings: [String: DateSpelling] = [:]
+    /// Whether the format has no null (property lists): null values are left out.
+    var dropsNulls = false
+
     /// todofmt's own layout for a schema: its keys, true/false, todofmt's key order.
     init(_ schema: ItemSchema = .standard) {
         self.schema = schema
@@ -21,34 +50,98 @@ struct ItemLayout: Hashable, Sendable {
     /// The key written for a role.
     var keys: [ItemRole: String] { schema.keys }
 
-    /// The key/value pairs an item is written as, in order: name, checked, status, section,
-    /// fields, nested fields, children.
-    func entries(of item: TodoItem) -> [OutputEntry] {
-        var entries: [OutputEntry] = []
-        entries.reserveCapacity(3 + item.fields.count)
-        entries.append(OutputEntry(schema.keys[.name] ?? "name", .value(.string(item.name))))
-        if let key = schema.keys[.checked] ?? (item.isChecked ? "checked" : nil) {
-            let integer =
-                integerChecked.contains(item.name) || (checkedIsIntegerByDefault && !booleanChecked.contains(item.name))
-            entries.append(OutputEntry(key, .value(integer ? .integer(item.isChecked ? 1 : 0) : .bool(item.isChecked))))
+    /// How a checked key spells its values.
+    enum CheckedSpelling: Hashable, Sendable {
+        case boolean
+        case integer
+        /// Text, such as YAML 1.1's `yes`/`no` or `on`/`off`.
+        case words(done: String, open: String)
+    }
+
+    /// A status key's words for done and open, as the file spells them.
+    struct StatusWords: Hashable, Sendable {
+        var done: String
+        var open: String
+    }
+
+    /// A creation-date key and what its values are: dates (property lists) or text in a layout.
+    struct CreationDate: Hashable, Sendable {
+        enum Values: Hashable, Sendable {
+            /// Date values; whole seconds when every value was.
+            case dates(wholeSeconds: Bool)
+            case text(DateSpelling)
         }
-        if case .custom(let scalar) = item.status {
-            entries.append(OutputEntry(schema.keys[.status] ?? "status", .value(.string(String(scalar)))))
-        }
-        if let section = item.section {
-            entries.append(OutputEntry(schema.keys[.section] ?? "section", .value(.string(section))))
-        }
-        var nested: [Field] = []
-        for field in item.fields {
-            // Property lists have no null: such a field is left out of them (see FORMAT.md).
-            if schema.mustNest(field.key) {
-                nested.append(field)
-            } else {
-                entries.append(OutputEntry(field.key, .value(field.value)))
+        var key: String
+        var values: Values
+
+        /// The value for a new item created at `now`.
+        func value(at now: Date) -> FieldValue {
+            switch values {
+            case .dates(let whole):
+                .date(whole ? Date(timeIntervalSince1970: now.timeIntervalSince1970.rounded(.down)) : now)
+            case .text(let spelling): .string(spelling.format(now))
             }
         }
-        if !nested.isEmpty { entries.append(OutputEntry(schema.keys[.fields] ?? "fields", .value(.dictionary(nested)))) }
-        if !item.children.isEmpty { entries.append(OutputEntry(schema.keys[.children] ?? "children", .items(item.children))) }
+    }
+
+    /// The keys of the roles as items are written, worked out once for many items.
+    struct EntryKeys {
+        var name: String
+        var checked: String?
+        var status: String
+        var section: String
+        var fields: String
+        var children: String
+        /// Whether done-ness is written as a word of the status key (no checked key).
+        var wordsInStatus: Bool
+    }
+
+    var entryKeys: EntryKeys {
+        let status = schema.keys[.status] ?? "status"
+        return EntryKeys(
+            name: schema.keys[.name] ?? "name", checked: schema.keys[.checked], status: status,
+            section: schema.keys[.section] ?? "section", fields: schema.keys[.fields] ?? "fields",
+            children: schema.keys[.children] ?? "children", wordsInStatus: statusWords != nil || schema.statusMap(of: status) != nil)
+    }
+
+    /// The key/value pairs an item is written as, in order: name, checked, status, section,
+    /// fields, nested fields, children.
+    func entries(of item: TodoItem) -> [OutputEntry] { entries(of: item, keys: entryKeys) }
+
+    func entries(of item: TodoItem, keys: EntryKeys) -> [OutputEntry] {
+        var entries: [OutputEntry] = []
+        entries.reserveCapacity(3 + item.fields.count)
+        entries.append(OutputEntry(keys.name, .value(.string(item.name))))
+        var checkedKey: String? = nil
+        if let key = keys.checked ?? (item.isChecked && !keys.wordsInStatus ? "checked" : nil) {
+            let name = integerChecked.isEmpty && booleanChecked.isEmpty ? nil : item.name
+            entries.append(OutputEntry(key, .value(checkedValue(item.status, key: key, itemName: name))))
+            checkedKey = key
+        }
+        var statusWritten = false
+        if keys.status != checkedKey, let value = statusValue(item.status, key: keys.status, like: nil, always: keys.wordsInStatus) {
+            entries.append(OutputEntry(keys.status, .value(value)))
+            statusWritten = true
+        }
+        if let section = item.section { entries.append(OutputEntry(keys.section, .value(.string(section)))) }
+        if !item.fields.isEmpty {
+            var written = [keys.name]
+            if let checkedKey { written.append(checkedKey) }
+            if statusWritten { written.append(keys.status) }
+            if item.section != nil { written.append(keys.section) }
+            var nested: [Field] = []
+            for field in item.fields {
+                // A field whose key would be read back as a role, or that a role's key already
+                // took, goes under `fields`: every key is written once.
+                if mustNest(field.key, besides: written) || field.key == keys.fields || (field.key == keys.children && !item.children.isEmpty) {
+                    nested.append(field)
+                } else {
+                    entries.append(OutputEntry(field.key, .value(field.value)))
+                }
+            }
+            if !nested.isEmpty { entries.append(OutputEntry(keys.fields, .value(.dictionary(nested)))) }
+        }
+        if !item.children.isEmpty { entries.append(OutputEntry(keys.children, .items(item.children))) }
         if !keyOrder.isEmpty {
             // Keys the file knows in its order; new ones after them, in todofmt's order.
             let order = keyOrderByName[item.name] ?? keyOrder
@@ -56,6 +149,154 @@ struct ItemLayout: Hashable, Sendable {
             entries = ranked.sorted { $0.rank < $1.rank }.map(\.entry)
         }
         return entries
+    }
+
+    /// Whether an item written with `entries(of:)` reads back with its status (and its
+    /// children theirs). It does not when done-ness is kept only in a completion date and an
+    /// open item still has one.
+    func keepsStatus(of item: TodoItem, keys: EntryKeys) -> Bool {
+        if !item.children.isEmpty && !item.children.allSatisfy({ keepsStatus(of: $0, keys: keys) }) { return false }
+        guard item.status == .open, keys.checked == nil, !keys.wordsInStatus, !item.fields.isEmpty else { return true }
+        return !item.fields.contains { ItemSchema.isCompletionDateKey($0.key) && $0.value != .null }
+    }
+
+    /// Whether a field must go under the `fields` key: it would be read back as a role, or a
+    /// role's key in the same item (`written`) is spelled the same.
+    func mustNest<S: Sequence<String>>(_ key: String, besides written: S) -> Bool {
+        written.contains(key) || schema.mustNest(key)
+    }
+
+    /// The value a checked key gets for `status`: spelled like `old` (the item's value
+    /// before) where there is one, else as the file's items spell it.
+    func checkedValue(_ status: TodoStatus, key: String, like old: FieldValue? = nil, itemName: String? = nil) -> FieldValue {
+        let done = status == .done
+        if let map = schema.statusMap(of: key) {
+            if let text = map.first(where: { $0.value == status })?.key ?? (done ? nil : openValue(of: map)) {
+                return Self.typed(text, like: old)
+            }
+        }
+        switch old {
+        case .bool?: return .bool(done)
+        case .integer?: return .integer(done ? 1 : 0)
+        case .string(let text)?:
+            if let word = Self.word(done, like: text) { return .string(word) }
+        default: break
+        }
+        if let itemName {
+            if !integerChecked.isEmpty && integerChecked.contains(itemName) { return .integer(done ? 1 : 0) }
+            if !booleanChecked.isEmpty && booleanChecked.contains(itemName) { return .bool(done) }
+        }
+        switch checkedSpelling {
+        case .integer?: return .integer(done ? 1 : 0)
+        case .words(let yes, let no)?: return .string(done ? yes : no)
+        case .boolean?: return .bool(done)
+        case nil: return checkedIsIntegerByDefault ? .integer(done ? 1 : 0) : .bool(done)
+        }
+    }
+
+    /// The value a status key gets for `status`, spelled like `old` or as the file's items
+    /// spell it; nil when the key holds only custom statuses and `status` is not one
+    /// (unless `always`).
+    func statusValue(_ status: TodoStatus, key: String, like old: FieldValue?, always: Bool = false) -> FieldValue? {
+        if let map = schema.statusMap(of: key) {
+            if let text = map.first(where: { $0.value == status })?.key { return Self.typed(text, like: old) }
+            if status == .open, let text = openValue(of: map) { return Self.typed(text, like: old) }
+        }
+        if case .custom(let scalar) = status { return .string(String(scalar)) }
+        guard always || statusWords != nil else { return nil }
+        let word: String
+        if let words = statusWords {
+            word = status == .done ? words.done : words.open
+        } else {
+            word = status == .done ? "done" : "open"
+        }
+        if case .string(let text)? = old { return .string(Self.cased(word, like: text)) }
+        return .string(word)
+    }
+
+    /// The value a mapped key holds for open items: one the file's items hold, else 0 for
+    /// numeric codes, else the empty string.
+    private func openValue(of map: [String: TodoStatus]) -> String? {
+        if let open = map.first(where: { $0.value == .open }) { return open.key }
+        if let words = statusWords { return words.open }
+        return map.keys.allSatisfy({ Int($0) != nil }) ? "0" : ""
+    }
+
+    /// Text typed like the value it replaces: an integer where that was an integer.
+    private static func typed(_ text: String, like old: FieldValue?) -> FieldValue {
+        switch old {
+        case .integer?, nil: if let v = Int(text) { return .integer(v) }
+        case .double?: if let v = Double(text) { return .double(v) }
+        case .bool?: if let b = ItemBuilder.truth(of: text) { return .bool(b) }
+        default: break
+        }
+        return .string(text)
+    }
+
+    private static let wordPairs: [(String, String)] = [("true", "false"), ("yes", "no"), ("y", "n"), ("on", "off"), ("1", "0")]
+
+    /// The word for `done` in the family and casing of `text` (`No` gives `Yes`).
+    static func word(_ done: Bool, like text: String) -> String? {
+        let lower = text.lowercased()
+        guard let pair = wordPairs.first(where: { $0.0 == lower || $0.1 == lower }) else { return nil }
+        return cased(done ? pair.0 : pair.1, like: text)
+    }
+
+    /// `word` in the casing of `text`: upper case, capitalized or lower case.
+    static func cased(_ word: String, like text: String) -> String {
+        let letters = text.unicodeScalars.filter { CharacterSet.letters.contains($0) }
+        guard !letters.isEmpty else { return word }
+        if letters.allSatisfy({ CharacterSet.uppercaseLetters.contains($0) }) { return word.uppercased() }
+        if let first = letters.first, CharacterSet.uppercaseLetters.contains(first) { return word.prefix(1).uppercased() + word.dropFirst() }
+        return word.lowercased()
+    }
+
+    /// A new item as the file's items would have it: an integer id after `nextID` (which
+    /// counts on) and a creation date of `now`, where every item has them and it has none.
+    func completing(_ item: TodoItem, nextID: inout Int?, now: Date) -> TodoItem {
+        var item = item
+        if let key = integerID, item.fields[key: key] == nil, let id = nextID {
+            item.fields.insert(Field(key, .integer(id)), at: 0)
+            nextID = id + 1
+        }
+        if let creation = creationDate, item.fields[key: creation.key] == nil {
+            item.fields.append(Field(creation.key, creation.value(at: now)))
+        }
+        return item
+    }
+
+    /// The keys every item of the file has that a new item leaves out (see `unfillableKeys`).
+    func leftOut(by item: TodoItem) -> [String] {
+        unfillableKeys.filter { item.fields[key: $0] == nil }
+    }
+
+    /// The warnings writing `item` as a new item of the file gives: keys every item has
+    /// that it leaves out, and keys chosen for a list (`listName`) that had no items to tell
+    /// them (unless `--field` named them).
+    func newItemWarnings(for item: TodoItem, listName: String) -> [(ConversionWarning.Kind, String)] {
+        var warnings: [(ConversionWarning.Kind, String)] = []
+        let leftOut = self.leftOut(by: item)
+        if !leftOut.isEmpty {
+            warnings.append(
+                (.fields, "new items leave out \(leftOut.joined(separator: ", ")), which the file's items all have and todofmt cannot fill"))
+        }
+        let named = [ItemRole.name, .checked].allSatisfy { role in keys[role].map(schema.isNamed) ?? false }
+        if itemCount == 0 && !named {
+            let used = [keys[.name] ?? "name", keys[.checked] ?? "checked"]
+            warnings.append(
+                (.keys, "\(listName) had no items to tell its item keys: new items were written with \(used.joined(separator: ", ")) "
+                    + "(name them with --field name=KEY --field checked=KEY)"))
+        }
+        return warnings
+    }
+
+    /// Where a key goes among an item's keys: its place in the file's key order, else
+    /// todofmt's order of roles (name, checked, status, section, fields, nested fields, children).
+    func rank(of key: String) -> Int {
+        if let rank = keyOrder[key] { return rank * 8 }
+        let role = schema.role(of: key)
+        let base = keyOrder.isEmpty ? 0 : (keyOrder.count + 1) * 8
+        return base + (Learner.classes[role] ?? 4)
     }
 
     /// The layout a file's existing items use (see `Learner`).
@@ -67,103 +308,236 @@ struct ItemLayout: Hashable, Sendable {
 }
 
 /// Learns, item by item, the layout a file's existing items use: for each role the first
-/// key that holds it, the order of keys, and whether checked flags are 0/1 or true/false.
-/// Per-item details (an item whose key order or checked type differs from the file's) are
-/// kept by name for up to `limit` items, so a huge file costs bounded memory.
+/// key that holds it, the order of keys, how checked and status values are spelled, the
+/// keys every item has (an integer id, a creation date, keys todofmt cannot fill) and
+/// whether order values run downwards. Per-item details (an item whose key order or checked
+/// type differs from the file's) and the values behind the counts are kept for up to
+/// `limit` items, so a huge file costs bounded memory.
 extension ItemLayout {
     struct Learner {
-    private var layout: ItemLayout
-    private var seen: Set<ItemRole> = []
-    private var integers = 0, booleans = 0
-    private var items = 0
-    private let limit = 10_000
+        private var layout: ItemLayout
+        private var seen: Set<ItemRole> = []
+        private var integers = 0, booleans = 0, words = 0
+        private var doneWord: String?, openWord: String?
+        private var statusDone: String?, statusOpen: String?
+        private var items = 0
+        private let limit = 10_000
+        /// How many of the first `limit` items have each key.
+        private var keyCounts: [String: Int] = [:]
+        private var keyFirstSeen: [String] = []
+        /// Keys whose values are not all integers, not all dates, or not all distinct.
+        private var notInteger: Set<String> = []
+        private var notDate: Set<String> = []
+        private var largest: [String: Int] = [:]
+        private var dateSpellings: [String: DateSpelling] = [:]
+        private var dateValues: [String: Bool] = [:]  // key: whole seconds so far
+        private var identities: [String: Set<FieldValue>] = [:]
+        private var notIdentity: Set<String> = []
+        private var orderValues: [Double?] = []
+        private var depth = 0
 
-    init(_ schema: ItemSchema) {
-        layout = ItemLayout(schema)
-    }
+        init(_ schema: ItemSchema) {
+            layout = ItemLayout(schema)
+        }
 
-    // Most items have the same keys as the one before: what was learned from it is reused.
-    private var previousKeys: [String] = []
-    private var previousRoles: [ItemRole?] = []
-    private var previousInOrder = true
-    /// Whether every item's keys stand in the order todofmt writes them.
-    private var allCanonical = true
-    private static let classes: [ItemRole?: Int] = [
-        .name: 0, .checked: 1, .status: 2, .section: 3, nil: 4, .order: 4, .fields: 5, .children: 6,
-    ]
+        // Most items have the same keys as the one before: what was learned from it is reused.
+        private var previousKeys: [String] = []
+        private var previousRoles: [ItemRole?] = []
+        private var previousInOrder = true
+        /// Whether every item's keys stand in the order todofmt writes them.
+        private var allCanonical = true
+        static let classes: [ItemRole?: Int] = [
+            .name: 0, .checked: 1, .status: 2, .section: 3, nil: 4, .order: 4, .fields: 5, .children: 6,
+        ]
 
-    mutating func adopt(_ fields: [Field]) {
-        items += 1
-        if !(fields.count == previousKeys.count && zip(fields, previousKeys).allSatisfy { $0.key == $1 }) {
-            previousKeys = fields.map(\.key)
-            previousRoles = previousKeys.map { layout.schema.role(of: $0) }
-            var lastRank = -1, lastClass = -1
-            previousInOrder = true
-            for (key, role) in zip(previousKeys, previousRoles) {
-                let rank: Int
-                if let known = layout.keyOrder[key] {
-                    rank = known
+        /// Keys of an integer id and of a creation date, as `ItemSchema.normalizedKey` gives them.
+        static let idKeys: Set<String> = ["id"]
+        static let identityKeys: Set<String> = ["id", "uuid", "guid"]
+        static let creationKeys: Set<String> = [
+            "created", "createdat", "createdon", "creationdate", "datecreated", "createdtime", "creationtime",
+            "createtime", "added", "addedat", "dateadded", "insertedat",
+        ]
+
+        mutating func adopt(_ fields: [Field]) {
+            items += 1
+            if !(fields.count == previousKeys.count && zip(fields, previousKeys).allSatisfy { $0.key == $1 }) {
+                previousKeys = fields.map(\.key)
+                previousRoles = previousKeys.map { layout.schema.role(of: $0) }
+                var lastRank = -1, lastClass = -1
+                previousInOrder = true
+                for (key, role) in zip(previousKeys, previousRoles) {
+                    let rank: Int
+                    if let known = layout.keyOrder[key] {
+                        rank = known
+                    } else {
+                        rank = layout.keyOrder.count
+                        layout.keyOrder[key] = rank
+                    }
+                    if rank < lastRank { previousInOrder = false }
+                    lastRank = rank
+                    let kind = Self.classes[role] ?? 4
+                    if kind < lastClass { allCanonical = false }
+                    lastClass = kind
+                    if let role, !seen.contains(role) {
+                        seen.insert(role)
+                        // A key the user named for the role stays the one written.
+                        if !layout.schema.isNamed(key) || layout.schema.keys[role] == nil { layout.schema.keys[role] = key }
+                    }
+                }
+            }
+            var name: String? = nil
+            var checkedIsInteger: Bool? = nil
+            var order: Double? = nil
+            let counting = items <= limit
+            for (field, role) in zip(fields, previousRoles) {
+                if counting { count(field) }
+                switch (role, field.value) {
+                case (.name?, .string(let s)): name = s
+                case (.checked?, .integer): checkedIsInteger = true
+                case (.checked?, .bool): checkedIsInteger = false
+                case (.checked?, .string(let s)) where field.key == layout.schema.keys[.checked]:
+                    if let truth = ItemBuilder.truth(of: s), !s.isEmpty {
+                        words += 1
+                        if truth { doneWord = doneWord ?? s } else { openWord = openWord ?? s }
+                    }
+                case (.status?, .string(let s)) where field.key == layout.schema.keys[.status]:
+                    switch ItemBuilder.status(fromWord: s) {
+                    case .done?: statusDone = statusDone ?? s
+                    case .open?: if !s.isEmpty && s != " " { statusOpen = statusOpen ?? s }
+                    default: break
+                    }
+                case (.order?, .integer(let v)): order = order ?? Double(v)
+                case (.order?, .double(let v)): order = order ?? v
+                case (.children?, .array(let children)):
+                    let saved = (previousKeys, previousRoles, previousInOrder)
+                    depth += 1
+                    for case .dictionary(let child) in children { adopt(child) }
+                    depth -= 1
+                    (previousKeys, previousRoles, previousInOrder) = saved
+                default: break
+                }
+            }
+            if depth == 0 && orderValues.count < limit { orderValues.append(order) }
+            guard let name else { return }
+            if !previousInOrder && layout.keyOrderByName.count < limit && layout.keyOrderByName[name] == nil {
+                var order: [String: Int] = [:]
+                for (i, field) in fields.enumerated() where order[field.key] == nil { order[field.key] = i }
+                layout.keyOrderByName[name] = order
+            }
+            switch checkedIsInteger {
+            case true?:
+                integers += 1
+                if layout.integerChecked.count < limit { layout.integerChecked.insert(name) }
+            case false?:
+                booleans += 1
+                if layout.booleanChecked.count < limit { layout.booleanChecked.insert(name) }
+            case nil: break
+            }
+        }
+
+        /// Counts a key, and what its values say: integers, dates, distinct identities.
+        private mutating func count(_ field: Field) {
+            let key = field.key
+            if let n = keyCounts[key] {
+                keyCounts[key] = n + 1
+            } else {
+                keyCounts[key] = 1
+                keyFirstSeen.append(key)
+            }
+            let normal = ItemSchema.normalizedKey(key)
+            if Self.idKeys.contains(normal) {
+                if case .integer(let v) = field.value {
+                    largest[key] = max(largest[key] ?? v, v)
                 } else {
-                    rank = layout.keyOrder.count
-                    layout.keyOrder[key] = rank
+                    notInteger.insert(key)
                 }
-                if rank < lastRank { previousInOrder = false }
-                lastRank = rank
-                let kind = Self.classes[role] ?? 4
-                if kind < lastClass { allCanonical = false }
-                lastClass = kind
-                if let role, !seen.contains(role) {
-                    seen.insert(role)
-                    // A key the user named for the role stays the one written.
-                    if !layout.schema.isNamed(key) || layout.schema.keys[role] == nil { layout.schema.keys[role] = key }
+            }
+            if Self.identityKeys.contains(normal), !notIdentity.contains(key) {
+                switch field.value {
+                case .integer, .string, .bigInteger:
+                    if identities[key, default: []].insert(field.value).inserted == false { notIdentity.insert(key) }
+                default: notIdentity.insert(key)
+                }
+            }
+            if Self.creationKeys.contains(normal) || ItemSchema.completionDateKeys.contains(normal), !notDate.contains(key) {
+                switch field.value {
+                case .date(let d):
+                    let whole = d.timeIntervalSince1970 == d.timeIntervalSince1970.rounded(.down)
+                    dateValues[key] = (dateValues[key] ?? true) && whole
+                case .string(let s):
+                    if let spelling = DateSpelling(of: s) {
+                        if let known = dateSpellings[key] {
+                            dateSpellings[key] = known.merged(with: spelling)
+                        } else {
+                            dateSpellings[key] = spelling
+                        }
+                    } else {
+                        notDate.insert(key)
+                    }
+                case .null where !Self.creationKeys.contains(normal): break
+                default: notDate.insert(key)
                 }
             }
         }
-        var name: String? = nil
-        var checkedIsInteger: Bool? = nil
-        for (field, role) in zip(fields, previousRoles) {
-            switch (role, field.value) {
-            case (.name?, .string(let s)): name = s
-            case (.checked?, .integer): checkedIsInteger = true
-            case (.checked?, .bool): checkedIsInteger = false
-            case (.children?, .array(let children)):
-                let saved = (previousKeys, previousRoles, previousInOrder)
-                for case .dictionary(let child) in children { adopt(child) }
-                (previousKeys, previousRoles, previousInOrder) = saved
-            default: break
+
+        func finish() -> ItemLayout {
+            var layout = self.layout
+            layout.itemCount = items
+            // A file whose items have no checked key gets one only on done items.
+            if !seen.contains(.checked) && items > 0 { layout.schema.keys[.checked] = nil }
+            layout.checkedIsIntegerByDefault = integers > booleans && integers >= words
+            if items > 0 {
+                if words > integers && words > booleans {
+                    let done = doneWord ?? openWord.flatMap { ItemLayout.word(true, like: $0) } ?? "true"
+                    let open = openWord ?? ItemLayout.word(false, like: done) ?? "false"
+                    layout.checkedSpelling = .words(done: done, open: open)
+                } else if integers + booleans > 0 {
+                    layout.checkedSpelling = layout.checkedIsIntegerByDefault ? .integer : .boolean
+                }
             }
-        }
-        guard let name else { return }
-        if !previousInOrder && layout.keyOrderByName.count < limit && layout.keyOrderByName[name] == nil {
-            var order: [String: Int] = [:]
-            for (i, field) in fields.enumerated() where order[field.key] == nil { order[field.key] = i }
-            layout.keyOrderByName[name] = order
-        }
-        switch checkedIsInteger {
-        case true?:
-            integers += 1
-            if layout.integerChecked.count < limit { layout.integerChecked.insert(name) }
-        case false?:
-            booleans += 1
-            if layout.booleanChecked.count < limit { layout.booleanChecked.insert(name) }
-        case nil: break
+            if statusDone != nil || statusOpen != nil {
+                let done = statusDone ?? ItemLayout.cased("done", like: statusOpen!)
+                let open = statusOpen ?? ItemLayout.cased("open", like: done)
+                layout.statusWords = StatusWords(done: done, open: open)
+            }
+            // Only the minority needs remembering.
+            if layout.checkedIsIntegerByDefault { layout.integerChecked = [] } else { layout.booleanChecked = [] }
+            // Keys already in the order todofmt writes them need no reordering.
+            if allCanonical {
+                layout.keyOrder = [:]
+                layout.keyOrderByName = [:]
+            }
+            let counted = min(items, limit)
+            let universal = counted == 0 ? [] : keyFirstSeen.filter { keyCounts[$0] == counted }
+            let roleKeys = Set(ItemRole.allCases.compactMap { layout.schema.keys[$0] })
+            var unfillable: [String] = []
+            for key in universal where !roleKeys.contains(key) && layout.schema.role(of: key) != .order {
+                let normal = ItemSchema.normalizedKey(key)
+                if layout.integerID == nil, Self.idKeys.contains(normal), !notInteger.contains(key), let top = largest[key] {
+                    layout.integerID = key
+                    layout.largestID = top
+                    continue
+                }
+                if layout.creationDate == nil, Self.creationKeys.contains(normal), !notDate.contains(key) {
+                    if let whole = dateValues[key], dateSpellings[key] == nil {
+                        layout.creationDate = CreationDate(key: key, values: .dates(wholeSeconds: whole))
+                        continue
+                    }
+                    if let spelling = dateSpellings[key], dateValues[key] == nil {
+                        layout.creationDate = CreationDate(key: key, values: .text(spelling))
+                        continue
+                    }
+                }
+                unfillable.append(key)
+            }
+            layout.unfillableKeys = unfillable
+            layout.dateSpellings = dateSpellings.filter { !notDate.contains($0.key) }
+            layout.identityKey = universal.first {
+                Self.identityKeys.contains(ItemSchema.normalizedKey($0)) && !notIdentity.contains($0)
+            }
+            layout.hasOrder = orderValues.contains { $0 != nil }
+            layout.orderDescending = Ordering.isDescending(orderValues)
+            return layout
         }
     }
-
-    func finish() -> ItemLayout {
-        var layout = self.layout
-        // A file whose items have no checked key gets one only on done items.
-        if !seen.contains(.checked) && items > 0 { layout.schema.keys[.checked] = nil }
-        layout.checkedIsIntegerByDefault = integers > booleans
-        // Only the minority needs remembering.
-        if layout.checkedIsIntegerByDefault { layout.integerChecked = [] } else { layout.booleanChecked = [] }
-        // Keys already in the order todofmt writes them need no reordering.
-        if allCanonical {
-            layout.keyOrder = [:]
-            layout.keyOrderByName = [:]
-        }
-        return layout
-    }
-}
-
 }

@@ -115,51 +115,8 @@ enum ListPlace: Hashable {
 /// A list kept as the text of another format inside a value: the JSON bytes of a Codable
 /// array in a UserDefaults data value. The format that reads that text provides it.
 protocol EmbeddedListCodec: Sendable {
-    /// The text of `items` (item values, with children), laid out like `old`.
-    func encode(_ items: [TodoItem], layout: ItemLayout, like old: [UInt8]) -> [UInt8]
-}
-
-/// A JSON or property list file's content around its list, to write a new list into.
-struct ListContainer {
-    /// The whole file as a value (an empty array when the root is the list).
-    var root: FieldValue
-    var place: ListPlace
-    /// How its items are written.
-    var layout: ItemLayout
-
-    /// The container of a dictionary root, with the layout of the list found in it.
-    init(dictionary fields: [Field], key: String?, schema: ItemSchema, path: String) throws {
-        let (place, items) = try ListPlace.locate(in: fields, key: key, schema: schema, path: path)
-        self.init(root: .dictionary(fields), place: place, layout: .learned(from: items, schema: schema))
-    }
-
-    init(root: FieldValue, place: ListPlace, layout: ItemLayout) {
-        self.root = root
-        self.place = place
-        self.layout = layout
-    }
-
-    /// The file's content with the list in its place; a list kept as text is encoded by `embedded`.
-    func replacing(with items: [TodoItem], embedded: EmbeddedListCodec?) -> OutputValue {
-        guard case .dictionary(let fields) = root else { return .items(items) }
-        let (keys, isData): ([String], Bool) =
-            switch place {
-            case .root: ([], false)
-            case .key(let keys): (keys, false)
-            case .jsonData(let keys): (keys, true)
-            }
-        func replace(_ fields: [Field], _ keys: ArraySlice<String>) -> OutputValue {
-            .dictionary(
-                fields.map { field in
-                    guard field.key == keys.first else { return OutputEntry(field.key, .value(field.value)) }
-                    if keys.count > 1, case .dictionary(let inner) = field.value {
-                        return OutputEntry(field.key, replace(inner, keys.dropFirst()))
-                    }
-                    guard isData else { return OutputEntry(field.key, .items(items)) }
-                    guard let embedded, case .data(let old) = field.value else { return OutputEntry(field.key, .value(field.value)) }
-                    return OutputEntry(field.key, .value(.data(Data(embedded.encode(items, layout: layout, like: Array(old))))))
-                })
-        }
-        return replace(fields, keys[...])
-    }
+    /// `old` (the text of a list) with `items` written into it, changing only what changed;
+    /// `name` names the value in messages. Returns the text and what it could not hold.
+    func update(_ old: [UInt8], with items: [TodoItem], options: ListOptions, name: String) throws
+        -> (bytes: [UInt8], warnings: [ConversionWarning])
 }

@@ -42,7 +42,8 @@ enum Ordering {
         }.first ?? "order"
         for i in items.indices {
             guard let value = renumbered[i], value != values[i] else { continue }
-            let stored: FieldValue = integral ? .integer(Int(sign * value)) : .double(sign * value)
+            // `+ 0` turns the -0.0 of a mirrored zero into 0.
+            let stored: FieldValue = integral ? .integer(Int(sign * value)) : .double(sign * value + 0)
             if let o = found[i] {
                 items[i].fields[o.index].value = stored
             } else {

@@ -1,0 +1,352 @@
+import Foundation
+
+/// An item dictionary of an existing binary property list: the item read from it, its keys'
+/// and values' objects, and its children.
+final class BinaryOldItem: PlannedOldItem {
+    let object: Int
+    let item: TodoItem
+    let members: [ItemMember]
+    let keyObjects: [Int]
+    let valueObjects: [Int]
+    let children: [BinaryOldItem]
+
+    init(object: Int, item: TodoItem, members: [ItemMember], keyObjects: [Int], valueObjects: [Int], children: [BinaryOldItem]) {
+        self.object = object
+        self.item = item
+        self.members = members
+        self.keyObjects = keyObjects
+        self.valueObjects = valueObjects
+        self.children = children
+    }
+
+    var fields: [Field] {
+        members.map { member in
+            guard member.role == .children else { return Field(member.key, member.value) }
+            return Field(member.key, .array(children.map { .dictionary($0.fields) }))
+        }
+    }
+
+    func flattened(into nodes: inout [BinaryOldItem]) {
+        nodes.append(self)
+        for child in children { child.flattened(into: &nodes) }
+    }
+
+    static func read(_ object: Int, reader: BinaryPropertyListReader, schema: ItemSchema, depth: Int) throws -> BinaryOldItem {
+        let at = try reader.offset(of: object)
+        guard depth < Limits.itemLevels else { throw reader.error(Limits.itemDepthMessage, at: at) }
+        guard let entries = try reader.dictionaryEntries(object) else {
+            throw reader.error("an item is not a dictionary of keys and values", at: at)
+        }
+        var members = MemberReader(schema: schema)
+        var children: [BinaryOldItem] = []
+        for (keyObject, valueObject) in entries {
+            guard let key = try reader.string(keyObject) else {
+                throw reader.error("dictionary key is not a string", at: try reader.offset(of: keyObject))
+            }
+            if children.isEmpty, members.takesChildren(key), let elements = try reader.arrayElements(valueObject),
+                try elements.allSatisfy({ try reader.dictionaryEntries($0) != nil })
+            {
+                children = try elements.map { try read($0, reader: reader, schema: schema, depth: depth + 1) }
+                members.addChildren(key, children.map(\.item))
+                continue
+            }
+            if let message = members.add(key, try reader.value(valueObject, depth: depth + 1)) {
+                throw reader.error(message, at: try reader.offset(of: valueObject))
+            }
+        }
+        guard let item = members.build(depth: depth) else { throw reader.error(members.missingNameMessage, at: at) }
+        return BinaryOldItem(
+            object: object, item: item, members: members.members, keyObjects: entries.map(\.key), valueObjects: entries.map(\.value),
+            children: children)
+    }
+}
+
+/// Writes a list into an existing binary property list. The file is written anew, but every
+/// object outside the list and every unchanged item is copied byte for byte (128-bit
+/// integers, UIDs, dates, data, sets, shared objects stay exactly); a changed item changes
+/// key by key (`ItemPatch`), a new item is written like its siblings; a list kept as JSON in
+/// a data value changes only where the list did.
+struct BinaryListRewriter {
+    private let reader: BinaryPropertyListReader
+    private let path: String
+    private let schema: ItemSchema
+    private var layout: ItemLayout
+    private var writer: BinaryPropertyListWriter
+    /// For each old object, its number in the new file once copied (-1 before).
+    private var copied: [Int]
+    private var warnings = WarningLog()
+    private var nextID: Int? = nil
+    private let now = Clock.now
+    private let listName: String
+
+    static func write(
+        _ items: [TodoItem], into bytes: UnsafeBufferPointer<UInt8>, path: String, options: ListOptions,
+        embedded: (any EmbeddedListCodec)?, to sink: inout ByteSink
+    ) throws -> [ConversionWarning] {
+        let reader = try BinaryPropertyListReader(bytes: bytes, path: path)
+        var route: [Int] = []  // the dictionary entries leading to the list, by index
+        var place = ListPlace.root
+        var listObject = reader.topObject
+        if try reader.arrayElements(reader.topObject) == nil {
+            guard case .dictionary(let fields) = try reader.value(reader.topObject) else {
+                throw reader.error("the root is neither an array of items nor a dictionary holding one", at: 8)
+            }
+            try PropertyListReader.refuseKeyedArchive(fields, path: path)
+            place = try ListPlace.locate(in: fields, key: options.key, schema: options.schema, path: path).place
+            let keys: [String]
+            switch place {
+            case .root: keys = []
+            case .key(let path), .jsonData(let path): keys = path
+            }
+            for key in keys {
+                let entries = try reader.dictionaryEntries(listObject) ?? []
+                guard let i = try entries.firstIndex(where: { try reader.string($0.key) == key }) else {
+                    throw reader.error("there is no key '\(key)'", at: try reader.offset(of: listObject))
+                }
+                route.append(i)
+                listObject = entries[i].value
+            }
+        }
+        let name = place == .root ? "the list" : "the list under '\(place.keyPath)'"
+        var rewriter = BinaryListRewriter(reader: reader, path: path, schema: options.schema, listName: name, extra: items)
+        if case .jsonData = place {
+            guard case .data(let old) = try reader.value(listObject) else { throw reader.error("expected data", at: 8) }
+            guard let embedded else { throw ConversionError.unsupported("\(path): the list is kept as JSON, which this build cannot write") }
+            let (json, warnings) = try embedded.update(
+                Array(old), with: items, options: options, name: "\(path): the JSON data under '\(place.keyPath)'")
+            if json == Array(old) {
+                sink.write(bytes)
+                return warnings
+            }
+            sink.write("bplist00")
+            let top = try rewriter.copy(reader.topObject, replacing: route[...], to: &sink) { rewriter, sink in
+                rewriter.writer.write(.data(Data(json)), to: &sink)
+            }
+            rewriter.writer.end(top: top, to: &sink)
+            return warnings
+        }
+        try rewriter.learn(listObject)
+        sink.write("bplist00")
+        let top = try rewriter.copy(reader.topObject, replacing: route[...], to: &sink) { rewriter, sink in
+            try rewriter.writeList(items, old: listObject, to: &sink)
+        }
+        rewriter.writer.end(top: top, to: &sink)
+        return rewriter.warnings.warnings
+    }
+
+    private init(reader: BinaryPropertyListReader, path: String, schema: ItemSchema, listName: String, extra: [TodoItem]) {
+        self.reader = reader
+        self.path = path
+        self.schema = schema
+        self.listName = listName
+        copied = Array(repeating: -1, count: reader.objectCount)
+        layout = ItemLayout(schema)
+        // Objects written: at most every old one, and every one of the new items.
+        writer = BinaryPropertyListWriter(nodeCount: reader.objectCount + OutputValue.items(extra).nodeCount + 8, layout: layout)
+    }
+
+    private var elements: [Int] = []
+    private var sampled: [BinaryOldItem] = []
+    private var learner = ItemLayout.Learner(.standard)
+
+    /// Learns the layout from the list's first items.
+    private mutating func learn(_ list: Int) throws {
+        guard let elements = try reader.arrayElements(list) else {
+            throw reader.error("the list is not an array", at: try reader.offset(of: list))
+        }
+        self.elements = elements
+        learner = ItemLayout.Learner(schema)
+        for object in elements.prefix(1000) {
+            let item = try BinaryOldItem.read(object, reader: reader, schema: schema, depth: 0)
+            learner.adopt(item.fields)
+            sampled.append(item)
+        }
+        layout = learner.finish()
+        layout.dropsNulls = true
+    }
+
+    /// Copies an object (and what it refers to) byte for byte, except the value at the end
+    /// of `route` (entries of dictionaries by index), which `replacement` writes.
+    private mutating func copy(
+        _ object: Int, replacing route: ArraySlice<Int>, to sink: inout ByteSink,
+        _ replacement: (inout BinaryListRewriter, inout ByteSink) throws -> Int
+    ) throws -> Int {
+        guard let step = route.first else { return try replacement(&self, &sink) }
+        let entries = try reader.dictionaryEntries(object) ?? []
+        var keys: [Int] = [], values: [Int] = []
+        for (i, entry) in entries.enumerated() {
+            keys.append(try copy(entry.key, depth: 0, to: &sink))
+            values.append(
+                i == step ? try copy(entry.value, replacing: route.dropFirst(), to: &sink, replacement) : try copy(entry.value, depth: 0, to: &sink))
+        }
+        return writer.container(0xD0, refs: keys + values, to: &sink)
+    }
+
+    /// Copies an object and what it refers to, byte for byte; an object referred to twice
+    /// is copied once.
+    private mutating func copy(_ object: Int, depth: Int, to sink: inout ByteSink) throws -> Int {
+        if object >= 0 && object < copied.count && copied[object] >= 0 { return copied[object] }
+        guard depth < Limits.valueLevels else {
+            throw reader.error("objects nested too deep (\(Limits.valueLevels) levels at most; a reference cycle?)", at: try reader.offset(of: object))
+        }
+        let h = try reader.header(of: object)
+        let n: Int
+        switch h.marker >> 4 {
+        case 0xA, 0xC:
+            let ref = try reader.references(start: h.start, count: h.count, at: h.at)
+            var refs: [Int] = []
+            for i in 0..<h.count { refs.append(try copy(ref(i), depth: depth + 1, to: &sink)) }
+            n = writer.container(h.marker & 0xF0, refs: refs, to: &sink)
+        case 0xD:
+            let ref = try reader.references(start: h.start, count: 2 * h.count, at: h.at)
+            var refs: [Int] = []
+            for i in 0..<(2 * h.count) { refs.append(try copy(ref(i), depth: depth + 1, to: &sink)) }
+            n = writer.container(0xD0, refs: refs, to: &sink)
+        default:
+            n = writer.raw(UnsafeBufferPointer(rebasing: reader.bytes[try reader.scalarBytes(object)]), to: &sink)
+        }
+        if object >= 0 && object < copied.count { copied[object] = n }
+        return n
+    }
+
+    private typealias Placement = ItemPlacement<BinaryOldItem>
+
+    /// The plan being written (for warnings' item positions).
+    private var plan: ListPlan<BinaryOldItem>? = nil
+
+    /// The list's array: unchanged items copied, changed ones patched, new ones written.
+    private mutating func writeList(_ given: [TodoItem], old list: Int, to sink: inout ByteSink) throws -> Int {
+        let sampled = self.sampled
+        let reader = self.reader, schema = self.schema, elements = self.elements
+        func node(_ k: Int) throws -> BinaryOldItem {
+            k < sampled.count ? sampled[k] : try BinaryOldItem.read(elements[k], reader: reader, schema: schema, depth: 0)
+        }
+        let rewrite = try ListRewrite(oldCount: elements.count, new: given) { try node($0).item == $1 }
+        var middle: [BinaryOldItem] = []
+        for k in rewrite.oldMiddle {
+            let item = try node(k)
+            if k >= sampled.count { learner.adopt(item.fields) }
+            middle.append(item)
+        }
+        if rewrite.oldMiddle.contains(where: { $0 >= sampled.count }) {
+            layout = learner.finish()
+            layout.dropsNulls = true
+        }
+        self.sampled = []
+        let plan = try ListPlan(given, rewrite: rewrite, old: middle, layout: layout, path: path) { try node($0) }
+        self.plan = plan
+        if let key = layout.integerID, plan.hasNew {
+            var largest = layout.largestID
+            func visit(_ item: TodoItem) {
+                if case .integer(let v)? = item.fields[key: key] { largest = max(largest ?? v, v) }
+                item.children.forEach(visit)
+            }
+            for k in elements.indices { visit(try node(k).item) }
+            nextID = largest.map { $0 + 1 }
+        }
+        var refs: [Int] = []
+        refs.reserveCapacity(plan.items.count)
+        for i in plan.items.indices {
+            if rewrite.newMiddle.contains(i) {
+                refs.append(try write(plan.middle[i - rewrite.prefix], to: &sink))
+            } else if let placed = plan.outer[i] {
+                refs.append(try write(placed, to: &sink))
+            } else {
+                refs.append(try copy(elements[rewrite.oldIndex(ofOuter: i)], depth: 0, to: &sink))
+            }
+        }
+        return writer.container(0xA0, refs: refs, to: &sink)
+    }
+
+    private mutating func write(_ placement: Placement, to sink: inout ByteSink) throws -> Int {
+        switch placement {
+        case .kept(let old): try copy(old.object, depth: 0, to: &sink)
+        case .changed(let old, let item, let children, let at): try writePatched(old, item, children, at: at, to: &sink)
+        case .added(let item, let children, let at): try writeFresh(item, children, at: at, to: &sink)
+        }
+    }
+
+    private mutating func writeArray(_ placements: [Placement], to sink: inout ByteSink) throws -> Int {
+        var refs: [Int] = []
+        refs.reserveCapacity(placements.count)
+        for placement in placements { refs.append(try write(placement, to: &sink)) }
+        return writer.container(0xA0, refs: refs, to: &sink)
+    }
+
+    private mutating func writePatched(_ old: BinaryOldItem, _ item: TodoItem, _ children: [Placement], at: ItemAt, to sink: inout ByteSink) throws -> Int {
+        let edits = ItemPatch.edits(
+            old: old.item, members: old.members, new: item, childrenChanged: !ListPlan<BinaryOldItem>.childrenKept(children, of: old),
+            layout: layout, now: now)
+        var keys: [Int] = [], values: [Int] = []
+        for edit in edits {
+            switch edit {
+            case .remove: break
+            case .keep(let i):
+                keys.append(try copy(old.keyObjects[i], depth: 0, to: &sink))
+                values.append(try copy(old.valueObjects[i], depth: 0, to: &sink))
+            case .replace(let i, let value):
+                keys.append(try copy(old.keyObjects[i], depth: 0, to: &sink))
+                values.append(write(value, at: at, to: &sink))
+            case .replaceChildren(let i):
+                keys.append(try copy(old.keyObjects[i], depth: 0, to: &sink))
+                values.append(try writeArray(children, to: &sink))
+            case .insert(let key, let value):
+                guard value != .null else { continue }
+                keys.append(writer.key(key, to: &sink))
+                values.append(write(value, at: at, to: &sink))
+            case .insertChildren(let key):
+                keys.append(writer.key(key, to: &sink))
+                values.append(try writeArray(children, to: &sink))
+            }
+        }
+        return writer.container(0xD0, refs: keys + values, to: &sink)
+    }
+
+    private mutating func writeFresh(_ item: TodoItem, _ children: [Placement]?, at: ItemAt, to sink: inout ByteSink) throws -> Int {
+        let item = layout.completing(item, nextID: &nextID, now: now)
+        let plan = self.plan
+        for (kind, message) in layout.newItemWarnings(for: item, listName: listName) {
+            warnings.note(kind, message, item: plan?.describe(at) ?? "")
+        }
+        var keys: [Int] = [], values: [Int] = []
+        for entry in layout.entries(of: item) {
+            switch entry.value {
+            case .value(.null):
+                note(.null, at: at)
+            case .value(let value):
+                keys.append(writer.key(entry.key, to: &sink))
+                values.append(write(value, at: at, to: &sink))
+            case .items:
+                keys.append(writer.key(entry.key, to: &sink))
+                values.append(try writeArray(children ?? plan!.newChildren(of: item, at: at), to: &sink))
+            case .dictionary: break
+            }
+        }
+        return writer.container(0xD0, refs: keys + values, to: &sink)
+    }
+
+    private mutating func write(_ value: FieldValue, at: ItemAt, to sink: inout ByteSink) -> Int {
+        note(value, at: at)
+        return writer.write(value, to: &sink)
+    }
+
+    private mutating func note(_ value: FieldValue, at: ItemAt) {
+        let plan = self.plan
+        for message in Self.losses(in: value) {
+            warnings.note(.values, message, item: plan?.describe(at) ?? "")
+        }
+    }
+
+    /// What a binary property list cannot hold of a value, as warning messages.
+    static func losses(in value: FieldValue) -> [String] {
+        switch value {
+        case .null: return [PropertyListLosses.null]
+        case .bigInteger(let digits):
+            guard let wide = WideInteger(digits: digits) else { return [PropertyListLosses.tooWide] }
+            return wide.fits64Bits ? [] : [PropertyListLosses.wideIntegers]
+        case .array(let values): return Array(Set(values.flatMap(losses))).sorted()
+        case .dictionary(let fields): return Array(Set(fields.flatMap { losses(in: $0.value) })).sorted()
+        default: return []
+        }
+    }
+}

@@ -1,0 +1,219 @@
+import Foundation
+
+/// One key of an item object in an existing file, and what it gave the item when read.
+struct ItemMember {
+    enum Role: Hashable {
+        case name, checked, status, section, children
+        /// A `fields` dictionary: the item's fields in this range came from it.
+        case nestedFields(Range<Int>)
+        /// An ordinary field: the item's field at this index.
+        case field(Int)
+    }
+
+    var key: String
+    var role: Role
+    /// The value as read (`.null` for children, which are items of their own).
+    var value: FieldValue
+}
+
+/// Reads an item object key by key, keeping what each key gave the item, for a writer that
+/// changes an existing item key by key (`ItemPatch`).
+struct MemberReader {
+    private var builder: ItemBuilder
+    private(set) var members: [ItemMember] = []
+
+    init(schema: ItemSchema) {
+        builder = ItemBuilder(schema: schema)
+    }
+
+    /// Whether a key's value, if it is an array of item objects, is the item's children.
+    mutating func takesChildren(_ key: String) -> Bool {
+        var probe = builder
+        return probe.role(of: key) == .children
+    }
+
+    /// A key holding the item's children.
+    mutating func addChildren(_ key: String, _ children: [TodoItem]) {
+        _ = builder.role(of: key)
+        builder.setChildren(children)
+        members.append(ItemMember(key: key, role: .children, value: .null))
+    }
+
+    /// Any other key; returns an error message when its value cannot play its role.
+    mutating func add(_ key: String, _ value: FieldValue) -> String? {
+        let role = builder.role(of: key)
+        let before = builder.fieldCount
+        if let message = builder.set(role, key: key, value: value) { return message }
+        let memberRole: ItemMember.Role
+        if let role, builder.holds(role) {
+            switch role {
+            case .name: memberRole = .name
+            case .checked: memberRole = .checked
+            case .status: memberRole = .status
+            case .section: memberRole = .section
+            case .fields: memberRole = .nestedFields(before..<builder.fieldCount)
+            case .children, .order: memberRole = .field(before)
+            }
+        } else {
+            memberRole = .field(before)
+        }
+        members.append(ItemMember(key: key, role: memberRole, value: value))
+        return nil
+    }
+
+    func build(depth: Int) -> TodoItem? { builder.build(depth: depth) }
+    var missingNameMessage: String { builder.missingNameMessage }
+}
+
+/// How an item's keys change when an item of an existing file is written as a new one: the
+/// keys that stay as they are, the values that change (spelled as the file spells them),
+/// the keys that go and those that come (where the file's key order puts them).
+enum MemberEdit {
+    case keep(Int)
+    case replace(Int, FieldValue)
+    /// The member's value becomes the item's children, written again.
+    case replaceChildren(Int)
+    case remove(Int)
+    case insert(String, FieldValue)
+    case insertChildren(String)
+}
+
+enum ItemPatch {
+    /// The edits that turn `old` (read from `members`) into `new`. `childrenChanged` says
+    /// whether the children must be written again; `now` stamps a completion date.
+    static func edits(
+        old: TodoItem, members: [ItemMember], new: TodoItem, childrenChanged: Bool, layout: ItemLayout, now: Date
+    ) -> [MemberEdit] {
+        var edits: [MemberEdit?] = members.indices.map { .keep($0) }
+        var inserts: [(key: String, value: FieldValue?)] = []
+        func index(_ role: ItemMember.Role) -> Int? { members.firstIndex { $0.role == role } }
+        let nameIndex = index(.name), checkedIndex = index(.checked), statusIndex = index(.status)
+        let sectionIndex = index(.section), childrenIndex = index(.children)
+        let nestedIndex = members.firstIndex { if case .nestedFields = $0.role { true } else { false } }
+
+        if let i = nameIndex, old.name != new.name { edits[i] = .replace(i, .string(new.name)) }
+
+        var newFields = new.fields
+        if old.status != new.status {
+            if let i = statusIndex {
+                let oldValue = members[i].value
+                let isWord: Bool = {
+                    guard case .string(let s) = oldValue, let status = ItemBuilder.status(fromWord: s) else { return false }
+                    if case .custom = status { return false }
+                    return true
+                }()
+                let key = members[i].key
+                let always = isWord || layout.statusWords != nil || checkedIndex == nil || layout.schema.statusMap(of: key) != nil
+                if let value = layout.statusValue(new.status, key: key, like: oldValue, always: always) {
+                    if value != oldValue { edits[i] = .replace(i, value) }
+                } else {
+                    edits[i] = .remove(i)
+                }
+            }
+            if let i = checkedIndex {
+                let value = layout.checkedValue(new.status, key: members[i].key, like: members[i].value)
+                if value != members[i].value { edits[i] = .replace(i, value) }
+            }
+            if statusIndex == nil, case .custom = new.status {
+                let key = layout.schema.keys[.status] ?? "status"
+                inserts.append((key, layout.statusValue(new.status, key: key, like: nil, always: true)))
+            }
+            if statusIndex == nil && checkedIndex == nil {
+                if let f = newFields.firstIndex(where: { ItemSchema.isCompletionDateKey($0.key) }),
+                    old.fields.contains(where: { ItemSchema.isCompletionDateKey($0.key) })
+                {
+                    // Done-ness kept as a completion date: checking stamps it, unchecking clears it.
+                    newFields[f].value = new.status == .done ? completionStamp(like: newFields[f].value, key: newFields[f].key, layout: layout, now: now) : .null
+                } else if new.status == .done {
+                    if let key = layout.schema.keys[.checked] {
+                        inserts.append((key, layout.checkedValue(.done, key: key)))
+                    } else if layout.statusWords != nil, let key = layout.schema.keys[.status] {
+                        inserts.append((key, layout.statusValue(.done, key: key, like: nil, always: true)))
+                    } else {
+                        inserts.append(("checked", .bool(true)))
+                    }
+                }
+            }
+        }
+
+        if old.section != new.section {
+            if let i = sectionIndex {
+                edits[i] = new.section.map { .replace(i, .string($0)) } ?? .remove(i)
+            } else if let section = new.section {
+                inserts.append((layout.schema.keys[.section] ?? "section", .string(section)))
+            }
+        }
+
+        // Fields: matched by key, in order of occurrence.
+        let roleKeys = Set(members.filter { if case .field = $0.role { false } else { true } }.map(\.key))
+            .union(inserts.map(\.key))
+        let fieldsKey = nestedIndex.map { members[$0].key } ?? layout.schema.keys[.fields] ?? "fields"
+        var top: [Field] = [], nested: [Field] = []
+        for field in newFields {
+            if layout.mustNest(field.key, besides: roleKeys) || field.key == fieldsKey { nested.append(field) } else { top.append(field) }
+        }
+        var pending: [String: [Int]] = [:]
+        for (j, field) in top.enumerated() { pending[field.key, default: []].append(j) }
+        var matched = Set<Int>()
+        for (i, member) in members.enumerated() {
+            guard case .field(let f) = member.role else { continue }
+            let key = old.fields[f].key
+            guard var queue = pending[key], !queue.isEmpty else {
+                edits[i] = .remove(i)
+                continue
+            }
+            let j = queue.removeFirst()
+            pending[key] = queue
+            matched.insert(j)
+            if top[j].value != member.value {
+                // Property lists have no null: a field that becomes null goes.
+                edits[i] = top[j].value == .null && layout.dropsNulls ? .remove(i) : .replace(i, top[j].value)
+            }
+        }
+        for (j, field) in top.enumerated() where !matched.contains(j) {
+            inserts.append((field.key, field.value))
+        }
+        if let i = nestedIndex {
+            guard case .nestedFields(let range) = members[i].role else { fatalError() }
+            if Array(old.fields[range]) != nested {
+                edits[i] = nested.isEmpty ? .remove(i) : .replace(i, .dictionary(nested))
+            }
+        } else if !nested.isEmpty {
+            inserts.append((fieldsKey, .dictionary(nested)))
+        }
+
+        if let i = childrenIndex {
+            if childrenChanged { edits[i] = .replaceChildren(i) }
+        } else if !new.children.isEmpty {
+            inserts.append((layout.schema.keys[.children] ?? "children", nil))
+        }
+
+        // Each new key goes after the last key that the file's key order puts before it.
+        var placed: [[MemberEdit]] = Array(repeating: [], count: members.count + 1)
+        for insert in inserts {
+            if insert.value == .null && layout.dropsNulls { continue }
+            let rank = layout.rank(of: insert.key)
+            var after = -1
+            for (i, member) in members.enumerated() {
+                if case .remove? = edits[i] { continue }
+                if layout.rank(of: member.key) <= rank { after = i }
+            }
+            let edit: MemberEdit = insert.value.map { .insert(insert.key, $0) } ?? .insertChildren(insert.key)
+            placed[after + 1].append(edit)
+        }
+        var result = placed[0]
+        for i in members.indices {
+            result.append(edits[i]!)
+            result += placed[i + 1]
+        }
+        return result
+    }
+
+    /// The time of the write as a completion date, spelled like the key's values.
+    private static func completionStamp(like old: FieldValue, key: String, layout: ItemLayout, now: Date) -> FieldValue {
+        if case .string(let text) = old, let spelling = DateSpelling(of: text) { return .string(spelling.format(now)) }
+        if let spelling = layout.dateSpellings[key] { return .string(spelling.format(now)) }
+        if case .date = old { return .date(now) }
+        return layout.dropsNulls ? .date(now) : .string(ISO8601.format(now))
+    }
+}

@@ -1,0 +1,581 @@
+import Foundation
+
+/// What a text format (JSON, XML property lists) tells `TextListPatcher`: how to read an
+/// item where it stands, how the file is laid out, and how to write keys, values and items
+/// in that layout.
+protocol TextListSyntax {
+    /// The item object whose text starts at `offset`, with where its keys and values stand;
+    /// `arrayIDs` numbers the arrays of children it reads.
+    func readItem(at offset: Int, depth: Int, arrayIDs: inout Int) throws -> SpannedItem
+    /// Learns how the file is laid out from the list's array (its elements: those sampled;
+    /// its end: the file's end while the rest is not scanned yet) and its first items.
+    mutating func learn(sample: [SpannedItem], list: ArraySpan) throws
+
+    /// Where the first element of an array starts, its inside starting at `offset` (or where
+    /// the array closes); where the element after one ending at `end` starts; where an
+    /// element starting at `start` ends.
+    func firstElement(inside offset: Int) throws -> ElementStep
+    func element(after end: Int) throws -> ElementStep
+    func elementEnd(from start: Int) throws -> Int
+
+    /// Arrays of items one item a line; item objects one key a line; one level of indentation.
+    var arrayLines: Bool { get }
+    var itemLines: Bool { get }
+    var indent: [UInt8] { get }
+
+    /// Takes the layout items are written in (`item(_:line:to:)`).
+    mutating func use(_ layout: ItemLayout)
+    /// An item with its children, as a new item of the file; `line` is its line's indentation.
+    /// Returns whether the text holds the item exactly (nothing the format cannot hold).
+    @discardableResult
+    func item(_ item: TodoItem, line: [UInt8], to out: inout [UInt8]) -> Bool
+    func value(_ value: FieldValue, line: [UInt8], to out: inout [UInt8])
+    func key(_ key: String, to out: inout [UInt8])
+    /// What goes between a key and its value where the item has no other key to copy it from.
+    func colon(line: [UInt8]) -> [UInt8]
+    /// Separators where the file has none to copy: before a key (after the one before) and
+    /// before an array element; `line` is the indentation of the next line.
+    func memberSeparator(line: [UInt8]) -> [UInt8]
+    func elementSeparator(line: [UInt8]) -> [UInt8]
+    /// `[` and `]`, `<array>` and `</array>`; an empty array; the same for objects.
+    var arrayOpen: [UInt8] { get }
+    var arrayClose: [UInt8] { get }
+    var emptyArray: [UInt8] { get }
+    var objectOpen: [UInt8] { get }
+    var objectClose: [UInt8] { get }
+
+    /// What the format cannot hold of a value written, as warning messages.
+    func losses(in value: FieldValue) -> [String]
+}
+
+/// A step of a scan over an array's elements.
+enum ElementStep {
+    case element(at: Int)
+    /// The array closes: its closing token's place, and the end of the array.
+    case end(closeAt: Int, arrayEnd: Int)
+}
+
+/// Where a list's array is: scanned already, or open at an offset (scanned as it is compared).
+enum ListStart {
+    case scanned(ArraySpan)
+    /// The array's first byte, and the first byte inside it.
+    case open(at: Int, inside: Int)
+}
+
+/// Writes a list into a text file's list changing only what changed (FORMAT.md, section
+/// 7.6): every byte outside the list and of an unchanged item stays; a changed item is
+/// changed key by key (`ItemPatch`) in the file's spelling; a new item is written like its
+/// siblings; a removed item goes with its separator; a moved item moves its bytes.
+///
+/// Top-level items that stay at the start and at the end are found by writing each list
+/// item as the file would and comparing bytes (reading the file's item only where they
+/// differ), so one change in a million items costs little more than copying the file.
+struct TextListPatcher<Syntax: TextListSyntax> {
+    let bytes: UnsafeBufferPointer<UInt8>
+    let path: String
+    let schema: ItemSchema
+    /// The list's array in the file; its elements and end are found as the scan goes on.
+    private var list: ArraySpan
+    /// Where the scan over the list's elements stands: the next element, or nil when done.
+    private var scan: ElementStep
+    /// What the list is called in messages: `the list under 'data.todos'`, or `the list`.
+    let listName: String
+    private(set) var syntax: Syntax
+    private(set) var layout: ItemLayout
+    private var learner: ItemLayout.Learner
+    /// How many top-level items the layout was learned from.
+    private var sampled = 0
+    /// The indentation of the list's items' lines.
+    private var elementLine: [UInt8] = []
+    private var warnings = WarningLog()
+    private var nextID: Int? = nil
+    private let now = Clock.now
+    private var scratch: [UInt8] = []
+    /// Numbers for the arrays of children read, to tell them apart (0 is the list's).
+    private var arrayIDs = 0
+    /// The file, when it is mapped: pages are handed back as passes over them end.
+    private let mapped: MappedFile?
+    private static var releaseEvery: Int { 4096 }
+
+    /// How many top-level items the layout and style are learned from, besides those that changed.
+    static var sampleSize: Int { 1000 }
+
+    init(
+        bytes: UnsafeBufferPointer<UInt8>, path: String, list start: ListStart, listName: String, schema: ItemSchema,
+        syntax: Syntax, dropsNulls: Bool, mapped: MappedFile? = nil
+    ) throws {
+        self.mapped = mapped
+        self.bytes = bytes
+        self.path = path
+        self.listName = listName
+        self.schema = schema
+        self.syntax = syntax
+        switch start {
+        case .scanned(let span):
+            list = span
+            scan = .end(closeAt: span.inside?.upperBound ?? span.whole.upperBound, arrayEnd: span.whole.upperBound)
+        case .open(let at, let inside):
+            list = ArraySpan(whole: at..<bytes.count, inside: inside..<bytes.count, elements: [])
+            scan = try syntax.firstElement(inside: inside)
+        }
+        learner = ItemLayout.Learner(schema)
+        layout = ItemLayout(schema)
+        try scanElements(upTo: Self.sampleSize)
+        sampled = min(list.elements.count, Self.sampleSize)
+        var sample: [SpannedItem] = []
+        for k in 0..<sampled {
+            let item = try readItem(k)
+            learner.adopt(item.fields)
+            sample.append(item)
+        }
+        layout = learner.finish()
+        layout.dropsNulls = dropsNulls
+        try self.syntax.learn(sample: sample, list: list)
+        self.syntax.use(layout)
+        if let first = list.elements.first, let inside = list.inside {
+            elementLine = indentAfterBreak(inside.lowerBound..<first.lowerBound) ?? lineIndent(at: list.whole.lowerBound)
+        } else {
+            elementLine = lineIndent(at: list.whole.lowerBound) + self.syntax.indent
+        }
+    }
+
+    /// Scans elements until `count` are known (or all).
+    private mutating func scanElements(upTo count: Int) throws {
+        while list.elements.count < count, case .element(let start) = scan {
+            let end = try syntax.elementEnd(from: start)
+            record(start..<end)
+        }
+    }
+
+    /// Takes an element found by the scan, and moves the scan on past it.
+    private mutating func record(_ span: Range<Int>) {
+        list.elements.append(span)
+        if let mapped, list.elements.count % Self.releaseEvery == 0 { mapped.release(before: span.lowerBound) }
+        do {
+            scan = try syntax.element(after: span.upperBound)
+        } catch {
+            scanError = error
+            scan = .end(closeAt: span.upperBound, arrayEnd: span.upperBound)
+        }
+        if case .end(let close, let end) = scan, scanError == nil {
+            list.inside = list.inside.map { $0.lowerBound..<close }
+            list.whole = list.whole.lowerBound..<end
+        }
+    }
+
+    /// An error the scan met past an element, thrown when the scan is next needed.
+    private var scanError: (any Error)? = nil
+
+    /// Scans the rest of the list.
+    private mutating func scanAll() throws {
+        try scanElements(upTo: .max)
+        if let scanError { throw scanError }
+        if case .end(let close, let end) = scan {
+            list.inside = list.inside.map { $0.lowerBound..<close }
+            list.whole = list.whole.lowerBound..<end
+        }
+    }
+
+    private func slice(_ range: Range<Int>) -> UnsafeBufferPointer<UInt8> {
+        UnsafeBufferPointer(rebasing: bytes[range])
+    }
+
+    /// The old item at a top-level index, read with where everything stands.
+    private mutating func readItem(_ k: Int) throws -> SpannedItem {
+        let item = try syntax.readItem(at: list.elements[k].lowerBound, depth: 0, arrayIDs: &arrayIDs)
+        item.arrayID = 0
+        item.index = k
+        return item
+    }
+
+    /// The indentation of the line `offset` is on.
+    func lineIndent(at offset: Int) -> [UInt8] {
+        Self.lineIndent(in: bytes, at: offset)
+    }
+
+    static func lineIndent(in bytes: UnsafeBufferPointer<UInt8>, at offset: Int) -> [UInt8] {
+        var start = offset
+        while start > 0 && bytes[start - 1] != 10 { start -= 1 }
+        var end = start
+        while end < offset && (bytes[end] == 32 || bytes[end] == 9) { end += 1 }
+        return Array(bytes[start..<end])
+    }
+
+    /// What follows the last line break of a gap (the next line's indentation), or nil.
+    func indentAfterBreak(_ gap: Range<Int>) -> [UInt8]? {
+        Self.indentAfterBreak(in: bytes, gap)
+    }
+
+    static func indentAfterBreak(in bytes: UnsafeBufferPointer<UInt8>, _ gap: Range<Int>) -> [UInt8]? {
+        var i = gap.upperBound
+        while i > gap.lowerBound {
+            if bytes[i - 1] == 10 { return Array(bytes[i..<gap.upperBound]) }
+            i -= 1
+        }
+        return nil
+    }
+
+    // MARK: Writing
+
+    private typealias Placement = ItemPlacement<SpannedItem>
+
+    /// Whether the file's top-level item `k` (scanned) is `item`: its bytes are what todofmt
+    /// would write for it, or it reads as it.
+    private mutating func isSame(_ k: Int, _ item: TodoItem) throws -> Bool {
+        if let mapped, k % Self.releaseEvery == 0 {
+            // The end of the list is compared from the end: what lies behind goes.
+            mapped.release(list.elements[k].upperBound..<bytes.count)
+        }
+        let span = list.elements[k]
+        if try rendersAs(item, at: span.lowerBound) == span.count { return true }
+        return try readItem(k).item == item
+    }
+
+    /// The length of `item` as todofmt writes it when the file has those bytes at `offset`.
+    private mutating func rendersAs(_ item: TodoItem, at offset: Int) throws -> Int? {
+        scratch.removeAll(keepingCapacity: true)
+        // Text that cannot hold the item says nothing about whether the file's item is it.
+        guard syntax.item(item, line: elementLine, to: &scratch), offset + scratch.count <= bytes.count else { return nil }
+        let equal = scratch.withUnsafeBufferPointer { memcmp($0.baseAddress!, bytes.baseAddress! + offset, $0.count) == 0 }
+        return equal ? scratch.count : nil
+    }
+
+    /// Whether the file's top-level item `k` is `item`, scanning it first when the scan has
+    /// not reached it: an item whose bytes are what todofmt writes for it ends where those
+    /// bytes end (a JSON value or an XML element closes itself), so most items are never
+    /// scanned on their own. Nil when the file has no item `k`.
+    private mutating func matches(_ k: Int, _ item: TodoItem) throws -> Bool? {
+        if k < list.elements.count { return try isSame(k, item) }
+        try scanElements(upTo: k)
+        guard k == list.elements.count, case .element(let start) = scan else { return nil }
+        if let length = try rendersAs(item, at: start) {
+            record(start..<(start + length))
+            return true
+        }
+        record(start..<(try syntax.elementEnd(from: start)))
+        return try readItem(k).item == item
+    }
+
+    /// Whether the file has a top-level item `k` (scanning up to it).
+    private mutating func hasItem(_ k: Int) throws -> Bool {
+        try scanElements(upTo: k + 1)
+        return k < list.elements.count
+    }
+
+    /// The unchanged start and end of the list. The start is compared scanning forward;
+    /// after the first difference the comparison takes up again a few items on (an item
+    /// changed, added or removed) and goes on to the end. When that fails, the rest of the
+    /// file is scanned and the end is compared from the end.
+    private mutating func unchangedEnds(_ given: [TodoItem]) throws -> ListRewrite {
+        var prefix = 0
+        var differs = false
+        while prefix < given.count, let same = try matches(prefix, given[prefix]) {
+            guard same else {
+                differs = true
+                break
+            }
+            prefix += 1
+        }
+        if differs {
+            // Old items skipped and new items inserted before the two sides meet again.
+            let steps = [(0, 1), (1, 0), (1, 1), (0, 2), (2, 0), (1, 2), (2, 1), (2, 2)]
+            for (skipped, inserted) in steps where prefix + inserted < given.count {
+                guard let same = try matches(prefix + skipped, given[prefix + inserted]) else { continue }
+                guard same else { continue }
+                var old = prefix + skipped + 1, new = prefix + inserted + 1
+                while new < given.count, try matches(old, given[new]) == true {
+                    old += 1
+                    new += 1
+                }
+                if new == given.count, try !hasItem(old), scanError == nil {
+                    try scanAll()
+                    return ListRewrite(prefix: prefix, suffix: list.elements.count - prefix - skipped, oldCount: list.elements.count, newCount: given.count)
+                }
+                break
+            }
+        }
+        try scanAll()
+        return try ListRewrite(prefix: prefix, oldCount: list.elements.count, new: given) { try isSame($0, $1) }
+    }
+
+    /// Writes the file with `given` as its list into `sink`; returns what it could not hold.
+    mutating func write(_ given: [TodoItem], to sink: inout ByteSink) throws -> [ConversionWarning] {
+        let rewrite = try unchangedEnds(given)
+        // The items between the unchanged start and end, read where they stand.
+        var middle: [SpannedItem] = []
+        for k in rewrite.oldMiddle {
+            let item = try readItem(k)
+            if k >= sampled { learner.adopt(item.fields) }
+            middle.append(item)
+        }
+        if rewrite.oldMiddle.contains(where: { $0 >= sampled }) {
+            let dropsNulls = layout.dropsNulls
+            layout = learner.finish()
+            layout.dropsNulls = dropsNulls
+            syntax.use(layout)
+        }
+        let plan = try ListPlan(given, rewrite: rewrite, old: middle, layout: layout, path: path) { try readItem($0) }
+        self.plan = plan
+        if layout.integerID != nil, plan.hasNew { nextID = try largestID().map { $0 + 1 } }
+
+        // The file up to the list, the list, the file after it.
+        sink.write(slice(0..<list.whole.lowerBound))
+        let elements = list.elements
+        let mapped = self.mapped
+        try emitArray(count: plan.items.count, old: list, arrayID: 0, line: lineIndent(at: list.whole.lowerBound), to: &sink) { i in
+            if rewrite.newMiddle.contains(i) { return (plan.middle[i - rewrite.prefix], nil) }
+            if let placed = plan.outer[i] { return (placed, nil) }
+            let k = rewrite.oldIndex(ofOuter: i)
+            if let mapped, i % Self.releaseEvery == 0 { mapped.release(before: elements[k].lowerBound) }
+            return (nil, Origin(arrayID: 0, index: k, span: elements[k]))
+        }
+        sink.write(slice(list.whole.upperBound..<bytes.count))
+        return warnings.warnings
+    }
+
+    /// The plan being written (for warnings' item positions).
+    private var plan: ListPlan<SpannedItem>? = nil
+
+    /// Where an old item stood: its array, its index there, its bytes.
+    private struct Origin {
+        var arrayID: Int
+        var index: Int
+        var span: Range<Int>
+    }
+
+    private static func origin(of placement: Placement) -> Origin? {
+        switch placement {
+        case .kept(let old), .changed(let old, _, _, _): Origin(arrayID: old.arrayID, index: old.index, span: old.span)
+        case .added: nil
+        }
+    }
+
+    /// The largest integer id of every item in the file, for new items' ids.
+    private mutating func largestID() throws -> Int? {
+        guard let key = layout.integerID else { return nil }
+        var largest = layout.largestID
+        func visit(_ item: TodoItem) {
+            if case .integer(let v)? = item.fields[key: key] { largest = max(largest ?? v, v) }
+            item.children.forEach(visit)
+        }
+        for k in list.elements.indices where k >= sampled { visit(try readItem(k).item) }
+        return largest
+    }
+
+    /// Writes an array of items: its opening token, the elements with the gaps the old array
+    /// had between them (or like them), its closing token. `old` is the array the elements
+    /// replace; `line` the indentation of the line it opens on. `element(i)` is a placement,
+    /// or an old item kept as it is (without building a placement for it).
+    private mutating func emitArray(
+        count: Int, old: ArraySpan?, arrayID: Int, line: [UInt8], to sink: inout ByteSink,
+        _ element: (Int) -> (Placement?, Origin?)
+    ) throws {
+        let oldElements = old?.elements ?? []
+        guard count > 0 else {
+            // An emptied list stays, as an empty array; an empty one as it was.
+            if let old, oldElements.isEmpty {
+                sink.write(slice(old.whole))
+            } else {
+                sink.write(bytes: syntax.emptyArray)
+            }
+            return
+        }
+        let inner = syntax.arrayLines ? line + syntax.indent : line
+        func gap(after previous: Int?, before next: Int?) -> Range<Int>? {
+            if let p = previous, p + 1 < oldElements.count { return oldElements[p].upperBound..<oldElements[p + 1].lowerBound }
+            if let n = next, n > 0, n < oldElements.count { return oldElements[n - 1].upperBound..<oldElements[n].lowerBound }
+            if oldElements.count >= 2 { return oldElements[0].upperBound..<oldElements[1].lowerBound }
+            return nil
+        }
+        var elementLine = inner
+        if let old, let inside = old.inside {
+            sink.write(slice(old.whole.lowerBound..<inside.lowerBound))
+            if let first = oldElements.first {
+                sink.write(slice(inside.lowerBound..<first.lowerBound))
+                elementLine = indentAfterBreak(inside.lowerBound..<first.lowerBound) ?? line
+            } else if syntax.arrayLines {
+                sink.write(bytes: [10] + inner)
+            }
+        } else {
+            sink.write(bytes: syntax.arrayOpen)
+            if syntax.arrayLines { sink.write(bytes: [10] + inner) }
+        }
+        var previous: Int? = nil
+        for i in 0..<count {
+            let (placement, kept) = element(i)
+            let origin = kept ?? placement.flatMap(Self.origin)
+            let here = origin.flatMap { $0.arrayID == arrayID ? $0.index : nil }
+            if i > 0 {
+                if let range = gap(after: previous, before: here) {
+                    sink.write(slice(range))
+                    elementLine = indentAfterBreak(range) ?? elementLine
+                } else {
+                    sink.write(bytes: syntax.elementSeparator(line: elementLine))
+                }
+            }
+            if let placement {
+                try emit(placement, line: elementLine, to: &sink)
+            } else if let kept {
+                sink.write(slice(kept.span))
+            }
+            previous = here
+        }
+        if let old, let inside = old.inside {
+            if let last = oldElements.last {
+                sink.write(slice(last.upperBound..<inside.upperBound))
+            } else if syntax.arrayLines {
+                sink.write(bytes: [10] + line)
+            }
+            sink.write(slice(inside.upperBound..<old.whole.upperBound))
+        } else {
+            if syntax.arrayLines { sink.write(bytes: [10] + line) }
+            sink.write(bytes: syntax.arrayClose)
+        }
+    }
+
+    private mutating func emitArray(
+        _ placements: [Placement], old: ArraySpan?, arrayID: Int, line: [UInt8], to sink: inout ByteSink
+    ) throws {
+        try emitArray(count: placements.count, old: old, arrayID: arrayID, line: line, to: &sink) { (placements[$0], nil) }
+    }
+
+    private mutating func emit(_ placement: Placement, line: [UInt8], to sink: inout ByteSink) throws {
+        switch placement {
+        case .kept(let old):
+            sink.write(slice(old.span))
+        case .changed(let old, let item, let children, let at):
+            try emitPatched(old, item, children, at: at, line: line, to: &sink)
+        case .added(let item, let children, let at):
+            try emitFresh(item, children, at: at, line: line, to: &sink)
+        }
+    }
+
+    /// An old item changed key by key (`ItemPatch`): untouched keys keep their bytes.
+    private mutating func emitPatched(
+        _ old: SpannedItem, _ item: TodoItem, _ children: [Placement], at: ItemAt, line: [UInt8], to sink: inout ByteSink
+    ) throws {
+        let edits = ItemPatch.edits(
+            old: old.item, members: old.members, new: item, childrenChanged: !ListPlan<SpannedItem>.childrenKept(children, of: old),
+            layout: layout, now: now)
+        let members = old.members.count
+        let lead: Range<Int>? = members > 0 ? old.inside.lowerBound..<old.keySpans[0].lowerBound : nil
+        let memberLine = lead.flatMap(indentAfterBreak) ?? (syntax.itemLines ? line + syntax.indent : line)
+        let colon: [UInt8] =
+            members > 0 ? Array(bytes[old.keySpans[0].upperBound..<old.valueSpans[0].lowerBound]) : syntax.colon(line: memberLine)
+        func gap(after previous: Int?, before next: Int?) -> [UInt8] {
+            if let p = previous, p + 1 < members { return Array(bytes[old.valueSpans[p].upperBound..<old.keySpans[p + 1].lowerBound]) }
+            if let n = next, n > 0, n < members { return Array(bytes[old.valueSpans[n - 1].upperBound..<old.keySpans[n].lowerBound]) }
+            if members >= 2 { return Array(bytes[old.valueSpans[0].upperBound..<old.keySpans[1].lowerBound]) }
+            return syntax.memberSeparator(line: memberLine)
+        }
+        sink.write(slice(old.span.lowerBound..<old.inside.lowerBound))
+        var previous: Int? = nil
+        var first = true
+        for edit in edits {
+            let index: Int?
+            switch edit {
+            case .remove: continue
+            case .keep(let i), .replace(let i, _), .replaceChildren(let i): index = i
+            case .insert(_, let value):
+                if value == .null && layout.dropsNulls { continue }
+                index = nil
+            case .insertChildren: index = nil
+            }
+            if first {
+                if let lead {
+                    sink.write(slice(lead))
+                } else if syntax.itemLines {
+                    sink.write(bytes: [10] + memberLine)
+                }
+            } else {
+                sink.write(bytes: gap(after: previous, before: index))
+            }
+            first = false
+            previous = index
+            switch edit {
+            case .remove: break
+            case .keep(let i):
+                sink.write(slice(old.keySpans[i].lowerBound..<old.valueSpans[i].upperBound))
+            case .replace(let i, let value):
+                sink.write(slice(old.keySpans[i].lowerBound..<old.valueSpans[i].lowerBound))
+                writeValue(value, line: memberLine, at: at, to: &sink)
+            case .replaceChildren(let i):
+                sink.write(slice(old.keySpans[i].lowerBound..<old.valueSpans[i].lowerBound))
+                try emitArray(children, old: old.childrenArray, arrayID: old.childrenArrayID, line: memberLine, to: &sink)
+            case .insert(let key, let value):
+                writeKey(key, colon: colon, to: &sink)
+                writeValue(value, line: memberLine, at: at, to: &sink)
+            case .insertChildren(let key):
+                writeKey(key, colon: colon, to: &sink)
+                try emitArray(children, old: nil, arrayID: -1, line: memberLine, to: &sink)
+            }
+        }
+        if !first {
+            if let last = old.valueSpans.last {
+                sink.write(slice(last.upperBound..<old.inside.upperBound))
+            } else if syntax.itemLines {
+                sink.write(bytes: [10] + line)
+            }
+        }
+        sink.write(slice(old.inside.upperBound..<old.span.upperBound))
+    }
+
+    /// A new item, written like the file's items: their keys in their order, an id and a
+    /// creation date where every item has one. `children` nil: its children are all new.
+    private mutating func emitFresh(_ item: TodoItem, _ children: [Placement]?, at: ItemAt, line: [UInt8], to sink: inout ByteSink) throws {
+        let item = layout.completing(item, nextID: &nextID, now: now)
+        let plan = self.plan
+        for (kind, message) in layout.newItemWarnings(for: item, listName: listName) {
+            warnings.note(kind, message, item: plan?.describe(at) ?? "")
+        }
+        let entries = layout.entries(of: item)
+        let inner = syntax.itemLines ? line + syntax.indent : line
+        sink.write(bytes: syntax.objectOpen)
+        var first = true
+        for entry in entries {
+            if case .value(.null) = entry.value, layout.dropsNulls {
+                note(.null, at: at)
+                continue
+            }
+            if syntax.itemLines {
+                sink.write(bytes: first ? [10] + inner : syntax.memberSeparator(line: inner))
+            } else if !first {
+                sink.write(bytes: syntax.memberSeparator(line: inner))
+            }
+            first = false
+            writeKey(entry.key, colon: syntax.colon(line: inner), to: &sink)
+            switch entry.value {
+            case .value(let value):
+                writeValue(value, line: inner, at: at, to: &sink)
+            case .items:
+                let placements = children ?? plan!.newChildren(of: item, at: at)
+                try emitArray(placements, old: nil, arrayID: -1, line: inner, to: &sink)
+            case .dictionary: break
+            }
+        }
+        if syntax.itemLines && !first { sink.write(bytes: [10] + line) }
+        sink.write(bytes: syntax.objectClose)
+    }
+
+    private mutating func writeKey(_ key: String, colon: [UInt8], to sink: inout ByteSink) {
+        scratch.removeAll(keepingCapacity: true)
+        syntax.key(key, to: &scratch)
+        scratch += colon
+        sink.write(bytes: scratch)
+    }
+
+    private mutating func writeValue(_ value: FieldValue, line: [UInt8], at: ItemAt, to sink: inout ByteSink) {
+        note(value, at: at)
+        scratch.removeAll(keepingCapacity: true)
+        syntax.value(value, line: line, to: &scratch)
+        sink.write(bytes: scratch)
+    }
+
+    /// Notes what the format cannot hold of a value written.
+    private mutating func note(_ value: FieldValue, at: ItemAt) {
+        let plan = self.plan
+        for message in syntax.losses(in: value) {
+            warnings.note(.values, message, item: plan?.describe(at) ?? "")
+        }
+    }
+}

@@ -1,0 +1,311 @@
+import Foundation
+import Testing
+
+@testable import TodoFormat
+
+/// Writing into JSON files that exist (issue 8): Python's json writes each file the way an
+/// app would, the test edits the checklist, and the result must be what the app's own writer
+/// makes of the edited data (byte for byte), which Python's json then reads.
+@Suite("Writing into existing JSON")
+struct JSONWriteBackTests {
+    /// Writes `json` (Python source of the value) with `dump` (Python source writing `v` to
+    /// text `t`) into `name`; returns its path.
+    static func make(_ name: String, _ value: String, dump: String, in directory: TemporaryDirectory) throws -> String {
+        try Python.run(
+            Python.prelude + """
+                v = \(value)
+                \(dump)
+                open(os.path.join(d, \(String(reflecting: name))), "w", encoding="utf-8").write(t)
+                """, in: directory)
+        return directory.path(name)
+    }
+
+    /// Converts the checklist `markdown` into the file at `path`; returns the warnings.
+    @discardableResult
+    static func write(_ markdown: String, into path: String, options: ListOptions = ListOptions(), strict: Bool = false) throws
+        -> [ConversionWarning]
+    {
+        let checklist = path + ".md"
+        try markdown.write(toFile: checklist, atomically: false, encoding: .utf8)
+        return try Conversion(input: .at(checklist), output: .at(path), options: options, strict: strict).run()
+    }
+
+    static func text(_ path: String) throws -> String { try String(contentsOfFile: path, encoding: .utf8) }
+
+    static let layouts: [(name: String, dump: String)] = [
+        ("swift", "t = json.dumps(v, ensure_ascii=False, separators=(',', ':')).replace('/', '\\\\/')"),
+        ("python", "t = json.dumps(v, indent=4)"),
+        ("node", "t = json.dumps(v, indent=2, ensure_ascii=False) + '\\n'"),
+        ("go", "t = json.dumps(v, indent='\\t', ensure_ascii=False).replace('<', '\\\\u003c').replace('>', '\\\\u003e').replace('&', '\\\\u0026') + '\\n'"),
+        ("python-compact", "t = json.dumps(v)"),
+    ]
+
+    static let todos = """
+        [{"id": 1, "title": "Caf\\u00e9 <au> lait & co", "done": False, "url": "https://a.example/x"},
+         {"id": 2, "title": "Fix the bike", "done": False, "tags": []},
+         {"id": 3, "title": "Bake", "done": True, "tags": ["home", "weekend"], "price": 2.5}]
+        """
+
+    @Test("an unchanged list leaves every byte; a check changes one value, spelled as the app writes it", arguments: layouts.map(\.name))
+    func unchangedAndChecked(name: String) throws {
+        let dump = Self.layouts.first { $0.name == name }!.dump
+        let directory = try TemporaryDirectory()
+        let path = try Self.make("todos.json", Self.todos, dump: dump, in: directory)
+        let original = try Self.text(path)
+        let list = try TodoList(contentsOf: .file(path))
+        try Self.write(try list.encoded(as: .markdown).string, into: path)
+        #expect(try Self.text(path) == original)
+
+        var checked = list
+        checked.items[1].status = .done
+        try Self.write(try checked.encoded(as: .markdown).string, into: path)
+        let expected = try Self.make("expected.json", Self.todos + "\nv[1]['done'] = True", dump: dump, in: directory)
+        #expect(try Self.text(path) == (try Self.text(expected)))
+    }
+
+    @Test("a new item is written like its siblings: keys in their order, escapes as the file has them, the next id", arguments: layouts.map(\.name))
+    func newItem(name: String) throws {
+        let dump = Self.layouts.first { $0.name == name }!.dump
+        let directory = try TemporaryDirectory()
+        let path = try Self.make("todos.json", Self.todos, dump: dump, in: directory)
+        var list = try TodoList(contentsOf: .file(path))
+        list.items.append(TodoItem(name: "Crème <brûlée> & 🍮 /x"))
+        let warnings = try Self.write(try list.encoded(as: .markdown).string, into: path)
+        let expected = try Self.make(
+            "expected.json", Self.todos + "\nv.append({'id': 4, 'title': 'Crème <brûlée> & 🍮 /x', 'done': False})", dump: dump, in: directory)
+        #expect(try Self.text(path) == (try Self.text(expected)))
+        #expect(warnings.isEmpty)
+    }
+
+    @Test("removing and moving items take their separators with them")
+    func removeAndMove() throws {
+        for (name, dump) in Self.layouts {
+            let directory = try TemporaryDirectory()
+            let path = try Self.make("todos.json", Self.todos, dump: dump, in: directory)
+            var list = try TodoList(contentsOf: .file(path))
+            list.items.insert(list.items.remove(at: 2), at: 0)
+            list.items.remove(at: 2)
+            try Self.write(try list.encoded(as: .markdown).string, into: path)
+            let expected = try Self.make("expected.json", Self.todos + "\nv = [v[2], v[0]]", dump: dump, in: directory)
+            #expect(try Self.text(path) == (try Self.text(expected)), "\(name)")
+        }
+    }
+
+    @Test("an item with both title and name keeps each key once, in a file and in a new file")
+    func keyCollision() throws {
+        let directory = try TemporaryDirectory()
+        let path = try Self.make(
+            "todos.json", #"[{"title": "Buy oat milk", "name": "milk", "done": False}]"#, dump: "t = json.dumps(v, indent=2)", in: directory)
+        var list = try TodoList(contentsOf: .file(path))
+        #expect(list.items[0].fields == [Field("name", .string("milk"))])
+        list.items[0].name = "Buy soy milk"
+        try Self.write(try list.encoded(as: .markdown).string, into: path)
+        #expect(try Self.text(path) == "[\n  {\n    \"title\": \"Buy soy milk\",\n    \"name\": \"milk\",\n    \"done\": false\n  }\n]")
+        // A new file writes the list's own `name` key; the field goes under `fields`.
+        let fresh = directory.path("new.json")
+        try Self.write(try list.encoded(as: .markdown).string, into: fresh)
+        let keys = try Python.run(
+            Python.prelude + """
+                pairs = json.load(open(os.path.join(d, "new.json")), object_pairs_hook=lambda p: [k for k, _ in p])
+                print(pairs)
+                """, in: directory)
+        #expect(keys == "[['name', 'checked', 'fields']]\n")
+        #expect(try TodoList(contentsOf: .file(fresh)) == list)
+    }
+
+    @Test("an emptied list stays as []; new items take the keys --field names, else todofmt's with a warning")
+    func emptiedList() throws {
+        let directory = try TemporaryDirectory()
+        let path = try Self.make(
+            "state.json", #"{"version": 2, "todos": [{"title": "a", "done": False}], "theme": "dark"}"#,
+            dump: "t = json.dumps(v, indent=2) + '\\n'", in: directory)
+        try Self.write("", into: path, options: ListOptions(key: "todos"))
+        #expect(try Self.text(path) == "{\n  \"version\": 2,\n  \"todos\": [],\n  \"theme\": \"dark\"\n}\n")
+        let named = ListOptions(key: "todos", schema: ItemSchema(naming: [.name: "title", .checked: "done"]))
+        #expect(try Self.write("- [ ] b\n", into: path, options: named).isEmpty)
+        #expect(try Self.text(path) == "{\n  \"version\": 2,\n  \"todos\": [\n    {\"title\": \"b\", \"done\": false}\n  ],\n  \"theme\": \"dark\"\n}\n")
+        try Self.write("", into: path, options: ListOptions(key: "todos"))
+        let warnings = try Self.write("- [ ] c\n- [x] d\n", into: path, options: ListOptions(key: "todos"))
+        #expect(
+            warnings == [
+                ConversionWarning(
+                    .keys,
+                    "the list under 'todos' had no items to tell its item keys: new items were written with name, checked "
+                        + "(name them with --field name=KEY --field checked=KEY)", count: 2, firstItem: "1 c")
+            ])
+        #expect(try TodoList(contentsOf: .file(path), options: ListOptions(key: "todos")).items.map(\.name) == ["c", "d"])
+    }
+
+    @Test("the same id on two items is an error naming both, and nothing is written")
+    func duplicateIdentity() throws {
+        let directory = try TemporaryDirectory()
+        let path = try Self.make("todos.json", Self.todos, dump: "t = json.dumps(v, indent=2)", in: directory)
+        let before = try Self.text(path)
+        let checklist = "- [ ] Fix the bike [id:: 2]\n- [ ] Bake [id:: 3]\n- [ ] Fix the bike again [id:: 2]\n"
+        #expect(
+            throws: ConversionError.unsupported(
+                "\(path): items 1 Fix the bike and 3 Fix the bike again have the same id 2; each id may stand on one item only, so nothing was written")
+        ) {
+            try Self.write(checklist, into: path)
+        }
+        #expect(try Self.text(path) == before)
+    }
+
+    @Test("order keys follow a move, only the moved item's value changing, ascending or descending, integers or reals", arguments: [
+        ("[1, 2, 3]", "[0, 1, 2]"), ("[3, 2, 1]", "[4, 3, 2]"), ("[1.0, 2.0, 3.0]", "[0.0, 1.0, 2.0]"), ("[3.5, 2, 1]", "[4.5, 3.5, 2]"),
+        ("[10, 20, 30]", "[9, 10, 20]"),
+    ])
+    func order(values: String, expected: String) throws {
+        let directory = try TemporaryDirectory()
+        let value = "[{'text': n, 'position': p} for n, p in zip(['a', 'b', 'c'], \(values))]"
+        let path = try Self.make("todos.json", value, dump: "t = json.dumps(v, indent=2)", in: directory)
+        var list = try TodoList(contentsOf: .file(path))
+        list.items.insert(list.items.remove(at: 2), at: 0)
+        try Self.write(try list.encoded(as: .markdown).string, into: path)
+        let result = try TodoList(contentsOf: .file(path))
+        #expect(result.items.map(\.name) == ["c", "a", "b"])
+        let positions = try Python.run(
+            Python.prelude + "print(json.dumps([i['position'] for i in json.load(open(os.path.join(d, 'todos.json')))]))", in: directory)
+        #expect(positions == expected + "\n")
+    }
+
+    @Test("NaN and -0.0 are written with a warning (count and first item); --strict refuses them")
+    func unholdable() throws {
+        let directory = try TemporaryDirectory()
+        let path = try Self.make("todos.json", "[{'name': 'a', 'checked': False}]", dump: "t = json.dumps(v)", in: directory)
+        let checklist = "- [ ] a\n- [ ] b [x:: nan]\n- [ ] c [x:: nan] [y:: -0.0]\n"
+        let before = try Self.text(path)
+        #expect(throws: ConversionError.self) { try Self.write(checklist, into: path, strict: true) }
+        #expect(try Self.text(path) == before)
+        let warnings = try Self.write(checklist, into: path)
+        #expect(
+            warnings == [
+                ConversionWarning(.values, "JSON has no NaN or infinity: they were written as the strings \"nan\", \"inf\", \"-inf\"", count: 2, firstItem: "2 b"),
+                ConversionWarning(.values, "-0.0 was written as -0.0, which JavaScript and other JSON readers take for 0", firstItem: "3 c"),
+            ])
+        // A new file warns the same.
+        let fresh = directory.path("new.json")
+        #expect(try Self.write(checklist, into: fresh) == warnings)
+    }
+
+    @Test("done-ness in a status word is written back in the file's words (gh's OPEN and CLOSED)")
+    func statusWords() throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.path("gh-issues.json")
+        try Data(contentsOf: Fixture.url("apps/gh-issues.json")).write(to: URL(fileURLWithPath: path))
+        var list = try TodoList(contentsOf: .file(path))
+        list.items[0].status = .done
+        list.items[1].status = .open
+        try Self.write(try list.encoded(as: .markdown).string, into: path)
+        let expected = try Self.make(
+            "expected.json", "json.load(open(os.path.join(d, 'gh-issues.json.orig')))",
+            dump: "v[0]['state'] = 'CLOSED'\nv[1]['state'] = 'OPEN'\nt = json.dumps(v, ensure_ascii=False, separators=(',', ':')) + '\\n'",
+            in: { try Data(contentsOf: Fixture.url("apps/gh-issues.json")).write(to: URL(fileURLWithPath: directory.path("gh-issues.json.orig"))); return directory }())
+        #expect(try Self.text(path) == (try Self.text(expected)))
+    }
+
+    @Test("done-ness kept only as a completion date: checking stamps the time in the key's layout, unchecking clears it")
+    func completionDate() throws {
+        setenv("TODOFMT_NOW", "2026-01-02T03:04:05.25Z", 1)
+        let directory = try TemporaryDirectory()
+        let path = try Self.make(
+            "todos.json", #"[{"title": "a", "completed_at": None}, {"title": "b", "completed_at": "2024-05-01T10:00:00.123456Z"}]"#,
+            dump: "t = json.dumps(v)", in: directory)
+        let list = try TodoList(contentsOf: .file(path))
+        #expect(list.items.map(\.status) == [.open, .done])
+        try Self.write("- [x] a [completed_at:: null]\n- [ ] b [completed_at:: \"2024-05-01T10:00:00.123456Z\"]\n", into: path)
+        #expect(
+            try Self.text(path)
+                == #"[{"title": "a", "completed_at": "2026-01-02T03:04:05.250000Z"}, {"title": "b", "completed_at": null}]"#)
+    }
+
+    @Test("a file with a syntax error after the list is an error, and nothing is written")
+    func damagedTail() throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.path("todos.json")
+        try "[{\"name\": \"a\", \"checked\": false}] x".write(toFile: path, atomically: false, encoding: .utf8)
+        #expect(throws: ParseError("unexpected 'x', expected the end of the file", at: SourceLocation(file: path, line: 1, column: 35))) {
+            try Self.write("- [x] a\n", into: path)
+        }
+    }
+}
+
+/// Random single edits of long lists: whatever the edit, the file must come out as the app's
+/// writer would write the edited list, which for a file in todofmt's own layout (or in
+/// Python's `indent=2`) is that writer's output for the edited list.
+@Suite("Writing edits into long JSON lists")
+struct JSONRandomEditTests {
+    static func list(_ rng: inout SeededGenerator) -> TodoList {
+        var items: [TodoItem] = []
+        for i in 0..<200 {
+            var item = TodoItem(name: "item \(i) \(["milk", "café", "日本語", "x\"y"].randomElement(using: &rng)!)")
+            if Int.random(in: 0..<4, using: &rng) == 0 { item.status = .done }
+            if Int.random(in: 0..<10, using: &rng) == 0 { item.fields = [Field("prio", .integer(Int.random(in: 1...3, using: &rng)))] }
+            if Int.random(in: 0..<5, using: &rng) == 0 {
+                item.children = (0..<Int.random(in: 1...3, using: &rng)).map { TodoItem(name: "child \(i).\($0)") }
+            }
+            items.append(item)
+        }
+        return TodoList(items: items)
+    }
+
+    static func edit(_ list: inout TodoList, _ rng: inout SeededGenerator) -> String {
+        let n = list.items.count
+        let i = Int.random(in: 0..<n, using: &rng)
+        switch Int.random(in: 0..<8, using: &rng) {
+        case 0:
+            list.items[i].status = list.items[i].isChecked ? .open : .done
+            return "check \(i)"
+        case 1:
+            list.items[i].name = "renamed ✅"
+            return "rename \(i)"
+        case 2:
+            list.items.insert(TodoItem(name: "new"), at: Int.random(in: 0...n, using: &rng))
+            return "insert"
+        case 3:
+            list.items.remove(at: i)
+            return "remove \(i)"
+        case 4:
+            let item = list.items.remove(at: i)
+            let j = Int.random(in: 0..<n, using: &rng)
+            list.items.insert(item, at: j)
+            return "move \(i) to \(j)"
+        case 5:
+            list.items[i].children.append(TodoItem(name: "new child"))
+            return "add a child to \(i)"
+        case 6:
+            guard let k = list.items.firstIndex(where: { !$0.children.isEmpty }) else { return "nothing" }
+            list.items[k].children.removeFirst()
+            return "remove a child of \(k)"
+        default:
+            list.items[i].fields.append(Field("note", .string("a/b <c>")))
+            return "add a field to \(i)"
+        }
+    }
+
+    @Test("a random edit gives what the app would write", arguments: 0..<24)
+    func randomEdit(seed: Int) throws {
+        var rng = SeededGenerator(seed: UInt64(seed))
+        let original = Self.list(&rng)
+        var edited = original
+        let what = Self.edit(&edited, &rng)
+        let directory = try TemporaryDirectory()
+        let path = directory.path("todos.json")
+        // todofmt's own layout: the result is todofmt's output for the edited list.
+        try Data(try original.encoded(as: .json)).write(to: URL(fileURLWithPath: path))
+        try JSONWriteBackTests.write(try edited.encoded(as: .markdown).string, into: path)
+        #expect(try JSONWriteBackTests.text(path) == (try edited.encoded(as: .json)).string, "\(seed): \(what)")
+        // Python's indent=2: the result is Python's output for the edited list.
+        let reformat = "t = json.dumps(json.loads(open(os.path.join(d, 'src.json')).read()), indent=2, ensure_ascii=False)"
+        try Data(try original.encoded(as: .json)).write(to: URL(fileURLWithPath: directory.path("src.json")))
+        let python = try JSONWriteBackTests.make("python.json", "None", dump: reformat, in: directory)
+        try JSONWriteBackTests.write(try edited.encoded(as: .markdown).string, into: python)
+        try Data(try edited.encoded(as: .json)).write(to: URL(fileURLWithPath: directory.path("src.json")))
+        let expected = try JSONWriteBackTests.make("expected.json", "None", dump: reformat, in: directory)
+        #expect(try JSONWriteBackTests.text(python) == (try JSONWriteBackTests.text(expected)), "\(seed): \(what)")
+    }
+}
+
+extension Array where Element == UInt8 {
+    var string: String { String(decoding: self, as: UTF8.self) }
+}

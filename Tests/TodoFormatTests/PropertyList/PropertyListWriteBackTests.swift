@@ -1,0 +1,207 @@
+import Foundation
+import Testing
+
+@testable import TodoFormat
+
+/// Reading real property lists and writing into them (issues 8 and 9): files made by Python's
+/// plistlib as apps make them, read back by plistlib as the app would.
+@Suite("Property lists as apps keep them")
+struct PropertyListWriteBackTests {
+    /// Runs Python that writes files into the directory.
+    static func make(_ program: String, in directory: TemporaryDirectory) throws {
+        try Python.run(Python.prelude + "U = plistlib.UID\n" + program, in: directory)
+    }
+
+    /// What plistlib loads from a file, as `repr` prints it.
+    static func loaded(_ name: String, in directory: TemporaryDirectory) throws -> String {
+        try Python.run(Python.prelude + "print(repr(plistlib.load(open(os.path.join(d, \(String(reflecting: name))), 'rb'))))", in: directory)
+    }
+
+    @discardableResult
+    static func write(_ markdown: String, into path: String, options: ListOptions = ListOptions(), strict: Bool = false) throws
+        -> [ConversionWarning]
+    {
+        try JSONWriteBackTests.write(markdown, into: path, options: options, strict: strict)
+    }
+
+    static let preferences = """
+        prefs = {"installationID": 0xF3A1B2C3D4E5F607, "anchor": 2**64 - 1, "big63": 2**63, "offset": -12600,
+                 "archived": U(7), "nested": {"ref": U(300), "when": datetime.datetime(2026, 1, 1, 9, 30), "blob": b"\\x00\\x01"},
+                 "tasks": [{"title": "Milk", "done": False, "ref": U(2), "serial": 2**64 - 2}, {"title": "Eggs", "done": True}]}
+        """
+
+    @Test("unsigned 64-bit integers, 128-bit ones and UIDs read as values and stay exactly through a write")
+    func wideIntegersAndUIDs() throws {
+        let directory = try TemporaryDirectory()
+        try Self.make(Self.preferences + "\nplistlib.dump(prefs, open(os.path.join(d, 'prefs.plist'), 'wb'), fmt=plistlib.FMT_BINARY)", in: directory)
+        let path = directory.path("prefs.plist")
+        let bytes = Array(try Data(contentsOf: URL(fileURLWithPath: path)))
+        guard case .dictionary(let root) = try XMLPropertyListWriterTests.value(of: bytes, binary: true, path: path) else {
+            Issue.record("not a dictionary")
+            return
+        }
+        #expect(root[key: "installationID"] == .bigInteger("17555509376627111431"))
+        #expect(root[key: "anchor"] == .bigInteger("18446744073709551615"))
+        #expect(root[key: "big63"] == .bigInteger("9223372036854775808"))
+        #expect(root[key: "offset"] == .integer(-12600))
+        #expect(root[key: "archived"] == .integer(7))
+        var list = try TodoList(contentsOf: .file(path))
+        #expect(list.items.map(\.name) == ["Milk", "Eggs"])
+        #expect(list.items[0].fields == [Field("ref", .integer(2)), Field("serial", .bigInteger("18446744073709551614"))])
+        // Unchanged: the same data; the first item checked: only its flag changes, UIDs stay UIDs.
+        let before = try Self.loaded("prefs.plist", in: directory)
+        try Self.write(try list.encoded(as: .markdown).string, into: path)
+        #expect(try Self.loaded("prefs.plist", in: directory) == before)
+        list.items[0].status = .done
+        try Self.write(try list.encoded(as: .markdown).string, into: path)
+        try Self.make(
+            Self.preferences + "\nprefs['tasks'][0]['done'] = True\nplistlib.dump(prefs, open(os.path.join(d, 'expected.plist'), 'wb'), fmt=plistlib.FMT_BINARY)",
+            in: directory)
+        #expect(try Self.loaded("prefs.plist", in: directory) == (try Self.loaded("expected.plist", in: directory)))
+    }
+
+    @Test("16-byte integers read as the signed 128-bit values plistlib reads, and are written back as 16 bytes")
+    func signed128() throws {
+        let values = ["170141183460469231731687303715884105727", "-170141183460469231731687303715884105728", "1267650600228229401496703205376"]
+        for digits in values {
+            let wide = try #require(WideInteger(digits: digits))
+            #expect(wide.decimal == digits)
+            #expect(wide.value == .bigInteger(digits))
+            #expect(!wide.fits64Bits)
+        }
+        #expect(WideInteger(digits: "170141183460469231731687303715884105728") == nil)
+        #expect(WideInteger(digits: "-5")?.value == .integer(-5))
+        #expect(WideInteger(digits: "18446744073709551615")?.fits64Bits == true)
+        // Written into a binary property list, plistlib reads them as they were, with a warning.
+        let directory = try TemporaryDirectory()
+        let path = directory.path("wide.plist")
+        let list = TodoList(items: values.map { TodoItem(name: "n", fields: [Field("v", .bigInteger($0))]) })
+        let warnings = try list.write(to: .file(path), format: .bplist)
+        #expect(warnings == [ConversionWarning(.values, PropertyListLosses.wideIntegers, count: 3, firstItem: "1 n")])
+        let read = try Python.run(
+            Python.prelude + "print([i['v'] for i in plistlib.load(open(os.path.join(d, 'wide.plist'), 'rb'))])", in: directory)
+        #expect(read == "[" + values.joined(separator: ", ") + "]\n")
+        #expect(try TodoList(contentsOf: .file(path)) == list)
+    }
+
+    @Test("a keyed archive is an error naming its keys, never a crash")
+    func keyedArchive() throws {
+        let directory = try TemporaryDirectory()
+        try Self.make(
+            """
+            archive = {"$version": 100000, "$archiver": "NSKeyedArchiver", "$top": {"root": U(1)},
+                       "$objects": ["$null", {"NS.objects": [U(2)], "$class": U(3)}, {"title": U(4), "done": False}, {"$classname": "NSArray"}, "Milk"]}
+            plistlib.dump(archive, open(os.path.join(d, "archive.plist"), "wb"), fmt=plistlib.FMT_BINARY)
+            """, in: directory)
+        let path = directory.path("archive.plist")
+        #expect(
+            throws: ConversionError.noList(
+                path: path,
+                reason: "a keyed archive (NSKeyedArchiver) holds archived objects, not a todo list todofmt reads; its keys: $archiver, $objects, $top, $version")
+        ) {
+            try TodoList(contentsOf: .file(path))
+        }
+    }
+
+    static let oddNames = ["NUL\u{0}inside", "Bell\u{7} and escape\u{1B}", "Carriage\r\nreturn", "Tab\tand\nline", "DEL\u{7F}"]
+
+    @Test("control characters are never written raw into XML: U+FFFD with a warning, a carriage return as &#13;; plistlib reads the file")
+    func controlCharactersInXML() throws {
+        let directory = try TemporaryDirectory()
+        let list = TodoList(items: Self.oddNames.map { TodoItem(name: $0) })
+        let path = directory.path("odd.plist")
+        let warnings = try list.write(to: .file(path), format: .plist)
+        #expect(warnings == [ConversionWarning(.values, PropertyListLosses.controlCharacters, count: 2, firstItem: "1 NUL\u{0}inside")])
+        let names = try Python.run(
+            Python.prelude + "print(json.dumps([i['name'] for i in plistlib.load(open(os.path.join(d, 'odd.plist'), 'rb'))]))", in: directory)
+        #expect(names == #"["NUL\ufffdinside", "Bell\ufffd and escape\ufffd", "Carriage\r\nreturn", "Tab\tand\nline", "DEL\u007f"]"# + "\n")
+        // Into an existing XML file, the same; binary files hold every character.
+        #expect(throws: ConversionError.self) { try list.write(to: .file(path), strict: true) }
+        let binary = directory.path("odd.bplist")
+        #expect(try list.write(to: .file(binary), format: .bplist).isEmpty)
+        #expect(try TodoList(contentsOf: .file(binary)) == list)
+    }
+
+    @Test("nulls and date fractions: left out of property lists with a warning")
+    func nullsAndFractions() throws {
+        let directory = try TemporaryDirectory()
+        try Self.make(
+            "plistlib.dump([{'title': 'a', 'done': False}], open(os.path.join(d, 'list.plist'), 'wb'), fmt=plistlib.FMT_XML)", in: directory)
+        let path = directory.path("list.plist")
+        let warnings = try Self.write("- [ ] a\n- [ ] b [due:: 2026-01-02T03:04:05.25Z] [note:: null]\n", into: path)
+        #expect(
+            warnings == [
+                ConversionWarning(.values, PropertyListLosses.dateFractions, firstItem: "2 b"),
+                ConversionWarning(.values, PropertyListLosses.null, firstItem: "2 b"),
+            ])
+        #expect(
+            try Self.loaded("list.plist", in: directory)
+                == "[{'done': False, 'title': 'a'}, {'done': False, 'title': 'b', 'due': datetime.datetime(2026, 1, 2, 3, 4, 5)}]\n")
+    }
+
+    @Test("JSON kept in a data value: an unchanged list keeps every byte, a change changes only its value", arguments: [
+        ("binary, JSONEncoder", "FMT_BINARY", "separators=(',', ':'), ensure_ascii=False"),
+        ("XML, Python", "FMT_XML", ""),
+    ])
+    func todosKey(_ label: String, format: String, dumps: String) throws {
+        let directory = try TemporaryDirectory()
+        let program = """
+            todos = [{"name": "Café", "checked": False, "id": 1}, {"name": "Eggs", "checked": False, "id": 2}]
+            def save(name, todos):
+                prefs = {"launchCount": 3, "TodosKey": json.dumps(todos, \(dumps)).encode(), "big": 2**64 - 1}
+                plistlib.dump(prefs, open(os.path.join(d, name), "wb"), fmt=plistlib.\(format))
+            save("prefs.plist", todos)
+            todos[1]["checked"] = True
+            save("expected.plist", todos)
+            """
+        try Self.make(program, in: directory)
+        let path = directory.path("prefs.plist")
+        let original = try Data(contentsOf: URL(fileURLWithPath: path))
+        var list = try TodoList(contentsOf: .file(path))
+        try Self.write(try list.encoded(as: .markdown).string, into: path)
+        #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == original, "\(label)")
+        list.items[1].status = .done
+        try Self.write(try list.encoded(as: .markdown).string, into: path)
+        #expect(try Self.loaded("prefs.plist", in: directory) == (try Self.loaded("expected.plist", in: directory)), "\(label)")
+        if format == "FMT_XML" {
+            #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == (try Data(contentsOf: URL(fileURLWithPath: directory.path("expected.plist")))))
+        }
+    }
+
+    @Test("a checked flag keeps each item's spelling: <integer>0</integer> becomes 1, <false/> becomes <true/>")
+    func perItemSpelling() throws {
+        let directory = try TemporaryDirectory()
+        let program = """
+            records = [{"ToDo": "a", "CheckBox": 0}, {"ToDo": "b", "CheckBox": False}, {"ToDo": "c", "CheckBox": 1}]
+            def save(name):
+                plistlib.dump({"Records": records, "Version": "1.1.0"}, open(os.path.join(d, name), "wb"), fmt=plistlib.FMT_XML, sort_keys=False)
+            save("list.plist")
+            records[0]["CheckBox"] = 1
+            records[1]["CheckBox"] = True
+            records.append({"ToDo": "d", "CheckBox": 0})
+            save("expected.plist")
+            """
+        try Self.make(program, in: directory)
+        let path = directory.path("list.plist")
+        let options = ListOptions(key: "Records", schema: ItemSchema(naming: [.name: "ToDo", .checked: "CheckBox"]))
+        try Self.write("- [x] a\n- [x] b\n- [x] c\n- [ ] d\n", into: path, options: options)
+        #expect(try String(contentsOfFile: path, encoding: .utf8) == (try String(contentsOfFile: directory.path("expected.plist"), encoding: .utf8)))
+    }
+
+    @Test("XML property list dates and reals written as the file writes them")
+    func spellings() throws {
+        #expect(DateSpelling(of: "2025-10-01T13:33:10.6197688+03:30")?.format(ISO8601.parse("2026-01-02T03:04:05.25Z".utf8)!) == "2026-01-02T03:04:05.2500000+00:00")
+        let varying = DateSpelling(of: "2025-10-01 13:33:10.6197688+03:30")!.merged(with: DateSpelling(of: "2025-10-01 14:02:00+03:30")!)
+        #expect(varying.format(ISO8601.parse("2026-01-02T03:04:05.25Z".utf8)!) == "2026-01-02 03:04:05.25+00:00")
+        #expect(DateSpelling(of: "2024-05-01 09:30:00")?.format(ISO8601.parse("2026-01-02T03:04:05.25Z".utf8)!) == "2026-01-02 03:04:05")
+        #expect(DateSpelling(of: "2024-05-01") == nil)
+        var apple = XMLRenderer()
+        let text = Array("<real>1</real><real>2.5</real>".utf8)
+        text.withUnsafeBufferPointer { apple.learn(from: $0) }
+        #expect(apple.real(5) == "5" && apple.real(5.5) == "5.5")
+        #expect(XMLRenderer().real(5) == "5.0")
+        var plistlib = XMLRenderer()
+        Array("<real>1.0</real><real>2.5</real>".utf8).withUnsafeBufferPointer { plistlib.learn(from: $0) }
+        #expect(plistlib.real(5) == "5.0")
+    }
+}
