@@ -70,7 +70,11 @@ public struct Conversion: Sendable {
             if plan.existing != nil {
                 var warning: ConversionWarning?
                 let list = try TodoList.build { warning = try markdown.read(input, options: options, into: &$0, leavingOutTextFor: plan.format) }
-                return try plan.write(list, options: options, adding: warning.map { [$0] } ?? [])
+                do {
+                    return try plan.write(list, options: options, adding: warning.map { [$0] } ?? [])
+                } catch let duplicate as DuplicateIdentity {
+                    throw duplicate.located(in: input, format: source, list: list)
+                }
             }
             return try plan.write(options: options) { writer in
                 if let warning = try markdown.read(input, options: options, into: &writer, leavingOutTextFor: plan.format) {

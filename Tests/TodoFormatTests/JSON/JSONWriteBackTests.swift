@@ -206,17 +206,18 @@ struct JSONWriteBackTests {
 
     @Test("done-ness kept only as a completion date: checking stamps the time in the key's layout, unchecking clears it")
     func completionDate() throws {
-        setenv("TODOFMT_NOW", "2026-01-02T03:04:05.25Z", 1)
-        let directory = try TemporaryDirectory()
-        let path = try Self.make(
-            "todos.json", #"[{"title": "a", "completed_at": None}, {"title": "b", "completed_at": "2024-05-01T10:00:00.123456Z"}]"#,
-            dump: "t = json.dumps(v)", in: directory)
-        let list = try TodoList(contentsOf: .file(path))
-        #expect(list.items.map(\.status) == [.open, .done])
-        try Self.write("- [x] a [completed_at:: null]\n- [ ] b [completed_at:: \"2024-05-01T10:00:00.123456Z\"]\n", into: path)
-        #expect(
-            try Self.text(path)
-                == #"[{"title": "a", "completed_at": "2026-01-02T03:04:05.250000Z"}, {"title": "b", "completed_at": null}]"#)
+        try Clock.$pinned.withValue(ISO8601.parse("2026-01-02T03:04:05.25Z".utf8)) {
+            let directory = try TemporaryDirectory()
+            let path = try Self.make(
+                "todos.json", #"[{"title": "a", "completed_at": None}, {"title": "b", "completed_at": "2024-05-01T10:00:00.123456Z"}]"#,
+                dump: "t = json.dumps(v)", in: directory)
+            let list = try TodoList(contentsOf: .file(path))
+            #expect(list.items.map(\.status) == [.open, .done])
+            try Self.write("- [x] a [completed_at:: null]\n- [ ] b [completed_at:: \"2024-05-01T10:00:00.123456Z\"]\n", into: path)
+            #expect(
+                try Self.text(path)
+                    == #"[{"title": "a", "completed_at": "2026-01-02T03:04:05.250000Z"}, {"title": "b", "completed_at": null}]"#)
+        }
     }
 
     @Test("a file with a syntax error after the list is an error, and nothing is written")

@@ -73,6 +73,11 @@ def utc(text):
         hours, minutes = int(zone[1:3]), int(zone[-2:])
         whole -= sign * dt.timedelta(hours=hours, minutes=minutes)
     fraction = (m[7] or "").rstrip("0")
+    if len(fraction) > 6:
+        # Dates are doubles (seconds since 1970) in todofmt as in Foundation: past the
+        # microsecond the checklist shows the shortest fraction that reads back to the same
+        # double, as Python's repr does; the stored text itself is kept on write-back.
+        fraction = repr(whole.timestamp() + float("0." + fraction)).partition(".")[2]
     return D(whole.strftime("%Y-%m-%dT%H:%M:%S") + ("." + fraction if fraction else "") + "Z")
 
 
