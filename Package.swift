@@ -1,4 +1,4 @@
-// swift-tools-version:6.0
+// swift-tools-version:6.1
 import PackageDescription
 
 // SQLite comes with every Apple SDK (macOS, iOS, tvOS, watchOS, visionOS): there the module
@@ -20,10 +20,20 @@ let package = Package(
         .library(name: "TodoFormat", targets: ["TodoFormat"]),
         .executable(name: "todofmt", targets: ["todofmt"]),
     ],
+    // `YAML` (on by default) brings in libyaml for YAML lists and checklists' front matter.
+    // Without it (`swift build --disable-default-traits`), as in an iOS app where libyaml is
+    // not a system library, the rest builds: front matter stays raw text, kept byte for byte.
+    traits: [
+        .trait(name: "YAML", description: "YAML lists and front matter through the system's libyaml"),
+        .default(enabledTraits: ["YAML"]),
+    ],
     targets: [
         .systemLibrary(name: "CYAML", pkgConfig: "yaml-0.1", providers: [.apt(["libyaml-dev"]), .brew(["libyaml"])]),
         .systemLibrary(name: "CSQLite", pkgConfig: sqlitePkgConfig, providers: [.apt(["libsqlite3-dev"])]),
-        .target(name: "TodoFormat", dependencies: ["CYAML", "CSQLite"]),
+        .target(
+            name: "TodoFormat",
+            dependencies: [.target(name: "CYAML", condition: .when(traits: ["YAML"])), "CSQLite"]
+        ),
         .executableTarget(name: "todofmt", dependencies: ["TodoFormat"]),
         // README's library example, built with everything else.
         .executableTarget(name: "library-example", dependencies: ["TodoFormat"], path: "Examples/LibraryUse"),

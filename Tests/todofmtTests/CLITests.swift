@@ -82,7 +82,7 @@ let groceries = """
 
 @Suite("The todofmt command")
 struct CLITests {
-    @Test("convert to JSON on standard output, options after the file")
+    @Test("convert to JSON on standard output, options after the file", .needsYAML)
     func convertToStdout() throws {
         let ws = try Workspace(["g.md": groceries])
         let run = try Run(["convert", "g.md", "--to", "json"], in: ws.url)
@@ -100,14 +100,14 @@ struct CLITests {
         #expect(run.stderr == "todofmt: warning: plain JSON has no place for the list's metadata (title); it was left out\n")
     }
 
-    @Test("convert reads standard input and detects YAML by content")
+    @Test("convert reads standard input and detects YAML by content", .needsYAML)
     func convertStdin() throws {
         let run = try Run(["convert", "-", "--to=md"], stdin: "- name: Milk\n  checked: true\n")
         #expect(run.status == 0)
         #expect(run.stdout == "- [x] Milk\n")
     }
 
-    @Test("convert to a file writes it whole and says nothing")
+    @Test("convert to a file writes it whole and says nothing", .needsYAML)
     func convertToFile() throws {
         let ws = try Workspace(["g.md": groceries])
         let run = try Run(["convert", "--from", "md", "g.md", "g.yaml"], in: ws.url)
@@ -116,7 +116,7 @@ struct CLITests {
         #expect(back.stdout == groceries)
     }
 
-    @Test("--strict: what the output cannot hold is an error, and nothing is written, file or standard output")
+    @Test("--strict: what the output cannot hold is an error, and nothing is written, file or standard output", .needsYAML)
     func strict() throws {
         let ws = try Workspace(["g.md": groceries, "old.json": "[]\n"])
         let message = "plain JSON has no place for the list's metadata (title); it was left out"
@@ -350,7 +350,7 @@ struct PropertyListCLITests {
 
 @Suite("todofmt with databases")
 struct DatabaseCLITests {
-    @Test("a checklist to a new database, a dump, and back; errors name the file")
+    @Test("a checklist to a new database, a dump, and back; errors name the file", .needsYAML)
     func roundTrip() throws {
         let ws = try Workspace(["g.md": groceries])
         #expect(

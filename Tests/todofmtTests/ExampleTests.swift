@@ -3,7 +3,7 @@ import Testing
 
 @Suite("The README's library example")
 struct ExampleTests {
-    @Test("builds and runs as the README says")
+    @Test("builds and runs as the README says", .needsYAML)
     func libraryExample() throws {
         let program = Run.executable.deletingLastPathComponent().appendingPathComponent("library-example")
         let ws = try Workspace([:])

@@ -44,7 +44,7 @@ struct InstallTests {
         try Tools.run(try Tools.path(of: "bash"), [script] + arguments)
     }
 
-    @Test("installs todofmt, its man page and completions under a prefix; runs; uninstalls exactly what it put there")
+    @Test("installs todofmt, its man page and completions under a prefix; runs; uninstalls exactly what it put there", .needsYAML)
     func installRunUninstall() throws {
         let ws = try Workspace([:])
         let prefix = try Self.prefix(in: ws)

@@ -150,7 +150,7 @@ struct OutputPlan {
         let holdsBack = strict && destination == .standardOutput
         let output = holdsBack ? Output.memory : try makeOutput()
         do {
-            var writer: any ListWriter = DepthLimitedWriter(base: try FormatRegistry.format(format).writer(to: output, options: options))
+            var writer = DepthLimitedWriter.guarding(try FormatRegistry.format(format).writer(to: output, options: options), format: format)
             try read(&writer)
             let written = try writer.finish()
             try refuse(written.warnings)
@@ -181,6 +181,13 @@ struct OutputPlan {
     func write(_ list: TodoList, options: ListOptions, adding extra: [ConversionWarning] = []) throws -> [ConversionWarning] {
         guard let existing else { return try write(options: options) { try list.send(to: &$0) } }
         try list.checkDepth()
+        var list = list, extra = extra
+        #if !YAML
+        if format != .markdown, list.metadata.contains(where: { $0.key == FrontMatter.rawKey }) {
+            list.metadata = TodoList.withoutRawFrontMatter(list.metadata)
+            extra.append(TodoList.rawFrontMatterLeftOut)
+        }
+        #endif
         var pending = try FormatRegistry.format(format).update(existing, with: list, options: options)
         pending.warnings += extra
         return try write(pending)

@@ -27,3 +27,52 @@ extension TodoList {
         try check(items, 0)
     }
 }
+
+extension DepthLimitedWriter {
+    /// `writer` behind the checks every new file gets: the nesting limit, and in a build
+    /// without YAML, raw front matter left out of formats other than a checklist.
+    static func guarding(_ writer: any ListWriter, format: DocumentFormat) -> any ListWriter {
+        #if YAML
+        return DepthLimitedWriter(base: writer)
+        #else
+        let limited = DepthLimitedWriter(base: writer)
+        return format == .markdown ? limited : RawFrontMatterDroppingWriter(base: limited)
+        #endif
+    }
+}
+
+#if !YAML
+/// In a build without YAML a checklist's front matter is raw text (`FrontMatter.rawKey`),
+/// which only a checklist can hold: other formats get the list without it, and a warning.
+struct RawFrontMatterDroppingWriter: ListWriter {
+    var base: any ListWriter
+    private var dropped = false
+
+    init(base: any ListWriter) { self.base = base }
+
+    mutating func begin(metadata: [Field]) throws {
+        let kept = TodoList.withoutRawFrontMatter(metadata)
+        dropped = kept.count != metadata.count
+        try base.begin(metadata: kept)
+    }
+
+    mutating func item(_ item: TodoItem, depth: Int) throws { try base.item(item, depth: depth) }
+    mutating func end() throws { try base.end() }
+
+    mutating func finish() throws -> Written {
+        var written = try base.finish()
+        if dropped { written.warnings.append(TodoList.rawFrontMatterLeftOut) }
+        return written
+    }
+}
+
+extension TodoList {
+    /// The warning for front matter this build cannot parse, left out of another format.
+    static let rawFrontMatterLeftOut = ConversionWarning(
+        .metadata, "the checklist's front matter was left out: \(YAMLFormat.missing)")
+
+    static func withoutRawFrontMatter(_ metadata: [Field]) -> [Field] {
+        metadata.filter { $0.key != FrontMatter.rawKey }
+    }
+}
+#endif

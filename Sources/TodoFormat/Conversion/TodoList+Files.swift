@@ -20,7 +20,7 @@ extension TodoList {
 
     /// The list as the bytes of a new file in `format`.
     public func encoded(as format: DocumentFormat, options: ListOptions = ListOptions()) throws -> [UInt8] {
-        var writer: any ListWriter = DepthLimitedWriter(base: try FormatRegistry.format(format).writer(to: .memory, options: options))
+        var writer = DepthLimitedWriter.guarding(try FormatRegistry.format(format).writer(to: .memory, options: options), format: format)
         try send(to: &writer)
         return try writer.finish().bytes
     }

@@ -1,3 +1,4 @@
+#if YAML
 internal import CYAML
 
 /// The thin wrapper around libyaml's emitter: all of todofmt's YAML writing goes through it.
@@ -110,3 +111,4 @@ final class YAMLEmitter {
         try emit { yaml_mapping_end_event_initialize($0) }
     }
 }
+#endif

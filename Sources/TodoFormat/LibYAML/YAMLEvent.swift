@@ -1,3 +1,4 @@
+#if YAML
 /// One event of a YAML stream, as `YAMLParser` reads it: Swift values only, copied out of
 /// libyaml's memory, so an event stays valid after the parser moves on.
 struct YAMLEvent: Equatable {
@@ -64,3 +65,4 @@ struct YAMLEvent: Equatable {
 enum YAMLScalarStyle: Equatable {
     case plain, singleQuoted, doubleQuoted, literal, folded
 }
+#endif

@@ -1,3 +1,4 @@
+#if YAML
 internal import CYAML
 
 /// The thin wrapper around libyaml's parser: all of todofmt's YAML reading goes through it.
@@ -142,3 +143,4 @@ final class YAMLParser {
         return ParseError(message, at: place(line: Int(mark.line) + 1, column: Int(mark.column) + 1))
     }
 }
+#endif

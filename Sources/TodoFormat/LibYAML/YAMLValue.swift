@@ -1,3 +1,4 @@
+#if YAML
 import Foundation
 
 // Typed values in YAML: how a scalar's text and tag become a FieldValue, and back.
@@ -202,3 +203,4 @@ enum YAMLValue {
         return s.utf8.contains { $0 == 10 || $0 == 13 || $0 == 9 }
     }
 }
+#endif

@@ -40,6 +40,14 @@ enum FrontMatter {
         _ bytes: UnsafeBufferPointer<UInt8>, file: String
     ) -> (metadata: [Field], bodyStart: Int, firstBodyLine: Int, notFrontMatter: String?) {
         guard let front = locate(in: bytes) else { return ([], 0, 1, nil) }
+        #if !YAML
+        let yaml = UnsafeBufferPointer(rebasing: bytes[front.yaml])
+        guard let raw = rawMetadata(yaml) else {
+            let why = "the '---' lines 1 and \(front.lineCount) enclose no front matter: what lies between does not start with a 'key:' line, so they are read as Markdown"
+            return ([], 0, 1, why)
+        }
+        return (raw, front.bodyStart, front.lineCount + 1, nil)
+        #else
         do {
             let metadata = try parse(UnsafeBufferPointer(rebasing: bytes[front.yaml]), file: file, lineOffset: 1)
             return (metadata, front.bodyStart, front.lineCount + 1, nil)
@@ -50,8 +58,10 @@ enum FrontMatter {
                 + "(\(reason)), so they are read as Markdown"
             return ([], 0, 1, why)
         }
+        #endif
     }
 
+    #if YAML
     /// The metadata in the YAML text: a mapping, or nothing but white space. Anything else
     /// (YAML that is not a mapping, only comments, several documents, not YAML) is an error
     /// that says what it is.
@@ -101,4 +111,34 @@ enum FrontMatter {
         if lineEnding != "\n" { yaml = yaml.replacingOccurrences(of: "\n", with: lineEnding) }
         return "---" + lineEnding + yaml + "---" + lineEnding
     }
+    #else
+    /// A build without YAML keeps front matter as its raw text, in one metadata field with
+    /// this key: written back to a checklist byte for byte, left out of other formats.
+    static let rawKey = "---"
+
+    /// The raw front matter as metadata, when its first line that is not blank or a comment
+    /// is a `key:` line (the shape of a YAML mapping) or there is none and no comment either
+    /// (as YAML reads it: only comments is no mapping); nil otherwise.
+    static func rawMetadata(_ yaml: UnsafeBufferPointer<UInt8>) -> [Field]? {
+        let text = String(decoding: yaml, as: UTF8.self)
+        let first = text.split(whereSeparator: { $0 == "\n" || $0 == "\r\n" }).first { line in
+            let trimmed = line.drop { $0 == " " || $0 == "\t" }
+            return !trimmed.isEmpty && !trimmed.hasPrefix("#") && trimmed != "\r"
+        }
+        guard let first else { return text.contains("#") ? nil : [Field(rawKey, .string(text))] }
+        guard let colon = first.firstIndex(of: ":"), colon > first.startIndex, !"-#[{ \t".contains(first.first!) else { return nil }
+        let after = first[first.index(after: colon)...]
+        guard after.isEmpty || after.first == " " || after.first == "\t" || after.first == "\r" else { return nil }
+        return [Field(rawKey, .string(text))]
+    }
+
+    /// Raw front matter (`rawMetadata`) as it was read; any other metadata needs YAML.
+    static func render(_ metadata: [Field], lineEnding: String = "\n") throws -> String {
+        guard metadata.count == 1, metadata[0].key == rawKey, case .string(let text) = metadata[0].value else {
+            throw ConversionError.unsupported(
+                "the list's metadata (\(metadata.map(\.key).joined(separator: ", "))) cannot be written as front matter: \(YAMLFormat.missing)")
+        }
+        return "---" + lineEnding + text + "---" + lineEnding
+    }
+    #endif
 }

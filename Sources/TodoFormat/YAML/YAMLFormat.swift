@@ -3,6 +3,7 @@ extension DocumentFormat {
     public static let yaml = DocumentFormat(rawValue: "yaml")
 }
 
+#if YAML
 /// YAML lists through libyaml (FORMAT.md, section 7.3): an optional metadata document,
 /// then a sequence of item mappings.
 struct YAMLFormat: ListFormat {
@@ -35,3 +36,4 @@ struct YAMLFormat: ListFormat {
         try YAMLListWriter(into: output.makeSink(), outputName: output.name, layout: ItemLayout(options.schema))
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if YAML
 import Foundation
 
 /// Reads todofmt's YAML form: an optional metadata mapping document, and a
@@ -223,3 +224,4 @@ enum YAMLListReader {
         return item
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if YAML
 /// Writes todofmt's YAML form through libyaml's emitter: a metadata document when there is
 /// metadata, then the list of item mappings (FORMAT.md, section 7.3).
 struct YAMLListWriter: ListWriter {
@@ -76,3 +77,4 @@ struct YAMLListWriter: ListWriter {
         }
     }
 }
+#endif

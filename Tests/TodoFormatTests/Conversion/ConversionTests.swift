@@ -5,7 +5,7 @@ import Testing
 
 @Suite("Conversion and files")
 struct ConversionTests {
-    @Test("formats by name, extension and content")
+    @Test("formats by name, extension and content", .needsYAML)
     func detection() {
         #expect(DocumentFormat(name: "markdown") == .markdown)
         #expect(DocumentFormat(name: "YML") == .yaml)
@@ -25,7 +25,7 @@ struct ConversionTests {
         #expect(DocumentFormat.read(from: []) == .markdown)
     }
 
-    @Test("checklist to JSON to checklist, with files and formats from extensions")
+    @Test("checklist to JSON to checklist, with files and formats from extensions", .needsYAML)
     func throughFiles() throws {
         let directory = try TemporaryDirectory()
         let json = directory.path("list.json"), back = directory.path("back.md")
@@ -36,7 +36,7 @@ struct ConversionTests {
         #expect(try TodoList(contentsOf: .file(back)) == TodoList(items: original.items))
     }
 
-    @Test("a failed conversion leaves the output file as it was, and no temporary file")
+    @Test("a failed conversion leaves the output file as it was, and no temporary file", .needsYAML)
     func failureLeavesOutput() throws {
         let directory = try TemporaryDirectory()
         let output = directory.path("out.json")
@@ -82,7 +82,7 @@ struct ConversionTests {
         #expect(try TodoList(contentsOf: .file(target)).items.map(\.name) == ["Milk", "Eggs"])
     }
 
-    @Test("reading never changes the input")
+    @Test("reading never changes the input", .needsYAML)
     func inputUntouched() throws {
         let directory = try TemporaryDirectory()
         let input = directory.path("in.md")
@@ -123,13 +123,13 @@ struct NestingLimitTests {
         return TodoList(items: [item])
     }
 
-    @Test("the deepest list todofmt reads goes through every format and back", arguments: [DocumentFormat.markdown, .json, .yaml, .plist, .bplist, .sql])
+    @Test("the deepest list todofmt reads goes through every format and back", .needsYAML, arguments: [DocumentFormat.markdown, .json, .yaml, .plist, .bplist, .sql])
     func deepestRoundTrip(format: DocumentFormat) throws {
         let list = Self.chain(Limits.itemLevels)
         #expect(try TodoList(bytes: try list.encoded(as: format), format: format) == list)
     }
 
-    @Test("one level more is an error when writing, in every format", arguments: [DocumentFormat.markdown, .json, .yaml, .plist, .bplist, .sql, .sqlite])
+    @Test("one level more is an error when writing, in every format", .needsYAML, arguments: [DocumentFormat.markdown, .json, .yaml, .plist, .bplist, .sql, .sqlite])
     func deeperIsRefused(format: DocumentFormat) throws {
         #expect(throws: ConversionError.unsupported(Limits.itemDepthMessage)) { try Self.chain(Limits.itemLevels + 1).encoded(as: format) }
     }

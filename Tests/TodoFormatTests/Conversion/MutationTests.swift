@@ -57,14 +57,14 @@ struct MutationTests {
         }
     }
 
-    @Test("the undamaged samples read back to what each format keeps", arguments: formats)
+    @Test("the undamaged samples read back to what each format keeps", .needsYAML, arguments: formats)
     func undamaged(format: DocumentFormat) throws {
         let list = try Self.list()
         let bytes = try list.encoded(as: format)
         #expect(try TodoList(bytes: bytes, format: format, name: "damaged") == Self.kept(list, by: format))
     }
 
-    @Test("random byte changes give a list or a clear error inside the input, never a crash", arguments: formats)
+    @Test("random byte changes give a list or a clear error inside the input, never a crash", .needsYAML, arguments: formats)
     func mutations(format: DocumentFormat) throws {
         let original = try Self.list().encoded(as: format)
         var rng = SeededGenerator(seed: format.rawValue.utf8.reduce(7) { $0 &* 31 &+ UInt64($1) })

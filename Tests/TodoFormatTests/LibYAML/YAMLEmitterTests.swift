@@ -1,3 +1,4 @@
+#if YAML
 import Testing
 
 @testable import TodoFormat
@@ -59,3 +60,4 @@ struct YAMLEmitterTests {
         #expect(throws: ConversionError.encoding(refusal.message)) { try refusal.perform(on: emitter) }
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if YAML
 import Testing
 
 @testable import TodoFormat
@@ -93,3 +94,4 @@ struct YAMLParserTests {
         }
     }
 }
+#endif

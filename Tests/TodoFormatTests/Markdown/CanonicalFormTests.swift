@@ -98,7 +98,7 @@ struct CanonicalFormTests {
         #expect(try once.formatted().text == once.text)
     }
 
-    @Test("the new-file layout is the mission's example")
+    @Test("the new-file layout is the mission's example", .needsYAML)
     func layout() throws {
         let list = TodoList(
             metadata: [Field("title", .string("Groceries"))],

@@ -24,7 +24,7 @@ struct EditingTests {
         #expect(document.subtreeEnd(of: eggs) == brown + 1)
     }
 
-    @Test("remove, add, move, metadata: each changes its lines only")
+    @Test("remove, add, move, metadata: each changes its lines only", .needsYAML)
     func edits() throws {
         var document = try document()
         try document.removeItem(at: index(document, "Eggs"))

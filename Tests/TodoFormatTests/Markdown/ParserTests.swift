@@ -15,7 +15,7 @@ struct ParserTests {
         }
     }
 
-    @Test("the mission's example")
+    @Test("the mission's example", .needsYAML)
     func groceries() throws {
         let list = try list("groceries.md")
         #expect(list.metadata == [Field("title", .string("Groceries"))])
@@ -44,7 +44,7 @@ struct ParserTests {
         #expect(list.items[3].isChecked)
     }
 
-    @Test("front matter, a fenced copy that is not parsed, three markers, [X] and a hard break")
+    @Test("front matter, a fenced copy that is not parsed, three markers, [X] and a hard break", .needsYAML)
     func frontMatterAndFence() throws {
         let list = try list("front-matter-and-fence.md")
         #expect(list.metadata.map(\.key) == ["title", "icon"])
@@ -152,7 +152,7 @@ struct ParserTests {
         }
     }
 
-    @Test("lines that enclose no YAML mapping are no front matter: Markdown, as cmark-gfm reads them, and check says why")
+    @Test("lines that enclose no YAML mapping are no front matter: Markdown, as cmark-gfm reads them, and check says why", .needsYAML)
     func notFrontMatter() throws {
         let cases: [(String, [String], String)] = [
             ("---\n- [ ] inside\n---\n- [ ] a\n", ["inside", "a"],

@@ -118,7 +118,7 @@ struct UpdateTests {
             } == Self.groceries.replacingOccurrences(of: "* [ ] Tea\n", with: "").replacingOccurrences(of: "# Today\n", with: "# Today\n* [ ] Tea\n"))
     }
 
-    @Test("metadata changes rewrite only the front matter")
+    @Test("metadata changes rewrite only the front matter", .needsYAML)
     func metadata() throws {
         #expect(
             try updated(Self.groceries) { $0.metadata = [Field("title", .string("Shopping"))] }

@@ -1,3 +1,4 @@
+#if YAML
 import Foundation
 import Testing
 
@@ -193,3 +194,4 @@ struct YAMLByteOrderMarkTests {
         #expect(try TodoList(bytes: [0xEF, 0xBB, 0xBF] + yaml, format: .yaml) == list)
     }
 }
+#endif
