@@ -28,9 +28,12 @@ public struct TodoDocument: Sendable {
     public struct Entries: RandomAccessCollection, Sendable {
         fileprivate let document: TodoDocument
 
+        /// The first item's index, 0.
         public var startIndex: Int { 0 }
+        /// The number of items.
         public var endIndex: Int { document.records.count }
 
+        /// The item at `position` in document order, made from the document's text.
         public subscript(position: Int) -> Entry {
             let record = document.records[position]
             let built = document.text.withBytes { bytes in

@@ -36,6 +36,7 @@ extension FieldValue: Codable {
         init?(intValue: Int) { nil }
     }
 
+    /// Decodes the shape this type's documentation gives.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: Key.self)
         guard container.allKeys.count == 1, let key = container.allKeys.first else {
@@ -84,6 +85,7 @@ extension FieldValue: Codable {
         }
     }
 
+    /// Encodes the shape this type's documentation gives.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: Key.self)
         switch self {

@@ -55,6 +55,7 @@ public struct ListBuilder: ItemSink {
         levels[0].reserveCapacity(count)
     }
 
+    /// Keeps the list's metadata.
     public mutating func begin(metadata: [Field]) {
         self.metadata = metadata
     }
@@ -73,6 +74,7 @@ public struct ListBuilder: ItemSink {
         levels[depth].append(item)
     }
 
+    /// Nothing to do: `finish()` makes the list.
     public mutating func end() {}
 
     private mutating func fold() {

@@ -14,6 +14,7 @@ extension TodoItem: Codable {
         case name, status, fields, children, section
     }
 
+    /// Decodes the shape this type's documentation gives.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         self.init(
@@ -24,6 +25,7 @@ extension TodoItem: Codable {
             section: try container.decodeIfPresent(String.self, forKey: .section))
     }
 
+    /// Encodes the shape this type's documentation gives.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         // The name may be a slice of a whole file; only its own text is written.

@@ -15,6 +15,7 @@ extension TodoList: Codable {
         case metadata, items
     }
 
+    /// Decodes the shape this type's documentation gives.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         self.init(
@@ -22,6 +23,7 @@ extension TodoList: Codable {
             items: try container.decode([TodoItem].self, forKey: .items))
     }
 
+    /// Encodes the shape this type's documentation gives.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         if !metadata.isEmpty { try container.encode(metadata, forKey: .metadata) }

@@ -5,6 +5,7 @@
 /// Decoding takes a string of exactly one Unicode scalar, read as ``init(marker:)`` reads
 /// it (so `"X"` is done too); any other string is a `DecodingError.dataCorrupted`.
 extension TodoStatus: Codable {
+    /// Decodes the shape this type's documentation gives.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.singleValueContainer()
         let text = try container.decode(String.self)
@@ -16,6 +17,7 @@ extension TodoStatus: Codable {
         self.init(marker: marker)
     }
 
+    /// Encodes the shape this type's documentation gives.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.singleValueContainer()
         try container.encode(String(Character(marker)))
