@@ -9,4 +9,21 @@ public enum Limits {
 
     /// The error message for an item nested deeper than `itemLevels`.
     static let itemDepthMessage = "items nested too deep (todofmt reads and writes \(itemLevels) levels at most)"
+
+    /// How many SQLite virtual machine steps one statement of an SQL dump may take, plus
+    /// `dumpStepsPerStatementBefore` for each statement before it: about a second's work,
+    /// more than any statement `sqlite3 .dump` writes needs (an index over the rows inserted
+    /// before it takes about 9 steps a row), so a recursive query without an end stops quickly.
+    public static let dumpStatementSteps = 50_000_000
+    /// The steps one statement of a dump may take in addition for each statement before it.
+    public static let dumpStepsPerStatementBefore = 20
+    /// How many bytes one value or row made by an SQL dump may hold (a `zeroblob`, a string).
+    public static let dumpValueBytes = 100_000_000
+
+    /// How often SQLite checks the step budget, in steps.
+    static let dumpStepsPerCall = 10_000
+
+    /// The error message for a dump statement that ran past `dumpStatementSteps`.
+    static let dumpStepsMessage =
+        "the statement ran past \(dumpStatementSteps) steps, todofmt's limit for one statement of a dump (a recursive query without an end?)"
 }

@@ -98,6 +98,8 @@ extension Database {
             var ownStatement = false
             var inserts: String?
             var creates: String?
+            /// Progress calls left for the statement that runs (`Limits.dumpStatementSteps`).
+            var stepsLeft = 0
         }
         let guardian = Guard()
         let authorizer: @convention(c) (
@@ -145,6 +147,18 @@ extension Database {
         if let recorder { try prepareRecording(recorder) }
         sqlite3_set_authorizer(handle, authorizer, context)
         defer { sqlite3_set_authorizer(handle, nil, nil) }
+        // A dump is a program: one statement may not run for ever (a recursive CTE without an
+        // end) nor make a value past a size (a huge zeroblob). SQLite calls the handler every
+        // `Limits.dumpStepsPerCall` virtual machine steps; a non-zero return interrupts.
+        let progress: @convention(c) (UnsafeMutableRawPointer?) -> Int32 = { context in
+            let guardian = Unmanaged<Guard>.fromOpaque(context!).takeUnretainedValue()
+            guardian.stepsLeft -= 1
+            return guardian.stepsLeft < 0 ? 1 : 0
+        }
+        sqlite3_progress_handler(handle, Int32(Limits.dumpStepsPerCall), progress, context)
+        defer { sqlite3_progress_handler(handle, 0, nil, nil) }
+        let lengthLimit = sqlite3_limit(handle, SQLITE_LIMIT_LENGTH, Int32(Limits.dumpValueBytes))
+        defer { sqlite3_limit(handle, SQLITE_LIMIT_LENGTH, lengthLimit) }
         // SQLite reads up to a NUL: a text that ends in one is used as it is (a dump can be
         // large), any other is copied with one.
         let bytes = text.last == 0 ? text : text + [0]
@@ -152,6 +166,7 @@ extension Database {
             try bytes.withUnsafeBufferPointer { buffer throws(StoreError) in
                 let text = UnsafeBufferPointer(rebasing: buffer[..<(buffer.count - 1)])
                 var offset = 0
+                var statementsRun = 0
                 while offset < text.count && text[offset] != 0 {
                     let start = offset
                     guardian.refusal = nil
@@ -180,8 +195,12 @@ extension Database {
                     } catch {
                         throw failure(error, refusal: guardian.refusal)
                     }
+                    guardian.stepsLeft = (Limits.dumpStatementSteps + Limits.dumpStepsPerStatementBefore * statementsRun) / Limits.dumpStepsPerCall
+                    statementsRun += 1
                     do throws(StoreError) {
                         _ = try statement.step()
+                    } catch where error.code == SQLITE_INTERRUPT {
+                        throw failure(error, refusal: Limits.dumpStepsMessage)
                     } catch {
                         throw failure(error)
                     }
