@@ -58,7 +58,7 @@ FLAT = 1.3
 DEFAULT_SIZES = [10_000, 100_000, 1_000_000]
 SHORT = {"md": "x.md", "md1": "x1.md", "md2": "x2.md", "json": "x.json", "yaml": "x.yaml",
          "xml": "x.plist", "bplist": "x.bplist", "sqlite": "x.sqlite", "sql": "x.sql",
-         "generic": "generic.db", "deep": "deep.md", "head": "head.md", "bplist_py": "plistlib.bplist",
+         "generic": "generic.db", "deep": "deep.md", "deepest": "deepest.md", "head": "head.md", "bplist_py": "plistlib.bplist",
          "mid": "ITEM", "half": "N/2", "section": "SECTION", "n": "N", "yaml_events": "yaml_events"}
 
 

@@ -15,6 +15,7 @@ only when what they are made from (the generator, todofmt's binary) is newer.
   {section} the name of the section in the middle of the file
   {head}    the first ~5 MB of the checklist (whole lines), for callgrind
   {deep}    a checklist of DEEP items each nested in the one before (the hardening issue)
+  {deepest} stacks of items nested 256 levels deep, the most todofmt reads (16 MB)
 """
 import os
 import random
@@ -131,6 +132,15 @@ def deep(out):
             f.write("  " * depth + f"- [ ] level {depth}\n")
 
 
+def deepest(out):
+    """Stacks of items nested as deep as todofmt reads (256 levels), about 16 MB."""
+    with open(out, "w", encoding="utf-8") as f:
+        f.write("# Deepest\n")
+        for _ in range(240):
+            for depth in range(256):
+                f.write("  " * depth + f"- [ ] level {depth}\n")
+
+
 def inputs(n, root, todofmt):
     """Makes (when stale) the inputs for `n` items under root/inputs/n; returns the placeholders."""
     folder = os.path.join(root, "inputs", str(n))
@@ -149,6 +159,7 @@ def inputs(n, root, todofmt):
     files["generic"] = make(path("generic.db"), [md], generic_table(md))
     files["head"] = make(path("head.md"), [md], head(md))
     files["deep"] = make(os.path.join(root, "inputs", f"deep-{DEEP}.md"), [__file__], deep)
+    files["deepest"] = make(os.path.join(root, "inputs", "deepest.md"), [__file__], deepest)
     mid_file = make(path("mid.txt"), [md], lambda out: open(out, "w").write(middle_position(md)))
     files["mid"] = open(mid_file).read().strip()
     return files

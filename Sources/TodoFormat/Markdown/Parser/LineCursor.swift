@@ -20,6 +20,8 @@ struct LineCursor {
     private(set) var partiallyConsumedTab = false
     /// The first byte from `offset` that is not a space or tab, as of `findFirstNonspace()`.
     private(set) var firstNonspace = 0
+    /// The column of `firstNonspace`.
+    private var firstNonspaceColumn = 0
     /// Columns from `column` to `firstNonspace`.
     private(set) var indent = 0
     /// Only spaces and tabs remain from `offset`.
@@ -39,6 +41,7 @@ struct LineCursor {
         offset = start
         column = 0
         partiallyConsumedTab = false
+        firstNonspace = -1
         // A byte order mark at the start of the file is not content.
         if start == 0 && startsFile { offset = ByteOrderMark.length(in: UnsafeBufferPointer(rebasing: text[..<end])) }
     }
@@ -52,6 +55,12 @@ struct LineCursor {
 
     /// Sets `firstNonspace`, `indent` and `blank` for the current offset.
     mutating func findFirstNonspace() {
+        // Still ahead of the offset: the same byte (cmark keeps it too). Without this, each
+        // of d nested containers would scan the line's indentation again, d² on a deep line.
+        if firstNonspace > offset {
+            indent = firstNonspaceColumn - column
+            return
+        }
         var i = offset
         var col = column
         var charsToTab = 4 - (column & 3)
@@ -71,6 +80,7 @@ struct LineCursor {
             }
         }
         firstNonspace = i
+        firstNonspaceColumn = col
         indent = col - column
         blank = i >= end
     }
