@@ -71,7 +71,10 @@ struct ByteSink {
     /// Writes what is left; returns the bytes for a memory sink. Throws the first write error.
     mutating func finish(path: String) throws(ConversionError) -> [UInt8] {
         flush()
-        if failure != 0 { throw .io(path: path, reason: String(cString: strerror(failure))) }
+        if failure != 0 {
+            let kept = path == "<stdout>" ? "" : " (nothing was written; the file is as it was)"
+            throw .io(path: path, reason: String(cString: strerror(failure)) + kept)
+        }
         return buffer
     }
 }

@@ -32,13 +32,19 @@ struct Output: Sendable {
         if path == "-" { return Output(destination: .standardOutput, name: "<stdout>", descriptor: 1) }
         var target = path
         var linkInfo = stat()
-        if lstat(path, &linkInfo) == 0 && (linkInfo.st_mode & S_IFMT) == S_IFLNK, let resolved = realpath(path, nil) {
-            target = String(cString: resolved)
-            free(resolved)
+        if lstat(path, &linkInfo) == 0 && (linkInfo.st_mode & S_IFMT) == S_IFLNK {
+            if let resolved = realpath(path, nil) {
+                target = String(cString: resolved)
+                free(resolved)
+            } else {
+                target = danglingTarget(of: path)
+            }
         }
         let directory = (target as NSString).deletingLastPathComponent
         let base = (target as NSString).lastPathComponent
-        var template = Array(((directory.isEmpty ? "." : directory) + "/." + base + ".todofmt-XXXXXX").utf8CString)
+        removeStaleTemporaries(in: directory.isEmpty ? "." : directory, of: base)
+        let prefix = (directory.isEmpty ? "." : directory) + "/" + temporaryPrefix(of: base)
+        var template = Array((prefix + "\(getpid())-XXXXXX").utf8CString)
         let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
         guard fd >= 0 else { throw ConversionError.io(path: path, reason: String(cString: strerror(errno))) }
         let temporary = String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
@@ -52,6 +58,34 @@ struct Output: Sendable {
             fchmod(fd, 0o666 & ~mask)
         }
         return Output(destination: .file(target: target, temporary: temporary), name: path, descriptor: fd)
+    }
+
+    /// Where a symbolic link to a file that does not exist yet points, following links to
+    /// links (at most 40, as the system does), so that the new file is made there.
+    private static func danglingTarget(of path: String) -> String {
+        var current = path
+        for _ in 0..<40 {
+            guard let destination = try? FileManager.default.destinationOfSymbolicLink(atPath: current) else { return current }
+            current = destination.hasPrefix("/") ? destination : ((current as NSString).deletingLastPathComponent as NSString).appendingPathComponent(destination)
+        }
+        return current
+    }
+
+    /// How the temporary files for `base` start: `.base.todofmt-`, then the writing process's
+    /// ID, `-` and six random characters (and SQLite's `-journal` when it made one).
+    private static func temporaryPrefix(of base: String) -> String { "." + base + ".todofmt-" }
+
+    /// Removes the temporary files beside a target that processes no longer running left
+    /// (a todofmt killed while it wrote): however many writes were killed, at most the last
+    /// one's temporary file remains until the next write.
+    private static func removeStaleTemporaries(in directory: String, of base: String) {
+        let prefix = temporaryPrefix(of: base)
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: directory) else { return }
+        for name in names where name.hasPrefix(prefix) {
+            let rest = name.dropFirst(prefix.count)
+            guard let dash = rest.firstIndex(of: "-"), let pid = pid_t(rest[..<dash]), pid > 0, pid != getpid() else { continue }
+            if kill(pid, 0) != 0 && errno == ESRCH { unlink(directory + "/" + name) }
+        }
     }
 
     /// A sink that writes to this output.

@@ -59,8 +59,19 @@ final class Database {
     }
 
     func error(_ code: Int32, sql: String? = nil) -> StoreError {
-        StoreError(
-            code: code, message: String(cString: sqlite3_errmsg(handle)), sql: sql,
+        var message = String(cString: sqlite3_errmsg(handle))
+        // "disk I/O error" says little: the system's reason ("File too large", "No space
+        // left on device") says what to do.
+        let system = sqlite3_system_errno(handle)
+        if code & 0xff == SQLITE_IOERR || code & 0xff == SQLITE_FULL {
+            if system != 0 {
+                message += ": " + String(cString: strerror(system))
+            } else if code == SQLITE_IOERR | (3 << 8) || code & 0xff == SQLITE_FULL {  // SQLITE_IOERR_WRITE
+                message += ": a write fell short (a full disk, or past a file size limit)"
+            }
+        }
+        return StoreError(
+            code: code, message: message, sql: sql,
             location: path == ":memory:" ? nil : SourceLocation(file: path, byteOffset: 0).withoutOffset)
     }
 
