@@ -30,6 +30,9 @@ final class YAMLParser {
             parser, bytes.baseAddress.map { $0 + start } ?? UnsafePointer(bitPattern: 1)!, bytes.count - start)
     }
 
+    /// The length of the input in bytes.
+    var byteCount: Int { bytes.count }
+
     deinit {
         yaml_parser_delete(parser)
         parser.deallocate()
@@ -65,7 +68,7 @@ final class YAMLParser {
         let mark = event.start_mark
         return YAMLEvent(
             kind: kind, line: Int(mark.line) + 1 + lineOffset, column: Int(mark.column) + 1,
-            characterOffset: Int(mark.index))
+            characterOffset: Int(mark.index), endCharacterOffset: Int(event.end_mark.index))
     }
 
     /// Where an event starts in the input, in bytes. libyaml counts characters, after a
