@@ -53,6 +53,8 @@ struct YAMLEvent: Equatable {
     /// quote, a flow collection's closing bracket; for a block collection's end, where the
     /// next token starts).
     var endCharacterOffset: Int = 0
+    /// Whether a collection's start is in flow style (`[`, `{`) rather than block style.
+    var isFlow = false
 
     /// The anchor a node event defines (`&name`); nil for other events, aliases included.
     var anchor: String? {

@@ -216,20 +216,24 @@ final class ItemReader {
     func readItems(depth: Int, _ each: (TodoItem) throws -> Void) throws {
         while true {
             let event = try parser.next()
-            switch event.kind {
-            case .sequenceEnd: return
-            case .mappingStart(let properties):
-                if merges || !properties.isEmpty {
-                    try each(try itemValue(YAMLValue.read(from: parser, startingWith: event, anchors: anchors), at: event, depth: depth))
-                } else {
-                    try each(try readItem(start: event, depth: depth))
-                }
-            case .alias(let anchor):
-                // An alias of an item repeats it.
-                let (value, _) = try anchors.expand(anchor, parser: parser, at: event)
-                try each(try itemValue(value, at: event, depth: depth))
-            default: throw parser.error("expected an item (a mapping with a name)", at: event)
+            if case .sequenceEnd = event.kind { return }
+            try each(try item(startingWith: event, depth: depth))
+        }
+    }
+
+    /// The item whose node starts with `event`.
+    func item(startingWith event: YAMLEvent, depth: Int) throws -> TodoItem {
+        switch event.kind {
+        case .mappingStart(let properties):
+            if merges || !properties.isEmpty {
+                return try itemValue(YAMLValue.read(from: parser, startingWith: event, anchors: anchors), at: event, depth: depth)
             }
+            return try readItem(start: event, depth: depth)
+        case .alias(let anchor):
+            // An alias of an item repeats it.
+            let (value, _) = try anchors.expand(anchor, parser: parser, at: event)
+            return try itemValue(value, at: event, depth: depth)
+        default: throw parser.error("expected an item (a mapping with a name)", at: event)
         }
     }
 
