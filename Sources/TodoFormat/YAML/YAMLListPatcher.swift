@@ -342,7 +342,7 @@ struct YAMLListPatcher {
             }
             try emitArray(
                 plan.middle, old: nil, flow: flowList, dashColumn: dash, arrayID: -1, firstLine: scan.afterColon == nil, to: &out)
-            sink.write(bytes: out)
+            sink.write(bytes: lineBreaks(out))
             sink.write(UnsafeBufferPointer(rebasing: bytes[scan.whole.upperBound..<bytes.count]))
             return warnings.warnings
         }
@@ -357,7 +357,7 @@ struct YAMLListPatcher {
             let k = rewrite.oldIndex(ofOuter: i)
             return (nil, Origin(arrayID: 0, index: k, span: elements[k]))
         }
-        sink.write(bytes: out)
+        sink.write(bytes: lineBreaks(out))
         sink.write(UnsafeBufferPointer(rebasing: bytes[scan.whole.upperBound..<bytes.count]))
         return warnings.warnings
     }
@@ -412,6 +412,24 @@ struct YAMLListPatcher {
     }
 
     private func slice(_ range: Range<Int>) -> UnsafeBufferPointer<UInt8> { UnsafeBufferPointer(rebasing: bytes[range]) }
+
+    /// Whether the file ends its lines with CR LF (its first line does).
+    private lazy var crlf: Bool = {
+        guard let lf = bytes.firstIndex(of: 10) else { return false }
+        return lf > 0 && bytes[lf - 1] == 13
+    }()
+
+    /// Text written for the file with its line breaks: in a CR LF file, a lone LF gets its CR.
+    private mutating func lineBreaks(_ text: [UInt8]) -> [UInt8] {
+        guard crlf, text.contains(10) else { return text }
+        var out: [UInt8] = []
+        out.reserveCapacity(text.count + 16)
+        for (i, c) in text.enumerated() {
+            if c == 10 && (i == 0 || text[i - 1] != 13) { out.append(13) }
+            out.append(c)
+        }
+        return out
+    }
 
     /// Writes a sequence of items: the old sequence's elements with the gaps it had between
     /// them (or like them), or a new sequence (block: each on its own line at `dashColumn`,
@@ -468,7 +486,7 @@ struct YAMLListPatcher {
             }
             previous = here
             if out.count >= 1 << 16 {
-                sink.write(bytes: out)
+                sink.write(bytes: lineBreaks(out))
                 out.removeAll(keepingCapacity: true)
             }
         }
@@ -487,6 +505,13 @@ struct YAMLListPatcher {
     }
 
     private mutating func emit(_ placement: Placement, flow: Bool, dashColumn: Int, to out: inout [UInt8]) throws {
+        // An old item that moves to another depth moves its lines to its new dash's column.
+        if !flow, let origin = Self.origin(of: placement), let oldDash = self.dashColumn(before: origin.span.lowerBound), oldDash != dashColumn {
+            var moved: [UInt8] = []
+            try emit(placement, flow: flow, dashColumn: oldDash, to: &moved)
+            out += Self.reindented(moved, by: dashColumn - oldDash)
+            return
+        }
         switch placement {
         case .kept(let old):
             out += slice(old.span)
@@ -495,6 +520,39 @@ struct YAMLListPatcher {
         case .added(let item, let children, let at):
             try emitFresh(item, children, at: at, flow: flow, dashColumn: dashColumn, to: &out)
         }
+    }
+
+    /// The column of the dash before a block item starting at `offset`, if a dash is there.
+    private func dashColumn(before offset: Int) -> Int? {
+        var i = offset
+        var lineStart = i
+        while lineStart > 0 && bytes[lineStart - 1] != 10 { lineStart -= 1 }
+        while i > lineStart && bytes[i - 1] == 32 { i -= 1 }
+        guard i > lineStart && bytes[i - 1] == UInt8(ascii: "-") else { return nil }
+        return i - 1 - lineStart
+    }
+
+    /// Text whose lines after the first are indented `delta` columns more (or less).
+    private static func reindented(_ text: [UInt8], by delta: Int) -> [UInt8] {
+        var out: [UInt8] = []
+        out.reserveCapacity(text.count + 64)
+        var i = 0
+        while i < text.count {
+            let c = text[i]
+            out.append(c)
+            i += 1
+            guard c == 10 else { continue }
+            if delta > 0 {
+                out += Array(repeating: 32, count: delta)
+            } else {
+                var k = 0
+                while k < -delta && i < text.count && text[i] == 32 {
+                    i += 1
+                    k += 1
+                }
+            }
+        }
+        return out
     }
 
     /// The column an old item's keys stand at (from its first key), else where new items' go.
