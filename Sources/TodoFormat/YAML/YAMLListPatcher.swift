@@ -413,6 +413,26 @@ struct YAMLListPatcher {
 
     private func slice(_ range: Range<Int>) -> UnsafeBufferPointer<UInt8> { UnsafeBufferPointer(rebasing: bytes[range]) }
 
+    /// A gap between items without its comment lines.
+    static func withoutComments(_ gap: UnsafeBufferPointer<UInt8>) -> [UInt8] {
+        var out: [UInt8] = []
+        var lineStart = 0
+        var i = 0
+        while i <= gap.count {
+            if i == gap.count || gap[i] == 10 {
+                let line = gap[lineStart..<i]
+                let isComment = line.drop { $0 == 32 || $0 == 9 }.first == UInt8(ascii: "#")
+                if !isComment {
+                    out += line
+                    if i < gap.count { out.append(10) }
+                }
+                lineStart = i + 1
+            }
+            i += 1
+        }
+        return out
+    }
+
     /// Whether the file ends its lines with CR LF (its first line does).
     private lazy var crlf: Bool = {
         guard let lf = bytes.firstIndex(of: 10) else { return false }
@@ -458,10 +478,13 @@ struct YAMLListPatcher {
             if flow { out += Array("]".utf8) }
             return
         }
-        func gap(after previous: Int?, before next: Int?) -> Range<Int>? {
-            if let p = previous, p + 1 < oldElements.count { return oldElements[p].upperBound..<oldElements[p + 1].lowerBound }
-            if let n = next, n > 0, n < oldElements.count { return oldElements[n - 1].upperBound..<oldElements[n].lowerBound }
-            if oldElements.count >= 2 { return oldElements[0].upperBound..<oldElements[1].lowerBound }
+        // The gap that followed the item before or preceded this one, as it was; else one like
+        // the others, without its comment lines (they belong where they were).
+        func gap(after previous: Int?, before next: Int?) -> [UInt8]? {
+            if let p = previous, p + 1 < oldElements.count { return Array(slice(oldElements[p].upperBound..<oldElements[p + 1].lowerBound)) }
+            let n = oldElements.count
+            if let k = next, k > 0, k < n { return Array(slice(oldElements[k - 1].upperBound..<oldElements[k].lowerBound)) }
+            if n >= 2 { return Self.withoutComments(slice(oldElements[n - 2].upperBound..<oldElements[n - 1].lowerBound)) }
             return nil
         }
         let inside = old.inside ?? old.whole
@@ -473,8 +496,8 @@ struct YAMLListPatcher {
             let origin = kept ?? placement.flatMap(Self.origin)
             let here = origin.flatMap { $0.arrayID == arrayID ? $0.index : nil }
             if i > 0 {
-                if let range = gap(after: previous, before: here) {
-                    out += slice(range)
+                if let gap = gap(after: previous, before: here) {
+                    out += gap
                 } else {
                     out += flow ? Array(", ".utf8) : [10] + Array(repeating: 32, count: dashColumn) + Array("- ".utf8)
                 }
@@ -651,7 +674,12 @@ struct YAMLListPatcher {
                 let plainWord = [.checked, .status].contains(old.members[i].role)
                 try write(e) { out in
                     out += slice(old.keySpans[i].lowerBound..<old.valueSpans[i].lowerBound)
-                    style.value(value, key: old.members[i].key, column: memberColumn, flow: flow, plainWord: plainWord, layout: layout, to: &out)
+                    // A string keeps the quotes its old value had.
+                    let oldFirst = old.valueSpans[i].isEmpty ? nil : bytes[old.valueSpans[i].lowerBound]
+                    let quote = oldFirst == UInt8(ascii: "'") || oldFirst == UInt8(ascii: "\"") ? oldFirst : nil
+                    style.value(
+                        value, key: old.members[i].key, column: memberColumn, flow: flow, plainWord: plainWord, layout: layout, to: &out,
+                        quote: quote)
                 }
             case .replaceChildren(let i):
                 flushMerges(upTo: i)

@@ -102,7 +102,7 @@ struct YAMLWriteStyle {
     /// or flow).
     func value(
         _ value: FieldValue, key: String, column: Int, flow: Bool, plainWord: Bool, layout: ItemLayout, to out: inout [UInt8],
-        space: Bool = false
+        space: Bool = false, quote: UInt8? = nil
     ) {
         switch value {
         case .array(let values) where !values.isEmpty && !flow && blockSequences >= flowSequences:
@@ -122,6 +122,10 @@ struct YAMLWriteStyle {
         default: break
         }
         if space { out.append(32) }
+        if case .string(let text) = value {
+            scalar(text, flow: flow, plainWord: plainWord, quote: quote, to: &out)
+            return
+        }
         inline(value, key: key, flow: flow, plainWord: plainWord, to: &out)
     }
 
@@ -167,14 +171,15 @@ struct YAMLWriteStyle {
     /// A string: plain where every reader reads it back as this text (a checked or status
     /// word such as `yes` or `done` stays plain where `plainWord`), else quoted as the file
     /// quotes (double quotes where the text needs escapes).
-    func scalar(_ s: String, flow: Bool, plainWord: Bool, to out: inout [UInt8]) {
+    func scalar(_ s: String, flow: Bool, plainWord: Bool, quote: UInt8? = nil, to out: inout [UInt8]) {
         let plainSafe = Self.plainAllowed(s, flow: flow)
         if plainSafe && (plainWord ? YAMLValue.resolvePlain(s) == nil : !YAMLValue.needsQuotes(s)) {
             out += Array(s.utf8)
             return
         }
         let printable = s.unicodeScalars.allSatisfy { $0.value >= 32 && $0.value != 127 && !(0x80...0x9F).contains($0.value) && $0 != "\u{2028}" && $0 != "\u{2029}" && $0 != "\u{FEFF}" }
-        if single > double && printable {
+        let singleQuotes = quote.map { $0 == UInt8(ascii: "'") } ?? (single > double)
+        if singleQuotes && printable {
             out.append(UInt8(ascii: "'"))
             for b in s.utf8 {
                 if b == UInt8(ascii: "'") { out.append(b) }
