@@ -98,8 +98,16 @@ final class YAMLParser {
     /// Where a character offset (as events count them) is in the input, in bytes. Offsets
     /// asked for in order cost little: the count goes on from the last one.
     func byteOffset(ofCharacter character: Int) -> Int {
-        if isASCII { return character + byteOrderMark }
+        guard let base = bytes.baseAddress else { return 0 }
         while cursorCharacter < character && cursorByte < bytes.count {
+            // Eight characters at a time while they are ASCII.
+            if character - cursorCharacter >= 8 && cursorByte + 8 <= bytes.count
+                && UnsafeRawPointer(base + cursorByte).loadUnaligned(as: UInt64.self) & 0x8080_8080_8080_8080 == 0
+            {
+                cursorByte += 8
+                cursorCharacter += 8
+                continue
+            }
             cursorByte += 1
             while cursorByte < bytes.count && bytes[cursorByte] & 0xC0 == 0x80 { cursorByte += 1 }
             cursorCharacter += 1
@@ -115,16 +123,6 @@ final class YAMLParser {
     private lazy var byteOrderMark = ByteOrderMark.length(in: bytes)
     private lazy var cursorByte = byteOrderMark
     private var cursorCharacter = 0
-    private lazy var isASCII: Bool = {
-        guard let base = bytes.baseAddress else { return true }
-        var i = 0
-        var high: UInt8 = 0
-        while i < bytes.count {
-            high |= base[i]
-            i += 1
-        }
-        return high & 0x80 == 0
-    }()
 
     // One copy, with no allocation for the short texts of keys and most values (small strings).
     private static func text(_ bytes: UnsafeMutablePointer<yaml_char_t>?, count: Int) -> String {

@@ -56,7 +56,7 @@ struct YAMLFormat: ListFormat {
                     return PendingWrite(warnings: try writer.finish().warnings, commit: output.commit, discard: output.discard)
                 }
                 var sink = output.makeSink()
-                let warnings = try YAMLListPatcher.write(list, into: buffer, path: existing.name, options: options, to: &sink)
+                let warnings = try YAMLListPatcher.write(list, into: buffer, path: existing.name, options: options, to: &sink, mapped: mapped)
                 _ = try sink.finish(path: output.name)
                 return PendingWrite(warnings: warnings, commit: output.commit, discard: output.discard)
             } catch {

@@ -43,19 +43,27 @@ struct YAMLListPatcher {
     private var plan: ListPlan<SpannedItem>? = nil
     private var arrayIDs = 0
     private var sawAnchor = false
+    /// How many top-level items the list written has (the file likely has as many).
+    private var expectedCount = 0
+    /// The file, when it is mapped: pages are handed back as passes over them go on.
+    private let mapped: MappedFile?
+    private static var releaseEvery: Int { 4096 }
 
-    init(bytes: UnsafeBufferPointer<UInt8>, path: String, options: ListOptions) {
+    init(bytes: UnsafeBufferPointer<UInt8>, path: String, options: ListOptions, mapped: MappedFile?) {
         self.bytes = bytes
         self.path = path
         self.options = options
+        self.mapped = mapped
         layout = ItemLayout(options.schema)
     }
 
     /// Writes `list` into the file, into `sink`; returns what could not be written as asked.
-    static func write(_ list: TodoList, into bytes: UnsafeBufferPointer<UInt8>, path: String, options: ListOptions, to sink: inout ByteSink)
-        throws -> [ConversionWarning]
-    {
-        var patcher = YAMLListPatcher(bytes: bytes, path: path, options: options)
+    static func write(
+        _ list: TodoList, into bytes: UnsafeBufferPointer<UInt8>, path: String, options: ListOptions, to sink: inout ByteSink,
+        mapped: MappedFile? = nil
+    ) throws -> [ConversionWarning] {
+        var patcher = YAMLListPatcher(bytes: bytes, path: path, options: options, mapped: mapped)
+        patcher.expectedCount = list.items.count
         try patcher.locate()
         let anchored = patcher.sawAnchor || patcher.keepsAll && !patcher.merged.isEmpty
         guard anchored else { return try patcher.write(list, to: &sink) }
@@ -100,7 +108,7 @@ struct YAMLListPatcher {
     /// mapping document holds it (`ListPlace`, `--key`); a mapping document beside it is the
     /// metadata.
     private mutating func locate() throws {
-        keepsAll = YAMLListReader.mayMerge(bytes) || bytes.contains(UInt8(ascii: "&"))
+        keepsAll = mayHoldAnchors()
         let parser = try YAMLParser(bytes: bytes, file: path)
         let anchors = YAMLAnchors(limitFor: bytes.count)
         var mappings: [(span: Range<Int>, fields: [Field])] = []
@@ -139,6 +147,23 @@ struct YAMLListPatcher {
                 continue
             }
         }
+    }
+
+    /// Whether the text may hold anchors (`&`) or merge keys (`<<`); looked at a piece at a
+    /// time, each handed back to the system when the file is mapped.
+    private func mayHoldAnchors() -> Bool {
+        guard let base = bytes.baseAddress else { return false }
+        let piece = 1 << 22
+        var start = 0
+        while start < bytes.count {
+            let end = min(bytes.count, start + piece)
+            // A piece and the byte after it, so a `<<` across the cut is seen.
+            let window = UnsafeBufferPointer(start: base + start, count: min(bytes.count, end + 1) - start)
+            if memchr(window.baseAddress!, Int32(UInt8(ascii: "&")), window.count) != nil || YAMLListReader.mayMerge(window) { return true }
+            mapped?.release(before: end)
+            start = end
+        }
+        return false
     }
 
     private func trimmed(_ end: Int) -> Int {
@@ -209,6 +234,11 @@ struct YAMLListPatcher {
     private mutating func readList(_ parser: YAMLParser, start: YAMLEvent, anchors: YAMLAnchors) throws {
         scan.flow = start.isFlow
         scan.dashColumn = start.column - 1
+        if !keepsAll {
+            // As many items as the list written has, most likely: no growing copies.
+            scan.elements.reserveCapacity(expectedCount + 16)
+            scan.hashes.reserveCapacity(expectedCount + 16)
+        }
         let first = parser.byteOffset(ofCharacter: start.characterOffset)
         let spans = YAMLSpanReader(parser: parser, file: bytes, shift: 0, schema: options.schema, anchors: anchors)
         let reader = ItemReader(parser: parser, schema: options.schema, anchors: anchors, merges: false)
@@ -230,6 +260,7 @@ struct YAMLListPatcher {
                 if !start.isFlow { itemEnd = spans.extendedOverComments(itemEnd, dashColumn: scan.dashColumn) }
                 scan.hashes.append(item.hashValue)
                 scan.elements.append(itemStart..<itemEnd)
+                if let mapped, scan.elements.count % Self.releaseEvery == 0 { mapped.release(before: itemStart) }
             }
         }
         scan.whole = first..<end
@@ -351,10 +382,12 @@ struct YAMLListPatcher {
             whole: scan.whole, inside: scan.flow ? (scan.whole.lowerBound + 1)..<(scan.whole.upperBound - 1) : scan.whole,
             elements: scan.elements)
         let elements = scan.elements
+        let mapped = self.mapped
         try emitArray(count: plan.items.count, old: old, flow: scan.flow, dashColumn: scan.dashColumn, arrayID: 0, to: &out, flush: &sink) { i in
             if rewrite.newMiddle.contains(i) { return (plan.middle[i - rewrite.prefix], nil) }
             if let placed = plan.outer[i] { return (placed, nil) }
             let k = rewrite.oldIndex(ofOuter: i)
+            if let mapped, i % Self.releaseEvery == 0 { mapped.release(before: elements[k].lowerBound) }
             return (nil, Origin(arrayID: 0, index: k, span: elements[k]))
         }
         sink.write(bytes: lineBreaks(out))
@@ -642,15 +675,8 @@ struct YAMLListPatcher {
         var pending = entries.indices.filter { entries[$0].member == nil }
         func entryIndex(ofMember m: Int) -> Int { entries.firstIndex { $0.member == m }! }
         func write(_ index: Int?, _ body: (inout [UInt8]) throws -> Void) rethrows {
-            if first {
-                if index != 0 && !entries.isEmpty && index == nil && previous == nil {
-                    // A key inserted before the first: it takes the first's place.
-                } else if let index, index > 0, previous == nil {
-                    // The first key was removed: start where it started.
-                }
-            } else {
-                out += gap(after: previous, before: index)
-            }
+            // The first key written starts where the item's first key started.
+            if !first { out += gap(after: previous, before: index) }
             first = false
             try body(&out)
             previous = index
