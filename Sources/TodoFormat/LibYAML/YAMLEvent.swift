@@ -50,6 +50,12 @@ struct YAMLEvent: Equatable {
     /// The characters before the event, as libyaml counts them (not bytes: see
     /// `YAMLParser.byteOffset(of:)`).
     var characterOffset: Int
+    /// The characters before the event's end (after a scalar's last character or closing
+    /// quote, a flow collection's closing bracket; for a block collection's end, where the
+    /// next token starts).
+    var endCharacterOffset: Int = 0
+    /// Whether a collection's start is in flow style (`[`, `{`) rather than block style.
+    var isFlow = false
 
     /// The anchor a node event defines (`&name`); nil for other events, aliases included.
     var anchor: String? {

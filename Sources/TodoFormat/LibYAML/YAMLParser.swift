@@ -31,10 +31,19 @@ final class YAMLParser {
             parser, bytes.baseAddress.map { $0 + start } ?? UnsafePointer(bitPattern: 1)!, bytes.count - start)
     }
 
+    /// The length of the input in bytes.
+    var byteCount: Int { bytes.count }
+
     deinit {
         yaml_parser_delete(parser)
         parser.deallocate()
     }
+
+    /// Where the last event with a width ended, in characters: after a scalar, an alias,
+    /// a flow collection's bracket. A node ends there when its last event has been read
+    /// (a block collection's end event has no width, and a block scalar's end takes in
+    /// the line breaks after it: trim white space back from the byte offset).
+    private(set) var lastContentEnd = 0
 
     /// The next event, with its text copied out of libyaml's memory.
     func next() throws(ParseError) -> YAMLEvent {
@@ -64,9 +73,16 @@ final class YAMLParser {
         default: kind = .streamEnd
         }
         let mark = event.start_mark
-        return YAMLEvent(
+        if event.end_mark.index > mark.index { lastContentEnd = Int(event.end_mark.index) }
+        var result = YAMLEvent(
             kind: kind, line: Int(mark.line) + 1 + lineOffset, column: Int(mark.column) + 1,
-            characterOffset: Int(mark.index))
+            characterOffset: Int(mark.index), endCharacterOffset: Int(event.end_mark.index))
+        switch event.type {
+        case YAML_SEQUENCE_START_EVENT: result.isFlow = event.data.sequence_start.style == YAML_FLOW_SEQUENCE_STYLE
+        case YAML_MAPPING_START_EVENT: result.isFlow = event.data.mapping_start.style == YAML_FLOW_MAPPING_STYLE
+        default: break
+        }
+        return result
     }
 
     /// Where an event starts in the input, in bytes. libyaml counts characters, after a
@@ -79,6 +95,35 @@ final class YAMLParser {
         }
         return offset
     }
+
+    /// Where a character offset (as events count them) is in the input, in bytes. Offsets
+    /// asked for in order cost little: the count goes on from the last one.
+    func byteOffset(ofCharacter character: Int) -> Int {
+        guard let base = bytes.baseAddress else { return 0 }
+        while cursorCharacter < character && cursorByte < bytes.count {
+            // Eight characters at a time while they are ASCII.
+            if character - cursorCharacter >= 8 && cursorByte + 8 <= bytes.count
+                && UnsafeRawPointer(base + cursorByte).loadUnaligned(as: UInt64.self) & 0x8080_8080_8080_8080 == 0
+            {
+                cursorByte += 8
+                cursorCharacter += 8
+                continue
+            }
+            cursorByte += 1
+            while cursorByte < bytes.count && bytes[cursorByte] & 0xC0 == 0x80 { cursorByte += 1 }
+            cursorCharacter += 1
+        }
+        while cursorCharacter > character && cursorByte > byteOrderMark {
+            cursorByte -= 1
+            while cursorByte > byteOrderMark && bytes[cursorByte] & 0xC0 == 0x80 { cursorByte -= 1 }
+            cursorCharacter -= 1
+        }
+        return cursorByte
+    }
+
+    private lazy var byteOrderMark = ByteOrderMark.length(in: bytes)
+    private lazy var cursorByte = byteOrderMark
+    private var cursorCharacter = 0
 
     // One copy, with no allocation for the short texts of keys and most values (small strings).
     private static func text(_ bytes: UnsafeMutablePointer<yaml_char_t>?, count: Int) -> String {

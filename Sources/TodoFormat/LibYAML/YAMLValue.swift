@@ -1,6 +1,44 @@
 #if YAML
 import Foundation
 
+/// The anchored nodes of a YAML stream (`&name`) for the aliases that repeat them (`*name`),
+/// and how many nodes the aliases have stood for: an alias bomb (billion laughs) stops
+/// at `limit` nodes with an error rather than filling memory (FORMAT.md, section 11).
+final class YAMLAnchors {
+    private(set) var values: [String: FieldValue] = [:]
+    private var sizes: [String: Int] = [:]
+    /// Nodes the aliases read so far stand for.
+    private(set) var expanded = 0
+    let limit: Int
+
+    /// The limit for a stream of `byteCount` bytes: `Limits.aliasNodes`, or one node a byte
+    /// for a larger file.
+    init(limitFor byteCount: Int) {
+        limit = max(Limits.aliasNodes, byteCount)
+    }
+
+    var isEmpty: Bool { values.isEmpty }
+
+    func define(_ name: String, _ value: FieldValue, size: Int) {
+        values[name] = value
+        sizes[name] = size
+    }
+
+    /// The value an alias stands for, with its size; an error for an unknown anchor or when
+    /// aliases have expanded past the limit.
+    func expand(_ name: String, parser: YAMLParser, at event: YAMLEvent) throws(ParseError) -> (value: FieldValue, size: Int) {
+        guard let value = values[name], let size = sizes[name] else {
+            throw parser.error("yaml: unknown alias '\(name)'", at: event)
+        }
+        expanded += size
+        guard expanded <= limit else {
+            throw parser.error(
+                "yaml: aliases expand to more than \(limit) nodes (\(Limits.aliasNodesRule)); is this an alias bomb?", at: event)
+        }
+        return (value, size)
+    }
+}
+
 // Typed values in YAML: how a scalar's text and tag become a FieldValue, and back.
 // Plain scalars resolve by the YAML 1.2 core schema plus date-times (YAML 1.1's
 // timestamp, which PyYAML and Ruby also read); see FORMAT.md, section 7.3.
@@ -48,12 +86,17 @@ enum YAMLValue {
         default: break
         }
         let b = Array(text.utf8)
-        if isInteger(b), let value = Int(text) { return .integer(value) }
+        if isInteger(b) {
+            if let value = Int(text) { return .integer(value) }
+            // Beyond Int: a big integer, digits as written without a plus sign.
+            return .bigInteger(b[0] == UInt8(ascii: "+") ? String(text.dropFirst()) : text)
+        }
         if b.count > 2 && b[0] == UInt8(ascii: "0") && (b[1] == UInt8(ascii: "x") || b[1] == UInt8(ascii: "o")) {
             if let value = Int(text.dropFirst(2), radix: b[1] == UInt8(ascii: "x") ? 16 : 8) { return .integer(value) }
         }
         if isFloat(b), let value = Double(text) { return .double(value) }
-        if let date = ISO8601.parse(b) { return .date(date) }
+        // YAML 1.1's timestamp: without a zone it is UTC (PyYAML writes `2024-05-01 09:30:00.123456`).
+        if let date = ISO8601.parse(b, assumeUTC: true) { return .date(date) }
         return nil
     }
 
@@ -98,36 +141,110 @@ enum YAMLValue {
     static func read(
         from parser: YAMLParser, startingWith first: YAMLEvent, anchors: inout [String: FieldValue]
     ) throws(ParseError) -> FieldValue {
+        let table = YAMLAnchors(limitFor: parser.byteCount)
+        for (name, value) in anchors { table.define(name, value, size: 1) }
+        let value = try read(from: parser, startingWith: first, anchors: table)
+        anchors = table.values
+        return value
+    }
+
+    /// Reads the node that starts with `first` as a value: aliases resolve to their anchored
+    /// values (counted against the table's limit), merge keys (`<<`) merge.
+    static func read(from parser: YAMLParser, startingWith first: YAMLEvent, anchors: YAMLAnchors) throws(ParseError) -> FieldValue {
+        try readSized(from: parser, startingWith: first, anchors: anchors, depth: 0).value
+    }
+
+    /// A value and how many nodes it stands for, aliases expanded.
+    static func readSized(
+        from parser: YAMLParser, startingWith first: YAMLEvent, anchors: YAMLAnchors, depth: Int
+    ) throws(ParseError) -> (value: FieldValue, size: Int) {
         let value: FieldValue
+        var size = 1
         switch first.kind {
         case .scalar(let scalar):
             value = resolve(scalar)
         case .alias(let anchor):
-            guard let target = anchors[anchor] else { throw parser.error("yaml: unknown alias '\(anchor)'", at: first) }
-            return target
+            return try anchors.expand(anchor, parser: parser, at: first)
         case .sequenceStart:
+            guard depth < Limits.valueLevels else { throw parser.error("values nested too deep (\(Limits.valueLevels) levels at most)", at: first) }
             var values: [FieldValue] = []
             while true {
                 let event = try parser.next()
                 if case .sequenceEnd = event.kind { break }
-                values.append(try read(from: parser, startingWith: event, anchors: &anchors))
+                let (element, n) = try readSized(from: parser, startingWith: event, anchors: anchors, depth: depth + 1)
+                values.append(element)
+                size += n
             }
             value = .array(values)
         case .mappingStart:
+            guard depth < Limits.valueLevels else { throw parser.error("values nested too deep (\(Limits.valueLevels) levels at most)", at: first) }
             var fields: [Field] = []
+            var merged: [Field]? = nil
             while true {
                 let keyEvent = try parser.next()
                 if case .mappingEnd = keyEvent.kind { break }
-                let key = try read(from: parser, startingWith: keyEvent, anchors: &anchors)
+                if isMergeKey(keyEvent) {
+                    let valueEvent = try parser.next()
+                    let (source, n) = try readSized(from: parser, startingWith: valueEvent, anchors: anchors, depth: depth + 1)
+                    merged = (merged ?? []) + (try mergedFields(source, parser: parser, at: valueEvent))
+                    size += n
+                    continue
+                }
+                let (key, k) = try readSized(from: parser, startingWith: keyEvent, anchors: anchors, depth: depth + 1)
                 let valueEvent = try parser.next()
-                fields.append(Field(keyText(key), try read(from: parser, startingWith: valueEvent, anchors: &anchors)))
+                let (element, n) = try readSized(from: parser, startingWith: valueEvent, anchors: anchors, depth: depth + 1)
+                fields.append(Field(keyText(key), element))
+                size += k + n
             }
-            value = .dictionary(fields)
+            value = .dictionary(merged.map { merge($0, fields) } ?? fields)
         default:
             throw parser.error("yaml: unexpected event", at: first)
         }
-        if let anchor = first.anchor { anchors[anchor] = value }
-        return value
+        if let anchor = first.anchor { anchors.define(anchor, value, size: size) }
+        return (value, size)
+    }
+
+    /// Whether a mapping key is the merge key: a plain `<<`, or one tagged `!!merge`.
+    static func isMergeKey(_ event: YAMLEvent) -> Bool {
+        guard case .scalar(let scalar) = event.kind else { return false }
+        if let tag = scalar.tag { return tag == "tag:yaml.org,2002:merge" }
+        return scalar.style == .plain && scalar.text == "<<"
+    }
+
+    /// The fields a merge key's value brings, in the order PyYAML gives them: a mapping's
+    /// own; for a list of mappings, the last one's first, so that the first wins.
+    static func mergedFields(_ source: FieldValue, parser: YAMLParser, at event: YAMLEvent) throws(ParseError) -> [Field] {
+        switch source {
+        case .dictionary(let fields): return fields
+        case .array(let values):
+            var fields: [Field] = []
+            for value in values.reversed() {
+                guard case .dictionary(let more) = value else {
+                    throw parser.error("yaml: a merge key (<<) takes a mapping or a list of mappings", at: event)
+                }
+                fields += more
+            }
+            return fields
+        default:
+            throw parser.error("yaml: a merge key (<<) takes a mapping or a list of mappings", at: event)
+        }
+    }
+
+    /// The fields of a mapping with merge keys, as YAML 1.1 (PyYAML, Ruby) has them: the
+    /// merged keys first, then the mapping's own; a later key's value replaces an earlier
+    /// one's where it stands, so the mapping's own keys win over merged ones.
+    static func merge(_ merged: [Field], _ own: [Field]) -> [Field] {
+        var result: [Field] = []
+        var index: [String: Int] = [:]
+        for field in merged + own {
+            if let i = index[field.key] {
+                result[i].value = field.value
+            } else {
+                index[field.key] = result.count
+                result.append(field)
+            }
+        }
+        return result
     }
 
     /// A mapping key's text. Plain keys made of letters (nearly all) are taken as they are;
@@ -151,14 +268,7 @@ enum YAMLValue {
         case .string(let s): try emitString(s, to: emitter)
         case .integer(let i): try emitter.scalar(String(i))
         case .bigInteger(let digits): try emitter.scalar(digits)
-        case .double(let d):
-            if d.isNaN {
-                try emitter.scalar(".nan")
-            } else if d.isInfinite {
-                try emitter.scalar(d < 0 ? "-.inf" : ".inf")
-            } else {
-                try emitter.scalar(String(d))
-            }
+        case .double(let d): try emitter.scalar(realText(d))
         case .bool(let b): try emitter.scalar(b ? "true" : "false")
         case .null: try emitter.scalar("null")
         case .date(let d): try emitter.scalar(ISO8601.format(d))
@@ -187,20 +297,56 @@ enum YAMLValue {
         }
     }
 
+    /// Whether a string's plain form would be read as something else by a YAML 1.2 reader
+    /// (libyaml as todofmt reads it) or a YAML 1.1 one (PyYAML, Ruby's Psych): null, a
+    /// boolean (`yes`, `on`, `y`…), a number in any of their forms (`0x1F`, `0o17`, `+0b1`,
+    /// `1_000`, `685.230_15e+03`, `1:20`, `.inf`), a date (`2024-05-01`, with or without a
+    /// time), the merge key `<<` or the value key `=`.
     static func needsQuotes(_ s: String) -> Bool {
         if s.isEmpty { return true }
+        if s.utf8.contains(where: { $0 == 10 || $0 == 13 || $0 == 9 }) { return true }
         if resolvePlain(s) != nil { return true }
         switch s.lowercased() {
-        case "y", "n", "yes", "no", "on", "off": return true
+        case "y", "n", "yes", "no", "on", "off", "=", "<<", "null", "~": return true
         default: break
         }
-        // Numbers in YAML 1.1 forms (`1_000`, `0b1`, `1:20`) are strings to us but not to everyone.
-        if let first = s.utf8.first, (first >= 48 && first <= 57) || first == UInt8(ascii: "."),
-            s.utf8.allSatisfy({ ($0 >= 48 && $0 <= 57) || $0 == UInt8(ascii: "_") || $0 == UInt8(ascii: ":") || $0 == UInt8(ascii: ".") || $0 == UInt8(ascii: "b") || $0 == UInt8(ascii: "x") })
-        {
-            return true
+        return looksNumeric(Array(s.utf8))
+    }
+
+    /// Text made of what YAML 1.1 numbers, sexagesimals and dates are made of, with a digit:
+    /// an optional sign, then a digit or a dot, then digits, letters of hexadecimal, `x`,
+    /// `o`, `_`, `:`, `.`, `+`, `-` (a date's `-`, an exponent's sign), or a date followed by
+    /// a time. Some such texts are strings to every reader; quoting them costs nothing.
+    private static func looksNumeric(_ b: [UInt8]) -> Bool {
+        var i = 0
+        if i < b.count && (b[i] == UInt8(ascii: "+") || b[i] == UInt8(ascii: "-")) { i += 1 }
+        guard i < b.count, (b[i] >= 48 && b[i] <= 57) || b[i] == UInt8(ascii: ".") else { return false }
+        // A date, with whatever time follows (YAML 1.1 allows one-digit months, days and hours).
+        if b.count >= i + 8, b[i..<(i + 4)].allSatisfy({ $0 >= 48 && $0 <= 57 }), b[i + 4] == UInt8(ascii: "-") { return true }
+        var digit = false
+        for c in b[i...] {
+            switch c {
+            case 48...57: digit = true
+            case UInt8(ascii: "a")...UInt8(ascii: "f"), UInt8(ascii: "A")...UInt8(ascii: "F"), UInt8(ascii: "x"), UInt8(ascii: "X"),
+                UInt8(ascii: "o"), UInt8(ascii: "O"), UInt8(ascii: "_"), UInt8(ascii: ":"), UInt8(ascii: "."), UInt8(ascii: "+"),
+                UInt8(ascii: "-"):
+                continue
+            default: return false
+            }
         }
-        return s.utf8.contains { $0 == 10 || $0 == 13 || $0 == 9 }
+        return digit
+    }
+
+    /// A real as YAML 1.1 and 1.2 readers both read it: with a dot before an exponent
+    /// (`1.0e-05`; PyYAML reads `1e-05` as text).
+    static func realText(_ d: Double) -> String {
+        if d.isNaN { return ".nan" }
+        if d.isInfinite { return d < 0 ? "-.inf" : ".inf" }
+        let text = String(d)
+        if let e = text.firstIndex(where: { $0 == "e" || $0 == "E" }), !text[..<e].contains(".") {
+            return text[..<e] + ".0" + text[e...]
+        }
+        return text
     }
 }
 #endif

@@ -7,6 +7,13 @@ public enum Limits {
     /// How many levels values (arrays and dictionaries) may nest inside a file.
     public static let valueLevels = 512
 
+    /// How many nodes YAML aliases may stand for in one file, counted as they expand (an
+    /// alias of a list of ten aliases of lists counts every node it repeats): this many, or
+    /// one a byte of the file when it is larger. Past it reading stops with an error, so
+    /// a small file cannot expand to billions of nodes ("billion laughs").
+    public static let aliasNodes = 1_000_000
+    static let aliasNodesRule = "todofmt expands aliases to at most 1,000,000 nodes, or one a byte of a larger file"
+
     /// The error message for an item nested deeper than `itemLevels`.
     static let itemDepthMessage = "items nested too deep (todofmt reads and writes \(itemLevels) levels at most)"
 

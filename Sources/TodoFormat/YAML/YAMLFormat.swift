@@ -11,16 +11,21 @@ struct YAMLFormat: ListFormat {
     var aliases: [String] { ["yml"] }
     var extensions: [String] { ["yaml", "yml"] }
 
-    /// A leading `- name:` or a `key: value` line at the start of a line.
+    /// A line that is a mapping key (`key:` at the start of a line, then a space or the end)
+    /// or a sequence entry holding one (`- key:`), after any comments and document markers.
     func recognition(of head: UnsafeBufferPointer<UInt8>) -> Recognition {
         let text = String(decoding: head, as: UTF8.self)
         for line in text.split(separator: "\n", maxSplits: 200).prefix(200) {
-            let trimmed = line.drop { $0 == " " || $0 == "\t" }
-            if trimmed.hasPrefix("- name:")
-                || (line.first.map { $0.isLetter } == true && trimmed.contains(": ") && !trimmed.hasPrefix("#"))
-            {
-                return .possibly
+            if line.hasPrefix("#") || line.hasPrefix("---") || line.hasPrefix("%") || line.allSatisfy({ $0 == " " || $0 == "\r" }) { continue }
+            var rest = line[...]
+            if rest.hasPrefix("- ") { rest = rest.dropFirst(2).drop { $0 == " " } }
+            if rest.first == "#" { continue }
+            let key = rest.prefix { $0.isLetter || $0.isNumber || $0 == "_" || $0 == "-" || $0 == "<" }
+            if !key.isEmpty, rest.dropFirst(key.count).first == ":" {
+                let after = rest.dropFirst(key.count + 1).first
+                if after == nil || after == " " || after == "\r" { return .possibly }
             }
+            if line.hasPrefix("- ") || line.first?.isLetter == true { return .no }
         }
         return .no
     }
@@ -28,12 +33,40 @@ struct YAMLFormat: ListFormat {
     func read<S: ItemSink>(_ input: Input, options: ListOptions, into sink: inout S) throws {
         let bytes = try input.bytes()
         try bytes.withUnsafeBufferPointer { buffer in
-            try YAMLListReader.read(buffer, path: input.name, schema: options.schema, into: &sink)
+            try YAMLListReader.read(buffer, path: input.name, schema: options.schema, key: options.key, into: &sink)
         }
     }
 
     func writer(to output: Output, options: ListOptions) throws -> any ListWriter {
         try YAMLListWriter(into: output.makeSink(), outputName: output.name, layout: ItemLayout(options.schema))
+    }
+
+    /// Writes the list into the file changing only what changed (`YAMLListPatcher`): comments,
+    /// the header document, other keys, the layout, quoting and every unchanged item keep
+    /// their bytes. An empty file is written anew.
+    func update(_ existing: Input, with list: TodoList, options: ListOptions) throws -> PendingWrite {
+        guard let path = existing.path else { throw ConversionError.unsupported("\(existing.name): only a file can be written into") }
+        let mapped = MappedFile(path: path)
+        let bytes = mapped == nil ? try existing.bytes() : []
+        func update(_ buffer: UnsafeBufferPointer<UInt8>) throws -> PendingWrite {
+            let output = try Output.file(path)
+            do {
+                if !buffer.contains(where: { $0 > 32 }) {
+                    var writer = try self.writer(to: output, options: options)
+                    try list.send(to: &writer)
+                    return PendingWrite(warnings: try writer.finish().warnings, commit: output.commit, discard: output.discard)
+                }
+                var sink = output.makeSink()
+                let warnings = try YAMLListPatcher.write(list, into: buffer, path: existing.name, options: options, to: &sink, mapped: mapped)
+                _ = try sink.finish(path: output.name)
+                return PendingWrite(warnings: warnings, commit: output.commit, discard: output.discard)
+            } catch {
+                output.discard()
+                throw error
+            }
+        }
+        if let mapped { return try update(mapped.bytes) }
+        return try bytes.withUnsafeBufferPointer(update)
     }
 }
 #endif

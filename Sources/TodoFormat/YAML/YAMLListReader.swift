@@ -4,10 +4,13 @@ import Foundation
 /// Reads todofmt's YAML form: an optional metadata mapping document, and a
 /// document holding the list of item mappings (FORMAT.md, section 7.3).
 enum YAMLListReader {
-    /// Reads the list and hands it to `writer` one top-level item (with its children) at a
-    /// time. When the list comes before a metadata document, it is held until the end.
+    /// Reads the list and hands it to `sink` one top-level item (with its children) at a
+    /// time. The list is a document that is a sequence of items, or the place `ListPlace`
+    /// finds (or `key` names) in a document that is a mapping; another document before or
+    /// after it that is a mapping is the metadata (FORMAT.md, section 7.3). When the list
+    /// comes before a metadata document, it is held until the end.
     static func read<S: ItemSink>(
-        _ bytes: UnsafeBufferPointer<UInt8>, path: String, schema: ItemSchema, into sink: inout S
+        _ bytes: UnsafeBufferPointer<UInt8>, path: String, schema: ItemSchema, key: String? = nil, into sink: inout S
     ) throws {
         if bytes.count >= 1 << 22, let (metadata, halves) = readInParallel(bytes, path: path, schema: schema) {
             try sink.begin(metadata: metadata)
@@ -18,40 +21,68 @@ enum YAMLListReader {
             return
         }
         let parser = try YAMLParser(bytes: bytes, file: path)
-        var anchors: [String: FieldValue] = [:]
-        var metadata: [Field] = []
+        let anchors = YAMLAnchors(limitFor: bytes.count)
+        let reader = ItemReader(parser: parser, schema: schema, anchors: anchors, merges: mayMerge(bytes))
+        /// The documents that are mappings, with where each starts.
+        var mappings: [([Field], YAMLEvent)] = []
         var held: [TodoItem] = []
         var began = false
         var sawList = false
-        var sawMetadata = false
         while true {
             let event = try parser.next()
             switch event.kind {
             case .streamEnd:
-                if !sawList && !sawMetadata && bytes.contains(where: { $0 > 32 }) {
-                    throw ParseError("expected a YAML list of items", at: SourceLocation(file: path, line: 1, column: 1))
+                var metadata: [Field] = []
+                if !sawList {
+                    guard let (root, start) = mappings.last else {
+                        if bytes.contains(where: { $0 > 32 }) {
+                            throw ParseError("expected a YAML list of items", at: SourceLocation(file: path, line: 1, column: 1))
+                        }
+                        try sink.begin(metadata: [])
+                        try sink.end()
+                        return
+                    }
+                    // A mapping holds the list; a mapping document before it is the metadata.
+                    if mappings.count == 2 { metadata = mappings[0].0 }
+                    let (_, values) = try ListPlace.locate(in: root, key: key, schema: schema, path: path)
+                    let place = parser.location(of: start)
+                    let items = try schema.items(from: values, depth: 0) { ParseError($0, at: place) }
+                    try sink.begin(metadata: metadata)
+                    for item in items { try sink.itemTree(item, depth: 0) }
+                    try sink.end()
+                    return
                 }
-                if !began { try sink.begin(metadata: metadata) }
+                if !began { try sink.begin(metadata: mappings.first?.0 ?? []) }
                 for item in held { try sink.itemTree(item, depth: 0) }
                 try sink.end()
                 return
-            case .sequenceStart:
+            case .sequenceStart(let properties):
                 guard !sawList else { throw parser.error("a second list of items; todofmt reads one", at: event) }
                 sawList = true
+                if mappings.count > 1 { throw parser.error("a second metadata mapping; todofmt reads one", at: event) }
+                if !properties.isEmpty {
+                    // An anchored or tagged list: read whole as a value.
+                    let value = try YAMLValue.read(from: parser, startingWith: event, anchors: anchors)
+                    guard case .array(let values) = value else { continue }
+                    let place = parser.location(of: event)
+                    held = try schema.items(from: values, depth: 0) { ParseError($0, at: place) }
+                    continue
+                }
                 // Stream when the metadata is known: it came first, or no other document follows.
-                let stream = sawMetadata || !hasLaterDocument(bytes, after: parser.byteOffset(of: event))
+                let stream = !mappings.isEmpty || !hasLaterDocument(bytes, after: parser.byteOffset(of: event))
                 if stream {
-                    try sink.begin(metadata: metadata)
+                    try sink.begin(metadata: mappings.first?.0 ?? [])
                     began = true
                 }
-                try readItems(parser, schema: schema, depth: 0, anchors: &anchors) { item in
+                try reader.readItems(depth: 0) { item in
                     if stream { try sink.itemTree(item, depth: 0) } else { held.append(item) }
                 }
             case .mappingStart:
-                guard !sawMetadata else { throw parser.error("a second metadata mapping; todofmt reads one", at: event) }
-                sawMetadata = true
-                if case .dictionary(let fields) = try YAMLValue.read(from: parser, startingWith: event, anchors: &anchors) {
-                    metadata = fields
+                if mappings.count == (sawList ? 1 : 2) {
+                    throw parser.error("a second metadata mapping; todofmt reads one", at: event)
+                }
+                if case .dictionary(let fields) = try YAMLValue.read(from: parser, startingWith: event, anchors: anchors) {
+                    mappings.append((fields, event))
                 }
             case .scalar(let scalar):
                 if case .null = YAMLValue.resolve(scalar) { continue }
@@ -64,6 +95,18 @@ enum YAMLListReader {
         }
     }
 
+    /// Whether the text may hold a merge key (`<<`): items are then read whole as values, so
+    /// that merged keys come first.
+    static func mayMerge(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard let base = bytes.baseAddress else { return false }
+        var i = 0
+        while i + 1 < bytes.count, let found = memchr(base + i, 60, bytes.count - i - 1) {
+            i = base.distance(to: found.assumingMemoryBound(to: UInt8.self)) + 1
+            if bytes[i] == 60 { return true }
+        }
+        return false
+    }
+
     /// A large list in todofmt's own layout (a block sequence at column 0, after an
     /// optional metadata document) is cut at an item near its middle and the halves are
     /// parsed on two cores: libyaml's parse is most of the time a conversion takes.
@@ -72,7 +115,7 @@ enum YAMLListReader {
     private static func readInParallel(_ bytes: UnsafeBufferPointer<UInt8>, path: String, schema: ItemSchema) -> ([Field], [[TodoItem]])? {
         guard bytes.first != UInt8(ascii: "%") else { return nil }  // directives apply to the whole stream
         // Where the list starts, and the metadata before it.
-        var anchors: [String: FieldValue] = [:]
+        let anchors = YAMLAnchors(limitFor: bytes.count)
         var metadata: [Field] = []
         var listStart = -1
         do {
@@ -82,7 +125,7 @@ enum YAMLListReader {
                 switch event.kind {
                 case .streamStart, .documentStart, .documentEnd: continue
                 case .mappingStart where metadata.isEmpty:
-                    guard case .dictionary(let fields) = try YAMLValue.read(from: parser, startingWith: event, anchors: &anchors)
+                    guard case .dictionary(let fields) = try YAMLValue.read(from: parser, startingWith: event, anchors: anchors)
                     else { return nil }
                     metadata = fields
                 case .sequenceStart(let properties) where event.column == 1 && properties.anchor == nil:
@@ -94,7 +137,7 @@ enum YAMLListReader {
         } catch {
             return nil
         }
-        guard listStart >= 0, !hasLaterDocument(bytes, after: listStart), let base = bytes.baseAddress else { return nil }
+        guard listStart >= 0, !mayMerge(bytes), !hasLaterDocument(bytes, after: listStart), let base = bytes.baseAddress else { return nil }
         // An item boundary near the middle: a line that starts with `- ` or is `-`.
         var cut = listStart + (bytes.count - listStart) / 2
         while true {
@@ -116,10 +159,10 @@ enum YAMLListReader {
 
     /// The items of a stream that is one block sequence and nothing else; nil on any error.
     private static func readBareList(_ bytes: UnsafeBufferPointer<UInt8>, path: String, schema: ItemSchema) -> [TodoItem]? {
-        var anchors: [String: FieldValue] = [:]
         var items: [TodoItem] = []
         do {
             let parser = try YAMLParser(bytes: bytes, file: path)
+            let reader = ItemReader(parser: parser, schema: schema, anchors: YAMLAnchors(limitFor: bytes.count), merges: false)
             var sawList = false
             while true {
                 let event = try parser.next()
@@ -128,7 +171,7 @@ enum YAMLListReader {
                 case .streamEnd: return sawList ? items : nil
                 case .sequenceStart where !sawList:
                     sawList = true
-                    try readItems(parser, schema: schema, depth: 0, anchors: &anchors) { items.append($0) }
+                    try reader.readItems(depth: 0) { items.append($0) }
                 default: return nil
                 }
             }
@@ -153,24 +196,57 @@ enum YAMLListReader {
         return false
     }
 
+}
+
+/// Reads the items of a list from a parser's events, sharing the stream's anchors.
+final class ItemReader {
+    let parser: YAMLParser
+    let schema: ItemSchema
+    let anchors: YAMLAnchors
+    /// Whether the text may hold merge keys: items are then read as values first.
+    let merges: Bool
+
+    init(parser: YAMLParser, schema: ItemSchema, anchors: YAMLAnchors, merges: Bool) {
+        self.parser = parser
+        self.schema = schema
+        self.anchors = anchors
+        self.merges = merges
+    }
+
     /// Reads a sequence of items, handing each to `each` when it is complete.
-    private static func readItems(
-        _ parser: YAMLParser, schema: ItemSchema, depth: Int, anchors: inout [String: FieldValue],
-        _ each: (TodoItem) throws -> Void
-    ) throws {
+    func readItems(depth: Int, _ each: (TodoItem) throws -> Void) throws {
         while true {
             let event = try parser.next()
-            switch event.kind {
-            case .sequenceEnd: return
-            case .mappingStart: try each(try readItem(parser, start: event, schema: schema, depth: depth, anchors: &anchors))
-            default: throw parser.error("expected an item (a mapping with a name)", at: event)
-            }
+            if case .sequenceEnd = event.kind { return }
+            try each(try item(startingWith: event, depth: depth))
         }
     }
 
-    private static func readItem(
-        _ parser: YAMLParser, start: YAMLEvent, schema: ItemSchema, depth: Int, anchors: inout [String: FieldValue]
-    ) throws -> TodoItem {
+    /// The item whose node starts with `event`.
+    func item(startingWith event: YAMLEvent, depth: Int) throws -> TodoItem {
+        switch event.kind {
+        case .mappingStart(let properties):
+            if merges || !properties.isEmpty {
+                return try itemValue(YAMLValue.read(from: parser, startingWith: event, anchors: anchors), at: event, depth: depth)
+            }
+            return try readItem(start: event, depth: depth)
+        case .alias(let anchor):
+            // An alias of an item repeats it.
+            let (value, _) = try anchors.expand(anchor, parser: parser, at: event)
+            return try itemValue(value, at: event, depth: depth)
+        default: throw parser.error("expected an item (a mapping with a name)", at: event)
+        }
+    }
+
+    /// An item from a mapping read as a value.
+    private func itemValue(_ value: FieldValue, at event: YAMLEvent, depth: Int) throws -> TodoItem {
+        guard case .dictionary(let fields) = value else { throw parser.error("expected an item (a mapping with a name)", at: event) }
+        let place = parser.location(of: event)
+        return try schema.item(from: fields, depth: depth) { ParseError($0, at: place) }
+    }
+
+    private func readItem(start: YAMLEvent, depth: Int) throws -> TodoItem {
+        guard depth < Limits.itemLevels else { throw parser.error(Limits.itemDepthMessage, at: start) }
         var builder = ItemBuilder(schema: schema)
         keys: while true {
             let keyEvent = try parser.next()
@@ -193,7 +269,7 @@ enum YAMLListReader {
             // The common shapes take shortcuts; an anchor, a tag or an alias takes the long way.
             if role == .name, case .scalar(let value) = valueEvent.kind {
                 // A name is its scalar's text, whatever it looks like.
-                if !value.properties.isEmpty, let anchor = value.anchor { anchors[anchor] = YAMLValue.resolve(value) }
+                if !value.properties.isEmpty, let anchor = value.anchor { anchors.define(anchor, YAMLValue.resolve(value), size: 1) }
                 _ = builder.set(.name, key: key, value: .string(value.text))
                 continue
             }
@@ -206,11 +282,11 @@ enum YAMLListReader {
             if role == .children, case .sequenceStart(let properties) = valueEvent.kind, properties.isEmpty {
                 guard depth + 1 < Limits.itemLevels else { throw parser.error(Limits.itemDepthMessage, at: valueEvent) }
                 var children: [TodoItem] = []
-                try readItems(parser, schema: schema, depth: depth + 1, anchors: &anchors) { children.append($0) }
+                try readItems(depth: depth + 1) { children.append($0) }
                 builder.setChildren(children)
                 continue
             }
-            let value = try YAMLValue.read(from: parser, startingWith: valueEvent, anchors: &anchors)
+            let value = try YAMLValue.read(from: parser, startingWith: valueEvent, anchors: anchors)
             if role == .children, case .array(let values) = value,
                 values.allSatisfy({ if case .dictionary = $0 { true } else { false } })
             {

@@ -1,0 +1,827 @@
+#if YAML
+import Foundation
+
+/// Where a YAML file keeps its list, and the items in it, as `YAMLListPatcher` found them.
+struct YAMLListScan {
+    /// The list's sequence: from its first dash or its `[` to the end of its last item or
+    /// its `]`.
+    var whole: Range<Int> = 0..<0
+    var flow = false
+    /// The column of a block list's dashes.
+    var dashColumn = 0
+    /// For a list under a key: the offset after the key's colon (where `[]` goes when it
+    /// is emptied), and the key's column.
+    var afterColon: Int? = nil
+    var keyColumn = 0
+    var elements: [Range<Int>] = []
+    /// Each top-level item's hash, or (in a file with anchors or merge keys) the items.
+    var hashes: [Int] = []
+    var kept: [SpannedItem] = []
+    /// The metadata document's mapping and its fields.
+    var header: (span: Range<Int>, fields: [Field])? = nil
+}
+
+/// Writes a list into an existing YAML file changing only what changed (FORMAT.md, section
+/// 7.6): every byte outside the changed items stays (comments, the header document, other
+/// keys, the layout, quoting, the final newline); an unchanged item keeps its bytes and a
+/// moved one moves them; a changed item changes value by value in the file's spelling
+/// (`ItemPatch`); a new item is written like its siblings; a removed item goes with its
+/// lines. Items are paired as `ListRewrite` and `ListPlan` pair them.
+struct YAMLListPatcher {
+    let bytes: UnsafeBufferPointer<UInt8>
+    let path: String
+    let options: ListOptions
+    private var scan = YAMLListScan()
+    /// Whether items are kept whole from the scan (a file with anchors or merge keys).
+    private var keepsAll = false
+    private var spanReader: YAMLSpanReader? = nil
+    private var merged: [ObjectIdentifier: YAMLMergedItem] = [:]
+    private var layout: ItemLayout
+    private var style = YAMLWriteStyle()
+    private var warnings = WarningLog()
+    private var nextID: Int? = nil
+    private let now = Clock.now
+    private var plan: ListPlan<SpannedItem>? = nil
+    private var arrayIDs = 0
+    private var sawAnchor = false
+    /// How many top-level items the list written has (the file likely has as many).
+    private var expectedCount = 0
+    /// The file, when it is mapped: pages are handed back as passes over them go on.
+    private let mapped: MappedFile?
+    private static var releaseEvery: Int { 4096 }
+
+    init(bytes: UnsafeBufferPointer<UInt8>, path: String, options: ListOptions, mapped: MappedFile?) {
+        self.bytes = bytes
+        self.path = path
+        self.options = options
+        self.mapped = mapped
+        layout = ItemLayout(options.schema)
+    }
+
+    /// Writes `list` into the file, into `sink`; returns what could not be written as asked.
+    static func write(
+        _ list: TodoList, into bytes: UnsafeBufferPointer<UInt8>, path: String, options: ListOptions, to sink: inout ByteSink,
+        mapped: MappedFile? = nil
+    ) throws -> [ConversionWarning] {
+        var patcher = YAMLListPatcher(bytes: bytes, path: path, options: options, mapped: mapped)
+        patcher.expectedCount = list.items.count
+        try patcher.locate()
+        let anchored = patcher.sawAnchor || patcher.keepsAll && !patcher.merged.isEmpty
+        guard anchored else { return try patcher.write(list, to: &sink) }
+        // Anchors, aliases and merge keys: what is written must read back as the list.
+        var memory = ByteSink()
+        let warnings = try patcher.write(list, to: &memory)
+        let written = try memory.finish(path: path)
+        try check(written, reads: list, path: path, options: options)
+        sink.write(bytes: written)
+        return warnings
+    }
+
+    /// Fails when `written` does not read back as `list` (its names, statuses and fields).
+    private static func check(_ written: [UInt8], reads list: TodoList, path: String, options: ListOptions) throws {
+        let read: TodoList
+        do {
+            read = try TodoList(bytes: written, format: .yaml, name: path, options: options)
+        } catch {
+            throw ConversionError.unsupported(
+                "\(path): writing this change would break the file's anchors and aliases (\(error)); nothing was written")
+        }
+        func same(_ a: [TodoItem], _ b: [TodoItem]) -> Bool {
+            guard a.count == b.count else { return false }
+            for (x, y) in zip(a, b) {
+                guard x.name == y.name, x.status == y.status, same(x.children, y.children) else { return false }
+                for field in x.fields where options.schema.role(of: field.key) != .order {
+                    guard y.fields[key: field.key] == field.value else { return false }
+                }
+            }
+            return true
+        }
+        guard same(list.items, read.items) else {
+            throw ConversionError.unsupported(
+                "\(path): this change touches a value that anchors share with other items (an anchored value, an alias, "
+                    + "a merge key); todofmt cannot write it without changing those items: nothing was written")
+        }
+    }
+
+    // MARK: Finding the list
+
+    /// Finds the list and reads its items: a document that is a sequence, or the place a
+    /// mapping document holds it (`ListPlace`, `--key`); a mapping document beside it is the
+    /// metadata.
+    private mutating func locate() throws {
+        keepsAll = mayHoldAnchors()
+        let parser = try YAMLParser(bytes: bytes, file: path)
+        let anchors = YAMLAnchors(limitFor: bytes.count)
+        var mappings: [(span: Range<Int>, fields: [Field])] = []
+        var found = false
+        while true {
+            let event = try parser.next()
+            switch event.kind {
+            case .streamEnd:
+                if found {
+                    if let header = mappings.first { scan.header = header }
+                    return
+                }
+                guard let root = mappings.last else { throw ConversionError.noList(path: path, reason: "the file holds no YAML list") }
+                let (place, _) = try ListPlace.locate(in: root.fields, key: options.key, schema: options.schema, path: path)
+                guard case .key(let keys) = place else { throw ConversionError.noList(path: path, reason: "the list is not a sequence") }
+                if mappings.count == 2 { scan.header = mappings[0] }
+                try locate(keys, inDocument: mappings.count - 1)
+                return
+            case .sequenceStart:
+                guard !found else { throw parser.error("a second list of items; todofmt reads one", at: event) }
+                found = true
+                try readList(parser, start: event, anchors: anchors)
+            case .mappingStart:
+                let start = parser.byteOffset(ofCharacter: event.characterOffset)
+                guard case .dictionary(let fields) = try YAMLValue.read(from: parser, startingWith: event, anchors: anchors) else { continue }
+                mappings.append((start..<trimmed(parser.byteOffset(ofCharacter: parser.lastContentEnd)), fields))
+                if mappings.count > 2 || (found && mappings.count > 1) {
+                    throw parser.error("a second metadata mapping; todofmt reads one", at: event)
+                }
+            case .scalar(let scalar):
+                if case .null = YAMLValue.resolve(scalar) { continue }
+                throw parser.error("expected a YAML list of items, found a single value", at: event)
+            case .alias:
+                throw parser.error("expected a YAML list of items, found an alias", at: event)
+            default:
+                continue
+            }
+        }
+    }
+
+    /// Whether the text may hold anchors (`&`) or merge keys (`<<`); looked at a piece at a
+    /// time, each handed back to the system when the file is mapped.
+    private func mayHoldAnchors() -> Bool {
+        guard let base = bytes.baseAddress else { return false }
+        let piece = 1 << 22
+        var start = 0
+        while start < bytes.count {
+            let end = min(bytes.count, start + piece)
+            // A piece and the byte after it, so a `<<` across the cut is seen.
+            let window = UnsafeBufferPointer(start: base + start, count: min(bytes.count, end + 1) - start)
+            if memchr(window.baseAddress!, Int32(UInt8(ascii: "&")), window.count) != nil || YAMLListReader.mayMerge(window) { return true }
+            mapped?.release(before: end)
+            start = end
+        }
+        return false
+    }
+
+    private func trimmed(_ end: Int) -> Int {
+        var end = end
+        while end > 0, [32, 9, 10, 13].contains(bytes[end - 1]) { end -= 1 }
+        return end
+    }
+
+    /// Reads the list at a path of keys in the mapping of document `index` (from 0).
+    private mutating func locate(_ keys: [String], inDocument index: Int) throws {
+        let parser = try YAMLParser(bytes: bytes, file: path)
+        let anchors = YAMLAnchors(limitFor: bytes.count)
+        var documents = -1
+        while true {
+            let event = try parser.next()
+            switch event.kind {
+            case .streamEnd: throw ConversionError.noList(path: path, reason: "the list under '\(keys.joined(separator: "."))' was not found")
+            case .mappingStart:
+                documents += 1
+                if documents < index {
+                    _ = try YAMLValue.read(from: parser, startingWith: event, anchors: anchors)
+                    continue
+                }
+                try descend(parser, keys: keys[...], anchors: anchors)
+                // The rest of the stream, for its anchors' sake and to check it.
+                while true {
+                    let rest = try parser.next()
+                    if case .streamEnd = rest.kind { return }
+                }
+            case .sequenceStart, .scalar, .alias:
+                documents += 1
+                _ = try YAMLValue.read(from: parser, startingWith: event, anchors: anchors)
+            default: continue
+            }
+        }
+    }
+
+    /// Inside a mapping (its start read): finds `keys` and reads the list there; reads the
+    /// rest of the mapping too.
+    private mutating func descend(_ parser: YAMLParser, keys: ArraySlice<String>, anchors: YAMLAnchors) throws {
+        var done = false
+        while true {
+            let keyEvent = try parser.next()
+            if case .mappingEnd = keyEvent.kind { return }
+            let key = try YAMLValue.read(from: parser, startingWith: keyEvent, anchors: anchors)
+            let keyEnd = parser.byteOffset(ofCharacter: parser.lastContentEnd)
+            let valueEvent = try parser.next()
+            if !done, YAMLValue.keyText(key) == keys.first! {
+                done = true
+                if keys.count == 1, case .sequenceStart = valueEvent.kind {
+                    var colon = keyEnd
+                    while colon < bytes.count && bytes[colon] != UInt8(ascii: ":") { colon += 1 }
+                    scan.afterColon = colon + 1
+                    scan.keyColumn = keyEvent.column - 1
+                    try readList(parser, start: valueEvent, anchors: anchors)
+                    continue
+                }
+                if keys.count > 1, case .mappingStart = valueEvent.kind {
+                    try descend(parser, keys: keys.dropFirst(), anchors: anchors)
+                    continue
+                }
+            }
+            _ = try YAMLValue.read(from: parser, startingWith: valueEvent, anchors: anchors)
+        }
+    }
+
+    /// Reads the list's sequence (its start read): where each item stands and what it is.
+    private mutating func readList(_ parser: YAMLParser, start: YAMLEvent, anchors: YAMLAnchors) throws {
+        scan.flow = start.isFlow
+        scan.dashColumn = start.column - 1
+        if !keepsAll {
+            // As many items as the list written has, most likely: no growing copies.
+            scan.elements.reserveCapacity(expectedCount + 16)
+            scan.hashes.reserveCapacity(expectedCount + 16)
+        }
+        let first = parser.byteOffset(ofCharacter: start.characterOffset)
+        let spans = YAMLSpanReader(parser: parser, file: bytes, shift: 0, schema: options.schema, anchors: anchors)
+        let reader = ItemReader(parser: parser, schema: options.schema, anchors: anchors, merges: false)
+        var end = first
+        while true {
+            let event = try parser.next()
+            if case .sequenceEnd = event.kind {
+                end = start.isFlow ? parser.byteOffset(ofCharacter: event.endCharacterOffset) : (scan.elements.last?.upperBound ?? end)
+                break
+            }
+            if keepsAll {
+                let item = try spans.item(startingWith: event, depth: 0, dashColumn: start.isFlow ? nil : scan.dashColumn)
+                scan.kept.append(item)
+                scan.elements.append(item.span)
+            } else {
+                let itemStart = parser.byteOffset(ofCharacter: event.characterOffset)
+                let item = try reader.item(startingWith: event, depth: 0)
+                var itemEnd = spans.contentEnd()
+                if !start.isFlow { itemEnd = spans.extendedOverComments(itemEnd, dashColumn: scan.dashColumn) }
+                scan.hashes.append(item.hashValue)
+                scan.elements.append(itemStart..<itemEnd)
+                if let mapped, scan.elements.count % Self.releaseEvery == 0 { mapped.release(before: itemStart) }
+            }
+        }
+        scan.whole = first..<end
+        merged = spans.merged
+        arrayIDs = spans.arrayIDs
+        sawAnchor = spans.sawAnchor || !anchors.isEmpty
+    }
+
+    // MARK: Reading items where they stand
+
+    /// The file's top-level item `k` with where its keys and values stand.
+    private mutating func readItem(_ k: Int) throws -> SpannedItem {
+        if keepsAll { return scan.kept[k] }
+        // The item alone, its first line's start made spaces so its columns stay.
+        let span = scan.elements[k]
+        var lineStart = span.lowerBound
+        while lineStart > 0 && bytes[lineStart - 1] != 10 { lineStart -= 1 }
+        var piece = [UInt8](repeating: 32, count: span.lowerBound - lineStart)
+        piece += bytes[span]
+        let item = try piece.withUnsafeBufferPointer { buffer -> SpannedItem in
+            let parser = try YAMLParser(bytes: buffer, file: path)
+            let reader = YAMLSpanReader(
+                parser: parser, file: bytes, shift: lineStart, schema: options.schema, anchors: YAMLAnchors(limitFor: bytes.count))
+            reader.arrayIDs = arrayIDs
+            while true {
+                let event = try parser.next()
+                switch event.kind {
+                case .streamStart, .documentStart: continue
+                default:
+                    let item = try reader.item(startingWith: event, depth: 0, dashColumn: scan.flow ? nil : scan.dashColumn)
+                    arrayIDs = reader.arrayIDs
+                    return item
+                }
+            }
+        }
+        item.index = k
+        return item
+    }
+
+    private func isSame(_ k: Int, _ item: TodoItem) -> Bool {
+        keepsAll ? scan.kept[k].item == item : scan.hashes[k] == item.hashValue
+    }
+
+    // MARK: Writing
+
+    private typealias Placement = ItemPlacement<SpannedItem>
+
+    private mutating func write(_ list: TodoList, to sink: inout ByteSink) throws -> [ConversionWarning] {
+        let given = list.items
+        let count = scan.elements.count
+        let rewrite = ListRewrite(oldCount: count, new: given) { isSame($0, $1) }
+        // The layout and style: from the first items and those that changed.
+        var learner = ItemLayout.Learner(options.schema)
+        var sample: [SpannedItem] = []
+        let sampled = min(count, 1000)
+        for k in 0..<sampled { sample.append(try readItem(k)) }
+        var middle: [SpannedItem] = []
+        for k in rewrite.oldMiddle { middle.append(k < sampled ? sample[k] : try readItem(k)) }
+        for item in sample + middle.filter({ $0.index >= sampled }) {
+            learner.adopt(item.fields)
+            style.learn(item, bytes: bytes, schema: options.schema, merged: merged[ObjectIdentifier(item)])
+        }
+        layout = learner.finish()
+        style.finish(list: scan, bytes: bytes)
+        // Keys go where the file's items have theirs, also when those follow todofmt's order
+        // of roles (a key added after the others stays after them).
+        if layout.keyOrder.isEmpty { layout.keyOrder = style.keyOrder }
+        let plan = try ListPlan(given, rewrite: rewrite, old: middle, layout: layout, path: path) { try readItem($0) }
+        self.plan = plan
+        if layout.integerID != nil, plan.hasNew { nextID = try largestID(sampled: sampled).map { $0 + 1 } }
+
+        // Metadata: a changed one replaces the header document's mapping.
+        var from = 0
+        if !list.metadata.isEmpty, list.metadata != scan.header?.fields {
+            if let header = scan.header, header.span.upperBound <= scan.whole.lowerBound {
+                sink.write(UnsafeBufferPointer(rebasing: bytes[0..<header.span.lowerBound]))
+                sink.write(bytes: try Self.mapping(list.metadata))
+                from = header.span.upperBound
+            } else if scan.header == nil && scan.afterColon == nil && !startsWithDocument() {
+                sink.write(bytes: Array("---\n".utf8) + (try Self.mapping(list.metadata)) + Array("\n---\n".utf8))
+            } else {
+                warnings.note(.metadata, "the list's metadata (front matter) was not written: the file keeps its own", item: "")
+            }
+        }
+        if plan.items.isEmpty {
+            // An emptied list stays where it was, as an empty sequence.
+            if count == 0 {
+                sink.write(UnsafeBufferPointer(rebasing: bytes[from..<bytes.count]))
+            } else if let colon = scan.afterColon, !scan.flow {
+                sink.write(UnsafeBufferPointer(rebasing: bytes[from..<colon]))
+                sink.write(bytes: Array(" []".utf8))
+                sink.write(UnsafeBufferPointer(rebasing: bytes[scan.whole.upperBound..<bytes.count]))
+            } else {
+                sink.write(UnsafeBufferPointer(rebasing: bytes[from..<scan.whole.lowerBound]))
+                sink.write(bytes: Array("[]".utf8))
+                sink.write(UnsafeBufferPointer(rebasing: bytes[scan.whole.upperBound..<bytes.count]))
+            }
+            return warnings.warnings
+        }
+        var out: [UInt8] = []
+        if count == 0 {
+            // An empty `[]` gets a block list (a flow one inside flow).
+            let dash = scan.afterColon != nil ? scan.keyColumn + style.sequenceIndent(under: scan.keyColumn) : 0
+            let flowList = scan.flow && scan.afterColon == nil && scan.whole.count > 2
+            if let colon = scan.afterColon {
+                sink.write(UnsafeBufferPointer(rebasing: bytes[from..<(colon - 1)]))
+                out += Array(":".utf8)
+            } else {
+                sink.write(UnsafeBufferPointer(rebasing: bytes[from..<scan.whole.lowerBound]))
+            }
+            try emitArray(
+                plan.middle, old: nil, flow: flowList, dashColumn: dash, arrayID: -1, firstLine: scan.afterColon == nil, to: &out)
+            sink.write(bytes: lineBreaks(out))
+            sink.write(UnsafeBufferPointer(rebasing: bytes[scan.whole.upperBound..<bytes.count]))
+            return warnings.warnings
+        }
+        sink.write(UnsafeBufferPointer(rebasing: bytes[from..<scan.whole.lowerBound]))
+        let old = ArraySpan(
+            whole: scan.whole, inside: scan.flow ? (scan.whole.lowerBound + 1)..<(scan.whole.upperBound - 1) : scan.whole,
+            elements: scan.elements)
+        let elements = scan.elements
+        let mapped = self.mapped
+        try emitArray(count: plan.items.count, old: old, flow: scan.flow, dashColumn: scan.dashColumn, arrayID: 0, to: &out, flush: &sink) { i in
+            if rewrite.newMiddle.contains(i) { return (plan.middle[i - rewrite.prefix], nil) }
+            if let placed = plan.outer[i] { return (placed, nil) }
+            let k = rewrite.oldIndex(ofOuter: i)
+            if let mapped, i % Self.releaseEvery == 0 { mapped.release(before: elements[k].lowerBound) }
+            return (nil, Origin(arrayID: 0, index: k, span: elements[k]))
+        }
+        sink.write(bytes: lineBreaks(out))
+        sink.write(UnsafeBufferPointer(rebasing: bytes[scan.whole.upperBound..<bytes.count]))
+        return warnings.warnings
+    }
+
+    private func startsWithDocument() -> Bool {
+        var i = ByteOrderMark.length(in: bytes)
+        while i < bytes.count && bytes[i] == UInt8(ascii: "#") {
+            while i < bytes.count && bytes[i] != 10 { i += 1 }
+            i += 1
+        }
+        return i < bytes.count && (bytes[i] == UInt8(ascii: "%") || (i + 3 <= bytes.count && bytes[i..<(i + 3)].elementsEqual("---".utf8)))
+    }
+
+    /// A mapping in block style, without a final line break.
+    static func mapping(_ fields: [Field]) throws -> [UInt8] {
+        let emitter = try YAMLEmitter()
+        try emitter.streamStart()
+        try emitter.documentStart(implicit: true)
+        try YAMLValue.emit(.dictionary(fields), to: emitter)
+        try emitter.documentEnd()
+        try emitter.streamEnd()
+        var text = emitter.output
+        if text.suffix(4).elementsEqual("...\n".utf8) { text.removeLast(4) }
+        while text.last == 10 { text.removeLast() }
+        return text
+    }
+
+    /// The largest integer id in the file, for new items' ids.
+    private mutating func largestID(sampled: Int) throws -> Int? {
+        guard let key = layout.integerID else { return nil }
+        var largest = layout.largestID
+        func visit(_ item: TodoItem) {
+            if case .integer(let v) = item.fields[key: key] { largest = max(largest ?? v, v) }
+            item.children.forEach(visit)
+        }
+        for k in scan.elements.indices where k >= sampled { visit(try readItem(k).item) }
+        return largest
+    }
+
+    /// Where an old item stood: its array, its index there, its bytes.
+    private struct Origin {
+        var arrayID: Int
+        var index: Int
+        var span: Range<Int>
+    }
+
+    private static func origin(of placement: Placement) -> Origin? {
+        switch placement {
+        case .kept(let old), .changed(let old, _, _, _): Origin(arrayID: old.arrayID, index: old.index, span: old.span)
+        case .added: nil
+        }
+    }
+
+    private func slice(_ range: Range<Int>) -> UnsafeBufferPointer<UInt8> { UnsafeBufferPointer(rebasing: bytes[range]) }
+
+    /// A gap between items without its comment lines.
+    static func withoutComments(_ gap: UnsafeBufferPointer<UInt8>) -> [UInt8] {
+        var out: [UInt8] = []
+        var lineStart = 0
+        var i = 0
+        while i <= gap.count {
+            if i == gap.count || gap[i] == 10 {
+                let line = gap[lineStart..<i]
+                let isComment = line.drop { $0 == 32 || $0 == 9 }.first == UInt8(ascii: "#")
+                if !isComment {
+                    out += line
+                    if i < gap.count { out.append(10) }
+                }
+                lineStart = i + 1
+            }
+            i += 1
+        }
+        return out
+    }
+
+    /// Whether the file ends its lines with CR LF (its first line does).
+    private lazy var crlf: Bool = {
+        guard let lf = bytes.firstIndex(of: 10) else { return false }
+        return lf > 0 && bytes[lf - 1] == 13
+    }()
+
+    /// Text written for the file with its line breaks: in a CR LF file, a lone LF gets its CR.
+    private mutating func lineBreaks(_ text: [UInt8]) -> [UInt8] {
+        guard crlf, text.contains(10) else { return text }
+        var out: [UInt8] = []
+        out.reserveCapacity(text.count + 16)
+        for (i, c) in text.enumerated() {
+            if c == 10 && (i == 0 || text[i - 1] != 13) { out.append(13) }
+            out.append(c)
+        }
+        return out
+    }
+
+    /// Writes a sequence of items: the old sequence's elements with the gaps it had between
+    /// them (or like them), or a new sequence (block: each on its own line at `dashColumn`,
+    /// starting with a line break unless `firstLine`; flow: `[…]`).
+    private mutating func emitArray(
+        count: Int, old: ArraySpan?, flow: Bool, dashColumn: Int, arrayID: Int, firstLine: Bool = false, to out: inout [UInt8],
+        flush sink: inout ByteSink, _ element: (Int) -> (Placement?, Origin?)
+    ) throws {
+        let oldElements = old?.elements ?? []
+        guard let old, !oldElements.isEmpty else {
+            if flow { out += Array("[".utf8) }
+            for i in 0..<count {
+                if flow {
+                    if i > 0 { out += Array(", ".utf8) }
+                } else {
+                    if i > 0 || !firstLine { out += [10] + Array(repeating: 32, count: dashColumn) }
+                    out += Array("- ".utf8)
+                }
+                let (placement, kept) = element(i)
+                if let placement {
+                    try emit(placement, flow: flow, dashColumn: dashColumn, to: &out)
+                } else if let kept {
+                    out += slice(kept.span)
+                }
+            }
+            if flow { out += Array("]".utf8) }
+            return
+        }
+        // The gap that followed the item before or preceded this one, as it was; else one like
+        // the others, without its comment lines (they belong where they were).
+        func gap(after previous: Int?, before next: Int?) -> [UInt8]? {
+            if let p = previous, p + 1 < oldElements.count { return Array(slice(oldElements[p].upperBound..<oldElements[p + 1].lowerBound)) }
+            let n = oldElements.count
+            if let k = next, k > 0, k < n { return Array(slice(oldElements[k - 1].upperBound..<oldElements[k].lowerBound)) }
+            if n >= 2 { return Self.withoutComments(slice(oldElements[n - 2].upperBound..<oldElements[n - 1].lowerBound)) }
+            return nil
+        }
+        let inside = old.inside ?? old.whole
+        out += slice(old.whole.lowerBound..<inside.lowerBound)
+        out += slice(inside.lowerBound..<oldElements[0].lowerBound)
+        var previous: Int? = nil
+        for i in 0..<count {
+            let (placement, kept) = element(i)
+            let origin = kept ?? placement.flatMap(Self.origin)
+            let here = origin.flatMap { $0.arrayID == arrayID ? $0.index : nil }
+            if i > 0 {
+                if let gap = gap(after: previous, before: here) {
+                    out += gap
+                } else {
+                    out += flow ? Array(", ".utf8) : [10] + Array(repeating: 32, count: dashColumn) + Array("- ".utf8)
+                }
+            }
+            if let placement {
+                try emit(placement, flow: flow, dashColumn: dashColumn, to: &out)
+            } else if let kept {
+                out += slice(kept.span)
+            }
+            previous = here
+            if out.count >= 1 << 16 {
+                sink.write(bytes: lineBreaks(out))
+                out.removeAll(keepingCapacity: true)
+            }
+        }
+        out += slice(oldElements[oldElements.count - 1].upperBound..<inside.upperBound)
+        out += slice(inside.upperBound..<old.whole.upperBound)
+    }
+
+    private mutating func emitArray(
+        _ placements: [Placement], old: ArraySpan?, flow: Bool, dashColumn: Int, arrayID: Int, firstLine: Bool = false,
+        to out: inout [UInt8]
+    ) throws {
+        var spare = ByteSink()
+        try emitArray(count: placements.count, old: old, flow: flow, dashColumn: dashColumn, arrayID: arrayID, firstLine: firstLine, to: &out, flush: &spare) {
+            (placements[$0], nil)
+        }
+    }
+
+    private mutating func emit(_ placement: Placement, flow: Bool, dashColumn: Int, to out: inout [UInt8]) throws {
+        // An old item that moves to another depth moves its lines to its new dash's column.
+        if !flow, let origin = Self.origin(of: placement), let oldDash = self.dashColumn(before: origin.span.lowerBound), oldDash != dashColumn {
+            var moved: [UInt8] = []
+            try emit(placement, flow: flow, dashColumn: oldDash, to: &moved)
+            out += Self.reindented(moved, by: dashColumn - oldDash)
+            return
+        }
+        switch placement {
+        case .kept(let old):
+            out += slice(old.span)
+        case .changed(let old, let item, let children, let at):
+            try emitPatched(old, item, children, at: at, flow: flow, dashColumn: dashColumn, to: &out)
+        case .added(let item, let children, let at):
+            try emitFresh(item, children, at: at, flow: flow, dashColumn: dashColumn, to: &out)
+        }
+    }
+
+    /// The column of the dash before a block item starting at `offset`, if a dash is there.
+    private func dashColumn(before offset: Int) -> Int? {
+        var i = offset
+        var lineStart = i
+        while lineStart > 0 && bytes[lineStart - 1] != 10 { lineStart -= 1 }
+        while i > lineStart && bytes[i - 1] == 32 { i -= 1 }
+        guard i > lineStart && bytes[i - 1] == UInt8(ascii: "-") else { return nil }
+        return i - 1 - lineStart
+    }
+
+    /// Text whose lines after the first are indented `delta` columns more (or less).
+    private static func reindented(_ text: [UInt8], by delta: Int) -> [UInt8] {
+        var out: [UInt8] = []
+        out.reserveCapacity(text.count + 64)
+        var i = 0
+        while i < text.count {
+            let c = text[i]
+            out.append(c)
+            i += 1
+            guard c == 10 else { continue }
+            if delta > 0 {
+                out += Array(repeating: 32, count: delta)
+            } else {
+                var k = 0
+                while k < -delta && i < text.count && text[i] == 32 {
+                    i += 1
+                    k += 1
+                }
+            }
+        }
+        return out
+    }
+
+    /// The column an old item's keys stand at (from its first key), else where new items' go.
+    private func memberColumn(of old: SpannedItem?, dashColumn: Int) -> Int {
+        if let first = old?.keySpans.first {
+            var lineStart = first.lowerBound
+            while lineStart > 0 && bytes[lineStart - 1] != 10 { lineStart -= 1 }
+            return first.lowerBound - lineStart
+        }
+        return dashColumn + style.itemIndent
+    }
+
+    /// An old item changed key by key (`ItemPatch`): untouched keys keep their bytes.
+    private mutating func emitPatched(
+        _ old: SpannedItem, _ item: TodoItem, _ children: [Placement], at: ItemAt, flow: Bool, dashColumn: Int, to out: inout [UInt8]
+    ) throws {
+        let childrenChanged = !ListPlan<SpannedItem>.childrenKept(children, of: old)
+        var base = old.item
+        var target = item
+        let mergedItem = merged[ObjectIdentifier(old)]
+        if old.members.isEmpty {
+            // An alias of an item: written anew in its place.
+            warnings.note(.values, "an item given by an alias was written out in full where it changed", item: plan?.describe(at) ?? "")
+            return try emitFresh(item, childrenChanged ? children : nil, at: at, flow: flow, dashColumn: dashColumn, to: &out)
+        }
+        if let mergedItem {
+            // Only the item's own keys change; merged values it keeps stay merged.
+            guard let own = mergedItem.own else {
+                return try rewriteMerged(item, children, at: at, flow: flow, dashColumn: dashColumn, to: &out)
+            }
+            base = own
+            let inherited = YAMLValue.merge(mergedItem.sources, []).filter { field in !mergedItem.ownFields.contains { $0.key == field.key } }
+            target.fields = item.fields.filter { field in !inherited.contains(field) || own.fields.contains { $0.key == field.key } }
+        }
+        let edits = ItemPatch.edits(old: base, members: old.members, new: target, childrenChanged: childrenChanged, layout: layout, now: now)
+        if let mergedItem, !Self.merges(edits, members: old.members, own: mergedItem, into: item, schema: options.schema) {
+            return try rewriteMerged(item, children, at: at, flow: flow, dashColumn: dashColumn, to: &out)
+        }
+        // Every key with its value, the merge keys among them, in file order.
+        struct Entry {
+            var member: Int?
+            var span: Range<Int>
+        }
+        var entries: [Entry] = []
+        var merges = mergedItem?.merges ?? []
+        for m in old.members.indices {
+            while let first = merges.first, first.before <= m {
+                entries.append(Entry(member: nil, span: first.span))
+                merges.removeFirst()
+            }
+            entries.append(Entry(member: m, span: old.keySpans[m].lowerBound..<old.valueSpans[m].upperBound))
+        }
+        entries += merges.map { Entry(member: nil, span: $0.span) }
+        let memberColumn = memberColumn(of: old, dashColumn: dashColumn)
+        let separator: [UInt8] = flow ? Array(", ".utf8) : [10] + Array(repeating: 32, count: memberColumn)
+        func gap(after previous: Int?, before next: Int?) -> [UInt8] {
+            if let p = previous, p + 1 < entries.count { return Array(bytes[entries[p].span.upperBound..<entries[p + 1].span.lowerBound]) }
+            if let n = next, n > 0, n < entries.count { return Array(bytes[entries[n - 1].span.upperBound..<entries[n].span.lowerBound]) }
+            return separator
+        }
+        out += slice(old.span.lowerBound..<old.inside.lowerBound)
+        var previous: Int? = nil
+        var first = true
+        var pending = entries.indices.filter { entries[$0].member == nil }
+        func entryIndex(ofMember m: Int) -> Int { entries.firstIndex { $0.member == m }! }
+        func write(_ index: Int?, _ body: (inout [UInt8]) throws -> Void) rethrows {
+            // The first key written starts where the item's first key started.
+            if !first { out += gap(after: previous, before: index) }
+            first = false
+            try body(&out)
+            previous = index
+        }
+        func flushMerges(upTo member: Int?) {
+            while let e = pending.first, member == nil || e < entryIndex(ofMember: member!) {
+                pending.removeFirst()
+                write(e) { $0 += slice(entries[e].span) }
+            }
+        }
+        for edit in edits {
+            switch edit {
+            case .remove(let i):
+                flushMerges(upTo: i)
+            case .keep(let i):
+                flushMerges(upTo: i)
+                write(entryIndex(ofMember: i)) { $0 += slice(entries[entryIndex(ofMember: i)].span) }
+            case .replace(let i, let value):
+                flushMerges(upTo: i)
+                let e = entryIndex(ofMember: i)
+                let plainWord = [.checked, .status].contains(old.members[i].role)
+                try write(e) { out in
+                    out += slice(old.keySpans[i].lowerBound..<old.valueSpans[i].lowerBound)
+                    // A string keeps the quotes its old value had.
+                    let oldFirst = old.valueSpans[i].isEmpty ? nil : bytes[old.valueSpans[i].lowerBound]
+                    let quote = oldFirst == UInt8(ascii: "'") || oldFirst == UInt8(ascii: "\"") ? oldFirst : nil
+                    style.value(
+                        value, key: old.members[i].key, column: memberColumn, flow: flow, plainWord: plainWord, layout: layout, to: &out,
+                        quote: quote)
+                }
+            case .replaceChildren(let i):
+                flushMerges(upTo: i)
+                let e = entryIndex(ofMember: i)
+                if children.isEmpty { continue }  // emptied: the key goes
+                try write(e) { out in
+                    if let array = old.childrenArray, !array.elements.isEmpty {
+                        out += slice(old.keySpans[i].lowerBound..<old.valueSpans[i].lowerBound)
+                        let childFlow = bytes[array.whole.lowerBound] == UInt8(ascii: "[")
+                        var lineStart = array.elements[0].lowerBound
+                        while lineStart > 0 && bytes[lineStart - 1] != 10 { lineStart -= 1 }
+                        let dash = childFlow ? memberColumn : max(0, array.whole.lowerBound - lineStart)
+                        try emitArray(children, old: array, flow: childFlow, dashColumn: dash, arrayID: old.childrenArrayID, to: &out)
+                    } else {
+                        out += slice(old.keySpans[i])
+                        out += Array(":".utf8)
+                        try emitArray(
+                            children, old: nil, flow: flow, dashColumn: memberColumn + style.sequenceIndent(under: memberColumn), arrayID: -1,
+                            to: &out)
+                    }
+                }
+            case .insert(let key, let value):
+                let plainWord = key == layout.keys[.checked] || key == layout.keys[.status]
+                try write(nil) { out in
+                    style.key(key, flow: flow, to: &out)
+                    out += Array(":".utf8)
+                    style.value(value, key: key, column: memberColumn, flow: flow, plainWord: plainWord, layout: layout, to: &out, space: true)
+                }
+            case .insertChildren(let key):
+                try write(nil) { out in
+                    style.key(key, flow: flow, to: &out)
+                    out += Array(":".utf8)
+                    let placements = children.isEmpty ? plan!.newChildren(of: item, at: at) : children
+                    try emitArray(
+                        placements, old: nil, flow: flow, dashColumn: memberColumn + style.sequenceIndent(under: memberColumn), arrayID: -1,
+                        to: &out)
+                }
+            }
+        }
+        flushMerges(upTo: nil)
+        let lastEnd = entries.last?.span.upperBound ?? old.inside.lowerBound
+        out += slice(lastEnd..<old.span.upperBound)
+    }
+
+    /// Whether an item with merge keys, its own keys edited so, reads as `item`.
+    private static func merges(_ edits: [MemberEdit], members: [ItemMember], own: YAMLMergedItem, into item: TodoItem, schema: ItemSchema) -> Bool {
+        var fields: [Field] = []
+        for edit in edits {
+            switch edit {
+            case .keep(let i): if members[i].role != .children { fields.append(Field(members[i].key, own.ownFields.first { $0.key == members[i].key }?.value ?? members[i].value)) }
+            case .replace(let i, let value): fields.append(Field(members[i].key, value))
+            case .insert(let key, let value): fields.append(Field(key, value))
+            case .remove, .replaceChildren, .insertChildren: break
+            }
+        }
+        guard let read = try? schema.item(from: YAMLValue.merge(own.sources, fields), depth: 1, fail: { ParseError($0, at: SourceLocation(file: "", line: 1, column: 1)) }) else {
+            return false
+        }
+        return read.name == item.name && read.status == item.status && read.fields == item.fields
+    }
+
+    /// An item with merge keys whose change its own keys cannot make: written anew with
+    /// every key, without the merge keys.
+    private mutating func rewriteMerged(
+        _ item: TodoItem, _ children: [Placement], at: ItemAt, flow: Bool, dashColumn: Int, to out: inout [UInt8]
+    ) throws {
+        warnings.note(
+            .values, "an item with merge keys (<<) was written out in full, without them, since its change would touch the merged values",
+            item: plan?.describe(at) ?? "")
+        try emitFresh(item, children.isEmpty ? nil : children, at: at, flow: flow, dashColumn: dashColumn, to: &out)
+    }
+
+    /// A new item, written like the file's items: their keys in their order, an id and a
+    /// creation date where every item has one. `children` nil: its children are all new.
+    private mutating func emitFresh(
+        _ item: TodoItem, _ children: [Placement]?, at: ItemAt, flow: Bool, dashColumn: Int, to out: inout [UInt8]
+    ) throws {
+        let item = layout.completing(item, nextID: &nextID, now: now)
+        let plan = self.plan
+        for (kind, message) in layout.newItemWarnings(for: item, listName: "the list") {
+            warnings.note(kind, message, item: plan?.describe(at) ?? "")
+        }
+        let keys = layout.entryKeys
+        var entries = layout.entries(of: item)
+        if !style.keyOrder.isEmpty {
+            // The keys in the order the file's items have them; others after, as they come.
+            entries = entries.enumerated().sorted { a, b in
+                (style.keyOrder[a.element.key] ?? 1_000_000 + a.offset) < (style.keyOrder[b.element.key] ?? 1_000_000 + b.offset)
+            }.map(\.element)
+        }
+        if item.status == .open {
+            // An open item gets no checked or status key where most open items have none.
+            entries.removeAll { entry in
+                (entry.key == keys.checked && style.openOmitsChecked) || (entry.key == keys.status && style.openOmitsStatus)
+            }
+        }
+        let memberColumn = dashColumn + style.itemIndent
+        if flow { out += Array("{".utf8) }
+        for (j, entry) in entries.enumerated() {
+            if j > 0 { out += flow ? Array(", ".utf8) : [10] + Array(repeating: 32, count: memberColumn) }
+            style.key(entry.key, flow: flow, to: &out)
+            out += Array(":".utf8)
+            switch entry.value {
+            case .value(let value):
+                let plainWord = entry.key == keys.checked || entry.key == keys.status
+                style.value(value, key: entry.key, column: memberColumn, flow: flow, plainWord: plainWord, layout: layout, to: &out, space: true)
+            case .items:
+                let placements = children ?? plan!.newChildren(of: item, at: at)
+                try emitArray(
+                    placements, old: nil, flow: flow, dashColumn: memberColumn + style.sequenceIndent(under: memberColumn), arrayID: -1,
+                    to: &out)
+            case .dictionary: break
+            }
+        }
+        if flow { out += Array("}".utf8) }
+    }
+}
+#endif

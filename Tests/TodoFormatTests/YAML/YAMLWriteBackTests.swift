@@ -1,0 +1,262 @@
+#if YAML
+import Foundation
+import Testing
+
+@testable import TodoFormat
+
+/// Writing into YAML files that exist (issue 8): files made by PyYAML and laid out as
+/// ruamel.yaml and people write them; after an edit only the edited item's lines change,
+/// and PyYAML reads the result as the edited list.
+@Suite("Writing into existing YAML")
+struct YAMLWriteBackTests {
+    /// Converts the checklist `markdown` into the file at `path`; returns the warnings.
+    @discardableResult
+    static func write(_ markdown: String, into path: String, options: ListOptions = ListOptions(), strict: Bool = false) throws
+        -> [ConversionWarning]
+    {
+        let checklist = path + ".md"
+        try markdown.write(toFile: checklist, atomically: false, encoding: .utf8)
+        return try Conversion(input: .at(checklist), output: .at(path), options: options, strict: strict).run()
+    }
+
+    static func text(_ path: String) throws -> String { try String(contentsOfFile: path, encoding: .utf8) }
+
+    /// The checklist todofmt reads from a file.
+    static func checklist(_ path: String, options: ListOptions = ListOptions()) throws -> String {
+        try TodoList(contentsOf: .file(path), options: options).encoded(as: .markdown).string
+    }
+
+    /// What PyYAML reads from a file, as JSON.
+    static func pyyaml(_ path: String) throws -> String {
+        let script = "import sys, yaml, json; print(json.dumps(list(yaml.safe_load_all(open(sys.argv[1]))), default=str))"
+        let result = try ExternalTool.run("python3", ["-c", script, path])
+        #expect(result.status == 0, "\(result.stderr)")
+        return result.text
+    }
+
+    static let pyyamlLayouts: [(name: String, dump: String)] = [
+        ("safe_dump", "yaml.safe_dump(v, sort_keys=False, allow_unicode=True)"),
+        ("indent4", "yaml.safe_dump(v, sort_keys=False, indent=4, allow_unicode=False)"),
+        ("sorted", "yaml.dump(v, explicit_start=True)"),
+    ]
+
+    @Test("files PyYAML writes: the unchanged round trip keeps every byte; a check changes one line", arguments: pyyamlLayouts.map(\.name))
+    func pyyamlFiles(layout: String) throws {
+        let directory = try TemporaryDirectory()
+        let dump = Self.pyyamlLayouts.first { $0.name == layout }!.dump
+        let path = directory.path("todos.yaml")
+        let script = """
+            import yaml, datetime
+            v = {"version": 2, "todos": [
+                {"title": "Sort the recycling", "done": False, "created": datetime.datetime(2024, 5, 1, 9, 30, 0, 123456), "tags": ["home", "weekly"]},
+                {"title": "Défrost: the freezer", "done": False, "note": "yes", "n": 1.5},
+                {"title": "Call #1", "done": True, "sub": [{"title": "a", "done": False}]},
+            ]}
+            open(\(String(reflecting: path)), "w", encoding="utf-8").write(\(dump))
+            """
+        let made = try ExternalTool.run("python3", ["-c", script])
+        #expect(made.status == 0, "\(made.stderr)")
+        let before = try Self.text(path)
+        let options = ListOptions(key: "todos")
+        let markdown = try Self.checklist(path, options: options)
+        try Self.write(markdown, into: path, options: options)
+        #expect(try Self.text(path) == before, "unchanged round trip")
+        let checked = markdown.replacingOccurrences(of: "- [ ] Défrost: the freezer", with: "- [x] Défrost: the freezer")
+        try Self.write(checked, into: path, options: options)
+        let after = try Self.text(path)
+        let changed = zip(before.split(separator: "\n", omittingEmptySubsequences: false), after.split(separator: "\n", omittingEmptySubsequences: false))
+            .filter { $0 != $1 }
+        #expect(changed.count == 1, "\(after)")
+        #expect(try Self.checklist(path, options: options) == checked)
+        #expect(try Self.pyyaml(path).contains(#""done": true"#))
+        #expect(try TodoList(contentsOf: .file(path), options: options).items[1].status == .done)
+    }
+
+    /// A file laid out as ruamel.yaml keeps people's files: a header comment, sequences
+    /// indented under their key, comments inside and between items, quoting kept.
+    static let ruamel = """
+        # Things to do around the house.
+        # Edited by hand and by a ruamel.yaml script (mapping=2, sequence=4, offset=2).
+        owner: sam   # who gets the reminders
+        todos:
+          - title: 'Water the plants'
+            done: no
+            every: week   # mostly
+          # the kitchen ones
+          - title: "Take out the recycling"
+            done: yes
+            subtasks:
+              - title: Glass
+                done: no
+              - title: Paper
+                done: no
+
+          - title: Pay the rent
+            done: no
+            amount: 1_200
+        # end of the list
+        archived: []
+
+        """
+
+    @Test("a hand-kept file: edits change only their lines, comments and quotes stay")
+    func handKept() throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.path("house.yaml")
+        try Self.ruamel.write(toFile: path, atomically: false, encoding: .utf8)
+        let markdown = try Self.checklist(path)
+        #expect(markdown == """
+            - [ ] Water the plants [every:: week]
+            - [x] Take out the recycling
+              - [ ] Glass
+              - [ ] Paper
+            - [ ] Pay the rent [amount:: 1_200]
+
+            """)
+        try Self.write(markdown, into: path)
+        #expect(try Self.text(path) == Self.ruamel)
+        // Check a subtask, rename an item, add one at the end, and a subtask.
+        var edited = markdown.replacingOccurrences(of: "- [ ] Paper", with: "- [x] Paper")
+        edited = edited.replacingOccurrences(of: "Water the plants", with: "Water the plants: all of them")
+        edited += "- [ ] Fix the gate\n  - [ ] Buy hinges\n"
+        try Self.write(edited, into: path)
+        let expected = Self.ruamel
+            .replacingOccurrences(of: "- title: Paper\n        done: no", with: "- title: Paper\n        done: yes")
+            .replacingOccurrences(of: "'Water the plants'", with: "'Water the plants: all of them'")
+            .replacingOccurrences(
+                of: "    amount: 1_200\n",
+                with: "    amount: 1_200\n\n  - title: Fix the gate\n    done: no\n    subtasks:\n      - title: Buy hinges\n        done: no\n")
+        #expect(try Self.text(path) == expected)
+        #expect(try Self.checklist(path) == edited)
+        #expect(try Self.pyyaml(path).contains(#""archived": []"#))
+        // Remove the first item and move the last to the top.
+        let lines = edited.split(separator: "\n").map(String.init)
+        let moved = ([lines[5], lines[6]] + lines[1..<5]).joined(separator: "\n") + "\n"
+        try Self.write(moved, into: path)
+        #expect(try Self.checklist(path) == moved)
+        let text = try Self.text(path)
+        #expect(text.hasPrefix("# Things to do around the house.\n# Edited by hand"))
+        #expect(text.contains("todos:\n  - title: Fix the gate\n    done: no\n    subtasks:\n      - title: Buy hinges\n"))
+        #expect(!text.contains("Water the plants"))
+        #expect(text.contains("# the kitchen ones\n  - title: \"Take out the recycling\""))
+        #expect(text.hasSuffix("# end of the list\narchived: []\n"))
+    }
+
+    @Test("a file todofmt wrote: the unchanged round trip keeps every byte, nesting and odd names included")
+    func ownFiles() throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.path("own.yaml")
+        let markdown = """
+            ---
+            title: Groceries
+            ---
+            - [ ] Milk [added:: 2024-05-01T09:30:00Z]
+            - [x] Eggs: brown&#32;&#32;
+              - [ ] Ünïcödé [n:: 3] [tags:: ["a", "b"]]
+                - [/] deep [yes:: "yes"] [at:: "2024-05-01"]
+            - [ ] #1 'quoted' "double" [big:: 123456789012345678901234567890]
+
+            """
+        try TodoList(markdown: markdown).write(to: URL(fileURLWithPath: path))
+        let before = try Self.text(path)
+        try Self.write(markdown, into: path)
+        #expect(try Self.text(path) == before)
+        let edited = markdown.replacingOccurrences(of: "- [/] deep", with: "- [x] deeper")
+        try Self.write(edited, into: path)
+        #expect(try TodoList(contentsOf: .file(path)) == (try TodoList(markdown: edited)))
+        #expect(
+            try Self.text(path)
+                == before.replacingOccurrences(of: "- name: deep\n      checked: false\n      status: /", with: "- name: deeper\n      checked: true"))
+    }
+
+    @Test("an emptied list stays where it was; an empty one takes items in block style")
+    func emptied() throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.path("e.yaml")
+        try "version: 1\ntodos:\n- title: a\n  done: false\nother: x\n".write(toFile: path, atomically: false, encoding: .utf8)
+        try Self.write("", into: path)
+        #expect(try Self.text(path) == "version: 1\ntodos: []\nother: x\n")
+        let options = ListOptions(key: "todos", schema: ItemSchema(naming: [.name: "title", .checked: "done"]))
+        try Self.write("- [x] b\n", into: path, options: options)
+        #expect(try Self.text(path) == "version: 1\ntodos:\n- title: b\n  done: true\nother: x\n")
+        let root = directory.path("root.yaml")
+        try "# mine\n- name: a\n".write(toFile: root, atomically: false, encoding: .utf8)
+        try Self.write("", into: root)
+        #expect(try Self.text(root) == "# mine\n[]\n")
+    }
+
+    @Test("a flow list stays a flow list")
+    func flowList() throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.path("f.yaml")
+        try "todos: [{title: a, done: no}, {title: \"b: x\", done: yes}]\n".write(toFile: path, atomically: false, encoding: .utf8)
+        try Self.write("- [x] a\n- [x] b: x\n- [ ] c, d\n", into: path)
+        #expect(try Self.text(path) == "todos: [{title: a, done: yes}, {title: \"b: x\", done: yes}, {title: \"c, d\", done: no}]\n")
+    }
+
+    @Test("a changed header document replaces the metadata; the list's lines stay")
+    func header() throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.path("h.yaml")
+        try "---\ntitle: Shed\n# about it\n---\n- task: a   # first\n".write(toFile: path, atomically: false, encoding: .utf8)
+        try Self.write("---\ntitle: Barn\nowner: sam\n---\n- [ ] a\n", into: path)
+        #expect(try Self.text(path) == "---\ntitle: Barn\nowner: sam\n# about it\n---\n- task: a   # first\n")
+    }
+
+    @Test("a change to an anchored value that aliases share is refused, and nothing is written")
+    func anchoredValues() throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.path("a.yaml")
+        let text = "- name: a\n  room: &k kitchen\n- name: b\n  room: *k\n"
+        try text.write(toFile: path, atomically: false, encoding: .utf8)
+        #expect(throws: ConversionError.self) { try Self.write("- [ ] a [room:: pantry]\n- [ ] b [room:: kitchen]\n", into: path) }
+        #expect(try Self.text(path) == text)
+        // Changing the item that holds the alias replaces only the alias.
+        try Self.write("- [ ] a [room:: kitchen]\n- [ ] b [room:: hall]\n", into: path)
+        #expect(try Self.text(path) == "- name: a\n  room: &k kitchen\n- name: b\n  room: hall\n")
+    }
+
+    @Test("a merged value that the item's own keys cannot change: the item is written in full, with a warning")
+    func mergedRewrite() throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.path("m.yaml")
+        try "base: &b {every: week, room: hall}\ntodos:\n- <<: *b\n  name: a\n".write(toFile: path, atomically: false, encoding: .utf8)
+        // Changing a merged value overrides it with the item's own key.
+        try Self.write("- [ ] a [every:: day] [room:: hall]\n", into: path)
+        #expect(try Self.text(path) == "base: &b {every: week, room: hall}\ntodos:\n- <<: *b\n  name: a\n  every: day\n")
+        // Removing one cannot be done with merge keys.
+        let warnings = try Self.write("- [ ] a [every:: day]\n", into: path)
+        #expect(warnings.contains { $0.kind == .values }, "\(warnings)")
+        #expect(try Self.checklist(path) == "- [ ] a [every:: day]\n")
+        #expect(try Self.text(path).hasPrefix("base: &b {every: week, room: hall}\ntodos:\n- name: a\n"))
+    }
+
+    @Test("an item with a name key and a title key keeps each once")
+    func keyCollision() throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.path("c.yaml")
+        try "- title: T\n  name: slug\n  done: false\n".write(toFile: path, atomically: false, encoding: .utf8)
+        try Self.write("- [x] T2 [name:: slug2]\n", into: path)
+        #expect(try Self.text(path) == "- title: T2\n  name: slug2\n  done: true\n")
+    }
+
+    @Test("a file with CR LF line ends gets them in new lines too")
+    func crlf() throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.path("w.yaml")
+        try "- name: a\r\n  checked: false\r\n".write(toFile: path, atomically: false, encoding: .utf8)
+        try Self.write("- [x] a\n- [ ] b\n", into: path)
+        #expect(try Self.text(path) == "- name: a\r\n  checked: true\r\n- name: b\r\n  checked: false\r\n")
+    }
+
+    @Test("order keys are renumbered; ids continue")
+    func order() throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.path("o.yaml")
+        try "- id: 1\n  name: a\n  order: 1.0\n- id: 7\n  name: b\n  order: 2.0\n- id: 3\n  name: c\n  order: 3.0\n"
+            .write(toFile: path, atomically: false, encoding: .utf8)
+        try Self.write("- [ ] c [id:: 3] [order:: 3.0]\n- [ ] a [id:: 1] [order:: 1.0]\n- [ ] b [id:: 7] [order:: 2.0]\n- [ ] d\n", into: path)
+        #expect(try Self.text(path) == "- id: 3\n  name: c\n  order: 0.0\n- id: 1\n  name: a\n  order: 1.0\n- id: 7\n  name: b\n  order: 2.0\n- id: 8\n  name: d\n  order: 3.0\n")
+    }
+}
+#endif
