@@ -232,7 +232,7 @@ extension DuplicateIdentity {
         {
             let lines = (document.entries[first].line, document.entries[second].line)
             return ParseError(
-                "lines \(lines.0) and \(lines.1) both carry \(what): each row is written once, so one of them must go (nothing was written)",
+                "lines \(lines.0) and \(lines.1) both carry \(what): an identity stands on one item only, so one of them must go (nothing was written)",
                 at: SourceLocation(file: input.name, line: lines.1, column: 1))
         }
         let flat = list.flattened()
@@ -244,6 +244,6 @@ extension DuplicateIdentity {
         }
         return ConversionError.unsupported(
             "\(input.name): items \(names[first] ?? "\(first + 1)") and \(names[second] ?? "\(second + 1)") both carry \(what): "
-                + "each row is written once, so one of them must go (nothing was written)")
+                + "an identity stands on one item only, so one of them must go (nothing was written)")
     }
 }
