@@ -93,8 +93,10 @@ struct MiddleAlignment {
         let identity: ((TodoItem) -> FieldValue?)? = identityKey.map { key in { $0.fields[key: key] } }
         // Duplicates were refused before (`ListRewrite.checkIdentities`); without an identity
         // nothing can throw.
+        // Items at another depth stand in another array, at another indentation: a leftover
+        // is a change of an item at its own depth only.
         alignment =
-            (try? ItemAlignment(old: oldEntries, new: newEntries, identity: identity))
-            ?? (try! ItemAlignment(old: oldEntries, new: newEntries))
+            (try? ItemAlignment(old: oldEntries, new: newEntries, identity: identity, leftoversAtSameDepth: true))
+            ?? (try! ItemAlignment(old: oldEntries, new: newEntries, leftoversAtSameDepth: true))
     }
 }

@@ -142,6 +142,36 @@ struct JSONWriteBackTests {
         #expect(try Self.text(path) == "{\n  \"version\": 2,\n  \"todos\": [\n    {\"title\": \"e\", \"done\": false}\n  ],\n  \"theme\": \"dark\"\n}\n")
     }
 
+    @Test("a child added to a changed item is written at its own depth, and a changed sibling keeps its bytes")
+    func childOfChangedItem() throws {
+        let directory = try TemporaryDirectory()
+        let path = try Self.make(
+            "todos.json", #"[{"title": "a", "done": False}, {"title": "b", "done": True, "note": "x"}]"#,
+            dump: "t = json.dumps(v, indent=2)", in: directory)
+        try Self.write("- [/] a\n  - [ ] child\n- [x] b2 [note:: x]\n", into: path)
+        #expect(
+            try Self.text(path) == """
+                [
+                  {
+                    "title": "a",
+                    "done": false,
+                    "status": "/",
+                    "children": [
+                      {
+                        "title": "child",
+                        "done": false
+                      }
+                    ]
+                  },
+                  {
+                    "title": "b2",
+                    "done": true,
+                    "note": "x"
+                  }
+                ]
+                """)
+    }
+
     @Test("the same id on two items is an error naming both lines, and nothing is written")
     func duplicateIdentity() throws {
         let directory = try TemporaryDirectory()

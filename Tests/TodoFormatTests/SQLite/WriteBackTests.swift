@@ -386,7 +386,7 @@ struct DumpWriteBackTests {
         let list = TodoList(items: [TodoItem(name: "a"), TodoItem(name: "b", fields: fields), TodoItem(name: "c", fields: fields)])
         let path: String
         if target == "app" {
-            path = try Self.database("CREATE TABLE t(id INTEGER PRIMARY KEY, title TEXT, big INTEGER, nan REAL, neg REAL, gone TEXT);", in: directory)
+            path = try WriteBackTests.database("CREATE TABLE t(id INTEGER PRIMARY KEY, title TEXT, big INTEGER, nan REAL, neg REAL, gone TEXT);", in: directory)
         } else {
             path = directory.path(target)
         }
