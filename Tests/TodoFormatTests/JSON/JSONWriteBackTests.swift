@@ -172,6 +172,21 @@ struct JSONWriteBackTests {
                 """)
     }
 
+    @Test("one key with codes for done and a custom status (Things' status 3 and 2) is written once")
+    func oneKeyForTwoRoles() throws {
+        let directory = try TemporaryDirectory()
+        let path = try Self.make(
+            "things.json", #"[{"title": "a", "status": 3}, {"title": "b", "status": 2}, {"title": "c", "status": 0}]"#,
+            dump: "t = json.dumps(v)", in: directory)
+        var schema = ItemSchema(naming: [:])
+        schema.mapping("3", of: "status", to: .done)
+        schema.mapping("2", of: "status", to: .custom("-"))
+        try Self.write("- [-] a\n- [-] b\n- [x] c\n- [-] d\n", into: path, options: ListOptions(schema: schema))
+        #expect(
+            try Self.text(path)
+                == #"[{"title": "a", "status": 2}, {"title": "b", "status": 2}, {"title": "c", "status": 3}, {"title": "d", "status": 2}]"#)
+    }
+
     @Test("the same id on two items is an error naming both lines, and nothing is written")
     func duplicateIdentity() throws {
         let directory = try TemporaryDirectory()
