@@ -298,12 +298,17 @@ struct BinaryPropertyListReader {
 
     /// An error met inside a container's member (`key`, or `[i]` for an array element),
     /// naming where the wrong object stands: `bad length of object 12 (under tasks[1].title)`.
+    /// A path deeper than 16 members starts with `…`; the nesting limit's error (a reference
+    /// cycle, most likely) has none.
     static func within(_ member: String, _ error: ParseError) -> ParseError {
+        guard !error.message.hasPrefix("objects nested too deep") else { return error }
         var error = error
         let marker = " (under "
         if let range = error.message.range(of: marker, options: .backwards), error.message.hasSuffix(")") {
             let rest = error.message[range.upperBound...]
-            let joined = rest.hasPrefix("[") ? member + rest : member + "." + rest
+            if rest.hasPrefix("…") { return error }
+            let depth = rest.reduce(0) { $1 == "." || $1 == "[" ? $0 + 1 : $0 }
+            let joined = depth >= 16 ? "…" + (rest.hasPrefix("[") ? "" : ".") + rest : rest.hasPrefix("[") ? member + rest : member + "." + rest
             error.message = String(error.message[..<range.lowerBound]) + marker + joined
         } else {
             error.message += marker + member + ")"

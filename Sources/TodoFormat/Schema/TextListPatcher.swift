@@ -457,6 +457,9 @@ struct TextListPatcher<Syntax: TextListSyntax> {
         let edits = ItemPatch.edits(
             old: old.item, members: old.members, new: item, childrenChanged: !ListPlan<SpannedItem>.childrenKept(children, of: old),
             layout: layout, now: now)
+        // Where the format has no null (property lists), a null field is left out (or its key
+        // goes), with a warning.
+        if layout.dropsNulls, item.fields.contains(where: { $0.value == .null }) { note(.null, at: at) }
         let members = old.members.count
         let lead: Range<Int>? = members > 0 ? old.inside.lowerBound..<old.keySpans[0].lowerBound : nil
         let memberLine = lead.flatMap(indentAfterBreak) ?? (syntax.itemLines ? line + syntax.indent : line)
