@@ -187,6 +187,22 @@ struct JSONWriteBackTests {
                 == #"[{"title": "a", "status": 2}, {"title": "b", "status": 2}, {"title": "c", "status": 3}, {"title": "d", "status": 2}]"#)
     }
 
+    @Test("a file whose lines end in CR LF gets new lines ending so too, in JSON and XML property lists", arguments: ["json", "plist"])
+    func crlf(_ format: String) throws {
+        let directory = try TemporaryDirectory()
+        let value = #"[{"title": "a", "done": False}, {"title": "b", "done": True}]"#
+        let dump =
+            format == "json"
+            ? "t = json.dumps(v, indent=2).replace('\\n', '\\r\\n') + '\\r\\n'"
+            : "t = plistlib.dumps(v).decode().replace('\\n', '\\r\\n')"
+        let path = try Self.make("list." + format, value, dump: dump, in: directory)
+        try Self.write("- [ ] a\n  - [ ] s\n- [x] b\n- [ ] c\n", into: path)
+        let bytes = Array(try Data(contentsOf: URL(fileURLWithPath: path)))
+        #expect(bytes.indices.allSatisfy { bytes[$0] != 10 || ($0 > 0 && bytes[$0 - 1] == 13) })
+        #expect(try TodoList(contentsOf: .file(path)).items.map(\.name) == ["a", "b", "c"])
+        #expect(try TodoList(contentsOf: .file(path)).items[0].children.map(\.name) == ["s"])
+    }
+
     @Test("the same id on two items is an error naming both lines, and nothing is written")
     func duplicateIdentity() throws {
         let directory = try TemporaryDirectory()
