@@ -68,8 +68,11 @@ public struct Conversion: Sendable {
             // The reader knows the checklist's text that is not items, which the output has no place for.
             let markdown = MarkdownFormat()
             if plan.existing != nil {
-                var warning: ConversionWarning?
-                let list = try TodoList.build { warning = try markdown.read(input, options: options, into: &$0, leavingOutTextFor: plan.format) }
+                // Names stay slices of the checklist's text, held while the list is written
+                // anyway: a million names are not copied one by one.
+                var builder = ListBuilder(keepingSlices: ())
+                let warning = try markdown.read(input, options: options, into: &builder, leavingOutTextFor: plan.format)
+                let list = builder.finish()
                 do {
                     return try plan.write(list, options: options, adding: warning.map { [$0] } ?? [])
                 } catch let duplicate as DuplicateIdentity {
