@@ -160,9 +160,37 @@ struct AppFixture: Decodable, Sendable, CustomStringConvertible {
         }
         #expect(run.status == 0, "\(file) \(name): \(run.stderr)")
         #expect(try snapshot(of: copy) == (try expectedSnapshot(result)), "\(file) \(name)")
+        #expect(try appReads(copy) == "ok", "\(file) \(name): the app's reader does not load the result")
         for kind in edit.warnings {
             #expect(run.stderr.contains("warning:") && run.stderr.contains(kind), "\(file) \(name): no warning about \(kind): \(run.stderr)")
         }
-        if edit.warnings.isEmpty { #expect(!run.stderr.contains("warning:"), "\(file) \(name): \(run.stderr)") }
+        if edit.warnings.isEmpty {
+            #expect(!run.stderr.contains("warning:"), "\(file) \(name): \(run.stderr)")
+            return
+        }
+        // What the file cannot hold stops a --strict write: exit 1, nothing written.
+        let strictSpace = try Workspace([:])
+        let strictCopy = try self.copy(into: strictSpace)
+        let strict = try Run(
+            ["convert", "--strict"] + flags + [checklist, strictCopy.path], in: strictSpace.url, environment: ["TODOFMT_NOW": Self.now])
+        #expect(strict.status == 1 && strict.stderr.contains("error:"), "\(file) \(name) --strict: \(strict.stderr)")
+        #expect(try snapshot(of: strictCopy) == before, "\(file) \(name) --strict changed the file")
+    }
+
+    /// `ok` when the reader the app would use loads a written file: Python's json and
+    /// plistlib, PyYAML, SQLite's integrity check, the sqlite3 shell for a dump.
+    func appReads(_ url: URL) throws -> String {
+        let python: String
+        switch format {
+        case "json": python = "import json, sys; json.load(open(sys.argv[1], 'rb'))"
+        case "plist", "bplist": python = "import plistlib, sys; plistlib.load(open(sys.argv[1], 'rb'))"
+        case "yaml": python = "import yaml, sys; list(yaml.safe_load_all(open(sys.argv[1], 'rb')))"
+        case "sqlite":
+            python = "import sqlite3, sys; assert sqlite3.connect(sys.argv[1]).execute('pragma integrity_check').fetchone()[0] == 'ok'"
+        case "sql":
+            python = "import sqlite3, sys; sqlite3.connect(':memory:').executescript(open(sys.argv[1], encoding='utf-8').read())"
+        default: return "ok"
+        }
+        return try Self.tool(["python3", "-c", python + "; print('ok', end='')", url.path])
     }
 }

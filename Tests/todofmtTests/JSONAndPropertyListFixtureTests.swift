@@ -8,26 +8,14 @@ import Testing
 struct JSONAndPropertyListFixtureTests {
     static let formats: Set<String> = ["json", "plist", "bplist"]
 
-    /// Fixtures whose checklist writes names with character references (`Buy milk&#32;`):
-    /// the Markdown side of issue 9, which another branch brings.
-    static let needNameEscapes: Set<String> = ["odd-names.plist"]
-
     @Test("reads as its checklist", arguments: AppFixture.fixtures(formats))
     func reading(_ fixture: AppFixture) throws {
-        try Self.expectingNameEscapes(fixture) { try fixture.checkReading() }
+        try fixture.checkReading()
     }
 
     @Test("an unchanged checklist leaves the file as it was", arguments: AppFixture.fixtures(formats))
     func unchanged(_ fixture: AppFixture) throws {
-        try Self.expectingNameEscapes(fixture) { try fixture.checkUnchangedRoundTrip() }
-    }
-
-    /// Runs a check, as a known issue where the fixture needs the checklist's name escapes.
-    static func expectingNameEscapes(_ fixture: AppFixture, _ check: () throws -> Void) throws {
-        guard needNameEscapes.contains(fixture.file) else { return try check() }
-        withKnownIssue("names with control characters and end spaces need the checklist's character references", isIntermittent: true) {
-            try check()
-        }
+        try fixture.checkUnchangedRoundTrip()
     }
 
     @Test("each edit gives the app's own file", arguments: AppFixture.edits(formats))

@@ -105,6 +105,15 @@ ROWS = [
     Row("=sqlite'", "todofmt convert {md1} {o}/x.sqlite", before="cp {sqlite} {o}/x.sqlite", basis="sqlite", note="existing, 1 changed", **VS_CONVERT),
     Row("=sql", "todofmt convert {md} {o}/x.sql", before="cp {sql} {o}/x.sql", basis="sql", note="existing", **VS_CONVERT),
     Row("=sql'", "todofmt convert {md1} {o}/x.sql", before="cp {sql} {o}/x.sql", basis="sql", note="existing, 1 changed", **VS_CONVERT),
+    # the same, beside converting the list into a new file of the format (issue 8's goal)
+    Row("=xml'new", "todofmt convert {md1} {o}/x.plist", "md>xml", "≤1.5x", mem=3, before="cp {xml} {o}/x.plist", basis="xml",
+        note="existing XML, 1 changed, vs a new XML file"),
+    Row("=bplist'new", "todofmt convert {md1} {o}/x.plist", "md>bplist", "≤1.5x", mem=3, before="cp {bplist} {o}/x.plist",
+        basis="bplist", note="existing binary, 1 changed, vs a new binary file"),
+    Row("=sqlite'new", "todofmt convert {md1} {o}/x.sqlite", "md>sqlite", "≤1.5x", mem=3, before="cp {sqlite} {o}/x.sqlite",
+        basis="sqlite", note="existing, 1 changed, vs a new database"),
+    Row("=sql'new", "todofmt convert {md1} {o}/x.sql", "md>sql", "≤1.5x", mem=3, before="cp {sql} {o}/x.sql", basis="sql",
+        note="existing, 1 changed, vs a new dump"),
 
     # list's filters and paging (issue 10): measured once this build has them
     Row("list --open", "todofmt list --open {md}", needs="list --open", **VS_CONVERT),

@@ -68,8 +68,11 @@ public struct Conversion: Sendable {
             // The reader knows the checklist's text that is not items, which the output has no place for.
             let markdown = MarkdownFormat()
             if plan.existing != nil {
-                var warning: ConversionWarning?
-                let list = try TodoList.build { warning = try markdown.read(input, options: options, into: &$0, leavingOutTextFor: plan.format) }
+                // Names stay slices of the checklist's text, held while the list is written
+                // anyway: a million names are not copied one by one.
+                var builder = ListBuilder(keepingSlices: ())
+                let warning = try markdown.read(input, options: options, into: &builder, leavingOutTextFor: plan.format)
+                let list = builder.finish()
                 do {
                     return try plan.write(list, options: options, adding: warning.map { [$0] } ?? [])
                 } catch let duplicate as DuplicateIdentity {
@@ -239,7 +242,7 @@ extension DuplicateIdentity {
         {
             let lines = (document.entries[first].line, document.entries[second].line)
             return ParseError(
-                "lines \(lines.0) and \(lines.1) both carry \(what): each row is written once, so one of them must go (nothing was written)",
+                "lines \(lines.0) and \(lines.1) both carry \(what): an identity stands on one item only, so one of them must go (nothing was written)",
                 at: SourceLocation(file: input.name, line: lines.1, column: 1))
         }
         let flat = list.flattened()
@@ -251,6 +254,6 @@ extension DuplicateIdentity {
         }
         return ConversionError.unsupported(
             "\(input.name): items \(names[first] ?? "\(first + 1)") and \(names[second] ?? "\(second + 1)") both carry \(what): "
-                + "each row is written once, so one of them must go (nothing was written)")
+                + "an identity stands on one item only, so one of them must go (nothing was written)")
     }
 }

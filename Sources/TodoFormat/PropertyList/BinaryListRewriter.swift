@@ -277,6 +277,8 @@ struct BinaryListRewriter {
         let edits = ItemPatch.edits(
             old: old.item, members: old.members, new: item, childrenChanged: !ListPlan<BinaryOldItem>.childrenKept(children, of: old),
             layout: layout, now: now)
+        // A null field has no place: it is left out (or its key goes), with a warning.
+        if item.fields.contains(where: { $0.value == .null }) { note(.null, at: at) }
         var keys: [Int] = [], values: [Int] = []
         for edit in edits {
             switch edit {

@@ -270,7 +270,13 @@ struct BinaryPropertyListReader {
             let ref = try references(start: h.start, count: h.count, at: h.at)
             var values: [FieldValue] = []
             values.reserveCapacity(h.count)
-            for i in 0..<h.count { values.append(try value(ref(i), depth: depth + 1)) }
+            for i in 0..<h.count {
+                do {
+                    values.append(try value(ref(i), depth: depth + 1))
+                } catch {
+                    throw Self.within("[\(i)]", error)
+                }
+            }
             return .array(values)
         case 0xD:
             let ref = try references(start: h.start, count: 2 * h.count, at: h.at)
@@ -278,12 +284,36 @@ struct BinaryPropertyListReader {
             fields.reserveCapacity(h.count)
             for i in 0..<h.count {
                 guard let key = try string(ref(i)) else { throw error("dictionary key is not a string", at: try offset(of: ref(i))) }
-                fields.append(Field(key, try value(ref(h.count + i), depth: depth + 1)))
+                do {
+                    fields.append(Field(key, try value(ref(h.count + i), depth: depth + 1)))
+                } catch {
+                    throw Self.within(key, error)
+                }
             }
             return .dictionary(fields)
         default:
             throw error("unknown object type 0x\(String(h.marker, radix: 16))", at: h.at)
         }
+    }
+
+    /// An error met inside a container's member (`key`, or `[i]` for an array element),
+    /// naming where the wrong object stands: `bad length of object 12 (under tasks[1].title)`.
+    /// A path deeper than 16 members starts with `…`; the nesting limit's error (a reference
+    /// cycle, most likely) has none.
+    static func within(_ member: String, _ error: ParseError) -> ParseError {
+        guard !error.message.hasPrefix("objects nested too deep") else { return error }
+        var error = error
+        let marker = " (under "
+        if let range = error.message.range(of: marker, options: .backwards), error.message.hasSuffix(")") {
+            let rest = error.message[range.upperBound...]
+            if rest.hasPrefix("…") { return error }
+            let depth = rest.reduce(0) { $1 == "." || $1 == "[" ? $0 + 1 : $0 }
+            let joined = depth >= 16 ? "…" + (rest.hasPrefix("[") ? "" : ".") + rest : rest.hasPrefix("[") ? member + rest : member + "." + rest
+            error.message = String(error.message[..<range.lowerBound]) + marker + joined
+        } else {
+            error.message += marker + member + ")"
+        }
+        return error
     }
 }
 

@@ -9,9 +9,15 @@ enum PropertyListReader {
             let reader = try BinaryPropertyListReader(bytes: bytes, path: path)
             if let elements = try reader.arrayElements(reader.topObject) {
                 try sink.begin(metadata: [])
-                for element in elements {
+                for (i, element) in elements.enumerated() {
                     let at = try reader.offset(of: element)
-                    try sink.itemTree(try item(try reader.value(element), schema: schema) { reader.error($0, at: at) }, depth: 0)
+                    let value: FieldValue
+                    do {
+                        value = try reader.value(element)
+                    } catch {
+                        throw BinaryPropertyListReader.within("[\(i)]", error)
+                    }
+                    try sink.itemTree(try item(value, schema: schema) { reader.error($0, at: at) }, depth: 0)
                 }
                 try sink.end()
             } else {

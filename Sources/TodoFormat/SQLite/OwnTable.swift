@@ -39,6 +39,27 @@ struct OwnTable {
         }
     }
 
+    /// What the table's columns cannot give back as the list has it (`SQLiteValueLoss`).
+    var warnings: [ConversionWarning] {
+        var log = WarningLog()
+        var types: [String: String] = [:]
+        for (i, key) in keys.enumerated() { types[key] = columns[ListTable.ownColumns.count + i].type }
+        var positions = ItemPositions()
+        func visit(_ items: [TodoItem], depth: Int) {
+            for item in items {
+                let position = positions.next(depth: depth)
+                for field in item.fields {
+                    SQLiteValueLoss.note(field.value, declaredType: types[field.key] ?? "", in: &log) {
+                        ItemPositions.describe(position, item)
+                    }
+                }
+                if !item.children.isEmpty { visit(item.children, depth: depth + 1) }
+            }
+        }
+        visit(list.items, depth: 0)
+        return log.warnings
+    }
+
     /// Every row in id order (items depth first): id, parent, position, the item.
     private func forEachRow(_ body: (Int64, Int64?, Int, TodoItem) throws -> Void) rethrows {
         var nextID: Int64 = 1
@@ -220,7 +241,9 @@ struct OwnTable {
 
 extension SQLValue {
     /// The value as SQL text, written straight to the sink (a dump has a million of them).
-    /// A NUL inside a text is written as `char(0)` joined to the rest, so that the text
+    /// A NUL inside a text is written as `char(0)` joined to the rest, and a text with a
+    /// carriage return as the shell's `.dump` writes it (`replace('…\r…','\r',char(13))`:
+    /// the shell drops a raw one before a line feed when it reads the dump), so that the text
     /// loads back whole.
     func writeLiteral(to sink: inout ByteSink) {
         guard case .text(let s) = self else {
@@ -228,16 +251,20 @@ extension SQLValue {
             return
         }
         var clean = true
-        for b in s.utf8 where b == UInt8(ascii: "'") || b == 0 {
+        var carriageReturn = false
+        for b in s.utf8 where b == UInt8(ascii: "'") || b == 0 || b == 13 {
             clean = false
-            break
+            if b == 13 {
+                carriageReturn = true
+                break
+            }
         }
         if clean {
             sink.write(byte: UInt8(ascii: "'"))
             sink.write(s)
             sink.write(byte: UInt8(ascii: "'"))
         } else {
-            sink.write(DumpLiteral.quoted(s, escapingLineBreaks: false))
+            sink.write(DumpLiteral.quoted(s, escapingLineBreaks: carriageReturn))
         }
     }
 }

@@ -112,9 +112,11 @@ struct DumpWriter: ListWriter {
 
     mutating func finish() throws -> Written {
         let list = builder.finish()
-        OwnTable(list, name: table).dump(to: &sink)
+        let own = OwnTable(list, name: table)
+        own.dump(to: &sink)
         var written = Written(bytes: try sink.finish(path: outputName))
         if !list.metadata.isEmpty { written.warnings.append(.metadataLeftOut(list.metadata, by: "an SQL dump")) }
+        written.warnings += own.warnings
         return written
     }
 }

@@ -91,9 +91,13 @@ struct SQLiteFormat: ListFormat {
             try update.write(list)
             warnings.append(contentsOf: update.warnings.warnings)
         } else if let table {
-            try OwnTable(list, name: table.name).update(in: db, table: table)
+            let own = OwnTable(list, name: table.name)
+            try own.update(in: db, table: table)
+            warnings.append(contentsOf: own.warnings)
         } else {
-            try OwnTable(list, name: options.table ?? ListTable.ownName).write(to: db)
+            let own = OwnTable(list, name: options.table ?? ListTable.ownName)
+            try own.write(to: db)
+            warnings.append(contentsOf: own.warnings)
         }
         return warnings.warnings
     }
@@ -120,19 +124,21 @@ struct DatabaseWriter: ListWriter {
         let list = builder.finish()
         var written = Written()
         if !list.metadata.isEmpty { written.warnings.append(.metadataLeftOut(list.metadata, by: "an SQLite table")) }
+        let own = OwnTable(list, name: table)
+        written.warnings += own.warnings
         if let file = output.temporaryPath {
-            try Self.write(list, to: file, name: output.name, table: table)
+            try Self.write(own, to: file, name: output.name)
             return written
         }
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("todofmt-\(UUID().uuidString).sqlite").path
         defer { try? FileManager.default.removeItem(atPath: file) }
-        try Self.write(list, to: file, name: output.name, table: table)
+        try Self.write(own, to: file, name: output.name)
         written.bytes = try InputFile.read(file)
         return written
     }
 
-    private static func write(_ list: TodoList, to file: String, name: String, table: String) throws {
+    private static func write(_ table: OwnTable, to file: String, name: String) throws {
         let db = try Database(path: file, readOnly: false, name: name)
-        try db.transaction { try OwnTable(list, name: table).write(to: db) }
+        try db.transaction { try table.write(to: db) }
     }
 }

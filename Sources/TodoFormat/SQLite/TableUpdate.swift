@@ -506,10 +506,14 @@ struct TableUpdate {
                 log.note(.fields, "the table has no place for sections (headings); they were left out", item: position(i, entries))
             }
             var missing = false
-            for field in entry.item.fields
-            where field.key == table.nameColumn || (!names.contains(field.key) && !lowered.contains(field.key.lowercased())) {
-                if !leftOut.contains(field.key) { leftOut.append(field.key) }
-                missing = true
+            for field in entry.item.fields {
+                if field.key == table.nameColumn || (!names.contains(field.key) && !lowered.contains(field.key.lowercased())) {
+                    if !leftOut.contains(field.key) { leftOut.append(field.key) }
+                    missing = true
+                } else {
+                    let column = columnsByName[field.key] ?? table.columns.first { $0.name.lowercased() == field.key.lowercased() }
+                    SQLiteValueLoss.note(field.value, declaredType: column?.declaredType ?? "", in: &log) { position(i, entries) }
+                }
             }
             if missing {
                 leftOutCount += 1

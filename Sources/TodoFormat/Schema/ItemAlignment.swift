@@ -42,8 +42,12 @@ struct ItemAlignment {
     }
 
     /// Aligns `new` with `old`. `identity` gives an item's identity when it has one; the
-    /// same identity on two new items is an error naming both (by their indexes).
-    init(old: [Entry], new: [Entry], identity: ((TodoItem) -> FieldValue?)? = nil) throws(DuplicateIdentity) {
+    /// same identity on two new items is an error naming both (by their indexes). With
+    /// `leftoversAtSameDepth`, leftovers between anchors pair only with items of their own
+    /// depth (a nested file, where an item at another depth stands in another array).
+    init(
+        old: [Entry], new: [Entry], identity: ((TodoItem) -> FieldValue?)? = nil, leftoversAtSameDepth: Bool = false
+    ) throws(DuplicateIdentity) {
         source = Array(repeating: nil, count: new.count)
         unchanged = Array(repeating: false, count: new.count)
         kept = Array(repeating: false, count: old.count)
@@ -93,9 +97,19 @@ struct ItemAlignment {
         for anchor in anchorPairs + [(new.count, old.count)] {
             let freeNew = ((previous.new + 1)..<anchor.new).filter { pendingNew.contains($0) }
             let freeOld = ((previous.old + 1)..<anchor.old).filter { pendingOld.contains($0) }
-            for (n, o) in zip(freeNew, freeOld) {
-                source[n] = o
-                kept[o] = true
+            if leftoversAtSameDepth {
+                var freeOldByDepth: [Int: ArraySlice<Int>] = [:]
+                for o in freeOld { freeOldByDepth[old[o].depth, default: []].append(o) }
+                for n in freeNew {
+                    guard let o = freeOldByDepth[new[n].depth]?.popFirst() else { continue }
+                    source[n] = o
+                    kept[o] = true
+                }
+            } else {
+                for (n, o) in zip(freeNew, freeOld) {
+                    source[n] = o
+                    kept[o] = true
+                }
             }
             previous = anchor
         }

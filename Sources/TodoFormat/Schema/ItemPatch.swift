@@ -116,7 +116,11 @@ enum ItemPatch {
             }
             if statusIndex == nil, case .custom = new.status {
                 let key = layout.schema.keys[.status] ?? "status"
-                inserts.append((key, layout.statusValue(new.status, key: key, like: nil, always: true)))
+                // One key for both roles (Things' `status` with codes for done and cancelled):
+                // the checked member already holds the status; the key is never written twice.
+                if checkedIndex.map({ members[$0].key }) != key {
+                    inserts.append((key, layout.statusValue(new.status, key: key, like: nil, always: true)))
+                }
             }
             if statusIndex == nil && checkedIndex == nil {
                 if let f = newFields.firstIndex(where: { ItemSchema.isCompletionDateKey($0.key) }),

@@ -77,6 +77,7 @@ enum ListPlace: Hashable {
         }
         search(root, [])
         if candidates.count == 1 { return candidates[0] }
+        if candidates.isEmpty, let emptied = emptyList(in: root) { return emptied }
         if candidates.isEmpty {
             let names = ItemSchema.synonyms[.name]!.joined(separator: ", ")
             throw ConversionError.noList(
@@ -87,6 +88,22 @@ enum ListPlace: Hashable {
         throw ConversionError.noList(
             path: path,
             reason: "several keys hold todo lists (\(candidates.map(\.0.keyPath).joined(separator: ", "))); pick one with --key")
+    }
+
+    /// A list emptied of its items (a UserDefaults `tasks` array after every task was
+    /// deleted): the one key of the root whose value is an empty array, or data holding
+    /// one; nil when there is none or several.
+    private static func emptyList(in root: [Field]) -> (place: ListPlace, items: [FieldValue])? {
+        var found: [(ListPlace, [FieldValue])] = []
+        for field in root {
+            switch field.value {
+            case .array(let items) where items.isEmpty: found.append((.key([field.key]), []))
+            case .data(let data) where data.count < 16:
+                if let items = jsonItems(in: data), items.isEmpty { found.append((.jsonData([field.key]), [])) }
+            default: break
+            }
+        }
+        return found.count == 1 ? found[0] : nil
     }
 
     /// An array whose elements are all dictionaries, at least one with a name key.

@@ -81,7 +81,9 @@ struct ListPlan<Old: PlannedOldItem> {
                 let f = flat
                 flat += 1
                 let children = item.children.indices.map { place(item.children[$0], before.children[$0]) }
-                guard let o = alignment.alignment.oldIndex(of: f) else {
+                // An item that moved to another depth (paired by its id) is written anew
+                // there: its old bytes stand at another indentation.
+                guard let o = alignment.alignment.oldIndex(of: f), alignment.oldEntries[o].depth == alignment.newEntries[f].depth else {
                     return .added(item, children.allSatisfy(\.isNewTree) ? nil : children, .middle(f))
                 }
                 let old = oldFlat[o]

@@ -61,24 +61,22 @@ struct ListRewrite {
 
     /// Fails when two items carry the same identity (`key`): the checklist has an item twice
     /// (a line duplicated in an editor), and writing both would overwrite one with the other.
+    /// The error (`DuplicateIdentity`) counts the items in document order, as the checklist's
+    /// lines stand, so that the conversion can name both lines.
     static func checkIdentities(_ items: [TodoItem], key: String, path: String) throws {
-        var seen: [FieldValue: (String, TodoItem)] = [:]
-        var positions = ItemPositions()
-        func walk(_ items: [TodoItem], _ depth: Int) throws {
+        var seen: [FieldValue: Int] = [:]
+        var index = 0
+        func walk(_ items: [TodoItem]) throws {
             for item in items {
-                let position = positions.next(depth: depth)
                 if let value = item.fields[key: key], value != .null {
-                    if let (first, firstItem) = seen[value] {
-                        throw ConversionError.unsupported(
-                            "\(path): items \(ItemPositions.describe(first, firstItem)) and \(ItemPositions.describe(position, item)) "
-                                + "have the same \(key) \(value); each \(key) may stand on one item only, so nothing was written")
-                    }
-                    seen[value] = (position, item)
+                    if let first = seen[value] { throw DuplicateIdentity(identity: value, first: first, second: index, key: key) }
+                    seen[value] = index
                 }
-                try walk(item.children, depth + 1)
+                index += 1
+                try walk(item.children)
             }
         }
-        try walk(items, 0)
+        try walk(items)
     }
 }
 
@@ -95,8 +93,10 @@ struct MiddleAlignment {
         let identity: ((TodoItem) -> FieldValue?)? = identityKey.map { key in { $0.fields[key: key] } }
         // Duplicates were refused before (`ListRewrite.checkIdentities`); without an identity
         // nothing can throw.
+        // Items at another depth stand in another array, at another indentation: a leftover
+        // is a change of an item at its own depth only.
         alignment =
-            (try? ItemAlignment(old: oldEntries, new: newEntries, identity: identity))
-            ?? (try! ItemAlignment(old: oldEntries, new: newEntries))
+            (try? ItemAlignment(old: oldEntries, new: newEntries, identity: identity, leftoversAtSameDepth: true))
+            ?? (try! ItemAlignment(old: oldEntries, new: newEntries, leftoversAtSameDepth: true))
     }
 }

@@ -100,12 +100,17 @@ struct TextListPatcher<Syntax: TextListSyntax> {
     /// How many top-level items the layout and style are learned from, besides those that changed.
     static var sampleSize: Int { 1000 }
 
+    /// Whether the file ends its lines with CR LF (its first line break says): what todofmt
+    /// writes then ends its lines so too.
+    private let crlf: Bool
+
     init(
         bytes: UnsafeBufferPointer<UInt8>, path: String, list start: ListStart, listName: String, schema: ItemSchema,
         syntax: Syntax, dropsNulls: Bool, mapped: MappedFile? = nil
     ) throws {
         self.mapped = mapped
         self.bytes = bytes
+        if let lf = bytes.prefix(1 << 16).firstIndex(of: 10) { crlf = lf > 0 && bytes[lf - 1] == 13 } else { crlf = false }
         self.path = path
         self.listName = listName
         self.schema = schema
@@ -376,7 +381,7 @@ struct TextListPatcher<Syntax: TextListSyntax> {
             if let old, oldElements.isEmpty {
                 sink.write(slice(old.whole))
             } else {
-                sink.write(bytes: syntax.emptyArray)
+                put(syntax.emptyArray, to: &sink)
             }
             return
         }
@@ -394,11 +399,11 @@ struct TextListPatcher<Syntax: TextListSyntax> {
                 sink.write(slice(inside.lowerBound..<first.lowerBound))
                 elementLine = indentAfterBreak(inside.lowerBound..<first.lowerBound) ?? line
             } else if syntax.arrayLines {
-                sink.write(bytes: [10] + inner)
+                put([10] + inner, to: &sink)
             }
         } else {
-            sink.write(bytes: syntax.arrayOpen)
-            if syntax.arrayLines { sink.write(bytes: [10] + inner) }
+            put(syntax.arrayOpen, to: &sink)
+            if syntax.arrayLines { put([10] + inner, to: &sink) }
         }
         var previous: Int? = nil
         for i in 0..<count {
@@ -410,7 +415,7 @@ struct TextListPatcher<Syntax: TextListSyntax> {
                     sink.write(slice(range))
                     elementLine = indentAfterBreak(range) ?? elementLine
                 } else {
-                    sink.write(bytes: syntax.elementSeparator(line: elementLine))
+                    put(syntax.elementSeparator(line: elementLine), to: &sink)
                 }
             }
             if let placement {
@@ -424,12 +429,12 @@ struct TextListPatcher<Syntax: TextListSyntax> {
             if let last = oldElements.last {
                 sink.write(slice(last.upperBound..<inside.upperBound))
             } else if syntax.arrayLines {
-                sink.write(bytes: [10] + line)
+                put([10] + line, to: &sink)
             }
             sink.write(slice(inside.upperBound..<old.whole.upperBound))
         } else {
-            if syntax.arrayLines { sink.write(bytes: [10] + line) }
-            sink.write(bytes: syntax.arrayClose)
+            if syntax.arrayLines { put([10] + line, to: &sink) }
+            put(syntax.arrayClose, to: &sink)
         }
     }
 
@@ -457,6 +462,9 @@ struct TextListPatcher<Syntax: TextListSyntax> {
         let edits = ItemPatch.edits(
             old: old.item, members: old.members, new: item, childrenChanged: !ListPlan<SpannedItem>.childrenKept(children, of: old),
             layout: layout, now: now)
+        // Where the format has no null (property lists), a null field is left out (or its key
+        // goes), with a warning.
+        if layout.dropsNulls, item.fields.contains(where: { $0.value == .null }) { note(.null, at: at) }
         let members = old.members.count
         let lead: Range<Int>? = members > 0 ? old.inside.lowerBound..<old.keySpans[0].lowerBound : nil
         let memberLine = lead.flatMap(indentAfterBreak) ?? (syntax.itemLines ? line + syntax.indent : line)
@@ -485,10 +493,10 @@ struct TextListPatcher<Syntax: TextListSyntax> {
                 if let lead {
                     sink.write(slice(lead))
                 } else if syntax.itemLines {
-                    sink.write(bytes: [10] + memberLine)
+                    put([10] + memberLine, to: &sink)
                 }
             } else {
-                sink.write(bytes: gap(after: previous, before: index))
+                put(gap(after: previous, before: index), to: &sink)
             }
             first = false
             previous = index
@@ -514,7 +522,7 @@ struct TextListPatcher<Syntax: TextListSyntax> {
             if let last = old.valueSpans.last {
                 sink.write(slice(last.upperBound..<old.inside.upperBound))
             } else if syntax.itemLines {
-                sink.write(bytes: [10] + line)
+                put([10] + line, to: &sink)
             }
         }
         sink.write(slice(old.inside.upperBound..<old.span.upperBound))
@@ -530,7 +538,7 @@ struct TextListPatcher<Syntax: TextListSyntax> {
         }
         let entries = layout.entries(of: item)
         let inner = syntax.itemLines ? line + syntax.indent : line
-        sink.write(bytes: syntax.objectOpen)
+        put(syntax.objectOpen, to: &sink)
         var first = true
         for entry in entries {
             if case .value(.null) = entry.value, layout.dropsNulls {
@@ -538,9 +546,9 @@ struct TextListPatcher<Syntax: TextListSyntax> {
                 continue
             }
             if syntax.itemLines {
-                sink.write(bytes: first ? [10] + inner : syntax.memberSeparator(line: inner))
+                put(first ? [10] + inner : syntax.memberSeparator(line: inner), to: &sink)
             } else if !first {
-                sink.write(bytes: syntax.memberSeparator(line: inner))
+                put(syntax.memberSeparator(line: inner), to: &sink)
             }
             first = false
             writeKey(entry.key, colon: syntax.colon(line: inner), to: &sink)
@@ -553,22 +561,34 @@ struct TextListPatcher<Syntax: TextListSyntax> {
             case .dictionary: break
             }
         }
-        if syntax.itemLines && !first { sink.write(bytes: [10] + line) }
-        sink.write(bytes: syntax.objectClose)
+        if syntax.itemLines && !first { put([10] + line, to: &sink) }
+        put(syntax.objectClose, to: &sink)
+    }
+
+    /// Bytes todofmt makes (not the file's own), with the file's line breaks.
+    private func put(_ made: [UInt8], to sink: inout ByteSink) {
+        guard crlf, made.contains(10) else { return sink.write(bytes: made) }
+        var text: [UInt8] = []
+        text.reserveCapacity(made.count + 8)
+        for (i, b) in made.enumerated() {
+            if b == 10 && (i == 0 || made[i - 1] != 13) { text.append(13) }
+            text.append(b)
+        }
+        sink.write(bytes: text)
     }
 
     private mutating func writeKey(_ key: String, colon: [UInt8], to sink: inout ByteSink) {
         scratch.removeAll(keepingCapacity: true)
         syntax.key(key, to: &scratch)
         scratch += colon
-        sink.write(bytes: scratch)
+        put(scratch, to: &sink)
     }
 
     private mutating func writeValue(_ value: FieldValue, line: [UInt8], at: ItemAt, to sink: inout ByteSink) {
         note(value, at: at)
         scratch.removeAll(keepingCapacity: true)
         syntax.value(value, line: line, to: &scratch)
-        sink.write(bytes: scratch)
+        put(scratch, to: &sink)
     }
 
     /// Notes what the format cannot hold of a value written.

@@ -113,7 +113,7 @@ struct JSONWriteBackTests {
         #expect(try TodoList(contentsOf: .file(fresh)) == list)
     }
 
-    @Test("an emptied list stays as []; new items take the keys --field names, else todofmt's with a warning")
+    @Test("an emptied list stays as [] and is found there; new items take the keys --field names, else todofmt's with a warning")
     func emptiedList() throws {
         let directory = try TemporaryDirectory()
         let path = try Self.make(
@@ -134,17 +134,85 @@ struct JSONWriteBackTests {
                         + "(name them with --field name=KEY --field checked=KEY)", count: 2, firstItem: "1 c")
             ])
         #expect(try TodoList(contentsOf: .file(path), options: ListOptions(key: "todos")).items.map(\.name) == ["c", "d"])
+        // Without --key, the root's one empty array is the emptied list, read and written where it stayed.
+        try Self.write("", into: path)
+        #expect(try Self.text(path) == "{\n  \"version\": 2,\n  \"todos\": [],\n  \"theme\": \"dark\"\n}\n")
+        #expect(try TodoList(contentsOf: .file(path)).items.isEmpty)
+        #expect(try Self.write("- [ ] e\n", into: path, options: ListOptions(schema: named.schema)).isEmpty)
+        #expect(try Self.text(path) == "{\n  \"version\": 2,\n  \"todos\": [\n    {\"title\": \"e\", \"done\": false}\n  ],\n  \"theme\": \"dark\"\n}\n")
     }
 
-    @Test("the same id on two items is an error naming both, and nothing is written")
+    @Test("a child added to a changed item is written at its own depth, and a changed sibling keeps its bytes")
+    func childOfChangedItem() throws {
+        let directory = try TemporaryDirectory()
+        let path = try Self.make(
+            "todos.json", #"[{"title": "a", "done": False}, {"title": "b", "done": True, "note": "x"}]"#,
+            dump: "t = json.dumps(v, indent=2)", in: directory)
+        try Self.write("- [/] a\n  - [ ] child\n- [x] b2 [note:: x]\n", into: path)
+        #expect(
+            try Self.text(path) == """
+                [
+                  {
+                    "title": "a",
+                    "done": false,
+                    "status": "/",
+                    "children": [
+                      {
+                        "title": "child",
+                        "done": false
+                      }
+                    ]
+                  },
+                  {
+                    "title": "b2",
+                    "done": true,
+                    "note": "x"
+                  }
+                ]
+                """)
+    }
+
+    @Test("one key with codes for done and a custom status (Things' status 3 and 2) is written once")
+    func oneKeyForTwoRoles() throws {
+        let directory = try TemporaryDirectory()
+        let path = try Self.make(
+            "things.json", #"[{"title": "a", "status": 3}, {"title": "b", "status": 2}, {"title": "c", "status": 0}]"#,
+            dump: "t = json.dumps(v)", in: directory)
+        var schema = ItemSchema(naming: [:])
+        schema.mapping("3", of: "status", to: .done)
+        schema.mapping("2", of: "status", to: .custom("-"))
+        try Self.write("- [-] a\n- [-] b\n- [x] c\n- [-] d\n", into: path, options: ListOptions(schema: schema))
+        #expect(
+            try Self.text(path)
+                == #"[{"title": "a", "status": 2}, {"title": "b", "status": 2}, {"title": "c", "status": 3}, {"title": "d", "status": 2}]"#)
+    }
+
+    @Test("a file whose lines end in CR LF gets new lines ending so too, in JSON and XML property lists", arguments: ["json", "plist"])
+    func crlf(_ format: String) throws {
+        let directory = try TemporaryDirectory()
+        let value = #"[{"title": "a", "done": False}, {"title": "b", "done": True}]"#
+        let dump =
+            format == "json"
+            ? "t = json.dumps(v, indent=2).replace('\\n', '\\r\\n') + '\\r\\n'"
+            : "t = plistlib.dumps(v).decode().replace('\\n', '\\r\\n')"
+        let path = try Self.make("list." + format, value, dump: dump, in: directory)
+        try Self.write("- [ ] a\n  - [ ] s\n- [x] b\n- [ ] c\n", into: path)
+        let bytes = Array(try Data(contentsOf: URL(fileURLWithPath: path)))
+        #expect(bytes.indices.allSatisfy { bytes[$0] != 10 || ($0 > 0 && bytes[$0 - 1] == 13) })
+        #expect(try TodoList(contentsOf: .file(path)).items.map(\.name) == ["a", "b", "c"])
+        #expect(try TodoList(contentsOf: .file(path)).items[0].children.map(\.name) == ["s"])
+    }
+
+    @Test("the same id on two items is an error naming both lines, and nothing is written")
     func duplicateIdentity() throws {
         let directory = try TemporaryDirectory()
         let path = try Self.make("todos.json", Self.todos, dump: "t = json.dumps(v, indent=2)", in: directory)
         let before = try Self.text(path)
         let checklist = "- [ ] Fix the bike [id:: 2]\n- [ ] Bake [id:: 3]\n- [ ] Fix the bike again [id:: 2]\n"
         #expect(
-            throws: ConversionError.unsupported(
-                "\(path): items 1 Fix the bike and 3 Fix the bike again have the same id 2; each id may stand on one item only, so nothing was written")
+            throws: ParseError(
+                "lines 1 and 3 both carry id 2: an identity stands on one item only, so one of them must go (nothing was written)",
+                at: SourceLocation(file: path + ".md", line: 3, column: 1))
         ) {
             try Self.write(checklist, into: path)
         }

@@ -262,7 +262,8 @@ struct PropertyListTests {
         ("truncated", "not a binary property list (too short or no 'bplist00' header)", [0]),
         // Both point at the byte the test changed.
         ("bad trailer", "corrupt trailer: offset size 3, reference size 1", [-26]),
-        ("bad offset", "object 26 has offset 255 outside the object area", [-33]),
+        ("bad offset", "object 26 has offset 255 outside the object area (under [2].price)", [-33]),
+        ("bad length", "bad length of object 25 (under [2].title)", [-1]),
         ("xml unclosed", "expected </string>, found </dict>", [4, 35]),
         ("xml unknown", "unknown element <strng>", [2, 1]),
         ("not items", "an item is not a dictionary of keys and values", [2, 1]),
@@ -270,6 +271,7 @@ struct PropertyListTests {
         ("xml root", "the root is neither an array of items nor a dictionary holding one", [2, 1]),
     ])
     func corrupt(kind: String, message: String, place: [Int]) throws {
+        var place = place
         let directory = try TemporaryDirectory()
         try Shapes.make(in: directory)
         var bytes = Array(try Data(contentsOf: URL(fileURLWithPath: directory.path("array.bplist.plist"))))
@@ -277,6 +279,11 @@ struct PropertyListTests {
         case "truncated": bytes = Array(bytes.prefix(30))
         case "bad trailer": bytes[bytes.count - 26] = 3  // offset size 3
         case "bad offset": bytes[bytes.count - 32 - 1] = 0xFF  // the table's last offset byte
+        case "bad length":
+            // "Bread"'s marker says its length follows as an integer, and none does.
+            let at = bytes.indices.first { bytes[$0] == 0x55 && Array(bytes[($0 + 1)...].prefix(5)) == Array("Bread".utf8) }!
+            bytes[at] = 0x5F
+            place[0] = at + 1  // where its length should be
         case "xml unclosed": bytes = Array("<?xml version=\"1.0\"?>\n<plist version=\"1.0\">\n<array>\n\t<dict><key>name</key><string>Milk</dict>\n".utf8)
         case "xml unknown": bytes = Array("<plist><array>\n<strng>x</strng></array></plist>".utf8)
         case "not items": bytes = Array("<plist><array>\n<string>x</string></array></plist>".utf8)

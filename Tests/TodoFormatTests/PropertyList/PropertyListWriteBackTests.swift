@@ -139,6 +139,19 @@ struct PropertyListWriteBackTests {
                 == "[{'done': False, 'title': 'a'}, {'done': False, 'title': 'b', 'due': datetime.datetime(2026, 1, 2, 3, 4, 5)}]\n")
     }
 
+    @Test("a changed item's null field is left out with a warning, in XML and binary files", arguments: ["FMT_XML", "FMT_BINARY"])
+    func nullInChangedItem(_ format: String) throws {
+        let directory = try TemporaryDirectory()
+        try Self.make(
+            "plistlib.dump([{'title': 'a', 'done': False, 'note': 'x'}, {'title': 'b', 'done': False}], open(os.path.join(d, 'list.plist'), 'wb'), fmt=plistlib.\(format))",
+            in: directory)
+        let path = directory.path("list.plist")
+        let warnings = try Self.write("- [x] a [note:: null]\n- [x] b [gone:: null]\n", into: path)
+        #expect(warnings == [ConversionWarning(.values, PropertyListLosses.null, count: 2, firstItem: "1 a")])
+        #expect(try Self.loaded("list.plist", in: directory) == "[{'done': True, 'title': 'a'}, {'done': True, 'title': 'b'}]\n")
+        #expect(throws: ConversionError.self) { try Self.write("- [ ] a [note:: null]\n- [x] b\n", into: path, strict: true) }
+    }
+
     @Test("JSON kept in a data value: an unchanged list keeps every byte, a change changes only its value", arguments: [
         ("binary, JSONEncoder", "FMT_BINARY", "separators=(',', ':'), ensure_ascii=False"),
         ("XML, Python", "FMT_XML", ""),

@@ -362,6 +362,47 @@ struct DumpWriteBackTests {
         #expect(written == "CREATE TABLE n(title TEXT);\nINSERT INTO n VALUES('a'||char(0)||'b');\n")
     }
 
+    @Test("a carriage return in a new dump is written as the shell writes it, and the shell loads it back")
+    func carriageReturn() throws {
+        let directory = try TemporaryDirectory()
+        let list = TodoList(items: [TodoItem(name: "a\rb"), TodoItem(name: "t\tq\r\n")])
+        let url = URL(fileURLWithPath: directory.path("new.sql"))
+        try list.write(to: url)
+        let text = try String(contentsOf: url, encoding: .utf8)
+        #expect(text.contains("VALUES(1,NULL,0,replace('a\\rb','\\r',char(13)),0,NULL,NULL);"))
+        #expect(text.contains("VALUES(2,NULL,1,replace(replace('t\tq\\r\\n','\\r',char(13)),'\\n',char(10)),0,NULL,NULL);"))
+        let loaded = directory.path("loaded.db")
+        _ = try Databases.sqlite3(loaded, [], stdin: text)
+        #expect(try Databases.sqlite3(loaded, ["SELECT hex(name) FROM todo_items ORDER BY id"]) == "610D62\n7409710D0A\n")
+    }
+
+    @Test("values SQLite cannot give back are warnings, in a new database, a new dump and an app's table", arguments: ["new.sqlite", "new.sql", "app"])
+    func valueLosses(_ target: String) throws {
+        let directory = try TemporaryDirectory()
+        let fields = [
+            Field("big", .bigInteger("18446744073709551616")), Field("nan", .double(.nan)), Field("neg", .double(-0.0)),
+            Field("gone", .null),
+        ]
+        let list = TodoList(items: [TodoItem(name: "a"), TodoItem(name: "b", fields: fields), TodoItem(name: "c", fields: fields)])
+        let path: String
+        if target == "app" {
+            path = try WriteBackTests.database("CREATE TABLE t(id INTEGER PRIMARY KEY, title TEXT, big INTEGER, nan REAL, neg REAL, gone TEXT);", in: directory)
+        } else {
+            path = directory.path(target)
+        }
+        let warnings = try list.write(to: URL(fileURLWithPath: path))
+        #expect(warnings.map(\.description) == [
+            "SQLite integers are 64 bits: larger integers were written as text (2 items, the first 2 b)",
+            "SQLite has no NaN: it was written as NULL, which reads back as no field (2 items, the first 2 b)",
+            "SQLite stores -0.0 as 0 in a numeric column: it was written as 0 (2 items, the first 2 b)",
+            "SQLite has no null field: null values were written as NULL, which reads back as no field (2 items, the first 2 b)",
+        ])
+        // --strict writes nothing.
+        let strict = directory.path("strict-" + (target == "app" ? "app.sqlite" : target))
+        #expect(throws: ConversionError.self) { try list.write(to: URL(fileURLWithPath: strict), strict: true) }
+        #expect(!FileManager.default.fileExists(atPath: strict))
+    }
+
     @Test("rows of a WITHOUT ROWID table, and rows several to a statement, go back where they were")
     func keysAndMultiRowStatements() throws {
         let directory = try TemporaryDirectory()
