@@ -25,6 +25,8 @@ let goldenHelp: [(command: String, text: String)] = [
           fmt                     Rewrite checklists in canonical form.
           check                   Validate todo list files and report problems.
           list                    Print the items of a todo list with their positions.
+          cat                     Print a todo list in any format as a Markdown
+                                  checklist.
           completions             Print a completion script for bash, zsh or fish.
           help                    Show help for a subcommand.
 
@@ -175,6 +177,46 @@ let goldenHelp: [(command: String, text: String)] = [
         """
     ),
     (
+        "cat",
+        """
+        OVERVIEW: Print a todo list in any format as a Markdown checklist.
+
+        A checklist is printed as it is, byte for byte; any other file as the checklist
+        convert would write. As git's textconv (diff.todofmt.textconv = todofmt cat),
+        git diff and git log -p show binary property lists and databases as checklist
+        lines.
+
+        USAGE: todofmt cat [--from <format>] [--key <key>] [--table <table>]
+                           [--entity <name>] [--field <role>=<key> ...] <file>
+
+        ARGUMENTS:
+          <file>                  A todo list in any format todofmt reads, or - for
+                                  standard input.
+
+        OPTIONS:
+          --from <format>         The file's format. Default: from the content, else the
+                                  extension. (values: md, yaml, json, plist, bplist,
+                                  sqlite, sql)
+          --key <key>             The key of a dictionary root (a UserDefaults file, a
+                                  JSON object) that holds the list. Default: the one key
+                                  that does.
+          --table <table>         The table of a database that holds the list (on a new
+                                  database, the table it creates). Default: todofmt's
+                                  own, else the one with a name column.
+          --entity <name>         The Core Data entity whose rows are the list, by its
+                                  name in the store (Note, TodoItem). Default: the one
+                                  entity with a name attribute.
+          --field <role>=<key>    The key (or column) that plays a role in items, for
+                                  schemas todofmt does not know (roles: name, checked,
+                                  status, section, children, fields, order).
+                                  checked=<key>:<value> names the value that means done
+                                  (checked=status:3); status=<key>:<value>=<c> the value
+                                  of custom status c (status=status:2=-). May repeat.
+          -h, --help              Show help information.
+
+        """
+    ),
+    (
         "completions",
         """
         OVERVIEW: Print a completion script for bash, zsh or fish.
@@ -205,8 +247,8 @@ let goldenHelp: [(command: String, text: String)] = [
 
         ARGUMENTS:
           <subcommand>            The subcommand to describe; without it, todofmt's own
-                                  help. (values: convert, fmt, check, list, completions,
-                                  help)
+                                  help. (values: convert, fmt, check, list, cat,
+                                  completions, help)
 
         OPTIONS:
           --man                   Print the man page todofmt(1), in roff, instead of
