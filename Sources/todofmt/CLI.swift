@@ -3,7 +3,7 @@ enum CLI {
     static let name = "todofmt"
     /// Every subcommand, in the order help lists them.
     static let commands: [any Command.Type] = [
-        ConvertCommand.self, FmtCommand.self, CheckCommand.self, ListCommand.self, CatCommand.self,
+        ConvertCommand.self, FmtCommand.self, CheckCommand.self, ListCommand.self, CatCommand.self, DiffCommand.self,
         CompletionsCommand.self, HelpCommand.self,
     ]
     /// todofmt itself as data: its options and its subcommands'.
@@ -53,7 +53,7 @@ enum CLI {
             return try C.run(options, terminal: terminal)
         } catch {
             terminal.report(error)
-            return .failure
+            return C.errorStatus
         }
     }
 

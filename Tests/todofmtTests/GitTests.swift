@@ -127,3 +127,67 @@ struct GitTextconvTests {
         #expect(diff.stdout.contains("\n-\(first)\n+\(checked)\n"), "\(diff.stdout)")
     }
 }
+
+@Suite("todofmt diff, alone and as git's external diff")
+struct DiffCommandTests {
+    static let old = "# Today\n- [ ] Milk\n- [x] Eggs\n  - [ ] Brown ones\n- [ ] Bread [qty:: 2]\n- [ ] Jam\n"
+    static let new = "# Today\n- [x] Milk\n- [ ] Jam\n- [x] Eggs\n  - [/] Brown ones\n- [ ] Bread loaf [qty:: 3]\n- [ ] Tea\n"
+    static let changes = """
+        checked 1: Milk
+        moved 2 (was 4): Jam
+        status 3.1: [/] Brown ones (was [ ])
+        renamed 4: Bread loaf (was Bread)
+        field 4 qty: 3 (was 2)
+        added 5: [ ] Tea
+
+        """
+
+    @Test("one line a change; 0 the same, 1 different, 2 trouble")
+    func statuses() throws {
+        let ws = try Workspace(["a.md": Self.old, "b.md": Self.new])
+        let different = try Run(["diff", "a.md", "b.md"], in: ws.url)
+        #expect(different.status == 1 && different.stdout == Self.changes && different.stderr.isEmpty)
+        let same = try Run(["diff", "a.md", "a.md"], in: ws.url)
+        #expect(same.status == 0 && same.stdout.isEmpty)
+        let missing = try Run(["diff", "a.md", "missing.md"], in: ws.url)
+        #expect(missing.status == 2 && missing.stderr.contains("missing.md"))
+        let usage = try Run(["diff", "a.md"], in: ws.url)
+        #expect(usage.status == 64)
+    }
+
+    @Test("across formats: a property list against a checklist; /dev/null is an empty list")
+    func acrossFormats() throws {
+        let ws = try Workspace(["a.md": Self.old, "b.md": Self.new])
+        #expect(try Run(["convert", "a.md", "a.plist"], in: ws.url).status == 0)
+        let run = try Run(["diff", "a.plist", "b.md"], in: ws.url)
+        #expect(run.status == 1 && run.stdout == Self.changes, "\(run.stdout)\(run.stderr)")
+        let added = try Run(["diff", "/dev/null", "a.md"], in: ws.url)
+        #expect(added.stdout.hasPrefix("added 1: [ ] Milk\nadded 2: [x] Eggs\nadded 2.1: [ ] Brown ones\n"))
+    }
+
+    @Test("git diff with diff.todofmt.command: by item, for changed, added and deleted files")
+    func gitExternalDiff() throws {
+        let repo = try GitRepository()
+        try repo.write(".gitattributes", "*.md diff=todofmt\n*.plist diff=todofmt\n")
+        try repo.write("TODO.md", Self.old)
+        try repo.write("gone.md", "- [ ] Old\n")
+        try Run(["convert", "--to", "bplist", "-", repo.path("tasks.plist")], stdin: Self.old)
+        try repo.commit("lists")
+        try repo.write("TODO.md", Self.new)
+        try Run(["convert", "-", repo.path("tasks.plist")], stdin: Self.new)
+        try repo.write("new.md", "- [ ] Fresh\n")
+        try FileManager.default.removeItem(at: repo.url.appendingPathComponent("gone.md"))
+        try repo.run("add", "-A")
+        let diff = try repo.run("-c", "diff.todofmt.command=\(GitRepository.todofmt) diff", "diff", "--cached")
+        #expect(
+            diff.stdout == """
+                todofmt diff a/TODO.md b/TODO.md
+                \(Self.changes)todofmt diff a/gone.md b/gone.md
+                removed 1: [ ] Old
+                todofmt diff a/new.md b/new.md
+                added 1: [ ] Fresh
+                todofmt diff a/tasks.plist b/tasks.plist
+                \(Self.changes)
+                """, "\(diff.stdout)\(diff.stderr)")
+    }
+}

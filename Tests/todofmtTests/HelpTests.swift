@@ -27,6 +27,8 @@ let goldenHelp: [(command: String, text: String)] = [
           list                    Print the items of a todo list with their positions.
           cat                     Print a todo list in any format as a Markdown
                                   checklist.
+          diff                    Show what changed between two todo lists, item by
+                                  item.
           completions             Print a completion script for bash, zsh or fish.
           help                    Show help for a subcommand.
 
@@ -217,6 +219,49 @@ let goldenHelp: [(command: String, text: String)] = [
         """
     ),
     (
+        "diff",
+        """
+        OVERVIEW: Show what changed between two todo lists, item by item.
+
+        One line a change, with the item's position as list prints it: added, removed
+        (its old position), checked, unchecked, status, renamed, moved, field, section,
+        metadata. Items are paired by an id field, else by content; the lists may be in
+        different formats.
+
+        The exit status is 0 when the lists are the same, 1 when they differ, 2 when a
+        file cannot be read. Called by git (seven arguments) it prints a header line and
+        exits 0 when the lists differ, as git requires of an external diff.
+
+        USAGE: todofmt diff [--key <key>] [--table <table>] [--entity <name>]
+                            [--field <role>=<key> ...] <file> ...
+
+        ARGUMENTS:
+          <file>                  The old and the new list, each in any format todofmt
+                                  reads (- for standard input, /dev/null for none); or
+                                  the seven arguments git passes an external diff: path
+                                  old-file old-hex old-mode new-file new-hex new-mode.
+
+        OPTIONS:
+          --key <key>             The key of a dictionary root (a UserDefaults file, a
+                                  JSON object) that holds the list. Default: the one key
+                                  that does.
+          --table <table>         The table of a database that holds the list (on a new
+                                  database, the table it creates). Default: todofmt's
+                                  own, else the one with a name column.
+          --entity <name>         The Core Data entity whose rows are the list, by its
+                                  name in the store (Note, TodoItem). Default: the one
+                                  entity with a name attribute.
+          --field <role>=<key>    The key (or column) that plays a role in items, for
+                                  schemas todofmt does not know (roles: name, checked,
+                                  status, section, children, fields, order).
+                                  checked=<key>:<value> names the value that means done
+                                  (checked=status:3); status=<key>:<value>=<c> the value
+                                  of custom status c (status=status:2=-). May repeat.
+          -h, --help              Show help information.
+
+        """
+    ),
+    (
         "completions",
         """
         OVERVIEW: Print a completion script for bash, zsh or fish.
@@ -247,7 +292,7 @@ let goldenHelp: [(command: String, text: String)] = [
 
         ARGUMENTS:
           <subcommand>            The subcommand to describe; without it, todofmt's own
-                                  help. (values: convert, fmt, check, list, cat,
+                                  help. (values: convert, fmt, check, list, cat, diff,
                                   completions, help)
 
         OPTIONS:

@@ -1,0 +1,171 @@
+/// What changed from one todo list to another, item by item: what `todofmt diff` prints.
+///
+/// Items are paired as a write-back pairs them (`ItemAlignment`): by an identity field
+/// (`id`, `uuid`, `guid`) where every item has one, else by equal content, keeping the
+/// longest run still in order; items out of that run moved, and between two items of the
+/// run the remaining items pair in order as changed. The lists may come from any formats.
+public struct ListDiff: Hashable, Sendable {
+    /// One change, with the item's position as `todofmt list` prints it.
+    public struct Change: Hashable, Sendable, CustomStringConvertible {
+        public enum Kind: String, Hashable, Sendable, CaseIterable {
+            /// A new item (`item` is it, without its nested items, which are changes of their own).
+            case added
+            /// An item that is gone; `position` is where it stood in the old list.
+            case removed
+            /// An item that became done.
+            case checked
+            /// A done item that is no longer done.
+            case unchecked
+            /// Any other change of the box (`[ ]` to `[/]`, `[-]` to `[x]`…): `oldStatus` to `item.status`.
+            case status
+            /// The item's text changed from `oldName`.
+            case renamed
+            /// The item stands elsewhere: `oldPosition` to `position` (its nested items go with it).
+            case moved
+            /// A field added, removed or changed: `key`, `oldValue` to `newValue` (nil: none).
+            case field
+            /// The item stands under another heading: `oldSection` to `item.section`.
+            case section
+            /// A field of the list's metadata (front matter): `key`, `oldValue` to `newValue`.
+            case metadata
+        }
+
+        public var kind: Kind
+        /// The item's position in the new list (in the old list for a removed item); empty for metadata.
+        public var position: String
+        /// The item as it is now (as it was, for a removed item), without nested items.
+        public var item: TodoItem?
+        /// For a move, its position in the old list.
+        public var oldPosition: String?
+        public var oldName: String?
+        public var oldStatus: TodoStatus?
+        public var oldSection: String?
+        /// The field's (or metadata's) key, and its values before and after (nil: not there).
+        public var key: String?
+        public var oldValue: FieldValue?
+        public var newValue: FieldValue?
+
+        init(_ kind: Kind, _ position: String, _ item: TodoItem?) {
+            self.kind = kind
+            self.position = position
+            self.item = item
+        }
+
+        /// The change as one line (README, "diff"): `checked 2: Eggs`, `moved 1 (was 3): Milk`,
+        /// `field 4 qty: 3 (was 2)`, `added 5: [ ] Bread`.
+        public var description: String {
+            let name = (item?.name ?? "").replacingOccurrences(of: "\n", with: " ")
+            func text(_ value: FieldValue?) -> String { value.map { $0.description.replacingOccurrences(of: "\n", with: " ") } ?? "none" }
+            switch kind {
+            case .added, .removed: return "\(kind.rawValue) \(position): \(item?.checklistText ?? "")"
+            case .checked, .unchecked: return "\(kind.rawValue) \(position): \(name)"
+            case .status:
+                let was = oldStatus.map { "[" + String($0.marker) + "]" } ?? "[ ]"
+                return "status \(position): [\(String(item?.status.marker ?? " "))] \(name) (was \(was))"
+            case .renamed:
+                return "renamed \(position): \(name) (was \((oldName ?? "").replacingOccurrences(of: "\n", with: " ")))"
+            case .moved: return "moved \(position) (was \(oldPosition ?? "?")): \(name)"
+            case .field: return "field \(position) \(key ?? ""): \(text(newValue)) (was \(text(oldValue)))"
+            case .section: return "section \(position): \(item?.section ?? "none") (was \(oldSection ?? "none"))"
+            case .metadata: return "metadata \(key ?? ""): \(text(newValue)) (was \(text(oldValue)))"
+            }
+        }
+    }
+
+    /// The changes: the metadata's first, then removed items in their old order, then the
+    /// new list's items in order, each item's changes in the order of `Kind`.
+    public var changes: [Change]
+
+    /// Whether the lists hold the same items, in the same places, and the same metadata.
+    public var isEmpty: Bool { changes.isEmpty }
+
+    /// The changes that make `old` into `new`.
+    public init(from old: TodoList, to new: TodoList) {
+        changes = Self.fieldChanges(old.metadata, new.metadata).map { key, before, after in
+            var change = Change(.metadata, "", nil)
+            change.key = key
+            change.oldValue = before
+            change.newValue = after
+            return change
+        }
+        let pairing = ItemPairing(old: old.items, new: new.items)
+        changes += Self.itemChanges(pairing)
+    }
+
+    static func itemChanges(_ pairing: ItemPairing) -> [Change] {
+        var changed: [(n: Int, moved: Bool)] = []
+        var newIndexes = Set<Int>(), oldIndexes = Set<Int>()
+        for n in pairing.new.indices {
+            guard let o = pairing.source[n] else {
+                changed.append((n, false))
+                newIndexes.insert(n)
+                continue
+            }
+            let moved = pairing.moved(n)
+            if moved || pairing.old[o] != pairing.new[n] {
+                changed.append((n, moved))
+                newIndexes.insert(n)
+                if moved { oldIndexes.insert(o) }
+            }
+        }
+        let removed = pairing.old.indices.filter { pairing.target[$0] == nil }
+        oldIndexes.formUnion(removed)
+        let newPositions = PositionTable(pairing.new, at: newIndexes)
+        let oldPositions = PositionTable(pairing.old, at: oldIndexes)
+        var changes: [Change] = removed.map { Change(.removed, oldPositions[$0], pairing.old[$0].item) }
+        for (n, moved) in changed {
+            let item = pairing.new[n].item, position = newPositions[n]
+            guard let o = pairing.source[n] else {
+                changes.append(Change(.added, position, item))
+                continue
+            }
+            let before = pairing.old[o].item
+            if moved {
+                var change = Change(.moved, position, item)
+                change.oldPosition = oldPositions[o]
+                changes.append(change)
+            }
+            if before.nameStorage != item.nameStorage {
+                var change = Change(.renamed, position, item)
+                change.oldName = before.name
+                changes.append(change)
+            }
+            if before.status != item.status {
+                let kind: Change.Kind =
+                    item.status == .done && before.status == .open ? .checked
+                    : item.status == .open && before.status == .done ? .unchecked : .status
+                var change = Change(kind, position, item)
+                if kind == .status { change.oldStatus = before.status }
+                changes.append(change)
+            }
+            if before.section != item.section {
+                var change = Change(.section, position, item)
+                change.oldSection = before.section
+                changes.append(change)
+            }
+            for (key, was, now) in fieldChanges(before.fields, item.fields) {
+                var change = Change(.field, position, item)
+                change.key = key
+                change.oldValue = was
+                change.newValue = now
+                changes.append(change)
+            }
+        }
+        return changes
+    }
+
+    /// The keys whose values differ, in the new fields' order then the removed ones'.
+    static func fieldChanges(_ old: [Field], _ new: [Field]) -> [(String, FieldValue?, FieldValue?)] {
+        guard old != new else { return [] }
+        var result: [(String, FieldValue?, FieldValue?)] = []
+        var seen = Set<String>()
+        for field in new where seen.insert(field.key).inserted {
+            let was = old[key: field.key]
+            if was != field.value { result.append((field.key, was, field.value)) }
+        }
+        for field in old where !seen.contains(field.key) && seen.insert(field.key).inserted {
+            result.append((field.key, field.value, nil))
+        }
+        return result
+    }
+}
