@@ -4,7 +4,7 @@ enum CLI {
     /// Every subcommand, in the order help lists them.
     static let commands: [any Command.Type] = [
         ConvertCommand.self, FmtCommand.self, CheckCommand.self, ListCommand.self, CatCommand.self, DiffCommand.self,
-        CompletionsCommand.self, HelpCommand.self,
+        MergeCommand.self, CompletionsCommand.self, HelpCommand.self,
     ]
     /// todofmt itself as data: its options and its subcommands'.
     static let spec = CommandSpec(

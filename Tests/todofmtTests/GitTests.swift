@@ -191,3 +191,171 @@ struct DiffCommandTests {
                 """, "\(diff.stdout)\(diff.stderr)")
     }
 }
+
+/// A concurrent edit: the base, what each branch made of it, what the merge driver makes of
+/// both, and whether plain git's line merge stops at a conflict.
+struct MergeCase: CustomTestStringConvertible, Sendable {
+    var name: String
+    var base: String
+    var ours: String
+    var theirs: String
+    var merged: String
+    /// The driver's exit status: 0 clean, 1 conflicts.
+    var status: Int32 = 0
+    var plainGitConflicts: Bool
+    var file = "TODO.md"
+    var testDescription: String { name }
+}
+
+let mergeCases: [MergeCase] = [
+    MergeCase(
+        name: "toggle vs add",
+        base: "- [ ] Milk\n- [ ] Eggs\n- [ ] Bread\n",
+        ours: "- [ ] Milk\n- [x] Eggs\n- [ ] Bread\n",
+        theirs: "- [ ] Milk\n- [ ] Eggs\n- [ ] Jam\n- [ ] Bread\n",
+        merged: "- [ ] Milk\n- [x] Eggs\n- [ ] Jam\n- [ ] Bread\n",
+        plainGitConflicts: true),
+    MergeCase(
+        name: "rename vs move",
+        base: "- [ ] Milk\n- [ ] Eggs\n- [ ] Bread\n- [ ] Jam\n",
+        ours: "- [ ] Milk\n- [ ] Brown eggs\n- [ ] Bread\n- [ ] Jam\n",
+        theirs: "- [ ] Milk\n- [ ] Bread\n- [ ] Jam\n- [ ] Eggs\n",
+        merged: "- [ ] Milk\n- [ ] Bread\n- [ ] Jam\n- [ ] Brown eggs\n",
+        plainGitConflicts: true),
+    MergeCase(
+        name: "reorder vs add",
+        base: "- [ ] Milk\n- [ ] Eggs\n- [ ] Bread\n",
+        ours: "- [ ] Bread\n- [ ] Milk\n- [ ] Eggs\n",
+        theirs: "- [ ] Milk\n- [ ] Eggs\n- [ ] Butter\n- [ ] Bread\n",
+        merged: "- [ ] Bread\n- [ ] Milk\n- [ ] Eggs\n- [ ] Butter\n",
+        plainGitConflicts: true),
+    MergeCase(
+        name: "delete vs edit of another item",
+        base: "- [ ] Milk\n- [ ] Eggs\n- [ ] Bread\n",
+        ours: "- [ ] Milk\n- [ ] Bread\n",
+        theirs: "- [ ] Milk\n- [ ] Eggs\n- [x] Bread\n",
+        merged: "- [ ] Milk\n- [x] Bread\n",
+        plainGitConflicts: true),
+    MergeCase(
+        name: "delete vs edit of the same item: a conflict around that item only",
+        base: "- [ ] Milk\n- [ ] Eggs\n- [ ] Bread\n- [ ] Jam\n",
+        ours: "- [ ] Milk\n- [ ] Bread\n- [x] Jam\n",
+        theirs: "- [ ] Milk\n- [ ] Eggs [due:: 2026-12-01]\n- [ ] Bread\n- [ ] Jam\n",
+        merged: "- [ ] Milk\n<<<<<<< ours\n=======\n- [ ] Eggs [due:: 2026-12-01]\n>>>>>>> theirs\n- [ ] Bread\n- [x] Jam\n",
+        status: 1, plainGitConflicts: true),
+    MergeCase(
+        name: "both change the same item differently: a conflict around that item only",
+        base: "- [ ] Milk\n- [ ] Eggs\n- [ ] Bread\n",
+        ours: "- [ ] Milk\n- [x] Eggs\n- [ ] Bread\n- [ ] Tea\n",
+        theirs: "- [ ] Milk\n- [ ] Brown eggs\n- [ ] Bread\n- [ ] Coffee\n",
+        merged: "- [ ] Milk\n<<<<<<< ours\n- [x] Eggs\n=======\n- [ ] Brown eggs\n>>>>>>> theirs\n- [ ] Bread\n- [ ] Tea\n- [ ] Coffee\n",
+        status: 1, plainGitConflicts: true),
+    MergeCase(
+        name: "both check the same item",
+        base: "- [ ] Milk\n- [ ] Eggs\n",
+        ours: "- [x] Milk\n- [ ] Eggs\n",
+        theirs: "- [x] Milk\n- [ ] Eggs\n- [ ] Jam\n",
+        merged: "- [x] Milk\n- [ ] Eggs\n- [ ] Jam\n",
+        plainGitConflicts: false),
+    MergeCase(
+        name: "both append",
+        base: "# Shopping\n- [ ] Milk\n",
+        ours: "# Shopping\n- [ ] Milk\n- [ ] Eggs\n",
+        theirs: "# Shopping\n- [ ] Milk\n- [ ] Bread\n- [ ] Jam\n",
+        merged: "# Shopping\n- [ ] Milk\n- [ ] Eggs\n- [ ] Bread\n- [ ] Jam\n",
+        plainGitConflicts: true),
+    MergeCase(
+        name: "CRLF file: toggle vs append, line endings kept",
+        base: "- [ ] Milk\r\n- [ ] Eggs\r\n",
+        ours: "- [ ] Milk\r\n- [x] Eggs\r\n",
+        theirs: "- [ ] Milk\r\n- [ ] Eggs\r\n- [ ] Bread\r\n",
+        merged: "- [ ] Milk\r\n- [x] Eggs\r\n- [ ] Bread\r\n",
+        plainGitConflicts: true),
+    MergeCase(
+        name: "nested items: check a child vs add a child and indent an item",
+        base: "- [ ] Party\n  - [ ] Cake\n  - [ ] Candles\n- [ ] Balloons\n",
+        ours: "- [ ] Party\n  - [x] Cake\n  - [ ] Candles\n- [ ] Balloons\n",
+        theirs: "- [ ] Party\n  - [ ] Cake\n  - [ ] Plates\n  - [ ] Candles\n  - [ ] Balloons\n",
+        merged: "- [ ] Party\n  - [x] Cake\n  - [ ] Plates\n  - [ ] Candles\n  - [ ] Balloons\n",
+        plainGitConflicts: true),
+    MergeCase(
+        name: "edits under different sections, and prose",
+        base: "# Today\n- [ ] Milk\n\nSome notes.\n\n# Later\n- [ ] Paint\n",
+        ours: "# Today\n- [ ] Milk\n- [ ] Eggs\n\nSome notes.\n\n# Later\n- [x] Paint\n",
+        theirs: "# Today\n- [x] Milk\n\nSome notes, longer.\n\n# Later\n- [ ] Paint\n- [ ] Fix the door\n",
+        merged: "# Today\n- [x] Milk\n- [ ] Eggs\n\nSome notes, longer.\n\n# Later\n- [x] Paint\n- [ ] Fix the door\n",
+        plainGitConflicts: true),
+    MergeCase(
+        name: "front matter edits: different keys, and an item",
+        base: "---\ntitle: Groceries\nowner: ann\n---\n- [ ] Milk\n",
+        ours: "---\ntitle: Shopping\nowner: ann\n---\n- [ ] Milk\n",
+        theirs: "---\ntitle: Groceries\nowner: bob\n---\n- [x] Milk\n",
+        merged: "---\ntitle: Shopping\nowner: bob\n---\n- [x] Milk\n",
+        plainGitConflicts: true),
+    MergeCase(
+        name: "a YAML list: toggle vs append",
+        base: "- name: Milk\n  checked: false\n- name: Eggs\n  checked: false\n",
+        ours: "- name: Milk\n  checked: false\n- name: Eggs\n  checked: true\n",
+        theirs: "- name: Milk\n  checked: false\n- name: Eggs\n  checked: false\n- name: Bread\n  checked: false\n",
+        merged: "- name: Milk\n  checked: false\n- name: Eggs\n  checked: true\n- name: Bread\n  checked: false\n",
+        plainGitConflicts: true, file: "todo.yaml"),
+    MergeCase(
+        name: "a JSON list: both append, one checks",
+        base: "[\n  {\"title\": \"Milk\", \"done\": false}\n]\n",
+        ours: "[\n  {\"title\": \"Milk\", \"done\": true},\n  {\"title\": \"Eggs\", \"done\": false}\n]\n",
+        theirs: "[\n  {\"title\": \"Milk\", \"done\": false},\n  {\"title\": \"Bread\", \"done\": false}\n]\n",
+        merged: "[\n  {\"title\": \"Milk\", \"done\": true},\n  {\"title\": \"Eggs\", \"done\": false},\n  {\"title\": \"Bread\", \"done\": false}\n]\n",
+        plainGitConflicts: true, file: "todo.json"),
+]
+
+@Suite("todofmt merge as git's merge driver, beside plain git")
+struct MergeDriverTests {
+    /// Commits the base on main, theirs on a branch, ours on main, then merges the branch.
+    static func merge(_ c: MergeCase, driver: Bool) throws -> (status: Int32, text: String) {
+        let repo = try GitRepository()
+        if driver {
+            try repo.write(".gitattributes", "*.md merge=todofmt\n*.yaml merge=todofmt\n*.json merge=todofmt\n")
+            try repo.run("config", "merge.todofmt.driver", "\(GitRepository.todofmt) merge %O %A %B %P")
+        }
+        try repo.write(c.file, c.base)
+        try repo.commit("base")
+        try repo.run("checkout", "-q", "-b", "theirs")
+        try repo.write(c.file, c.theirs)
+        try repo.commit("theirs")
+        try repo.run("checkout", "-q", "main")
+        try repo.write(c.file, c.ours)
+        try repo.commit("ours")
+        let run = try repo.run(["merge", "-q", "--no-edit", "theirs"], allowing: [0, 1])
+        return (run.status, try repo.read(c.file))
+    }
+
+    @Test("the driver merges by item", arguments: mergeCases)
+    func driver(_ c: MergeCase) throws {
+        let (status, text) = try Self.merge(c, driver: true)
+        #expect(text == c.merged)
+        #expect(status == (c.status == 0 ? 0 : 1))
+    }
+
+    @Test("plain git merges the same edits by line", arguments: mergeCases)
+    func plainGit(_ c: MergeCase) throws {
+        let (status, text) = try Self.merge(c, driver: false)
+        #expect((status != 0) == c.plainGitConflicts, "\(text)")
+        if !c.plainGitConflicts { #expect(text == c.merged) }
+    }
+
+    @Test("todofmt merge alone: writes into ours atomically, exit 1 with conflicts, 2 for a missing file")
+    func command() throws {
+        let c = mergeCases[5]
+        let ws = try Workspace(["base.md": c.base, "ours.md": c.ours, "theirs.md": c.theirs])
+        let run = try Run(["merge", "base.md", "ours.md", "theirs.md"], in: ws.url)
+        #expect(run.status == 1 && run.stdout.isEmpty)
+        #expect(run.stderr == "todofmt: ours.md: 1 conflict left between markers\n")
+        #expect(try ws.read("ours.md") == c.merged)
+        #expect(try Run(["merge", "base.md", "ours.md", "missing.md"], in: ws.url).status == 2)
+        let clean = mergeCases[0]
+        let ws2 = try Workspace(["base.md": clean.base, "ours.md": clean.ours, "theirs.md": clean.theirs])
+        #expect(try Run(["merge", "base.md", "ours.md", "theirs.md"], in: ws2.url).status == 0)
+        #expect(try ws2.read("ours.md") == clean.merged)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: ws2.url.path).sorted() == ["base.md", "ours.md", "theirs.md"])
+    }
+}
