@@ -187,12 +187,18 @@ struct PositionTable {
 
     /// The positions of the items at `indexes` of `entries` (depths in document order).
     init(_ entries: [ItemAlignment.Entry], at indexes: Set<Int>) {
-        guard !indexes.isEmpty else { return }
+        self.init(depths: entries.lazy.map(\.depth), at: indexes)
+    }
+
+    /// The positions of the items at `indexes` of a list whose items have `depths`.
+    init<S: Sequence<Int>>(depths: S, at indexes: Set<Int>) {
+        guard let last = indexes.max() else { return }
         var counters: [Int] = []
-        for (i, entry) in entries.enumerated() {
-            if counters.count > entry.depth + 1 { counters.removeLast(counters.count - entry.depth - 1) }
-            while counters.count < entry.depth + 1 { counters.append(0) }
-            counters[entry.depth] += 1
+        for (i, depth) in depths.enumerated() {
+            if i > last { break }
+            if counters.count > depth + 1 { counters.removeLast(counters.count - depth - 1) }
+            while counters.count < depth + 1 { counters.append(0) }
+            counters[depth] += 1
             if indexes.contains(i) { positions[i] = counters.map(String.init).joined(separator: ".") }
         }
     }

@@ -92,7 +92,11 @@ public struct ListDiff: Hashable, Sendable {
         changes += Self.itemChanges(pairing)
     }
 
-    static func itemChanges(_ pairing: ItemPairing) -> [Change] {
+    /// The changes of the items `pairing` pairs: parts of longer lists (from `oldStart` and
+    /// `newStart` on), whose items' depths are `oldDepths` and `newDepths` when given.
+    static func itemChanges(
+        _ pairing: ItemPairing, oldStart: Int = 0, newStart: Int = 0, oldDepths: [UInt8]? = nil, newDepths: [UInt8]? = nil
+    ) -> [Change] {
         var changed: [(n: Int, moved: Bool)] = []
         var newIndexes = Set<Int>(), oldIndexes = Set<Int>()
         for n in pairing.new.indices {
@@ -110,11 +114,16 @@ public struct ListDiff: Hashable, Sendable {
         }
         let removed = pairing.old.indices.filter { pairing.target[$0] == nil }
         oldIndexes.formUnion(removed)
-        let newPositions = PositionTable(pairing.new, at: newIndexes)
-        let oldPositions = PositionTable(pairing.old, at: oldIndexes)
-        var changes: [Change] = removed.map { Change(.removed, oldPositions[$0], pairing.old[$0].item) }
+        func table(_ indexes: Set<Int>, _ start: Int, _ depths: [UInt8]?, _ entries: [ItemAlignment.Entry]) -> PositionTable {
+            guard let depths else { return PositionTable(entries, at: indexes) }
+            return PositionTable(depths: depths.lazy.map(Int.init), at: Set(indexes.map { $0 + start }))
+        }
+        let newPositions = table(newIndexes, newStart, newDepths, pairing.new)
+        let oldPositions = table(oldIndexes, oldStart, oldDepths, pairing.old)
+        let oldShift = oldDepths == nil ? 0 : oldStart, newShift = newDepths == nil ? 0 : newStart
+        var changes: [Change] = removed.map { Change(.removed, oldPositions[$0 + oldShift], pairing.old[$0].item) }
         for (n, moved) in changed {
-            let item = pairing.new[n].item, position = newPositions[n]
+            let item = pairing.new[n].item, position = newPositions[n + newShift]
             guard let o = pairing.source[n] else {
                 changes.append(Change(.added, position, item))
                 continue
@@ -122,7 +131,7 @@ public struct ListDiff: Hashable, Sendable {
             let before = pairing.old[o].item
             if moved {
                 var change = Change(.moved, position, item)
-                change.oldPosition = oldPositions[o]
+                change.oldPosition = oldPositions[o + oldShift]
                 changes.append(change)
             }
             if before.nameStorage != item.nameStorage {

@@ -5,7 +5,7 @@ import Foundation
 public enum TodoMerge {
     /// What a merge did.
     public struct Result: Sendable, Hashable {
-        /// The merged file's bytes.
+        /// The merged file's bytes (empty when a merge of files left them in the file only).
         public var bytes: [UInt8]
         /// How many conflicts it holds (between conflict markers, in a text format).
         public var conflicts: Int
@@ -69,6 +69,9 @@ public enum TodoMerge {
         let inputs = [Input(file: base.filePath), Input(file: ours.filePath), Input(file: theirs.filePath)]
         let id = FormatRegistry.inputFormat(given: format, path: ours.filePath, head: try inputs[1].head())
         if id == .markdown {
+            if try QuickFileMerge.merge(base: inputs[0], ours: inputs[1], theirs: inputs[2]) {
+                return Result(bytes: [], conflicts: 0)
+            }
             let texts = try inputs.map { try $0.text() }
             let result = try checklists(base: texts[0], ours: texts[1], theirs: texts[2], path: ours.filePath)
             if result.bytes != Array(texts[1].utf8) { try write(result.bytes, to: ours.filePath) }

@@ -1,3 +1,4 @@
+import Foundation
 import TodoFormat
 
 /// `todofmt diff OLD NEW`: what changed from one todo list to another, item by item; also
@@ -45,8 +46,12 @@ enum DiffCommand: Command {
     }
 
     static func run(_ options: Options, terminal: Terminal) throws -> ExitCode {
-        let old = try read(options.old, options.list), new = try read(options.new, options.list)
-        let diff = ListDiff(from: old, to: new)
+        let diff: ListDiff
+        if options.old == "-" || options.new == "-" {
+            diff = ListDiff(from: try read(options.old, options.list), to: try read(options.new, options.list))
+        } else {
+            diff = try ListDiff(old: URL(fileURLWithPath: options.old), new: URL(fileURLWithPath: options.new), options: options.list)
+        }
         if let path = options.path {
             terminal.print("todofmt diff a/\(path) b/\(path)")
         }

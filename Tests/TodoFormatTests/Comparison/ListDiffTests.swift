@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 
 @testable import TodoFormat
@@ -79,5 +80,38 @@ struct ListDiffTests {
         changed.remove(at: 10)
         let diff = ListDiff(from: TodoList(items: items), to: TodoList(items: changed))
         #expect(diff.changes.map(\.description) == ["removed 11: [ ] item 10", "checked 2500: item 0"])
+    }
+}
+
+@Suite("Comparing files without building their lists")
+struct ListDiffFilesTests {
+    @Test("the diff of two files is the diff of their lists", arguments: 0..<12)
+    func sameAsLists(seed: Int) throws {
+        var generator = SeededGenerator(seed: UInt64(seed))
+        var lines: [String] = []
+        for k in 0..<200 {
+            let depth = k == 0 ? 0 : Int.random(in: 0...1, using: &generator)
+            lines.append(String(repeating: "  ", count: depth) + "- [ ] item \(k % 37)")
+        }
+        var edited = lines
+        for _ in 0..<Int.random(in: 1...4, using: &generator) {
+            let k = Int.random(in: 1..<edited.count, using: &generator)
+            switch Int.random(in: 0..<4, using: &generator) {
+            case 0: edited[k] = edited[k].replacingOccurrences(of: "[ ]", with: "[x]")
+            case 1: edited[k] += " renamed"
+            case 2: edited.remove(at: k)
+            default: edited.insert("- [ ] new \(k)", at: k)
+            }
+        }
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("todofmt-diff-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let a = folder.appendingPathComponent("a.md"), b = folder.appendingPathComponent("b.md")
+        try (lines.joined(separator: "\n") + "\n").write(to: a, atomically: false, encoding: .utf8)
+        try (edited.joined(separator: "\n") + "\n").write(to: b, atomically: false, encoding: .utf8)
+        let fromFiles = try ListDiff(old: a, new: b)
+        let fromLists = ListDiff(from: try TodoList(contentsOf: a), to: try TodoList(contentsOf: b))
+        #expect(fromFiles.changes.map(\.description) == fromLists.changes.map(\.description))
+        #expect(!fromFiles.isEmpty)
     }
 }
