@@ -57,8 +57,9 @@ extension ListDiff {
             }
             middles.append(window.entries)
         }
-        let pairing = ItemPairing(old: middles[0], new: middles[1])
-        changes += Self.itemChanges(pairing, oldStart: prefix, newStart: prefix, oldDepths: a.depths, newDepths: b.depths)
+        let pairing = ItemPairing(old: middles[0].map(Self.comparable), new: middles[1].map(Self.comparable))
+        changes += Self.itemChanges(
+            pairing, old: middles[0], new: middles[1], oldStart: prefix, newStart: prefix, oldDepths: a.depths, newDepths: b.depths)
     }
 
     /// The reader for an input; nil for `/dev/null` or an empty file.
@@ -98,7 +99,10 @@ struct ItemDigests: ItemSink {
         hasher.combine(depth)
         hasher.combine(item.nameStorage)
         hasher.combine(item.status)
-        hasher.combine(item.fields)
+        for field in item.fields {
+            hasher.combine(field.key)
+            hasher.combine(ListDiff.comparable(field.value))
+        }
         hasher.combine(item.section)
         hashes.append(hasher.finalize())
         depths.append(UInt8(clamping: depth))

@@ -88,14 +88,31 @@ public struct ListDiff: Hashable, Sendable {
             change.newValue = after
             return change
         }
-        let pairing = ItemPairing(old: old.items, new: new.items)
-        changes += Self.itemChanges(pairing)
+        let oldEntries = ItemAlignment.entries(of: old.items), newEntries = ItemAlignment.entries(of: new.items)
+        let pairing = ItemPairing(old: oldEntries.map(Self.comparable), new: newEntries.map(Self.comparable))
+        changes += Self.itemChanges(pairing, old: oldEntries, new: newEntries)
+    }
+
+    /// An entry as lists of different formats are compared: a date and the same date written
+    /// as text (a JSON or YAML string) are the same value.
+    static func comparable(_ entry: ItemAlignment.Entry) -> ItemAlignment.Entry {
+        guard entry.item.fields.contains(where: { if case .date = $0.value { true } else { false } }) else { return entry }
+        var entry = entry
+        entry.item.fields = entry.item.fields.map { Field($0.key, comparable($0.value)) }
+        return entry
+    }
+
+    static func comparable(_ value: FieldValue) -> FieldValue {
+        if case .date = value { return .string(value.description) }
+        return value
     }
 
     /// The changes of the items `pairing` pairs: parts of longer lists (from `oldStart` and
     /// `newStart` on), whose items' depths are `oldDepths` and `newDepths` when given.
+    /// `old` and `new` are the entries as read, which `pairing` pairs as `comparable` makes them.
     static func itemChanges(
-        _ pairing: ItemPairing, oldStart: Int = 0, newStart: Int = 0, oldDepths: [UInt8]? = nil, newDepths: [UInt8]? = nil
+        _ pairing: ItemPairing, old: [ItemAlignment.Entry], new: [ItemAlignment.Entry], oldStart: Int = 0, newStart: Int = 0,
+        oldDepths: [UInt8]? = nil, newDepths: [UInt8]? = nil
     ) -> [Change] {
         var changed: [(n: Int, moved: Bool)] = []
         var newIndexes = Set<Int>(), oldIndexes = Set<Int>()
@@ -121,14 +138,14 @@ public struct ListDiff: Hashable, Sendable {
         let newPositions = table(newIndexes, newStart, newDepths, pairing.new)
         let oldPositions = table(oldIndexes, oldStart, oldDepths, pairing.old)
         let oldShift = oldDepths == nil ? 0 : oldStart, newShift = newDepths == nil ? 0 : newStart
-        var changes: [Change] = removed.map { Change(.removed, oldPositions[$0 + oldShift], pairing.old[$0].item) }
+        var changes: [Change] = removed.map { Change(.removed, oldPositions[$0 + oldShift], old[$0].item) }
         for (n, moved) in changed {
-            let item = pairing.new[n].item, position = newPositions[n + newShift]
+            let item = new[n].item, position = newPositions[n + newShift]
             guard let o = pairing.source[n] else {
                 changes.append(Change(.added, position, item))
                 continue
             }
-            let before = pairing.old[o].item
+            let before = old[o].item
             if moved {
                 var change = Change(.moved, position, item)
                 change.oldPosition = oldPositions[o + oldShift]
@@ -170,7 +187,7 @@ public struct ListDiff: Hashable, Sendable {
         var seen = Set<String>()
         for field in new where seen.insert(field.key).inserted {
             let was = old[key: field.key]
-            if was != field.value { result.append((field.key, was, field.value)) }
+            if was.map(comparable) != comparable(field.value) { result.append((field.key, was, field.value)) }
         }
         for field in old where !seen.contains(field.key) && seen.insert(field.key).inserted {
             result.append((field.key, field.value, nil))

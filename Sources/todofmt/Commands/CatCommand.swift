@@ -29,10 +29,8 @@ enum CatCommand: Command {
     }
 
     static func run(_ options: Options, terminal: Terminal) throws -> ExitCode {
-        let conversion = Conversion(
-            input: FileArguments.source(options.file), output: .standardOutput, inputFormat: options.format,
-            outputFormat: .markdown, options: options.list)
-        for warning in try conversion.run() { terminal.warn(warning.description) }
+        let warnings = try ChecklistText.print(FileArguments.source(options.file), format: options.format, options: options.list)
+        for warning in warnings { terminal.warn(warning.description) }
         return .success
     }
 }
