@@ -3,8 +3,8 @@ enum CLI {
     static let name = "todofmt"
     /// Every subcommand, in the order help lists them.
     static let commands: [any Command.Type] = [
-        ConvertCommand.self, FmtCommand.self, CheckCommand.self, ListCommand.self, CompletionsCommand.self,
-        HelpCommand.self,
+        ConvertCommand.self, FmtCommand.self, CheckCommand.self, ListCommand.self, CatCommand.self, DiffCommand.self,
+        MergeCommand.self, CompletionsCommand.self, HelpCommand.self,
     ]
     /// todofmt itself as data: its options and its subcommands'.
     static let spec = CommandSpec(
@@ -53,7 +53,7 @@ enum CLI {
             return try C.run(options, terminal: terminal)
         } catch {
             terminal.report(error)
-            return .failure
+            return C.errorStatus
         }
     }
 

@@ -15,4 +15,13 @@ protocol Command: SendableMetatype {
 
     /// Does the command's work; the status is 0 or 1 (usage errors are found before).
     static func run(_ options: Options, terminal: Terminal) throws -> ExitCode
+
+    /// The status when `run` throws (the extension's default: 1).
+    static var errorStatus: ExitCode { get }
+}
+
+extension Command {
+    /// The status when `run` throws: 1, or 2 for commands whose 1 means something else
+    /// (diff: the files differ; merge: conflicts).
+    static var errorStatus: ExitCode { .failure }
 }

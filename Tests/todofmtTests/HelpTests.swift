@@ -25,6 +25,12 @@ let goldenHelp: [(command: String, text: String)] = [
           fmt                     Rewrite checklists in canonical form.
           check                   Validate todo list files and report problems.
           list                    Print the items of a todo list with their positions.
+          cat                     Print a todo list in any format as a Markdown
+                                  checklist.
+          diff                    Show what changed between two todo lists, item by
+                                  item.
+          merge                   Merge two versions of a todo list by item: git's merge
+                                  driver.
           completions             Print a completion script for bash, zsh or fish.
           help                    Show help for a subcommand.
 
@@ -175,6 +181,142 @@ let goldenHelp: [(command: String, text: String)] = [
         """
     ),
     (
+        "cat",
+        """
+        OVERVIEW: Print a todo list in any format as a Markdown checklist.
+
+        A checklist is printed as it is, byte for byte; any other file as the checklist
+        convert would write. As git's textconv (diff.todofmt.textconv = todofmt cat),
+        git diff and git log -p show binary property lists and databases as checklist
+        lines.
+
+        USAGE: todofmt cat [--from <format>] [--key <key>] [--table <table>]
+                           [--entity <name>] [--field <role>=<key> ...] <file>
+
+        ARGUMENTS:
+          <file>                  A todo list in any format todofmt reads, or - for
+                                  standard input.
+
+        OPTIONS:
+          --from <format>         The file's format. Default: from the content, else the
+                                  extension. (values: md, yaml, json, plist, bplist,
+                                  sqlite, sql)
+          --key <key>             The key of a dictionary root (a UserDefaults file, a
+                                  JSON object) that holds the list. Default: the one key
+                                  that does.
+          --table <table>         The table of a database that holds the list (on a new
+                                  database, the table it creates). Default: todofmt's
+                                  own, else the one with a name column.
+          --entity <name>         The Core Data entity whose rows are the list, by its
+                                  name in the store (Note, TodoItem). Default: the one
+                                  entity with a name attribute.
+          --field <role>=<key>    The key (or column) that plays a role in items, for
+                                  schemas todofmt does not know (roles: name, checked,
+                                  status, section, children, fields, order).
+                                  checked=<key>:<value> names the value that means done
+                                  (checked=status:3); status=<key>:<value>=<c> the value
+                                  of custom status c (status=status:2=-). May repeat.
+          -h, --help              Show help information.
+
+        """
+    ),
+    (
+        "diff",
+        """
+        OVERVIEW: Show what changed between two todo lists, item by item.
+
+        One line a change, with the item's position as list prints it: added, removed
+        (its old position), checked, unchecked, status, renamed, moved, field, section,
+        metadata. Items are paired by an id field, else by content; the lists may be in
+        different formats.
+
+        The exit status is 0 when the lists are the same, 1 when they differ, 2 when a
+        file cannot be read. Called by git (seven arguments) it prints a header line and
+        exits 0 when the lists differ, as git requires of an external diff.
+
+        USAGE: todofmt diff [--key <key>] [--table <table>] [--entity <name>]
+                            [--field <role>=<key> ...] <file> ...
+
+        ARGUMENTS:
+          <file>                  The old and the new list, each in any format todofmt
+                                  reads (- for standard input, /dev/null for none); or
+                                  the seven arguments git passes an external diff: path
+                                  old-file old-hex old-mode new-file new-hex new-mode.
+
+        OPTIONS:
+          --key <key>             The key of a dictionary root (a UserDefaults file, a
+                                  JSON object) that holds the list. Default: the one key
+                                  that does.
+          --table <table>         The table of a database that holds the list (on a new
+                                  database, the table it creates). Default: todofmt's
+                                  own, else the one with a name column.
+          --entity <name>         The Core Data entity whose rows are the list, by its
+                                  name in the store (Note, TodoItem). Default: the one
+                                  entity with a name attribute.
+          --field <role>=<key>    The key (or column) that plays a role in items, for
+                                  schemas todofmt does not know (roles: name, checked,
+                                  status, section, children, fields, order).
+                                  checked=<key>:<value> names the value that means done
+                                  (checked=status:3); status=<key>:<value>=<c> the value
+                                  of custom status c (status=status:2=-). May repeat.
+          -h, --help              Show help information.
+
+        """
+    ),
+    (
+        "merge",
+        """
+        OVERVIEW: Merge two versions of a todo list by item: git's merge driver.
+
+        Changes both sides made to different items are all kept: one checks an item
+        while the other adds, removes, renames or moves others; both add items; both
+        make the same change. A checklist's text around its items (front matter,
+        headings, prose) is merged by lines, as git does. The result is written into
+        ours, keeping its line endings.
+
+        An item both sides changed in different ways (or one changed and the other
+        removed) is a conflict: that item alone stands between <<<<<<< ours, ======= and
+        >>>>>>> theirs lines. Exit status: 0 merged cleanly, 1 conflicts, 2 a file could
+        not be read or written.
+
+        USAGE: todofmt merge [--from <format>] [--key <key>] [--table <table>]
+                             [--entity <name>] [--field <role>=<key> ...] <base> <ours>
+                             <theirs> [<path>]
+
+        ARGUMENTS:
+          <base>                  The common ancestor (git's %O); an empty file is an
+                                  empty list.
+          <ours>                  Our version (git's %A); the merged result is written
+                                  into it.
+          <theirs>                Their version (git's %B).
+          <path>                  The file's path in the repository (git's %P): its
+                                  extension names the format when the content does not,
+                                  and messages name it.
+
+        OPTIONS:
+          --from <format>         The files' format. Default: the path's extension, else
+                                  what ours' content is, else md. (values: md, yaml,
+                                  json, plist, bplist, sqlite, sql)
+          --key <key>             The key of a dictionary root (a UserDefaults file, a
+                                  JSON object) that holds the list. Default: the one key
+                                  that does.
+          --table <table>         The table of a database that holds the list (on a new
+                                  database, the table it creates). Default: todofmt's
+                                  own, else the one with a name column.
+          --entity <name>         The Core Data entity whose rows are the list, by its
+                                  name in the store (Note, TodoItem). Default: the one
+                                  entity with a name attribute.
+          --field <role>=<key>    The key (or column) that plays a role in items, for
+                                  schemas todofmt does not know (roles: name, checked,
+                                  status, section, children, fields, order).
+                                  checked=<key>:<value> names the value that means done
+                                  (checked=status:3); status=<key>:<value>=<c> the value
+                                  of custom status c (status=status:2=-). May repeat.
+          -h, --help              Show help information.
+
+        """
+    ),
+    (
         "completions",
         """
         OVERVIEW: Print a completion script for bash, zsh or fish.
@@ -205,8 +347,8 @@ let goldenHelp: [(command: String, text: String)] = [
 
         ARGUMENTS:
           <subcommand>            The subcommand to describe; without it, todofmt's own
-                                  help. (values: convert, fmt, check, list, completions,
-                                  help)
+                                  help. (values: convert, fmt, check, list, cat, diff,
+                                  merge, completions, help)
 
         OPTIONS:
           --man                   Print the man page todofmt(1), in roff, instead of

@@ -1,0 +1,207 @@
+/// How the items of one list continue the items of another, for comparing and merging
+/// lists: `ItemAlignment` (identity, else equal content, the longest in-order run, moves),
+/// run only on what lies between the lists' equal start and equal end.
+struct ItemPairing {
+    /// The items of both lists in document order, with their depths.
+    let old: [ItemAlignment.Entry]
+    let new: [ItemAlignment.Entry]
+    /// For each new item, the old item it continues, or nil for an added item.
+    private(set) var source: [Int?]
+    /// For each old item, the new item that continues it, or nil for a removed item.
+    private(set) var target: [Int?]
+    /// For each new item, whether it stands in the longest run of continued items still in
+    /// their old order (false for added items and for moved ones).
+    private(set) var inOrder: [Bool]
+    /// Each item's parent (an index of the same list), nil at the top level.
+    let oldParent: [Int?]
+    let newParent: [Int?]
+
+    init(old: [TodoItem], new: [TodoItem]) {
+        self.init(old: ItemAlignment.entries(of: old), new: ItemAlignment.entries(of: new))
+    }
+
+    init(old: [ItemAlignment.Entry], new: [ItemAlignment.Entry]) {
+        self.old = old
+        self.new = new
+        source = Array(repeating: nil, count: new.count)
+        target = Array(repeating: nil, count: old.count)
+        inOrder = Array(repeating: false, count: new.count)
+        oldParent = Self.parents(old)
+        newParent = Self.parents(new)
+        // The equal start and the equal end pair as they stand; only the middle is aligned.
+        var prefix = 0
+        while prefix < old.count && prefix < new.count && old[prefix] == new[prefix] { prefix += 1 }
+        var suffix = 0
+        while suffix < old.count - prefix && suffix < new.count - prefix
+            && old[old.count - 1 - suffix] == new[new.count - 1 - suffix]
+        {
+            suffix += 1
+        }
+        for k in 0..<prefix { pair(k, k) }
+        for k in 0..<suffix { pair(new.count - 1 - k, old.count - 1 - k) }
+        let oldMiddle = prefix..<(old.count - suffix), newMiddle = prefix..<(new.count - suffix)
+        guard !oldMiddle.isEmpty || !newMiddle.isEmpty else { return }
+        // The longest common run of equal items (Myers' diff) stays in place; what is left
+        // is aligned by `ItemAlignment`, comparing items by their text alone (or their
+        // identity), whatever their depth, box and fields: an item checked and moved is still
+        // the same item. Too many differences for a diff: all of the middle is aligned so.
+        var leftOld = Array(oldMiddle), leftNew = Array(newMiddle)
+        var ids: [ItemAlignment.Entry: Int] = [:]
+        func id(_ entry: ItemAlignment.Entry) -> Int {
+            if let known = ids[entry] { return known }
+            ids[entry] = ids.count
+            return ids.count - 1
+        }
+        let oldIDs = oldMiddle.map { id(old[$0]) }, newIDs = newMiddle.map { id(new[$0]) }
+        ids = [:]
+        if let common = commonRun(oldIDs, newIDs, maxDifferences: 2000) {
+            var matchedOld = Set<Int>(), matchedNew = Set<Int>()
+            for (o, n) in common {
+                pair(prefix + n, prefix + o)
+                matchedOld.insert(prefix + o)
+                matchedNew.insert(prefix + n)
+            }
+            leftOld.removeAll { matchedOld.contains($0) }
+            leftNew.removeAll { matchedNew.contains($0) }
+        }
+        let key = Self.identityKey(leftOld.map { old[$0] }, leftNew.map { new[$0] })
+        func projected(_ entry: ItemAlignment.Entry) -> ItemAlignment.Entry {
+            let fields = key.flatMap { key in entry.item.fields[key: key].map { [Field(key, $0)] } } ?? []
+            return ItemAlignment.Entry(
+                TodoItem(nameStorage: entry.item.nameStorage, status: .open, fields: fields, children: [], section: nil), depth: 0)
+        }
+        let oldEntries = leftOld.map { projected(old[$0]) }, newEntries = leftNew.map { projected(new[$0]) }
+        let identity = key.map { key in { (item: TodoItem) in item.fields[key: key] } }
+        let alignment =
+            (try? ItemAlignment(old: oldEntries, new: newEntries, identity: identity))
+            ?? (try! ItemAlignment(old: oldEntries, new: newEntries))
+        for n in newEntries.indices {
+            if let o = alignment.oldIndex(of: n) { pair(leftNew[n], leftOld[o]) }
+        }
+        let run = longestIncreasingRun(newMiddle.map { source[$0] })
+        for (k, n) in newMiddle.enumerated() { inOrder[n] = run[k] }
+    }
+
+    private mutating func pair(_ n: Int, _ o: Int) {
+        source[n] = o
+        target[o] = n
+        inOrder[n] = true
+    }
+
+    /// The key that identifies items (`id`, `uuid`, `guid`, in any case) when every item on
+    /// both sides that has fields has one, else nil.
+    static func identityKey(_ old: [ItemAlignment.Entry], _ new: [ItemAlignment.Entry]) -> String? {
+        let keys: Set<String> = ["id", "uuid", "guid"]
+        guard let key = (old.first ?? new.first)?.item.fields.first(where: { keys.contains(ItemSchema.normalizedKey($0.key)) })?.key
+        else { return nil }
+        for entry in old where entry.item.fields[key: key] == nil { return nil }
+        for entry in new where entry.item.fields[key: key] == nil { return nil }
+        return key
+    }
+
+    static func parents(_ entries: [ItemAlignment.Entry]) -> [Int?] {
+        var parents = [Int?](repeating: nil, count: entries.count)
+        var stack: [Int] = []
+        for (i, entry) in entries.enumerated() {
+            while stack.count > entry.depth { stack.removeLast() }
+            parents[i] = stack.last
+            if stack.count == entry.depth { stack.append(i) }
+        }
+        return parents
+    }
+
+    /// Whether new item `n`, which continues an old item, moved: it left the in-order run, or
+    /// went under another parent or to another depth. Nested items that went along with their
+    /// moved parent did not move by themselves.
+    func moved(_ n: Int) -> Bool {
+        guard let o = source[n] else { return false }
+        let sameParent = newParent[n].flatMap { source[$0] } == oldParent[o] && (newParent[n] == nil) == (oldParent[o] == nil)
+        if !sameParent || new[n].depth != old[o].depth { return true }
+        if inOrder[n] { return false }
+        // Out of the run: it moved, unless its parent did and it kept its place among its siblings.
+        guard let parent = newParent[n], moved(parent) else { return true }
+        return !siblingOrderKept(n)
+    }
+
+    /// Whether new item `n` stands after the same continued sibling it stood after.
+    private func siblingOrderKept(_ n: Int) -> Bool {
+        guard let o = source[n] else { return false }
+        func previousKept(_ i: Int, _ parent: [Int?], _ link: [Int?]) -> Int? {
+            let floor = parent[i] ?? -1
+            var k = i - 1
+            while k > floor {
+                if parent[k] == parent[i], link[k] != nil { return k }
+                k -= 1
+            }
+            return nil
+        }
+        let before = previousKept(n, newParent, source), oldBefore = previousKept(o, oldParent, target)
+        return before.flatMap { source[$0] } == oldBefore
+    }
+}
+
+/// The pairs of a longest common subsequence of `a` and `b` (Myers' O(ND) diff), in order;
+/// nil when they differ in more than `maxDifferences` insertions and deletions.
+func commonRun(_ a: [Int], _ b: [Int], maxDifferences: Int) -> [(Int, Int)]? {
+    let n = a.count, m = b.count
+    if n == 0 || m == 0 { return [] }
+    let limit = min(n + m, maxDifferences)
+    let offset = limit + 1
+    var v = [Int](repeating: 0, count: 2 * limit + 3)
+    var trace: [[Int]] = []
+    for d in 0...limit {
+        trace.append(v)
+        for k in stride(from: -d, through: d, by: 2) {
+            var x = k == -d || (k != d && v[offset + k - 1] < v[offset + k + 1]) ? v[offset + k + 1] : v[offset + k - 1] + 1
+            var y = x - k
+            while x < n && y < m && a[x] == b[y] {
+                x += 1
+                y += 1
+            }
+            v[offset + k] = x
+            guard x >= n && y >= m else { continue }
+            // Back from the end along the trace, collecting the diagonal steps.
+            var pairs: [(Int, Int)] = []
+            var x0 = n, y0 = m
+            for step in stride(from: d, through: 0, by: -1) {
+                let w = trace[step], k = x0 - y0
+                let previousK = k == -step || (k != step && w[offset + k - 1] < w[offset + k + 1]) ? k + 1 : k - 1
+                let previousX = w[offset + previousK], previousY = previousX - previousK
+                while x0 > previousX && y0 > previousY {
+                    x0 -= 1
+                    y0 -= 1
+                    pairs.append((x0, y0))
+                }
+                x0 = previousX
+                y0 = previousY
+            }
+            return pairs.reversed()
+        }
+    }
+    return nil
+}
+
+/// Positions as `todofmt list` prints them, for chosen items of a list in document order.
+struct PositionTable {
+    private var positions: [Int: String] = [:]
+
+    /// The positions of the items at `indexes` of `entries` (depths in document order).
+    init(_ entries: [ItemAlignment.Entry], at indexes: Set<Int>) {
+        self.init(depths: entries.lazy.map(\.depth), at: indexes)
+    }
+
+    /// The positions of the items at `indexes` of a list whose items have `depths`.
+    init<S: Sequence<Int>>(depths: S, at indexes: Set<Int>) {
+        guard let last = indexes.max() else { return }
+        var counters: [Int] = []
+        for (i, depth) in depths.enumerated() {
+            if i > last { break }
+            if counters.count > depth + 1 { counters.removeLast(counters.count - depth - 1) }
+            while counters.count < depth + 1 { counters.append(0) }
+            counters[depth] += 1
+            if indexes.contains(i) { positions[i] = counters.map(String.init).joined(separator: ".") }
+        }
+    }
+
+    subscript(_ index: Int) -> String { positions[index] ?? "?" }
+}

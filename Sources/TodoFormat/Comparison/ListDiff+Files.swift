@@ -1,0 +1,138 @@
+import Foundation
+
+extension ListDiff {
+    /// The changes from the list in the file `old` to the list in the file `new` (any formats,
+    /// told by `format`, else by each file's content and extension; `/dev/null` or an empty
+    /// file is an empty list), the same as `ListDiff(from:to:)` of the two lists.
+    ///
+    /// Neither list is built: each file is read once into a digest of every item (its depth
+    /// and a hash of it), the equal items at the start and at the end are told from those,
+    /// and only the items between (from a top-level item on) are read again to be compared.
+    /// A million-item file with a few changes is so compared in little memory.
+    public init(old: URL, new: URL, format: DocumentFormat? = nil, options: ListOptions = ListOptions()) throws {
+        let inputs = [Input(file: old.filePath), Input(file: new.filePath)]
+        // The same bytes: the same list.
+        if try Self.sameBytes(inputs[0], inputs[1]) {
+            changes = []
+            return
+        }
+        var digests: [ItemDigests] = []
+        for input in inputs {
+            var sink = ItemDigests()
+            if let reader = try Self.reader(input, format) { try reader.read(input, options: options, into: &sink) }
+            digests.append(sink)
+        }
+        let (a, b) = (digests[0], digests[1])
+        var prefix = 0
+        while prefix < a.hashes.count && prefix < b.hashes.count && a.hashes[prefix] == b.hashes[prefix] { prefix += 1 }
+        var suffix = 0
+        while suffix < a.hashes.count - prefix && suffix < b.hashes.count - prefix
+            && a.hashes[a.hashes.count - 1 - suffix] == b.hashes[b.hashes.count - 1 - suffix]
+        {
+            suffix += 1
+        }
+        // Whole top-level items: back to one at the start, on to one at the end.
+        while prefix > 0
+            && ((prefix < a.depths.count && a.depths[prefix] > 0) || (prefix < b.depths.count && b.depths[prefix] > 0))
+        {
+            prefix -= 1
+        }
+        while suffix > 0 && a.depths[a.depths.count - suffix] > 0 { suffix -= 1 }
+        changes = Self.fieldChanges(a.metadata, b.metadata).map { key, before, after in
+            var change = Change(.metadata, "", nil)
+            change.key = key
+            change.oldValue = before
+            change.newValue = after
+            return change
+        }
+        let oldRange = prefix..<(a.hashes.count - suffix), newRange = prefix..<(b.hashes.count - suffix)
+        guard !oldRange.isEmpty || !newRange.isEmpty else { return }
+        var middles: [[ItemAlignment.Entry]] = []
+        for (input, range) in zip(inputs, [oldRange, newRange]) {
+            var window = ItemWindow(range: range)
+            if !range.isEmpty, let reader = try Self.reader(input, format) {
+                do {
+                    try reader.read(input, options: options, into: &window)
+                } catch is ItemWindow.Done {}
+            }
+            middles.append(window.entries)
+        }
+        let pairing = ItemPairing(old: middles[0].map(Self.comparable), new: middles[1].map(Self.comparable))
+        changes += Self.itemChanges(
+            pairing, old: middles[0], new: middles[1], oldStart: prefix, newStart: prefix, oldDepths: a.depths, newDepths: b.depths)
+    }
+
+    /// The reader for an input; nil for `/dev/null` or an empty file.
+    private static func reader(_ input: Input, _ format: DocumentFormat?) throws -> (any ListFormat)? {
+        let head = try input.head()
+        if head.isEmpty { return nil }
+        return try FormatRegistry.format(FormatRegistry.inputFormat(given: format, path: input.path, head: head))
+    }
+
+    private static func sameBytes(_ a: Input, _ b: Input) throws -> Bool {
+        let x = try ByteReader(a), y = try ByteReader(b)
+        defer {
+            x.close()
+            y.close()
+        }
+        guard x.count == y.count else { return false }
+        var at = 0
+        while at < x.count {
+            let range = at..<min(x.count, at + (1 << 20))
+            if try x.readBytes(range) != y.readBytes(range) { return false }
+            at = range.upperBound
+        }
+        return true
+    }
+}
+
+/// Each item's depth and a hash of it (with its depth), and the list's metadata.
+struct ItemDigests: ItemSink {
+    var hashes: [Int] = []
+    var depths: [UInt8] = []
+    var metadata: [Field] = []
+
+    mutating func begin(metadata: [Field]) { self.metadata = metadata }
+
+    mutating func item(_ item: TodoItem, depth: Int) {
+        var hasher = Hasher()
+        hasher.combine(depth)
+        hasher.combine(item.nameStorage)
+        hasher.combine(item.status)
+        for field in item.fields {
+            hasher.combine(field.key)
+            hasher.combine(ListDiff.comparable(field.value))
+        }
+        hasher.combine(item.section)
+        hashes.append(hasher.finalize())
+        depths.append(UInt8(clamping: depth))
+    }
+
+    mutating func end() {}
+}
+
+/// The items whose indexes (in document order) fall in `range`, as alignment entries.
+struct ItemWindow: ItemSink {
+    /// Thrown past the window's last item, to stop reading.
+    struct Done: Error {}
+
+    let range: Range<Int>
+    var entries: [ItemAlignment.Entry] = []
+    private var index = 0
+
+    init(range: Range<Int>) { self.range = range }
+
+    mutating func begin(metadata: [Field]) {}
+
+    mutating func item(_ item: TodoItem, depth: Int) throws {
+        defer { index += 1 }
+        if index >= range.upperBound { throw Done() }
+        guard index >= range.lowerBound else { return }
+        var item = item
+        item.children = []
+        item.detachName()
+        entries.append(ItemAlignment.Entry(item, depth: depth))
+    }
+
+    mutating func end() {}
+}

@@ -1,0 +1,226 @@
+import Foundation
+
+/// A three-way merge of todo lists by item, as `todofmt merge` (git's merge driver) does it
+/// (FORMAT.md section 13).
+public enum TodoMerge {
+    /// What a merge did.
+    public struct Result: Sendable, Hashable {
+        /// The merged file's bytes (empty when a merge of files left them in the file only).
+        public var bytes: [UInt8]
+        /// How many conflicts it holds (between conflict markers, in a text format).
+        public var conflicts: Int
+        /// What the format could not hold, when the merged list was written into ours.
+        public var warnings: [ConversionWarning] = []
+    }
+
+    /// Merges three checklists: the items by item, the text around them by lines.
+    ///
+    /// The merged list is written into each of the three texts, changing only its items
+    /// (`TodoDocument.update(with:)`), so they differ only in their prose, front matter and
+    /// headings, which a line merge then merges as git would. An item both sides changed
+    /// differently stands between conflict markers, alone: ours' lines, then theirs'.
+    public static func checklists(base: String, ours: String, theirs: String, path: String = "<input>") throws -> Result {
+        if let quick = quickMerge(base: Array(base.utf8), ours: Array(ours.utf8), theirs: Array(theirs.utf8)) {
+            return Result(bytes: quick, conflicts: 0)
+        }
+        let documents = try [base, ours, theirs].map { try TodoDocument(parsing: $0, path: path) }
+        let merge = ListMerge(
+            base: documents[0].list.items, ours: documents[1].list.items, theirs: documents[2].list.items)
+        let items = merge.items
+        let lineEnding = Array(documents[1].lineEnding.utf8)
+        let conflicts = merge.nodes.indices.filter { merge.nodes[$0].conflict != nil }
+        // Each conflict as the same lines in all three texts, so the line merge keeps them.
+        let blocks: [[UInt8]] = conflicts.map { k in
+            let node = merge.nodes[k]
+            var block = Array("<<<<<<< ours".utf8) + lineEnding
+            if node.conflict != .removedByOurs, let o = node.ours { block += documents[1].ownLines(of: o, lineEnding: lineEnding) }
+            block += Array("=======".utf8) + lineEnding
+            if node.conflict != .removedByTheirs, let t = node.theirs { block += documents[2].ownLines(of: t, lineEnding: lineEnding) }
+            block += Array(">>>>>>> theirs".utf8) + lineEnding
+            return block
+        }
+        // The front matter merged by key where no key changed differently on both sides;
+        // else each text keeps its own, for the line merge.
+        let metadata = mergedFields(base: documents[0].metadata, ours: documents[1].metadata, theirs: documents[2].metadata)
+        var texts: [[UInt8]] = []
+        for document in documents {
+            var written = document
+            do {
+                try written.update(with: TodoList(metadata: metadata ?? document.metadata, items: items))
+            } catch {
+                // The list cannot be written into this text: a merge by lines, as git's.
+                let lines = LineMerge(base: Array(base.utf8), ours: Array(ours.utf8), theirs: Array(theirs.utf8), lineEnding: lineEnding)
+                return Result(bytes: lines.bytes, conflicts: lines.conflicts)
+            }
+            texts.append(written.replacingOwnLines(of: conflicts, with: blocks))
+        }
+        let lines = LineMerge(base: texts[0], ours: texts[1], theirs: texts[2], lineEnding: lineEnding)
+        return Result(bytes: lines.bytes, conflicts: lines.conflicts + conflicts.count)
+    }
+
+    /// Merges the todo list files `base`, `ours` and `theirs` (any format, told by `format`,
+    /// else by ours' content and extension) and writes the result into `ours`: a checklist's
+    /// text atomically (temporary file and rename), another format's list through its
+    /// minimal-change write-back. Lists in other text formats whose items conflict are merged
+    /// by lines, with conflict markers; a binary file with conflicts is left as ours was.
+    public static func files(
+        base: URL, ours: URL, theirs: URL, format: DocumentFormat? = nil, options: ListOptions = ListOptions()
+    ) throws -> Result {
+        let inputs = [Input(file: base.filePath), Input(file: ours.filePath), Input(file: theirs.filePath)]
+        let id = FormatRegistry.inputFormat(given: format, path: ours.filePath, head: try inputs[1].head())
+        if id == .markdown {
+            if try QuickFileMerge.merge(base: inputs[0], ours: inputs[1], theirs: inputs[2]) {
+                return Result(bytes: [], conflicts: 0)
+            }
+            let texts = try inputs.map { try $0.text() }
+            let result = try checklists(base: texts[0], ours: texts[1], theirs: texts[2], path: ours.filePath)
+            if result.bytes != Array(texts[1].utf8) { try write(result.bytes, to: ours.filePath) }
+            return result
+        }
+        let lists = try [base, ours, theirs].map { url -> TodoList in
+            // An empty file (git's base when both sides added the file) is an empty list.
+            var info = stat()
+            if stat(url.filePath, &info) == 0, info.st_size == 0 { return TodoList() }
+            return try TodoList(contentsOf: url, format: id, options: options)
+        }
+        let merge = ListMerge(base: lists[0].items, ours: lists[1].items, theirs: lists[2].items)
+        let metadata = mergedFields(base: lists[0].metadata, ours: lists[1].metadata, theirs: lists[2].metadata)
+        let textual: Set<DocumentFormat> = [.yaml, .json, .plist, .sql]
+        if merge.conflicts > 0 || metadata == nil {
+            guard textual.contains(id) else {
+                return Result(bytes: try inputs[1].bytes(), conflicts: max(1, merge.conflicts))
+            }
+            let bytes = try inputs.map { try $0.bytes() }
+            let lineEnding: [UInt8] = bytes[1].contains(13) && bytes[1].firstIndex(of: 10).map { $0 > 0 && bytes[1][$0 - 1] == 13 } == true ? [13, 10] : [10]
+            let lines = LineMerge(base: bytes[0], ours: bytes[1], theirs: bytes[2], lineEnding: lineEnding)
+            try write(lines.bytes, to: ours.filePath)
+            return Result(bytes: lines.bytes, conflicts: max(1, lines.conflicts))
+        }
+        let merged = TodoList(metadata: metadata ?? [], items: merge.items)
+        var warnings: [ConversionWarning] = []
+        if merged != lists[1] { warnings = try merged.write(to: ours, format: id, options: options) }
+        return Result(bytes: try Input(file: ours.filePath).bytes(), conflicts: 0, warnings: warnings)
+    }
+
+    /// The metadata with each side's changes of its keys; nil when both changed a key differently.
+    static func mergedFields(base: [Field], ours: [Field], theirs: [Field]) -> [Field]? {
+        var result = ours
+        for (key, was, now) in ListDiff.fieldChanges(base, theirs) {
+            let mine = ours[key: key]
+            if mine == now { continue }
+            guard mine == was else { return nil }
+            if let index = result.firstIndex(where: { $0.key == key }) {
+                if let now { result[index].value = now } else { result.remove(at: index) }
+            } else if let now {
+                result.append(Field(key, now))
+            }
+        }
+        return result
+    }
+
+    static func write(_ bytes: [UInt8], to path: String) throws {
+        let output = try Output.file(path)
+        do {
+            var sink = output.makeSink()
+            bytes.withUnsafeBufferPointer { sink.write($0) }
+            _ = try sink.finish(path: output.name)
+            try output.commit()
+        } catch {
+            output.discard()
+            throw error
+        }
+    }
+
+    /// When ours and theirs each changed one stretch of lines of the base and a top-level
+    /// task line that neither changed lies between the stretches, the items they changed are
+    /// different items: both stretches go into the base as they are. Nil otherwise.
+    static func quickMerge(base: [UInt8], ours: [UInt8], theirs: [UInt8]) -> [UInt8]? {
+        if ours == base || ours == theirs { return ours }
+        if theirs == base { return theirs }
+        func changed(_ other: [UInt8]) -> (start: Int, baseEnd: Int, otherEnd: Int) {
+            var prefix = 0
+            let shortest = min(base.count, other.count)
+            base.withUnsafeBufferPointer { b in
+                other.withUnsafeBufferPointer { o in
+                    while prefix < shortest && b[prefix] == o[prefix] { prefix += 1 }
+                }
+            }
+            var suffix = 0
+            base.withUnsafeBufferPointer { b in
+                other.withUnsafeBufferPointer { o in
+                    while suffix < shortest - prefix && b[b.count - 1 - suffix] == o[o.count - 1 - suffix] { suffix += 1 }
+                }
+            }
+            // Whole lines: back to a line's start, on to a line's end.
+            var start = prefix
+            while start > 0 && base[start - 1] != 10 { start -= 1 }
+            var baseEnd = base.count - suffix
+            var otherEnd = other.count - suffix
+            while baseEnd < base.count && (baseEnd == 0 || base[baseEnd - 1] != 10) {
+                baseEnd += 1
+                otherEnd += 1
+            }
+            return (start, baseEnd, otherEnd)
+        }
+        var a = changed(ours), b = changed(theirs)
+        var first = ours, second = theirs
+        if a.start > b.start {
+            swap(&a, &b)
+            swap(&first, &second)
+        }
+        guard a.baseEnd <= b.start, b.start > 0 else { return nil }
+        // A line in between that starts a top-level task item; and no front matter edits.
+        var line = a.baseEnd, found = false
+        while line < b.start && !found {
+            if line + 3 <= b.start, [45, 42, 43].contains(base[line]), base[line + 1] == 32, base[line + 2] == 91 { found = true }
+            while line < b.start && base[line] != 10 { line += 1 }
+            line += 1
+        }
+        guard found, a.start > 0 || !base.starts(with: Array("---".utf8)) else { return nil }
+        var result = [UInt8]()
+        result.reserveCapacity(base.count + (a.otherEnd - a.baseEnd) + (b.otherEnd - b.baseEnd))
+        result.append(contentsOf: base[..<a.start])
+        result.append(contentsOf: first[a.start..<a.otherEnd])
+        result.append(contentsOf: base[a.baseEnd..<b.start])
+        result.append(contentsOf: second[b.start..<b.otherEnd])
+        result.append(contentsOf: base[b.baseEnd...])
+        return result
+    }
+}
+
+extension TodoDocument {
+    /// The lines of item `index` without its nested items: from its marker's line to the end
+    /// of its name's last line, ending with a line ending.
+    func ownLines(of index: Int, lineEnding: [UInt8]) -> [UInt8] {
+        text.withBytes { bytes in
+            let range = ownLineRange(of: index, in: bytes)
+            var lines = Array(bytes[range])
+            if lines.last != 10 { lines += lineEnding }
+            return lines
+        }
+    }
+
+    private func ownLineRange(of index: Int, in bytes: UnsafeBufferPointer<UInt8>) -> Range<Int> {
+        let start = records[index].lineStart
+        var end = records[index].nameEndOffset
+        while end < bytes.count && bytes[end] != 10 { end += 1 }
+        return start..<min(bytes.count, end + 1)
+    }
+
+    /// The text with the own lines of the items at `indexes` (in order) replaced by `blocks`.
+    func replacingOwnLines(of indexes: [Int], with blocks: [[UInt8]]) -> [UInt8] {
+        text.withBytes { bytes in
+            var out = [UInt8]()
+            out.reserveCapacity(bytes.count)
+            var at = 0
+            for (index, block) in zip(indexes, blocks) {
+                let range = ownLineRange(of: index, in: bytes)
+                out.append(contentsOf: bytes[at..<range.lowerBound])
+                out.append(contentsOf: block)
+                at = range.upperBound
+            }
+            out.append(contentsOf: bytes[at...])
+            return out
+        }
+    }
+}

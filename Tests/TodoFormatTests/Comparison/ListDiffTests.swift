@@ -1,0 +1,117 @@
+import Foundation
+import Testing
+
+@testable import TodoFormat
+
+@Suite("What changed between two lists, item by item")
+struct ListDiffTests {
+    static func diff(_ old: String, _ new: String) throws -> [String] {
+        ListDiff(from: try TodoList(markdown: old), to: try TodoList(markdown: new)).changes.map(\.description)
+    }
+
+    @Test("the same list: no changes")
+    func same() throws {
+        #expect(try Self.diff("- [ ] a\n  - [x] b\n", "- [ ] a\n  - [x] b\n") == [])
+    }
+
+    @Test("checked, unchecked, custom status, renamed, field changed, added, removed")
+    func kinds() throws {
+        let old = "- [ ] Milk\n- [x] Eggs\n- [ ] Bread [qty:: 2]\n- [ ] Jam\n- [ ] Tea\n"
+        let new = "- [x] Milk\n- [ ] Eggs\n- [ ] Bread loaf [qty:: 3] [due:: 2026-12-01]\n- [/] Tea\n- [ ] Cake\n"
+        #expect(
+            try Self.diff(old, new) == [
+                "removed 4: [ ] Jam",
+                "checked 1: Milk",
+                "unchecked 2: Eggs",
+                "renamed 3: Bread loaf (was Bread)",
+                "field 3 qty: 3 (was 2)",
+                "field 3 due: 2026-12-01 (was none)",
+                "status 4: [/] Tea (was [ ])",
+                "added 5: [ ] Cake",
+            ])
+    }
+
+    @Test("a moved item is one move; its nested items go with it and are not moves")
+    func moves() throws {
+        let old = "- [ ] a\n- [ ] b\n  - [ ] b1\n  - [ ] b2\n- [ ] c\n- [ ] d\n- [ ] e\n- [ ] f\n"
+        let new = "- [ ] a\n- [ ] c\n- [ ] d\n- [ ] e\n- [ ] f\n- [ ] b\n  - [ ] b1\n  - [ ] b2\n"
+        #expect(try Self.diff(old, new) == ["moved 6 (was 2): b"])
+        // Indented under another item: a move to a nested position.
+        #expect(try Self.diff("- [ ] a\n- [ ] b\n", "- [ ] a\n  - [ ] b\n") == ["moved 1.1 (was 2): b"])
+        // Checked and moved: both.
+        #expect(try Self.diff("- [ ] a\n- [ ] b\n- [ ] c\n", "- [x] c\n- [ ] a\n- [ ] b\n") == ["moved 1 (was 3): c", "checked 1: c"])
+    }
+
+    @Test("items with an id pair by it, whatever their text")
+    func identity() throws {
+        let old = "- [ ] Milk [id:: 1]\n- [ ] Eggs [id:: 2]\n"
+        let new = "- [ ] Eggs, brown [id:: 2]\n- [ ] Oat milk [id:: 1]\n"
+        #expect(
+            try Self.diff(old, new) == [
+                "moved 1 (was 2): Eggs, brown", "renamed 1: Eggs, brown (was Eggs)", "renamed 2: Oat milk (was Milk)",
+            ])
+    }
+
+    @Test("metadata and sections")
+    func metadataAndSections() throws {
+        let old = "---\ntitle: A\n---\n# Today\n- [ ] a\n# Later\n- [ ] b\n"
+        let new = "---\ntitle: B\nowner: me\n---\n# Today\n- [ ] a\n- [ ] b\n# Later\n"
+        #expect(
+            try Self.diff(old, new) == [
+                "metadata title: B (was A)", "metadata owner: me (was none)", "section 2: Today (was Later)",
+            ])
+    }
+
+    @Test("typed changes: kinds, positions, values")
+    func typed() throws {
+        let diff = ListDiff(
+            from: TodoList(items: [TodoItem(name: "a", fields: [Field("n", .integer(1))])]),
+            to: TodoList(items: [TodoItem(name: "a", status: .done, fields: [Field("n", .integer(2))]), TodoItem(name: "b")]))
+        #expect(diff.changes.map(\.kind) == [.checked, .field, .added])
+        #expect(diff.changes[1].key == "n" && diff.changes[1].oldValue == .integer(1) && diff.changes[1].newValue == .integer(2))
+        #expect(diff.changes[2].position == "2" && diff.changes[2].item?.name == "b")
+    }
+
+    @Test("a list of many items with one changed in the middle")
+    func large() throws {
+        let items = (0..<5000).map { TodoItem(name: "item \($0 % 100)") }
+        var changed = items
+        changed[2500].status = .done
+        changed.remove(at: 10)
+        let diff = ListDiff(from: TodoList(items: items), to: TodoList(items: changed))
+        #expect(diff.changes.map(\.description) == ["removed 11: [ ] item 10", "checked 2500: item 0"])
+    }
+}
+
+@Suite("Comparing files without building their lists")
+struct ListDiffFilesTests {
+    @Test("the diff of two files is the diff of their lists", arguments: 0..<12)
+    func sameAsLists(seed: Int) throws {
+        var generator = SeededGenerator(seed: UInt64(seed))
+        var lines: [String] = []
+        for k in 0..<200 {
+            let depth = k == 0 ? 0 : Int.random(in: 0...1, using: &generator)
+            lines.append(String(repeating: "  ", count: depth) + "- [ ] item \(k % 37)")
+        }
+        var edited = lines
+        for _ in 0..<Int.random(in: 1...4, using: &generator) {
+            let k = Int.random(in: 1..<edited.count, using: &generator)
+            switch Int.random(in: 0..<4, using: &generator) {
+            case 0: edited[k] = edited[k].replacingOccurrences(of: "[ ]", with: "[x]")
+            case 1: edited[k] += " renamed"
+            case 2: edited.remove(at: k)
+            default: edited.insert("- [ ] new \(k)", at: k)
+            }
+        }
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("todofmt-diff-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let a = folder.appendingPathComponent("a.md"), b = folder.appendingPathComponent("b.md")
+        try (lines.joined(separator: "\n") + "\n").write(to: a, atomically: false, encoding: .utf8)
+        try (edited.joined(separator: "\n") + "\n").write(to: b, atomically: false, encoding: .utf8)
+        let fromFiles = try ListDiff(old: a, new: b)
+        let fromLists = ListDiff(from: try TodoList(contentsOf: a), to: try TodoList(contentsOf: b))
+        #expect(fromFiles.changes.map(\.description) == fromLists.changes.map(\.description))
+        #expect(!fromFiles.isEmpty)
+    }
+}
