@@ -1,0 +1,213 @@
+import Foundation
+
+/// `todofmt list`'s filters, order and paging over a list's items, as an app fetches them
+/// (a predicate, sort descriptors, a fetch limit and offset). Every listed item keeps its
+/// real position (`2.1`), whatever is left out around it.
+public struct ItemQuery: Sendable {
+    /// Items of any of these statuses (none: every status).
+    public var statuses: Set<TodoStatus> = []
+    /// Items of this section: a top-level item under the heading, and the items nested in it.
+    public var section: String?
+    /// Items whose name contains this text, ignoring case.
+    public var grep: String?
+    /// Items with each of these fields: the key exactly, the value as `set` reads it or as
+    /// the field's text.
+    public var fields: [(key: String, value: String)] = []
+    /// The order: keys (a field, or `name`, `checked`, `status`, `position`), each
+    /// ascending unless `descending`; document order when empty. Items without the field
+    /// come last.
+    public var sort: [(key: String, descending: Bool)] = []
+    /// At most this many items, after `offset` are skipped.
+    public var limit: Int?
+    public var offset = 0
+
+    public init() {}
+
+    /// One item as listed: its position as `list` prints it, the item (without children)
+    /// and its depth.
+    public struct Listed: Sendable {
+        public var position: String
+        public var item: TodoItem
+        public var depth: Int
+    }
+
+    /// The items of `list` the query selects, in its order.
+    public func items(of list: TodoList) -> [Listed] {
+        var listed: [Listed] = []
+        var counters: [Int] = []
+        let grepNeedle = grep.map { Self.folded($0) }
+        let wanted = fields.map { (key: $0.key, text: $0.value, value: try? Edit.fieldValue($0.value)) }
+        func walk(_ items: [TodoItem], depth: Int, section: String?) {
+            for item in items {
+                if counters.count > depth + 1 { counters.removeLast(counters.count - depth - 1) }
+                while counters.count < depth + 1 { counters.append(0) }
+                counters[depth] += 1
+                let itemSection = depth == 0 ? item.section : section
+                if matches(item, section: itemSection, needle: grepNeedle, wanted: wanted) {
+                    var bare = item
+                    if !bare.children.isEmpty { bare.children = [] }
+                    listed.append(Listed(position: counters.map(String.init).joined(separator: "."), item: bare, depth: depth))
+                }
+                if !item.children.isEmpty { walk(item.children, depth: depth + 1, section: itemSection) }
+            }
+        }
+        walk(list.items, depth: 0, section: nil)
+        if !sort.isEmpty {
+            let order = Array(listed.indices)
+            let sorted = order.sorted { a, b in
+                for key in sort {
+                    let c = compare(listed[a], listed[b], key: key.key, indexes: (a, b))
+                    if c != 0 { return key.descending ? c > 0 : c < 0 }
+                }
+                return a < b
+            }
+            listed = sorted.map { listed[$0] }
+        }
+        if offset > 0 || limit != nil {
+            let start = min(offset, listed.count)
+            let end = limit.map { min(start + $0, listed.count) } ?? listed.count
+            listed = Array(listed[start..<end])
+        }
+        return listed
+    }
+
+    private func matches(
+        _ item: TodoItem, section: String?, needle: String?, wanted: [(key: String, text: String, value: FieldValue?)]
+    ) -> Bool {
+        if !statuses.isEmpty {
+            guard statuses.contains(item.status) else { return false }
+        }
+        if let wantedSection = self.section, section != wantedSection { return false }
+        if let needle {
+            let name = item.nameStorage
+            if needle.utf8.allSatisfy({ $0 >= 0x80 || !(65...90).contains($0) && !(97...122).contains($0) }),
+                !needle.unicodeScalars.contains(where: { $0.properties.changesWhenCaseMapped })
+            {
+                // Nothing in the text has case: a plain search.
+                guard name.contains(needle) else { return false }
+            } else {
+                guard Self.folded(String(name)).contains(needle) else { return false }
+            }
+        }
+        for field in wanted {
+            guard let value = item.fields[key: field.key] else { return false }
+            if value == field.value { continue }
+            if case .string(let s) = value, s == field.text { continue }
+            if FieldSyntax.renderValue(value, bare: true) == field.text { continue }
+            return false
+        }
+        return true
+    }
+
+    private static func folded(_ text: String) -> String { text.lowercased() }
+
+    /// -1, 0 or 1: how two listed items compare by `key`; an item without it comes last.
+    private func compare(_ a: Listed, _ b: Listed, key: String, indexes: (Int, Int)) -> Int {
+        switch key {
+        case "name": return Self.compare(a.item.name, b.item.name)
+        case "checked": return Self.compare(a.item.isChecked ? 1 : 0, b.item.isChecked ? 1 : 0)
+        case "status": return Self.compare(a.item.status.marker.value, b.item.status.marker.value)
+        case "position":
+            let pa = a.position.split(separator: ".").map { Int($0)! }, pb = b.position.split(separator: ".").map { Int($0)! }
+            return pa.lexicographicallyPrecedes(pb) ? -1 : pa == pb ? 0 : 1
+        default:
+            switch (a.item.fields[key: key], b.item.fields[key: key]) {
+            case (nil, nil): return 0
+            case (nil, _): return 1
+            case (_, nil): return -1
+            case (let x?, let y?): return Self.compare(x, y)
+            }
+        }
+    }
+
+    private static func compare<T: Comparable>(_ a: T, _ b: T) -> Int { a < b ? -1 : a == b ? 0 : 1 }
+
+    /// Values of one kind compare by value (numbers as numbers, dates by time); of
+    /// different kinds, by kind: booleans, numbers, dates, strings, then the rest; null last.
+    static func compare(_ a: FieldValue, _ b: FieldValue) -> Int {
+        func rank(_ v: FieldValue) -> Int {
+            switch v {
+            case .bool: 0
+            case .integer, .bigInteger, .double: 1
+            case .date: 2
+            case .string: 3
+            case .data: 4
+            case .array: 5
+            case .dictionary: 6
+            case .null: 7
+            }
+        }
+        func number(_ v: FieldValue) -> Double? {
+            switch v {
+            case .integer(let i): Double(i)
+            case .bigInteger(let s): Double(s)
+            case .double(let d): d
+            default: nil
+            }
+        }
+        let ra = rank(a), rb = rank(b)
+        if ra != rb { return compare(ra, rb) }
+        switch (a, b) {
+        case (.bool(let x), .bool(let y)): return compare(x ? 1 : 0, y ? 1 : 0)
+        case (.integer(let x), .integer(let y)): return compare(x, y)
+        case (.date(let x), .date(let y)): return compare(x, y)
+        case (.string(let x), .string(let y)): return compare(x, y)
+        default:
+            if let x = number(a), let y = number(b) { return compare(x, y) }
+            return compare(FieldSyntax.renderValue(a, bare: false), FieldSyntax.renderValue(b, bare: false))
+        }
+    }
+
+    /// The listed items as `list --format json` prints them: a JSON array in the plain JSON
+    /// shape (FORMAT.md section 7.2), an item a line, each with its position under `at`
+    /// and without its children (they are listed as items of their own).
+    public static func json(_ listed: [Listed]) -> String {
+        var sink = ByteSink()
+        write(listed, to: &sink)
+        return String(decoding: sink.buffer, as: UTF8.self)
+    }
+
+    /// Writes the listed items to a file descriptor (standard output is 1): as `list` prints
+    /// them, a line each, or as JSON (see `json(_:)`).
+    public static func print(_ listed: [Listed], json: Bool, to descriptor: Int32) throws {
+        var sink = ByteSink(descriptor: descriptor)
+        if json {
+            write(listed, to: &sink)
+        } else {
+            for entry in listed {
+                sink.write(entry.position)
+                sink.write(" ")
+                sink.write(entry.item.checklistText)
+                sink.write("\n")
+            }
+        }
+        _ = try sink.finish(path: "<stdout>")
+    }
+
+    private static func write(_ listed: [Listed], to sink: inout ByteSink) {
+        sink.write("[")
+        for (i, entry) in listed.enumerated() {
+            sink.write(i == 0 ? "\n  {\"at\": " : ",\n  {\"at\": ")
+            JSONText.writeString(Substring(entry.position), to: &sink)
+            sink.write(", \"name\": ")
+            JSONText.writeString(entry.item.nameStorage, to: &sink)
+            sink.write(entry.item.status == .done ? ", \"checked\": true" : ", \"checked\": false")
+            if case .custom(let scalar) = entry.item.status {
+                sink.write(", \"status\": ")
+                JSONText.writeString(Substring(String(scalar)), to: &sink)
+            }
+            for field in entry.item.fields {
+                sink.write(", ")
+                JSONText.writeString(Substring(field.key), to: &sink)
+                sink.write(": ")
+                JSONText.writeValue(field.value, to: &sink)
+            }
+            if let section = entry.item.section {
+                sink.write(", \"section\": ")
+                JSONText.writeString(Substring(section), to: &sink)
+            }
+            sink.write("}")
+        }
+        sink.write(listed.isEmpty ? "]\n" : "\n]\n")
+    }
+}
