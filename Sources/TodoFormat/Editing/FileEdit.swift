@@ -17,6 +17,8 @@ public struct FileEdit: Sendable {
     public var options: ListOptions
     /// Whether to leave the file as it is and only say what would change.
     public var dryRun: Bool
+    /// Runs just before the write is committed (tests change the file there).
+    var beforeCommit: (@Sendable () -> Void)?
 
     public init(file: URL, edits: [Edit], options: ListOptions = ListOptions(), dryRun: Bool = false) {
         self.file = file
@@ -66,6 +68,7 @@ public struct FileEdit: Sendable {
             var sink = output.makeSink()
             TodoDocumentEdit(text: document.text).write(to: &sink)
             _ = try sink.finish(path: output.name)
+            beforeCommit?()
             try fingerprint.check(path)
             try output.commit()
         } catch {
@@ -98,6 +101,7 @@ public struct FileEdit: Sendable {
             try fingerprint.check(path)
             return Result(warnings: try list.write(to: file, format: format, options: options), changed: true)
         }
+        beforeCommit?()
         try fingerprint.check(path)
         let pending = try reader.update(input, with: list, options: options)
         do {

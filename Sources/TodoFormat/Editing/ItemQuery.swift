@@ -57,7 +57,10 @@ public struct ItemQuery: Sendable {
             let sorted = order.sorted { a, b in
                 for key in sort {
                     let c = compare(listed[a], listed[b], key: key.key, indexes: (a, b))
-                    if c != 0 { return key.descending ? c > 0 : c < 0 }
+                    if c == 0 { continue }
+                    // An item without the field comes last either way.
+                    if isAbsent(key.key, listed[a]) || isAbsent(key.key, listed[b]) { return c < 0 }
+                    return key.descending ? c > 0 : c < 0
                 }
                 return a < b
             }
@@ -69,6 +72,10 @@ public struct ItemQuery: Sendable {
             listed = Array(listed[start..<end])
         }
         return listed
+    }
+
+    private func isAbsent(_ key: String, _ entry: Listed) -> Bool {
+        !["name", "checked", "status", "position"].contains(key) && entry.item.fields[key: key] == nil
     }
 
     private func matches(
