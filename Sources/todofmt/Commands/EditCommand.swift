@@ -34,7 +34,7 @@ enum EditCommand {
 
     /// How the editing commands' help ends: what their positions mean.
     static let positionsHelp =
-        "ITEM is a position as list prints it (3, 3.2) or an item's exact name; a text of digits and dots is always a position."
+        "An item is named by its position as list prints it (3, 3.2) or by its exact name; a text of digits and dots is always a position."
 
     /// The edit's common options.
     static func options(_ arguments: Arguments, _ edit: Edit) throws(UsageError) -> Options {

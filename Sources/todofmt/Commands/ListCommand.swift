@@ -37,8 +37,8 @@ enum ListCommand: Command {
         name: "--offset", value: .init(placeholder: "<n>", kind: .text),
         help: "Skip the first n items the filters and the order give.")
     static let sort = OptionSpec(
-        name: "--sort", value: .init(placeholder: "<key>[:desc],...", kind: .text),
-        help: "Order the items by these keys, each ascending unless :desc: a field, or name, checked, status, position "
+        name: "--sort", value: .init(placeholder: "<keys>", kind: .text),
+        help: "Order the items by keys, key[:desc],..., each ascending unless :desc: a field, or name, checked, status, position "
             + "(stuId:desc,name). Items without the field come last; ties keep document order. "
             + "Sorted items are listed flat, each with its own position.")
     static let format = OptionSpec(
