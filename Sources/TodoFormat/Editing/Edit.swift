@@ -58,7 +58,7 @@ public enum Edit: Hashable, Sendable {
             try Self.setStatus(addresses, in: &outline, file: file) { $0 == .done ? .open : .done }
         case .rename(let address, let name):
             let index = try outline.resolve(address, in: file)
-            try outline.updateItem(at: index) { $0.name = name }
+            try outline.changeItem(at: index) { $0.name = name }
         case .remove(let addresses):
             let indexes = Set(try addresses.map { try outline.resolve($0, in: file) }).sorted()
             // From the last, so that earlier indexes stay (an item inside another goes first).
@@ -71,7 +71,7 @@ public enum Edit: Hashable, Sendable {
         case .set(let address, let fields):
             for field in fields { try Self.checkField(field.key) }
             let index = try outline.resolve(address, in: file)
-            try outline.updateItem(at: index) { item in
+            try outline.changeItem(at: index) { item in
                 for field in fields {
                     if let k = item.fields.firstIndex(where: { $0.key == field.key }) {
                         item.fields[k].value = field.value
@@ -82,7 +82,7 @@ public enum Edit: Hashable, Sendable {
             }
         case .unset(let address, let keys):
             let index = try outline.resolve(address, in: file)
-            try outline.updateItem(at: index) { item in item.fields.removeAll { keys.contains($0.key) } }
+            try outline.changeItem(at: index) { item in item.fields.removeAll { keys.contains($0.key) } }
         }
     }
 
@@ -92,7 +92,7 @@ public enum Edit: Hashable, Sendable {
     ) throws {
         let indexes = Set(try addresses.map { try outline.resolve($0, in: file) }).sorted()
         for index in indexes {
-            try outline.updateItem(at: index) { $0.status = status($0.status) }
+            try outline.changeItem(at: index) { $0.status = status($0.status) }
         }
     }
 

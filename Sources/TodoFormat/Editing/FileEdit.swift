@@ -53,11 +53,13 @@ public struct FileEdit: Sendable {
     }
 
     private func editChecklist(_ path: String, fingerprint: FileFingerprint) throws -> Result {
-        var document = try TodoDocument(contentsOf: file)
-        let old = document.text
-        for edit in edits { try edit.apply(to: &document, file: path) }
+        // The document's text is edited in place: only a dry run keeps the text as it was.
+        var edited = EditedDocument(document: try TodoDocument(contentsOf: file))
+        let old = dryRun ? edited.document.text : ""
+        for edit in edits { try edit.apply(to: &edited, file: path) }
+        let document = edited.document
         var result = Result()
-        guard document.text != old else { return result }
+        guard edited.changed, !dryRun || document.text != old else { return result }
         result.changed = true
         if dryRun {
             result.changes = UnifiedDiff.text(old: old, new: document.text, name: path)

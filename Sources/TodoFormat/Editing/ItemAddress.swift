@@ -41,7 +41,9 @@ protocol ItemOutline {
     func item(at index: Int) -> TodoItem
     /// The indexes of the items whose name is `name`.
     func indexes(named name: String) -> [Int]
-    mutating func updateItem(at index: Int, _ change: (inout TodoItem) throws -> Void) throws
+    /// Changes the item at `index`; returns whether it changed.
+    @discardableResult
+    mutating func changeItem(at index: Int, _ change: (inout TodoItem) throws -> Void) throws -> Bool
     mutating func insertItem(_ item: TodoItem, under parent: Int?, at position: Int?) throws
     mutating func removeItem(at index: Int) throws
     mutating func moveItem(at index: Int, under parent: Int?, at position: Int?) throws

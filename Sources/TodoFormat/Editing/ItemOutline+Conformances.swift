@@ -15,6 +15,22 @@ extension TodoDocument: ItemOutline {
         }
         return found
     }
+
+    /// Like `updateItem(at:_:)`, with the text changed in place: a million-item file is not
+    /// copied for one changed item.
+    mutating func changeItem(at index: Int, _ change: (inout TodoItem) throws -> Void) throws -> Bool {
+        // Names of their own: a name that is a slice of the text would make the edit copy it.
+        var old = entries[index].item
+        old.detachName()
+        var item = old
+        try change(&item)
+        guard item.status != old.status || item.nameStorage != old.nameStorage || item.fields != old.fields else { return false }
+        item.detachName()
+        let parsed = self.parsed(index)
+        let (range, replacement) = text.withBytes { Self.rewrite(parsed, as: item, lineEnding: lineEnding, in: $0) }
+        replace([(range, replacement)])
+        return true
+    }
 }
 
 /// Any other file's list, as its items in document order with their depths; made back
@@ -58,12 +74,13 @@ struct FlatList: ItemOutline, ItemSink {
         entries.indices.filter { entries[$0].item.nameStorage == name[...] }
     }
 
-    mutating func updateItem(at index: Int, _ change: (inout TodoItem) throws -> Void) throws {
+    mutating func changeItem(at index: Int, _ change: (inout TodoItem) throws -> Void) throws -> Bool {
         var item = entries[index].item
         try change(&item)
-        guard item != entries[index].item else { return }
+        guard item != entries[index].item else { return false }
         entries[index].item = item
         changed = true
+        return true
     }
 
     mutating func insertItem(_ item: TodoItem, under parent: Int?, at position: Int?) throws {
@@ -113,5 +130,40 @@ struct FlatList: ItemOutline, ItemSink {
         while i >= 0 && entries[i].depth > 0 { i -= 1 }
         if i >= 0 { return entries[i].item.section }
         return place < entries.count ? entries[place].item.section : nil
+    }
+}
+
+/// A document being edited, and whether an edit changed it.
+struct EditedDocument: ItemOutline {
+    var document: TodoDocument
+    private(set) var changed = false
+
+    init(document: TodoDocument) { self.document = document }
+
+    var itemCount: Int { document.itemCount }
+    func depth(at index: Int) -> Int { document.depth(at: index) }
+    func item(at index: Int) -> TodoItem { document.item(at: index) }
+    func indexes(named name: String) -> [Int] { document.indexes(named: name) }
+    func subtreeEnd(of index: Int) -> Int { document.subtreeEnd(of: index) }
+
+    mutating func changeItem(at index: Int, _ change: (inout TodoItem) throws -> Void) throws -> Bool {
+        let itemChanged = try document.changeItem(at: index, change)
+        changed = changed || itemChanged
+        return itemChanged
+    }
+
+    mutating func insertItem(_ item: TodoItem, under parent: Int?, at position: Int?) throws {
+        try document.insertItem(item, under: parent, at: position)
+        changed = true
+    }
+
+    mutating func removeItem(at index: Int) throws {
+        try document.removeItem(at: index)
+        changed = true
+    }
+
+    mutating func moveItem(at index: Int, under parent: Int?, at position: Int?) throws {
+        try document.moveItem(at: index, under: parent, at: position)
+        changed = true
     }
 }
