@@ -52,6 +52,12 @@ public struct ItemQuery: Sendable {
             }
         }
         walk(list.items, depth: 0, section: nil)
+        return ordered(listed)
+    }
+
+    /// Selected items sorted and paged.
+    func ordered(_ selected: [Listed]) -> [Listed] {
+        var listed = selected
         if !sort.isEmpty {
             let order = Array(listed.indices)
             let sorted = order.sorted { a, b in
@@ -78,7 +84,7 @@ public struct ItemQuery: Sendable {
         !["name", "checked", "status", "position"].contains(key) && entry.item.fields[key: key] == nil
     }
 
-    private func matches(
+    func matches(
         _ item: TodoItem, section: String?, needle: String?, wanted: [(key: String, text: String, value: FieldValue?)]
     ) -> Bool {
         if !statuses.isEmpty {
@@ -106,7 +112,7 @@ public struct ItemQuery: Sendable {
         return true
     }
 
-    private static func folded(_ text: String) -> String { text.lowercased() }
+    static func folded(_ text: String) -> String { text.lowercased() }
 
     /// -1, 0 or 1: how two listed items compare by `key`; an item without it comes last.
     private func compare(_ a: Listed, _ b: Listed, key: String, indexes: (Int, Int)) -> Int {
@@ -192,9 +198,15 @@ public struct ItemQuery: Sendable {
     }
 
     private static func write(_ listed: [Listed], to sink: inout ByteSink) {
-        sink.write("[")
-        for (i, entry) in listed.enumerated() {
-            sink.write(i == 0 ? "\n  {\"at\": " : ",\n  {\"at\": ")
+        for (i, entry) in listed.enumerated() { writeJSON(entry.item, at: entry.position, first: i == 0, to: &sink) }
+        sink.write(listed.isEmpty ? "[]\n" : "\n]\n")
+    }
+
+    /// One item of the JSON array; the first opens the array.
+    static func writeJSON(_ item: TodoItem, at position: String, first: Bool, to sink: inout ByteSink) {
+        do {
+            let entry = (item: item, position: position)
+            sink.write(first ? "[\n  {\"at\": " : ",\n  {\"at\": ")
             JSONText.writeString(Substring(entry.position), to: &sink)
             sink.write(", \"name\": ")
             JSONText.writeString(entry.item.nameStorage, to: &sink)
@@ -215,6 +227,97 @@ public struct ItemQuery: Sendable {
             }
             sink.write("}")
         }
-        sink.write(listed.isEmpty ? "]\n" : "\n]\n")
+    }
+
+    /// One item as a line of `list`.
+    static func writeLine(_ item: TodoItem, at position: String, to sink: inout ByteSink) {
+        sink.write(position)
+        sink.write(" ")
+        sink.write(item.checklistText)
+        sink.write("\n")
+    }
+
+    /// Reads the list of a file (nil: `bytes`, named `name`) and prints the items the query
+    /// selects to `descriptor`, as `list` does, a line each or as JSON. Items go from the
+    /// reader to the output as they are read, unless they are sorted.
+    public func print(
+        file: URL?, bytes: [UInt8] = [], name: String = "<stdin>", format: DocumentFormat?, options: ListOptions,
+        json: Bool, to descriptor: Int32
+    ) throws {
+        let input = file.map { Input(file: $0.filePath) } ?? Input(bytes: bytes, name: name)
+        let id = FormatRegistry.inputFormat(given: format, path: input.path, head: try input.head())
+        var selector = Selector(query: self, json: json, sink: ByteSink(descriptor: descriptor))
+        try FormatRegistry.format(id).read(input, options: options, into: &selector)
+        try selector.finish()
+    }
+
+    /// The query as a sink of a reader's items: each is numbered, tested and printed (or
+    /// kept, to be sorted).
+    struct Selector: ItemSink {
+        let query: ItemQuery
+        let json: Bool
+        var sink: ByteSink
+        private var counters: [Int] = []
+        private var section: String?
+        private var selected = 0
+        private var printed = 0
+        private var kept: [Listed] = []
+        private let needle: String?
+        private let wanted: [(key: String, text: String, value: FieldValue?)]
+
+        init(query: ItemQuery, json: Bool, sink: ByteSink) {
+            self.query = query
+            self.json = json
+            self.sink = sink
+            needle = query.grep.map { ItemQuery.folded($0) }
+            wanted = query.fields.map { (key: $0.key, text: $0.value, value: try? Edit.fieldValue($0.value)) }
+        }
+
+        mutating func begin(metadata: [Field]) {}
+
+        mutating func item(_ item: TodoItem, depth: Int) {
+            let depth = min(max(depth, 0), counters.count)
+            if counters.count > depth + 1 { counters.removeLast(counters.count - depth - 1) }
+            if counters.count < depth + 1 { counters.append(0) }
+            counters[depth] += 1
+            if depth == 0 { section = item.section }
+            guard query.matches(item, section: section, needle: needle, wanted: wanted) else { return }
+            let position = counters.count == 1 ? String(counters[0]) : counters.map(String.init).joined(separator: ".")
+            if !query.sort.isEmpty {
+                var item = item
+                item.detachName()
+                item.children = []
+                kept.append(Listed(position: position, item: item, depth: depth))
+                return
+            }
+            selected += 1
+            guard selected > query.offset, query.limit.map({ printed < $0 }) ?? true else { return }
+            emit(item, at: position)
+        }
+
+        private mutating func emit(_ item: TodoItem, at position: String) {
+            if json {
+                ItemQuery.writeJSON(item, at: position, first: printed == 0, to: &sink)
+            } else {
+                ItemQuery.writeLine(item, at: position, to: &sink)
+            }
+            printed += 1
+            sink.flushIfFull()
+        }
+
+        mutating func end() {}
+
+        mutating func finish() throws {
+            if !query.sort.isEmpty {
+                var sorted = query
+                sorted.statuses = []
+                sorted.section = nil
+                sorted.grep = nil
+                sorted.fields = []
+                for entry in sorted.ordered(kept) { emit(entry.item, at: entry.position) }
+            }
+            if json { sink.write(printed == 0 ? "[]\n" : "\n]\n") }
+            _ = try sink.finish(path: "<stdout>")
+        }
     }
 }

@@ -1,3 +1,4 @@
+import Foundation
 import TodoFormat
 
 enum ListCommand: Command {
@@ -114,8 +115,15 @@ enum ListCommand: Command {
     }
 
     static func run(_ options: Options, terminal: Terminal) throws -> ExitCode {
-        let list = try FileArguments.list(options.file, format: options.format, options: options.list)
-        try ItemQuery.print(options.query.items(of: list), json: options.json, to: terminal.out)
+        if options.file == "-" {
+            try options.query.print(
+                file: nil, bytes: FileArguments.standardInput(), format: options.format, options: options.list, json: options.json,
+                to: terminal.out)
+        } else {
+            try options.query.print(
+                file: URL(fileURLWithPath: options.file), format: options.format, options: options.list, json: options.json,
+                to: terminal.out)
+        }
         return .success
     }
 }
