@@ -91,17 +91,7 @@ public struct ItemQuery: Sendable {
             guard statuses.contains(item.status) else { return false }
         }
         if let wantedSection = self.section, section != wantedSection { return false }
-        if let needle {
-            let name = item.nameStorage
-            if needle.utf8.allSatisfy({ $0 >= 0x80 || !(65...90).contains($0) && !(97...122).contains($0) }),
-                !needle.unicodeScalars.contains(where: { $0.properties.changesWhenCaseMapped })
-            {
-                // Nothing in the text has case: a plain search.
-                guard name.contains(needle) else { return false }
-            } else {
-                guard Self.folded(String(name)).contains(needle) else { return false }
-            }
-        }
+        if let needle, !Self.contains(item.nameStorage, needle) { return false }
         for field in wanted {
             guard let value = item.fields[key: field.key] else { return false }
             if value == field.value { continue }
@@ -113,6 +103,41 @@ public struct ItemQuery: Sendable {
     }
 
     static func folded(_ text: String) -> String { text.lowercased() }
+
+    /// Whether `name` contains `needle` (lower case already), ignoring case. An ASCII needle
+    /// is looked for byte by byte with ASCII letters folded (the only other characters that
+    /// lower to ASCII, the Kelvin sign and the dotted capital I, send the name the long way);
+    /// a needle without case (日本語) byte by byte; any other both lowered.
+    static func contains(_ name: Substring, _ needle: String) -> Bool {
+        let found = name.utf8.withContiguousStorageIfAvailable { hay -> Bool? in
+            needle.utf8.withContiguousStorageIfAvailable { pin -> Bool? in
+                let pinASCII = !pin.contains { $0 >= 0x80 }
+                guard pinASCII || !needle.unicodeScalars.contains(where: { $0.properties.changesWhenCaseMapped }) else { return nil }
+                if pin.isEmpty { return true }
+                if hay.count >= pin.count {
+                    for start in 0...(hay.count - pin.count) {
+                        var k = 0
+                        while k < pin.count {
+                            var b = hay[start + k]
+                            if pinASCII && b >= 65 && b <= 90 { b += 32 }
+                            if b != pin[k] { break }
+                            k += 1
+                        }
+                        if k == pin.count { return true }
+                    }
+                }
+                guard pinASCII else { return false }
+                // U+212A KELVIN SIGN (E2 84 AA) and U+0130 (C4 B0) lower to ASCII letters.
+                for i in hay.indices where hay[i] == 0xC4 || hay[i] == 0xE2 {
+                    if hay[i] == 0xC4, i + 1 < hay.count, hay[i + 1] == 0xB0 { return nil }
+                    if hay[i] == 0xE2, i + 2 < hay.count, hay[i + 1] == 0x84, hay[i + 2] == 0xAA { return nil }
+                }
+                return false
+            } ?? nil
+        } ?? nil
+        if let found { return found }
+        return folded(String(name)).contains(needle)
+    }
 
     /// -1, 0 or 1: how two listed items compare by `key`; an item without it comes last.
     private func compare(_ a: Listed, _ b: Listed, key: String, indexes: (Int, Int)) -> Int {
@@ -232,8 +257,17 @@ public struct ItemQuery: Sendable {
     /// One item as a line of `list`.
     static func writeLine(_ item: TodoItem, at position: String, to sink: inout ByteSink) {
         sink.write(position)
-        sink.write(" ")
-        sink.write(item.checklistText)
+        sink.write(" [")
+        sink.write(String(item.status.marker))
+        sink.write("] ")
+        // As `checklistText`, without searching every name for line breaks it rarely has.
+        if item.fields.isEmpty, item.nameStorage.utf8.withContiguousStorageIfAvailable({ NameSyntax.isPlain($0) }) ?? false {
+            sink.write(item.nameStorage)
+        } else {
+            var text = FieldSyntax.render(name: item.nameStorage, fields: item.fields, continuation: "")
+            if text.utf8.contains(10) { text = text.replacingOccurrences(of: "\n", with: " ") }
+            sink.write(text)
+        }
         sink.write("\n")
     }
 
