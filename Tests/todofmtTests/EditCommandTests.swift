@@ -143,6 +143,17 @@ struct EditCommandTests {
         #expect(try Run(["list", file, "--done"], in: ws.url).stdout.contains("3 [x] Bread"))
     }
 
+    @Test("add, mv and rm in a JSON file keep nested items with their item and sections as a checklist would")
+    func structure() throws {
+        let ws = try files()
+        for command in [["add", "l.json", "Brown ones", "--under", "Eggs"], ["add", "l.json", "White ones", "--at", "2.1"],
+                        ["mv", "l.json", "2", "1"], ["rm", "l.json", "3"], ["mv", "l.json", "1.2", "2.1"]] {
+            let run = try Run(command, in: ws.url)
+            #expect(run.status == 0, "\(command): \(run.stderr)")
+        }
+        #expect(try Run(["list", "l.json"], in: ws.url).stdout == "1 [x] Eggs\n1.1 [ ] White ones\n2 [ ] Milk [prio:: 2]\n2.1 [ ] Brown ones\n")
+    }
+
     @Test("every command on an SQLite database changes only its rows; --dry-run shows them and writes nothing")
     func database() throws {
         let ws = try files()

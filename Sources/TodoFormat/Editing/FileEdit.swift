@@ -83,18 +83,21 @@ public struct FileEdit: Sendable {
     private func editList(_ input: Input, format: DocumentFormat, fingerprint: FileFingerprint) throws -> Result {
         let path = file.filePath
         let reader = try FormatRegistry.format(format)
-        var flat = FlatList()
-        try reader.read(input, options: options, into: &flat)
+        // Names stay slices of the input's text, which is held while the list is edited anyway.
+        var builder = ListBuilder(keepingSlices: ())
+        try reader.read(input, options: options, into: &builder)
+        var tree = TreeList(builder.finish())
         // A dry run shows the items before and after; a write needs only the new ones.
-        let oldEntries = dryRun ? flat.entries : []
-        for edit in edits { try edit.apply(to: &flat, file: path) }
+        let oldList = dryRun ? tree.list : TodoList()
+        for edit in edits { try edit.apply(to: &tree, file: path) }
         var result = Result()
-        guard flat.changed else { return result }
+        guard tree.changed else { return result }
         result.changed = true
-        let list = flat.list
+        let list = tree.list
+        tree = TreeList(TodoList())
         try list.checkDepth()
         if dryRun {
-            result.changes = try preview(of: list, format: format, old: FlatList(entries: oldEntries))
+            result.changes = try preview(of: list, format: format, old: oldList)
             return result
         }
         var info = stat()
@@ -119,12 +122,10 @@ public struct FileEdit: Sendable {
     }
 
     /// What writing `list` would change: the update made on a copy of the file, compared.
-    private func preview(of list: TodoList, format: DocumentFormat, old: FlatList) throws -> String {
+    private func preview(of list: TodoList, format: DocumentFormat, old: TodoList) throws -> String {
         let path = file.filePath
         if format == .bplist {
-            var new = FlatList(list)
-            new.metadata = list.metadata
-            return UnifiedDiff.text(old: old.listing(), new: new.listing(), name: path + " (items)")
+            return UnifiedDiff.text(old: old.listing(), new: list.listing(), name: path + " (items)")
         }
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("todofmt-dry-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
@@ -140,17 +141,12 @@ public struct FileEdit: Sendable {
     }
 }
 
-extension FlatList {
-    init(entries: [ItemAlignment.Entry]) {
-        self.init()
-        self.entries = entries
-    }
-
+extension TodoList {
     /// The items as `todofmt list` prints them, a line each.
     func listing() -> String {
         var positions = ItemPositions()
         var text = ""
-        for entry in entries {
+        for entry in flattened() {
             text += positions.next(depth: entry.depth) + " " + entry.item.checklistText + "\n"
         }
         return text

@@ -33,106 +33,6 @@ extension TodoDocument: ItemOutline {
     }
 }
 
-/// Any other file's list, as its items in document order with their depths; made back
-/// into a `TodoList` for the file's own write-back.
-struct FlatList: ItemOutline, ItemSink {
-    var metadata: [Field] = []
-    var entries: [ItemAlignment.Entry] = []
-    /// Whether an edit changed anything.
-    private(set) var changed = false
-
-    init() {}
-
-    init(_ list: TodoList) {
-        metadata = list.metadata
-        entries = ItemAlignment.entries(of: list.items)
-    }
-
-    mutating func begin(metadata: [Field]) { self.metadata = metadata }
-
-    /// An item at `depth`; a depth more than one below the item before is taken as one below it,
-    /// as `ListBuilder` does.
-    mutating func item(_ item: TodoItem, depth: Int) {
-        let deepest = entries.last.map { $0.depth + 1 } ?? 0
-        entries.append(ItemAlignment.Entry(item, depth: min(max(depth, 0), deepest)))
-    }
-
-    mutating func end() {}
-
-    var list: TodoList {
-        var builder = ListBuilder(keepingSlices: ())
-        builder.begin(metadata: metadata)
-        for entry in entries { builder.item(entry.item, depth: entry.depth) }
-        return builder.finish()
-    }
-
-    var itemCount: Int { entries.count }
-    func depth(at index: Int) -> Int { entries[index].depth }
-    func item(at index: Int) -> TodoItem { entries[index].item }
-
-    func indexes(named name: String) -> [Int] {
-        entries.indices.filter { entries[$0].item.nameStorage == name[...] }
-    }
-
-    mutating func changeItem(at index: Int, _ change: (inout TodoItem) throws -> Void) throws -> Bool {
-        var item = entries[index].item
-        try change(&item)
-        guard item != entries[index].item else { return false }
-        entries[index].item = item
-        changed = true
-        return true
-    }
-
-    mutating func insertItem(_ item: TodoItem, under parent: Int?, at position: Int?) throws {
-        let place = insertionPoint(under: parent, at: position)
-        var item = item
-        let depth = parent.map { entries[$0].depth + 1 } ?? 0
-        if depth == 0, item.section == nil { item.section = section(before: place) }
-        if depth > 0 { item.section = nil }
-        entries.insert(ItemAlignment.Entry(item, depth: depth), at: place)
-        changed = true
-    }
-
-    mutating func removeItem(at index: Int) throws {
-        entries.removeSubrange(index..<subtreeEnd(of: index))
-        changed = true
-    }
-
-    mutating func moveItem(at index: Int, under parent: Int?, at position: Int?) throws {
-        let end = subtreeEnd(of: index)
-        if let parent, parent >= index && parent < end {
-            throw EditError("an item cannot move inside itself")
-        }
-        var moved = Array(entries[index..<end])
-        let depth = parent.map { entries[$0].depth + 1 } ?? 0
-        let shift = depth - moved[0].depth
-        for k in moved.indices { moved[k].depth += shift }
-        if depth > 0 { moved[0].item.section = nil }
-        // The parent's index once the item is out.
-        let newParent = parent.map { $0 > index ? $0 - (end - index) : $0 }
-        entries.removeSubrange(index..<end)
-        let place = insertionPoint(under: newParent, at: position)
-        if depth == 0, moved[0].item.section == nil || shift != 0 { moved[0].item.section = section(before: place) }
-        entries.insert(contentsOf: moved, at: place)
-        changed = true
-    }
-
-    /// The index a new child of `parent` at `position` (0-based; nil: last) gets.
-    private func insertionPoint(under parent: Int?, at position: Int?) -> Int {
-        let children = self.children(of: parent)
-        if let position, position < children.count { return children[max(0, position)] }
-        return parent.map { subtreeEnd(of: $0) } ?? entries.count
-    }
-
-    /// The section of the top-level item before `place`, else of the one at it.
-    private func section(before place: Int) -> String? {
-        var i = place - 1
-        while i >= 0 && entries[i].depth > 0 { i -= 1 }
-        if i >= 0 { return entries[i].item.section }
-        return place < entries.count ? entries[place].item.section : nil
-    }
-}
-
 /// A document being edited, and whether an edit changed it.
 struct EditedDocument: ItemOutline {
     var document: TodoDocument
@@ -165,5 +65,188 @@ struct EditedDocument: ItemOutline {
     mutating func moveItem(at index: Int, under parent: Int?, at position: Int?) throws {
         try document.moveItem(at: index, under: parent, at: position)
         changed = true
+    }
+}
+
+/// Any other file's list as the reader built it (a tree), edited where its items stand: the
+/// items' depths in document order say where each is, so the list is not copied into a
+/// flat array to be edited (a million items would be held twice).
+struct TreeList: ItemOutline {
+    var list: TodoList
+    /// The depth of each item, in document order.
+    private(set) var depths: [Int32] = []
+    /// Whether an edit changed anything.
+    private(set) var changed = false
+
+    init(_ list: TodoList) {
+        self.list = list
+        var depths: [Int32] = []
+        func walk(_ items: [TodoItem], _ depth: Int32) {
+            for item in items {
+                depths.append(depth)
+                if !item.children.isEmpty { walk(item.children, depth + 1) }
+            }
+        }
+        walk(list.items, 0)
+        self.depths = depths
+    }
+
+    var itemCount: Int { depths.count }
+    func depth(at index: Int) -> Int { Int(depths[index]) }
+
+    /// The path of child indexes (from 0) from the top to the item at `index`.
+    func path(of index: Int) -> [Int] {
+        var path: [Int] = []
+        var i = index
+        var depth = depths[index]
+        var count = 0
+        while i >= 0 {
+            // Going back: siblings at `depth` until the parent (depth - 1).
+            i -= 1
+            if i < 0 || depths[i] < depth {
+                path.append(count)
+                count = 0
+                if i < 0 { break }
+                depth = depths[i]
+                continue
+            }
+            if depths[i] == depth { count += 1 }
+        }
+        return path.reversed()
+    }
+
+    func item(at index: Int) -> TodoItem {
+        let path = self.path(of: index)
+        var items = list.items
+        var item = items[path[0]]
+        for k in path.dropFirst() {
+            items = item.children
+            item = items[k]
+        }
+        item.children = []
+        return item
+    }
+
+    func indexes(named name: String) -> [Int] {
+        var found: [Int] = []
+        var index = 0
+        func walk(_ items: [TodoItem]) {
+            for item in items {
+                if item.nameStorage == name[...] { found.append(index) }
+                index += 1
+                if !item.children.isEmpty { walk(item.children) }
+            }
+        }
+        walk(list.items)
+        return found
+    }
+
+    /// Runs `body` on the array that holds the item at `path` (all but its last step).
+    private static func withSiblings<T>(_ items: inout [TodoItem], _ path: ArraySlice<Int>, _ body: (inout [TodoItem]) throws -> T) rethrows -> T {
+        guard path.count > 1 else { return try body(&items) }
+        return try withSiblings(&items[path[path.startIndex]].children, path.dropFirst(), body)
+    }
+
+    mutating func changeItem(at index: Int, _ change: (inout TodoItem) throws -> Void) throws -> Bool {
+        let path = self.path(of: index)
+        let last = path[path.count - 1]
+        let itemChanged = try Self.withSiblings(&list.items, path[...]) { siblings -> Bool in
+            let children = siblings[last].children
+            var item = siblings[last]
+            item.children = []
+            let old = item
+            try change(&item)
+            guard item != old else { return false }
+            item.children = children
+            siblings[last] = item
+            return true
+        }
+        changed = changed || itemChanged
+        return itemChanged
+    }
+
+    /// The place among `parent`'s children (nil: the top) a new child at `position` takes,
+    /// and its index in document order.
+    private func place(under parent: Int?, at position: Int?) -> (child: Int, index: Int) {
+        let children = self.children(of: parent)
+        if let position, position < children.count { return (max(0, position), children[max(0, position)]) }
+        return (children.count, parent.map { subtreeEnd(of: $0) } ?? depths.count)
+    }
+
+    /// The depths of an item and the items nested in it, from `depth`.
+    private static func depths(of item: TodoItem, from depth: Int32) -> [Int32] {
+        var depths: [Int32] = [depth]
+        for child in item.children { depths += Self.depths(of: child, from: depth + 1) }
+        return depths
+    }
+
+    mutating func insertItem(_ item: TodoItem, under parent: Int?, at position: Int?) throws {
+        let (child, index) = place(under: parent, at: position)
+        var item = item
+        let depth = parent.map { depths[$0] + 1 } ?? 0
+        if depth == 0, item.section == nil { item.section = section(before: child) }
+        if depth > 0 { item.section = nil }
+        let inserted = item
+        if let parent {
+            let path = self.path(of: parent)
+            Self.withSiblings(&list.items, path[...]) { $0[path[path.count - 1]].children.insert(inserted, at: child) }
+        } else {
+            list.items.insert(inserted, at: child)
+        }
+        depths.insert(contentsOf: Self.depths(of: inserted, from: depth), at: index)
+        changed = true
+    }
+
+    /// Takes the item at `index` out with its nested items.
+    @discardableResult
+    private mutating func take(at index: Int) -> TodoItem {
+        let path = self.path(of: index)
+        let item = Self.withSiblings(&list.items, path[...]) { $0.remove(at: path[path.count - 1]) }
+        depths.removeSubrange(index..<subtreeEnd(of: index))
+        return item
+    }
+
+    mutating func removeItem(at index: Int) throws {
+        take(at: index)
+        changed = true
+    }
+
+    mutating func moveItem(at index: Int, under parent: Int?, at position: Int?) throws {
+        let end = subtreeEnd(of: index)
+        if let parent, parent >= index && parent < end {
+            throw EditError("an item cannot move inside itself")
+        }
+        let oldDepth = depths[index]
+        var item = take(at: index)
+        let newParent = parent.map { $0 > index ? $0 - (end - index) : $0 }
+        let depth = newParent.map { depths[$0] + 1 } ?? 0
+        if depth > 0 { item.section = nil }
+        if depth == 0 {
+            // As in a checklist: the section where it lands, unless a neighbour there has its own.
+            let child = place(under: nil, at: position).child
+            let before = child > 0 ? list.items[child - 1].section : nil
+            let after = child < list.items.count ? list.items[child].section : nil
+            let own = oldDepth == 0 ? item.section : nil
+            if own == nil || (own != before && own != after) || list.items.isEmpty {
+                item.section = child > 0 ? before : after
+                if list.items.isEmpty { item.section = own }
+            }
+        }
+        let moved = item
+        let (child, at) = place(under: newParent, at: position)
+        if let newParent {
+            let path = self.path(of: newParent)
+            Self.withSiblings(&list.items, path[...]) { $0[path[path.count - 1]].children.insert(moved, at: child) }
+        } else {
+            list.items.insert(moved, at: child)
+        }
+        depths.insert(contentsOf: Self.depths(of: moved, from: depth), at: at)
+        changed = true
+    }
+
+    /// The section of the top-level item before top-level place `child`, else of the one at it.
+    private func section(before child: Int) -> String? {
+        if child > 0 { return list.items[child - 1].section }
+        return list.items.first?.section
     }
 }
