@@ -3,8 +3,11 @@ enum CLI {
     static let name = "todofmt"
     /// Every subcommand, in the order help lists them.
     static let commands: [any Command.Type] = [
-        ConvertCommand.self, FmtCommand.self, CheckCommand.self, ListCommand.self, CatCommand.self, DiffCommand.self,
-        MergeCommand.self, CompletionsCommand.self, HelpCommand.self,
+        ConvertCommand.self, FmtCommand.self, CheckCommand.self, ListCommand.self,
+        AddCommand.self, DoneCommand.self, UndoCommand.self, ToggleCommand.self, RenameCommand.self, RemoveCommand.self,
+        MoveCommand.self, SetCommand.self, UnsetCommand.self,
+        CatCommand.self, DiffCommand.self, MergeCommand.self,
+        CompletionsCommand.self, HelpCommand.self,
     ]
     /// todofmt itself as data: its options and its subcommands'.
     static let spec = CommandSpec(

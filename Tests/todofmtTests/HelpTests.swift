@@ -25,6 +25,15 @@ let goldenHelp: [(command: String, text: String)] = [
           fmt                     Rewrite checklists in canonical form.
           check                   Validate todo list files and report problems.
           list                    Print the items of a todo list with their positions.
+          add                     Add an item to a todo list.
+          done                    Check items: mark them done.
+          undo                    Uncheck items: mark them open.
+          toggle                  Toggle items between done and open.
+          rename                  Rename an item.
+          rm                      Remove items, with the items nested in them.
+          mv                      Move an item, with the items nested in it.
+          set                     Set fields of an item.
+          unset                   Remove fields of an item.
           cat                     Print a todo list in any format as a Markdown
                                   checklist.
           diff                    Show what changed between two todo lists, item by
@@ -150,8 +159,15 @@ let goldenHelp: [(command: String, text: String)] = [
         Each line is a position (1, 2, 2.1 for the first child of item 2), the checkbox
         and the item's text with its fields, as in a checklist.
 
-        USAGE: todofmt list [--from <format>] [--key <key>] [--table <table>]
-                            [--entity <name>] [--field <role>=<key> ...] <file>
+        Filters combine: an item is listed when it passes each one given. A listed item
+        keeps its position in the file, whatever is left out around it, so it can be
+        given to done, mv and the other editing commands.
+
+        USAGE: todofmt list [--from <format>] [--open] [--done] [--status <c> ...]
+                            [--section <name>] [--grep <text>]
+                            [--field <key>=<value> ...] [--limit <n>] [--offset <n>]
+                            [--sort <keys>] [--format <text|json>] [--key <key>]
+                            [--table <table>] [--entity <name>] <file>
 
         ARGUMENTS:
           <file>                  A todo list in any format todofmt reads, or - for
@@ -161,6 +177,449 @@ let goldenHelp: [(command: String, text: String)] = [
           --from <format>         The file's format. Default: from the extension, else
                                   the content. (values: md, yaml, json, plist, bplist,
                                   sqlite, sql)
+          --open                  List open items ([ ]).
+          --done                  List done items ([x]).
+          --status <c>            List items of this status, by its character: x, a
+                                  space, / or any other. --open, --done and --status
+                                  together list items of any of their statuses. May
+                                  repeat.
+          --section <name>        List the items of this section (the heading's text
+                                  exactly), nested items too.
+          --grep <text>           List items whose name contains this text, ignoring
+                                  case.
+          --field <key>=<value>   List items whose field <key> has this value (written
+                                  as set takes it: prio=2, due=2024-06-01T09:00:00Z). A
+                                  role name before = (name, checked, status, section,
+                                  children, fields, order) instead names the key that
+                                  plays the role, as in convert (--field name=ToDo). May
+                                  repeat.
+          --limit <n>             List at most n items.
+          --offset <n>            Skip the first n items the filters and the order give.
+          --sort <keys>           Order the items by keys, key[:desc],..., each
+                                  ascending unless :desc: a field, or name, checked,
+                                  status, position (stuId:desc,name). Items without the
+                                  field come last; ties keep document order. Sorted
+                                  items are listed flat, each with its own position.
+          --format <text|json>    text (the default): a line an item; json: a JSON array
+                                  of the items in the plain JSON shape, each with its
+                                  position under "at" and without its children.
+          --key <key>             The key of a dictionary root (a UserDefaults file, a
+                                  JSON object) that holds the list. Default: the one key
+                                  that does.
+          --table <table>         The table of a database that holds the list (on a new
+                                  database, the table it creates). Default: todofmt's
+                                  own, else the one with a name column.
+          --entity <name>         The Core Data entity whose rows are the list, by its
+                                  name in the store (Note, TodoItem). Default: the one
+                                  entity with a name attribute.
+          -h, --help              Show help information.
+
+        """
+    ),
+    (
+        "add",
+        """
+        OVERVIEW: Add an item to a todo list.
+
+        The item is open and takes the style of its neighbours. An item is named by its
+        position as list prints it (3, 3.2) or by its exact name; a text of digits and
+        dots is always a position.
+
+        USAGE: todofmt add [--under <item>] [--at <position>] [--dry-run] [--key <key>]
+                           [--table <table>] [--entity <name>]
+                           [--field <role>=<key> ...] <file> <name>
+
+        ARGUMENTS:
+          <file>                  The todo list to edit, in any format todofmt reads
+                                  (md, yaml, json, plist, bplist, sqlite, sql, a Core
+                                  Data store). It is written back in place, changing
+                                  only the edited items.
+          <name>                  The new item's name (taken as it is: brackets stay
+                                  text).
+
+        OPTIONS:
+          --under <item>          Add the item inside this item (a position or a name),
+                                  as its last child unless --at.
+          --at <position>         Where the new item goes: the position list then prints
+                                  for it (1 is first, 2.1 the first child of item 2);
+                                  with --under, the child's number (1 is the first
+                                  child). Default: after the last.
+          --dry-run               Write nothing; print what would change: a unified diff
+                                  for a text file, the rows before (-) and after (+) for
+                                  a database, the items as list prints them for a binary
+                                  property list.
+          --key <key>             The key of a dictionary root (a UserDefaults file, a
+                                  JSON object) that holds the list. Default: the one key
+                                  that does.
+          --table <table>         The table of a database that holds the list (on a new
+                                  database, the table it creates). Default: todofmt's
+                                  own, else the one with a name column.
+          --entity <name>         The Core Data entity whose rows are the list, by its
+                                  name in the store (Note, TodoItem). Default: the one
+                                  entity with a name attribute.
+          --field <role>=<key>    The key (or column) that plays a role in items, for
+                                  schemas todofmt does not know (roles: name, checked,
+                                  status, section, children, fields, order).
+                                  checked=<key>:<value> names the value that means done
+                                  (checked=status:3); status=<key>:<value>=<c> the value
+                                  of custom status c (status=status:2=-). May repeat.
+          -h, --help              Show help information.
+
+        """
+    ),
+    (
+        "done",
+        """
+        OVERVIEW: Check items: mark them done.
+
+        In a checklist only each item's box changes ([ ] to [x]). An item is named by
+        its position as list prints it (3, 3.2) or by its exact name; a text of digits
+        and dots is always a position.
+
+        USAGE: todofmt done [--dry-run] [--key <key>] [--table <table>]
+                            [--entity <name>] [--field <role>=<key> ...] <file>
+                            <item> ...
+
+        ARGUMENTS:
+          <file>                  The todo list to edit, in any format todofmt reads
+                                  (md, yaml, json, plist, bplist, sqlite, sql, a Core
+                                  Data store). It is written back in place, changing
+                                  only the edited items.
+          <item>                  The items: positions as list prints them (3, 3.2), or
+                                  exact names.
+
+        OPTIONS:
+          --dry-run               Write nothing; print what would change: a unified diff
+                                  for a text file, the rows before (-) and after (+) for
+                                  a database, the items as list prints them for a binary
+                                  property list.
+          --key <key>             The key of a dictionary root (a UserDefaults file, a
+                                  JSON object) that holds the list. Default: the one key
+                                  that does.
+          --table <table>         The table of a database that holds the list (on a new
+                                  database, the table it creates). Default: todofmt's
+                                  own, else the one with a name column.
+          --entity <name>         The Core Data entity whose rows are the list, by its
+                                  name in the store (Note, TodoItem). Default: the one
+                                  entity with a name attribute.
+          --field <role>=<key>    The key (or column) that plays a role in items, for
+                                  schemas todofmt does not know (roles: name, checked,
+                                  status, section, children, fields, order).
+                                  checked=<key>:<value> names the value that means done
+                                  (checked=status:3); status=<key>:<value>=<c> the value
+                                  of custom status c (status=status:2=-). May repeat.
+          -h, --help              Show help information.
+
+        """
+    ),
+    (
+        "undo",
+        """
+        OVERVIEW: Uncheck items: mark them open.
+
+        A done item or one of a custom status ([/]) becomes open ([ ]). An item is named
+        by its position as list prints it (3, 3.2) or by its exact name; a text of
+        digits and dots is always a position.
+
+        USAGE: todofmt undo [--dry-run] [--key <key>] [--table <table>]
+                            [--entity <name>] [--field <role>=<key> ...] <file>
+                            <item> ...
+
+        ARGUMENTS:
+          <file>                  The todo list to edit, in any format todofmt reads
+                                  (md, yaml, json, plist, bplist, sqlite, sql, a Core
+                                  Data store). It is written back in place, changing
+                                  only the edited items.
+          <item>                  The items: positions as list prints them (3, 3.2), or
+                                  exact names.
+
+        OPTIONS:
+          --dry-run               Write nothing; print what would change: a unified diff
+                                  for a text file, the rows before (-) and after (+) for
+                                  a database, the items as list prints them for a binary
+                                  property list.
+          --key <key>             The key of a dictionary root (a UserDefaults file, a
+                                  JSON object) that holds the list. Default: the one key
+                                  that does.
+          --table <table>         The table of a database that holds the list (on a new
+                                  database, the table it creates). Default: todofmt's
+                                  own, else the one with a name column.
+          --entity <name>         The Core Data entity whose rows are the list, by its
+                                  name in the store (Note, TodoItem). Default: the one
+                                  entity with a name attribute.
+          --field <role>=<key>    The key (or column) that plays a role in items, for
+                                  schemas todofmt does not know (roles: name, checked,
+                                  status, section, children, fields, order).
+                                  checked=<key>:<value> names the value that means done
+                                  (checked=status:3); status=<key>:<value>=<c> the value
+                                  of custom status c (status=status:2=-). May repeat.
+          -h, --help              Show help information.
+
+        """
+    ),
+    (
+        "toggle",
+        """
+        OVERVIEW: Toggle items between done and open.
+
+        A done item becomes open; an open one, or one of a custom status, done. An item
+        is named by its position as list prints it (3, 3.2) or by its exact name; a text
+        of digits and dots is always a position.
+
+        USAGE: todofmt toggle [--dry-run] [--key <key>] [--table <table>]
+                              [--entity <name>] [--field <role>=<key> ...] <file>
+                              <item> ...
+
+        ARGUMENTS:
+          <file>                  The todo list to edit, in any format todofmt reads
+                                  (md, yaml, json, plist, bplist, sqlite, sql, a Core
+                                  Data store). It is written back in place, changing
+                                  only the edited items.
+          <item>                  The items: positions as list prints them (3, 3.2), or
+                                  exact names.
+
+        OPTIONS:
+          --dry-run               Write nothing; print what would change: a unified diff
+                                  for a text file, the rows before (-) and after (+) for
+                                  a database, the items as list prints them for a binary
+                                  property list.
+          --key <key>             The key of a dictionary root (a UserDefaults file, a
+                                  JSON object) that holds the list. Default: the one key
+                                  that does.
+          --table <table>         The table of a database that holds the list (on a new
+                                  database, the table it creates). Default: todofmt's
+                                  own, else the one with a name column.
+          --entity <name>         The Core Data entity whose rows are the list, by its
+                                  name in the store (Note, TodoItem). Default: the one
+                                  entity with a name attribute.
+          --field <role>=<key>    The key (or column) that plays a role in items, for
+                                  schemas todofmt does not know (roles: name, checked,
+                                  status, section, children, fields, order).
+                                  checked=<key>:<value> names the value that means done
+                                  (checked=status:3); status=<key>:<value>=<c> the value
+                                  of custom status c (status=status:2=-). May repeat.
+          -h, --help              Show help information.
+
+        """
+    ),
+    (
+        "rename",
+        """
+        OVERVIEW: Rename an item.
+
+        Its status, fields and nested items stay. An item is named by its position as
+        list prints it (3, 3.2) or by its exact name; a text of digits and dots is
+        always a position.
+
+        USAGE: todofmt rename [--dry-run] [--key <key>] [--table <table>]
+                              [--entity <name>] [--field <role>=<key> ...] <file> <item>
+                              <name>
+
+        ARGUMENTS:
+          <file>                  The todo list to edit, in any format todofmt reads
+                                  (md, yaml, json, plist, bplist, sqlite, sql, a Core
+                                  Data store). It is written back in place, changing
+                                  only the edited items.
+          <item>                  An item: its position as list prints it (3, 3.2), or
+                                  its exact name. A name that several items have is an
+                                  error that lists them.
+          <name>                  The item's new name.
+
+        OPTIONS:
+          --dry-run               Write nothing; print what would change: a unified diff
+                                  for a text file, the rows before (-) and after (+) for
+                                  a database, the items as list prints them for a binary
+                                  property list.
+          --key <key>             The key of a dictionary root (a UserDefaults file, a
+                                  JSON object) that holds the list. Default: the one key
+                                  that does.
+          --table <table>         The table of a database that holds the list (on a new
+                                  database, the table it creates). Default: todofmt's
+                                  own, else the one with a name column.
+          --entity <name>         The Core Data entity whose rows are the list, by its
+                                  name in the store (Note, TodoItem). Default: the one
+                                  entity with a name attribute.
+          --field <role>=<key>    The key (or column) that plays a role in items, for
+                                  schemas todofmt does not know (roles: name, checked,
+                                  status, section, children, fields, order).
+                                  checked=<key>:<value> names the value that means done
+                                  (checked=status:3); status=<key>:<value>=<c> the value
+                                  of custom status c (status=status:2=-). May repeat.
+          -h, --help              Show help information.
+
+        """
+    ),
+    (
+        "rm",
+        """
+        OVERVIEW: Remove items, with the items nested in them.
+
+        Every item is found before any goes, so positions name items as list printed
+        them. An item is named by its position as list prints it (3, 3.2) or by its
+        exact name; a text of digits and dots is always a position.
+
+        USAGE: todofmt rm [--dry-run] [--key <key>] [--table <table>] [--entity <name>]
+                          [--field <role>=<key> ...] <file> <item> ...
+
+        ARGUMENTS:
+          <file>                  The todo list to edit, in any format todofmt reads
+                                  (md, yaml, json, plist, bplist, sqlite, sql, a Core
+                                  Data store). It is written back in place, changing
+                                  only the edited items.
+          <item>                  The items: positions as list prints them (3, 3.2), or
+                                  exact names.
+
+        OPTIONS:
+          --dry-run               Write nothing; print what would change: a unified diff
+                                  for a text file, the rows before (-) and after (+) for
+                                  a database, the items as list prints them for a binary
+                                  property list.
+          --key <key>             The key of a dictionary root (a UserDefaults file, a
+                                  JSON object) that holds the list. Default: the one key
+                                  that does.
+          --table <table>         The table of a database that holds the list (on a new
+                                  database, the table it creates). Default: todofmt's
+                                  own, else the one with a name column.
+          --entity <name>         The Core Data entity whose rows are the list, by its
+                                  name in the store (Note, TodoItem). Default: the one
+                                  entity with a name attribute.
+          --field <role>=<key>    The key (or column) that plays a role in items, for
+                                  schemas todofmt does not know (roles: name, checked,
+                                  status, section, children, fields, order).
+                                  checked=<key>:<value> names the value that means done
+                                  (checked=status:3); status=<key>:<value>=<c> the value
+                                  of custom status c (status=status:2=-). May repeat.
+          -h, --help              Show help information.
+
+        """
+    ),
+    (
+        "mv",
+        """
+        OVERVIEW: Move an item, with the items nested in it.
+
+        In a checklist the item's lines move (re-indented when its depth changes). An
+        item is named by its position as list prints it (3, 3.2) or by its exact name; a
+        text of digits and dots is always a position.
+
+        USAGE: todofmt mv [--dry-run] [--key <key>] [--table <table>] [--entity <name>]
+                          [--field <role>=<key> ...] <file> <item> <position>
+
+        ARGUMENTS:
+          <file>                  The todo list to edit, in any format todofmt reads
+                                  (md, yaml, json, plist, bplist, sqlite, sql, a Core
+                                  Data store). It is written back in place, changing
+                                  only the edited items.
+          <item>                  An item: its position as list prints it (3, 3.2), or
+                                  its exact name. A name that several items have is an
+                                  error that lists them.
+          <position>              Where the item goes: the position list prints for it
+                                  afterwards (1 is first; 2.1 makes it the first child
+                                  of item 2, counted without the moved item; one past
+                                  the last child of an item appends to it).
+
+        OPTIONS:
+          --dry-run               Write nothing; print what would change: a unified diff
+                                  for a text file, the rows before (-) and after (+) for
+                                  a database, the items as list prints them for a binary
+                                  property list.
+          --key <key>             The key of a dictionary root (a UserDefaults file, a
+                                  JSON object) that holds the list. Default: the one key
+                                  that does.
+          --table <table>         The table of a database that holds the list (on a new
+                                  database, the table it creates). Default: todofmt's
+                                  own, else the one with a name column.
+          --entity <name>         The Core Data entity whose rows are the list, by its
+                                  name in the store (Note, TodoItem). Default: the one
+                                  entity with a name attribute.
+          --field <role>=<key>    The key (or column) that plays a role in items, for
+                                  schemas todofmt does not know (roles: name, checked,
+                                  status, section, children, fields, order).
+                                  checked=<key>:<value> names the value that means done
+                                  (checked=status:3); status=<key>:<value>=<c> the value
+                                  of custom status c (status=status:2=-). May repeat.
+          -h, --help              Show help information.
+
+        """
+    ),
+    (
+        "set",
+        """
+        OVERVIEW: Set fields of an item.
+
+        A field the item has keeps its place and takes the new value; a new one is added
+        after its fields. The name and status are not fields: use rename, done and undo.
+        An item is named by its position as list prints it (3, 3.2) or by its exact
+        name; a text of digits and dots is always a position.
+
+        USAGE: todofmt set [--dry-run] [--key <key>] [--table <table>] [--entity <name>]
+                           [--field <role>=<key> ...] <file> <item> <key=value> ...
+
+        ARGUMENTS:
+          <file>                  The todo list to edit, in any format todofmt reads
+                                  (md, yaml, json, plist, bplist, sqlite, sql, a Core
+                                  Data store). It is written back in place, changing
+                                  only the edited items.
+          <item>                  An item: its position as list prints it (3, 3.2), or
+                                  its exact name. A name that several items have is an
+                                  error that lists them.
+          <key=value>             A field and its value, written as in a checklist's
+                                  [key:: value]: 2 is an integer, true a boolean,
+                                  2024-06-01T09:00:00Z a date, "7" a string, [1, 2] an
+                                  array; anything else is the text as it stands.
+
+        OPTIONS:
+          --dry-run               Write nothing; print what would change: a unified diff
+                                  for a text file, the rows before (-) and after (+) for
+                                  a database, the items as list prints them for a binary
+                                  property list.
+          --key <key>             The key of a dictionary root (a UserDefaults file, a
+                                  JSON object) that holds the list. Default: the one key
+                                  that does.
+          --table <table>         The table of a database that holds the list (on a new
+                                  database, the table it creates). Default: todofmt's
+                                  own, else the one with a name column.
+          --entity <name>         The Core Data entity whose rows are the list, by its
+                                  name in the store (Note, TodoItem). Default: the one
+                                  entity with a name attribute.
+          --field <role>=<key>    The key (or column) that plays a role in items, for
+                                  schemas todofmt does not know (roles: name, checked,
+                                  status, section, children, fields, order).
+                                  checked=<key>:<value> names the value that means done
+                                  (checked=status:3); status=<key>:<value>=<c> the value
+                                  of custom status c (status=status:2=-). May repeat.
+          -h, --help              Show help information.
+
+        """
+    ),
+    (
+        "unset",
+        """
+        OVERVIEW: Remove fields of an item.
+
+        A key the item does not have is no error. An item is named by its position as
+        list prints it (3, 3.2) or by its exact name; a text of digits and dots is
+        always a position.
+
+        USAGE: todofmt unset [--dry-run] [--key <key>] [--table <table>]
+                             [--entity <name>] [--field <role>=<key> ...] <file> <item>
+                             <key> ...
+
+        ARGUMENTS:
+          <file>                  The todo list to edit, in any format todofmt reads
+                                  (md, yaml, json, plist, bplist, sqlite, sql, a Core
+                                  Data store). It is written back in place, changing
+                                  only the edited items.
+          <item>                  An item: its position as list prints it (3, 3.2), or
+                                  its exact name. A name that several items have is an
+                                  error that lists them.
+          <key>                   The keys of the fields to remove.
+
+        OPTIONS:
+          --dry-run               Write nothing; print what would change: a unified diff
+                                  for a text file, the rows before (-) and after (+) for
+                                  a database, the items as list prints them for a binary
+                                  property list.
           --key <key>             The key of a dictionary root (a UserDefaults file, a
                                   JSON object) that holds the list. Default: the one key
                                   that does.
@@ -347,7 +806,8 @@ let goldenHelp: [(command: String, text: String)] = [
 
         ARGUMENTS:
           <subcommand>            The subcommand to describe; without it, todofmt's own
-                                  help. (values: convert, fmt, check, list, cat, diff,
+                                  help. (values: convert, fmt, check, list, add, done,
+                                  undo, toggle, rename, rm, mv, set, unset, cat, diff,
                                   merge, completions, help)
 
         OPTIONS:

@@ -204,8 +204,16 @@ extension TodoDocument {
     }
 
     /// The items of `range` with their depths.
+    /// Their names are strings of their own, so that the text they were read from is not
+    /// held while the edit changes it (which would copy the whole text).
     private func entries(_ range: Range<Int>) -> [ItemAlignment.Entry] {
-        text.withBytes { bytes in range.map { ItemAlignment.Entry(item(at: $0, bytes: bytes), depth: records[$0].depth) } }
+        text.withBytes { bytes in
+            range.map {
+                var item = item(at: $0, bytes: bytes)
+                item.detachName()
+                return ItemAlignment.Entry(item, depth: records[$0].depth)
+            }
+        }
     }
 
     /// An item and its children as entries, from `depth`.

@@ -339,9 +339,10 @@ public struct TodoDocument: Sendable {
         var updated = text
         text = ""
         for edit in edits.reversed() {
-            let utf8 = updated.utf8
-            let lower = utf8.index(utf8.startIndex, offsetBy: edit.range.lowerBound)
-            let upper = utf8.index(lower, offsetBy: edit.range.count)
+            // No view of the text is held across the replacement, which then changes the text
+            // in place rather than copying it.
+            let lower = updated.utf8.index(updated.utf8.startIndex, offsetBy: edit.range.lowerBound)
+            let upper = updated.utf8.index(lower, offsetBy: edit.range.count)
             updated.replaceSubrange(lower..<upper, with: String(decoding: edit.bytes, as: UTF8.self))
         }
         text = updated

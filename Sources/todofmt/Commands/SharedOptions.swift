@@ -44,10 +44,11 @@ extension Arguments {
 
     /// `--key`, `--table`, `--entity` and every `--field` as list options: `ROLE=KEY`, and the value
     /// mappings `checked=KEY:DONE` and `status=KEY:VALUE=C`.
-    func listOptions() throws(UsageError) -> ListOptions {
+    /// `skipping` leaves out `--field` values that are something else (`list`'s field filters).
+    func listOptions(skipping: (String) -> Bool = { _ in false }) throws(UsageError) -> ListOptions {
         var roles: [ItemRole: String] = [:]
         var mappings: [(key: String, value: String, status: TodoStatus)] = []
-        for pair in values(of: SharedOptions.field) {
+        for pair in values(of: SharedOptions.field) where !skipping(pair) {
             let parts = pair.split(separator: "=", maxSplits: 1).map(String.init)
             guard parts.count == 2, let role = ItemRole(rawValue: parts[0].lowercased()), !parts[1].isEmpty else {
                 throw UsageError("--field takes <role>=<key>, not '\(pair)' (roles: \(SharedOptions.roles))")

@@ -1,0 +1,151 @@
+import Foundation
+
+/// One editing command's change of a list (`todofmt add`, `done`, `mv`…), in terms of
+/// items as `todofmt list` shows them. `apply(to:)` makes it on a checklist's document
+/// (changing only the lines it must) or on any other file's list (written back by the
+/// file's minimal-change update); `FileEdit` does either on a file.
+public enum Edit: Hashable, Sendable {
+    /// A new open item named `name`: under `under` (nil: at the top level) at `at`, which
+    /// is, under an item, the child's number (`[2]`: its second child), else the whole
+    /// position the item gets (`[3, 1]`: the first child of item 3); nil: after the last.
+    case add(name: String, under: ItemAddress?, at: [Int]?)
+    /// The items become done (`[x]`).
+    case check([ItemAddress])
+    /// The items become open (`[ ]`), from done or any custom status.
+    case uncheck([ItemAddress])
+    /// Done items become open, any other (open or custom) done.
+    case toggle([ItemAddress])
+    /// The item's name becomes `to`; its status, fields and children stay.
+    case rename(ItemAddress, to: String)
+    /// The items go, with the items nested in them.
+    case remove([ItemAddress])
+    /// The item, with the items nested in it, moves to where `list` then shows it at `to`.
+    case move(ItemAddress, to: [Int])
+    /// Fields set on the item: a key it has keeps its place and takes the value, a new key
+    /// is added after its fields.
+    case set(ItemAddress, [Field])
+    /// The item's fields with these keys go (a key it does not have is no error).
+    case unset(ItemAddress, [String])
+
+    /// Makes the edit on `outline`; `file` names the file in errors. Every item is found
+    /// before anything changes; an item that is not there, or a name that several items
+    /// have, is an error and nothing changes.
+    func apply<O: ItemOutline>(to outline: inout O, file: String) throws {
+        switch self {
+        case .add(let name, let under, let at):
+            let parent: Int?
+            var position: Int?
+            if let under {
+                parent = try outline.resolve(under, in: file)
+                position = try at.map { path in
+                    guard path.count == 1 else {
+                        throw EditError("--at under an item is the child's number (1, 2…), not \(Self.text(path))")
+                    }
+                    return path[0] - 1
+                }
+            } else if let at {
+                (parent, position) = try Self.place(at, in: outline, skipping: 0..<0, file: file)
+            } else {
+                parent = nil
+            }
+            if let p = position, p >= outline.children(of: parent).count { position = nil }
+            try outline.insertItem(TodoItem(name: name), under: parent, at: position)
+        case .check(let addresses):
+            try Self.setStatus(addresses, in: &outline, file: file) { _ in .done }
+        case .uncheck(let addresses):
+            try Self.setStatus(addresses, in: &outline, file: file) { _ in .open }
+        case .toggle(let addresses):
+            try Self.setStatus(addresses, in: &outline, file: file) { $0 == .done ? .open : .done }
+        case .rename(let address, let name):
+            let index = try outline.resolve(address, in: file)
+            try outline.changeItem(at: index) { $0.name = name }
+        case .remove(let addresses):
+            let indexes = Set(try addresses.map { try outline.resolve($0, in: file) }).sorted()
+            // From the last, so that earlier indexes stay (an item inside another goes first).
+            for index in indexes.reversed() { try outline.removeItem(at: index) }
+        case .move(let address, let to):
+            let index = try outline.resolve(address, in: file)
+            let end = outline.subtreeEnd(of: index)
+            let (parent, position) = try Self.place(to, in: outline, skipping: index..<end, file: file)
+            try outline.moveItem(at: index, under: parent, at: position)
+        case .set(let address, let fields):
+            for field in fields { try Self.checkField(field.key) }
+            let index = try outline.resolve(address, in: file)
+            try outline.changeItem(at: index) { item in
+                for field in fields {
+                    if let k = item.fields.firstIndex(where: { $0.key == field.key }) {
+                        item.fields[k].value = field.value
+                    } else {
+                        item.fields.append(field)
+                    }
+                }
+            }
+        case .unset(let address, let keys):
+            let index = try outline.resolve(address, in: file)
+            try outline.changeItem(at: index) { item in item.fields.removeAll { keys.contains($0.key) } }
+        }
+    }
+
+    /// Sets the status of each item (once, however often it is named).
+    private static func setStatus<O: ItemOutline>(
+        _ addresses: [ItemAddress], in outline: inout O, file: String, _ status: (TodoStatus) -> TodoStatus
+    ) throws {
+        let indexes = Set(try addresses.map { try outline.resolve($0, in: file) }).sorted()
+        for index in indexes {
+            try outline.changeItem(at: index) { $0.status = status($0.status) }
+        }
+    }
+
+    /// The parent and the 0-based place among its children (nil: last) of position `path`,
+    /// the items `skipping` (a moved item) left out.
+    private static func place<O: ItemOutline>(
+        _ path: [Int], in outline: O, skipping: Range<Int>, file: String
+    ) throws -> (parent: Int?, position: Int?) {
+        var parent: Int? = nil
+        if path.count > 1 {
+            guard let found = outline.index(at: Array(path.dropLast()), skipping: skipping) else {
+                throw EditError("\(file): there is no item \(text(path.dropLast())) to put an item under")
+            }
+            parent = found
+        }
+        let count = outline.children(of: parent, skipping: skipping).count
+        let n = path[path.count - 1]
+        guard n >= 1, n <= count + 1 else {
+            let under = parent == nil ? "at the top level" : "under item \(text(path.dropLast()))"
+            throw EditError("\(file): position \(text(path)) is beyond the end: there are \(count) items \(under), so at most \(text(path.dropLast() + [count + 1]))")
+        }
+        return (parent, n - 1 == count ? nil : n - 1)
+    }
+
+    static func text<C: Collection<Int>>(_ path: C) -> String { path.map(String.init).joined(separator: ".") }
+
+    /// `set` changes fields: the keys that are the item's name, status or nesting are refused.
+    public static func checkField(_ key: String) throws {
+        guard !key.isEmpty else { throw EditError("a field needs a key") }
+        switch ItemSchema.standard.role(of: key) {
+        case .name?: throw EditError("'\(key)' is the item's name: use rename")
+        case .checked?, .status?: throw EditError("'\(key)' is the item's status: use done, undo or toggle")
+        case .children?, .fields?, .section?: throw EditError("'\(key)' is not a field todofmt sets")
+        default: break
+        }
+    }
+
+    /// A field's value written as in a checklist (FORMAT.md section 4.2): `2` an integer,
+    /// `true` a boolean, `2024-06-01T09:00:00Z` a date, `"7"` (JSON string syntax) a string,
+    /// `[1, 2]` an array, `{"a": 1}` a dictionary, `<00ff>` data; anything else is the string
+    /// as it stands (empty too).
+    public static func fieldValue(_ text: String) throws -> FieldValue {
+        let bytes = Array(text.utf8)
+        guard let first = bytes.first else { return .string("") }
+        switch first {
+        case UInt8(ascii: "\""), UInt8(ascii: "["), UInt8(ascii: "{"), UInt8(ascii: "<"):
+            var cursor = FieldSyntax.Cursor(bytes: bytes[...], position: 0)
+            guard let value = cursor.parseValue(), cursor.position == bytes.count else {
+                throw EditError("'\(text)' is not a value: a value starting with \(Character(Unicode.Scalar(first))) is written as in a checklist (FORMAT.md section 4.2)")
+            }
+            return value
+        default:
+            return FieldSyntax.typedToken(bytes[...]) ?? .string(text)
+        }
+    }
+}

@@ -1,0 +1,184 @@
+import Foundation
+
+/// An editing command on a file of any format todofmt reads (`todofmt done TODO.md 4`): the
+/// list is read, the edit made, and the file written back through its format's
+/// minimal-change update — in a checklist through its document, so one checked item
+/// changes one line.
+///
+/// The write is atomic (a temporary file renamed into place with the file's mode, or one
+/// database transaction), and refused when the file changed on disk after it was read.
+/// A dry run writes nothing and says what would change.
+public struct FileEdit: Sendable {
+    /// The file to edit.
+    public var file: URL
+    /// The edits, made in order.
+    public var edits: [Edit]
+    /// Where the list is and what its keys are called.
+    public var options: ListOptions
+    /// Whether to leave the file as it is and only say what would change.
+    public var dryRun: Bool
+    /// Runs just before the write is committed (tests change the file there).
+    var beforeCommit: (@Sendable () -> Void)?
+
+    public init(file: URL, edits: [Edit], options: ListOptions = ListOptions(), dryRun: Bool = false) {
+        self.file = file
+        self.edits = edits
+        self.options = options
+        self.dryRun = dryRun
+    }
+
+    /// What an edit did.
+    public struct Result: Sendable {
+        /// What the file could not hold.
+        public var warnings: [ConversionWarning] = []
+        /// Whether the file changed (or, in a dry run, would).
+        public var changed = false
+        /// In a dry run: what would change, as a unified diff (a text file), or the rows
+        /// that would change (a database), or the items as `list` prints them (a binary
+        /// property list). Empty when nothing would change.
+        public var changes = ""
+    }
+
+    /// Makes the edits; throws `EditError` when an item is not there or a name is
+    /// ambiguous, and nothing is written.
+    public func run() throws -> Result {
+        let path = file.filePath
+        let before = try FileFingerprint(path)
+        let input = Input(file: path)
+        let format = FormatRegistry.inputFormat(given: nil, path: path, head: try input.head())
+        if format == .markdown {
+            return try editChecklist(path, fingerprint: before)
+        }
+        return try editList(input, format: format, fingerprint: before)
+    }
+
+    private func editChecklist(_ path: String, fingerprint: FileFingerprint) throws -> Result {
+        // The document's text is edited in place: only a dry run keeps the text as it was.
+        var edited = EditedDocument(document: try TodoDocument(contentsOf: file))
+        let old = dryRun ? edited.document.text : ""
+        for edit in edits { try edit.apply(to: &edited, file: path) }
+        let document = edited.document
+        var result = Result()
+        guard edited.changed, !dryRun || document.text != old else { return result }
+        result.changed = true
+        if dryRun {
+            result.changes = UnifiedDiff.text(old: old, new: document.text, name: path)
+            return result
+        }
+        let output = try Output.file(path)
+        do {
+            var sink = output.makeSink()
+            TodoDocumentEdit(text: document.text).write(to: &sink)
+            _ = try sink.finish(path: output.name)
+            beforeCommit?()
+            try fingerprint.check(path)
+            try output.commit()
+        } catch {
+            output.discard()
+            throw error
+        }
+        return result
+    }
+
+    private func editList(_ input: Input, format: DocumentFormat, fingerprint: FileFingerprint) throws -> Result {
+        let path = file.filePath
+        let reader = try FormatRegistry.format(format)
+        // Names stay slices of the input's text, which is held while the list is edited anyway.
+        var builder = ListBuilder(keepingSlices: ())
+        try reader.read(input, options: options, into: &builder)
+        var tree = TreeList(builder.finish())
+        // A dry run shows the items before and after; a write needs only the new ones.
+        let oldList = dryRun ? tree.list : TodoList()
+        for edit in edits { try edit.apply(to: &tree, file: path) }
+        var result = Result()
+        guard tree.changed else { return result }
+        result.changed = true
+        let list = tree.list
+        tree = TreeList(TodoList())
+        try list.checkDepth()
+        if dryRun {
+            result.changes = try preview(of: list, format: format, old: oldList)
+            return result
+        }
+        var info = stat()
+        if stat(path, &info) == 0, info.st_size == 0 {
+            // An empty file holds no list to update: the list is written as a new file.
+            try fingerprint.check(path)
+            return Result(warnings: try list.write(to: file, format: format, options: options), changed: true)
+        }
+        beforeCommit?()
+        try fingerprint.check(path)
+        let pending = try reader.update(input, with: list, options: options)
+        do {
+            // A database is changed inside its transaction, not on disk: it was checked before.
+            if format != .sqlite { try fingerprint.check(path) }
+            try pending.commit()
+        } catch {
+            pending.discard()
+            throw error
+        }
+        result.warnings = pending.warnings
+        return result
+    }
+
+    /// What writing `list` would change: the update made on a copy of the file, compared.
+    private func preview(of list: TodoList, format: DocumentFormat, old: TodoList) throws -> String {
+        let path = file.filePath
+        if format == .bplist {
+            return UnifiedDiff.text(old: old.listing(), new: list.listing(), name: path + " (items)")
+        }
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("todofmt-dry-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let copy = folder.appendingPathComponent(file.lastPathComponent).path
+        for suffix in ["", "-wal"] where FileManager.default.fileExists(atPath: path + suffix) {
+            try FileManager.default.copyItem(atPath: path + suffix, toPath: copy + suffix)
+        }
+        let pending = try FormatRegistry.format(format).update(Input(file: copy), with: list, options: options)
+        try pending.commit()
+        if format == .sqlite { return try DatabaseRows.changes(from: path, to: copy) }
+        return UnifiedDiff.text(old: try Input(file: path).text(), new: try Input(file: copy).text(), name: path)
+    }
+}
+
+extension TodoList {
+    /// The items as `todofmt list` prints them, a line each.
+    func listing() -> String {
+        var positions = ItemPositions()
+        var text = ""
+        for entry in flattened() {
+            text += positions.next(depth: entry.depth) + " " + entry.item.checklistText + "\n"
+        }
+        return text
+    }
+}
+
+/// What a file was when it was read: refused as the base of a write when it changed since.
+struct FileFingerprint: Equatable {
+    private var parts: [Int64]
+
+    init(_ path: String) throws {
+        parts = []
+        for (suffix, required) in [("", true), ("-wal", false)] {
+            var info = stat()
+            guard stat(path + suffix, &info) == 0 else {
+                if required { throw ConversionError.io(path: path, reason: String(cString: strerror(errno))) }
+                parts.append(-1)
+                continue
+            }
+            #if canImport(Darwin)
+            let modified = info.st_mtimespec
+            #else
+            let modified = info.st_mtim
+            #endif
+            parts += [Int64(info.st_dev), Int64(info.st_ino), Int64(info.st_size), Int64(modified.tv_sec), Int64(modified.tv_nsec)]
+        }
+    }
+
+    /// Throws when the file at `path` is no longer what it was.
+    func check(_ path: String) throws {
+        guard try FileFingerprint(path) == self else {
+            throw EditError("\(path) changed on disk after todofmt read it; nothing was written (run the command again)")
+        }
+    }
+}

@@ -1,0 +1,357 @@
+import Foundation
+
+/// `todofmt list`'s filters, order and paging over a list's items, as an app fetches them
+/// (a predicate, sort descriptors, a fetch limit and offset). Every listed item keeps its
+/// real position (`2.1`), whatever is left out around it.
+public struct ItemQuery: Sendable {
+    /// Items of any of these statuses (none: every status).
+    public var statuses: Set<TodoStatus> = []
+    /// Items of this section: a top-level item under the heading, and the items nested in it.
+    public var section: String?
+    /// Items whose name contains this text, ignoring case.
+    public var grep: String?
+    /// Items with each of these fields: the key exactly, the value as `set` reads it or as
+    /// the field's text.
+    public var fields: [(key: String, value: String)] = []
+    /// The order: keys (a field, or `name`, `checked`, `status`, `position`), each
+    /// ascending unless `descending`; document order when empty. Items without the field
+    /// come last.
+    public var sort: [(key: String, descending: Bool)] = []
+    /// At most this many items, after `offset` are skipped.
+    public var limit: Int?
+    public var offset = 0
+
+    public init() {}
+
+    /// One item as listed: its position as `list` prints it, the item (without children)
+    /// and its depth.
+    public struct Listed: Sendable {
+        public var position: String
+        public var item: TodoItem
+        public var depth: Int
+    }
+
+    /// The items of `list` the query selects, in its order.
+    public func items(of list: TodoList) -> [Listed] {
+        var listed: [Listed] = []
+        var counters: [Int] = []
+        let grepNeedle = grep.map { Self.folded($0) }
+        let wanted = fields.map { (key: $0.key, text: $0.value, value: try? Edit.fieldValue($0.value)) }
+        func walk(_ items: [TodoItem], depth: Int, section: String?) {
+            for item in items {
+                if counters.count > depth + 1 { counters.removeLast(counters.count - depth - 1) }
+                while counters.count < depth + 1 { counters.append(0) }
+                counters[depth] += 1
+                let itemSection = depth == 0 ? item.section : section
+                if matches(item, section: itemSection, needle: grepNeedle, wanted: wanted) {
+                    var bare = item
+                    if !bare.children.isEmpty { bare.children = [] }
+                    listed.append(Listed(position: counters.map(String.init).joined(separator: "."), item: bare, depth: depth))
+                }
+                if !item.children.isEmpty { walk(item.children, depth: depth + 1, section: itemSection) }
+            }
+        }
+        walk(list.items, depth: 0, section: nil)
+        return ordered(listed)
+    }
+
+    /// Selected items sorted and paged.
+    func ordered(_ selected: [Listed]) -> [Listed] {
+        var listed = selected
+        if !sort.isEmpty {
+            let order = Array(listed.indices)
+            let sorted = order.sorted { a, b in
+                for key in sort {
+                    let c = compare(listed[a], listed[b], key: key.key, indexes: (a, b))
+                    if c == 0 { continue }
+                    // An item without the field comes last either way.
+                    if isAbsent(key.key, listed[a]) || isAbsent(key.key, listed[b]) { return c < 0 }
+                    return key.descending ? c > 0 : c < 0
+                }
+                return a < b
+            }
+            listed = sorted.map { listed[$0] }
+        }
+        if offset > 0 || limit != nil {
+            let start = min(offset, listed.count)
+            let end = limit.map { min(start + $0, listed.count) } ?? listed.count
+            listed = Array(listed[start..<end])
+        }
+        return listed
+    }
+
+    private func isAbsent(_ key: String, _ entry: Listed) -> Bool {
+        !["name", "checked", "status", "position"].contains(key) && entry.item.fields[key: key] == nil
+    }
+
+    func matches(
+        _ item: TodoItem, section: String?, needle: String?, wanted: [(key: String, text: String, value: FieldValue?)]
+    ) -> Bool {
+        if !statuses.isEmpty {
+            guard statuses.contains(item.status) else { return false }
+        }
+        if let wantedSection = self.section, section != wantedSection { return false }
+        if let needle, !Self.contains(item.nameStorage, needle) { return false }
+        for field in wanted {
+            guard let value = item.fields[key: field.key] else { return false }
+            if value == field.value { continue }
+            if case .string(let s) = value, s == field.text { continue }
+            if FieldSyntax.renderValue(value, bare: true) == field.text { continue }
+            return false
+        }
+        return true
+    }
+
+    static func folded(_ text: String) -> String { text.lowercased() }
+
+    /// Whether `name` contains `needle` (lower case already), ignoring case. An ASCII needle
+    /// is looked for byte by byte with ASCII letters folded (the only other characters that
+    /// lower to ASCII, the Kelvin sign and the dotted capital I, send the name the long way);
+    /// a needle without case (日本語) byte by byte; any other both lowered.
+    static func contains(_ name: Substring, _ needle: String) -> Bool {
+        let found = name.utf8.withContiguousStorageIfAvailable { hay -> Bool? in
+            needle.utf8.withContiguousStorageIfAvailable { pin -> Bool? in
+                let pinASCII = !pin.contains { $0 >= 0x80 }
+                guard pinASCII || !needle.unicodeScalars.contains(where: { $0.properties.changesWhenCaseMapped }) else { return nil }
+                if pin.isEmpty { return true }
+                if hay.count >= pin.count {
+                    for start in 0...(hay.count - pin.count) {
+                        var k = 0
+                        while k < pin.count {
+                            var b = hay[start + k]
+                            if pinASCII && b >= 65 && b <= 90 { b += 32 }
+                            if b != pin[k] { break }
+                            k += 1
+                        }
+                        if k == pin.count { return true }
+                    }
+                }
+                guard pinASCII else { return false }
+                // U+212A KELVIN SIGN (E2 84 AA) and U+0130 (C4 B0) lower to ASCII letters.
+                for i in hay.indices where hay[i] == 0xC4 || hay[i] == 0xE2 {
+                    if hay[i] == 0xC4, i + 1 < hay.count, hay[i + 1] == 0xB0 { return nil }
+                    if hay[i] == 0xE2, i + 2 < hay.count, hay[i + 1] == 0x84, hay[i + 2] == 0xAA { return nil }
+                }
+                return false
+            } ?? nil
+        } ?? nil
+        if let found { return found }
+        return folded(String(name)).contains(needle)
+    }
+
+    /// -1, 0 or 1: how two listed items compare by `key`; an item without it comes last.
+    private func compare(_ a: Listed, _ b: Listed, key: String, indexes: (Int, Int)) -> Int {
+        switch key {
+        case "name": return Self.compare(a.item.name, b.item.name)
+        case "checked": return Self.compare(a.item.isChecked ? 1 : 0, b.item.isChecked ? 1 : 0)
+        case "status": return Self.compare(a.item.status.marker.value, b.item.status.marker.value)
+        case "position":
+            let pa = a.position.split(separator: ".").map { Int($0)! }, pb = b.position.split(separator: ".").map { Int($0)! }
+            return pa.lexicographicallyPrecedes(pb) ? -1 : pa == pb ? 0 : 1
+        default:
+            switch (a.item.fields[key: key], b.item.fields[key: key]) {
+            case (nil, nil): return 0
+            case (nil, _): return 1
+            case (_, nil): return -1
+            case (let x?, let y?): return Self.compare(x, y)
+            }
+        }
+    }
+
+    private static func compare<T: Comparable>(_ a: T, _ b: T) -> Int { a < b ? -1 : a == b ? 0 : 1 }
+
+    /// Values of one kind compare by value (numbers as numbers, dates by time); of
+    /// different kinds, by kind: booleans, numbers, dates, strings, then the rest; null last.
+    static func compare(_ a: FieldValue, _ b: FieldValue) -> Int {
+        func rank(_ v: FieldValue) -> Int {
+            switch v {
+            case .bool: 0
+            case .integer, .bigInteger, .double: 1
+            case .date: 2
+            case .string: 3
+            case .data: 4
+            case .array: 5
+            case .dictionary: 6
+            case .null: 7
+            }
+        }
+        func number(_ v: FieldValue) -> Double? {
+            switch v {
+            case .integer(let i): Double(i)
+            case .bigInteger(let s): Double(s)
+            case .double(let d): d
+            default: nil
+            }
+        }
+        let ra = rank(a), rb = rank(b)
+        if ra != rb { return compare(ra, rb) }
+        switch (a, b) {
+        case (.bool(let x), .bool(let y)): return compare(x ? 1 : 0, y ? 1 : 0)
+        case (.integer(let x), .integer(let y)): return compare(x, y)
+        case (.date(let x), .date(let y)): return compare(x, y)
+        case (.string(let x), .string(let y)): return compare(x, y)
+        default:
+            if let x = number(a), let y = number(b) { return compare(x, y) }
+            return compare(FieldSyntax.renderValue(a, bare: false), FieldSyntax.renderValue(b, bare: false))
+        }
+    }
+
+    /// The listed items as `list --format json` prints them: a JSON array in the plain JSON
+    /// shape (FORMAT.md section 7.2), an item a line, each with its position under `at`
+    /// and without its children (they are listed as items of their own).
+    public static func json(_ listed: [Listed]) -> String {
+        var sink = ByteSink()
+        write(listed, to: &sink)
+        return String(decoding: sink.buffer, as: UTF8.self)
+    }
+
+    /// Writes the listed items to a file descriptor (standard output is 1): as `list` prints
+    /// them, a line each, or as JSON (see `json(_:)`).
+    public static func print(_ listed: [Listed], json: Bool, to descriptor: Int32) throws {
+        var sink = ByteSink(descriptor: descriptor)
+        if json {
+            write(listed, to: &sink)
+        } else {
+            for entry in listed {
+                sink.write(entry.position)
+                sink.write(" ")
+                sink.write(entry.item.checklistText)
+                sink.write("\n")
+            }
+        }
+        _ = try sink.finish(path: "<stdout>")
+    }
+
+    private static func write(_ listed: [Listed], to sink: inout ByteSink) {
+        for (i, entry) in listed.enumerated() { writeJSON(entry.item, at: entry.position, first: i == 0, to: &sink) }
+        sink.write(listed.isEmpty ? "[]\n" : "\n]\n")
+    }
+
+    /// One item of the JSON array; the first opens the array.
+    static func writeJSON(_ item: TodoItem, at position: String, first: Bool, to sink: inout ByteSink) {
+        do {
+            let entry = (item: item, position: position)
+            sink.write(first ? "[\n  {\"at\": " : ",\n  {\"at\": ")
+            JSONText.writeString(Substring(entry.position), to: &sink)
+            sink.write(", \"name\": ")
+            JSONText.writeString(entry.item.nameStorage, to: &sink)
+            sink.write(entry.item.status == .done ? ", \"checked\": true" : ", \"checked\": false")
+            if case .custom(let scalar) = entry.item.status {
+                sink.write(", \"status\": ")
+                JSONText.writeString(Substring(String(scalar)), to: &sink)
+            }
+            for field in entry.item.fields {
+                sink.write(", ")
+                JSONText.writeString(Substring(field.key), to: &sink)
+                sink.write(": ")
+                JSONText.writeValue(field.value, to: &sink)
+            }
+            if let section = entry.item.section {
+                sink.write(", \"section\": ")
+                JSONText.writeString(Substring(section), to: &sink)
+            }
+            sink.write("}")
+        }
+    }
+
+    /// One item as a line of `list`.
+    static func writeLine(_ item: TodoItem, at position: String, to sink: inout ByteSink) {
+        sink.write(position)
+        sink.write(" [")
+        sink.write(String(item.status.marker))
+        sink.write("] ")
+        // As `checklistText`, without searching every name for line breaks it rarely has.
+        if item.fields.isEmpty, item.nameStorage.utf8.withContiguousStorageIfAvailable({ NameSyntax.isPlain($0) }) ?? false {
+            sink.write(item.nameStorage)
+        } else {
+            var text = FieldSyntax.render(name: item.nameStorage, fields: item.fields, continuation: "")
+            if text.utf8.contains(10) { text = text.replacingOccurrences(of: "\n", with: " ") }
+            sink.write(text)
+        }
+        sink.write("\n")
+    }
+
+    /// Reads the list of a file (nil: `bytes`, named `name`) and prints the items the query
+    /// selects to `descriptor`, as `list` does, a line each or as JSON. Items go from the
+    /// reader to the output as they are read, unless they are sorted.
+    public func print(
+        file: URL?, bytes: [UInt8] = [], name: String = "<stdin>", format: DocumentFormat?, options: ListOptions,
+        json: Bool, to descriptor: Int32
+    ) throws {
+        let input = file.map { Input(file: $0.filePath) } ?? Input(bytes: bytes, name: name)
+        let id = FormatRegistry.inputFormat(given: format, path: input.path, head: try input.head())
+        var selector = Selector(query: self, json: json, sink: ByteSink(descriptor: descriptor))
+        try FormatRegistry.format(id).read(input, options: options, into: &selector)
+        try selector.finish()
+    }
+
+    /// The query as a sink of a reader's items: each is numbered, tested and printed (or
+    /// kept, to be sorted).
+    struct Selector: ItemSink {
+        let query: ItemQuery
+        let json: Bool
+        var sink: ByteSink
+        private var counters: [Int] = []
+        private var section: String?
+        private var selected = 0
+        private var printed = 0
+        private var kept: [Listed] = []
+        private let needle: String?
+        private let wanted: [(key: String, text: String, value: FieldValue?)]
+
+        init(query: ItemQuery, json: Bool, sink: ByteSink) {
+            self.query = query
+            self.json = json
+            self.sink = sink
+            needle = query.grep.map { ItemQuery.folded($0) }
+            wanted = query.fields.map { (key: $0.key, text: $0.value, value: try? Edit.fieldValue($0.value)) }
+        }
+
+        mutating func begin(metadata: [Field]) {}
+
+        mutating func item(_ item: TodoItem, depth: Int) {
+            let depth = min(max(depth, 0), counters.count)
+            if counters.count > depth + 1 { counters.removeLast(counters.count - depth - 1) }
+            if counters.count < depth + 1 { counters.append(0) }
+            counters[depth] += 1
+            if depth == 0 { section = item.section }
+            guard query.matches(item, section: section, needle: needle, wanted: wanted) else { return }
+            let position = counters.count == 1 ? String(counters[0]) : counters.map(String.init).joined(separator: ".")
+            if !query.sort.isEmpty {
+                var item = item
+                item.detachName()
+                item.children = []
+                kept.append(Listed(position: position, item: item, depth: depth))
+                return
+            }
+            selected += 1
+            guard selected > query.offset, query.limit.map({ printed < $0 }) ?? true else { return }
+            emit(item, at: position)
+        }
+
+        private mutating func emit(_ item: TodoItem, at position: String) {
+            if json {
+                ItemQuery.writeJSON(item, at: position, first: printed == 0, to: &sink)
+            } else {
+                ItemQuery.writeLine(item, at: position, to: &sink)
+            }
+            printed += 1
+            sink.flushIfFull()
+        }
+
+        mutating func end() {}
+
+        mutating func finish() throws {
+            if !query.sort.isEmpty {
+                var sorted = query
+                sorted.statuses = []
+                sorted.section = nil
+                sorted.grep = nil
+                sorted.fields = []
+                for entry in sorted.ordered(kept) { emit(entry.item, at: entry.position) }
+            }
+            if json { sink.write(printed == 0 ? "[]\n" : "\n]\n") }
+            _ = try sink.finish(path: "<stdout>")
+        }
+    }
+}

@@ -1,0 +1,50 @@
+import Foundation
+import Testing
+
+@testable import TodoFormat
+
+@Suite("Editing a file: refused when it changed since it was read")
+struct FileEditTests {
+    @Test("a checklist changed on disk after reading is not overwritten", arguments: ["md", "json"])
+    func concurrentChange(_ ext: String) throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("todofmt-edit-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let file = folder.appendingPathComponent("list." + ext)
+        let text = ext == "md" ? "- [ ] Milk\n- [ ] Eggs\n" : "[{\"name\": \"Milk\", \"checked\": false}]\n"
+        let theirs = ext == "md" ? "- [ ] Milk\n- [ ] Bread\n" : "[{\"name\": \"Bread\", \"checked\": false}]\n"
+        try text.write(to: file, atomically: false, encoding: .utf8)
+        var edit = FileEdit(file: file, edits: [.check([.position([1])])])
+        let path = file.path
+        edit.beforeCommit = { try? theirs.write(toFile: path, atomically: false, encoding: .utf8) }
+        #expect(throws: EditError.self) { try edit.run() }
+        #expect(try String(contentsOf: file, encoding: .utf8) == theirs)
+        // Unchanged, the same edit goes through.
+        try text.write(to: file, atomically: false, encoding: .utf8)
+        edit.beforeCommit = nil
+        #expect(try edit.run().changed)
+    }
+
+    @Test("a unified diff sets aside the lines both texts share")
+    func diff() {
+        let old = (1...10).map { "line \($0)\n" }.joined()
+        let new = old.replacingOccurrences(of: "line 5\n", with: "line five\n")
+        #expect(
+            UnifiedDiff.text(old: old, new: new, name: "f") == """
+                --- a/f
+                +++ b/f
+                @@ -2,7 +2,7 @@
+                 line 2
+                 line 3
+                 line 4
+                -line 5
+                +line five
+                 line 6
+                 line 7
+                 line 8
+
+                """)
+        #expect(UnifiedDiff.text(old: "a\n", new: "a\nb\n", name: "f") == "--- a/f\n+++ b/f\n@@ -1 +1,2 @@\n a\n+b\n")
+        #expect(UnifiedDiff.text(old: "a\n", new: "a\n", name: "f") == "")
+    }
+}
