@@ -16,12 +16,12 @@ struct CrashSafetyTests {
         return run.stdout.split(separator: "\n").map(String.init)
     }
 
-    @Test("killed at random moments while it writes, a file is the old one or the new one, and one temporary file at most is left")
+    @Test("killed at random moments while it converts into a file or edits it, the file is the old one or the new one, and one temporary file at most is left")
     func killed() throws {
-        let report = try Self.run(["kill", "30"])
+        let report = try Self.run(["kill", "24"])
         #expect(report.count == 7, "\(report)")
         // Both outcomes happen over the runs: the kills fall before and after the rename.
-        let outcomes = report.map { line in line.contains(" 0 new") ? "old" : line.contains(" 0 old") ? "new" : "both" }
+        let outcomes = report.map { line in line.contains(": 0 old") ? "new" : line.contains(" 0 new;") ? "old" : "both" }
         #expect(outcomes.contains("both") || Set(outcomes).count > 1, "\(report)")
     }
 

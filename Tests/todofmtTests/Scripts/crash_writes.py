@@ -3,7 +3,8 @@
 is always either the old one or the new one, that the app's reader (json, plistlib, PyYAML,
 sqlite3) reads it, and that at most one temporary file is left beside it.
 
-    crash_writes.py TODOFMT FOLDER kill ROUNDS   SIGKILL at random moments of the write
+    crash_writes.py TODOFMT FOLDER kill ROUNDS   SIGKILL at random moments of the write (convert,
+                                              and `done` a third as often)
     crash_writes.py TODOFMT FOLDER full          a write past `ulimit -f` (a full disk)
     crash_writes.py TODOFMT FOLDER symlink       writing through symbolic links
 
@@ -96,34 +97,44 @@ def restore(old, target):
     shutil.copyfile(old, target)
 
 
+def killed(fmt, target, old, command, rounds):
+    """Kills `todofmt COMMAND` `rounds` times at random moments of its write into `target`."""
+    restore(old, target)
+    before = state(target, fmt)
+    start = time.monotonic()
+    run(*command)
+    took = time.monotonic() - start
+    after = state(target, fmt)
+    seen = {"old": 0, "new": 0}
+    for _ in range(rounds):
+        restore(old, target)
+        process = subprocess.Popen([TODOFMT, *command], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        # Most of a short run is starting up: the kills fall over its second part.
+        time.sleep(random.uniform(0.2, 1.05) * took)
+        process.send_signal(signal.SIGKILL)
+        process.wait()
+        now = state(target, fmt)
+        if now == before:
+            seen["old"] += 1
+        elif now == after:
+            seen["new"] += 1
+        else:
+            sys.exit(f"{fmt}: after a kill of todofmt {command[0]} the file is neither the old one nor the new one")
+        readable(target, fmt)
+        left = temporaries(target)
+        if len(left) > 1:
+            sys.exit(f"{fmt}: {len(left)} temporary files left beside the file: {left}")
+    return took, seen
+
+
 def kill(rounds):
     for fmt in FORMATS:
         folder, target, old, new, new_md = prepare(fmt)
-        before, after = state(old, fmt), state(new, fmt)
-        restore(old, target)
-        start = time.monotonic()
-        run("convert", new_md, target)
-        took = time.monotonic() - start
-        seen = {"old": 0, "new": 0}
-        for _ in range(rounds):
-            restore(old, target)
-            process = subprocess.Popen([TODOFMT, "convert", new_md, target], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-            # Most of a short run is starting up: the kills fall over its second part.
-            time.sleep(random.uniform(0.2, 1.05) * took)
-            process.send_signal(signal.SIGKILL)
-            process.wait()
-            now = state(target, fmt)
-            if now == before:
-                seen["old"] += 1
-            elif now == after:
-                seen["new"] += 1
-            else:
-                sys.exit(f"{fmt}: after a kill the file is neither the old one nor the new one")
-            readable(target, fmt)
-            left = temporaries(target)
-            if len(left) > 1:
-                sys.exit(f"{fmt}: {len(left)} temporary files left beside the file: {left}")
-        print(f"{fmt}: {rounds} kills in a {took * 1000:.0f} ms write: {seen['old']} old, {seen['new']} new, "
+        took, seen = killed(fmt, target, old, ["convert", new_md, target], rounds)
+        # An editing command writes through the same update.
+        edit_took, edit_seen = killed(fmt, target, old, ["done", target, str(ITEMS // 2)], max(rounds // 3, 1))
+        print(f"{fmt}: {rounds} kills in a {took * 1000:.0f} ms write: {seen['old']} old, {seen['new']} new; "
+              f"{max(rounds // 3, 1)} kills of done in {edit_took * 1000:.0f} ms: {edit_seen['old']} old, {edit_seen['new']} new; "
               f"{len(temporaries(target))} temporary file left")
 
 
