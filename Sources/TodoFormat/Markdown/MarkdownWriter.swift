@@ -5,6 +5,10 @@ struct MarkdownWriter: ListWriter {
     var lineEnding = "\n"
     private var wroteItem = false
     private var section: String? = nil
+    /// Whether a heading was written: every top-level item after it reads back under one.
+    private var heading = false
+    private var positions = ItemPositions()
+    private var warnings = WarningLog()
 
     init(into sink: ByteSink, outputName: String) {
         self.sink = sink
@@ -16,12 +20,20 @@ struct MarkdownWriter: ListWriter {
     }
 
     mutating func item(_ item: TodoItem, depth: Int) {
+        positions.advance(depth: depth)
+        if depth > 0 && item.section != nil {
+            warnings.note(.fields, Self.nestedSection, item: ItemPositions.describe(positions.current, item))
+        } else if depth == 0 && item.section == nil && heading {
+            // A heading covers every item after it: this one reads back under it.
+            warnings.note(.fields, Self.sectionless, item: ItemPositions.describe(positions.current, item))
+        }
         if depth == 0 && (item.section != section || (!wroteItem && item.section != nil)) {
             if let heading = item.section {
                 if wroteItem { sink.write(lineEnding) }
                 sink.write("# ")
                 sink.write(heading.replacingOccurrences(of: "\n", with: " "))
                 sink.write(lineEnding)
+                self.heading = true
             }
             section = item.section
         }
@@ -32,8 +44,12 @@ struct MarkdownWriter: ListWriter {
     mutating func end() {}
 
     mutating func finish() throws -> Written {
-        Written(bytes: try sink.finish(path: outputName))
+        Written(warnings: warnings.warnings, bytes: try sink.finish(path: outputName))
     }
+
+    static let nestedSection = "a checklist has sections (headings) for top-level items only: nested items' sections were left out"
+    static let sectionless =
+        "a checklist's heading covers the items after it: items without a section after one with a section read back under it"
 
     /// `- [c] name [fields]` with its indentation and line ending.
     static func writeLine(of item: TodoItem, depth: Int, lineEnding: String, to sink: inout ByteSink) {

@@ -91,18 +91,24 @@ enum ListPlace: Hashable {
     }
 
     /// A list emptied of its items (a UserDefaults `tasks` array after every task was
-    /// deleted): the one key of the root whose value is an empty array, or data holding
-    /// one; nil when there is none or several.
+    /// deleted): the one place, searched as a list is, whose value is an empty array, or
+    /// data holding one; nil when there is none or several.
     private static func emptyList(in root: [Field]) -> (place: ListPlace, items: [FieldValue])? {
         var found: [(ListPlace, [FieldValue])] = []
-        for field in root {
-            switch field.value {
-            case .array(let items) where items.isEmpty: found.append((.key([field.key]), []))
-            case .data(let data) where data.count < 16:
-                if let items = jsonItems(in: data), items.isEmpty { found.append((.jsonData([field.key]), [])) }
-            default: break
+        func search(_ fields: [Field], _ prefix: [String]) {
+            for field in fields {
+                let keys = prefix + [field.key]
+                switch field.value {
+                case .array(let items) where items.isEmpty: found.append((.key(keys), []))
+                case .data(let data) where data.count < 16:
+                    if let items = jsonItems(in: data), items.isEmpty { found.append((.jsonData(keys), [])) }
+                case .dictionary(let inner) where keys.count < searchDepth:
+                    search(inner, keys)
+                default: break
+                }
             }
         }
+        search(root, [])
         return found.count == 1 ? found[0] : nil
     }
 

@@ -36,6 +36,25 @@ struct ConversionTests {
         #expect(try TodoList(contentsOf: .file(back)) == TodoList(items: original.items))
     }
 
+    @Test("a checklist warns of sections it cannot carry: an item without one after a heading, a nested item's")
+    func sectionsInAChecklist() throws {
+        let directory = try TemporaryDirectory()
+        let json = directory.path("list.json"), md = directory.path("list.md")
+        try #"[{"name": "a", "section": "S"}, {"name": "b"}, {"name": "c"}]"#.write(toFile: json, atomically: false, encoding: .utf8)
+        let warnings = try Conversion(input: .at(json), output: .at(md)).run()
+        #expect(warnings.map(\.description) == [
+            "a checklist's heading covers the items after it: items without a section after one with a section read back under it "
+                + "(2 items, the first 2 b)"
+        ])
+        #expect(try String(contentsOfFile: md, encoding: .utf8) == "# S\n- [ ] a\n- [ ] b\n- [ ] c\n")
+        let nested = TodoList(items: [TodoItem(name: "a", children: [TodoItem(name: "b", section: "T")])])
+        var writer = MarkdownWriter(into: ByteSink(), outputName: "nested.md")
+        try nested.send(to: &writer)
+        #expect(try writer.finish().warnings.map(\.description) == [
+            "a checklist has sections (headings) for top-level items only: nested items' sections were left out (item 1.1 b)"
+        ])
+    }
+
     @Test("a failed conversion leaves the output file as it was, and no temporary file", .needsYAML)
     func failureLeavesOutput() throws {
         let directory = try TemporaryDirectory()

@@ -140,6 +140,13 @@ struct JSONWriteBackTests {
         #expect(try TodoList(contentsOf: .file(path)).items.isEmpty)
         #expect(try Self.write("- [ ] e\n", into: path, options: ListOptions(schema: named.schema)).isEmpty)
         #expect(try Self.text(path) == "{\n  \"version\": 2,\n  \"todos\": [\n    {\"title\": \"e\", \"done\": false}\n  ],\n  \"theme\": \"dark\"\n}\n")
+        // Nested, as Node's state file keeps it (data.todos), and refilled there.
+        let nested = try Self.make(
+            "state2.json", #"{"data": {"todos": [], "filter": "all"}, "tags": ["home"]}"#, dump: "t = json.dumps(v, indent=2) + '\\n'",
+            in: directory)
+        #expect(try TodoList(contentsOf: .file(nested)).items.isEmpty)
+        try Self.write("- [ ] f\n", into: nested, options: ListOptions(schema: named.schema))
+        #expect(try TodoList(contentsOf: .file(nested), options: ListOptions(key: "data.todos")).items.map(\.name) == ["f"])
     }
 
     @Test("a child added to a changed item is written at its own depth, and a changed sibling keeps its bytes")

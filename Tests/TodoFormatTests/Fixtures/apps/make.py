@@ -1080,7 +1080,7 @@ def userdefaults():
     expect("userdefaults-empty", [])
     edits = plist_edits("userdefaults-empty", "plist", empty, [], plistlib.FMT_BINARY, lambda d: d["tasks"], change, edits=["add"])
     register(name, "bplist", "the same app after every task was deleted: an empty `tasks` array",
-             "an empty list is found by itself only as the root's one empty array: --key names it for sure; "
+             "an empty list is found by itself only as the file's one empty array: --key names it for sure; "
              "--field gives the item keys the app reads, since the empty array cannot tell them",
              flags=["--key", "tasks", "--field", "name=title", "--field", "checked=done"],
              expected="userdefaults-empty.expected.md", edits=edits,
