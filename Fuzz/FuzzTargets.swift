@@ -12,6 +12,7 @@ let targets: [String: ([UInt8]) -> Void] = [
     "plist": { fuzzRoundTrip($0, format: .plist) },
     "bplist": { fuzzRoundTrip($0, format: .bplist) },
     "sql": { fuzzRoundTrip($0, format: .sql) },
+    "merge": fuzzMerge,
 ]
 
 let selected: ([UInt8]) -> Void = {
@@ -105,5 +106,29 @@ func fuzzRoundTrip(_ input: [UInt8], format: DocumentFormat) {
         }
     } catch {
         broken("a \(format.rawValue) file todofmt wrote does not read back: \(error)", input)
+    }
+}
+
+/// The merge driver: the input holds three checklists separated by NUL bytes (base, ours,
+/// theirs). A side that did not change gives the other side exactly, and merging a
+/// checklist with itself gives it back.
+func fuzzMerge(_ input: [UInt8]) {
+    let parts = input.split(separator: 0, maxSplits: 2, omittingEmptySubsequences: false)
+    guard parts.count == 3, let base = String(validating: parts[0], as: UTF8.self),
+        let ours = String(validating: parts[1], as: UTF8.self), let theirs = String(validating: parts[2], as: UTF8.self)
+    else { return }
+    do {
+        _ = try TodoMerge.checklists(base: base, ours: ours, theirs: theirs, path: "fuzz.md")
+    } catch {
+        checkPlace(of: error, in: input)
+        return
+    }
+    for (side, expected) in [((base, base, theirs)), ((base, ours, base))].map({ ($0, $0.1 == base ? $0.2 : $0.1) }) {
+        guard let merged = try? TodoMerge.checklists(base: side.0, ours: side.1, theirs: side.2, path: "fuzz.md") else {
+            broken("merging with an unchanged side failed", input)
+        }
+        if merged.conflicts != 0 || merged.bytes != Array(expected.utf8) {
+            broken("merging with an unchanged side did not give the other side", input)
+        }
     }
 }

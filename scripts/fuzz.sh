@@ -12,7 +12,7 @@
 # test in Tests/TodoFormatTests/Fuzz/ before fixing it. JOBS=2 runs two targets at a time.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-targets=(markdown yaml json plist bplist sql)
+targets=(markdown yaml json plist bplist sql merge)
 if [ "${1:-}" = --list ]; then printf '%s\n' "${targets[@]}"; exit 0; fi
 which="${1:-all}"
 seconds="${2:-600}"
@@ -40,10 +40,19 @@ seed() {
         json) patterns='*.json' ;;
         plist | bplist) patterns='*.plist' ;;
         sql) patterns='*.sql *.dump' ;;
+        merge) patterns='' ;;
     esac
     for pattern in $patterns; do
         find samples Tests -name "$pattern" -size -64k -exec cp {} "$corpus/" \; 2>/dev/null || true
     done
+    if [ "$target" = merge ]; then
+        # Three checklists a seed, NUL between them: the base and two edits of it.
+        local i=0
+        for f in $(find samples Tests -name '*.md' -size -8k | head -40); do
+            { cat "$f"; printf '\0'; sed 's/- \[ \]/- [x]/' "$f"; printf '\0'; cat "$f"; echo '- [ ] added'; } >"$corpus/seed-$i"
+            i=$((i + 1))
+        done
+    fi
     if [ "$target" = bplist ] || [ "$target" = plist ]; then
         # Keep the kind the target reads: binary ones start with bplist00.
         for f in "$corpus"/*; do
