@@ -1,9 +1,9 @@
-#if YAML
 import Foundation
 import Testing
 
 @testable import TodoFormat
 
+#if YAML
 /// Inputs `scripts/fuzz.sh` found, kept so that what they showed stays true.
 @Suite("Fuzzing's findings")
 struct FuzzFindingTests {
@@ -19,3 +19,21 @@ struct FuzzFindingTests {
     }
 }
 #endif
+
+/// Findings that need no YAML.
+@Suite("Fuzzing's findings in property lists")
+struct PropertyListFuzzFindingTests {
+    @Test("NUL bytes in an XML property list's string read as NUL; written again they become U+FFFD with a warning")
+    func nulInXML() throws {
+        let xml = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<plist version=\"1.0\">\n<array>\n\t<dict>\n\t\t<key>title</key>\n"
+            + "\t\t<string>Order c\0\0\u{4}[ompost</string>\n\t\t<key>isDone</key>\n\t\t<false/>\n\t</dict>\n</array>\n</plist>\n"
+        let list = try TodoList(bytes: Array(xml.utf8), format: .plist, name: "found.plist")
+        #expect(list.items.map(\.name) == ["Order c\0\0\u{4}[ompost"])
+        var writer = try FormatRegistry.format(.plist).writer(to: .memory, options: ListOptions())
+        try list.send(to: &writer)
+        let written = try writer.finish()
+        #expect(written.warnings.map(\.kind) == [.values])
+        let back = try TodoList(bytes: written.bytes, format: .plist, name: "back.plist")
+        #expect(back.items.map(\.name) == ["Order c\u{FFFD}\u{FFFD}\u{FFFD}[ompost"])
+    }
+}
