@@ -8,6 +8,9 @@ struct Output: Sendable {
         /// A temporary file, renamed to `target` on commit.
         case file(target: String, temporary: String)
         case standardOutput
+        /// A file that is not a regular file (`/dev/null`, a FIFO, a terminal): written where
+        /// it is, since renaming a new file over it would replace the device.
+        case special(target: String)
         case memory
     }
 
@@ -39,6 +42,12 @@ struct Output: Sendable {
             } else {
                 target = danglingTarget(of: path)
             }
+        }
+        var info = stat()
+        if stat(target, &info) == 0 && (info.st_mode & S_IFMT) != S_IFREG && (info.st_mode & S_IFMT) != S_IFDIR {
+            let fd = open(target, O_WRONLY | O_CLOEXEC)
+            guard fd >= 0 else { throw ConversionError.io(path: path, reason: String(cString: strerror(errno))) }
+            return Output(destination: .special(target: target), name: path, descriptor: fd)
         }
         let directory = (target as NSString).deletingLastPathComponent
         let base = (target as NSString).lastPathComponent
@@ -101,6 +110,10 @@ struct Output: Sendable {
 
     /// Puts the written file in place: flushed to disk, then renamed over the target.
     func commit() throws {
+        if case .special = destination {
+            guard close(descriptor) == 0 else { throw ConversionError.io(path: name, reason: String(cString: strerror(errno))) }
+            return
+        }
         guard case .file(let target, let temporary) = destination else { return }
         defer { unlink(temporary) }
         guard fsync(descriptor) == 0, close(descriptor) == 0 else {
@@ -114,6 +127,7 @@ struct Output: Sendable {
 
     /// Leaves the target as it was: the temporary file goes.
     func discard() {
+        if case .special = destination { close(descriptor) }
         guard case .file(_, let temporary) = destination else { return }
         close(descriptor)
         unlink(temporary)

@@ -49,8 +49,10 @@ struct SQLiteFormat: ListFormat {
     }
 
     func writer(to output: Output, options: ListOptions) throws -> any ListWriter {
-        if case .standardOutput = output.destination {
-            throw ConversionError.unsupported("a database cannot be written to standard output; name a file")
+        switch output.destination {
+        case .standardOutput: throw ConversionError.unsupported("a database cannot be written to standard output; name a file")
+        case .special: throw ConversionError.unsupported("\(output.name): a database is written to a regular file only; name one")
+        case .file, .memory: break
         }
         return DatabaseWriter(output: output, table: options.table ?? ListTable.ownName)
     }

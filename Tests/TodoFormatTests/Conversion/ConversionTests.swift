@@ -166,3 +166,30 @@ struct NestingLimitTests {
         #expect(throws: ParseError.self) { try TodoList(bytes: Array(("[" + json + "]").utf8), format: .json) }
     }
 }
+
+/// Outputs that are not regular files are written where they are: renaming a new file over
+/// `/dev/null` or a FIFO would replace it.
+@Suite("Writing to special files")
+struct SpecialFileTests {
+    @Test("a FIFO gets the bytes and stays a FIFO; a database is refused there")
+    func fifo() throws {
+        let directory = try TemporaryDirectory()
+        let fifo = directory.path("pipe")
+        #expect(mkfifo(fifo, 0o600) == 0)
+        let input = directory.path("list.md")
+        try "- [ ] Milk\n- [x] Eggs\n".write(toFile: input, atomically: false, encoding: .utf8)
+        nonisolated(unsafe) var received = Data()
+        let reader = Thread {
+            if let handle = FileHandle(forReadingAtPath: fifo) { received = handle.readDataToEndOfFile() }
+        }
+        reader.start()
+        _ = try Conversion(input: .at(input), output: .at(fifo), outputFormat: .json).run()
+        while !reader.isFinished { usleep(1000) }
+        #expect(String(decoding: received, as: UTF8.self).contains(#""name": "Eggs", "checked": true"#))
+        var info = stat()
+        #expect(lstat(fifo, &info) == 0 && (info.st_mode & S_IFMT) == S_IFIFO)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory.url.path).sorted() == ["list.md", "pipe"])
+        #expect(throws: ConversionError.self) { try Conversion(input: .at(input), output: .at("/dev/null"), outputFormat: .sqlite).run() }
+        #expect(lstat("/dev/null", &info) == 0 && (info.st_mode & S_IFMT) == S_IFCHR)
+    }
+}
