@@ -258,3 +258,16 @@ struct YAMLWriteBackTests {
         #expect(try Self.text(path) == "- id: 3\n  name: c\n  order: 0.0\n- id: 1\n  name: a\n  order: 1.0\n- id: 7\n  name: b\n  order: 2.0\n- id: 8\n  name: d\n  order: 3.0\n")
     }
 }
+
+@Suite("Writing into existing YAML with anchors")
+struct YAMLAnchoredWriteBackTests {
+    @Test("a file with anchors: a moved item is followed by the gap that followed it")
+    func movesKeepGaps() throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.path("g.yaml")
+        let text = "defaults: &d {every: week}\ntodos:\n- name: a\n  <<: *d\n\n\n- name: b\n# about c\n- name: c\n"
+        try text.write(toFile: path, atomically: false, encoding: .utf8)
+        try YAMLWriteBackTests.write("- [ ] b\n- [ ] a [every:: week]\n- [ ] c\n", into: path)
+        #expect(try YAMLWriteBackTests.text(path) == "defaults: &d {every: week}\ntodos:\n- name: b\n# about c\n- name: a\n  <<: *d\n\n\n- name: c\n")
+    }
+}
