@@ -184,6 +184,15 @@ struct YAMLWriteBackTests {
         #expect(try Self.text(root) == "# mine\n[]\n")
     }
 
+    @Test("a file in flow style, which looks like JSON, is written into as YAML")
+    func flowFile() throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.path("flow.yaml")
+        try "{version: 2, todos: [{title: a, done: false}]}\n".write(toFile: path, atomically: false, encoding: .utf8)
+        try Self.write("- [x] a\n", into: path)
+        #expect(try Self.text(path) == "{version: 2, todos: [{title: a, done: true}]}\n")
+    }
+
     @Test("a flow list stays a flow list")
     func flowList() throws {
         let directory = try TemporaryDirectory()
