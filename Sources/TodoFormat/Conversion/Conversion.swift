@@ -131,7 +131,7 @@ struct OutputPlan {
                     "\(path) exists and is not a todo list file todofmt can write into; remove it to write a new one")
             }
             // YAML holds JSON: a `.yaml` file that reads like JSON (flow style) is YAML.
-            if content == .json, named == .yaml { content = .yaml }
+            if content == .json, let named, named.rawValue == "yaml" { content = named }
             let propertyLists: Set<DocumentFormat> = [.plist, .bplist]
             if let given, given != content, !(propertyLists.contains(given) && propertyLists.contains(content)) {
                 throw ConversionError.unsupported(
