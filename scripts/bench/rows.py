@@ -97,6 +97,9 @@ ROWS = [
     Row("=json'", "todofmt convert {md1} {o}/x.json", before="cp {json} {o}/x.json", basis="json", note="existing, 1 changed", **VS_CONVERT),
     Row("=yaml", "todofmt convert {md} {o}/x.yaml", before="cp {yaml} {o}/x.yaml", basis="yaml", note="existing", **VS_CONVERT),
     Row("=yaml'", "todofmt convert {md1} {o}/x.yaml", before="cp {yaml} {o}/x.yaml", basis="yaml", note="existing, 1 changed", **VS_CONVERT),
+    # issue 8's own goal for YAML: one changed item written into the file against a new YAML file
+    Row("=yaml' vs new", "todofmt convert {md1} {o}/x.yaml", ref="md>yaml", goal="≤1.5x", mem=3, before="cp {yaml} {o}/x.yaml",
+        basis="yaml", note="existing, 1 changed; against writing a new YAML file"),
     Row("=xml", "todofmt convert {md} {o}/x.plist", before="cp {xml} {o}/x.plist", basis="xml", note="existing XML", **VS_CONVERT),
     Row("=xml'", "todofmt convert {md1} {o}/x.plist", before="cp {xml} {o}/x.plist", basis="xml", note="existing XML, 1 changed", **VS_CONVERT),
     Row("=bplist", "todofmt convert {md} {o}/x.plist", before="cp {bplist} {o}/x.plist", basis="bplist", note="existing binary", **VS_CONVERT),

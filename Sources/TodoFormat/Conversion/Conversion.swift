@@ -129,10 +129,12 @@ struct OutputPlan {
             let head = try input.head()
             let seen = FormatRegistry.recognize(head)
             let named = DocumentFormat(path: path)
-            guard let content = seen.flatMap({ $0.recognition > .fallback || named == .markdown ? $0.format : nil }) else {
+            guard var content = seen.flatMap({ $0.recognition > .fallback || named == .markdown ? $0.format : nil }) else {
                 throw ConversionError.unsupported(
                     "\(path) exists and is not a todo list file todofmt can write into; remove it to write a new one")
             }
+            // YAML holds JSON: a `.yaml` file that reads like JSON (flow style) is YAML.
+            if content == .json, let named, named.rawValue == "yaml" { content = named }
             let propertyLists: Set<DocumentFormat> = [.plist, .bplist]
             if let given, given != content, !(propertyLists.contains(given) && propertyLists.contains(content)) {
                 throw ConversionError.unsupported(

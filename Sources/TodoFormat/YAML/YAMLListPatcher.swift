@@ -252,6 +252,7 @@ struct YAMLListPatcher {
             }
             if keepsAll {
                 let item = try spans.item(startingWith: event, depth: 0, dashColumn: start.isFlow ? nil : scan.dashColumn)
+                item.index = scan.kept.count
                 scan.kept.append(item)
                 scan.elements.append(item.span)
             } else {

@@ -185,6 +185,15 @@ struct YAMLWriteBackTests {
         #expect(try Self.text(root) == "# mine\n[]\n")
     }
 
+    @Test("a file in flow style, which looks like JSON, is written into as YAML")
+    func flowFile() throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.path("flow.yaml")
+        try "{version: 2, todos: [{title: a, done: false}]}\n".write(toFile: path, atomically: false, encoding: .utf8)
+        try Self.write("- [x] a\n", into: path)
+        #expect(try Self.text(path) == "{version: 2, todos: [{title: a, done: true}]}\n")
+    }
+
     @Test("a flow list stays a flow list")
     func flowList() throws {
         let directory = try TemporaryDirectory()
@@ -257,6 +266,19 @@ struct YAMLWriteBackTests {
             .write(toFile: path, atomically: false, encoding: .utf8)
         try Self.write("- [ ] c [id:: 3] [order:: 3.0]\n- [ ] a [id:: 1] [order:: 1.0]\n- [ ] b [id:: 7] [order:: 2.0]\n- [ ] d\n", into: path)
         #expect(try Self.text(path) == "- id: 3\n  name: c\n  order: 0.0\n- id: 1\n  name: a\n  order: 1.0\n- id: 7\n  name: b\n  order: 2.0\n- id: 8\n  name: d\n  order: 3.0\n")
+    }
+}
+
+@Suite("Writing into existing YAML with anchors")
+struct YAMLAnchoredWriteBackTests {
+    @Test("a file with anchors: a moved item is followed by the gap that followed it")
+    func movesKeepGaps() throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.path("g.yaml")
+        let text = "defaults: &d {every: week}\ntodos:\n- name: a\n  <<: *d\n\n\n- name: b\n# about c\n- name: c\n"
+        try text.write(toFile: path, atomically: false, encoding: .utf8)
+        try YAMLWriteBackTests.write("- [ ] b\n- [ ] a [every:: week]\n- [ ] c\n", into: path)
+        #expect(try YAMLWriteBackTests.text(path) == "defaults: &d {every: week}\ntodos:\n- name: b\n# about c\n- name: a\n  <<: *d\n\n\n- name: c\n")
     }
 }
 #endif
