@@ -343,6 +343,30 @@ struct MergeDriverTests {
         if !c.plainGitConflicts { #expect(text == c.merged) }
     }
 
+    @Test("a binary property list merges by item too, through its own write-back")
+    func binaryPropertyList() throws {
+        let repo = try GitRepository()
+        try repo.write(".gitattributes", "*.plist merge=todofmt diff=todofmt\n")
+        try repo.run("config", "merge.todofmt.driver", "\(GitRepository.todofmt) merge %O %A %B %P")
+        try repo.run("config", "diff.todofmt.textconv", "\(GitRepository.todofmt) cat")
+        func write(_ checklist: String) throws {
+            let run = try Run(["convert", "--to", "bplist", "-", repo.path("tasks.plist")], stdin: checklist)
+            #expect(run.status == 0, "\(run.stderr)")
+        }
+        try write("- [ ] Milk\n- [ ] Eggs\n")
+        try repo.commit("base")
+        try repo.run("checkout", "-q", "-b", "theirs")
+        try write("- [ ] Milk\n- [ ] Eggs\n- [ ] Bread\n")
+        try repo.commit("theirs")
+        try repo.run("checkout", "-q", "main")
+        try write("- [x] Milk\n- [ ] Eggs\n")
+        try repo.commit("ours")
+        let merge = try repo.run(["merge", "-q", "--no-edit", "theirs"], allowing: [0, 1])
+        #expect(merge.status == 0, "\(merge.stdout)\(merge.stderr)")
+        #expect(try Data(contentsOf: repo.url.appendingPathComponent("tasks.plist")).starts(with: Array("bplist00".utf8)))
+        #expect(try Run(["cat", repo.path("tasks.plist")]).stdout == "- [x] Milk\n- [ ] Eggs\n- [ ] Bread\n")
+    }
+
     @Test("todofmt merge alone: writes into ours atomically, exit 1 with conflicts, 2 for a missing file")
     func command() throws {
         let c = mergeCases[5]

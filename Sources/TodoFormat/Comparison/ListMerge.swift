@@ -28,6 +28,16 @@ struct ListMerge {
     /// The result's items in document order, with their depths.
     private(set) var nodes: [Node] = []
 
+    // While merging, the nodes are a linked list (an insertion or a move costs the same in a
+    // list of any length), found by theirs' index.
+    private var pool: [Node] = []
+    private var next: [Int] = []
+    private var previous: [Int] = []
+    private var linked: [Bool] = []
+    private var head = -1
+    private var tail = -1
+    private var byTheirs: [Int: Int] = [:]
+
     var conflicts: Int { nodes.count { $0.conflict != nil } }
 
     /// Whether two items say the same, apart from where they stand (their depth and section).
@@ -41,10 +51,10 @@ struct ListMerge {
         self.theirs = ItemAlignment.entries(of: theirs)
         let toOurs = ItemPairing(old: self.base, new: self.ours)
         let toTheirs = ItemPairing(old: self.base, new: self.theirs)
-        // Ours as it stands, each item with theirs' change where only theirs changed it.
         // The depths of the items theirs removed above the current one: what ours nested in
         // them moves up as many levels.
         var removedAbove: [Int] = []
+        // Ours as it stands, each item with theirs' change where only theirs changed it.
         for (o, entry) in self.ours.enumerated() {
             while let last = removedAbove.last, last >= entry.depth { removedAbove.removeLast() }
             var node = Node(item: entry.item, depth: entry.depth - removedAbove.count, base: toOurs.source[o], ours: o)
@@ -73,7 +83,7 @@ struct ListMerge {
                     continue  // removed by theirs
                 }
             }
-            nodes.append(node)
+            link(add(node), after: tail)
         }
         // Theirs' new items, and theirs' moves of items ours left in place, where theirs put them.
         for (t, entry) in self.theirs.enumerated() {
@@ -87,9 +97,14 @@ struct ListMerge {
                 }
                 continue
             }
-            if toTheirs.moved(t) && !toOurs.moved(o), let k = nodes.firstIndex(where: { $0.theirs == t }) {
-                move(k, after: t, depth: entry.depth)
+            if toTheirs.moved(t) && !toOurs.moved(o), let id = byTheirs[t], linked[id] {
+                move(id, after: t, depth: entry.depth)
             }
+        }
+        var id = head
+        while id >= 0 {
+            nodes.append(pool[id])
+            id = next[id]
         }
         // Items whose parent went keep to the levels that can hold them.
         for k in nodes.indices {
@@ -99,48 +114,89 @@ struct ListMerge {
         }
     }
 
+    private mutating func add(_ node: Node) -> Int {
+        pool.append(node)
+        next.append(-1)
+        previous.append(-1)
+        linked.append(false)
+        if let t = node.theirs { byTheirs[t] = pool.count - 1 }
+        return pool.count - 1
+    }
+
+    /// Puts the unlinked nodes from `first` to `last` (linked among themselves) after `after`
+    /// (-1: first of all).
+    private mutating func link(_ first: Int, through last: Int? = nil, after: Int) {
+        let last = last ?? first
+        let following = after >= 0 ? next[after] : head
+        previous[first] = after
+        next[last] = following
+        if after >= 0 { next[after] = first } else { head = first }
+        if following >= 0 { previous[following] = last } else { tail = last }
+        var id = first
+        while true {
+            linked[id] = true
+            if id == last { break }
+            id = next[id]
+        }
+    }
+
     /// Where theirs' item `t` goes: after the node of the nearest item before it in theirs,
     /// past that node's nested items deeper than `t`, and past ours' new items there (both
-    /// added at the same place: ours' come first).
-    private func place(after t: Int, depth: Int) -> (index: Int, same: Int?) {
+    /// added at the same place: ours' come first). The node to put it after (-1: first), and
+    /// an ours' new item there equal to it.
+    private func place(after t: Int, depth: Int) -> (after: Int, same: Int?) {
         var p = t - 1
-        var index = 0
+        var after = -1
         while p >= 0 {
-            if let k = nodes.firstIndex(where: { $0.theirs == p }) {
-                index = k + 1
+            if let id = byTheirs[p], linked[id] {
+                after = id
                 break
             }
             p -= 1
         }
-        while index < nodes.count && nodes[index].depth > depth { index += 1 }
-        var same: Int? = nil
-        while index < nodes.count && nodes[index].base == nil && nodes[index].theirs == nil && nodes[index].depth >= depth {
-            if same == nil, nodes[index].depth == depth, nodes[index].item == theirs[t].item { same = index }
-            index += 1
+        var candidate = after >= 0 ? next[after] : head
+        while candidate >= 0 && pool[candidate].depth > depth {
+            after = candidate
+            candidate = next[candidate]
         }
-        return (index, same)
+        var same: Int? = nil
+        while candidate >= 0 && pool[candidate].base == nil && pool[candidate].theirs == nil && pool[candidate].depth >= depth {
+            if same == nil, pool[candidate].depth == depth, pool[candidate].item == theirs[t].item { same = candidate }
+            after = candidate
+            candidate = next[candidate]
+        }
+        return (after, same)
     }
 
     private mutating func insert(_ node: Node, after t: Int) {
-        let (index, same) = place(after: t, depth: node.depth)
+        let (after, same) = place(after: t, depth: node.depth)
         // The same item added on both sides at the same place is one item.
         if let same, node.base == nil {
-            nodes[same].theirs = t
+            pool[same].theirs = t
+            byTheirs[t] = same
             return
         }
-        nodes.insert(node, at: index)
+        link(add(node), after: after)
     }
 
-    /// Moves the node at `k`, with its nested items, to where theirs' item `t` stands.
-    private mutating func move(_ k: Int, after t: Int, depth: Int) {
-        var end = k + 1
-        while end < nodes.count && nodes[end].depth > nodes[k].depth { end += 1 }
-        var subtree = Array(nodes[k..<end])
-        let delta = depth - nodes[k].depth
-        nodes.removeSubrange(k..<end)
-        let (index, _) = place(after: t, depth: depth)
-        for j in subtree.indices { subtree[j].depth += delta }
-        nodes.insert(contentsOf: subtree, at: index)
+    /// Moves the node `id`, with its nested items, to where theirs' item `t` stands.
+    private mutating func move(_ id: Int, after t: Int, depth: Int) {
+        var last = id
+        while next[last] >= 0 && pool[next[last]].depth > pool[id].depth { last = next[last] }
+        // Unlink the subtree.
+        let before = previous[id], following = next[last]
+        if before >= 0 { next[before] = following } else { head = following }
+        if following >= 0 { previous[following] = before } else { tail = before }
+        var k = id
+        let delta = depth - pool[id].depth
+        while true {
+            linked[k] = false
+            pool[k].depth += delta
+            if k == last { break }
+            k = next[k]
+        }
+        let (after, _) = place(after: t, depth: depth)
+        link(id, through: last, after: after)
     }
 
     /// The merged items as a tree.

@@ -37,6 +37,138 @@ enum QuickFileMerge {
         return true
     }
 
+    /// When the quick merge does not apply (the sides changed lines near each other), the
+    /// merge by item of only the part of the files from the top-level task line at or before
+    /// the first change to the one after the last, put back between the base's start and end
+    /// as they are. Nil when the part starts the file (front matter) or the base has a fenced
+    /// code block or HTML (where a task line may be none); the whole files are merged then.
+    static func windowed(base: Input, ours: Input, theirs: Input, path: String) throws -> TodoMerge.Result? {
+        let b = try ByteReader(base), o = try ByteReader(ours), t = try ByteReader(theirs)
+        defer {
+            b.close()
+            o.close()
+            t.close()
+        }
+        guard let first = try changed(b, o), let second = try changed(b, t) else { return nil }
+        guard let start = try taskLine(in: b, atOrBefore: min(first.start, second.start)), start > 0,
+            let end = try taskLine(in: b, after: max(first.baseEnd, second.baseEnd)),
+            try start >= frontMatterEnd(b), try !hasFenceOrHTML(b)
+        else { return nil }
+        let oursEnd = end + o.count - b.count, theirsEnd = end + t.count - b.count
+        guard oursEnd >= start, theirsEnd >= start else { return nil }
+        let texts = [try b.readBytes(start..<end), try o.readBytes(start..<oursEnd), try t.readBytes(start..<theirsEnd)]
+        let strings = texts.compactMap { String(validating: $0, as: UTF8.self) }
+        guard strings.count == 3 else { return nil }
+        var result = try TodoMerge.checklists(base: strings[0], ours: strings[1], theirs: strings[2], path: path)
+        try write(ours.path!, [.file(b, 0..<start), .bytes(result.bytes), .file(b, end..<b.count)])
+        result.bytes = []
+        return result
+    }
+
+    /// The start of the nearest line at or before `offset` (a line's start) that starts a
+    /// top-level task item; nil when there is none.
+    private static func taskLine(in reader: ByteReader, atOrBefore offset: Int) throws -> Int? {
+        var lineStart = offset
+        while true {
+            if lineStart < reader.count, try isTaskLine(reader, lineStart) { return lineStart }
+            if lineStart == 0 { return nil }
+            // The start of the line before.
+            var k = lineStart - 1
+            var found = false
+            while k > 0 && !found {
+                let from = max(0, k - 4096)
+                let chunk = try reader.readBytes(from..<k)
+                if let newline = chunk.lastIndex(of: 10) {
+                    k = from + newline + 1
+                    found = true
+                } else {
+                    k = from
+                }
+            }
+            lineStart = found ? k : 0
+        }
+    }
+
+    /// The start of the first line at or after `offset` (a line's start) that starts a
+    /// top-level task item, or the end of the file.
+    private static func taskLine(in reader: ByteReader, after offset: Int) throws -> Int? {
+        var lineStart = offset
+        while lineStart < reader.count {
+            if try isTaskLine(reader, lineStart) { return lineStart }
+            var k = lineStart
+            var found = false
+            while k < reader.count && !found {
+                let chunk = try reader.readBytes(k..<min(reader.count, k + 4096))
+                if let newline = chunk.firstIndex(of: 10) {
+                    k += newline + 1
+                    found = true
+                } else {
+                    k += chunk.count
+                }
+            }
+            lineStart = k
+        }
+        return reader.count
+    }
+
+    /// Where the front matter ends: past its closing `---` line; 0 without front matter, and
+    /// the file's size when its end is not found in the first 64 KiB.
+    private static func frontMatterEnd(_ reader: ByteReader) throws -> Int {
+        let head = try reader.readBytes(0..<min(reader.count, 1 << 16))
+        guard head.starts(with: Array("---".utf8)) else { return 0 }
+        var k = 0
+        while let newline = head[k...].firstIndex(of: 10) {
+            let line = head[(newline + 1)...].prefix(3)
+            if newline > 0, Array(line) == Array("---".utf8) || Array(line) == Array("...".utf8) {
+                return head[(newline + 1)...].firstIndex(of: 10).map { $0 + 1 } ?? reader.count
+            }
+            k = newline + 1
+        }
+        return reader.count
+    }
+
+    private static func isTaskLine(_ reader: ByteReader, _ lineStart: Int) throws -> Bool {
+        let head = try reader.readBytes(lineStart..<min(reader.count, lineStart + 3))
+        return head.count == 3 && [45, 42, 43].contains(head[0]) && head[1] == 32 && head[2] == 91
+    }
+
+    /// Whether a line starts (after up to three spaces) a code fence or an HTML block.
+    private static func hasFenceOrHTML(_ reader: ByteReader) throws -> Bool {
+        var at = 0
+        var lineStart = true, spaces = 0, run: UInt8 = 0, runLength = 0
+        while at < reader.count {
+            let chunk = try reader.readBytes(at..<min(reader.count, at + block))
+            for byte in chunk {
+                if byte == 10 {
+                    lineStart = true
+                    spaces = 0
+                    runLength = 0
+                    continue
+                }
+                guard lineStart else { continue }
+                if runLength > 0 {
+                    if byte == run {
+                        runLength += 1
+                        if runLength == 3 { return true }
+                        continue
+                    }
+                    lineStart = false
+                    continue
+                }
+                switch byte {
+                case 32 where spaces < 3: spaces += 1
+                case 60: return true
+                case 96, 126:
+                    run = byte
+                    runLength = 1
+                default: lineStart = false
+                }
+            }
+            at += chunk.count
+        }
+        return false
+    }
+
     /// The lines of `base` that `other` changed (whole lines: from a line's start to just
     /// after a line ending), and where they end in `other`; nil when the files are the same.
     static func changed(_ base: ByteReader, _ other: ByteReader) throws -> (start: Int, baseEnd: Int, otherEnd: Int)? {
@@ -115,11 +247,24 @@ enum QuickFileMerge {
         return false
     }
 
+    private enum Piece {
+        case file(ByteReader, Range<Int>)
+        case bytes([UInt8])
+    }
+
     private static func write(_ path: String, _ pieces: [(ByteReader, Range<Int>)]) throws {
+        try write(path, pieces.map { Piece.file($0.0, $0.1) })
+    }
+
+    private static func write(_ path: String, _ pieces: [Piece]) throws {
         let output = try Output.file(path)
         do {
             var sink = output.makeSink()
-            for (reader, range) in pieces {
+            for piece in pieces {
+                guard case .file(let reader, let range) = piece else {
+                    if case .bytes(let bytes) = piece { bytes.withUnsafeBufferPointer { sink.write($0) } }
+                    continue
+                }
                 var at = range.lowerBound
                 while at < range.upperBound {
                     let chunk = try reader.readBytes(at..<min(range.upperBound, at + block))

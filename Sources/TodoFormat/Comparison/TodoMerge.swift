@@ -72,6 +72,9 @@ public enum TodoMerge {
             if try QuickFileMerge.merge(base: inputs[0], ours: inputs[1], theirs: inputs[2]) {
                 return Result(bytes: [], conflicts: 0)
             }
+            if let result = try QuickFileMerge.windowed(base: inputs[0], ours: inputs[1], theirs: inputs[2], path: ours.filePath) {
+                return result
+            }
             let texts = try inputs.map { try $0.text() }
             let result = try checklists(base: texts[0], ours: texts[1], theirs: texts[2], path: ours.filePath)
             if result.bytes != Array(texts[1].utf8) { try write(result.bytes, to: ours.filePath) }
@@ -135,8 +138,9 @@ public enum TodoMerge {
     /// task line that neither changed lies between the stretches, the items they changed are
     /// different items: both stretches go into the base as they are. Nil otherwise.
     static func quickMerge(base: [UInt8], ours: [UInt8], theirs: [UInt8]) -> [UInt8]? {
-        if ours == base || ours == theirs { return ours }
-        if theirs == base { return theirs }
+        // Ours is the base: theirs is the merge; theirs is the base (or ours): ours is.
+        if ours == base { return theirs }
+        if theirs == base || theirs == ours { return ours }
         func changed(_ other: [UInt8]) -> (start: Int, baseEnd: Int, otherEnd: Int) {
             var prefix = 0
             let shortest = min(base.count, other.count)

@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 
 @testable import TodoFormat
@@ -38,6 +39,14 @@ struct TodoMergeTests {
         #expect(try Self.merge(base2, ours2, theirs2) == ("- [ ] a\n- [ ] c\n- [ ] e\n- [ ] b\n  - [ ] b1\n  - [ ] b2\n", 0))
     }
 
+    @Test("one side unchanged: the other side is the merge")
+    func oneSide() throws {
+        let base = "- [ ] a\n", changed = "- [x] a\n- [ ] b\n"
+        #expect(try Self.merge(base, changed, base) == (changed, 0))
+        #expect(try Self.merge(base, base, changed) == (changed, 0))
+        #expect(try Self.merge(base, changed, changed) == (changed, 0))
+    }
+
     @Test("theirs removes an item whose nested item ours added: that item moves up")
     func orphan() throws {
         let base = "- [ ] a\n- [ ] b\n"
@@ -62,5 +71,49 @@ struct TodoMergeTests {
         let twoLines = "- [ ] a\n- [ ] long\n  name\n- [ ] c\n"
         #expect(TodoMerge.quickMerge(base: Array(twoLines.utf8), ours: Array("- [x] a\n- [ ] long\n  name\n- [ ] c\n".utf8), theirs: Array("- [ ] a\n- [ ] long\n  name\n- [x] c\n".utf8)) != nil)
         #expect(TodoMerge.quickMerge(base: Array(twoLines.utf8), ours: Array("- [ ] a\n- [x] long\n  name\n- [ ] c\n".utf8), theirs: Array("- [ ] a\n- [ ] long\n  Name\n- [ ] c\n".utf8)) == nil)
+    }
+}
+
+@Suite("Merging files: only the part around the changes")
+struct WindowedMergeTests {
+    @Test("merging files gives what merging their whole texts gives", arguments: 0..<40)
+    func sameAsWhole(seed: Int) throws {
+        var generator = SeededGenerator(seed: UInt64(seed))
+        var lines = ["# List"]
+        for k in 0..<60 {
+            let depth = k == 0 ? 0 : Int.random(in: 0...1, using: &generator)
+            lines.append(String(repeating: "  ", count: depth) + "- [ ] item \(k)")
+            if k == 30 { lines += ["", "Some prose.", "", "# More"] }
+        }
+        func edit(_ lines: [String]) -> [String] {
+            var lines = lines
+            for _ in 0..<Int.random(in: 1...3, using: &generator) {
+                let k = Int.random(in: 38...44, using: &generator)
+                guard lines[k].contains("- [") else { continue }
+                switch Int.random(in: 0..<4, using: &generator) {
+                case 0: lines[k] = lines[k].replacingOccurrences(of: "[ ]", with: "[x]")
+                case 1: lines[k] += " renamed"
+                case 2: lines.remove(at: k)
+                default: lines.insert("- [ ] new \(k) \(Int.random(in: 0..<1000, using: &generator))", at: k)
+                }
+            }
+            return lines
+        }
+        let base = lines.joined(separator: "\n") + "\n"
+        let ours = edit(lines).joined(separator: "\n") + "\n", theirs = edit(lines).joined(separator: "\n") + "\n"
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("todofmt-merge-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let urls = ["base.md", "ours.md", "theirs.md"].map { folder.appendingPathComponent($0) }
+        for (url, text) in zip(urls, [base, ours, theirs]) { try text.write(to: url, atomically: false, encoding: .utf8) }
+        let whole = try TodoMerge.checklists(base: base, ours: ours, theirs: theirs)
+        let files = try TodoMerge.files(base: urls[0], ours: urls[1], theirs: urls[2])
+        let merged = try String(contentsOf: urls[1], encoding: .utf8), expected = String(decoding: whole.bytes, as: UTF8.self)
+        // Where the whole texts merge cleanly, the part merges to the same list (a new item may
+        // take other neighbours' indentation); where they conflict, so does the part.
+        #expect((files.conflicts == 0) == (whole.conflicts == 0))
+        if whole.conflicts == 0 {
+            #expect(try TodoList(markdown: merged) == TodoList(markdown: expected), "\(merged)\n\(expected)")
+        }
     }
 }
