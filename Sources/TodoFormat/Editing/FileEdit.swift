@@ -85,6 +85,10 @@ public struct FileEdit: Sendable {
         let reader = try FormatRegistry.format(format)
         // Names stay slices of the input's text, which is held while the list is edited anyway.
         var builder = ListBuilder(keepingSlices: ())
+        // Room for as many items as the file could hold, so that the array never grows by
+        // copying (room not filled costs no memory).
+        var info = stat()
+        if stat(path, &info) == 0 { builder.reserveCapacity(max(1024, Int(info.st_size) / 32)) }
         try reader.read(input, options: options, into: &builder)
         var tree = TreeList(builder.finish())
         // A dry run shows the items before and after; a write needs only the new ones.
@@ -100,7 +104,6 @@ public struct FileEdit: Sendable {
             result.changes = try preview(of: list, format: format, old: oldList)
             return result
         }
-        var info = stat()
         if stat(path, &info) == 0, info.st_size == 0 {
             // An empty file holds no list to update: the list is written as a new file.
             try fingerprint.check(path)

@@ -59,17 +59,36 @@ public struct ItemQuery: Sendable {
     func ordered(_ selected: [Listed]) -> [Listed] {
         var listed = selected
         if !sort.isEmpty {
-            let order = Array(listed.indices)
-            let sorted = order.sorted { a, b in
+            // Each item's sort values, found once (nil: it has no such field), in one array.
+            let k = sort.count
+            var keys: [FieldValue?] = []
+            keys.reserveCapacity(listed.count * k)
+            for (i, entry) in listed.enumerated() {
                 for key in sort {
-                    let c = compare(listed[a], listed[b], key: key.key, indexes: (a, b))
-                    if c == 0 { continue }
+                    switch key.key {
+                    case "name": keys.append(.string(entry.item.name))
+                    case "checked": keys.append(.integer(entry.item.isChecked ? 1 : 0))
+                    case "status": keys.append(.integer(Int(entry.item.status.marker.value)))
+                    case "position": keys.append(.integer(i))  // the items are in document order
+                    default: keys.append(entry.item.fields[key: key.key])
+                    }
+                }
+            }
+            let sorted = Array(listed.indices).sorted { a, b in
+                for j in 0..<k {
+                    switch (keys[a * k + j], keys[b * k + j]) {
+                    case (nil, nil): continue
                     // An item without the field comes last either way.
-                    if isAbsent(key.key, listed[a]) || isAbsent(key.key, listed[b]) { return c < 0 }
-                    return key.descending ? c > 0 : c < 0
+                    case (nil, _): return false
+                    case (_, nil): return true
+                    case (let x?, let y?):
+                        let c = Self.compare(x, y)
+                        if c != 0 { return sort[j].descending ? c > 0 : c < 0 }
+                    }
                 }
                 return a < b
             }
+            keys = []
             listed = sorted.map { listed[$0] }
         }
         if offset > 0 || limit != nil {
@@ -78,10 +97,6 @@ public struct ItemQuery: Sendable {
             listed = Array(listed[start..<end])
         }
         return listed
-    }
-
-    private func isAbsent(_ key: String, _ entry: Listed) -> Bool {
-        !["name", "checked", "status", "position"].contains(key) && entry.item.fields[key: key] == nil
     }
 
     func matches(
@@ -137,25 +152,6 @@ public struct ItemQuery: Sendable {
         } ?? nil
         if let found { return found }
         return folded(String(name)).contains(needle)
-    }
-
-    /// -1, 0 or 1: how two listed items compare by `key`; an item without it comes last.
-    private func compare(_ a: Listed, _ b: Listed, key: String, indexes: (Int, Int)) -> Int {
-        switch key {
-        case "name": return Self.compare(a.item.name, b.item.name)
-        case "checked": return Self.compare(a.item.isChecked ? 1 : 0, b.item.isChecked ? 1 : 0)
-        case "status": return Self.compare(a.item.status.marker.value, b.item.status.marker.value)
-        case "position":
-            let pa = a.position.split(separator: ".").map { Int($0)! }, pb = b.position.split(separator: ".").map { Int($0)! }
-            return pa.lexicographicallyPrecedes(pb) ? -1 : pa == pb ? 0 : 1
-        default:
-            switch (a.item.fields[key: key], b.item.fields[key: key]) {
-            case (nil, nil): return 0
-            case (nil, _): return 1
-            case (_, nil): return -1
-            case (let x?, let y?): return Self.compare(x, y)
-            }
-        }
     }
 
     private static func compare<T: Comparable>(_ a: T, _ b: T) -> Int { a < b ? -1 : a == b ? 0 : 1 }
