@@ -250,7 +250,9 @@ struct BinaryPropertyListReader {
             guard h.marker == 0x33, h.at + 9 <= tableOffset else { throw error("bad date", at: h.at) }
             var v: UInt64 = 0
             for k in 0..<8 { v = v << 8 | UInt64(bytes[h.at + 1 + k]) }
-            return .date(Date(timeIntervalSinceReferenceDate: Double(bitPattern: v)))
+            let seconds = Double(bitPattern: v)
+            // A date no ISO 8601 text holds (past year 9999, NaN) stays the number it is.
+            return ISO8601.holds(secondsSinceReferenceDate: seconds) ? .date(Date(timeIntervalSinceReferenceDate: seconds)) : .double(seconds)
         case 0x4:
             guard h.start + h.count <= tableOffset else { throw error("data runs past the object area", at: h.at) }
             return .data(Data(UnsafeBufferPointer(rebasing: bytes[h.start..<(h.start + h.count)])))

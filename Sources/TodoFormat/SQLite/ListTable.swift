@@ -298,10 +298,15 @@ struct ListTable {
         case .null: return nil
         case .integer(let i):
             if column.isBooleanType { return .bool(i != 0) }
-            if column.isDateType && isCoreData { return .date(Date(timeIntervalSinceReferenceDate: Double(i))) }
+            if column.isDateType && isCoreData && ISO8601.holds(secondsSinceReferenceDate: Double(i)) {
+                return .date(Date(timeIntervalSinceReferenceDate: Double(i)))
+            }
             return .integer(Int(i))
         case .real(let d):
-            if column.isDateType && isCoreData { return .date(Date(timeIntervalSinceReferenceDate: d)) }
+            // A date no ISO 8601 text holds (past year 9999) stays the number it is.
+            if column.isDateType && isCoreData && ISO8601.holds(secondsSinceReferenceDate: d) {
+                return .date(Date(timeIntervalSinceReferenceDate: d))
+            }
             return .double(d)
         case .text(let s):
             if holdsDates(column), let date = ISO8601.parse(s.utf8, assumeUTC: true) { return .date(date) }

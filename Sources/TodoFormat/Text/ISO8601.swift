@@ -78,10 +78,22 @@ enum ISO8601 {
         return String(iso.dropLast()).replacingOccurrences(of: "T", with: " ")
     }
 
-    /// The date in UTC, with the shortest fraction that reads back to the same value.
+    /// Seconds since 1970 of 0001-01-01T00:00:00Z and of 10000-01-01T00:00:00Z: the dates
+    /// ISO 8601's four-digit years hold.
+    static let writableSeconds = -62_135_596_800.0..<253_402_300_800.0
+
+    /// Whether `seconds` since 2001 (Core Data's and binary property lists' dates) is a date
+    /// in years 1 to 9999; readers keep any other as a number, so that it is written back.
+    static func holds(secondsSinceReferenceDate seconds: Double) -> Bool {
+        writableSeconds.contains(seconds + Date.timeIntervalBetween1970AndReferenceDate)
+    }
+
+    /// The date in UTC, with the shortest fraction that reads back to the same value. A date
+    /// outside years 1 to 9999 (which readers never make) is written as the nearest one.
     static func format(_ date: Date) -> String {
-        let t = date.timeIntervalSince1970
+        var t = date.timeIntervalSince1970
         guard t.isFinite else { return "1970-01-01T00:00:00Z" }
+        t = min(max(t, writableSeconds.lowerBound), writableSeconds.upperBound - 1)
         let whole = t.rounded(.down)
         var seconds = Int(whole)
         let days = Int((Double(seconds) / 86400).rounded(.down))

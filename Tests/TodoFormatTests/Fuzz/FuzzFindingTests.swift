@@ -37,3 +37,32 @@ struct PropertyListFuzzFindingTests {
         #expect(back.items.map(\.name) == ["Order c\u{FFFD}\u{FFFD}\u{FFFD}[ompost"])
     }
 }
+
+/// A Core Data date no ISO 8601 text holds crashed the date writer (found in a dump).
+@Suite("Fuzzing's findings in databases")
+struct DatabaseFuzzFindingTests {
+    @Test("a Core Data date past year 9999 reads as its number of seconds, and writes back as it was")
+    func farDate() throws {
+        let dump = """
+            CREATE TABLE Z_PRIMARYKEY (Z_ENT INTEGER PRIMARY KEY, Z_NAME VARCHAR, Z_SUPER INTEGER, Z_MAX INTEGER);
+            INSERT INTO Z_PRIMARYKEY VALUES(1,'Note',0,2);
+            CREATE TABLE Z_METADATA (Z_VERSION INTEGER PRIMARY KEY, Z_UUID VARCHAR(255), Z_PLIST BLOB);
+            INSERT INTO Z_METADATA VALUES(1,'UUID',X'00');
+            CREATE TABLE ZNOTE ( Z_PK INTEGER PRIMARY KEY, Z_ENT INTEGER, Z_OPT INTEGER, ZTITLE VARCHAR, ZCREATIONDATE TIMESTAMP );
+            INSERT INTO ZNOTE VALUES(1,1,1,'Far',1.0e300);
+            INSERT INTO ZNOTE VALUES(2,1,1,'Near',738936000.5);
+
+            """
+        let list = try TodoList(bytes: Array(dump.utf8), format: .sql, name: "notes.sql")
+        // Ordered by their creation dates: the far one last.
+        #expect(list.items.map { $0[field: "ZCREATIONDATE"] } == [.date(Date(timeIntervalSinceReferenceDate: 738936000.5)), .double(1.0e300)])
+        let markdown = String(decoding: try list.encoded(as: .markdown), as: UTF8.self)
+        #expect(markdown.contains("[ZCREATIONDATE:: 1e+300]") && markdown.contains("[ZCREATIONDATE:: 2024-06-01T12:00:00.5Z]"), "\(markdown)")
+        let directory = try TemporaryDirectory()
+        let path = directory.path("notes.sql")
+        try dump.write(toFile: path, atomically: false, encoding: .utf8)
+        try TodoList(markdown: markdown).write(to: URL(fileURLWithPath: path))
+        #expect(try String(contentsOfFile: path, encoding: .utf8) == dump)
+        #expect(ISO8601.format(Date(timeIntervalSince1970: 1e300)) == "9999-12-31T23:59:59Z")
+    }
+}
