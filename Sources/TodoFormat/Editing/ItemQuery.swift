@@ -256,13 +256,23 @@ public struct ItemQuery: Sendable {
         sink.write(" [")
         sink.write(String(item.status.marker))
         sink.write("] ")
-        // As `checklistText`, without searching every name for line breaks it rarely has.
-        if item.fields.isEmpty, item.nameStorage.utf8.withContiguousStorageIfAvailable({ NameSyntax.isPlain($0) }) ?? false {
+        // As `checklistText`, written piece by piece: only an escaped name can hold a line break.
+        var wrote = !item.nameStorage.isEmpty
+        if item.nameStorage.utf8.withContiguousStorageIfAvailable({ NameSyntax.isPlain($0) }) ?? false {
             sink.write(item.nameStorage)
         } else {
-            var text = FieldSyntax.render(name: item.nameStorage, fields: item.fields, continuation: "")
-            if text.utf8.contains(10) { text = text.replacingOccurrences(of: "\n", with: " ") }
-            sink.write(text)
+            var name = NameSyntax.escape(item.nameStorage, continuation: "")
+            if name.utf8.contains(10) { name = name.replacingOccurrences(of: "\n", with: " ") }
+            wrote = !name.isEmpty
+            sink.write(name)
+        }
+        for field in item.fields {
+            sink.write(wrote ? " [" : "[")
+            wrote = true
+            sink.write(FieldSyntax.renderKey(field.key))
+            sink.write(":: ")
+            sink.write(FieldSyntax.renderValue(field.value, bare: true))
+            sink.write("]")
         }
         sink.write("\n")
     }
