@@ -11,6 +11,8 @@ public enum TodoMerge {
         public var conflicts: Int
         /// What the format could not hold, when the merged list was written into ours.
         public var warnings: [ConversionWarning] = []
+        /// Why a file with conflicts holds no markers (a binary format), when it holds none.
+        public var unmerged: String? = nil
     }
 
     /// Merges three checklists: the items by item, the text around them by lines.
@@ -91,7 +93,9 @@ public enum TodoMerge {
         let textual: Set<DocumentFormat> = [.yaml, .json, .plist, .sql]
         if merge.conflicts > 0 || metadata == nil {
             guard textual.contains(id) else {
-                return Result(bytes: try inputs[1].bytes(), conflicts: max(1, merge.conflicts))
+                return Result(
+                    bytes: try inputs[1].bytes(), conflicts: max(1, merge.conflicts),
+                    unmerged: "items conflict, and a binary file holds no markers; ours is left as it was")
             }
             let bytes = try inputs.map { try $0.bytes() }
             let lineEnding: [UInt8] = bytes[1].contains(13) && bytes[1].firstIndex(of: 10).map { $0 > 0 && bytes[1][$0 - 1] == 13 } == true ? [13, 10] : [10]
@@ -100,9 +104,86 @@ public enum TodoMerge {
             return Result(bytes: lines.bytes, conflicts: max(1, lines.conflicts))
         }
         let merged = TodoList(metadata: metadata ?? [], items: merge.items)
+        if id == .sqlite {
+            return try databases(base: base, ours: ours, theirs: theirs, merged: merged, oursList: lists[1], options: options)
+        }
+        // Outside the list, the files are merged too: the merged list is written into a copy
+        // of each, so that they differ only outside it, and those are merged by lines (a text
+        // format) or taken from the one side that changed them (a binary one).
+        var info = stat()
+        guard stat(base.filePath, &info) == 0, info.st_size > 0 else {
+            var warnings: [ConversionWarning] = []
+            if merged != lists[1] { warnings = try merged.write(to: ours, format: id, options: options) }
+            return Result(bytes: try Input(file: ours.filePath).bytes(), conflicts: 0, warnings: warnings)
+        }
+        let scratch = try ScratchDirectory()
+        defer { scratch.remove() }
+        var written: [[UInt8]] = []
         var warnings: [ConversionWarning] = []
-        if merged != lists[1] { warnings = try merged.write(to: ours, format: id, options: options) }
-        return Result(bytes: try Input(file: ours.filePath).bytes(), conflicts: 0, warnings: warnings)
+        for (k, url) in [base, ours, theirs].enumerated() {
+            let copy = try scratch.copy(url, as: "\(k)-" + ours.lastPathComponent)
+            let found = try merged.write(to: copy, format: id, options: options)
+            if k == 1 { warnings = found }
+            written.append(try Input(file: copy.filePath).bytes())
+        }
+        let result: [UInt8]
+        var conflicts = 0
+        if textual.contains(id) {
+            let lineEnding: [UInt8] = written[1].firstIndex(of: 10).map { $0 > 0 && written[1][$0 - 1] == 13 } == true ? [13, 10] : [10]
+            let lines = LineMerge(base: written[0], ours: written[1], theirs: written[2], lineEnding: lineEnding)
+            result = lines.bytes
+            conflicts = lines.conflicts
+        } else if same(written[2], written[0], id) || same(written[2], written[1], id) {
+            result = written[1]
+        } else if same(written[1], written[0], id) {
+            result = written[2]
+        } else {
+            // Both changed what is outside the list, in a binary file: ours stays as it was.
+            return Result(bytes: try inputs[1].bytes(), conflicts: 1, unmerged: "both sides changed the file outside its list")
+        }
+        if result != (try inputs[1].bytes()) { try write(result, to: ours.filePath) }
+        return Result(bytes: result, conflicts: conflicts, warnings: warnings)
+    }
+
+    /// Whether two files (a binary format) hold the same: a binary property list compared as
+    /// the values it holds, since its write-back may order its objects differently.
+    static func same(_ a: [UInt8], _ b: [UInt8], _ id: DocumentFormat) -> Bool {
+        if a == b { return true }
+        guard id == .bplist,
+            let x = try? PropertyListSerialization.propertyList(from: Data(a), options: [], format: nil) as? NSObject,
+            let y = try? PropertyListSerialization.propertyList(from: Data(b), options: [], format: nil) as? NSObject
+        else { return false }
+        return x.isEqual(y)
+    }
+
+    /// Two databases merged: the merged list is written into ours, or into theirs when only
+    /// theirs changed the database outside the list (another table, the schema); when both
+    /// did, differently, ours is left as it was, a conflict.
+    static func databases(
+        base: URL, ours: URL, theirs: URL, merged: TodoList, oursList: TodoList, options: ListOptions
+    ) throws -> Result {
+        let outside = try [base, ours, theirs].map { try SQLiteOutside(url: $0, options: options) }
+        var target = ours
+        if outside[2] != outside[0] && outside[2] != outside[1] {
+            guard outside[1] == outside[0] else {
+                return Result(
+                    bytes: [], conflicts: 1,
+                    unmerged: "both sides changed the database outside its list (another table or the schema); ours is left as it was")
+            }
+            target = theirs
+        }
+        var warnings: [ConversionWarning] = []
+        if target == ours {
+            if merged != oursList { warnings = try merged.write(to: ours, format: .sqlite, options: options) }
+            return Result(bytes: [], conflicts: 0, warnings: warnings)
+        }
+        // Theirs, with the merged list, replaces ours.
+        let scratch = try ScratchDirectory()
+        defer { scratch.remove() }
+        let copy = try scratch.copy(theirs, as: "merged-" + ours.lastPathComponent)
+        warnings = try merged.write(to: copy, format: .sqlite, options: options)
+        try write(try Input(file: copy.filePath).bytes(), to: ours.filePath)
+        return Result(bytes: [], conflicts: 0, warnings: warnings)
     }
 
     /// The metadata with each side's changes of its keys; nil when both changed a key differently.
@@ -225,6 +306,48 @@ extension TodoDocument {
             }
             out.append(contentsOf: bytes[at...])
             return out
+        }
+    }
+}
+
+/// A temporary directory for copies of the files a merge writes into.
+struct ScratchDirectory {
+    let url: URL
+
+    init() throws {
+        url = FileManager.default.temporaryDirectory.appendingPathComponent("todofmt-merge-" + UUID().uuidString)
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+    }
+
+    func copy(_ file: URL, as name: String) throws -> URL {
+        let target = url.appendingPathComponent(name)
+        try FileManager.default.copyItem(at: file, to: target)
+        return target
+    }
+
+    func remove() { try? FileManager.default.removeItem(at: url) }
+}
+
+/// What a database holds outside its list table: the schema (but the list table's) and every
+/// other table's rows, as a multiset. Bookkeeping that adding items changes (`sqlite_sequence`,
+/// Core Data's `Z_PRIMARYKEY`, `Z_METADATA`, `Z_MODELCACHE`) is left out.
+struct SQLiteOutside: Equatable {
+    var schema: Set<[SQLValue]> = []
+    var rows: [String: [[SQLValue]: Int]] = [:]
+
+    init(url: URL, options: ListOptions) throws {
+        var info = stat()
+        if stat(url.filePath, &info) == 0, info.st_size == 0 { return }
+        let db = try Database(path: url.filePath, readOnly: true)
+        let list = try ListTable.find(in: db, options: options).name
+        let skipped: Set<String> = [list, "sqlite_sequence", "Z_PRIMARYKEY", "Z_METADATA", "Z_MODELCACHE"]
+        for row in try db.rows("SELECT type, name, sql FROM sqlite_master") where row[0] != .text("table") || row[1] != .text(list) {
+            schema.insert(row)
+        }
+        for table in try db.tableNames() where !skipped.contains(table) {
+            var counts: [[SQLValue]: Int] = [:]
+            for row in try db.rows("SELECT * FROM " + Database.quote(table)) { counts[row, default: 0] += 1 }
+            rows[table] = counts
         }
     }
 }
