@@ -31,13 +31,23 @@ public enum TodoMerge {
         let items = merge.items
         let lineEnding = Array(documents[1].lineEnding.utf8)
         let conflicts = merge.nodes.indices.filter { merge.nodes[$0].conflict != nil }
-        // Each conflict as the same lines in all three texts, so the line merge keeps them.
-        let blocks: [[UInt8]] = conflicts.map { k in
-            let node = merge.nodes[k]
+        // Each conflict (with the nested items the other side removed with it) as the same
+        // lines in all three texts, so the line merge keeps them.
+        let runs: [ClosedRange<Int>] = conflicts.map { k in
+            var last = k
+            while last + 1 < merge.nodes.count && merge.nodes[last + 1].inside { last += 1 }
+            return k...last
+        }
+        let blocks: [[UInt8]] = runs.map { run in
+            let conflict = merge.nodes[run.lowerBound].conflict
             var block = Array("<<<<<<< ours".utf8) + lineEnding
-            if node.conflict != .removedByOurs, let o = node.ours { block += documents[1].ownLines(of: o, lineEnding: lineEnding) }
+            if conflict != .removedByOurs {
+                for k in run { if let o = merge.nodes[k].ours { block += documents[1].ownLines(of: o, lineEnding: lineEnding) } }
+            }
             block += Array("=======".utf8) + lineEnding
-            if node.conflict != .removedByTheirs, let t = node.theirs { block += documents[2].ownLines(of: t, lineEnding: lineEnding) }
+            if conflict != .removedByTheirs {
+                for k in run { if let t = merge.nodes[k].theirs { block += documents[2].ownLines(of: t, lineEnding: lineEnding) } }
+            }
             block += Array(">>>>>>> theirs".utf8) + lineEnding
             return block
         }
@@ -54,7 +64,7 @@ public enum TodoMerge {
                 let lines = LineMerge(base: Array(base.utf8), ours: Array(ours.utf8), theirs: Array(theirs.utf8), lineEnding: lineEnding)
                 return Result(bytes: lines.bytes, conflicts: lines.conflicts)
             }
-            texts.append(written.replacingOwnLines(of: conflicts, with: blocks))
+            texts.append(written.replacingOwnLines(of: runs, with: blocks))
         }
         let lines = LineMerge(base: texts[0], ours: texts[1], theirs: texts[2], lineEnding: lineEnding)
         return Result(bytes: lines.bytes, conflicts: lines.conflicts + conflicts.count)
@@ -292,17 +302,19 @@ extension TodoDocument {
         return start..<min(bytes.count, end + 1)
     }
 
-    /// The text with the own lines of the items at `indexes` (in order) replaced by `blocks`.
-    func replacingOwnLines(of indexes: [Int], with blocks: [[UInt8]]) -> [UInt8] {
+    /// The text with the lines of each run of items (from the first's marker line to the end
+    /// of the last's name; in order) replaced by `blocks`.
+    func replacingOwnLines(of runs: [ClosedRange<Int>], with blocks: [[UInt8]]) -> [UInt8] {
         text.withBytes { bytes in
             var out = [UInt8]()
             out.reserveCapacity(bytes.count)
             var at = 0
-            for (index, block) in zip(indexes, blocks) {
-                let range = ownLineRange(of: index, in: bytes)
-                out.append(contentsOf: bytes[at..<range.lowerBound])
+            for (run, block) in zip(runs, blocks) {
+                let start = ownLineRange(of: run.lowerBound, in: bytes).lowerBound
+                let end = ownLineRange(of: run.upperBound, in: bytes).upperBound
+                out.append(contentsOf: bytes[at..<start])
                 out.append(contentsOf: block)
-                at = range.upperBound
+                at = end
             }
             out.append(contentsOf: bytes[at...])
             return out

@@ -176,4 +176,16 @@ struct WindowedMergeTests {
         #expect(result.conflicts == 1 && result.unmerged != nil)
         #expect(try Databases.sqlite3(u[1].path, ["SELECT * FROM todos; SELECT * FROM settings"]) == "1|t1|1\n2|t2|0\ntheme|blue\n")
     }
+
+    @Test("an item one side changed and the other removed keeps its nested items inside the markers")
+    func conflictKeepsNestedItems() throws {
+        let base = "- [ ] Milk\n- [ ] Eggs\n  - [ ] Brown\n- [ ] Bread\n"
+        let checked = "- [ ] Milk\n- [x] Eggs\n  - [ ] Brown\n- [ ] Bread\n", removed = "- [ ] Milk\n- [ ] Bread\n"
+        #expect(
+            try TodoMergeTests.merge(base, checked, removed)
+                == ("- [ ] Milk\n<<<<<<< ours\n- [x] Eggs\n  - [ ] Brown\n=======\n>>>>>>> theirs\n- [ ] Bread\n", 1))
+        #expect(
+            try TodoMergeTests.merge(base, removed, checked)
+                == ("- [ ] Milk\n<<<<<<< ours\n=======\n- [x] Eggs\n  - [ ] Brown\n>>>>>>> theirs\n- [ ] Bread\n", 1))
+    }
 }
