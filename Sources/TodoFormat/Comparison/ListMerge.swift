@@ -100,6 +100,9 @@ struct ListMerge {
         }
         // Theirs' new items, and theirs' moves of items ours left in place, where theirs put them.
         conflictDepth = nil
+        // Ours' new items by name: an item theirs added too, anywhere, is the same item.
+        var added: [Substring: [Int]] = [:]
+        for id in pool.indices where pool[id].base == nil && !pool[id].inside { added[pool[id].item.nameStorage, default: []].append(id) }
         for (t, entry) in self.theirs.enumerated() {
             if let depth = conflictDepth, entry.depth <= depth { conflictDepth = nil }
             if conflictDepth != nil, let b = toTheirs.source[t], toOurs.target[b] == nil {
@@ -107,6 +110,12 @@ struct ListMerge {
                 continue
             }
             guard let b = toTheirs.source[t] else {
+                if let id = added[entry.item.nameStorage]?.first(where: { pool[$0].theirs == nil && Self.sameContent(pool[$0].item, entry.item) }) {
+                    // Added by both: one item, where ours put it.
+                    pool[id].theirs = t
+                    byTheirs[t] = id
+                    continue
+                }
                 insert(Node(item: entry.item, depth: entry.depth, theirs: t), after: t)
                 continue
             }

@@ -225,6 +225,21 @@ public enum TodoMerge {
         }
     }
 
+    /// Whether two stretches of text have a line that is not blank in common, indentation and
+    /// line endings aside.
+    static func sharesLine(_ x: ArraySlice<UInt8>, _ y: ArraySlice<UInt8>) -> Bool {
+        func lines(_ text: ArraySlice<UInt8>) -> Set<ArraySlice<UInt8>> {
+            var result: Set<ArraySlice<UInt8>> = []
+            for line in text.split(separator: 10) {
+                let trimmed = line.drop(while: { $0 == 32 || $0 == 9 }).reversed().drop(while: { $0 == 13 || $0 == 32 }).reversed()
+                if !trimmed.isEmpty { result.insert(ArraySlice(trimmed)) }
+            }
+            return result
+        }
+        guard !x.isEmpty, !y.isEmpty else { return false }
+        return !lines(x).isDisjoint(with: lines(y))
+    }
+
     /// When ours and theirs each changed one stretch of lines of the base and a top-level
     /// task line that neither changed lies between the stretches, the items they changed are
     /// different items: both stretches go into the base as they are. Nil otherwise.
@@ -272,6 +287,8 @@ public enum TodoMerge {
             line += 1
         }
         guard found, a.start > 0 || !base.starts(with: Array("---".utf8)) else { return nil }
+        // Both wrote the same line (the same item added at two places): the merge by item.
+        guard !sharesLine(first[a.start..<a.otherEnd], second[b.start..<b.otherEnd]) else { return nil }
         var result = [UInt8]()
         result.reserveCapacity(base.count + (a.otherEnd - a.baseEnd) + (b.otherEnd - b.baseEnd))
         result.append(contentsOf: base[..<a.start])

@@ -188,4 +188,24 @@ struct WindowedMergeTests {
             try TodoMergeTests.merge(base, removed, checked)
                 == ("- [ ] Milk\n<<<<<<< ours\n=======\n- [x] Eggs\n  - [ ] Brown\n>>>>>>> theirs\n- [ ] Bread\n", 1))
     }
+
+    @Test("the same item added by both sides at different places is one item, where ours put it")
+    func addedTwice() throws {
+        let base = "- [ ] a\n- [ ] b\n"
+        #expect(try TodoMergeTests.merge(base, "- [ ] a\n- [ ] b\n- [ ] Tea\n", "- [ ] a\n- [ ] Tea\n- [ ] b\n") == ("- [ ] a\n- [ ] b\n- [ ] Tea\n", 0))
+        #expect(try TodoMergeTests.merge(base, "- [ ] Tea\n- [ ] a\n- [ ] b\n", "- [ ] a\n- [ ] b\n- [ ] Tea\n") == ("- [ ] Tea\n- [ ] a\n- [ ] b\n", 0))
+        // Not the same item: a different box, or added twice by one side and once by the other.
+        #expect(try TodoMergeTests.merge(base, "- [ ] a\n- [ ] b\n- [ ] Tea\n", "- [x] Tea\n- [ ] a\n- [ ] b\n") == ("- [x] Tea\n- [ ] a\n- [ ] b\n- [ ] Tea\n", 0))
+        #expect(try TodoMergeTests.merge(base, "- [ ] Tea\n- [ ] a\n- [ ] b\n- [ ] Tea\n", "- [ ] a\n- [ ] Tea\n- [ ] b\n") == ("- [ ] Tea\n- [ ] a\n- [ ] b\n- [ ] Tea\n", 0))
+        let directory = try TemporaryDirectory()
+        let urls = ["base.json", "ours.json", "theirs.json"].map { URL(fileURLWithPath: directory.path($0)) }
+        let texts = [
+            #"[{"title":"a","done":false},{"title":"b","done":false}]"#,
+            #"[{"title":"a","done":false},{"title":"b","done":false},{"title":"Tea","done":false}]"#,
+            #"[{"title":"Tea","done":false},{"title":"a","done":false},{"title":"b","done":false}]"#,
+        ]
+        for (url, text) in zip(urls, texts) { try (text + "\n").write(to: url, atomically: false, encoding: .utf8) }
+        #expect(try TodoMerge.files(base: urls[0], ours: urls[1], theirs: urls[2]).conflicts == 0)
+        #expect(try TodoList(contentsOf: urls[1]).items.map(\.name) == ["a", "b", "Tea"])
+    }
 }
