@@ -306,6 +306,20 @@ let mergeCases: [MergeCase] = [
         theirs: "[\n  {\"title\": \"Milk\", \"done\": false},\n  {\"title\": \"Bread\", \"done\": false}\n]\n",
         merged: "[\n  {\"title\": \"Milk\", \"done\": true},\n  {\"title\": \"Eggs\", \"done\": false},\n  {\"title\": \"Bread\", \"done\": false}\n]\n",
         plainGitConflicts: true, file: "todo.json"),
+    MergeCase(
+        name: "a JSON list under a key: theirs changes another key",
+        base: "{\"settings\": {\"theme\": \"dark\"}, \"todos\": [{\"title\": \"Milk\", \"done\": false}]}\n",
+        ours: "{\"settings\": {\"theme\": \"dark\"}, \"todos\": [{\"title\": \"Milk\", \"done\": true}]}\n",
+        theirs: "{\"settings\": {\"theme\": \"light\"}, \"todos\": [{\"title\": \"Milk\", \"done\": false}]}\n",
+        merged: "{\"settings\": {\"theme\": \"light\"}, \"todos\": [{\"title\": \"Milk\", \"done\": true}]}\n",
+        plainGitConflicts: true, file: "todo.json"),
+    MergeCase(
+        name: "a YAML list under a key: theirs edits comments and another key",
+        base: "# my list\nsettings:\n  theme: dark\ntodos:\n  - title: Milk\n    done: false\n  - title: Eggs\n    done: false\n",
+        ours: "# my list\nsettings:\n  theme: dark\ntodos:\n  - title: Milk\n    done: true\n  - title: Eggs\n    done: false\n",
+        theirs: "# my list, edited\nsettings:\n  theme: light\ntodos:\n  - title: Milk\n    done: false\n  - title: Eggs  # important\n    done: false\n",
+        merged: "# my list, edited\nsettings:\n  theme: light\ntodos:\n  - title: Milk\n    done: true\n  - title: Eggs  # important\n    done: false\n",
+        plainGitConflicts: true, file: "todo.yaml"),
 ]
 
 @Suite("todofmt merge as git's merge driver, beside plain git")

@@ -11,6 +11,9 @@ struct ListMerge {
         var ours: Int?
         var theirs: Int?
         var conflict: Conflict?
+        /// A nested item of the conflict before it that the other side removed with it: its
+        /// lines stand in that conflict's side, between the markers.
+        var inside = false
     }
 
     enum Conflict: Hashable {
@@ -54,10 +57,19 @@ struct ListMerge {
         // The depths of the items theirs removed above the current one: what ours nested in
         // them moves up as many levels.
         var removedAbove: [Int] = []
+        // The depth of an item ours changed and theirs removed: its nested items that theirs
+        // removed with it stay with it, in the conflict.
+        var conflictDepth: Int? = nil
         // Ours as it stands, each item with theirs' change where only theirs changed it.
         for (o, entry) in self.ours.enumerated() {
             while let last = removedAbove.last, last >= entry.depth { removedAbove.removeLast() }
+            if let depth = conflictDepth, entry.depth <= depth { conflictDepth = nil }
             var node = Node(item: entry.item, depth: entry.depth - removedAbove.count, base: toOurs.source[o], ours: o)
+            if conflictDepth != nil, node.base.map({ toTheirs.target[$0] == nil }) ?? true {
+                node.inside = true
+                link(add(node), after: tail)
+                continue
+            }
             if let b = node.base {
                 let was = self.base[b].item
                 let oursChanged = !Self.sameContent(entry.item, was)
@@ -78,6 +90,7 @@ struct ListMerge {
                     }
                 } else if oursChanged {
                     node.conflict = .removedByTheirs
+                    conflictDepth = entry.depth
                 } else {
                     removedAbove.append(entry.depth)
                     continue  // removed by theirs
@@ -86,14 +99,30 @@ struct ListMerge {
             link(add(node), after: tail)
         }
         // Theirs' new items, and theirs' moves of items ours left in place, where theirs put them.
+        conflictDepth = nil
+        // Ours' new items by name: an item theirs added too, anywhere, is the same item.
+        var added: [Substring: [Int]] = [:]
+        for id in pool.indices where pool[id].base == nil && !pool[id].inside { added[pool[id].item.nameStorage, default: []].append(id) }
         for (t, entry) in self.theirs.enumerated() {
+            if let depth = conflictDepth, entry.depth <= depth { conflictDepth = nil }
+            if conflictDepth != nil, let b = toTheirs.source[t], toOurs.target[b] == nil {
+                insert(Node(item: entry.item, depth: entry.depth, base: b, theirs: t, inside: true), after: t)
+                continue
+            }
             guard let b = toTheirs.source[t] else {
+                if let id = added[entry.item.nameStorage]?.first(where: { pool[$0].theirs == nil && Self.sameContent(pool[$0].item, entry.item) }) {
+                    // Added by both: one item, where ours put it.
+                    pool[id].theirs = t
+                    byTheirs[t] = id
+                    continue
+                }
                 insert(Node(item: entry.item, depth: entry.depth, theirs: t), after: t)
                 continue
             }
             guard let o = toOurs.target[b] else {
                 if !Self.sameContent(entry.item, self.base[b].item) {
                     insert(Node(item: entry.item, depth: entry.depth, base: b, theirs: t, conflict: .removedByOurs), after: t)
+                    conflictDepth = entry.depth
                 }
                 continue
             }

@@ -28,6 +28,13 @@ enum QuickFileMerge {
         guard try taskLine(in: b, first.baseEnd..<second.start) else { return false }
         if first.start == 0, try b.readBytes(0..<min(3, b.count)) == Array("---".utf8) { return false }
         if try changed(o, t) == nil { return true }
+        // Both wrote the same line (the same item added at two places): the merge by item.
+        let limit = 1 << 24
+        guard first.otherEnd - first.start <= limit, second.otherEnd - second.start <= limit,
+            try !TodoMerge.sharesLine(
+                ArraySlice(firstSide.readBytes(first.start..<first.otherEnd)),
+                ArraySlice(secondSide.readBytes(second.start..<second.otherEnd)))
+        else { return false }
         try write(
             ours.path!,
             [

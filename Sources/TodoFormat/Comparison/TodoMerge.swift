@@ -11,6 +11,8 @@ public enum TodoMerge {
         public var conflicts: Int
         /// What the format could not hold, when the merged list was written into ours.
         public var warnings: [ConversionWarning] = []
+        /// Why a file with conflicts holds no markers (a binary format), when it holds none.
+        public var unmerged: String? = nil
     }
 
     /// Merges three checklists: the items by item, the text around them by lines.
@@ -29,13 +31,23 @@ public enum TodoMerge {
         let items = merge.items
         let lineEnding = Array(documents[1].lineEnding.utf8)
         let conflicts = merge.nodes.indices.filter { merge.nodes[$0].conflict != nil }
-        // Each conflict as the same lines in all three texts, so the line merge keeps them.
-        let blocks: [[UInt8]] = conflicts.map { k in
-            let node = merge.nodes[k]
+        // Each conflict (with the nested items the other side removed with it) as the same
+        // lines in all three texts, so the line merge keeps them.
+        let runs: [ClosedRange<Int>] = conflicts.map { k in
+            var last = k
+            while last + 1 < merge.nodes.count && merge.nodes[last + 1].inside { last += 1 }
+            return k...last
+        }
+        let blocks: [[UInt8]] = runs.map { run in
+            let conflict = merge.nodes[run.lowerBound].conflict
             var block = Array("<<<<<<< ours".utf8) + lineEnding
-            if node.conflict != .removedByOurs, let o = node.ours { block += documents[1].ownLines(of: o, lineEnding: lineEnding) }
+            if conflict != .removedByOurs {
+                for k in run { if let o = merge.nodes[k].ours { block += documents[1].ownLines(of: o, lineEnding: lineEnding) } }
+            }
             block += Array("=======".utf8) + lineEnding
-            if node.conflict != .removedByTheirs, let t = node.theirs { block += documents[2].ownLines(of: t, lineEnding: lineEnding) }
+            if conflict != .removedByTheirs {
+                for k in run { if let t = merge.nodes[k].theirs { block += documents[2].ownLines(of: t, lineEnding: lineEnding) } }
+            }
             block += Array(">>>>>>> theirs".utf8) + lineEnding
             return block
         }
@@ -52,7 +64,7 @@ public enum TodoMerge {
                 let lines = LineMerge(base: Array(base.utf8), ours: Array(ours.utf8), theirs: Array(theirs.utf8), lineEnding: lineEnding)
                 return Result(bytes: lines.bytes, conflicts: lines.conflicts)
             }
-            texts.append(written.replacingOwnLines(of: conflicts, with: blocks))
+            texts.append(written.replacingOwnLines(of: runs, with: blocks))
         }
         let lines = LineMerge(base: texts[0], ours: texts[1], theirs: texts[2], lineEnding: lineEnding)
         return Result(bytes: lines.bytes, conflicts: lines.conflicts + conflicts.count)
@@ -91,7 +103,9 @@ public enum TodoMerge {
         let textual: Set<DocumentFormat> = [.yaml, .json, .plist, .sql]
         if merge.conflicts > 0 || metadata == nil {
             guard textual.contains(id) else {
-                return Result(bytes: try inputs[1].bytes(), conflicts: max(1, merge.conflicts))
+                return Result(
+                    bytes: try inputs[1].bytes(), conflicts: max(1, merge.conflicts),
+                    unmerged: "items conflict, and a binary file holds no markers; ours is left as it was")
             }
             let bytes = try inputs.map { try $0.bytes() }
             let lineEnding: [UInt8] = bytes[1].contains(13) && bytes[1].firstIndex(of: 10).map { $0 > 0 && bytes[1][$0 - 1] == 13 } == true ? [13, 10] : [10]
@@ -100,9 +114,86 @@ public enum TodoMerge {
             return Result(bytes: lines.bytes, conflicts: max(1, lines.conflicts))
         }
         let merged = TodoList(metadata: metadata ?? [], items: merge.items)
+        if id == .sqlite {
+            return try databases(base: base, ours: ours, theirs: theirs, merged: merged, oursList: lists[1], options: options)
+        }
+        // Outside the list, the files are merged too: the merged list is written into a copy
+        // of each, so that they differ only outside it, and those are merged by lines (a text
+        // format) or taken from the one side that changed them (a binary one).
+        var info = stat()
+        guard stat(base.filePath, &info) == 0, info.st_size > 0 else {
+            var warnings: [ConversionWarning] = []
+            if merged != lists[1] { warnings = try merged.write(to: ours, format: id, options: options) }
+            return Result(bytes: try Input(file: ours.filePath).bytes(), conflicts: 0, warnings: warnings)
+        }
+        let scratch = try ScratchDirectory()
+        defer { scratch.remove() }
+        var written: [[UInt8]] = []
         var warnings: [ConversionWarning] = []
-        if merged != lists[1] { warnings = try merged.write(to: ours, format: id, options: options) }
-        return Result(bytes: try Input(file: ours.filePath).bytes(), conflicts: 0, warnings: warnings)
+        for (k, url) in [base, ours, theirs].enumerated() {
+            let copy = try scratch.copy(url, as: "\(k)-" + ours.lastPathComponent)
+            let found = try merged.write(to: copy, format: id, options: options)
+            if k == 1 { warnings = found }
+            written.append(try Input(file: copy.filePath).bytes())
+        }
+        let result: [UInt8]
+        var conflicts = 0
+        if textual.contains(id) {
+            let lineEnding: [UInt8] = written[1].firstIndex(of: 10).map { $0 > 0 && written[1][$0 - 1] == 13 } == true ? [13, 10] : [10]
+            let lines = LineMerge(base: written[0], ours: written[1], theirs: written[2], lineEnding: lineEnding)
+            result = lines.bytes
+            conflicts = lines.conflicts
+        } else if same(written[2], written[0], id) || same(written[2], written[1], id) {
+            result = written[1]
+        } else if same(written[1], written[0], id) {
+            result = written[2]
+        } else {
+            // Both changed what is outside the list, in a binary file: ours stays as it was.
+            return Result(bytes: try inputs[1].bytes(), conflicts: 1, unmerged: "both sides changed the file outside its list")
+        }
+        if result != (try inputs[1].bytes()) { try write(result, to: ours.filePath) }
+        return Result(bytes: result, conflicts: conflicts, warnings: warnings)
+    }
+
+    /// Whether two files (a binary format) hold the same: a binary property list compared as
+    /// the values it holds, since its write-back may order its objects differently.
+    static func same(_ a: [UInt8], _ b: [UInt8], _ id: DocumentFormat) -> Bool {
+        if a == b { return true }
+        guard id == .bplist,
+            let x = try? PropertyListSerialization.propertyList(from: Data(a), options: [], format: nil) as? NSObject,
+            let y = try? PropertyListSerialization.propertyList(from: Data(b), options: [], format: nil) as? NSObject
+        else { return false }
+        return x.isEqual(y)
+    }
+
+    /// Two databases merged: the merged list is written into ours, or into theirs when only
+    /// theirs changed the database outside the list (another table, the schema); when both
+    /// did, differently, ours is left as it was, a conflict.
+    static func databases(
+        base: URL, ours: URL, theirs: URL, merged: TodoList, oursList: TodoList, options: ListOptions
+    ) throws -> Result {
+        let outside = try [base, ours, theirs].map { try SQLiteOutside(url: $0, options: options) }
+        var target = ours
+        if outside[2] != outside[0] && outside[2] != outside[1] {
+            guard outside[1] == outside[0] else {
+                return Result(
+                    bytes: [], conflicts: 1,
+                    unmerged: "both sides changed the database outside its list (another table or the schema); ours is left as it was")
+            }
+            target = theirs
+        }
+        var warnings: [ConversionWarning] = []
+        if target == ours {
+            if merged != oursList { warnings = try merged.write(to: ours, format: .sqlite, options: options) }
+            return Result(bytes: [], conflicts: 0, warnings: warnings)
+        }
+        // Theirs, with the merged list, replaces ours.
+        let scratch = try ScratchDirectory()
+        defer { scratch.remove() }
+        let copy = try scratch.copy(theirs, as: "merged-" + ours.lastPathComponent)
+        warnings = try merged.write(to: copy, format: .sqlite, options: options)
+        try write(try Input(file: copy.filePath).bytes(), to: ours.filePath)
+        return Result(bytes: [], conflicts: 0, warnings: warnings)
     }
 
     /// The metadata with each side's changes of its keys; nil when both changed a key differently.
@@ -132,6 +223,21 @@ public enum TodoMerge {
             output.discard()
             throw error
         }
+    }
+
+    /// Whether two stretches of text have a line that is not blank in common, indentation and
+    /// line endings aside.
+    static func sharesLine(_ x: ArraySlice<UInt8>, _ y: ArraySlice<UInt8>) -> Bool {
+        func lines(_ text: ArraySlice<UInt8>) -> Set<ArraySlice<UInt8>> {
+            var result: Set<ArraySlice<UInt8>> = []
+            for line in text.split(separator: 10) {
+                let trimmed = line.drop(while: { $0 == 32 || $0 == 9 }).reversed().drop(while: { $0 == 13 || $0 == 32 }).reversed()
+                if !trimmed.isEmpty { result.insert(ArraySlice(trimmed)) }
+            }
+            return result
+        }
+        guard !x.isEmpty, !y.isEmpty else { return false }
+        return !lines(x).isDisjoint(with: lines(y))
     }
 
     /// When ours and theirs each changed one stretch of lines of the base and a top-level
@@ -181,6 +287,8 @@ public enum TodoMerge {
             line += 1
         }
         guard found, a.start > 0 || !base.starts(with: Array("---".utf8)) else { return nil }
+        // Both wrote the same line (the same item added at two places): the merge by item.
+        guard !sharesLine(first[a.start..<a.otherEnd], second[b.start..<b.otherEnd]) else { return nil }
         var result = [UInt8]()
         result.reserveCapacity(base.count + (a.otherEnd - a.baseEnd) + (b.otherEnd - b.baseEnd))
         result.append(contentsOf: base[..<a.start])
@@ -211,20 +319,64 @@ extension TodoDocument {
         return start..<min(bytes.count, end + 1)
     }
 
-    /// The text with the own lines of the items at `indexes` (in order) replaced by `blocks`.
-    func replacingOwnLines(of indexes: [Int], with blocks: [[UInt8]]) -> [UInt8] {
+    /// The text with the lines of each run of items (from the first's marker line to the end
+    /// of the last's name; in order) replaced by `blocks`.
+    func replacingOwnLines(of runs: [ClosedRange<Int>], with blocks: [[UInt8]]) -> [UInt8] {
         text.withBytes { bytes in
             var out = [UInt8]()
             out.reserveCapacity(bytes.count)
             var at = 0
-            for (index, block) in zip(indexes, blocks) {
-                let range = ownLineRange(of: index, in: bytes)
-                out.append(contentsOf: bytes[at..<range.lowerBound])
+            for (run, block) in zip(runs, blocks) {
+                let start = ownLineRange(of: run.lowerBound, in: bytes).lowerBound
+                let end = ownLineRange(of: run.upperBound, in: bytes).upperBound
+                out.append(contentsOf: bytes[at..<start])
                 out.append(contentsOf: block)
-                at = range.upperBound
+                at = end
             }
             out.append(contentsOf: bytes[at...])
             return out
+        }
+    }
+}
+
+/// A temporary directory for copies of the files a merge writes into.
+struct ScratchDirectory {
+    let url: URL
+
+    init() throws {
+        url = FileManager.default.temporaryDirectory.appendingPathComponent("todofmt-merge-" + UUID().uuidString)
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+    }
+
+    func copy(_ file: URL, as name: String) throws -> URL {
+        let target = url.appendingPathComponent(name)
+        try FileManager.default.copyItem(at: file, to: target)
+        return target
+    }
+
+    func remove() { try? FileManager.default.removeItem(at: url) }
+}
+
+/// What a database holds outside its list table: the schema (but the list table's) and every
+/// other table's rows, as a multiset. Bookkeeping that adding items changes (`sqlite_sequence`,
+/// Core Data's `Z_PRIMARYKEY`, `Z_METADATA`, `Z_MODELCACHE`) is left out.
+struct SQLiteOutside: Equatable {
+    var schema: Set<[SQLValue]> = []
+    var rows: [String: [[SQLValue]: Int]] = [:]
+
+    init(url: URL, options: ListOptions) throws {
+        var info = stat()
+        if stat(url.filePath, &info) == 0, info.st_size == 0 { return }
+        let db = try Database(path: url.filePath, readOnly: true)
+        let list = try ListTable.find(in: db, options: options).name
+        let skipped: Set<String> = [list, "sqlite_sequence", "Z_PRIMARYKEY", "Z_METADATA", "Z_MODELCACHE"]
+        for row in try db.rows("SELECT type, name, sql FROM sqlite_master") where row[0] != .text("table") || row[1] != .text(list) {
+            schema.insert(row)
+        }
+        for table in try db.tableNames() where !skipped.contains(table) {
+            var counts: [[SQLValue]: Int] = [:]
+            for row in try db.rows("SELECT * FROM " + Database.quote(table)) { counts[row, default: 0] += 1 }
+            rows[table] = counts
         }
     }
 }

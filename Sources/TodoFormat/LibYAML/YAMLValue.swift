@@ -3,7 +3,7 @@ import Foundation
 
 /// The anchored nodes of a YAML stream (`&name`) for the aliases that repeat them (`*name`),
 /// and how many nodes the aliases have stood for: an alias bomb (billion laughs) stops
-/// at `limit` nodes with an error rather than filling memory (FORMAT.md, section 11).
+/// at `limit` nodes with an error rather than filling memory (FORMAT.md, section 14).
 final class YAMLAnchors {
     private(set) var values: [String: FieldValue] = [:]
     private var sizes: [String: Int] = [:]

@@ -1,5 +1,5 @@
 /// The limits every reader and writer shares, so that todofmt never writes a file it cannot
-/// read back (FORMAT.md, section 12).
+/// read back (FORMAT.md, section 14).
 public enum Limits {
     /// How many levels items may nest: depths 0 to 255. Reading a deeper item is an error at
     /// its place; writing one is an error before anything is written.

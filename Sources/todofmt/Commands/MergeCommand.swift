@@ -60,8 +60,12 @@ enum MergeCommand: Command {
         for warning in result.warnings { terminal.warn(warning.description) }
         guard result.conflicts == 0 else {
             let name = options.path ?? options.ours
-            terminal.printError(
-                "todofmt: \(name): \(result.conflicts) conflict\(result.conflicts == 1 ? "" : "s") left between markers")
+            if let unmerged = result.unmerged {
+                terminal.printError("todofmt: \(name): not merged: \(unmerged)")
+            } else {
+                terminal.printError(
+                    "todofmt: \(name): \(result.conflicts) conflict\(result.conflicts == 1 ? "" : "s") left between markers")
+            }
             return .failure
         }
         return .success

@@ -116,4 +116,96 @@ struct WindowedMergeTests {
             #expect(try TodoList(markdown: merged) == TodoList(markdown: expected), "\(merged)\n\(expected)")
         }
     }
+
+    /// Merges three files' texts (written as `name` with a prefix) and returns ours after.
+    static func mergeFiles(_ name: String, _ texts: [String]) throws -> (String, Int) {
+        let directory = try TemporaryDirectory()
+        let urls = ["base-", "ours-", "theirs-"].map { URL(fileURLWithPath: directory.path($0 + name)) }
+        for (url, text) in zip(urls, texts) { try text.write(to: url, atomically: false, encoding: .utf8) }
+        let result = try TodoMerge.files(base: urls[0], ours: urls[1], theirs: urls[2])
+        return (try String(contentsOf: urls[1], encoding: .utf8), result.conflicts)
+    }
+
+    @Test("theirs' changes outside the list (other keys, comments) are kept in JSON and YAML")
+    func outsideTheList() throws {
+        let json = [
+            #"{"settings": {"theme": "dark"}, "todos": [{"title": "Milk", "done": false}]}"# + "\n",
+            #"{"settings": {"theme": "dark"}, "todos": [{"title": "Milk", "done": true}]}"# + "\n",
+            #"{"settings": {"theme": "light"}, "todos": [{"title": "Milk", "done": false}]}"# + "\n",
+        ]
+        #expect(try Self.mergeFiles("list.json", json) == (#"{"settings": {"theme": "light"}, "todos": [{"title": "Milk", "done": true}]}"# + "\n", 0))
+        let yaml = [
+            "# my list\nsettings:\n  theme: dark\ntodos:\n  - title: Milk\n    done: false\n  - title: Eggs\n    done: false\n",
+            "# my list\nsettings:\n  theme: dark\ntodos:\n  - title: Milk\n    done: true\n  - title: Eggs\n    done: false\n",
+            "# my list, edited\nsettings:\n  theme: light\ntodos:\n  - title: Milk\n    done: false\n  - title: Eggs  # important\n    done: false\n",
+        ]
+        #expect(
+            try Self.mergeFiles("list.yaml", yaml)
+                == ("# my list, edited\nsettings:\n  theme: light\ntodos:\n  - title: Milk\n    done: true\n  - title: Eggs  # important\n    done: false\n", 0))
+        // Both changed the same key differently: a conflict between markers, the list merged.
+        var both = yaml
+        both[1] = both[1].replacingOccurrences(of: "theme: dark", with: "theme: blue")
+        let (text, conflicts) = try Self.mergeFiles("list.yaml", both)
+        #expect(conflicts == 1)
+        #expect(text.contains("<<<<<<< ours\n  theme: blue\n=======\n  theme: light\n>>>>>>> theirs\n"), "\(text)")
+        #expect(text.contains("    done: true\n  - title: Eggs  # important\n"), "\(text)")
+    }
+
+    @Test("theirs' change to another table of a database is kept; both changing it is a conflict")
+    func outsideTheListTable() throws {
+        let directory = try TemporaryDirectory()
+        let schema = "CREATE TABLE todos(id INTEGER PRIMARY KEY, title TEXT, done INTEGER); CREATE TABLE settings(k TEXT, v TEXT);"
+            + "INSERT INTO todos VALUES(1, 't1', 0), (2, 't2', 0); INSERT INTO settings VALUES('theme', 'dark');"
+        let base = try WriteBackTests.database(schema, in: directory, name: "base.sqlite")
+        func copy(_ name: String, _ sql: String) throws -> String {
+            let path = directory.path(name)
+            try? FileManager.default.removeItem(atPath: path)
+            try FileManager.default.copyItem(atPath: base, toPath: path)
+            _ = try Databases.sqlite3(path, [sql])
+            return path
+        }
+        let urls = { (o: String, t: String) in [base, o, t].map { URL(fileURLWithPath: $0) } }
+        var u = urls(try copy("ours.sqlite", "UPDATE todos SET done = 1 WHERE id = 1"),
+                     try copy("theirs.sqlite", "UPDATE todos SET title = 'T2' WHERE id = 2; UPDATE settings SET v = 'light'"))
+        var result = try TodoMerge.files(base: u[0], ours: u[1], theirs: u[2])
+        #expect(result.conflicts == 0)
+        #expect(try Databases.sqlite3(u[1].path, ["SELECT * FROM todos; SELECT * FROM settings"]) == "1|t1|1\n2|T2|0\ntheme|light\n")
+        u = urls(try copy("ours.sqlite", "UPDATE todos SET done = 1 WHERE id = 1; UPDATE settings SET v = 'blue'"),
+                 try copy("theirs.sqlite", "UPDATE settings SET v = 'light'"))
+        result = try TodoMerge.files(base: u[0], ours: u[1], theirs: u[2])
+        #expect(result.conflicts == 1 && result.unmerged != nil)
+        #expect(try Databases.sqlite3(u[1].path, ["SELECT * FROM todos; SELECT * FROM settings"]) == "1|t1|1\n2|t2|0\ntheme|blue\n")
+    }
+
+    @Test("an item one side changed and the other removed keeps its nested items inside the markers")
+    func conflictKeepsNestedItems() throws {
+        let base = "- [ ] Milk\n- [ ] Eggs\n  - [ ] Brown\n- [ ] Bread\n"
+        let checked = "- [ ] Milk\n- [x] Eggs\n  - [ ] Brown\n- [ ] Bread\n", removed = "- [ ] Milk\n- [ ] Bread\n"
+        #expect(
+            try TodoMergeTests.merge(base, checked, removed)
+                == ("- [ ] Milk\n<<<<<<< ours\n- [x] Eggs\n  - [ ] Brown\n=======\n>>>>>>> theirs\n- [ ] Bread\n", 1))
+        #expect(
+            try TodoMergeTests.merge(base, removed, checked)
+                == ("- [ ] Milk\n<<<<<<< ours\n=======\n- [x] Eggs\n  - [ ] Brown\n>>>>>>> theirs\n- [ ] Bread\n", 1))
+    }
+
+    @Test("the same item added by both sides at different places is one item, where ours put it")
+    func addedTwice() throws {
+        let base = "- [ ] a\n- [ ] b\n"
+        #expect(try TodoMergeTests.merge(base, "- [ ] a\n- [ ] b\n- [ ] Tea\n", "- [ ] a\n- [ ] Tea\n- [ ] b\n") == ("- [ ] a\n- [ ] b\n- [ ] Tea\n", 0))
+        #expect(try TodoMergeTests.merge(base, "- [ ] Tea\n- [ ] a\n- [ ] b\n", "- [ ] a\n- [ ] b\n- [ ] Tea\n") == ("- [ ] Tea\n- [ ] a\n- [ ] b\n", 0))
+        // Not the same item: a different box, or added twice by one side and once by the other.
+        #expect(try TodoMergeTests.merge(base, "- [ ] a\n- [ ] b\n- [ ] Tea\n", "- [x] Tea\n- [ ] a\n- [ ] b\n") == ("- [x] Tea\n- [ ] a\n- [ ] b\n- [ ] Tea\n", 0))
+        #expect(try TodoMergeTests.merge(base, "- [ ] Tea\n- [ ] a\n- [ ] b\n- [ ] Tea\n", "- [ ] a\n- [ ] Tea\n- [ ] b\n") == ("- [ ] Tea\n- [ ] a\n- [ ] b\n- [ ] Tea\n", 0))
+        let directory = try TemporaryDirectory()
+        let urls = ["base.json", "ours.json", "theirs.json"].map { URL(fileURLWithPath: directory.path($0)) }
+        let texts = [
+            #"[{"title":"a","done":false},{"title":"b","done":false}]"#,
+            #"[{"title":"a","done":false},{"title":"b","done":false},{"title":"Tea","done":false}]"#,
+            #"[{"title":"Tea","done":false},{"title":"a","done":false},{"title":"b","done":false}]"#,
+        ]
+        for (url, text) in zip(urls, texts) { try (text + "\n").write(to: url, atomically: false, encoding: .utf8) }
+        #expect(try TodoMerge.files(base: urls[0], ours: urls[1], theirs: urls[2]).conflicts == 0)
+        #expect(try TodoList(contentsOf: urls[1]).items.map(\.name) == ["a", "b", "Tea"])
+    }
 }

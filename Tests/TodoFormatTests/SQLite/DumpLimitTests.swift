@@ -4,7 +4,7 @@ import Testing
 @testable import TodoFormat
 
 /// An SQL dump is a program SQLite runs: one that would run for ever or make a huge value
-/// stops at a documented limit (FORMAT.md section 11) with an error at its statement.
+/// stops at a documented limit (FORMAT.md section 14) with an error at its statement.
 @Suite("Limits of what a dump may run")
 struct DumpLimitTests {
     static let table = "CREATE TABLE t(id integer primary key, name text, checked int);\n"
