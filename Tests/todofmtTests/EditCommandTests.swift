@@ -172,6 +172,35 @@ struct EditCommandTests {
         #expect(try Run(["list", "l.sqlite"], in: ws.url).stdout == "1 [ ] Oat milk [id:: 1] [prio:: 2]\n2 [x] Eggs [id:: 2] [prio:: 5]\n3 [ ] Tea [id:: 3]\n")
     }
 
+    @Test("mv renumbers the moved item's order, not a neighbour's, in any format", arguments: ["o.json", "o.yaml", "o.sqlite"])
+    func moveRenumbersMovedItem(_ file: String) throws {
+        let ws = try Workspace([:])
+        let make = """
+            import json, sqlite3, sys, os, yaml
+            os.chdir(sys.argv[1])
+            items = [{"id": i, "title": "t%d" % i, "done": False, "order": i * 10} for i in range(1, 5)]
+            json.dump(items, open("o.json", "w"), indent=1)
+            open("o.yaml", "w").write(yaml.safe_dump(items, sort_keys=False))
+            db = sqlite3.connect("o.sqlite")
+            db.execute("CREATE TABLE tasks (id INTEGER PRIMARY KEY, title TEXT NOT NULL, completed BOOLEAN, sort_order INTEGER, updated_at TEXT)")
+            db.executemany("INSERT INTO tasks VALUES (?, ?, 0, ?, '2024-01-01T00:00:00.000000Z')", [(i, "t%d" % i, i * 10) for i in range(1, 5)])
+            db.commit()
+            """
+        let python = try Tools.run(try Tools.path(of: "python3"), ["-c", make, ws.url.path])
+        #expect(python.status == 0, "\(python.stderr)")
+        let url = ws.url.appendingPathComponent(file)
+        let read = { file.hasSuffix("sqlite") ? try Self.dump(url) : try ws.read(file) }
+        let before = try read()
+        let run = try Run(["mv", file, "2", "3"], in: ws.url)
+        #expect(run.status == 0 && run.stderr.isEmpty, "\(run.stderr)")
+        #expect(try Run(["list", file], in: ws.url).stdout.components(separatedBy: "\n").map { $0.split(separator: " ").dropFirst(3).first ?? "" } == ["t1", "t3", "t2", "t4", ""])
+        // t3 keeps its line (or row) as it was: only t2's changed.
+        let after = try read()
+        let gone = Set(before.components(separatedBy: "\n")).subtracting(after.components(separatedBy: "\n"))
+        #expect(gone.allSatisfy { !$0.contains("30") && !$0.contains("t3") }, "\(gone)")
+        #expect(gone.contains { $0.contains("20") || $0.contains("t2") }, "\(gone)")
+    }
+
     @Test("done in a binary property list changes that value only")
     func binaryPropertyList() throws {
         let ws = try files()

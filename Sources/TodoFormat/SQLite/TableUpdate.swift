@@ -122,6 +122,7 @@ struct TableUpdate {
         // Order: renumbered to follow the list, where the table has an order column.
         var orders: [SQLValue?] = Array(repeating: nil, count: table.orderColumn == nil ? 0 : count)
         if let orderColumn = table.orderColumn {
+            let moved = Ordering.flatIndexes(of: table.schema.moved, in: list.items)
             let values = entries.map { $0.item.fields.first { $0.key == orderColumn }?.value }
             let integral = values.allSatisfy { value in
                 switch value {
@@ -131,7 +132,7 @@ struct TableUpdate {
             }
             if integral {
                 let old = values.map { value -> Int? in if case .integer(let v)? = value { v } else { nil } }
-                for (i, value) in Ordering.renumber(old).enumerated() where value != old[i] {
+                for (i, value) in Ordering.renumber(old, moved: moved).enumerated() where value != old[i] {
                     orders[i] = value.map { .integer(Int64($0)) } ?? .null
                     if pairs[i] >= 0 { changed[i] = true }
                 }
@@ -143,7 +144,7 @@ struct TableUpdate {
                     default: nil
                     }
                 }
-                for (i, value) in Ordering.renumber(reals: old).enumerated() where value != old[i] {
+                for (i, value) in Ordering.renumber(reals: old, moved: moved).enumerated() where value != old[i] {
                     orders[i] = value.map { .real($0) } ?? .null
                     if pairs[i] >= 0 { changed[i] = true }
                 }
