@@ -201,6 +201,51 @@ struct EditCommandTests {
         #expect(gone.contains { $0.contains("20") || $0.contains("t2") }, "\(gone)")
     }
 
+    @Test("rm in a Core Data store refuses an item another entity's to-one relationship holds, naming it; others go")
+    func coreDataReferencedRemoval() throws {
+        let ws = try Workspace([:])
+        // The shape of a real store (a crafting app): items, recipes producing an item,
+        // components naming an item and a recipe; every to-one column indexed.
+        let make = """
+            import sqlite3, sys, os
+            os.chdir(sys.argv[1])
+            db = sqlite3.connect("c.store")
+            for sql in [
+                "CREATE TABLE ZCOMPONENT ( Z_PK INTEGER PRIMARY KEY, Z_ENT INTEGER, Z_OPT INTEGER, ZCOUNT INTEGER, ZCRAFTINGRECIPE INTEGER, ZITEM INTEGER, ZID BLOB )",
+                "CREATE TABLE ZCRAFTINGRECIPE ( Z_PK INTEGER PRIMARY KEY, Z_ENT INTEGER, Z_OPT INTEGER, ZPRODUCEDITEM INTEGER, ZPRODUCEDITEMCOUNT VARCHAR )",
+                "CREATE TABLE ZITEM ( Z_PK INTEGER PRIMARY KEY, Z_ENT INTEGER, Z_OPT INTEGER, ZCRAFTINGRECIPE INTEGER, ZNAME VARCHAR )",
+                "CREATE INDEX ZCOMPONENT_ZCRAFTINGRECIPE_INDEX ON ZCOMPONENT (ZCRAFTINGRECIPE)",
+                "CREATE INDEX ZCOMPONENT_ZITEM_INDEX ON ZCOMPONENT (ZITEM)",
+                "CREATE INDEX ZCRAFTINGRECIPE_ZPRODUCEDITEM_INDEX ON ZCRAFTINGRECIPE (ZPRODUCEDITEM)",
+                "CREATE INDEX ZITEM_ZCRAFTINGRECIPE_INDEX ON ZITEM (ZCRAFTINGRECIPE)",
+                "CREATE UNIQUE INDEX Z_Item_UNIQUE_name ON ZITEM (ZNAME COLLATE BINARY ASC)",
+                "CREATE TABLE Z_PRIMARYKEY (Z_ENT INTEGER PRIMARY KEY, Z_NAME VARCHAR, Z_SUPER INTEGER, Z_MAX INTEGER)",
+                "CREATE TABLE Z_METADATA (Z_VERSION INTEGER PRIMARY KEY, Z_UUID VARCHAR(255), Z_PLIST BLOB)",
+                "CREATE TABLE Z_MODELCACHE (Z_CONTENT BLOB)",
+            ]:
+                db.execute(sql)
+            db.executemany("INSERT INTO Z_PRIMARYKEY VALUES (?, ?, 0, ?)", [(1, "Component", 2), (2, "CraftingRecipe", 2), (3, "Item", 4)])
+            db.execute("INSERT INTO Z_METADATA VALUES (1, 'AAAA-BBBB', NULL)")
+            db.executemany("INSERT INTO ZITEM VALUES (?, 3, 1, ?, ?)", [(1, 2, "Plank"), (2, None, "Log"), (3, None, "Nail"), (4, None, "Glue")])
+            db.executemany("INSERT INTO ZCRAFTINGRECIPE VALUES (?, 2, 1, ?, '4')", [(1, 3), (2, 1)])
+            db.executemany("INSERT INTO ZCOMPONENT VALUES (?, 1, 1, 1, ?, ?, NULL)", [(1, 2, 2), (2, 4, 2)])
+            db.commit()
+            """
+        let python = try Tools.run(try Tools.path(of: "python3"), ["-c", make, ws.url.path])
+        #expect(python.status == 0, "\(python.stderr)")
+        let store = ws.url.appendingPathComponent("c.store")
+        let before = try Self.dump(store)
+        // Plank (Z_PK 1) is what recipe 2 produces.
+        let refused = try Run(["rm", "c.store", "Plank"], in: ws.url)
+        #expect(refused.status != 0)
+        #expect(refused.stderr.contains("ZCRAFTINGRECIPE.ZPRODUCEDITEM"), "\(refused.stderr)")
+        #expect(try Self.dump(store) == before)
+        // Glue (Z_PK 4) is held by no relationship (ZCOMPONENT.ZCRAFTINGRECIPE = 4 is a recipe's key).
+        let removed = try Run(["rm", "c.store", "Glue"], in: ws.url)
+        #expect(removed.status == 0, "\(removed.stderr)")
+        #expect(try Run(["list", "c.store"], in: ws.url).stdout.contains("Glue") == false)
+    }
+
     @Test("done in a binary property list changes that value only")
     func binaryPropertyList() throws {
         let ws = try files()
