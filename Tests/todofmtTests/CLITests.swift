@@ -82,6 +82,22 @@ let groceries = """
 
 @Suite("The todofmt command")
 struct CLITests {
+    @Test("an empty input file is an empty list in every format", arguments: ["md", "json", "plist", "sql", "db"])
+    func emptyInput(_ ext: String) throws {
+        let ws = try Workspace(["empty.\(ext)": ""])
+        let run = try Run(["convert", "empty.\(ext)", "--to", "json"], in: ws.url)
+        #expect(run.status == 0 && run.stderr.isEmpty, "\(run.stderr)")
+        #expect(run.stdout.filter { !$0.isWhitespace } == "[]")
+    }
+
+    @Test("a database with no tables says so, not 'tables: .'")
+    func noTables() throws {
+        let ws = try Workspace(["n.sql": "-- nothing\n"])
+        let run = try Run(["convert", "n.sql", "--to", "json"], in: ws.url)
+        #expect(run.status != 0)
+        #expect(run.stderr.contains("has no tables") && !run.stderr.contains("tables: ."), "\(run.stderr)")
+    }
+
     @Test("convert to JSON on standard output, options after the file", .needsYAML)
     func convertToStdout() throws {
         let ws = try Workspace(["g.md": groceries])

@@ -172,6 +172,80 @@ struct EditCommandTests {
         #expect(try Run(["list", "l.sqlite"], in: ws.url).stdout == "1 [ ] Oat milk [id:: 1] [prio:: 2]\n2 [x] Eggs [id:: 2] [prio:: 5]\n3 [ ] Tea [id:: 3]\n")
     }
 
+    @Test("mv renumbers the moved item's order, not a neighbour's, in any format", arguments: ["o.json", "o.yaml", "o.sqlite"])
+    func moveRenumbersMovedItem(_ file: String) throws {
+        let ws = try Workspace([:])
+        let make = """
+            import json, sqlite3, sys, os, yaml
+            os.chdir(sys.argv[1])
+            items = [{"id": i, "title": "t%d" % i, "done": False, "order": i * 10} for i in range(1, 5)]
+            json.dump(items, open("o.json", "w"), indent=1)
+            open("o.yaml", "w").write(yaml.safe_dump(items, sort_keys=False))
+            db = sqlite3.connect("o.sqlite")
+            db.execute("CREATE TABLE tasks (id INTEGER PRIMARY KEY, title TEXT NOT NULL, completed BOOLEAN, sort_order INTEGER, updated_at TEXT)")
+            db.executemany("INSERT INTO tasks VALUES (?, ?, 0, ?, '2024-01-01T00:00:00.000000Z')", [(i, "t%d" % i, i * 10) for i in range(1, 5)])
+            db.commit()
+            """
+        let python = try Tools.run(try Tools.path(of: "python3"), ["-c", make, ws.url.path])
+        #expect(python.status == 0, "\(python.stderr)")
+        let url = ws.url.appendingPathComponent(file)
+        let read = { file.hasSuffix("sqlite") ? try Self.dump(url) : try ws.read(file) }
+        let before = try read()
+        let run = try Run(["mv", file, "2", "3"], in: ws.url)
+        #expect(run.status == 0 && run.stderr.isEmpty, "\(run.stderr)")
+        #expect(try Run(["list", file], in: ws.url).stdout.components(separatedBy: "\n").map { $0.split(separator: " ").dropFirst(3).first ?? "" } == ["t1", "t3", "t2", "t4", ""])
+        // t3 keeps its line (or row) as it was: only t2's changed.
+        let after = try read()
+        let gone = Set(before.components(separatedBy: "\n")).subtracting(after.components(separatedBy: "\n"))
+        #expect(gone.allSatisfy { !$0.contains("30") && !$0.contains("t3") }, "\(gone)")
+        #expect(gone.contains { $0.contains("20") || $0.contains("t2") }, "\(gone)")
+    }
+
+    @Test("rm in a Core Data store refuses an item another entity's to-one relationship holds, naming it; others go")
+    func coreDataReferencedRemoval() throws {
+        let ws = try Workspace([:])
+        // The shape of a real store (a crafting app): items, recipes producing an item,
+        // components naming an item and a recipe; every to-one column indexed.
+        let make = """
+            import sqlite3, sys, os
+            os.chdir(sys.argv[1])
+            db = sqlite3.connect("c.store")
+            for sql in [
+                "CREATE TABLE ZCOMPONENT ( Z_PK INTEGER PRIMARY KEY, Z_ENT INTEGER, Z_OPT INTEGER, ZCOUNT INTEGER, ZCRAFTINGRECIPE INTEGER, ZITEM INTEGER, ZID BLOB )",
+                "CREATE TABLE ZCRAFTINGRECIPE ( Z_PK INTEGER PRIMARY KEY, Z_ENT INTEGER, Z_OPT INTEGER, ZPRODUCEDITEM INTEGER, ZPRODUCEDITEMCOUNT VARCHAR )",
+                "CREATE TABLE ZITEM ( Z_PK INTEGER PRIMARY KEY, Z_ENT INTEGER, Z_OPT INTEGER, ZCRAFTINGRECIPE INTEGER, ZNAME VARCHAR )",
+                "CREATE INDEX ZCOMPONENT_ZCRAFTINGRECIPE_INDEX ON ZCOMPONENT (ZCRAFTINGRECIPE)",
+                "CREATE INDEX ZCOMPONENT_ZITEM_INDEX ON ZCOMPONENT (ZITEM)",
+                "CREATE INDEX ZCRAFTINGRECIPE_ZPRODUCEDITEM_INDEX ON ZCRAFTINGRECIPE (ZPRODUCEDITEM)",
+                "CREATE INDEX ZITEM_ZCRAFTINGRECIPE_INDEX ON ZITEM (ZCRAFTINGRECIPE)",
+                "CREATE UNIQUE INDEX Z_Item_UNIQUE_name ON ZITEM (ZNAME COLLATE BINARY ASC)",
+                "CREATE TABLE Z_PRIMARYKEY (Z_ENT INTEGER PRIMARY KEY, Z_NAME VARCHAR, Z_SUPER INTEGER, Z_MAX INTEGER)",
+                "CREATE TABLE Z_METADATA (Z_VERSION INTEGER PRIMARY KEY, Z_UUID VARCHAR(255), Z_PLIST BLOB)",
+                "CREATE TABLE Z_MODELCACHE (Z_CONTENT BLOB)",
+            ]:
+                db.execute(sql)
+            db.executemany("INSERT INTO Z_PRIMARYKEY VALUES (?, ?, 0, ?)", [(1, "Component", 2), (2, "CraftingRecipe", 2), (3, "Item", 4)])
+            db.execute("INSERT INTO Z_METADATA VALUES (1, 'AAAA-BBBB', NULL)")
+            db.executemany("INSERT INTO ZITEM VALUES (?, 3, 1, ?, ?)", [(1, 2, "Plank"), (2, None, "Log"), (3, None, "Nail"), (4, None, "Glue")])
+            db.executemany("INSERT INTO ZCRAFTINGRECIPE VALUES (?, 2, 1, ?, '4')", [(1, 3), (2, 1)])
+            db.executemany("INSERT INTO ZCOMPONENT VALUES (?, 1, 1, 1, ?, ?, NULL)", [(1, 2, 2), (2, 4, 2)])
+            db.commit()
+            """
+        let python = try Tools.run(try Tools.path(of: "python3"), ["-c", make, ws.url.path])
+        #expect(python.status == 0, "\(python.stderr)")
+        let store = ws.url.appendingPathComponent("c.store")
+        let before = try Self.dump(store)
+        // Plank (Z_PK 1) is what recipe 2 produces.
+        let refused = try Run(["rm", "c.store", "Plank"], in: ws.url)
+        #expect(refused.status != 0)
+        #expect(refused.stderr.contains("ZCRAFTINGRECIPE.ZPRODUCEDITEM"), "\(refused.stderr)")
+        #expect(try Self.dump(store) == before)
+        // Glue (Z_PK 4) is held by no relationship (ZCOMPONENT.ZCRAFTINGRECIPE = 4 is a recipe's key).
+        let removed = try Run(["rm", "c.store", "Glue"], in: ws.url)
+        #expect(removed.status == 0, "\(removed.stderr)")
+        #expect(try Run(["list", "c.store"], in: ws.url).stdout.contains("Glue") == false)
+    }
+
     @Test("done in a binary property list changes that value only")
     func binaryPropertyList() throws {
         let ws = try files()

@@ -98,10 +98,13 @@ public struct FileEdit: Sendable {
         guard tree.changed else { return result }
         result.changed = true
         let list = tree.list
+        // The item moved is the one whose order number changes, not a neighbour's.
+        var options = options
+        if let moved = tree.moved { options.schema.moved = [moved] }
         tree = TreeList(TodoList())
         try list.checkDepth()
         if dryRun {
-            result.changes = try preview(of: list, format: format, old: oldList)
+            result.changes = try preview(of: list, format: format, old: oldList, options: options)
             return result
         }
         if stat(path, &info) == 0, info.st_size == 0 {
@@ -125,7 +128,7 @@ public struct FileEdit: Sendable {
     }
 
     /// What writing `list` would change: the update made on a copy of the file, compared.
-    private func preview(of list: TodoList, format: DocumentFormat, old: TodoList) throws -> String {
+    private func preview(of list: TodoList, format: DocumentFormat, old: TodoList, options: ListOptions) throws -> String {
         let path = file.filePath
         if format == .bplist {
             return UnifiedDiff.text(old: old.listing(), new: list.listing(), name: path + " (items)")

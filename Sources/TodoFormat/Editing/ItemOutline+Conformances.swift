@@ -77,6 +77,9 @@ struct TreeList: ItemOutline {
     private(set) var depths: [Int32] = []
     /// Whether an edit changed anything.
     private(set) var changed = false
+    /// The path (child indexes from 0) of the item the last move placed, while no other
+    /// edit changed where items stand: the item whose order number a write changes.
+    private(set) var moved: [Int]? = nil
 
     init(_ list: TodoList) {
         self.list = list
@@ -195,6 +198,7 @@ struct TreeList: ItemOutline {
         }
         depths.insert(contentsOf: Self.depths(of: inserted, from: depth), at: index)
         changed = true
+        moved = nil
     }
 
     /// Takes the item at `index` out with its nested items.
@@ -209,6 +213,7 @@ struct TreeList: ItemOutline {
     mutating func removeItem(at index: Int) throws {
         take(at: index)
         changed = true
+        moved = nil
     }
 
     mutating func moveItem(at index: Int, under parent: Int?, at position: Int?) throws {
@@ -242,6 +247,7 @@ struct TreeList: ItemOutline {
         }
         depths.insert(contentsOf: Self.depths(of: moved, from: depth), at: at)
         changed = true
+        self.moved = path(of: at)
     }
 
     /// The section of the top-level item before top-level place `child`, else of the one at it.

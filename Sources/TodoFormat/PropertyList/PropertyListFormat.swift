@@ -32,6 +32,11 @@ struct PropertyListFormat: ListFormat {
     }
 
     func read<S: ItemSink>(_ input: Input, options: ListOptions, into sink: inout S) throws {
+        // An empty file is an empty list, as in every format (FORMAT.md, section 8).
+        if try input.head(1).isEmpty {
+            try sink.begin(metadata: [])
+            return try sink.end()
+        }
         let bytes = try input.bytes()
         try bytes.withUnsafeBufferPointer { buffer in
             try PropertyListReader.read(

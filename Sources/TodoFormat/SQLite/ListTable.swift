@@ -120,7 +120,7 @@ struct ListTable {
         }
         if let table = options.table {
             guard tables.contains(table) else {
-                throw ConversionError.noList(path: path, reason: "there is no table '\(table)' (tables: \(tables.joined(separator: ", ")))")
+                throw ConversionError.noList(path: path, reason: "there is no table '\(table)' (\(tables.isEmpty ? "the database has no tables" : "tables: " + tables.joined(separator: ", ")))")
             }
             var entity: CoreDataModel.Entity? = nil
             if let model {
@@ -160,6 +160,9 @@ struct ListTable {
             if let found = try describe(name, in: db, model: nil, entity: nil, schema: schema) { candidates.append(found) }
         }
         if candidates.count == 1 { return candidates[0] }
+        if candidates.isEmpty && tables.isEmpty {
+            throw ConversionError.noList(path: path, reason: "the database has no tables, so no list")
+        }
         if candidates.isEmpty {
             throw ConversionError.noList(
                 path: path,

@@ -24,6 +24,11 @@ struct SQLDumpFormat: ListFormat {
     }
 
     func read<S: ItemSink>(_ input: Input, options: ListOptions, into sink: inout S) throws {
+        // An empty file is an empty list, as in every format (FORMAT.md, section 8).
+        if try input.head(1).isEmpty {
+            try sink.begin(metadata: [])
+            return try sink.end()
+        }
         // The database in memory goes by the dump's name, so that errors name the file.
         let db = try Database(path: ":memory:", readOnly: false, name: input.name)
         try db.runDump(Self.terminatedBytes(input), path: input.name)

@@ -18,6 +18,11 @@ struct SQLiteFormat: ListFormat {
     }
 
     func read<S: ItemSink>(_ input: Input, options: ListOptions, into sink: inout S) throws {
+        // An empty file is an empty list, as in every format (FORMAT.md, section 8).
+        if try input.head(1).isEmpty {
+            try sink.begin(metadata: [])
+            return try sink.end()
+        }
         try input.withFile { file in
             try Self.withReadOnlyDatabase(file, name: input.name) { db in
                 try ListTable.find(in: db, options: options).read(from: db, into: &sink)

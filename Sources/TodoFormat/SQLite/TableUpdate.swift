@@ -122,6 +122,7 @@ struct TableUpdate {
         // Order: renumbered to follow the list, where the table has an order column.
         var orders: [SQLValue?] = Array(repeating: nil, count: table.orderColumn == nil ? 0 : count)
         if let orderColumn = table.orderColumn {
+            let moved = Ordering.flatIndexes(of: table.schema.moved, in: list.items)
             let values = entries.map { $0.item.fields.first { $0.key == orderColumn }?.value }
             let integral = values.allSatisfy { value in
                 switch value {
@@ -131,7 +132,7 @@ struct TableUpdate {
             }
             if integral {
                 let old = values.map { value -> Int? in if case .integer(let v)? = value { v } else { nil } }
-                for (i, value) in Ordering.renumber(old).enumerated() where value != old[i] {
+                for (i, value) in Ordering.renumber(old, moved: moved).enumerated() where value != old[i] {
                     orders[i] = value.map { .integer(Int64($0)) } ?? .null
                     if pairs[i] >= 0 { changed[i] = true }
                 }
@@ -143,7 +144,7 @@ struct TableUpdate {
                     default: nil
                     }
                 }
-                for (i, value) in Ordering.renumber(reals: old).enumerated() where value != old[i] {
+                for (i, value) in Ordering.renumber(reals: old, moved: moved).enumerated() where value != old[i] {
                     orders[i] = value.map { .real($0) } ?? .null
                     if pairs[i] >= 0 { changed[i] = true }
                 }
@@ -314,8 +315,42 @@ struct TableUpdate {
             for (joinTable, column) in try joinColumns(of: model.ancestry(of: entity)) {
                 try statements.run("DELETE FROM \(Database.quote(joinTable)) WHERE \(Database.quote(column)) = ?", [key])
             }
+            // Another entity's to-one relationship to the row: its delete rule is in the
+            // app's model, not in the store, so the removal is refused (FORMAT.md, 7.7).
+            let names = model.ancestry(of: entity).compactMap { model.entity(number: $0)?.name.uppercased() }
+            for (other, column) in try toOneColumns(naming: names) {
+                let sql = "SELECT Z_PK FROM \(Database.quote(other)) WHERE \(Database.quote(column)) = ? LIMIT 1"
+                if let holder = try db.scalar(sql, [key]), holder != .null {
+                    throw EditError(
+                        "cannot remove the \(entity.name) with Z_PK \(key.literal): \(other).\(column) (row Z_PK \(holder.literal)) refers to it, "
+                            + "a Core Data relationship whose delete rule is in the app's model, not in the store; remove it in the app")
+                }
+            }
         }
         try statements.run("DELETE FROM \(Database.quote(table.name)) WHERE \(locators.condition)", locator)
+    }
+
+    /// The to-one relationship columns of other entities' tables that may hold keys of an
+    /// entity named one of `names` (upper case): Core Data indexes each such column
+    /// (`ZRECIPE_ZPRODUCEDITEM_INDEX`), and a relationship to an entity is named after it
+    /// (`ZITEM`, `ZPRODUCEDITEM`).
+    private func toOneColumns(naming names: [String]) throws -> [(String, String)] {
+        var indexes: Set<String> = []
+        for row in try db.rows("SELECT name FROM sqlite_master WHERE type = 'index'") {
+            if case .text(let name) = row[0] { indexes.insert(name.uppercased()) }
+        }
+        var found: [(String, String)] = []
+        for name in try db.tableNames()
+        where name.hasPrefix("Z") && name != table.name && !CoreDataModel.isJoinTable(name) && !CoreDataModel.ownTables.contains(name) {
+            for row in try db.rows("PRAGMA table_info(\(Database.quote(name)))") {
+                guard case .text(let column) = row[1], column.hasPrefix("Z"), !column.hasPrefix("Z_"),
+                    indexes.contains("\(name)_\(column)_INDEX".uppercased()),
+                    names.contains(where: { column.uppercased().dropFirst().hasSuffix($0) })
+                else { continue }
+                found.append((name, column))
+            }
+        }
+        return found
     }
 
     /// The columns of join tables that hold keys of these entities.

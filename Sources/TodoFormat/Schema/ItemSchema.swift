@@ -54,6 +54,10 @@ public struct ItemSchema: Hashable, Sendable {
     /// What the values of a key mean, where the user said (`--field checked=status:3`,
     /// `--field status=status:2=-`): by key in lower case, by value as text.
     private(set) var statusValues: [String: [String: TodoStatus]] = [:]
+    /// Paths of child indexes (from 0) of the items an editing command moved (`todofmt mv`)
+    /// in the list being written: renumbering order fields gives these items new numbers
+    /// rather than their neighbours, where either would do (FORMAT.md, section 7.6).
+    var moved: Set<[Int]> = []
     /// todofmt's own keys: `name`, `checked`, `status`, `section`, `children`, `fields`.
     public static let standard = ItemSchema()
 

@@ -21,11 +21,18 @@ enum Ordering {
     /// neighbours, or, when there is no room, number every item again from the first value;
     /// orders with a real number give a moved or new item the midpoint of its neighbours,
     /// or one less than the first or one more than the last.
+    /// Where a value of a moved item (`schema.moved`) or of a neighbour could change, the
+    /// moved item's does.
     static func renumbered(_ items: [TodoItem], schema: ItemSchema, descending: Bool = false) -> [TodoItem] {
+        renumbered(items, schema: schema, descending: descending, path: [])
+    }
+
+    private static func renumbered(_ items: [TodoItem], schema: ItemSchema, descending: Bool, path: [Int]) -> [TodoItem] {
         var items = items
         for i in items.indices where !items[i].children.isEmpty {
-            items[i].children = renumbered(items[i].children, schema: schema, descending: descending)
+            items[i].children = renumbered(items[i].children, schema: schema, descending: descending, path: path + [i])
         }
+        let moved = Set(schema.moved.lazy.filter { $0.count == path.count + 1 && $0.starts(with: path) }.map { $0[path.count] })
         let found = items.map { orderValue(of: $0, schema: schema) }
         guard found.contains(where: { $0 != nil }) else { return items }
         let integral = items.allSatisfy { item in
@@ -36,7 +43,9 @@ enum Ordering {
         let sign: Double = descending ? -1 : 1
         let values = found.map { $0.map { sign * $0.value } }
         let renumbered: [Double?] =
-            integral ? renumber(values.map { $0.map { Int($0) } }).map { $0.map(Double.init) } : renumber(reals: values)
+            integral
+            ? renumber(values.map { $0.map { Int($0) } }, moved: moved).map { $0.map(Double.init) }
+            : renumber(reals: values, moved: moved)
         let key = items.lazy.compactMap { item in
             orderValue(of: item, schema: schema).map { item.fields[$0.index].key }
         }.first ?? "order"
@@ -65,8 +74,39 @@ enum Ordering {
     /// they increase: a longest increasing run keeps its numbers; an item between two kept
     /// ones gets a share of the gap (the midpoint for one item), before the first kept one
     /// one less each, after the last one more each.
-    static func renumber(reals values: [Double?]) -> [Double?] {
-        let keep = longestIncreasingRun(values)
+    /// Of the longest run and the longest run without the `moved` items, the one that
+    /// changes fewest numbers, then fewest of items not moved.
+    static func renumber(reals values: [Double?], moved: Set<Int> = []) -> [Double?] {
+        var best: (result: [Double?], score: (Int, Int))? = nil
+        for keep in keptRuns(values, moved: moved) {
+            let result = fill(reals: values, keeping: keep)
+            let counts = score(result, values, moved: moved)
+            if best == nil || counts < best!.score { best = (result, counts) }
+        }
+        return best!.result
+    }
+
+    /// The runs of values renumbering may keep: a longest increasing run, and, when items
+    /// moved, a longest one among the items that did not.
+    private static func keptRuns<T: Comparable>(_ values: [T?], moved: Set<Int>) -> [[Bool]] {
+        var runs = [longestIncreasingRun(values)]
+        if !moved.isEmpty {
+            runs.append(longestIncreasingRun(values.indices.map { moved.contains($0) ? nil : values[$0] }))
+        }
+        return runs
+    }
+
+    /// How many numbers a renumbering changes, and how many of items not moved.
+    private static func score<T: Equatable>(_ result: [T?], _ values: [T?], moved: Set<Int>) -> (Int, Int) {
+        var changed = 0, unmoved = 0
+        for i in values.indices where result[i] != values[i] {
+            changed += 1
+            if !moved.contains(i) { unmoved += 1 }
+        }
+        return (changed, unmoved)
+    }
+
+    private static func fill(reals values: [Double?], keeping keep: [Bool]) -> [Double?] {
         var result: [Double?] = values.indices.map { keep[$0] ? values[$0] : nil }
         var i = 0
         while i < result.count {
@@ -97,14 +137,17 @@ enum Ordering {
     /// increase. The numbers of a longest increasing run are kept (of the two such runs tried,
     /// the one that changes fewest numbers, preferring none below the smallest there was); the
     /// other items get numbers between their neighbours', or everything is numbered again.
-    static func renumber(_ values: [Int?]) -> [Int?] {
+    /// Where items `moved`, a longest run among the others is tried too, and of results that
+    /// change as many numbers the one changing fewest of items not moved wins.
+    static func renumber(_ values: [Int?], moved: Set<Int> = []) -> [Int?] {
         let smallest = values.compactMap { $0 }.min() ?? 0
-        var best: (result: [Int?], score: (Int, Int))? = nil
-        for keep in [longestIncreasingRun(values), longestIncreasingRun(values.reversed().map { $0.map { -$0 } }).reversed()] {
+        var best: (result: [Int?], score: (Int, Int, Int))? = nil
+        let runs = keptRuns(values, moved: moved) + [longestIncreasingRun(values.reversed().map { $0.map { -$0 } }).reversed()]
+        for keep in runs {
             guard let result = fill(values, keeping: keep) else { continue }
-            let changed = zip(result, values).filter { $0 != $1 }.count
+            let (changed, unmoved) = score(result, values, moved: moved)
             let below = result.contains { ($0 ?? smallest) < smallest } ? 1 : 0
-            if best == nil || (changed, below) < best!.score { best = (result, (changed, below)) }
+            if best == nil || (changed, unmoved, below) < best!.score { best = (result, (changed, unmoved, below)) }
         }
         return best?.result ?? values.indices.map { smallest + $0 }
     }
@@ -137,5 +180,22 @@ enum Ordering {
             i = j
         }
         return result
+    }
+
+    /// The indexes in document order (every item, nested ones after their parent) of the
+    /// items at `paths`.
+    static func flatIndexes(of paths: Set<[Int]>, in items: [TodoItem]) -> Set<Int> {
+        guard !paths.isEmpty else { return [] }
+        var found: Set<Int> = []
+        var index = 0
+        func walk(_ items: [TodoItem], _ path: [Int]) {
+            for (i, item) in items.enumerated() {
+                if paths.contains(path + [i]) { found.insert(index) }
+                index += 1
+                walk(item.children, path + [i])
+            }
+        }
+        walk(items, [])
+        return found
     }
 }

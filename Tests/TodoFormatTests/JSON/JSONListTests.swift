@@ -106,7 +106,7 @@ struct JSONListTests {
         ("\"text\"", "expected a JSON array of items, or an object holding one", 1, 1),
         ("[{\"name\": 5}]", "an item's name ('name') must be text", 1, 11),
         ("[{\"name\": \"x\\q\"}]", "invalid escape '\\q'", 1, 13),
-        ("", "empty file: expected a JSON array of items", 1, 1),
+        (" \n", "empty file: expected a JSON array of items", 2, 1),
         ("[] []", "unexpected '[', expected the end of the file", 1, 4),
     ])
     func malformed(text: String, message: String, line: Int, column: Int) throws {
