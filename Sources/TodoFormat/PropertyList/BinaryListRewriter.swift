@@ -242,7 +242,7 @@ struct BinaryListRewriter {
                 item.children.forEach(visit)
             }
             for k in elements.indices { visit(try node(k).item) }
-            nextID = largest.map { $0 + 1 }
+            nextID = ItemLayout.id(after: largest)
         }
         var refs: [Int] = []
         refs.reserveCapacity(plan.items.count)

@@ -332,7 +332,7 @@ struct YAMLListPatcher {
         if layout.keyOrder.isEmpty { layout.keyOrder = style.keyOrder }
         let plan = try ListPlan(given, rewrite: rewrite, old: middle, layout: layout, path: path) { try readItem($0) }
         self.plan = plan
-        if layout.integerID != nil, plan.hasNew { nextID = try largestID(sampled: sampled).map { $0 + 1 } }
+        if layout.integerID != nil, plan.hasNew { nextID = try ItemLayout.id(after: largestID(sampled: sampled)) }
 
         // Metadata: a changed one replaces the header document's mapping.
         var from = 0
