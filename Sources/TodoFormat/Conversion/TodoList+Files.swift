@@ -62,7 +62,21 @@ extension TodoDocument {
             return try TodoDocument(parsing: input.text(), path: input.name).problems()
         }
         _ = try TodoList(input: input, format: id, options: options)
-        return []
+        guard id == .json else { return [] }
+        // A key given twice in an object: apps read its last value (as todofmt does), but
+        // the file says two things.
+        let bytes = try input.bytes()
+        return try bytes.withUnsafeBufferPointer { buffer in
+            var scanner = JSONScanner(bytes: buffer, path: input.name)
+            var found: [(key: String, offset: Int)] = []
+            scanner.skipWhitespace()
+            try scanner.repeatedKeys(into: &found)
+            return found.map { repeated in
+                Problem(
+                    location: SourceLocation.of(offset: repeated.offset, in: buffer, file: input.name), severity: .warning,
+                    message: "key \(String(reflecting: repeated.key)) given again in one object: its last value counts")
+            }
+        }
     }
 }
 

@@ -5,12 +5,25 @@ extension JSONScanner {
         guard depth < Limits.itemLevels else { throw error(Limits.itemDepthMessage) }
         guard peek() == UInt8(ascii: "{") else { throw unexpected(expecting: "an item object") }
         let open = position
-        position += 1
-        var reader = MemberReader(schema: schema)
+        // A key given twice has its last value, as JSON.parse, Python's json and Foundation
+        // read it: the object is read again without the earlier ones (which stay in the file).
+        let firstArrayID = arrayIDs
+        var superseded: Set<Int> = []
+        var reader: MemberReader
         var keySpans: [Range<Int>] = [], valueSpans: [Range<Int>] = []
         var children: [SpannedItem] = []
         var childrenArray: ArraySpan? = nil
         var childrenArrayID = -1
+        repeat {
+        position = open + 1
+        arrayIDs = firstArrayID
+        reader = MemberReader(schema: schema)
+        keySpans = []
+        valueSpans = []
+        children = []
+        childrenArray = nil
+        childrenArrayID = -1
+        var keys: [String] = []
         var first = true
         while try nextElement(close: UInt8(ascii: "}"), first: &first) {
             let keyStart = position
@@ -19,6 +32,11 @@ extension JSONScanner {
             try expect(UInt8(ascii: ":"), "':'")
             skipWhitespace()
             let valueStart = position
+            keys.append(key)
+            if superseded.contains(keys.count - 1) {
+                try skipValue()
+                continue
+            }
             if childrenArray == nil, peek() == UInt8(ascii: "["), reader.takesChildren(key) {
                 var probe = self
                 probe.position += 1
@@ -45,10 +63,49 @@ extension JSONScanner {
             keySpans.append(keyStart..<keyEnd)
             valueSpans.append(valueStart..<position)
         }
+        guard superseded.isEmpty, let repeated = Self.superseded(keys) else { break }
+        superseded = repeated
+        } while true
         guard let item = reader.build(depth: depth) else { throw error(reader.missingNameMessage, at: start) }
         return SpannedItem(
             item: item, span: open..<position, inside: (open + 1)..<(position - 1), members: reader.members, keySpans: keySpans,
             valueSpans: valueSpans, children: children, childrenArray: childrenArray, childrenArrayID: childrenArrayID)
+    }
+
+    /// The positions of keys given again later in an object (whose values the later ones
+    /// replace); nil when no key repeats.
+    static func superseded(_ keys: [String]) -> Set<Int>? {
+        guard keys.count > 1 else { return nil }
+        var last: [String: Int] = [:]
+        for (i, key) in keys.enumerated() { last[key] = i }
+        guard last.count < keys.count else { return nil }
+        return Set(keys.indices.filter { last[keys[$0]] != $0 })
+    }
+
+    /// Moves past one value, noting each key an object gives again (`todofmt check`): the
+    /// key and the offset of its second (third…) occurrence.
+    mutating func repeatedKeys(depth: Int = 0, into found: inout [(key: String, offset: Int)]) throws(ParseError) {
+        guard depth < Limits.valueLevels else { throw error("values nested too deep (\(Limits.valueLevels) levels at most)") }
+        switch peek() {
+        case UInt8(ascii: "{"):
+            position += 1
+            var first = true
+            var seen: Set<String> = []
+            while try nextElement(close: UInt8(ascii: "}"), first: &first) {
+                let offset = position
+                let key = try string()
+                if !seen.insert(key).inserted { found.append((key, offset)) }
+                try expect(UInt8(ascii: ":"), "':'")
+                skipWhitespace()
+                try repeatedKeys(depth: depth + 1, into: &found)
+            }
+        case UInt8(ascii: "["):
+            position += 1
+            var first = true
+            while try nextElement(close: UInt8(ascii: "]"), first: &first) { try repeatedKeys(depth: depth + 1, into: &found) }
+        default:
+            try skipValue(depth: depth)
+        }
     }
 
     /// Moves past one value without building it, checking its syntax.

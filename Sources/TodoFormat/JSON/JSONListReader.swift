@@ -67,23 +67,38 @@ enum JSONListReader {
         let start = scanner.position
         guard depth < Limits.itemLevels else { throw scanner.error(Limits.itemDepthMessage) }
         guard scanner.peek() == UInt8(ascii: "{") else { throw scanner.unexpected(expecting: "an item object") }
-        scanner.position += 1
-        var builder = ItemBuilder(schema: schema)
+        let open = scanner.position
+        // A key given twice has its last value, as JSON.parse, Python's json and Foundation
+        // read it: the object is read again without the earlier ones.
+        var superseded: Set<Int> = []
+        var builder: ItemBuilder
+        repeat {
+        scanner.position = open + 1
+        builder = ItemBuilder(schema: schema)
+        var keys: [String] = []
         var first = true
         while try scanner.nextElement(close: UInt8(ascii: "}"), first: &first) {
             let keyStart = scanner.position
             let key: String
-            let role: ItemRole?
+            var role: ItemRole?
             if schema.namesNoKeys, let raw = try scanner.rawString(), let own = ItemSchema.ownRole(of: raw) {
                 key = own.rawValue
-                role = builder.claim(own, key: key)
+                role = nil
+                keys.append(key)
+                if !superseded.contains(keys.count - 1) { role = builder.claim(own, key: key) }
             } else {
                 scanner.position = keyStart
                 key = try scanner.string()
-                role = builder.role(of: key)
+                keys.append(key)
+                role = nil
+                if !superseded.contains(keys.count - 1) { role = builder.role(of: key) }
             }
             try scanner.expect(UInt8(ascii: ":"), "':'")
             scanner.skipWhitespace()
+            if superseded.contains(keys.count - 1) {
+                try scanner.skipValue()
+                continue
+            }
             let valueStart = scanner.position
             if role == .children && scanner.peek() == UInt8(ascii: "[") {
                 // Children are item objects too; anything else under the key is a field.
@@ -103,6 +118,9 @@ enum JSONListReader {
             let value = try scanner.value()
             if let message = builder.set(role, key: key, value: value) { throw scanner.error(message, at: valueStart) }
         }
+        guard superseded.isEmpty, let repeated = JSONScanner.superseded(keys) else { break }
+        superseded = repeated
+        } while true
         guard let item = builder.build(depth: depth) else { throw scanner.error(builder.missingNameMessage, at: start) }
         return item
     }

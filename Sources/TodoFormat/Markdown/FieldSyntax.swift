@@ -7,6 +7,11 @@ enum FieldSyntax {
     /// Splits an item's last name line into the name text and its trailing fields.
     /// Returns nil (quickly, for most lines) when the line carries no fields.
     static func splitFields(_ line: ArraySlice<UInt8>) -> (nameEnd: Int, fields: [Field])? {
+        splitFieldGroups(line).map { ($0.nameEnd, $0.fields) }
+    }
+
+    /// `splitFields`, with the bytes of each field's `[key:: value]` group.
+    static func splitFieldGroups(_ line: ArraySlice<UInt8>) -> (nameEnd: Int, fields: [Field], groups: [Range<Int>])? {
         // Fast rejection: fields end the line with `]`, and contain `::`.
         guard let last = line.last, last == UInt8(ascii: "]"), line.count >= 6 else { return nil }
         var i = line.startIndex
@@ -18,7 +23,7 @@ enum FieldSyntax {
                 if let fields = cursor.parseGroups() {
                     var nameEnd = i
                     while nameEnd > line.startIndex && (line[nameEnd - 1] == 32 || line[nameEnd - 1] == 9) { nameEnd -= 1 }
-                    return (nameEnd, fields)
+                    return (nameEnd, fields, cursor.groups)
                 }
             }
             i += 1
@@ -39,11 +44,21 @@ enum FieldSyntax {
     /// An item's text as written to Markdown: the escaped name (see ``NameSyntax``), then its
     /// fields. Line feeds in the name become continuation lines that start with `continuation`,
     /// each line but the last ending in `lineEnding`.
-    static func render(name: Substring, fields: [Field], continuation: String, lineEnding: String = "\n") -> String {
+    /// `written` holds fields as the line had them, with their text: a field of `fields` equal
+    /// to one of them (key and value, each used once) keeps that text (`1.10`, `1e400`, a
+    /// date's zone), so that an edit of one field or of the name leaves the others as written.
+    static func render(
+        name: Substring, fields: [Field], continuation: String, lineEnding: String = "\n", written: [(field: Field, text: String)] = []
+    ) -> String {
         var text = NameSyntax.escape(name, continuation: continuation, lineEnding: lineEnding)
+        var unused = written
         for field in fields {
             if !text.isEmpty { text += " " }
-            text += "[" + renderKey(field.key) + ":: " + renderValue(field.value, bare: true) + "]"
+            if let k = unused.firstIndex(where: { $0.field.key == field.key && $0.field.value == field.value }) {
+                text += unused.remove(at: k).text
+            } else {
+                text += "[" + renderKey(field.key) + ":: " + renderValue(field.value, bare: true) + "]"
+            }
         }
         return text
     }
@@ -125,6 +140,8 @@ enum FieldSyntax {
     struct Cursor {
         let bytes: ArraySlice<UInt8>
         var position: Int
+        /// The bytes of each group `parseGroups` read.
+        var groups: [Range<Int>] = []
 
         private var current: UInt8? { position < bytes.endIndex ? bytes[position] : nil }
 
@@ -136,8 +153,10 @@ enum FieldSyntax {
         mutating func parseGroups() -> [Field]? {
             var fields: [Field] = []
             while position < bytes.endIndex {
+                let start = position
                 guard current == UInt8(ascii: "["), let field = parseGroup() else { return nil }
                 fields.append(field)
+                groups.append(start..<position)
                 let before = position
                 skipSpaces()
                 if position < bytes.endIndex && position == before { return nil }

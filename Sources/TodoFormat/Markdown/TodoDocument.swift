@@ -250,7 +250,15 @@ public struct TodoDocument: Sendable {
         _ parsed: ParsedItem, as item: TodoItem, lineEnding: String, in bytes: UnsafeBufferPointer<UInt8>
     ) -> (Range<Int>, [UInt8]) {
         let prefix = continuationPrefix(of: parsed, in: bytes)
-        let rendered = Array(FieldSyntax.render(name: item.nameStorage, fields: item.fields, continuation: prefix, lineEnding: lineEnding).utf8)
+        // The fields as the item's last line writes them: unchanged ones keep their text.
+        let lastLine = parsed.moreNameLines.last ?? parsed.firstNameLine
+        var written: [(field: Field, text: String)] = []
+        let line = ArraySlice(bytes[lastLine])
+        if let split = FieldSyntax.splitFieldGroups(line) {
+            written = zip(split.fields, split.groups).map { ($0, String(decoding: line[$1], as: UTF8.self)) }
+        }
+        let rendered = Array(
+            FieldSyntax.render(name: item.nameStorage, fields: item.fields, continuation: prefix, lineEnding: lineEnding, written: written).utf8)
         var nameStart = parsed.firstNameLine.lowerBound
         // No name yet: it goes after the white space character that follows `]`.
         if parsed.firstNameLine.isEmpty && parsed.moreNameLines.isEmpty { nameStart = parsed.statusEnd + 2 }

@@ -126,6 +126,13 @@ struct BinaryListRewriter {
             return warnings
         }
         try rewriter.learn(listObject)
+        // An unchanged list leaves the file as it was (writing it anew would order its
+        // objects as todofmt does, not as the app did).
+        let rewrite = try rewriter.rewrite(items)
+        if rewrite.prefix == rewrite.oldCount && rewrite.oldCount == rewrite.newCount {
+            sink.write(bytes)
+            return []
+        }
         sink.write("bplist00")
         let top = try rewriter.copy(reader.topObject, replacing: route[...], to: &sink) { rewriter, sink in
             try rewriter.writeList(items, old: listObject, to: &sink)
@@ -214,14 +221,28 @@ struct BinaryListRewriter {
     /// The plan being written (for warnings' item positions).
     private var plan: ListPlan<BinaryOldItem>? = nil
 
+    /// Which of the file's items the list's continue, unchanged at the start and end.
+    private mutating func rewrite(_ given: [TodoItem]) throws -> ListRewrite {
+        if let found = foundRewrite { return found }
+        let sampled = self.sampled
+        let reader = self.reader, schema = self.schema, elements = self.elements
+        let found = try ListRewrite(oldCount: elements.count, new: given) { k, item in
+            try (k < sampled.count ? sampled[k] : try BinaryOldItem.read(elements[k], reader: reader, schema: schema, depth: 0)).item == item
+        }
+        foundRewrite = found
+        return found
+    }
+
+    private var foundRewrite: ListRewrite? = nil
+
     /// The list's array: unchanged items copied, changed ones patched, new ones written.
     private mutating func writeList(_ given: [TodoItem], old list: Int, to sink: inout ByteSink) throws -> Int {
+        let rewrite = try self.rewrite(given)
         let sampled = self.sampled
         let reader = self.reader, schema = self.schema, elements = self.elements
         func node(_ k: Int) throws -> BinaryOldItem {
             k < sampled.count ? sampled[k] : try BinaryOldItem.read(elements[k], reader: reader, schema: schema, depth: 0)
         }
-        let rewrite = try ListRewrite(oldCount: elements.count, new: given) { try node($0).item == $1 }
         var middle: [BinaryOldItem] = []
         for k in rewrite.oldMiddle {
             let item = try node(k)
@@ -242,7 +263,7 @@ struct BinaryListRewriter {
                 item.children.forEach(visit)
             }
             for k in elements.indices { visit(try node(k).item) }
-            nextID = largest.map { $0 + 1 }
+            nextID = ItemLayout.id(after: largest)
         }
         var refs: [Int] = []
         refs.reserveCapacity(plan.items.count)

@@ -257,12 +257,19 @@ struct ItemLayout: Hashable, Sendable {
         var item = item
         if let key = integerID, item.fields[key: key] == nil, let id = nextID {
             item.fields.insert(Field(key, .integer(id)), at: 0)
-            nextID = id + 1
+            nextID = Self.id(after: id)
         }
         if let creation = creationDate, item.fields[key: creation.key] == nil {
             item.fields.append(Field(creation.key, creation.value(at: now)))
         }
         return item
+    }
+
+    /// The integer id after `id`; nil when `id` is `Int.max` (none is larger): new items
+    /// then go without one, with a warning (`newItemWarnings`).
+    static func id(after id: Int?) -> Int? {
+        guard let id, id < Int.max else { return nil }
+        return id + 1
     }
 
     /// The keys every item of the file has that a new item leaves out (see `unfillableKeys`).
@@ -276,6 +283,9 @@ struct ItemLayout: Hashable, Sendable {
     func newItemWarnings(for item: TodoItem, listName: String) -> [(ConversionWarning.Kind, String)] {
         var warnings: [(ConversionWarning.Kind, String)] = []
         let leftOut = self.leftOut(by: item)
+        if let key = integerID, item.fields[key: key] == nil {
+            warnings.append((.fields, "new items leave out \(key): the file has an id of \(Int.max), and no larger integer fits in 64 bits"))
+        }
         if !leftOut.isEmpty {
             warnings.append(
                 (.fields, "new items leave out \(leftOut.joined(separator: ", ")), which the file's items all have and todofmt cannot fill"))

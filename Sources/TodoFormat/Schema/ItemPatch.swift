@@ -148,19 +148,56 @@ enum ItemPatch {
             }
         }
 
+        // A role key the item gains that it already has as a field (a `status` whose word
+        // todofmt could not read, as todo.yaml's `status: idea`) takes the new value in its
+        // place, rather than coming again with the old value moved into a `fields` object.
+        inserts.removeAll { insert in
+            guard let value = insert.value,
+                let i = members.indices.first(where: { i in
+                    if case .field(let f) = members[i].role, case .keep? = edits[i] { return old.fields[f].key == insert.key }
+                    return false
+                }),
+                let f = newFields.firstIndex(where: { $0.key == insert.key && $0.value == members[i].value })
+            else { return false }
+            edits[i] = .replace(i, value)
+            newFields.remove(at: f)
+            return true
+        }
+
         // Fields: matched by key, in order of occurrence.
         let roleKeys = Set(members.filter { if case .field = $0.role { false } else { true } }.map(\.key))
             .union(inserts.map(\.key))
         let fieldsKey = nestedIndex.map { members[$0].key } ?? layout.schema.keys[.fields] ?? "fields"
+        // A field stays where the file has it: a key of the item object stays one (even a
+        // key todofmt would nest, like a `status` it could not read as the status), a key of
+        // the `fields` object stays there. Only fields new to the item go where todofmt puts them.
+        var topSlots: [String: Int] = [:], nestedSlots: [String: Int] = [:]
+        for member in members {
+            switch member.role {
+            case .field(let f): topSlots[old.fields[f].key, default: 0] += 1
+            case .nestedFields(let range): for field in old.fields[range] { nestedSlots[field.key, default: 0] += 1 }
+            default: break
+            }
+        }
         var top: [Field] = [], nested: [Field] = []
         for field in newFields {
-            if layout.mustNest(field.key, besides: roleKeys) || field.key == fieldsKey { nested.append(field) } else { top.append(field) }
+            if !roleKeys.contains(field.key), let n = topSlots[field.key], n > 0 {
+                topSlots[field.key] = n - 1
+                top.append(field)
+            } else if nestedIndex != nil, let n = nestedSlots[field.key], n > 0 {
+                nestedSlots[field.key] = n - 1
+                nested.append(field)
+            } else if layout.mustNest(field.key, besides: roleKeys) || field.key == fieldsKey {
+                nested.append(field)
+            } else {
+                top.append(field)
+            }
         }
         var pending: [String: [Int]] = [:]
         for (j, field) in top.enumerated() { pending[field.key, default: []].append(j) }
         var matched = Set<Int>()
         for (i, member) in members.enumerated() {
-            guard case .field(let f) = member.role else { continue }
+            guard case .field(let f) = member.role, case .keep? = edits[i] else { continue }
             let key = old.fields[f].key
             guard var queue = pending[key], !queue.isEmpty else {
                 edits[i] = .remove(i)

@@ -40,19 +40,34 @@ enum Ordering {
             if case .integer = item.fields[o.index].value { return true }
             return false
         }
-        let sign: Double = descending ? -1 : 1
-        let values = found.map { $0.map { sign * $0.value } }
-        let renumbered: [Double?] =
-            integral
-            ? renumber(values.map { $0.map { Int($0) } }, moved: moved).map { $0.map(Double.init) }
-            : renumber(reals: values, moved: moved)
         let key = items.lazy.compactMap { item in
             orderValue(of: item, schema: schema).map { item.fields[$0.index].key }
         }.first ?? "order"
+        let stores: [FieldValue?]
+        if integral {
+            // Integers stay integers (a Double holds only 53 bits of one); descending ones are
+            // mirrored with `~`, which, unlike negation, has no value it cannot mirror.
+            let values = found.indices.map { i -> Int? in
+                guard let o = found[i], case .integer(let v) = items[i].fields[o.index].value else { return nil }
+                return descending ? ~v : v
+            }
+            let renumbered = renumber(values, moved: moved)
+            stores = items.indices.map { i in
+                guard let value = renumbered[i], value != values[i] else { return nil }
+                return .integer(descending ? ~value : value)
+            }
+        } else {
+            let sign: Double = descending ? -1 : 1
+            let values = found.map { $0.map { sign * $0.value } }
+            let renumbered = renumber(reals: values, moved: moved)
+            stores = items.indices.map { i in
+                guard let value = renumbered[i], value != values[i] else { return nil }
+                // `+ 0` turns the -0.0 of a mirrored zero into 0.
+                return .double(sign * value + 0)
+            }
+        }
         for i in items.indices {
-            guard let value = renumbered[i], value != values[i] else { continue }
-            // `+ 0` turns the -0.0 of a mirrored zero into 0.
-            let stored: FieldValue = integral ? .integer(Int(sign * value)) : .double(sign * value + 0)
+            guard let stored = stores[i] else { continue }
             if let o = found[i] {
                 items[i].fields[o.index].value = stored
             } else {
@@ -142,14 +157,17 @@ enum Ordering {
     static func renumber(_ values: [Int?], moved: Set<Int> = []) -> [Int?] {
         let smallest = values.compactMap { $0 }.min() ?? 0
         var best: (result: [Int?], score: (Int, Int, Int))? = nil
-        let runs = keptRuns(values, moved: moved) + [longestIncreasingRun(values.reversed().map { $0.map { -$0 } }).reversed()]
+        let runs = keptRuns(values, moved: moved) + [longestIncreasingRun(values.reversed().map { $0.map { ~$0 } }).reversed()]
         for keep in runs {
             guard let result = fill(values, keeping: keep) else { continue }
             let (changed, unmoved) = score(result, values, moved: moved)
             let below = result.contains { ($0 ?? smallest) < smallest } ? 1 : 0
             if best == nil || (changed, unmoved, below) < best!.score { best = (result, (changed, unmoved, below)) }
         }
-        return best?.result ?? values.indices.map { smallest + $0 }
+        // Numbered again from the smallest value, or, where the last would not fit, so that
+        // the last is the largest there is.
+        let start = min(smallest, Int.max - max(values.count - 1, 0))
+        return best?.result ?? values.indices.map { start + $0 }
     }
 
     /// The kept values, and numbers between them for the rest; nil when a gap has no room.
@@ -167,14 +185,22 @@ enum Ordering {
             let before = i > 0 ? result[i - 1] : nil
             let after = j < n ? result[j] : nil
             let count = j - i
+            // The arithmetic cannot overflow: a gap too close to Int.min or Int.max has no room.
             let start: Int
             switch (before, after) {
             case (let b?, let a?):
-                guard a - b - 1 >= count else { return nil }
+                let (gap, overflow) = a.subtractingReportingOverflow(b)
+                guard overflow || gap - 1 >= count else { return nil }
                 start = b + 1
-            case (let b?, nil): start = b + 1
-            case (nil, let a?): start = a - count
-            case (nil, nil): start = values.compactMap { $0 }.min() ?? 0
+            case (let b?, nil):
+                guard b <= Int.max - count else { return nil }
+                start = b + 1
+            case (nil, let a?):
+                guard a >= Int.min + count else { return nil }
+                start = a - count
+            case (nil, nil):
+                start = values.compactMap { $0 }.min() ?? 0
+                guard start <= Int.max - (count - 1) else { return nil }
             }
             for k in i..<j { result[k] = start + (k - i) }
             i = j

@@ -321,7 +321,7 @@ struct TextListPatcher<Syntax: TextListSyntax> {
         }
         let plan = try ListPlan(given, rewrite: rewrite, old: middle, layout: layout, path: path) { try readItem($0) }
         self.plan = plan
-        if layout.integerID != nil, plan.hasNew { nextID = try largestID().map { $0 + 1 } }
+        if layout.integerID != nil, plan.hasNew { nextID = try ItemLayout.id(after: largestID()) }
 
         // The file up to the list, the list, the file after it.
         sink.write(slice(0..<list.whole.lowerBound))

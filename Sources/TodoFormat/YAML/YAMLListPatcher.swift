@@ -86,12 +86,22 @@ struct YAMLListPatcher {
             throw ConversionError.unsupported(
                 "\(path): writing this change would break the file's anchors and aliases (\(error)); nothing was written")
         }
+        // NaN reads back as NaN, which `==` does not call equal to itself.
+        func sameValue(_ a: FieldValue, _ b: FieldValue) -> Bool {
+            switch (a, b) {
+            case (.double(let x), .double(let y)): return x == y || (x.isNaN && y.isNaN)
+            case (.array(let x), .array(let y)): return x.count == y.count && zip(x, y).allSatisfy { sameValue($0, $1) }
+            case (.dictionary(let x), .dictionary(let y)):
+                return x.count == y.count && zip(x, y).allSatisfy { $0.key == $1.key && sameValue($0.value, $1.value) }
+            default: return a == b
+            }
+        }
         func same(_ a: [TodoItem], _ b: [TodoItem]) -> Bool {
             guard a.count == b.count else { return false }
             for (x, y) in zip(a, b) {
                 guard x.name == y.name, x.status == y.status, same(x.children, y.children) else { return false }
                 for field in x.fields where options.schema.role(of: field.key) != .order {
-                    guard y.fields[key: field.key] == field.value else { return false }
+                    guard let value = y.fields[key: field.key], sameValue(value, field.value) else { return false }
                 }
             }
             return true
@@ -332,7 +342,7 @@ struct YAMLListPatcher {
         if layout.keyOrder.isEmpty { layout.keyOrder = style.keyOrder }
         let plan = try ListPlan(given, rewrite: rewrite, old: middle, layout: layout, path: path) { try readItem($0) }
         self.plan = plan
-        if layout.integerID != nil, plan.hasNew { nextID = try largestID(sampled: sampled).map { $0 + 1 } }
+        if layout.integerID != nil, plan.hasNew { nextID = try ItemLayout.id(after: largestID(sampled: sampled)) }
 
         // Metadata: a changed one replaces the header document's mapping.
         var from = 0

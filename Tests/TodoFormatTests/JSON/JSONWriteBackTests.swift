@@ -385,3 +385,28 @@ struct JSONRandomEditTests {
 extension Array where Element == UInt8 {
     var string: String { String(decoding: self, as: UTF8.self) }
 }
+
+/// An object that gives a key twice: JSON.parse, Python's json and Foundation take the last
+/// value, and so does todofmt (it once took the first, and an edit then wrote the second
+/// into a new `fields` object); `check` names the repeated key's line.
+@Suite("Keys given twice in a JSON object")
+struct JSONRepeatedKeyTests {
+    static let text = "[{\"title\": \"dup\", \"done\": false,\n  \"title\": \"dup2\"}, {\"title\": \"b\", \"done\": false}]\n"
+
+    @Test("the last value is the item's, reading and renaming; check warns at the second key")
+    func lastWins() throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.path("dk.json")
+        try Self.text.write(toFile: path, atomically: false, encoding: .utf8)
+        var list = try TodoList(contentsOf: .file(path))
+        #expect(list.items.map(\.name) == ["dup2", "b"])
+        #expect(list.items[0].fields.isEmpty)
+        let problems = try TodoDocument.problems(inFileAt: .file(path))
+        #expect(problems.map(\.description) == ["\(path):2:3: warning: key \"title\" given again in one object: its last value counts"])
+
+        list.items[0].name = "renamed"
+        try JSONWriteBackTests.write(try list.encoded(as: .markdown).string, into: path)
+        let seen = try Python.run(Python.prelude + "print(canon(json.load(open(os.path.join(d, 'dk.json')))))", in: directory)
+        #expect(seen == #"[{"title": "renamed", "done": ["bool", false]}, {"title": "b", "done": ["bool", false]}]"# + "\n")
+    }
+}

@@ -48,3 +48,28 @@ struct FileEditTests {
         #expect(UnifiedDiff.text(old: "a\n", new: "a\n", name: "f") == "")
     }
 }
+
+/// An edit of one item of a checklist rewrites that item's line, and its other fields keep
+/// their text: they were once written again in todofmt's spelling (`1.10` as `1.1`, `1e400`
+/// as `inf`, a date's zone lost to UTC, `<00 FF>` as `<00ff>`, JSON respaced).
+@Suite("Editing a checklist item keeps its other fields as written")
+struct FieldTextEditTests {
+    static let line = "- [ ] a [n:: 1.10] [b:: 1e400] [d:: 2024-01-01T23:00:00-02:00] [e:: {\"b\":1,  \"a\":2}] [f:: <00 FF>]\n"
+
+    static func edited(_ edit: Edit) throws -> String {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("todofmt-fields-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let file = folder.appendingPathComponent("t.md")
+        try line.write(to: file, atomically: false, encoding: .utf8)
+        _ = try FileEdit(file: file, edits: [edit]).run()
+        return try String(contentsOf: file, encoding: .utf8)
+    }
+
+    @Test("rename, set and check change only their own text")
+    func keepsFieldText() throws {
+        #expect(try Self.edited(.rename(.position([1]), to: "z")) == Self.line.replacingOccurrences(of: "[ ] a", with: "[ ] z"))
+        #expect(try Self.edited(.set(.position([1]), [Field("n", .integer(2))])) == Self.line.replacingOccurrences(of: "1.10", with: "2"))
+        #expect(try Self.edited(.check([.position([1])])) == Self.line.replacingOccurrences(of: "[ ]", with: "[x]"))
+    }
+}

@@ -217,4 +217,19 @@ struct PropertyListWriteBackTests {
         Array("<real>1.0</real><real>2.5</real>".utf8).withUnsafeBufferPointer { plistlib.learn(from: $0) }
         #expect(plistlib.real(5) == "5.0")
     }
+
+    @Test("an unchanged list written back leaves a binary file as plistlib wrote it, byte for byte")
+    func unchangedBinaryKeepsBytes() throws {
+        let directory = try TemporaryDirectory()
+        try Self.make(
+            "plistlib.dump([{'title': 'test1', 'done': False}], open(os.path.join(d, 'Items.plist'), 'wb'), fmt=plistlib.FMT_BINARY)\n"
+                + Self.preferences + "\nplistlib.dump(prefs, open(os.path.join(d, 'prefs.plist'), 'wb'), fmt=plistlib.FMT_BINARY)",
+            in: directory)
+        for name in ["Items.plist", "prefs.plist"] {
+            let path = directory.path(name)
+            let before = try Data(contentsOf: URL(fileURLWithPath: path))
+            try Self.write(try TodoList(contentsOf: .file(path)).encoded(as: .markdown).string, into: path)
+            #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == before, "\(name)")
+        }
+    }
 }

@@ -280,5 +280,18 @@ struct YAMLAnchoredWriteBackTests {
         try YAMLWriteBackTests.write("- [ ] b\n- [ ] a [every:: week]\n- [ ] c\n", into: path)
         #expect(try YAMLWriteBackTests.text(path) == "defaults: &d {every: week}\ntodos:\n- name: b\n# about c\n- name: a\n  <<: *d\n\n\n- name: c\n")
     }
+
+    @Test("a NaN value reads back as itself: a file with anchors takes an edit and an unchanged write")
+    func nanReadsBack() throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.path("n.yaml")
+        let text = "d: &x 1\ntodos:\n  - title: a\n    done: false\n    v: .nan\n  - title: b\n    done: false\n"
+        try text.write(toFile: path, atomically: false, encoding: .utf8)
+        let checklist = try YAMLWriteBackTests.checklist(path)
+        try YAMLWriteBackTests.write(checklist, into: path)
+        #expect(try YAMLWriteBackTests.text(path) == text)
+        try YAMLWriteBackTests.write(checklist.replacingOccurrences(of: "- [ ] b", with: "- [x] b"), into: path)
+        #expect(try YAMLWriteBackTests.text(path) == text.replacingOccurrences(of: "b\n    done: false", with: "b\n    done: true"))
+    }
 }
 #endif
