@@ -46,13 +46,18 @@ func checkPlace(of error: Error, in input: [UInt8]) {
     default: location = nil
     }
     guard let location else { return }
-    if let offset = location.byteOffset, offset > input.count { broken("error offset \(offset) past the input: \(error)", input) }
+    if let offset = location.byteOffset, offset > input.count {
+        broken("error offset \(offset) past the input: \(error)", input)
+    }
     // Lines end in LF, CR LF or (as YAML counts them) a CR alone.
     var lines = 1
-    for (i, byte) in input.enumerated() where byte == 10 || (byte == 13 && (i + 1 == input.count || input[i + 1] != 10)) {
+    for (i, byte) in input.enumerated() where byte == 10 || (byte == 13 && (i + 1 == input.count || input[i + 1] != 10))
+    {
         lines += 1
     }
-    if location.line > lines + 1 { broken("error line \(location.line) past the input's \(lines) lines: \(error)", input) }
+    if location.line > lines + 1 {
+        broken("error line \(location.line) past the input's \(lines) lines: \(error)", input)
+    }
 }
 
 /// A checklist: it reads, the list written into its own text changes nothing, `fmt` keeps
@@ -95,7 +100,8 @@ func fuzzRoundTrip(_ input: [UInt8], format: DocumentFormat) {
     }
     let written: Written
     do {
-        var writer = DepthLimitedWriter.guarding(try FormatRegistry.format(format).writer(to: .memory, options: ListOptions()), format: format)
+        var writer = DepthLimitedWriter.guarding(
+            try FormatRegistry.format(format).writer(to: .memory, options: ListOptions()), format: format)
         try list.send(to: &writer)
         written = try writer.finish()
     } catch {

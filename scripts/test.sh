@@ -6,6 +6,9 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/setup.sh
+# The layout .swift-format describes, with the toolchain's swift-format (`swift format -i
+# -r Sources Tests Examples Fuzz Package.swift` applies it).
+swift format lint --strict -r Sources Tests Examples Fuzz Package.swift
 swift build --build-tests
 swift test --skip-build "$@"
 if [ "${TODOFMT_TEST_TRAITS:-both}" != default ]; then

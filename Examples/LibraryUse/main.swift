@@ -8,11 +8,11 @@ let folder = URL(fileURLWithPath: CommandLine.arguments.count > 1 ? CommandLine.
 let todo = folder.appendingPathComponent("TODO.md")
 try "# Today\n- [ ] Milk [due:: 2026-12-01T09:00:00Z]\n- [x] Eggs\n".write(to: todo, atomically: true, encoding: .utf8)
 try """
-    <?xml version="1.0" encoding="UTF-8"?>
-    <plist version="1.0"><dict><key>Records</key><array>
-    <dict><key>ToDo</key><string>Add help</string><key>CheckBox</key><integer>1</integer></dict>
-    </array></dict></plist>
-    """.write(to: folder.appendingPathComponent("To Do.edenlist"), atomically: true, encoding: .utf8)
+<?xml version="1.0" encoding="UTF-8"?>
+<plist version="1.0"><dict><key>Records</key><array>
+<dict><key>ToDo</key><string>Add help</string><key>CheckBox</key><integer>1</integer></dict>
+</array></dict></plist>
+""".write(to: folder.appendingPathComponent("To Do.edenlist"), atomically: true, encoding: .utf8)
 
 // Read any format into the list model.
 var list = try TodoList(contentsOf: todo)

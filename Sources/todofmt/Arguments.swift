@@ -70,7 +70,9 @@ struct Arguments {
             let values: [String]
             switch argument.count {
             case .one:
-                guard let value = rest.popFirst() else { throw UsageError("missing argument '\(argument.placeholder)'") }
+                guard let value = rest.popFirst() else {
+                    throw UsageError("missing argument '\(argument.placeholder)'")
+                }
                 values = [value]
             case .optional:
                 values = rest.popFirst().map { [$0] } ?? []

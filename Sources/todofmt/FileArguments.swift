@@ -22,7 +22,9 @@ enum FileArguments {
 
     /// Reads a list from a file argument.
     static func list(_ path: String, format: DocumentFormat?, options: ListOptions) throws -> TodoList {
-        if path == "-" { return try TodoList(bytes: standardInput(), format: format, name: name(path), options: options) }
+        if path == "-" {
+            return try TodoList(bytes: standardInput(), format: format, name: name(path), options: options)
+        }
         return try TodoList(contentsOf: URL(fileURLWithPath: path), format: format, options: options)
     }
 }

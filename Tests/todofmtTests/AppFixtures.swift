@@ -56,7 +56,8 @@ struct AppFixture: Decodable, Sendable, CustomStringConvertible {
 
     /// Every edit of the fixtures of these formats, as (fixture, edit name) pairs.
     static func edits(_ formats: Set<String>) -> [EditCase] {
-        fixtures(formats).flatMap { fixture in fixture.edits.keys.sorted().map { EditCase(fixture: fixture, name: $0) } }
+        fixtures(formats).flatMap { fixture in fixture.edits.keys.sorted().map { EditCase(fixture: fixture, name: $0) }
+        }
     }
 
     struct EditCase: Sendable, CustomStringConvertible {
@@ -88,7 +89,9 @@ struct AppFixture: Decodable, Sendable, CustomStringConvertible {
         switch compare {
         case "dump": return try Self.tool(["sqlite3", url.path, ".dump"])
         case "plist-data":
-            return try Self.tool(["python3", "-c", "import plistlib, sys; print(repr(plistlib.load(open(sys.argv[1], 'rb'))))", url.path])
+            return try Self.tool([
+                "python3", "-c", "import plistlib, sys; print(repr(plistlib.load(open(sys.argv[1], 'rb'))))", url.path,
+            ])
         default: return try String(decoding: Data(contentsOf: url), as: UTF8.self)
         }
     }
@@ -138,7 +141,8 @@ struct AppFixture: Decodable, Sendable, CustomStringConvertible {
         let copy = try self.copy(into: ws)
         let before = try snapshot(of: copy)
         let checklist = Self.folder.appendingPathComponent(expected).path
-        let run = try Run(["convert"] + flags + [checklist, copy.path], in: ws.url, environment: ["TODOFMT_NOW": Self.now])
+        let run = try Run(
+            ["convert"] + flags + [checklist, copy.path], in: ws.url, environment: ["TODOFMT_NOW": Self.now])
         #expect(run.status == 0, "\(file): \(run.stderr)")
         #expect(try snapshot(of: copy) == before, "\(file): the unchanged round trip changed it")
     }
@@ -151,10 +155,12 @@ struct AppFixture: Decodable, Sendable, CustomStringConvertible {
         let copy = try self.copy(into: ws)
         let before = try snapshot(of: copy)
         let checklist = Self.folder.appendingPathComponent(edit.checklist).path
-        let run = try Run(["convert"] + flags + [checklist, copy.path], in: ws.url, environment: ["TODOFMT_NOW": Self.now])
+        let run = try Run(
+            ["convert"] + flags + [checklist, copy.path], in: ws.url, environment: ["TODOFMT_NOW": Self.now])
         guard let result = edit.result else {
             // An edit with no result must fail, naming the lines, and write nothing.
-            #expect(run.status == 1 && (edit.error ?? []).allSatisfy(run.stderr.contains), "\(file) \(name): \(run.stderr)")
+            #expect(
+                run.status == 1 && (edit.error ?? []).allSatisfy(run.stderr.contains), "\(file) \(name): \(run.stderr)")
             #expect(try snapshot(of: copy) == before, "\(file) \(name) changed the file")
             return
         }
@@ -162,7 +168,9 @@ struct AppFixture: Decodable, Sendable, CustomStringConvertible {
         #expect(try snapshot(of: copy) == (try expectedSnapshot(result)), "\(file) \(name)")
         #expect(try appReads(copy) == "ok", "\(file) \(name): the app's reader does not load the result")
         for kind in edit.warnings {
-            #expect(run.stderr.contains("warning:") && run.stderr.contains(kind), "\(file) \(name): no warning about \(kind): \(run.stderr)")
+            #expect(
+                run.stderr.contains("warning:") && run.stderr.contains(kind),
+                "\(file) \(name): no warning about \(kind): \(run.stderr)")
         }
         if edit.warnings.isEmpty {
             #expect(!run.stderr.contains("warning:"), "\(file) \(name): \(run.stderr)")
@@ -172,7 +180,8 @@ struct AppFixture: Decodable, Sendable, CustomStringConvertible {
         let strictSpace = try Workspace([:])
         let strictCopy = try self.copy(into: strictSpace)
         let strict = try Run(
-            ["convert", "--strict"] + flags + [checklist, strictCopy.path], in: strictSpace.url, environment: ["TODOFMT_NOW": Self.now])
+            ["convert", "--strict"] + flags + [checklist, strictCopy.path], in: strictSpace.url,
+            environment: ["TODOFMT_NOW": Self.now])
         #expect(strict.status == 1 && strict.stderr.contains("error:"), "\(file) \(name) --strict: \(strict.stderr)")
         #expect(try snapshot(of: strictCopy) == before, "\(file) \(name) --strict changed the file")
     }
@@ -186,9 +195,11 @@ struct AppFixture: Decodable, Sendable, CustomStringConvertible {
         case "plist", "bplist": python = "import plistlib, sys; plistlib.load(open(sys.argv[1], 'rb'))"
         case "yaml": python = "import yaml, sys; list(yaml.safe_load_all(open(sys.argv[1], 'rb')))"
         case "sqlite":
-            python = "import sqlite3, sys; assert sqlite3.connect(sys.argv[1]).execute('pragma integrity_check').fetchone()[0] == 'ok'"
+            python =
+                "import sqlite3, sys; assert sqlite3.connect(sys.argv[1]).execute('pragma integrity_check').fetchone()[0] == 'ok'"
         case "sql":
-            python = "import sqlite3, sys; sqlite3.connect(':memory:').executescript(open(sys.argv[1], encoding='utf-8').read())"
+            python =
+                "import sqlite3, sys; sqlite3.connect(':memory:').executescript(open(sys.argv[1], encoding='utf-8').read())"
         default: return "ok"
         }
         return try Self.tool(["python3", "-c", python + "; print('ok', end='')", url.path])

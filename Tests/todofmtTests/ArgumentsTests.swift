@@ -10,10 +10,13 @@ private func parse(_ command: String, _ arguments: [String]) throws(UsageError) 
 
 @Suite("Parsing a command line by a command's spec")
 struct ArgumentsTests {
-    @Test("options stand before, between or after files; --name=value; a single option's last value wins; --field keeps all")
+    @Test(
+        "options stand before, between or after files; --name=value; a single option's last value wins; --field keeps all"
+    )
     func optionsAnywhere() throws {
         let parsed = try parse(
-            "convert", ["--from", "json", "a.json", "--field=name=ToDo", "b.md", "--field", "checked=Done", "--from=yml"])
+            "convert",
+            ["--from", "json", "a.json", "--field=name=ToDo", "b.md", "--field", "checked=Done", "--from=yml"])
         #expect(parsed.value(of: ConvertCommand.input) == "a.json")
         #expect(parsed.values(of: ConvertCommand.output) == ["b.md"])
         #expect(parsed.format(of: ConvertCommand.from) == .yaml)
@@ -55,9 +58,15 @@ struct ArgumentsTests {
             ("fmt", ["--check=yes", "a.md"], "option '--check' takes no value"),
             ("list", ["a.md", "--from"], "missing value for '--from'"),
             ("list", ["a.md", "--to", "json"], "unknown option '--to'"),
-            ("convert", ["a.md", "--to", "csv"], "unknown format 'csv' (known: md, yaml, json, plist, bplist, sqlite, sql)"),
+            (
+                "convert", ["a.md", "--to", "csv"],
+                "unknown format 'csv' (known: md, yaml, json, plist, bplist, sqlite, sql)"
+            ),
             ("convert", ["a.md", "--to="], "unknown format '' (known: md, yaml, json, plist, bplist, sqlite, sql)"),
-            ("check", ["--from", "csv", "--fast"], "unknown format 'csv' (known: md, yaml, json, plist, bplist, sqlite, sql)"),
+            (
+                "check", ["--from", "csv", "--fast"],
+                "unknown format 'csv' (known: md, yaml, json, plist, bplist, sqlite, sql)"
+            ),
             ("check", ["--fast", "--from", "csv"], "unknown option '--fast'"),
             ("help", ["frob"], "unknown command 'frob'"),
             ("help", ["list", "fmt"], "unexpected argument 'fmt'"),

@@ -36,7 +36,8 @@ struct Run {
         let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("todofmt-cli-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: scratch) }
-        let out = scratch.appendingPathComponent("out"), err = scratch.appendingPathComponent("err")
+        let out = scratch.appendingPathComponent("out")
+        let err = scratch.appendingPathComponent("err")
         _ = FileManager.default.createFile(atPath: out.path, contents: nil)
         _ = FileManager.default.createFile(atPath: err.path, contents: nil)
         process.standardOutput = try FileHandle(forWritingTo: out)
@@ -62,11 +63,17 @@ final class Workspace {
     init(_ files: [String: String]) throws {
         url = FileManager.default.temporaryDirectory.appendingPathComponent("todofmt-ws-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-        for (name, text) in files { try text.write(to: url.appendingPathComponent(name), atomically: false, encoding: .utf8) }
+        for (name, text) in files {
+            try text.write(to: url.appendingPathComponent(name), atomically: false, encoding: .utf8)
+        }
     }
     deinit { try? FileManager.default.removeItem(at: url) }
-    func read(_ name: String) throws -> String { try String(contentsOf: url.appendingPathComponent(name), encoding: .utf8) }
-    func exists(_ name: String) -> Bool { FileManager.default.fileExists(atPath: url.appendingPathComponent(name).path) }
+    func read(_ name: String) throws -> String {
+        try String(contentsOf: url.appendingPathComponent(name), encoding: .utf8)
+    }
+    func exists(_ name: String) -> Bool {
+        FileManager.default.fileExists(atPath: url.appendingPathComponent(name).path)
+    }
 }
 
 let groceries = """
@@ -113,7 +120,9 @@ struct CLITests {
                 ]
 
                 """)
-        #expect(run.stderr == "todofmt: warning: plain JSON has no place for the list's metadata (title); it was left out\n")
+        #expect(
+            run.stderr == "todofmt: warning: plain JSON has no place for the list's metadata (title); it was left out\n"
+        )
     }
 
     @Test("convert reads standard input and detects YAML by content", .needsYAML)
@@ -132,7 +141,9 @@ struct CLITests {
         #expect(back.stdout == groceries)
     }
 
-    @Test("--strict: what the output cannot hold is an error, and nothing is written, file or standard output", .needsYAML)
+    @Test(
+        "--strict: what the output cannot hold is an error, and nothing is written, file or standard output", .needsYAML
+    )
     func strict() throws {
         let ws = try Workspace(["g.md": groceries, "old.json": "[]\n"])
         let message = "plain JSON has no place for the list's metadata (title); it was left out"
@@ -146,7 +157,9 @@ struct CLITests {
             "the list had no items to tell its item keys: new items were written with name, checked "
             + "(name them with --field name=KEY --field checked=KEY) (3 items, the first 1 Milk)"
         let existing = try Run(["convert", "g.md", "old.json", "--strict"], in: ws.url)
-        #expect(existing.status == 1 && existing.stderr == "todofmt: error: old.json: not written (--strict): \(message); \(keys)\n")
+        #expect(
+            existing.status == 1
+                && existing.stderr == "todofmt: error: old.json: not written (--strict): \(message); \(keys)\n")
         #expect(try ws.read("old.json") == "[]\n")
         let stdout = try Run(["convert", "--strict", "g.md", "--to", "json"], in: ws.url)
         #expect(stdout.status == 1 && stdout.stdout.isEmpty)
@@ -199,15 +212,24 @@ struct CLITests {
         arguments: [
             (["convert"], "todofmt: error: missing argument '<input>'\n" + convertUsage),
             (["convert", "a.md", "b.md", "c.md"], "todofmt: error: unexpected argument 'c.md'\n" + convertUsage),
-            (["convert", "a.md", "--to", "csv"], "todofmt: error: unknown format 'csv' (known: \(formats))\n" + convertUsage),
-            (["check", "--field", "bogus", "x.md"], "todofmt: error: --field takes <role>=<key>, not 'bogus' (roles: \(roles))\n" + checkUsage),
+            (
+                ["convert", "a.md", "--to", "csv"],
+                "todofmt: error: unknown format 'csv' (known: \(formats))\n" + convertUsage
+            ),
+            (
+                ["check", "--field", "bogus", "x.md"],
+                "todofmt: error: --field takes <role>=<key>, not 'bogus' (roles: \(roles))\n" + checkUsage
+            ),
             (["check"], "todofmt: error: missing argument '<file>'\n" + checkUsage),
             (["fmt", "--fast", "a.md"], "todofmt: error: unknown option '--fast'\n" + fmtUsage),
             (["fmt", "a.md", "--check=no"], "todofmt: error: option '--check' takes no value\n" + fmtUsage),
             (["list", "--from"], "todofmt: error: missing value for '--from'\n" + listUsage),
             (["list", "a.md", "b.md"], "todofmt: error: unexpected argument 'b.md'\n" + listUsage),
             (["list", "a.md", "--to", "json"], "todofmt: error: unknown option '--to'\n" + listUsage),
-            (["help", "frobnicate"], "todofmt: error: unknown command 'frobnicate'\nUSAGE: todofmt help [--man] [<subcommand>]\n"),
+            (
+                ["help", "frobnicate"],
+                "todofmt: error: unknown command 'frobnicate'\nUSAGE: todofmt help [--man] [<subcommand>]\n"
+            ),
             (["frobnicate"], "todofmt: error: unknown command 'frobnicate'\n" + rootUsage),
             (["--frobnicate"], "todofmt: error: unknown option '--frobnicate'\n" + rootUsage),
             (["--version", "convert"], "todofmt: error: unexpected argument 'convert'\n" + rootUsage),
@@ -226,7 +248,9 @@ struct CLITests {
         // Without the check up front, check would first report the missing file.
         let check = try Run(["check", "missing.md", "g.md", "--field", "bogus"], in: ws.url)
         #expect(check.status == 64)
-        #expect(check.stderr == "todofmt: error: --field takes <role>=<key>, not 'bogus' (roles: \(Self.roles))\n" + Self.checkUsage)
+        #expect(
+            check.stderr == "todofmt: error: --field takes <role>=<key>, not 'bogus' (roles: \(Self.roles))\n"
+                + Self.checkUsage)
         let convert = try Run(["convert", "g.md", "out.json", "--field", "name"], in: ws.url)
         #expect(convert.status == 64 && !ws.exists("out.json"))
         let fmt = try Run(["fmt", "messy.md", "--fast"], in: ws.url)
@@ -287,7 +311,11 @@ struct CLITests {
         #expect(try ws.read("clean.md") == groceries)
         #expect(try Run(["fmt", "--check", "messy.md"], in: ws.url).status == 0)
         let json = try Run(["fmt", "list.json"], in: ws.url)
-        #expect(json.status == 1 && json.stderr == "todofmt: error: list.json: fmt formats checklists, and this is json; convert it instead\n")
+        #expect(
+            json.status == 1
+                && json.stderr
+                    == "todofmt: error: list.json: fmt formats checklists, and this is json; convert it instead\n"
+        )
     }
 
     @Test("check reports problems with places and exits 1; a clean file exits 0")
@@ -352,16 +380,25 @@ struct PropertyListCLITests {
         let named = try Run(["list", "--field", "name=ToDo", "--field=checked=CheckBox", "odd.json"], in: ws.url)
         #expect(named.stdout == "1 [x] Call\n")
         let bad = try Run(["convert", "--field", "colour=x", "odd.json"], in: ws.url)
-        #expect(bad.status == 64 && bad.stderr == "todofmt: error: --field takes <role>=<key>, not 'colour=x' (roles: \(CLITests.roles))\n" + CLITests.convertUsage)
+        #expect(
+            bad.status == 64
+                && bad.stderr
+                    == "todofmt: error: --field takes <role>=<key>, not 'colour=x' (roles: \(CLITests.roles))\n"
+                    + CLITests.convertUsage
+        )
         // In list, a key that is no role filters by a field.
-        let filtered = try Run(["list", "--field", "name=ToDo", "--field=checked=CheckBox", "--field", "colour=x", "odd.json"], in: ws.url)
+        let filtered = try Run(
+            ["list", "--field", "name=ToDo", "--field=checked=CheckBox", "--field", "colour=x", "odd.json"], in: ws.url)
         #expect(filtered.status == 0 && filtered.stdout.isEmpty)
     }
 
     @Test("a corrupt binary property list names the byte")
     func corrupt() throws {
         let ws = try Workspace([:])
-        try Data("bplist00".utf8 + [0x00, 0x01] + [UInt8](repeating: 0, count: 26) + [0, 0, 0, 0, 0, 0, 1, 1] + [UInt8](repeating: 0, count: 7) + [5] + [UInt8](repeating: 0, count: 16)).write(to: ws.url.appendingPathComponent("bad.plist"))
+        try Data(
+            "bplist00".utf8 + [0x00, 0x01] + [UInt8](repeating: 0, count: 26) + [0, 0, 0, 0, 0, 0, 1, 1]
+                + [UInt8](repeating: 0, count: 7) + [5] + [UInt8](repeating: 0, count: 16)
+        ).write(to: ws.url.appendingPathComponent("bad.plist"))
         let run = try Run(["convert", "bad.plist"], in: ws.url)
         #expect(run.status == 1)
         // The trailer (the last 32 bytes) says the offset table is at 0, inside the header.
@@ -391,16 +428,22 @@ struct DatabaseCLITests {
 
                 """)
         let stdout = try Run(["convert", "g.md", "--to", "sqlite"], in: ws.url)
-        #expect(stdout.status == 1 && stdout.stderr == "todofmt: error: a database cannot be written to standard output; name a file\n")
+        #expect(
+            stdout.status == 1
+                && stdout.stderr == "todofmt: error: a database cannot be written to standard output; name a file\n")
         let notADatabase = try Run(["list", "--from", "sqlite", "g.md"], in: ws.url)
         #expect(notADatabase.status == 1)
         #expect(
             notADatabase.stderr
-                == "todofmt: error: g.md: file is not a database (while running `SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY rowid`)\n")
+                == "todofmt: error: g.md: file is not a database (while running `SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY rowid`)\n"
+        )
         try "CREATE TABLE t(name TEXT);\nATTACH DATABASE 'x.db' AS x;\n".write(
             to: ws.url.appendingPathComponent("bad.sql"), atomically: false, encoding: .utf8)
         let dump = try Run(["list", "bad.sql"], in: ws.url)
         #expect(dump.status == 1)
-        #expect(dump.stderr == "bad.sql:2:1: error: ATTACH and DETACH are not allowed in a dump (they touch other files) (while running `ATTACH DATABASE 'x.db' AS x;`)\n")
+        #expect(
+            dump.stderr
+                == "bad.sql:2:1: error: ATTACH and DETACH are not allowed in a dump (they touch other files) (while running `ATTACH DATABASE 'x.db' AS x;`)\n"
+        )
     }
 }

@@ -25,7 +25,9 @@ struct CommandSpecTests {
         for option in spec.allOptions {
             #expect(option.name.hasPrefix("--") && option.name.count > 3 && !option.name.contains("="))
             if let short = option.shortName { #expect(short.count == 2 && short.hasPrefix("-") && short != "--") }
-            if let value = option.value { #expect(value.placeholder.hasPrefix("<") && value.placeholder.hasSuffix(">")) }
+            if let value = option.value {
+                #expect(value.placeholder.hasPrefix("<") && value.placeholder.hasSuffix(">"))
+            }
             #expect(!option.repeats || option.value != nil, "a repeating flag means nothing")
             #expect(option.value?.placeholder != "<format>" || option.value?.kind == .format)
         }
@@ -40,7 +42,9 @@ struct CommandSpecTests {
         }
     }
 
-    @Test("arguments: required ones first, then at most one optional or repeating one, last", arguments: specs.map(\.name))
+    @Test(
+        "arguments: required ones first, then at most one optional or repeating one, last", arguments: specs.map(\.name)
+    )
     func arguments(command: String) throws {
         let spec = try #require(Self.specs.first { $0.name == command })
         let counts = spec.arguments.map(\.count)

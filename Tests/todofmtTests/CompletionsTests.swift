@@ -9,13 +9,17 @@ struct CompletionsTests {
     /// A folder with each script as `todofmt completions <shell>` prints it, under the name its
     /// shell looks for, and a folder of files to complete, where the shells run.
     final class Scripts {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("todofmt-completions-\(UUID().uuidString)")
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "todofmt-completions-\(UUID().uuidString)")
         var work: URL { folder.appendingPathComponent("work") }
         static let files = ["a b.md", "list.json", "sub"]
 
         init() throws {
-            try FileManager.default.createDirectory(at: work.appendingPathComponent("sub"), withIntermediateDirectories: true)
-            for name in Self.files.dropLast() { _ = FileManager.default.createFile(atPath: work.appendingPathComponent(name).path, contents: nil) }
+            try FileManager.default.createDirectory(
+                at: work.appendingPathComponent("sub"), withIntermediateDirectories: true)
+            for name in Self.files.dropLast() {
+                _ = FileManager.default.createFile(atPath: work.appendingPathComponent(name).path, contents: nil)
+            }
             for shell in Shell.allCases {
                 let run = try Run(["completions", shell.rawValue])
                 #expect(run.status == 0 && run.stderr.isEmpty, "\(shell)")
@@ -59,7 +63,10 @@ struct CompletionsTests {
         // Each command's options, short and long, from its spec.
         for spec in [CLI.spec] + CLI.spec.subcommands {
             let command = spec.name == CLI.name ? "" : spec.name + " "
-            cases.append(Case(line: "todofmt \(command)-", expected: Set(spec.allOptions.flatMap { [$0.shortName, $0.name].compactMap { $0 } })))
+            cases.append(
+                Case(
+                    line: "todofmt \(command)-",
+                    expected: Set(spec.allOptions.flatMap { [$0.shortName, $0.name].compactMap { $0 } })))
         }
         return cases
     }()
@@ -102,8 +109,12 @@ struct CompletionsTests {
         let equals = Case(line: "todofmt convert --to=", expected: Set(ValueKind.format.completions))
         for c in Self.cases + [equals] {
             var words = c.line.split(separator: " ", omittingEmptySubsequences: false).map(String.init)
-            if words.last == "--to=" { words[words.count - 1] = "--to"; words.append("=") }
-            script += "echo \(Shell.quoted("<case>" + c.line)); drive \(words.map(Shell.quoted).joined(separator: " "))\n"
+            if words.last == "--to=" {
+                words[words.count - 1] = "--to"
+                words.append("=")
+            }
+            script +=
+                "echo \(Shell.quoted("<case>" + c.line)); drive \(words.map(Shell.quoted).joined(separator: " "))\n"
         }
         let run = try Tools.run(try Tools.path(of: "bash"), ["--norc", "--noprofile", "-c", script], in: scripts.work)
         #expect(run.stdout.hasPrefix("complete -F _todofmt todofmt\n"))
@@ -119,7 +130,8 @@ struct CompletionsTests {
         var script = "source \(Shell.quoted(scripts.url(.fish).path))\n"
         for c in Self.cases {
             // complete -C prints each match, then a tab and its description.
-            script += "echo \(Shell.quoted("<case>" + c.line)); complete -C \(Shell.quoted(c.line)) | string replace -r '\\t.*' ''\n"
+            script +=
+                "echo \(Shell.quoted("<case>" + c.line)); complete -C \(Shell.quoted(c.line)) | string replace -r '\\t.*' ''\n"
         }
         Self.check(try Tools.run(fish, ["--no-config", "-c", script], in: scripts.work), shell: .fish)
     }
@@ -144,7 +156,8 @@ struct CompletionsTests {
             ])
         #expect(loaded.status == 0 && loaded.stderr == "")
         #expect(loaded.stdout == "sourced _todofmt\nautoloaded _todofmt\n")
-        let run = try Tools.run(zsh, ["-f", "-c", Self.zshDriver, "driver", scripts.folder.path] + Self.cases.map(\.line), in: scripts.work)
+        let run = try Tools.run(
+            zsh, ["-f", "-c", Self.zshDriver, "driver", scripts.folder.path] + Self.cases.map(\.line), in: scripts.work)
         Self.check(run, shell: .zsh)
     }
 
@@ -173,6 +186,8 @@ struct CompletionsTests {
     func command() throws {
         let wrong = try Run(["completions", "tcsh"])
         #expect(wrong.status == 64 && wrong.stdout.isEmpty)
-        #expect(wrong.stderr.hasPrefix("todofmt: error: unknown shell 'tcsh' (known: bash, zsh, fish)\nUSAGE: todofmt completions <shell>\n"))
+        #expect(
+            wrong.stderr.hasPrefix(
+                "todofmt: error: unknown shell 'tcsh' (known: bash, zsh, fish)\nUSAGE: todofmt completions <shell>\n"))
     }
 }

@@ -11,17 +11,21 @@ struct CrashSafetyTests {
     /// Runs the script in `mode` in a scratch folder; returns its report, one line a format.
     static func run(_ mode: [String]) throws -> [String] {
         let folder = try Workspace([:])
-        let run = try Tools.run(try Tools.path(of: "python3"), [script.path, Run.executable.path, folder.url.path] + mode)
+        let run = try Tools.run(
+            try Tools.path(of: "python3"), [script.path, Run.executable.path, folder.url.path] + mode)
         #expect(run.status == 0, "\(run.stderr)")
         return run.stdout.split(separator: "\n").map(String.init)
     }
 
-    @Test("killed at random moments while it converts into a file or edits it, the file is the old one or the new one, and one temporary file at most is left")
+    @Test(
+        "killed at random moments while it converts into a file or edits it, the file is the old one or the new one, and one temporary file at most is left"
+    )
     func killed() throws {
         let report = try Self.run(["kill", "24"])
         #expect(report.count == 7, "\(report)")
         // Both outcomes happen over the runs: the kills fall before and after the rename.
-        let outcomes = report.map { line in line.contains(": 0 old") ? "new" : line.contains(" 0 new;") ? "old" : "both" }
+        let outcomes = report.map { line in line.contains(": 0 old") ? "new" : line.contains(" 0 new;") ? "old" : "both"
+        }
         #expect(outcomes.contains("both") || Set(outcomes).count > 1, "\(report)")
     }
 

@@ -5,7 +5,9 @@ import Testing
 /// the unchanged round trip leaves it as it was, and each edit gives the expected file.
 @Suite("Database fixtures built like real apps' files")
 struct DatabaseFixtureTests {
-    @Test("reads as its expected checklist, and reading changes nothing", arguments: AppFixture.fixtures(["sqlite", "sql"]))
+    @Test(
+        "reads as its expected checklist, and reading changes nothing",
+        arguments: AppFixture.fixtures(["sqlite", "sql"]))
     func reading(_ fixture: AppFixture) throws {
         try fixture.checkReading()
     }
@@ -26,20 +28,25 @@ struct DatabaseFixtureTests {
 @Suite("Databases on the command line")
 struct DatabaseCommandTests {
     /// Runs todofmt with a file's bytes (a database is not text) as standard input.
-    static func run(_ arguments: [String], stdinFile: URL, in directory: URL) throws -> (status: Int32, stdout: String, stderr: String) {
+    static func run(_ arguments: [String], stdinFile: URL, in directory: URL) throws -> (
+        status: Int32, stdout: String, stderr: String
+    ) {
         let process = Process()
         process.executableURL = Run.executable
         process.arguments = arguments
         process.currentDirectoryURL = directory
         process.standardInput = try FileHandle(forReadingFrom: stdinFile)
-        let out = Pipe(), err = Pipe()
+        let out = Pipe()
+        let err = Pipe()
         process.standardOutput = out
         process.standardError = err
         try process.run()
         let output = out.fileHandleForReading.readDataToEndOfFile()
         let error = err.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: output, as: UTF8.self), String(decoding: error, as: UTF8.self))
+        return (
+            process.terminationStatus, String(decoding: output, as: UTF8.self), String(decoding: error, as: UTF8.self)
+        )
     }
 
     @Test("--from sqlite - reads a database from standard input; its errors name <stdin>")
@@ -59,15 +66,22 @@ struct DatabaseCommandTests {
 
     @Test("messages name the user's file: a new database in a missing folder, a dump's statement at its line")
     func messages() throws {
-        let ws = try Workspace(["a.md": "- [ ] a\n", "bad.sql": "CREATE TABLE t(name TEXT);\nINSERT INTO t VALUES(1,2);\n"])
+        let ws = try Workspace([
+            "a.md": "- [ ] a\n", "bad.sql": "CREATE TABLE t(name TEXT);\nINSERT INTO t VALUES(1,2);\n",
+        ])
         let missing = try Run(["convert", "a.md", "nodir/x.sqlite"], in: ws.url)
         #expect(missing.status == 1 && missing.stderr == "todofmt: error: nodir/x.sqlite: No such file or directory\n")
         let dump = try Run(["convert", "bad.sql"], in: ws.url)
         #expect(dump.status == 1)
-        #expect(dump.stderr == "bad.sql:2:1: error: table t has 1 columns but 2 values were supplied (while running `INSERT INTO t VALUES(1,2);`)\n")
+        #expect(
+            dump.stderr
+                == "bad.sql:2:1: error: table t has 1 columns but 2 values were supplied (while running `INSERT INTO t VALUES(1,2);`)\n"
+        )
         // Written into, the dump's errors name it too, not the database in memory.
         let into = try Run(["convert", "a.md", "bad.sql"], in: ws.url)
-        #expect(into.status == 1 && into.stderr.hasPrefix("bad.sql:2:1: error:") && !into.stderr.contains(":memory:"), "\(into.stderr)")
+        #expect(
+            into.status == 1 && into.stderr.hasPrefix("bad.sql:2:1: error:") && !into.stderr.contains(":memory:"),
+            "\(into.stderr)")
     }
 
     @Test("issue 8's reproduction prints nothing: GORM's and Rails' dates keep their text")

@@ -25,7 +25,8 @@ struct EditCommandTests {
         return lines.joined(separator: "\n")
     }
 
-    func edit(_ arguments: [String], _ expected: String, file: String = "TODO.md", original: String = checklist) throws {
+    func edit(_ arguments: [String], _ expected: String, file: String = "TODO.md", original: String = checklist) throws
+    {
         let ws = try Workspace([file: original])
         let run = try Run(arguments.map { $0 == "FILE" ? file : $0 }, in: ws.url)
         #expect(run.status == 0 && run.stderr.isEmpty, "\(arguments): \(run.stderr)")
@@ -35,25 +36,40 @@ struct EditCommandTests {
     @Test("each command on a checklist changes only the lines it must")
     func checklistCommands() throws {
         try edit(["done", "FILE", "1"], Self.replacing(2, with: "- [x] Milk [prio:: 2]"))
-        try edit(["undo", "FILE", "2", "3"], Self.replacing(5, with: "- [ ] Bread [store:: Bakery Lane]", in: Self.replacing(3, with: "- [ ] Eggs")))
-        try edit(["toggle", "FILE", "Eggs", "2.1"], Self.replacing(4, with: "  - [x] Brown ones", in: Self.replacing(3, with: "- [ ] Eggs")))
+        try edit(
+            ["undo", "FILE", "2", "3"],
+            Self.replacing(5, with: "- [ ] Bread [store:: Bakery Lane]", in: Self.replacing(3, with: "- [ ] Eggs")))
+        try edit(
+            ["toggle", "FILE", "Eggs", "2.1"],
+            Self.replacing(4, with: "  - [x] Brown ones", in: Self.replacing(3, with: "- [ ] Eggs")))
         try edit(["rename", "FILE", "4", "Decaf beans"], Self.replacing(8, with: "- [ ] Decaf beans [qty:: 2]"))
-        try edit(["set", "FILE", "1", "prio=3", "due=2024-06-01T09:00:00Z", "note=two words"],
-                 Self.replacing(2, with: "- [ ] Milk [prio:: 3] [due:: 2024-06-01T09:00:00Z] [note:: two words]"))
+        try edit(
+            ["set", "FILE", "1", "prio=3", "due=2024-06-01T09:00:00Z", "note=two words"],
+            Self.replacing(2, with: "- [ ] Milk [prio:: 3] [due:: 2024-06-01T09:00:00Z] [note:: two words]"))
         try edit(["set", "FILE", "2", "code=\"7\""], Self.replacing(3, with: "- [x] Eggs [code:: \"7\"]"))
         try edit(["unset", "FILE", "Bread", "store", "absent"], Self.replacing(5, with: "- [/] Bread"))
-        try edit(["rm", "FILE", "2"], Self.checklist.replacingOccurrences(of: "- [x] Eggs\n  - [ ] Brown ones\n", with: ""))
+        try edit(
+            ["rm", "FILE", "2"], Self.checklist.replacingOccurrences(of: "- [x] Eggs\n  - [ ] Brown ones\n", with: ""))
         try edit(["add", "FILE", "Tea"], Self.checklist + "- [ ] Tea\n")
-        try edit(["add", "FILE", "White ones", "--under", "Eggs"],
-                 Self.checklist.replacingOccurrences(of: "Brown ones\n", with: "Brown ones\n  - [ ] White ones\n"))
-        try edit(["add", "FILE", "First", "--at", "1"], Self.checklist.replacingOccurrences(of: "# Today\n", with: "# Today\n- [ ] First\n"))
-        try edit(["add", "--at", "2.1", "FILE", "Large"], Self.checklist.replacingOccurrences(of: "- [x] Eggs\n", with: "- [x] Eggs\n  - [ ] Large\n"))
-        try edit(["mv", "FILE", "2", "3"],
-                 Self.checklist.replacingOccurrences(of: "- [x] Eggs\n  - [ ] Brown ones\n- [/] Bread [store:: Bakery Lane]\n",
-                                                     with: "- [/] Bread [store:: Bakery Lane]\n- [x] Eggs\n  - [ ] Brown ones\n"))
-        try edit(["mv", "FILE", "2.1", "1.1"],
-                 Self.checklist.replacingOccurrences(of: "- [ ] Milk [prio:: 2]\n- [x] Eggs\n  - [ ] Brown ones\n",
-                                                     with: "- [ ] Milk [prio:: 2]\n  - [ ] Brown ones\n- [x] Eggs\n"))
+        try edit(
+            ["add", "FILE", "White ones", "--under", "Eggs"],
+            Self.checklist.replacingOccurrences(of: "Brown ones\n", with: "Brown ones\n  - [ ] White ones\n"))
+        try edit(
+            ["add", "FILE", "First", "--at", "1"],
+            Self.checklist.replacingOccurrences(of: "# Today\n", with: "# Today\n- [ ] First\n"))
+        try edit(
+            ["add", "--at", "2.1", "FILE", "Large"],
+            Self.checklist.replacingOccurrences(of: "- [x] Eggs\n", with: "- [x] Eggs\n  - [ ] Large\n"))
+        try edit(
+            ["mv", "FILE", "2", "3"],
+            Self.checklist.replacingOccurrences(
+                of: "- [x] Eggs\n  - [ ] Brown ones\n- [/] Bread [store:: Bakery Lane]\n",
+                with: "- [/] Bread [store:: Bakery Lane]\n- [x] Eggs\n  - [ ] Brown ones\n"))
+        try edit(
+            ["mv", "FILE", "2.1", "1.1"],
+            Self.checklist.replacingOccurrences(
+                of: "- [ ] Milk [prio:: 2]\n- [x] Eggs\n  - [ ] Brown ones\n",
+                with: "- [ ] Milk [prio:: 2]\n  - [ ] Brown ones\n- [x] Eggs\n"))
     }
 
     @Test("a name several items have is an error listing them; a missing item too; nothing is written")
@@ -61,7 +77,10 @@ struct EditCommandTests {
         let ws = try Workspace(["TODO.md": Self.checklist])
         let run = try Run(["done", "TODO.md", "Milk"], in: ws.url)
         #expect(run.status == 1)
-        #expect(run.stderr == "todofmt: error: TODO.md: 2 items are named 'Milk'; name one by its position:\n  1 [ ] Milk [prio:: 2]\n  5 [ ] Milk\n")
+        #expect(
+            run.stderr
+                == "todofmt: error: TODO.md: 2 items are named 'Milk'; name one by its position:\n  1 [ ] Milk [prio:: 2]\n  5 [ ] Milk\n"
+        )
         let missing = try Run(["rm", "TODO.md", "9", "Tea"], in: ws.url)
         #expect(missing.status == 1 && missing.stderr.contains("there is no item 9"))
         let beyond = try Run(["mv", "TODO.md", "1", "9"], in: ws.url)
@@ -129,14 +148,17 @@ struct EditCommandTests {
         try Tools.run(try Tools.path(of: "sqlite3"), [url.path, ".dump"]).stdout
     }
 
-    @Test("done in JSON, YAML, XML property list and SQL dump files changes that item's line", arguments: ["l.json", "l.yaml", "l.plist", "l.sql"])
+    @Test(
+        "done in JSON, YAML, XML property list and SQL dump files changes that item's line",
+        arguments: ["l.json", "l.yaml", "l.plist", "l.sql"])
     func textFormats(_ file: String) throws {
         let ws = try files()
         let before = try ws.read(file)
         let run = try Run(["done", file, "3"], in: ws.url)
         #expect(run.status == 0 && run.stderr.isEmpty, "\(run.stderr)")
         let after = try ws.read(file)
-        let old = before.components(separatedBy: "\n"), new = after.components(separatedBy: "\n")
+        let old = before.components(separatedBy: "\n")
+        let new = after.components(separatedBy: "\n")
         #expect(old.count == new.count, "\(after)")
         let changed = zip(old, new).filter { $0 != $1 }
         #expect(changed.count == 1, "\(file): \(changed)")
@@ -146,12 +168,16 @@ struct EditCommandTests {
     @Test("add, mv and rm in a JSON file keep nested items with their item and sections as a checklist would")
     func structure() throws {
         let ws = try files()
-        for command in [["add", "l.json", "Brown ones", "--under", "Eggs"], ["add", "l.json", "White ones", "--at", "2.1"],
-                        ["mv", "l.json", "2", "1"], ["rm", "l.json", "3"], ["mv", "l.json", "1.2", "2.1"]] {
+        for command in [
+            ["add", "l.json", "Brown ones", "--under", "Eggs"], ["add", "l.json", "White ones", "--at", "2.1"],
+            ["mv", "l.json", "2", "1"], ["rm", "l.json", "3"], ["mv", "l.json", "1.2", "2.1"],
+        ] {
             let run = try Run(command, in: ws.url)
             #expect(run.status == 0, "\(command): \(run.stderr)")
         }
-        #expect(try Run(["list", "l.json"], in: ws.url).stdout == "1 [x] Eggs\n1.1 [ ] White ones\n2 [ ] Milk [prio:: 2]\n2.1 [ ] Brown ones\n")
+        #expect(
+            try Run(["list", "l.json"], in: ws.url).stdout
+                == "1 [x] Eggs\n1.1 [ ] White ones\n2 [ ] Milk [prio:: 2]\n2.1 [ ] Brown ones\n")
     }
 
     @Test("every command on an SQLite database changes only its rows; --dry-run shows them and writes nothing")
@@ -169,10 +195,14 @@ struct EditCommandTests {
         #expect(try Run(["rename", "l.sqlite", "1", "Oat milk"], in: ws.url).status == 0)
         #expect(try Run(["rm", "l.sqlite", "3"], in: ws.url).status == 0)
         #expect(try Run(["add", "l.sqlite", "Tea"], in: ws.url).status == 0)
-        #expect(try Run(["list", "l.sqlite"], in: ws.url).stdout == "1 [ ] Oat milk [id:: 1] [prio:: 2]\n2 [x] Eggs [id:: 2] [prio:: 5]\n3 [ ] Tea [id:: 3]\n")
+        #expect(
+            try Run(["list", "l.sqlite"], in: ws.url).stdout
+                == "1 [ ] Oat milk [id:: 1] [prio:: 2]\n2 [x] Eggs [id:: 2] [prio:: 5]\n3 [ ] Tea [id:: 3]\n")
     }
 
-    @Test("mv renumbers the moved item's order, not a neighbour's, in any format", arguments: ["o.json", "o.yaml", "o.sqlite"])
+    @Test(
+        "mv renumbers the moved item's order, not a neighbour's, in any format",
+        arguments: ["o.json", "o.yaml", "o.sqlite"])
     func moveRenumbersMovedItem(_ file: String) throws {
         let ws = try Workspace([:])
         let make = """
@@ -193,7 +223,10 @@ struct EditCommandTests {
         let before = try read()
         let run = try Run(["mv", file, "2", "3"], in: ws.url)
         #expect(run.status == 0 && run.stderr.isEmpty, "\(run.stderr)")
-        #expect(try Run(["list", file], in: ws.url).stdout.components(separatedBy: "\n").map { $0.split(separator: " ").dropFirst(3).first ?? "" } == ["t1", "t3", "t2", "t4", ""])
+        #expect(
+            try Run(["list", file], in: ws.url).stdout.components(separatedBy: "\n").map {
+                $0.split(separator: " ").dropFirst(3).first ?? ""
+            } == ["t1", "t3", "t2", "t4", ""])
         // t3 keeps its line (or row) as it was: only t2's changed.
         let after = try read()
         let gone = Set(before.components(separatedBy: "\n")).subtracting(after.components(separatedBy: "\n"))
@@ -253,8 +286,14 @@ struct EditCommandTests {
         #expect(run.status == 0, "\(run.stderr)")
         let data = try Tools.run(
             try Tools.path(of: "python3"),
-            ["-c", "import plistlib, sys; print(plistlib.load(open(sys.argv[1], 'rb')))", ws.url.appendingPathComponent("b.plist").path])
-        #expect(data.stdout == "[{'checked': True, 'name': 'Milk', 'prio': 2}, {'checked': True, 'name': 'Eggs'}, {'checked': False, 'name': 'Bread'}]\n")
+            [
+                "-c", "import plistlib, sys; print(plistlib.load(open(sys.argv[1], 'rb')))",
+                ws.url.appendingPathComponent("b.plist").path,
+            ])
+        #expect(
+            data.stdout
+                == "[{'checked': True, 'name': 'Milk', 'prio': 2}, {'checked': True, 'name': 'Eggs'}, {'checked': False, 'name': 'Bread'}]\n"
+        )
         let dry = try Run(["undo", "b.plist", "1", "--dry-run"], in: ws.url)
         #expect(dry.stdout.contains("-1 [x] Milk [prio:: 2]\n+1 [ ] Milk [prio:: 2]\n"), "\(dry.stdout)")
     }
@@ -283,13 +322,17 @@ struct EditCommandTests {
             #expect(run.status == 0, "\(run.stderr)")
             return run.stdout
         }
-        #expect(try list("--open") == "1 [ ] Milk [prio:: 2]\n2.1 [ ] Brown ones\n4 [ ] Coffee beans [qty:: 2]\n5 [ ] Milk\n")
+        #expect(
+            try list("--open")
+                == "1 [ ] Milk [prio:: 2]\n2.1 [ ] Brown ones\n4 [ ] Coffee beans [qty:: 2]\n5 [ ] Milk\n")
         #expect(try list("--done", "--status", "/") == "2 [x] Eggs\n3 [/] Bread [store:: Bakery Lane]\n")
         #expect(try list("--section", "Today", "--open") == "1 [ ] Milk [prio:: 2]\n2.1 [ ] Brown ones\n")
         #expect(try list("--grep", "mIlK") == "1 [ ] Milk [prio:: 2]\n5 [ ] Milk\n")
         #expect(try list("--field", "qty=2") == "4 [ ] Coffee beans [qty:: 2]\n")
         #expect(try list("--limit", "2", "--offset", "1") == "2 [x] Eggs\n2.1 [ ] Brown ones\n")
-        #expect(try list("--sort", "prio:desc,name", "--limit", "3") == "1 [ ] Milk [prio:: 2]\n3 [/] Bread [store:: Bakery Lane]\n2.1 [ ] Brown ones\n")
+        #expect(
+            try list("--sort", "prio:desc,name", "--limit", "3")
+                == "1 [ ] Milk [prio:: 2]\n3 [/] Bread [store:: Bakery Lane]\n2.1 [ ] Brown ones\n")
         #expect(
             try list("--format", "json", "--grep", "e") == """
                 [

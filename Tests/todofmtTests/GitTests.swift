@@ -68,7 +68,9 @@ final class GitRepository {
 struct GitFailure: Error, CustomStringConvertible {
     var arguments: [String]
     var run: Run
-    var description: String { "git \(arguments.joined(separator: " ")) exited \(run.status): \(run.stderr)\(run.stdout)" }
+    var description: String {
+        "git \(arguments.joined(separator: " ")) exited \(run.status): \(run.stderr)\(run.stdout)"
+    }
 }
 
 @Suite("todofmt with git: textconv, external diff, merge driver")
@@ -100,7 +102,8 @@ struct GitTextconvTests {
     func binaryPropertyList() throws {
         let repo = try textconvRepository()
         try Run(["convert", "--to", "bplist", "-", repo.path("tasks.plist")], stdin: "- [ ] Milk\n- [ ] Eggs\n")
-        #expect(try Data(contentsOf: repo.url.appendingPathComponent("tasks.plist")).starts(with: Array("bplist00".utf8)))
+        #expect(
+            try Data(contentsOf: repo.url.appendingPathComponent("tasks.plist")).starts(with: Array("bplist00".utf8)))
         try repo.commit("tasks")
         try Run(["convert", "-", repo.path("tasks.plist")], stdin: "- [x] Milk\n- [ ] Eggs\n- [ ] Bread\n")
         let diff = try repo.run("diff")
@@ -131,7 +134,8 @@ struct GitTextconvTests {
 @Suite("todofmt diff, alone and as git's external diff")
 struct DiffCommandTests {
     static let old = "# Today\n- [ ] Milk\n- [x] Eggs\n  - [ ] Brown ones\n- [ ] Bread [qty:: 2]\n- [ ] Jam\n"
-    static let new = "# Today\n- [x] Milk\n- [ ] Jam\n- [x] Eggs\n  - [/] Brown ones\n- [ ] Bread loaf [qty:: 3]\n- [ ] Tea\n"
+    static let new =
+        "# Today\n- [x] Milk\n- [ ] Jam\n- [x] Eggs\n  - [/] Brown ones\n- [ ] Bread loaf [qty:: 3]\n- [ ] Tea\n"
     static let changes = """
         checked 1: Milk
         moved 2 (was 4): Jam
@@ -241,14 +245,16 @@ let mergeCases: [MergeCase] = [
         base: "- [ ] Milk\n- [ ] Eggs\n- [ ] Bread\n- [ ] Jam\n",
         ours: "- [ ] Milk\n- [ ] Bread\n- [x] Jam\n",
         theirs: "- [ ] Milk\n- [ ] Eggs [due:: 2026-12-01]\n- [ ] Bread\n- [ ] Jam\n",
-        merged: "- [ ] Milk\n<<<<<<< ours\n=======\n- [ ] Eggs [due:: 2026-12-01]\n>>>>>>> theirs\n- [ ] Bread\n- [x] Jam\n",
+        merged:
+            "- [ ] Milk\n<<<<<<< ours\n=======\n- [ ] Eggs [due:: 2026-12-01]\n>>>>>>> theirs\n- [ ] Bread\n- [x] Jam\n",
         status: 1, plainGitConflicts: true),
     MergeCase(
         name: "both change the same item differently: a conflict around that item only",
         base: "- [ ] Milk\n- [ ] Eggs\n- [ ] Bread\n",
         ours: "- [ ] Milk\n- [x] Eggs\n- [ ] Bread\n- [ ] Tea\n",
         theirs: "- [ ] Milk\n- [ ] Brown eggs\n- [ ] Bread\n- [ ] Coffee\n",
-        merged: "- [ ] Milk\n<<<<<<< ours\n- [x] Eggs\n=======\n- [ ] Brown eggs\n>>>>>>> theirs\n- [ ] Bread\n- [ ] Tea\n- [ ] Coffee\n",
+        merged:
+            "- [ ] Milk\n<<<<<<< ours\n- [x] Eggs\n=======\n- [ ] Brown eggs\n>>>>>>> theirs\n- [ ] Bread\n- [ ] Tea\n- [ ] Coffee\n",
         status: 1, plainGitConflicts: true),
     MergeCase(
         name: "both check the same item",
@@ -304,7 +310,8 @@ let mergeCases: [MergeCase] = [
         base: "[\n  {\"title\": \"Milk\", \"done\": false}\n]\n",
         ours: "[\n  {\"title\": \"Milk\", \"done\": true},\n  {\"title\": \"Eggs\", \"done\": false}\n]\n",
         theirs: "[\n  {\"title\": \"Milk\", \"done\": false},\n  {\"title\": \"Bread\", \"done\": false}\n]\n",
-        merged: "[\n  {\"title\": \"Milk\", \"done\": true},\n  {\"title\": \"Eggs\", \"done\": false},\n  {\"title\": \"Bread\", \"done\": false}\n]\n",
+        merged:
+            "[\n  {\"title\": \"Milk\", \"done\": true},\n  {\"title\": \"Eggs\", \"done\": false},\n  {\"title\": \"Bread\", \"done\": false}\n]\n",
         plainGitConflicts: true, file: "todo.json"),
     MergeCase(
         name: "a JSON list under a key: theirs changes another key",
@@ -315,10 +322,14 @@ let mergeCases: [MergeCase] = [
         plainGitConflicts: true, file: "todo.json"),
     MergeCase(
         name: "a YAML list under a key: theirs edits comments and another key",
-        base: "# my list\nsettings:\n  theme: dark\ntodos:\n  - title: Milk\n    done: false\n  - title: Eggs\n    done: false\n",
-        ours: "# my list\nsettings:\n  theme: dark\ntodos:\n  - title: Milk\n    done: true\n  - title: Eggs\n    done: false\n",
-        theirs: "# my list, edited\nsettings:\n  theme: light\ntodos:\n  - title: Milk\n    done: false\n  - title: Eggs  # important\n    done: false\n",
-        merged: "# my list, edited\nsettings:\n  theme: light\ntodos:\n  - title: Milk\n    done: true\n  - title: Eggs  # important\n    done: false\n",
+        base:
+            "# my list\nsettings:\n  theme: dark\ntodos:\n  - title: Milk\n    done: false\n  - title: Eggs\n    done: false\n",
+        ours:
+            "# my list\nsettings:\n  theme: dark\ntodos:\n  - title: Milk\n    done: true\n  - title: Eggs\n    done: false\n",
+        theirs:
+            "# my list, edited\nsettings:\n  theme: light\ntodos:\n  - title: Milk\n    done: false\n  - title: Eggs  # important\n    done: false\n",
+        merged:
+            "# my list, edited\nsettings:\n  theme: light\ntodos:\n  - title: Milk\n    done: true\n  - title: Eggs  # important\n    done: false\n",
         plainGitConflicts: true, file: "todo.yaml"),
 ]
 
@@ -377,7 +388,8 @@ struct MergeDriverTests {
         try repo.commit("ours")
         let merge = try repo.run(["merge", "-q", "--no-edit", "theirs"], allowing: [0, 1])
         #expect(merge.status == 0, "\(merge.stdout)\(merge.stderr)")
-        #expect(try Data(contentsOf: repo.url.appendingPathComponent("tasks.plist")).starts(with: Array("bplist00".utf8)))
+        #expect(
+            try Data(contentsOf: repo.url.appendingPathComponent("tasks.plist")).starts(with: Array("bplist00".utf8)))
         #expect(try Run(["cat", repo.path("tasks.plist")]).stdout == "- [x] Milk\n- [ ] Eggs\n- [ ] Bread\n")
     }
 
@@ -394,6 +406,9 @@ struct MergeDriverTests {
         let ws2 = try Workspace(["base.md": clean.base, "ours.md": clean.ours, "theirs.md": clean.theirs])
         #expect(try Run(["merge", "base.md", "ours.md", "theirs.md"], in: ws2.url).status == 0)
         #expect(try ws2.read("ours.md") == clean.merged)
-        #expect(try FileManager.default.contentsOfDirectory(atPath: ws2.url.path).sorted() == ["base.md", "ours.md", "theirs.md"])
+        #expect(
+            try FileManager.default.contentsOfDirectory(atPath: ws2.url.path).sorted() == [
+                "base.md", "ours.md", "theirs.md",
+            ])
     }
 }

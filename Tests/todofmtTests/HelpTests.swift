@@ -829,7 +829,9 @@ struct HelpTests {
         #expect(run.stdout == text)
     }
 
-    @Test("--help and -h print the same as the help subcommand, even after files and other options", arguments: goldenHelp)
+    @Test(
+        "--help and -h print the same as the help subcommand, even after files and other options", arguments: goldenHelp
+    )
     func helpFlags(command: String, text: String) throws {
         var variants = [["--help"], ["-h"], ["--bogus", "-h"]]
         if !command.isEmpty { variants += [["a.md", "--help"], ["--from", "csv", "-h", "a.md"]] }
@@ -854,7 +856,8 @@ struct HelpTests {
                 // A label from column 2, or a continuation; the words from column 26.
                 let characters = Array(line)
                 let column = Help.descriptionColumn
-                #expect(characters.count > column && characters[column - 1] == " " && characters[column] != " ", "\(line)")
+                #expect(
+                    characters.count > column && characters[column - 1] == " " && characters[column] != " ", "\(line)")
                 #expect(characters[2] != " " || line.hasPrefix(String(repeating: " ", count: column)), "\(line)")
             }
         }

@@ -24,8 +24,11 @@ struct InstallTests {
     static func tree(_ root: URL) -> [String] {
         let paths = FileManager.default.subpaths(atPath: root.path) ?? []
         return paths.sorted().map { path in
-            guard let contents = FileManager.default.contents(atPath: root.appendingPathComponent(path).path) else { return path }
-            return path + ": " + (contents.count < 100_000 ? String(decoding: contents, as: UTF8.self) : "\(contents.count) bytes")
+            guard let contents = FileManager.default.contents(atPath: root.appendingPathComponent(path).path) else {
+                return path
+            }
+            return path + ": "
+                + (contents.count < 100_000 ? String(decoding: contents, as: UTF8.self) : "\(contents.count) bytes")
         }
     }
 
@@ -34,7 +37,8 @@ struct InstallTests {
         let prefix = ws.url.appendingPathComponent("prefix")
         for path in ["bin/other", "share/man/man1/other.1"] {
             let url = prefix.appendingPathComponent(path)
-            try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try FileManager.default.createDirectory(
+                at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
             try "someone else's\n".write(to: url, atomically: false, encoding: .utf8)
         }
         return prefix
@@ -44,7 +48,9 @@ struct InstallTests {
         try Tools.run(try Tools.path(of: "bash"), [script] + arguments)
     }
 
-    @Test("installs todofmt, its man page and completions under a prefix; runs; uninstalls exactly what it put there", .needsYAML)
+    @Test(
+        "installs todofmt, its man page and completions under a prefix; runs; uninstalls exactly what it put there",
+        .needsYAML)
     func installRunUninstall() throws {
         let ws = try Workspace([:])
         let prefix = try Self.prefix(in: ws)
@@ -63,36 +69,52 @@ struct InstallTests {
         #expect(convert.status == 0 && convert.stdout == "- name: Milk\n  checked: true\n")
 
         // The page and the scripts are what todofmt prints, where man and the shells look.
-        func read(_ path: String) throws -> String { try String(contentsOf: prefix.appendingPathComponent(path), encoding: .utf8) }
+        func read(_ path: String) throws -> String {
+            try String(contentsOf: prefix.appendingPathComponent(path), encoding: .utf8)
+        }
         #expect(try read(Self.installed[1]) == ManPage.text())
         for (shell, path) in zip([Shell.bash, .zsh, .fish], Self.installed[2...]) {
             #expect(try read(path) == shell.script(for: CLI.spec), "\(shell)")
         }
-        let man = try Tools.run(try Tools.man(), ["-w", "todofmt"], environment: ["MANPATH": prefix.path + "/share/man"])
+        let man = try Tools.run(
+            try Tools.man(), ["-w", "todofmt"], environment: ["MANPATH": prefix.path + "/share/man"])
         #expect(man.stdout == prefix.path + "/share/man/man1/todofmt.1\n")
         // fish finds its script through XDG_DATA_DIRS (for a todofmt on PATH), zsh through fpath.
         let fish = try Tools.run(
             try Tools.path(of: "fish"), ["-c", "complete -C 'todofmt con'"],
             environment: [
-                "XDG_DATA_DIRS": prefix.path + "/share", "PATH": prefix.path + "/bin:" + (ProcessInfo.processInfo.environment["PATH"] ?? ""),
-                "XDG_CONFIG_HOME": ws.url.appendingPathComponent("config").path, "XDG_DATA_HOME": ws.url.appendingPathComponent("data").path,
+                "XDG_DATA_DIRS": prefix.path + "/share",
+                "PATH": prefix.path + "/bin:" + (ProcessInfo.processInfo.environment["PATH"] ?? ""),
+                "XDG_CONFIG_HOME": ws.url.appendingPathComponent("config").path,
+                "XDG_DATA_HOME": ws.url.appendingPathComponent("data").path,
             ])
         #expect(fish.stdout == "convert\tConvert a todo list from one format to another.\n" && fish.stderr == "")
         let zsh = try Tools.run(
             try Tools.path(of: "zsh"),
-            ["-f", "-c", "fpath=(\(prefix.path)/share/zsh/site-functions $fpath); autoload -U compinit; compinit -u -D; print $_comps[todofmt]"])
+            [
+                "-f", "-c",
+                "fpath=(\(prefix.path)/share/zsh/site-functions $fpath); autoload -U compinit; compinit -u -D; print $_comps[todofmt]",
+            ])
         #expect(zsh.stdout == "_todofmt\n" && zsh.stderr == "")
 
         // The manifest: each file with its checksum, then the folders the install made (not bin,
         // share, share/man nor share/man/man1, which were there).
         let manifest = try read(Self.manifest).split(separator: "\n")
-        #expect(manifest.first == "# todofmt \(CLI.version) under \(prefix.path), by scripts/install.sh; 'scripts/install.sh --uninstall \(prefix.path)' removes it.")
-        #expect(manifest.dropFirst().prefix(5).map { $0.split(separator: " ")[2] } == Self.installed.map { Substring($0) })
-        #expect(manifest.dropFirst().prefix(5).allSatisfy { $0.hasPrefix("file ") && $0.split(separator: " ")[1].count == 64 })
+        #expect(
+            manifest.first
+                == "# todofmt \(CLI.version) under \(prefix.path), by scripts/install.sh; 'scripts/install.sh --uninstall \(prefix.path)' removes it."
+        )
+        #expect(
+            manifest.dropFirst().prefix(5).map { $0.split(separator: " ")[2] } == Self.installed.map { Substring($0) })
+        #expect(
+            manifest.dropFirst().prefix(5).allSatisfy {
+                $0.hasPrefix("file ") && $0.split(separator: " ")[1].count == 64
+            })
         #expect(
             Array(manifest.dropFirst(6)) == [
                 "dir share/bash-completion", "dir share/bash-completion/completions", "dir share/zsh",
-                "dir share/zsh/site-functions", "dir share/fish", "dir share/fish/vendor_completions.d", "dir share/todofmt",
+                "dir share/zsh/site-functions", "dir share/fish", "dir share/fish/vendor_completions.d",
+                "dir share/todofmt",
             ])
 
         // Installing again replaces the same files and records the same.
@@ -122,7 +144,8 @@ struct InstallTests {
         #expect(refused.status == 1 && refused.stdout == "")
         #expect(
             refused.stderr
-                == "install.sh: \(theirs.path) is in the way: this script did not install it (remove it, or choose another prefix)\n")
+                == "install.sh: \(theirs.path) is in the way: this script did not install it (remove it, or choose another prefix)\n"
+        )
         #expect(Self.tree(prefix) == before)
 
         try FileManager.default.removeItem(at: theirs)
@@ -132,8 +155,11 @@ struct InstallTests {
         let uninstall = try Self.install(["--uninstall", prefix.path])
         #expect(uninstall.status == 0)
         #expect(uninstall.stderr == "install.sh: kept \(page.path): it changed since it was installed\n")
-        #expect(Self.tree(prefix) == ["bin", "bin/other: someone else's\n", "share", "share/man", "share/man/man1",
-            "share/man/man1/other.1: someone else's\n", "share/man/man1/todofmt.1: edited\n"])
+        #expect(
+            Self.tree(prefix) == [
+                "bin", "bin/other: someone else's\n", "share", "share/man", "share/man/man1",
+                "share/man/man1/other.1: someone else's\n", "share/man/man1/todofmt.1: edited\n",
+            ])
     }
 
     @Test("an unknown option is a usage error; --help prints the usage")
@@ -142,7 +168,9 @@ struct InstallTests {
         #expect(wrong.status == 64 && wrong.stdout == "")
         #expect(wrong.stderr.hasPrefix("install.sh: unknown option '--bogus'\nUsage: scripts/install.sh [PREFIX]"))
         let help = try Self.install(["--help"])
-        #expect(help.status == 0 && help.stdout.hasPrefix("Usage: scripts/install.sh [PREFIX]") && help.stdout.contains("--uninstall"))
+        #expect(
+            help.status == 0 && help.stdout.hasPrefix("Usage: scripts/install.sh [PREFIX]")
+                && help.stdout.contains("--uninstall"))
     }
 
     @Test("a prefix it made is removed with the rest")

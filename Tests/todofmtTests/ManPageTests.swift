@@ -11,7 +11,9 @@ struct ManPageTests {
     /// The page as man shows it 80 columns wide, bold and underline taken out.
     static func rendered() throws -> Run {
         let page = try pageFile()
-        var run = try Tools.run(try Tools.man(), ["-l", "-Tutf8", page.url.appendingPathComponent("todofmt.1").path], environment: ["MANWIDTH": "80"])
+        var run = try Tools.run(
+            try Tools.man(), ["-l", "-Tutf8", page.url.appendingPathComponent("todofmt.1").path],
+            environment: ["MANWIDTH": "80"])
         var plain = ""
         for character in run.stdout {
             if character == "\u{8}" { _ = plain.popLast() } else { plain.append(character) }
@@ -60,7 +62,8 @@ struct ManPageTests {
     @Test("groff finds nothing to warn about, with every warning on")
     func groffWarnings() throws {
         let page = try Self.pageFile()
-        let run = try Tools.run(try Tools.path(of: "groff"), ["-ww", "-z", "-man", page.url.appendingPathComponent("todofmt.1").path])
+        let run = try Tools.run(
+            try Tools.path(of: "groff"), ["-ww", "-z", "-man", page.url.appendingPathComponent("todofmt.1").path])
         #expect(run.status == 0)
         #expect(run.stderr == "")
     }
@@ -75,7 +78,9 @@ struct ManPageTests {
         #expect(lines.last?.hasPrefix("todofmt \(CLI.version) ") == true)
         for line in lines { #expect(line.count <= 80, "\(line)") }
         #expect(!run.stdout.contains("\u{2010}"), "a hyphenated word")
-        for section in ["NAME", "SYNOPSIS", "DESCRIPTION", "OPTIONS", "COMMANDS", "EXIT STATUS", "ENVIRONMENT", "EXAMPLES"] {
+        for section in [
+            "NAME", "SYNOPSIS", "DESCRIPTION", "OPTIONS", "COMMANDS", "EXIT STATUS", "ENVIRONMENT", "EXAMPLES",
+        ] {
             #expect(lines.contains { $0 == section }, "\(section)")
         }
     }
@@ -86,7 +91,9 @@ struct ManPageTests {
         for spec in [CLI.spec] + CLI.spec.subcommands {
             let isTool = spec.name == CLI.name
             let description = try #require(
-                isTool ? Self.part("DESCRIPTION", of: page, subsection: false) : Self.part(spec.name, of: page, subsection: true),
+                isTool
+                    ? Self.part("DESCRIPTION", of: page, subsection: false)
+                    : Self.part(spec.name, of: page, subsection: true),
                 "\(spec.name)")
             let options = try #require(isTool ? Self.part("OPTIONS", of: page, subsection: false) : description)
             for paragraph in [spec.abstract] + spec.discussion {
@@ -140,7 +147,9 @@ struct ManPageTests {
         #expect(run.stdout == ManPage.text())
         let wrong = try Run(["help", "--man", "convert"])
         #expect(wrong.status == 64 && wrong.stdout.isEmpty)
-        #expect(wrong.stderr.hasPrefix("todofmt: error: --man prints the whole manual; leave out 'convert'\nUSAGE: todofmt help"))
+        #expect(
+            wrong.stderr.hasPrefix(
+                "todofmt: error: --man prints the whole manual; leave out 'convert'\nUSAGE: todofmt help"))
     }
 
     @Test("roff escapes: dashes and backslashes, a leading dot, option names bold and placeholders italic")

@@ -8,7 +8,8 @@ enum Tools {
             let candidate = URL(fileURLWithPath: String(directory)).appendingPathComponent(name)
             if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
         }
-        throw CocoaError(.fileNoSuchFile, userInfo: [NSLocalizedDescriptionKey: "\(name) is not installed; run scripts/test.sh"])
+        throw CocoaError(
+            .fileNoSuchFile, userInfo: [NSLocalizedDescriptionKey: "\(name) is not installed; run scripts/test.sh"])
     }
 
     /// man-db's man, whose -l reads a file: `gman` where Homebrew installed it beside the system's.

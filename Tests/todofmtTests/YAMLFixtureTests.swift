@@ -20,7 +20,9 @@ struct YAMLFixtureTests {
         try c.fixture.check(edit: c.name)
         guard let result = c.fixture.edits[c.name]?.result else { return }
         let path = AppFixture.folder.appendingPathComponent(result).path
-        let read = try AppFixture.tool(["python3", "-c", "import sys, yaml; list(yaml.safe_load_all(open(sys.argv[1]))); print('ok')", path])
+        let read = try AppFixture.tool([
+            "python3", "-c", "import sys, yaml; list(yaml.safe_load_all(open(sys.argv[1]))); print('ok')", path,
+        ])
         #expect(read == "ok\n", "PyYAML cannot read \(result)")
     }
 }

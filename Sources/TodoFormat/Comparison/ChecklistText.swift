@@ -24,6 +24,8 @@ public enum ChecklistText {
                 return []
             }
         }
-        return try Conversion(input: source, output: .standardOutput, inputFormat: format, outputFormat: .markdown, options: options).run()
+        return try Conversion(
+            input: source, output: .standardOutput, inputFormat: format, outputFormat: .markdown, options: options
+        ).run()
     }
 }

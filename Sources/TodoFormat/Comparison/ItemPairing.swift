@@ -39,23 +39,27 @@ struct ItemPairing {
         }
         for k in 0..<prefix { pair(k, k) }
         for k in 0..<suffix { pair(new.count - 1 - k, old.count - 1 - k) }
-        let oldMiddle = prefix..<(old.count - suffix), newMiddle = prefix..<(new.count - suffix)
+        let oldMiddle = prefix..<(old.count - suffix)
+        let newMiddle = prefix..<(new.count - suffix)
         guard !oldMiddle.isEmpty || !newMiddle.isEmpty else { return }
         // The longest common run of equal items (Myers' diff) stays in place; what is left
         // is aligned by `ItemAlignment`, comparing items by their text alone (or their
         // identity), whatever their depth, box and fields: an item checked and moved is still
         // the same item. Too many differences for a diff: all of the middle is aligned so.
-        var leftOld = Array(oldMiddle), leftNew = Array(newMiddle)
+        var leftOld = Array(oldMiddle)
+        var leftNew = Array(newMiddle)
         var ids: [ItemAlignment.Entry: Int] = [:]
         func id(_ entry: ItemAlignment.Entry) -> Int {
             if let known = ids[entry] { return known }
             ids[entry] = ids.count
             return ids.count - 1
         }
-        let oldIDs = oldMiddle.map { id(old[$0]) }, newIDs = newMiddle.map { id(new[$0]) }
+        let oldIDs = oldMiddle.map { id(old[$0]) }
+        let newIDs = newMiddle.map { id(new[$0]) }
         ids = [:]
         if let common = commonRun(oldIDs, newIDs, maxDifferences: 2000) {
-            var matchedOld = Set<Int>(), matchedNew = Set<Int>()
+            var matchedOld = Set<Int>()
+            var matchedNew = Set<Int>()
             for (o, n) in common {
                 pair(prefix + n, prefix + o)
                 matchedOld.insert(prefix + o)
@@ -68,9 +72,12 @@ struct ItemPairing {
         func projected(_ entry: ItemAlignment.Entry) -> ItemAlignment.Entry {
             let fields = key.flatMap { key in entry.item.fields[key: key].map { [Field(key, $0)] } } ?? []
             return ItemAlignment.Entry(
-                TodoItem(nameStorage: entry.item.nameStorage, status: .open, fields: fields, children: [], section: nil), depth: 0)
+                TodoItem(
+                    nameStorage: entry.item.nameStorage, status: .open, fields: fields, children: [], section: nil),
+                depth: 0)
         }
-        let oldEntries = leftOld.map { projected(old[$0]) }, newEntries = leftNew.map { projected(new[$0]) }
+        let oldEntries = leftOld.map { projected(old[$0]) }
+        let newEntries = leftNew.map { projected(new[$0]) }
         let identity = key.map { key in { (item: TodoItem) in item.fields[key: key] } }
         let alignment =
             (try? ItemAlignment(old: oldEntries, new: newEntries, identity: identity))
@@ -92,7 +99,10 @@ struct ItemPairing {
     /// both sides that has fields has one, else nil.
     static func identityKey(_ old: [ItemAlignment.Entry], _ new: [ItemAlignment.Entry]) -> String? {
         let keys: Set<String> = ["id", "uuid", "guid"]
-        guard let key = (old.first ?? new.first)?.item.fields.first(where: { keys.contains(ItemSchema.normalizedKey($0.key)) })?.key
+        guard
+            let key = (old.first ?? new.first)?.item.fields.first(where: {
+                keys.contains(ItemSchema.normalizedKey($0.key))
+            })?.key
         else { return nil }
         for entry in old where entry.item.fields[key: key] == nil { return nil }
         for entry in new where entry.item.fields[key: key] == nil { return nil }
@@ -115,7 +125,8 @@ struct ItemPairing {
     /// moved parent did not move by themselves.
     func moved(_ n: Int) -> Bool {
         guard let o = source[n] else { return false }
-        let sameParent = newParent[n].flatMap { source[$0] } == oldParent[o] && (newParent[n] == nil) == (oldParent[o] == nil)
+        let sameParent =
+            newParent[n].flatMap { source[$0] } == oldParent[o] && (newParent[n] == nil) == (oldParent[o] == nil)
         if !sameParent || new[n].depth != old[o].depth { return true }
         if inOrder[n] { return false }
         // Out of the run: it moved, unless its parent did and it kept its place among its siblings.
@@ -135,7 +146,8 @@ struct ItemPairing {
             }
             return nil
         }
-        let before = previousKept(n, newParent, source), oldBefore = previousKept(o, oldParent, target)
+        let before = previousKept(n, newParent, source)
+        let oldBefore = previousKept(o, oldParent, target)
         return before.flatMap { source[$0] } == oldBefore
     }
 }
@@ -143,7 +155,8 @@ struct ItemPairing {
 /// The pairs of a longest common subsequence of `a` and `b` (Myers' O(ND) diff), in order;
 /// nil when they differ in more than `maxDifferences` insertions and deletions.
 func commonRun(_ a: [Int], _ b: [Int], maxDifferences: Int) -> [(Int, Int)]? {
-    let n = a.count, m = b.count
+    let n = a.count
+    let m = b.count
     if n == 0 || m == 0 { return [] }
     let limit = min(n + m, maxDifferences)
     let offset = limit + 1
@@ -152,7 +165,8 @@ func commonRun(_ a: [Int], _ b: [Int], maxDifferences: Int) -> [(Int, Int)]? {
     for d in 0...limit {
         trace.append(v)
         for k in stride(from: -d, through: d, by: 2) {
-            var x = k == -d || (k != d && v[offset + k - 1] < v[offset + k + 1]) ? v[offset + k + 1] : v[offset + k - 1] + 1
+            var x =
+                k == -d || (k != d && v[offset + k - 1] < v[offset + k + 1]) ? v[offset + k + 1] : v[offset + k - 1] + 1
             var y = x - k
             while x < n && y < m && a[x] == b[y] {
                 x += 1
@@ -162,11 +176,14 @@ func commonRun(_ a: [Int], _ b: [Int], maxDifferences: Int) -> [(Int, Int)]? {
             guard x >= n && y >= m else { continue }
             // Back from the end along the trace, collecting the diagonal steps.
             var pairs: [(Int, Int)] = []
-            var x0 = n, y0 = m
+            var x0 = n
+            var y0 = m
             for step in stride(from: d, through: 0, by: -1) {
-                let w = trace[step], k = x0 - y0
+                let w = trace[step]
+                let k = x0 - y0
                 let previousK = k == -step || (k != step && w[offset + k - 1] < w[offset + k + 1]) ? k + 1 : k - 1
-                let previousX = w[offset + previousK], previousY = previousX - previousK
+                let previousX = w[offset + previousK]
+                let previousY = previousX - previousK
                 while x0 > previousX && y0 > previousY {
                     x0 -= 1
                     y0 -= 1

@@ -10,10 +10,15 @@ struct LineMerge {
     private(set) var conflicts = 0
 
     init(base: [UInt8], ours: [UInt8], theirs: [UInt8], lineEnding: [UInt8] = [10]) {
-        let b = Lines(base), o = Lines(ours), t = Lines(theirs)
-        let toOurs = Self.matches(b, o), toTheirs = Self.matches(b, t)
+        let b = Lines(base)
+        let o = Lines(ours)
+        let t = Lines(theirs)
+        let toOurs = Self.matches(b, o)
+        let toTheirs = Self.matches(b, t)
         bytes.reserveCapacity(ours.count)
-        var i = 0, x = 0, y = 0
+        var i = 0
+        var x = 0
+        var y = 0
         while i < b.count || x < o.count || y < t.count {
             // A line of the base matched on both sides where all three stand: it stays.
             if i < b.count, toOurs[i] == x, toTheirs[i] == y {
@@ -26,8 +31,11 @@ struct LineMerge {
             // The next base line matched on both sides ends the chunk that differs.
             var j = i
             while j < b.count && (toOurs[j] == nil || toTheirs[j] == nil) { j += 1 }
-            let xEnd = j < b.count ? toOurs[j]! : o.count, yEnd = j < b.count ? toTheirs[j]! : t.count
-            let baseChunk = b.range(i..<j), oursChunk = o.range(x..<xEnd), theirsChunk = t.range(y..<yEnd)
+            let xEnd = j < b.count ? toOurs[j]! : o.count
+            let yEnd = j < b.count ? toTheirs[j]! : t.count
+            let baseChunk = b.range(i..<j)
+            let oursChunk = o.range(x..<xEnd)
+            let theirsChunk = t.range(y..<yEnd)
             if oursChunk.elementsEqual(baseChunk) {
                 bytes.append(contentsOf: theirsChunk)
             } else if theirsChunk.elementsEqual(baseChunk) || oursChunk.elementsEqual(theirsChunk) {
@@ -67,7 +75,8 @@ struct LineMerge {
             result[base.count - 1 - suffix] = other.count - 1 - suffix
             suffix += 1
         }
-        let baseMiddle = prefix..<(base.count - suffix), otherMiddle = prefix..<(other.count - suffix)
+        let baseMiddle = prefix..<(base.count - suffix)
+        let otherMiddle = prefix..<(other.count - suffix)
         guard !baseMiddle.isEmpty && !otherMiddle.isEmpty else { return result }
         var ids: [ArraySlice<UInt8>: Int] = [:]
         func id(_ line: ArraySlice<UInt8>) -> Int {
@@ -75,7 +84,8 @@ struct LineMerge {
             ids[line] = ids.count
             return ids.count - 1
         }
-        let a = baseMiddle.map { id(base[$0]) }, c = otherMiddle.map { id(other[$0]) }
+        let a = baseMiddle.map { id(base[$0]) }
+        let c = otherMiddle.map { id(other[$0]) }
         // Too different for a diff: the middles do not match at all, one conflict.
         for (p, q) in commonRun(a, c, maxDifferences: 20_000) ?? [] { result[prefix + p] = prefix + q }
         return result
@@ -94,7 +104,9 @@ struct LineMerge {
         }
 
         var count: Int { starts.count }
-        subscript(_ k: Int) -> ArraySlice<UInt8> { bytes[starts[k]..<(k + 1 < starts.count ? starts[k + 1] : bytes.count)] }
+        subscript(_ k: Int) -> ArraySlice<UInt8> {
+            bytes[starts[k]..<(k + 1 < starts.count ? starts[k + 1] : bytes.count)]
+        }
         func range(_ lines: Range<Int>) -> ArraySlice<UInt8> {
             guard !lines.isEmpty else { return bytes[0..<0] }
             let end = lines.upperBound < starts.count ? starts[lines.upperBound] : bytes.count

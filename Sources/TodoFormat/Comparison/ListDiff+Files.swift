@@ -45,7 +45,8 @@ extension ListDiff {
             change.newValue = after
             return change
         }
-        let oldRange = prefix..<(a.hashes.count - suffix), newRange = prefix..<(b.hashes.count - suffix)
+        let oldRange = prefix..<(a.hashes.count - suffix)
+        let newRange = prefix..<(b.hashes.count - suffix)
         guard !oldRange.isEmpty || !newRange.isEmpty else { return }
         var middles: [[ItemAlignment.Entry]] = []
         for (input, range) in zip(inputs, [oldRange, newRange]) {
@@ -59,7 +60,8 @@ extension ListDiff {
         }
         let pairing = ItemPairing(old: middles[0].map(Self.comparable), new: middles[1].map(Self.comparable))
         changes += Self.itemChanges(
-            pairing, old: middles[0], new: middles[1], oldStart: prefix, newStart: prefix, oldDepths: a.depths, newDepths: b.depths)
+            pairing, old: middles[0], new: middles[1], oldStart: prefix, newStart: prefix, oldDepths: a.depths,
+            newDepths: b.depths)
     }
 
     /// The reader for an input; nil for `/dev/null` or an empty file.
@@ -70,7 +72,8 @@ extension ListDiff {
     }
 
     private static func sameBytes(_ a: Input, _ b: Input) throws -> Bool {
-        let x = try ByteReader(a), y = try ByteReader(b)
+        let x = try ByteReader(a)
+        let y = try ByteReader(b)
         defer {
             x.close()
             y.close()

@@ -7,6 +7,7 @@
 public struct ListDiff: Hashable, Sendable {
     /// One change, with the item's position as `todofmt list` prints it.
     public struct Change: Hashable, Sendable, CustomStringConvertible {
+        /// What changed.
         public enum Kind: String, Hashable, Sendable, CaseIterable {
             /// A new item (`item` is it, without its nested items, which are changes of their own).
             case added
@@ -30,6 +31,7 @@ public struct ListDiff: Hashable, Sendable {
             case metadata
         }
 
+        /// What changed.
         public var kind: Kind
         /// The item's position in the new list (in the old list for a removed item); empty for metadata.
         public var position: String
@@ -37,12 +39,17 @@ public struct ListDiff: Hashable, Sendable {
         public var item: TodoItem?
         /// For a move, its position in the old list.
         public var oldPosition: String?
+        /// For a rename, the name it had.
         public var oldName: String?
+        /// For a status change, the status it had.
         public var oldStatus: TodoStatus?
+        /// For a section change, the section it was in.
         public var oldSection: String?
         /// The field's (or metadata's) key, and its values before and after (nil: not there).
         public var key: String?
+        /// The value before (nil: the field was not there).
         public var oldValue: FieldValue?
+        /// The value after (nil: the field is gone).
         public var newValue: FieldValue?
 
         init(_ kind: Kind, _ position: String, _ item: TodoItem?) {
@@ -55,7 +62,9 @@ public struct ListDiff: Hashable, Sendable {
         /// `field 4 qty: 3 (was 2)`, `added 5: [ ] Bread`.
         public var description: String {
             let name = (item?.name ?? "").replacingOccurrences(of: "\n", with: " ")
-            func text(_ value: FieldValue?) -> String { value.map { $0.description.replacingOccurrences(of: "\n", with: " ") } ?? "none" }
+            func text(_ value: FieldValue?) -> String {
+                value.map { $0.description.replacingOccurrences(of: "\n", with: " ") } ?? "none"
+            }
             switch kind {
             case .added, .removed: return "\(kind.rawValue) \(position): \(item?.checklistText ?? "")"
             case .checked, .unchecked: return "\(kind.rawValue) \(position): \(name)"
@@ -88,7 +97,8 @@ public struct ListDiff: Hashable, Sendable {
             change.newValue = after
             return change
         }
-        let oldEntries = ItemAlignment.entries(of: old.items), newEntries = ItemAlignment.entries(of: new.items)
+        let oldEntries = ItemAlignment.entries(of: old.items)
+        let newEntries = ItemAlignment.entries(of: new.items)
         let pairing = ItemPairing(old: oldEntries.map(Self.comparable), new: newEntries.map(Self.comparable))
         changes += Self.itemChanges(pairing, old: oldEntries, new: newEntries)
     }
@@ -96,7 +106,9 @@ public struct ListDiff: Hashable, Sendable {
     /// An entry as lists of different formats are compared: a date and the same date written
     /// as text (a JSON or YAML string) are the same value.
     static func comparable(_ entry: ItemAlignment.Entry) -> ItemAlignment.Entry {
-        guard entry.item.fields.contains(where: { if case .date = $0.value { true } else { false } }) else { return entry }
+        guard entry.item.fields.contains(where: { if case .date = $0.value { true } else { false } }) else {
+            return entry
+        }
         var entry = entry
         entry.item.fields = entry.item.fields.map { Field($0.key, comparable($0.value)) }
         return entry
@@ -111,11 +123,13 @@ public struct ListDiff: Hashable, Sendable {
     /// `newStart` on), whose items' depths are `oldDepths` and `newDepths` when given.
     /// `old` and `new` are the entries as read, which `pairing` pairs as `comparable` makes them.
     static func itemChanges(
-        _ pairing: ItemPairing, old: [ItemAlignment.Entry], new: [ItemAlignment.Entry], oldStart: Int = 0, newStart: Int = 0,
+        _ pairing: ItemPairing, old: [ItemAlignment.Entry], new: [ItemAlignment.Entry], oldStart: Int = 0,
+        newStart: Int = 0,
         oldDepths: [UInt8]? = nil, newDepths: [UInt8]? = nil
     ) -> [Change] {
         var changed: [(n: Int, moved: Bool)] = []
-        var newIndexes = Set<Int>(), oldIndexes = Set<Int>()
+        var newIndexes = Set<Int>()
+        var oldIndexes = Set<Int>()
         for n in pairing.new.indices {
             guard let o = pairing.source[n] else {
                 changed.append((n, false))
@@ -131,16 +145,20 @@ public struct ListDiff: Hashable, Sendable {
         }
         let removed = pairing.old.indices.filter { pairing.target[$0] == nil }
         oldIndexes.formUnion(removed)
-        func table(_ indexes: Set<Int>, _ start: Int, _ depths: [UInt8]?, _ entries: [ItemAlignment.Entry]) -> PositionTable {
+        func table(_ indexes: Set<Int>, _ start: Int, _ depths: [UInt8]?, _ entries: [ItemAlignment.Entry])
+            -> PositionTable
+        {
             guard let depths else { return PositionTable(entries, at: indexes) }
             return PositionTable(depths: depths.lazy.map(Int.init), at: Set(indexes.map { $0 + start }))
         }
         let newPositions = table(newIndexes, newStart, newDepths, pairing.new)
         let oldPositions = table(oldIndexes, oldStart, oldDepths, pairing.old)
-        let oldShift = oldDepths == nil ? 0 : oldStart, newShift = newDepths == nil ? 0 : newStart
+        let oldShift = oldDepths == nil ? 0 : oldStart
+        let newShift = newDepths == nil ? 0 : newStart
         var changes: [Change] = removed.map { Change(.removed, oldPositions[$0 + oldShift], old[$0].item) }
         for (n, moved) in changed {
-            let item = new[n].item, position = newPositions[n + newShift]
+            let item = new[n].item
+            let position = newPositions[n + newShift]
             guard let o = pairing.source[n] else {
                 changes.append(Change(.added, position, item))
                 continue
@@ -158,7 +176,8 @@ public struct ListDiff: Hashable, Sendable {
             }
             if before.status != item.status {
                 let kind: Change.Kind =
-                    item.status == .done && before.status == .open ? .checked
+                    item.status == .done && before.status == .open
+                    ? .checked
                     : item.status == .open && before.status == .done ? .unchecked : .status
                 var change = Change(kind, position, item)
                 if kind == .status { change.oldStatus = before.status }

@@ -102,7 +102,9 @@ struct ListMerge {
         conflictDepth = nil
         // Ours' new items by name: an item theirs added too, anywhere, is the same item.
         var added: [Substring: [Int]] = [:]
-        for id in pool.indices where pool[id].base == nil && !pool[id].inside { added[pool[id].item.nameStorage, default: []].append(id) }
+        for id in pool.indices where pool[id].base == nil && !pool[id].inside {
+            added[pool[id].item.nameStorage, default: []].append(id)
+        }
         for (t, entry) in self.theirs.enumerated() {
             if let depth = conflictDepth, entry.depth <= depth { conflictDepth = nil }
             if conflictDepth != nil, let b = toTheirs.source[t], toOurs.target[b] == nil {
@@ -110,7 +112,9 @@ struct ListMerge {
                 continue
             }
             guard let b = toTheirs.source[t] else {
-                if let id = added[entry.item.nameStorage]?.first(where: { pool[$0].theirs == nil && Self.sameContent(pool[$0].item, entry.item) }) {
+                if let id = added[entry.item.nameStorage]?.first(where: {
+                    pool[$0].theirs == nil && Self.sameContent(pool[$0].item, entry.item)
+                }) {
                     // Added by both: one item, where ours put it.
                     pool[id].theirs = t
                     byTheirs[t] = id
@@ -121,7 +125,9 @@ struct ListMerge {
             }
             guard let o = toOurs.target[b] else {
                 if !Self.sameContent(entry.item, self.base[b].item) {
-                    insert(Node(item: entry.item, depth: entry.depth, base: b, theirs: t, conflict: .removedByOurs), after: t)
+                    insert(
+                        Node(item: entry.item, depth: entry.depth, base: b, theirs: t, conflict: .removedByOurs),
+                        after: t)
                     conflictDepth = entry.depth
                 }
                 continue
@@ -189,7 +195,9 @@ struct ListMerge {
             candidate = next[candidate]
         }
         var same: Int? = nil
-        while candidate >= 0 && pool[candidate].base == nil && pool[candidate].theirs == nil && pool[candidate].depth >= depth {
+        while candidate >= 0 && pool[candidate].base == nil && pool[candidate].theirs == nil
+            && pool[candidate].depth >= depth
+        {
             if same == nil, pool[candidate].depth == depth, pool[candidate].item == theirs[t].item { same = candidate }
             after = candidate
             candidate = next[candidate]
@@ -213,7 +221,8 @@ struct ListMerge {
         var last = id
         while next[last] >= 0 && pool[next[last]].depth > pool[id].depth { last = next[last] }
         // Unlink the subtree.
-        let before = previous[id], following = next[last]
+        let before = previous[id]
+        let following = next[last]
         if before >= 0 { next[before] = following } else { head = following }
         if following >= 0 { previous[following] = before } else { tail = before }
         var k = id

@@ -7,7 +7,9 @@ enum QuickFileMerge {
 
     /// The merge written into `ours` when the quick merge applies (true), else nothing (false).
     static func merge(base: Input, ours: Input, theirs: Input) throws -> Bool {
-        let b = try ByteReader(base), o = try ByteReader(ours), t = try ByteReader(theirs)
+        let b = try ByteReader(base)
+        let o = try ByteReader(ours)
+        let t = try ByteReader(theirs)
         defer {
             b.close()
             o.close()
@@ -19,7 +21,8 @@ enum QuickFileMerge {
             return true
         }
         guard var second = try changed(b, t) else { return true }  // theirs is the base: ours is the merge
-        var firstSide = o, secondSide = t
+        var firstSide = o
+        var secondSide = t
         if first.start > second.start {
             swap(&first, &second)
             swap(&firstSide, &secondSide)
@@ -50,7 +53,9 @@ enum QuickFileMerge {
     /// as they are. Nil when the part starts the file (front matter) or the base has a fenced
     /// code block or HTML (where a task line may be none); the whole files are merged then.
     static func windowed(base: Input, ours: Input, theirs: Input, path: String) throws -> TodoMerge.Result? {
-        let b = try ByteReader(base), o = try ByteReader(ours), t = try ByteReader(theirs)
+        let b = try ByteReader(base)
+        let o = try ByteReader(ours)
+        let t = try ByteReader(theirs)
         defer {
             b.close()
             o.close()
@@ -61,9 +66,12 @@ enum QuickFileMerge {
             let end = try taskLine(in: b, after: max(first.baseEnd, second.baseEnd)),
             try start >= frontMatterEnd(b), try !hasFenceOrHTML(b)
         else { return nil }
-        let oursEnd = end + o.count - b.count, theirsEnd = end + t.count - b.count
+        let oursEnd = end + o.count - b.count
+        let theirsEnd = end + t.count - b.count
         guard oursEnd >= start, theirsEnd >= start else { return nil }
-        let texts = [try b.readBytes(start..<end), try o.readBytes(start..<oursEnd), try t.readBytes(start..<theirsEnd)]
+        let texts = [
+            try b.readBytes(start..<end), try o.readBytes(start..<oursEnd), try t.readBytes(start..<theirsEnd),
+        ]
         let strings = texts.compactMap { String(validating: $0, as: UTF8.self) }
         guard strings.count == 3 else { return nil }
         var result = try TodoMerge.checklists(base: strings[0], ours: strings[1], theirs: strings[2], path: path)
@@ -142,7 +150,10 @@ enum QuickFileMerge {
     /// Whether a line starts (after up to three spaces) a code fence or an HTML block.
     private static func hasFenceOrHTML(_ reader: ByteReader) throws -> Bool {
         var at = 0
-        var lineStart = true, spaces = 0, run: UInt8 = 0, runLength = 0
+        var lineStart = true
+        var spaces = 0
+        var run: UInt8 = 0
+        var runLength = 0
         while at < reader.count {
             let chunk = try reader.readBytes(at..<min(reader.count, at + block))
             for byte in chunk {
@@ -183,7 +194,8 @@ enum QuickFileMerge {
         var prefix = 0
         while prefix < shortest {
             let range = prefix..<min(shortest, prefix + block)
-            let x = try base.readBytes(range), y = try other.readBytes(range)
+            let x = try base.readBytes(range)
+            let y = try other.readBytes(range)
             if x == y {
                 prefix = range.upperBound
                 continue
@@ -215,7 +227,8 @@ enum QuickFileMerge {
             }
             start = from
         }
-        var baseEnd = base.count - suffix, otherEnd = other.count - suffix
+        var baseEnd = base.count - suffix
+        var otherEnd = other.count - suffix
         if baseEnd > 0, baseEnd < base.count, try base.readBytes((baseEnd - 1)..<baseEnd) != [10] {
             while baseEnd < base.count {
                 let chunk = try base.readBytes(baseEnd..<min(base.count, baseEnd + 4096))
@@ -243,7 +256,9 @@ enum QuickFileMerge {
             while i < bytes.count {
                 if lineStart {
                     if bytes.count - i < 3 && at + chunk.count < range.upperBound { break }
-                    if i + 3 <= bytes.count, [45, 42, 43].contains(bytes[i]), bytes[i + 1] == 32, bytes[i + 2] == 91 { return true }
+                    if i + 3 <= bytes.count, [45, 42, 43].contains(bytes[i]), bytes[i + 1] == 32, bytes[i + 2] == 91 {
+                        return true
+                    }
                 }
                 lineStart = bytes[i] == 10
                 i += 1

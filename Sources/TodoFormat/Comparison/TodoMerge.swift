@@ -21,7 +21,8 @@ public enum TodoMerge {
     /// (`TodoDocument.update(with:)`), so they differ only in their prose, front matter and
     /// headings, which a line merge then merges as git would. An item both sides changed
     /// differently stands between conflict markers, alone: ours' lines, then theirs'.
-    public static func checklists(base: String, ours: String, theirs: String, path: String = "<input>") throws -> Result {
+    public static func checklists(base: String, ours: String, theirs: String, path: String = "<input>") throws -> Result
+    {
         if let quick = quickMerge(base: Array(base.utf8), ours: Array(ours.utf8), theirs: Array(theirs.utf8)) {
             return Result(bytes: quick, conflicts: 0)
         }
@@ -42,18 +43,23 @@ public enum TodoMerge {
             let conflict = merge.nodes[run.lowerBound].conflict
             var block = Array("<<<<<<< ours".utf8) + lineEnding
             if conflict != .removedByOurs {
-                for k in run { if let o = merge.nodes[k].ours { block += documents[1].ownLines(of: o, lineEnding: lineEnding) } }
+                for k in run {
+                    if let o = merge.nodes[k].ours { block += documents[1].ownLines(of: o, lineEnding: lineEnding) }
+                }
             }
             block += Array("=======".utf8) + lineEnding
             if conflict != .removedByTheirs {
-                for k in run { if let t = merge.nodes[k].theirs { block += documents[2].ownLines(of: t, lineEnding: lineEnding) } }
+                for k in run {
+                    if let t = merge.nodes[k].theirs { block += documents[2].ownLines(of: t, lineEnding: lineEnding) }
+                }
             }
             block += Array(">>>>>>> theirs".utf8) + lineEnding
             return block
         }
         // The front matter merged by key where no key changed differently on both sides;
         // else each text keeps its own, for the line merge.
-        let metadata = mergedFields(base: documents[0].metadata, ours: documents[1].metadata, theirs: documents[2].metadata)
+        let metadata = mergedFields(
+            base: documents[0].metadata, ours: documents[1].metadata, theirs: documents[2].metadata)
         var texts: [[UInt8]] = []
         for document in documents {
             var written = document
@@ -61,7 +67,8 @@ public enum TodoMerge {
                 try written.update(with: TodoList(metadata: metadata ?? document.metadata, items: items))
             } catch {
                 // The list cannot be written into this text: a merge by lines, as git's.
-                let lines = LineMerge(base: Array(base.utf8), ours: Array(ours.utf8), theirs: Array(theirs.utf8), lineEnding: lineEnding)
+                let lines = LineMerge(
+                    base: Array(base.utf8), ours: Array(ours.utf8), theirs: Array(theirs.utf8), lineEnding: lineEnding)
                 return Result(bytes: lines.bytes, conflicts: lines.conflicts)
             }
             texts.append(written.replacingOwnLines(of: runs, with: blocks))
@@ -84,7 +91,9 @@ public enum TodoMerge {
             if try QuickFileMerge.merge(base: inputs[0], ours: inputs[1], theirs: inputs[2]) {
                 return Result(bytes: [], conflicts: 0)
             }
-            if let result = try QuickFileMerge.windowed(base: inputs[0], ours: inputs[1], theirs: inputs[2], path: ours.filePath) {
+            if let result = try QuickFileMerge.windowed(
+                base: inputs[0], ours: inputs[1], theirs: inputs[2], path: ours.filePath)
+            {
                 return result
             }
             let texts = try inputs.map { try $0.text() }
@@ -108,14 +117,17 @@ public enum TodoMerge {
                     unmerged: "items conflict, and a binary file holds no markers; ours is left as it was")
             }
             let bytes = try inputs.map { try $0.bytes() }
-            let lineEnding: [UInt8] = bytes[1].contains(13) && bytes[1].firstIndex(of: 10).map { $0 > 0 && bytes[1][$0 - 1] == 13 } == true ? [13, 10] : [10]
+            let lineEnding: [UInt8] =
+                bytes[1].contains(13) && bytes[1].firstIndex(of: 10).map { $0 > 0 && bytes[1][$0 - 1] == 13 } == true
+                ? [13, 10] : [10]
             let lines = LineMerge(base: bytes[0], ours: bytes[1], theirs: bytes[2], lineEnding: lineEnding)
             try write(lines.bytes, to: ours.filePath)
             return Result(bytes: lines.bytes, conflicts: max(1, lines.conflicts))
         }
         let merged = TodoList(metadata: metadata ?? [], items: merge.items)
         if id == .sqlite {
-            return try databases(base: base, ours: ours, theirs: theirs, merged: merged, oursList: lists[1], options: options)
+            return try databases(
+                base: base, ours: ours, theirs: theirs, merged: merged, oursList: lists[1], options: options)
         }
         // Outside the list, the files are merged too: the merged list is written into a copy
         // of each, so that they differ only outside it, and those are merged by lines (a text
@@ -139,7 +151,8 @@ public enum TodoMerge {
         let result: [UInt8]
         var conflicts = 0
         if textual.contains(id) {
-            let lineEnding: [UInt8] = written[1].firstIndex(of: 10).map { $0 > 0 && written[1][$0 - 1] == 13 } == true ? [13, 10] : [10]
+            let lineEnding: [UInt8] =
+                written[1].firstIndex(of: 10).map { $0 > 0 && written[1][$0 - 1] == 13 } == true ? [13, 10] : [10]
             let lines = LineMerge(base: written[0], ours: written[1], theirs: written[2], lineEnding: lineEnding)
             result = lines.bytes
             conflicts = lines.conflicts
@@ -149,7 +162,8 @@ public enum TodoMerge {
             result = written[2]
         } else {
             // Both changed what is outside the list, in a binary file: ours stays as it was.
-            return Result(bytes: try inputs[1].bytes(), conflicts: 1, unmerged: "both sides changed the file outside its list")
+            return Result(
+                bytes: try inputs[1].bytes(), conflicts: 1, unmerged: "both sides changed the file outside its list")
         }
         if result != (try inputs[1].bytes()) { try write(result, to: ours.filePath) }
         return Result(bytes: result, conflicts: conflicts, warnings: warnings)
@@ -178,7 +192,9 @@ public enum TodoMerge {
             guard outside[1] == outside[0] else {
                 return Result(
                     bytes: [], conflicts: 1,
-                    unmerged: "both sides changed the database outside its list (another table or the schema); ours is left as it was")
+                    unmerged:
+                        "both sides changed the database outside its list (another table or the schema); ours is left as it was"
+                )
             }
             target = theirs
         }
@@ -231,7 +247,8 @@ public enum TodoMerge {
         func lines(_ text: ArraySlice<UInt8>) -> Set<ArraySlice<UInt8>> {
             var result: Set<ArraySlice<UInt8>> = []
             for line in text.split(separator: 10) {
-                let trimmed = line.drop(while: { $0 == 32 || $0 == 9 }).reversed().drop(while: { $0 == 13 || $0 == 32 }).reversed()
+                let trimmed = line.drop(while: { $0 == 32 || $0 == 9 }).reversed().drop(while: { $0 == 13 || $0 == 32 })
+                    .reversed()
                 if !trimmed.isEmpty { result.insert(ArraySlice(trimmed)) }
             }
             return result
@@ -258,7 +275,9 @@ public enum TodoMerge {
             var suffix = 0
             base.withUnsafeBufferPointer { b in
                 other.withUnsafeBufferPointer { o in
-                    while suffix < shortest - prefix && b[b.count - 1 - suffix] == o[o.count - 1 - suffix] { suffix += 1 }
+                    while suffix < shortest - prefix && b[b.count - 1 - suffix] == o[o.count - 1 - suffix] {
+                        suffix += 1
+                    }
                 }
             }
             // Whole lines: back to a line's start, on to a line's end.
@@ -272,17 +291,22 @@ public enum TodoMerge {
             }
             return (start, baseEnd, otherEnd)
         }
-        var a = changed(ours), b = changed(theirs)
-        var first = ours, second = theirs
+        var a = changed(ours)
+        var b = changed(theirs)
+        var first = ours
+        var second = theirs
         if a.start > b.start {
             swap(&a, &b)
             swap(&first, &second)
         }
         guard a.baseEnd <= b.start, b.start > 0 else { return nil }
         // A line in between that starts a top-level task item; and no front matter edits.
-        var line = a.baseEnd, found = false
+        var line = a.baseEnd
+        var found = false
         while line < b.start && !found {
-            if line + 3 <= b.start, [45, 42, 43].contains(base[line]), base[line + 1] == 32, base[line + 2] == 91 { found = true }
+            if line + 3 <= b.start, [45, 42, 43].contains(base[line]), base[line + 1] == 32, base[line + 2] == 91 {
+                found = true
+            }
             while line < b.start && base[line] != 10 { line += 1 }
             line += 1
         }
@@ -370,7 +394,8 @@ struct SQLiteOutside: Equatable {
         let db = try Database(path: url.filePath, readOnly: true)
         let list = try ListTable.find(in: db, options: options).name
         let skipped: Set<String> = [list, "sqlite_sequence", "Z_PRIMARYKEY", "Z_METADATA", "Z_MODELCACHE"]
-        for row in try db.rows("SELECT type, name, sql FROM sqlite_master") where row[0] != .text("table") || row[1] != .text(list) {
+        for row in try db.rows("SELECT type, name, sql FROM sqlite_master")
+        where row[0] != .text("table") || row[1] != .text(list) {
             schema.insert(row)
         }
         for table in try db.tableNames() where !skipped.contains(table) {

@@ -80,7 +80,9 @@ public struct Conversion: Sendable {
                 }
             }
             return try plan.write(options: options) { writer in
-                if let warning = try markdown.read(input, options: options, into: &writer, leavingOutTextFor: plan.format) {
+                if let warning = try markdown.read(
+                    input, options: options, into: &writer, leavingOutTextFor: plan.format)
+                {
                     writer = WarningAddingWriter(base: writer, warnings: [warning])
                 }
             }
@@ -129,7 +131,8 @@ struct OutputPlan {
             let head = try input.head()
             let seen = FormatRegistry.recognize(head)
             let named = DocumentFormat(path: path)
-            guard var content = seen.flatMap({ $0.recognition > .fallback || named == .markdown ? $0.format : nil }) else {
+            guard var content = seen.flatMap({ $0.recognition > .fallback || named == .markdown ? $0.format : nil })
+            else {
                 throw ConversionError.unsupported(
                     "\(path) exists and is not a todo list file todofmt can write into; remove it to write a new one")
             }
@@ -144,7 +147,9 @@ struct OutputPlan {
             existing = input
             return
         }
-        guard let format = given ?? DocumentFormat(path: path) else { throw ConversionError.undetectableFormat(path: path) }
+        guard let format = given ?? DocumentFormat(path: path) else {
+            throw ConversionError.undetectableFormat(path: path)
+        }
         self.format = format
         existing = nil
     }
@@ -155,7 +160,8 @@ struct OutputPlan {
         let holdsBack = strict && destination == .standardOutput
         let output = holdsBack ? Output.memory : try makeOutput()
         do {
-            var writer = DepthLimitedWriter.guarding(try FormatRegistry.format(format).writer(to: output, options: options), format: format)
+            var writer = DepthLimitedWriter.guarding(
+                try FormatRegistry.format(format).writer(to: output, options: options), format: format)
             try read(&writer)
             let written = try writer.finish()
             try refuse(written.warnings)
@@ -183,10 +189,13 @@ struct OutputPlan {
 
     /// Writes a list in memory: into the existing file, or as a new one; `extra` are warnings
     /// the reading gave.
-    func write(_ list: TodoList, options: ListOptions, adding extra: [ConversionWarning] = []) throws -> [ConversionWarning] {
+    func write(_ list: TodoList, options: ListOptions, adding extra: [ConversionWarning] = []) throws
+        -> [ConversionWarning]
+    {
         guard let existing else { return try write(options: options) { try list.send(to: &$0) } }
         try list.checkDepth()
-        var list = list, extra = extra
+        var list = list
+        var extra = extra
         #if !YAML
         if format != .markdown, list.metadata.contains(where: { $0.key == FrontMatter.rawKey }) {
             list.metadata = TodoList.withoutRawFrontMatter(list.metadata)
@@ -239,7 +248,8 @@ extension DuplicateIdentity {
     func located(in input: Input, format: DocumentFormat, list: TodoList) -> Error {
         let key = self.key.map { "\($0) " } ?? ""
         let what = "\(key)\(identity.description)"
-        if format == .markdown, let text = try? input.text(), let document = try? TodoDocument(parsing: text, path: input.name),
+        if format == .markdown, let text = try? input.text(),
+            let document = try? TodoDocument(parsing: text, path: input.name),
             second < document.entries.count
         {
             let lines = (document.entries[first].line, document.entries[second].line)

@@ -14,7 +14,9 @@ enum FormatRegistry {
 
     /// The format type of an identity.
     static func format(_ id: DocumentFormat) throws -> any ListFormat {
-        guard let format = formats.first(where: { $0.id == id }) else { throw ConversionError.unknownFormat(id.rawValue) }
+        guard let format = formats.first(where: { $0.id == id }) else {
+            throw ConversionError.unknownFormat(id.rawValue)
+        }
         return format
     }
 

@@ -8,7 +8,9 @@ extension TodoList {
 
     /// Reads the bytes of a file; `name` names it in errors. The format comes from `format`,
     /// else the content (a checklist when nothing else fits).
-    public init(bytes: [UInt8], format: DocumentFormat? = nil, name: String = "<input>", options: ListOptions = ListOptions()) throws {
+    public init(
+        bytes: [UInt8], format: DocumentFormat? = nil, name: String = "<input>", options: ListOptions = ListOptions()
+    ) throws {
         try self.init(input: Input(bytes: bytes, name: name), format: format, options: options)
     }
 
@@ -20,7 +22,8 @@ extension TodoList {
 
     /// The list as the bytes of a new file in `format`.
     public func encoded(as format: DocumentFormat, options: ListOptions = ListOptions()) throws -> [UInt8] {
-        var writer = DepthLimitedWriter.guarding(try FormatRegistry.format(format).writer(to: .memory, options: options), format: format)
+        var writer = DepthLimitedWriter.guarding(
+            try FormatRegistry.format(format).writer(to: .memory, options: options), format: format)
         try send(to: &writer)
         return try writer.finish().bytes
     }
@@ -73,7 +76,8 @@ extension TodoDocument {
             try scanner.repeatedKeys(into: &found)
             return found.map { repeated in
                 Problem(
-                    location: SourceLocation.of(offset: repeated.offset, in: buffer, file: input.name), severity: .warning,
+                    location: SourceLocation.of(offset: repeated.offset, in: buffer, file: input.name),
+                    severity: .warning,
                     message: "key \(String(reflecting: repeated.key)) given again in one object: its last value counts")
             }
         }

@@ -9,7 +9,8 @@ enum DatabaseRows {
         var out = ""
         for table in try db.tableNames() where !table.hasPrefix("sqlite_") {
             let quoted = Database.quote(table)
-            let columns = try db.rows("SELECT name FROM pragma_table_info(\(Database.literal(table)))").compactMap { row -> String? in
+            let columns = try db.rows("SELECT name FROM pragma_table_info(\(Database.literal(table)))").compactMap {
+                row -> String? in
                 if case .text(let name) = row[0] { return name }
                 return nil
             }
@@ -17,7 +18,9 @@ enum DatabaseRows {
             let values = columns.map { "quote(\(Database.quote($0)))" }.joined(separator: " || ', ' || ")
             let key = db.hasRowID(table) ? "rowid" : "0"
             func rows(_ a: String, _ b: String) throws -> [(Int64, String)] {
-                try db.rows("SELECT \(key), \(values) FROM \(a).\(quoted) EXCEPT SELECT \(key), \(values) FROM \(b).\(quoted)").map { row in
+                try db.rows(
+                    "SELECT \(key), \(values) FROM \(a).\(quoted) EXCEPT SELECT \(key), \(values) FROM \(b).\(quoted)"
+                ).map { row in
                     var id: Int64 = 0
                     if case .integer(let n) = row[0] { id = n }
                     var text = ""
@@ -25,7 +28,8 @@ enum DatabaseRows {
                     return (id, text)
                 }
             }
-            let removed = try rows("main", "changed"), added = try rows("changed", "main")
+            let removed = try rows("main", "changed")
+            let added = try rows("changed", "main")
             guard !removed.isEmpty || !added.isEmpty else { continue }
             out += "--- \(table) (\(columns.joined(separator: ", ")))\n"
             let merged = (removed.map { ($0.0, 0, "-(" + $0.1 + ")") } + added.map { ($0.0, 1, "+(" + $0.1 + ")") })

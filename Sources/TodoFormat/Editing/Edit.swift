@@ -112,7 +112,9 @@ public enum Edit: Hashable, Sendable {
         let n = path[path.count - 1]
         guard n >= 1, n <= count + 1 else {
             let under = parent == nil ? "at the top level" : "under item \(text(path.dropLast()))"
-            throw EditError("\(file): position \(text(path)) is beyond the end: there are \(count) items \(under), so at most \(text(path.dropLast() + [count + 1]))")
+            throw EditError(
+                "\(file): position \(text(path)) is beyond the end: there are \(count) items \(under), so at most \(text(path.dropLast() + [count + 1]))"
+            )
         }
         return (parent, n - 1 == count ? nil : n - 1)
     }
@@ -141,7 +143,9 @@ public enum Edit: Hashable, Sendable {
         case UInt8(ascii: "\""), UInt8(ascii: "["), UInt8(ascii: "{"), UInt8(ascii: "<"):
             var cursor = FieldSyntax.Cursor(bytes: bytes[...], position: 0)
             guard let value = cursor.parseValue(), cursor.position == bytes.count else {
-                throw EditError("'\(text)' is not a value: a value starting with \(Character(Unicode.Scalar(first))) is written as in a checklist (FORMAT.md section 4.2)")
+                throw EditError(
+                    "'\(text)' is not a value: a value starting with \(Character(Unicode.Scalar(first))) is written as in a checklist (FORMAT.md section 4.2)"
+                )
             }
             return value
         default:

@@ -20,6 +20,7 @@ public struct FileEdit: Sendable {
     /// Runs just before the write is committed (tests change the file there).
     var beforeCommit: (@Sendable () -> Void)?
 
+    /// The edits to make, in order, on the list in `file`, read and written with `options`.
     public init(file: URL, edits: [Edit], options: ListOptions = ListOptions(), dryRun: Bool = false) {
         self.file = file
         self.edits = edits
@@ -128,7 +129,9 @@ public struct FileEdit: Sendable {
     }
 
     /// What writing `list` would change: the update made on a copy of the file, compared.
-    private func preview(of list: TodoList, format: DocumentFormat, old: TodoList, options: ListOptions) throws -> String {
+    private func preview(of list: TodoList, format: DocumentFormat, old: TodoList, options: ListOptions) throws
+        -> String
+    {
         let path = file.filePath
         if format == .bplist {
             return UnifiedDiff.text(old: old.listing(), new: list.listing(), name: path + " (items)")
@@ -177,14 +180,18 @@ struct FileFingerprint: Equatable {
             #else
             let modified = info.st_mtim
             #endif
-            parts += [Int64(info.st_dev), Int64(info.st_ino), Int64(info.st_size), Int64(modified.tv_sec), Int64(modified.tv_nsec)]
+            parts += [
+                Int64(info.st_dev), Int64(info.st_ino), Int64(info.st_size), Int64(modified.tv_sec),
+                Int64(modified.tv_nsec),
+            ]
         }
     }
 
     /// Throws when the file at `path` is no longer what it was.
     func check(_ path: String) throws {
         guard try FileFingerprint(path) == self else {
-            throw EditError("\(path) changed on disk after todofmt read it; nothing was written (run the command again)")
+            throw EditError(
+                "\(path) changed on disk after todofmt read it; nothing was written (run the command again)")
         }
     }
 }

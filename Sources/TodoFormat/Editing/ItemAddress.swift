@@ -18,12 +18,15 @@ public enum ItemAddress: Hashable, Sendable, CustomStringConvertible {
         let parts = text.split(separator: ".", omittingEmptySubsequences: false)
         var path: [Int] = []
         for part in parts {
-            guard !part.isEmpty, part.utf8.allSatisfy({ $0 >= 48 && $0 <= 57 }), let n = Int(part), n >= 1 else { return nil }
+            guard !part.isEmpty, part.utf8.allSatisfy({ $0 >= 48 && $0 <= 57 }), let n = Int(part), n >= 1 else {
+                return nil
+            }
             path.append(n)
         }
         return path.isEmpty ? nil : path
     }
 
+    /// The address as it was given: a position (`3.2`) or a name.
     public var description: String {
         switch self {
         case .position(let path): path.map(String.init).joined(separator: ".")
@@ -125,7 +128,8 @@ extension ItemOutline {
             let found = indexes(named: name)
             if found.count == 1 { return found[0] }
             if found.isEmpty { throw EditError("\(file): no item is named '\(name)'") }
-            let listed = found.map { "  " + position(of: $0) + " " + item(at: $0).checklistText }.joined(separator: "\n")
+            let listed = found.map { "  " + position(of: $0) + " " + item(at: $0).checklistText }.joined(
+                separator: "\n")
             throw EditError("\(file): \(found.count) items are named '\(name)'; name one by its position:\n\(listed)")
         }
     }
@@ -140,7 +144,9 @@ extension ItemOutline {
 /// An edit that cannot be made: the item is not there, a name is ambiguous, a position is
 /// out of range. Nothing was written.
 public struct EditError: Error, CustomStringConvertible, Sendable, LocalizedError {
+    /// What is wrong, naming the items concerned with their positions.
     public var description: String
     init(_ description: String) { self.description = description }
+    /// The description, for `localizedDescription`.
     public var errorDescription: String? { description }
 }

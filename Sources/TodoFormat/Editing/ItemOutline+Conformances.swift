@@ -24,7 +24,9 @@ extension TodoDocument: ItemOutline {
         old.detachName()
         var item = old
         try change(&item)
-        guard item.status != old.status || item.nameStorage != old.nameStorage || item.fields != old.fields else { return false }
+        guard item.status != old.status || item.nameStorage != old.nameStorage || item.fields != old.fields else {
+            return false
+        }
         item.detachName()
         let parsed = self.parsed(index)
         let (range, replacement) = text.withBytes { Self.rewrite(parsed, as: item, lineEnding: lineEnding, in: $0) }
@@ -145,7 +147,9 @@ struct TreeList: ItemOutline {
     }
 
     /// Runs `body` on the array that holds the item at `path` (all but its last step).
-    private static func withSiblings<T>(_ items: inout [TodoItem], _ path: ArraySlice<Int>, _ body: (inout [TodoItem]) throws -> T) rethrows -> T {
+    private static func withSiblings<T>(
+        _ items: inout [TodoItem], _ path: ArraySlice<Int>, _ body: (inout [TodoItem]) throws -> T
+    ) rethrows -> T {
         guard path.count > 1 else { return try body(&items) }
         return try withSiblings(&items[path[path.startIndex]].children, path.dropFirst(), body)
     }

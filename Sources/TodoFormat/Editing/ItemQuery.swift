@@ -19,15 +19,20 @@ public struct ItemQuery: Sendable {
     public var sort: [(key: String, descending: Bool)] = []
     /// At most this many items, after `offset` are skipped.
     public var limit: Int?
+    /// How many of the listed items to skip first (paging, with `limit`).
     public var offset = 0
 
+    /// A query that lists every item, in document order.
     public init() {}
 
     /// One item as listed: its position as `list` prints it, the item (without children)
     /// and its depth.
     public struct Listed: Sendable {
+        /// The item's position as `list` prints it (`3.2`).
         public var position: String
+        /// The item, without its children.
         public var item: TodoItem
+        /// How deep it is nested: 0 for a top-level item.
         public var depth: Int
     }
 
@@ -46,7 +51,8 @@ public struct ItemQuery: Sendable {
                 if matches(item, section: itemSection, needle: grepNeedle, wanted: wanted) {
                     var bare = item
                     if !bare.children.isEmpty { bare.children = [] }
-                    listed.append(Listed(position: counters.map(String.init).joined(separator: "."), item: bare, depth: depth))
+                    listed.append(
+                        Listed(position: counters.map(String.init).joined(separator: "."), item: bare, depth: depth))
                 }
                 if !item.children.isEmpty { walk(item.children, depth: depth + 1, section: itemSection) }
             }
@@ -124,32 +130,34 @@ public struct ItemQuery: Sendable {
     /// lower to ASCII, the Kelvin sign and the dotted capital I, send the name the long way);
     /// a needle without case (日本語) byte by byte; any other both lowered.
     static func contains(_ name: Substring, _ needle: String) -> Bool {
-        let found = name.utf8.withContiguousStorageIfAvailable { hay -> Bool? in
-            needle.utf8.withContiguousStorageIfAvailable { pin -> Bool? in
-                let pinASCII = !pin.contains { $0 >= 0x80 }
-                guard pinASCII || !needle.unicodeScalars.contains(where: { $0.properties.changesWhenCaseMapped }) else { return nil }
-                if pin.isEmpty { return true }
-                if hay.count >= pin.count {
-                    for start in 0...(hay.count - pin.count) {
-                        var k = 0
-                        while k < pin.count {
-                            var b = hay[start + k]
-                            if pinASCII && b >= 65 && b <= 90 { b += 32 }
-                            if b != pin[k] { break }
-                            k += 1
+        let found =
+            name.utf8.withContiguousStorageIfAvailable { hay -> Bool? in
+                needle.utf8.withContiguousStorageIfAvailable { pin -> Bool? in
+                    let pinASCII = !pin.contains { $0 >= 0x80 }
+                    guard pinASCII || !needle.unicodeScalars.contains(where: { $0.properties.changesWhenCaseMapped })
+                    else { return nil }
+                    if pin.isEmpty { return true }
+                    if hay.count >= pin.count {
+                        for start in 0...(hay.count - pin.count) {
+                            var k = 0
+                            while k < pin.count {
+                                var b = hay[start + k]
+                                if pinASCII && b >= 65 && b <= 90 { b += 32 }
+                                if b != pin[k] { break }
+                                k += 1
+                            }
+                            if k == pin.count { return true }
                         }
-                        if k == pin.count { return true }
                     }
-                }
-                guard pinASCII else { return false }
-                // U+212A KELVIN SIGN (E2 84 AA) and U+0130 (C4 B0) lower to ASCII letters.
-                for i in hay.indices where hay[i] == 0xC4 || hay[i] == 0xE2 {
-                    if hay[i] == 0xC4, i + 1 < hay.count, hay[i + 1] == 0xB0 { return nil }
-                    if hay[i] == 0xE2, i + 2 < hay.count, hay[i + 1] == 0x84, hay[i + 2] == 0xAA { return nil }
-                }
-                return false
+                    guard pinASCII else { return false }
+                    // U+212A KELVIN SIGN (E2 84 AA) and U+0130 (C4 B0) lower to ASCII letters.
+                    for i in hay.indices where hay[i] == 0xC4 || hay[i] == 0xE2 {
+                        if hay[i] == 0xC4, i + 1 < hay.count, hay[i + 1] == 0xB0 { return nil }
+                        if hay[i] == 0xE2, i + 2 < hay.count, hay[i + 1] == 0x84, hay[i + 2] == 0xAA { return nil }
+                    }
+                    return false
+                } ?? nil
             } ?? nil
-        } ?? nil
         if let found { return found }
         return folded(String(name)).contains(needle)
     }
@@ -179,7 +187,8 @@ public struct ItemQuery: Sendable {
             default: nil
             }
         }
-        let ra = rank(a), rb = rank(b)
+        let ra = rank(a)
+        let rb = rank(b)
         if ra != rb { return compare(ra, rb) }
         switch (a, b) {
         case (.bool(let x), .bool(let y)): return compare(x ? 1 : 0, y ? 1 : 0)

@@ -9,11 +9,15 @@ enum UnifiedDiff {
     /// The diff of `old` and `new`, labelled with `name`; empty when they are the same.
     static func text(old: String, new: String, name: String, context: Int = 3) -> String {
         if old == new { return "" }
-        let a = Array(old.utf8), b = Array(new.utf8)
-        let aLines = lines(a), bLines = lines(b)
+        let a = Array(old.utf8)
+        let b = Array(new.utf8)
+        let aLines = lines(a)
+        let bLines = lines(b)
         // The lines both start with and end with.
         var prefix = 0
-        while prefix < aLines.count && prefix < bLines.count && a[aLines[prefix]].elementsEqual(b[bLines[prefix]]) { prefix += 1 }
+        while prefix < aLines.count && prefix < bLines.count && a[aLines[prefix]].elementsEqual(b[bLines[prefix]]) {
+            prefix += 1
+        }
         var suffix = 0
         while suffix < aLines.count - prefix && suffix < bLines.count - prefix
             && a[aLines[aLines.count - 1 - suffix]].elementsEqual(b[bLines[bLines.count - 1 - suffix]])
@@ -22,8 +26,11 @@ enum UnifiedDiff {
         }
         let aMiddle = Array(aLines[prefix..<(aLines.count - suffix)])
         let bMiddle = Array(bLines[prefix..<(bLines.count - suffix)])
-        let hashesA = aMiddle.map { a[$0].hashValueOfBytes }, hashesB = bMiddle.map { b[$0].hashValueOfBytes }
-        let script = myers(hashesA.count, hashesB.count) { hashesA[$0] == hashesB[$1] && a[aMiddle[$0]].elementsEqual(b[bMiddle[$1]]) }
+        let hashesA = aMiddle.map { a[$0].hashValueOfBytes }
+        let hashesB = bMiddle.map { b[$0].hashValueOfBytes }
+        let script = myers(hashesA.count, hashesB.count) {
+            hashesA[$0] == hashesB[$1] && a[aMiddle[$0]].elementsEqual(b[bMiddle[$1]])
+        }
         // Operations over whole texts: equal runs, deletions and insertions, by line number.
         var ops: [(kind: UInt8, a: Int, b: Int)] = []  // kind: 0 same, 1 deleted, 2 inserted
         for i in 0..<prefix { ops.append((0, i, i)) }
@@ -81,7 +88,8 @@ enum UnifiedDiff {
         }
         // Back through the trace.
         var ops: [(kind: UInt8, a: Int, b: Int)] = []
-        var x = n, y = m
+        var x = n
+        var y = m
         for d in stride(from: trace.count - 1, through: 0, by: -1) {
             let v = trace[d]
             let k = x - y
@@ -134,7 +142,8 @@ enum UnifiedDiff {
             let first = hunk[hunk.startIndex]
             let aStart = hunk.first(where: { $0.kind != 2 }).map { $0.a } ?? first.a
             let bStart = hunk.first(where: { $0.kind != 1 }).map { $0.b } ?? first.b
-            let aCount = hunk.count { $0.kind != 2 }, bCount = hunk.count { $0.kind != 1 }
+            let aCount = hunk.count { $0.kind != 2 }
+            let bCount = hunk.count { $0.kind != 1 }
             out += "@@ -\(range(aStart, aCount)) +\(range(bStart, bCount)) @@\n"
             for op in hunk {
                 switch op.kind {

@@ -66,7 +66,9 @@ enum InputFile {
     }
 
     /// Reads until the buffer is full or the input ends; returns the count read.
-    private static func readAll(_ fd: Int32, into buffer: UnsafeMutableBufferPointer<UInt8>, failure: inout Int32) -> Int {
+    private static func readAll(_ fd: Int32, into buffer: UnsafeMutableBufferPointer<UInt8>, failure: inout Int32)
+        -> Int
+    {
         var count = 0
         while count < buffer.count {
             let n = Foundation.read(fd, buffer.baseAddress! + count, buffer.count - count)

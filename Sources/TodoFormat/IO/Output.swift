@@ -74,8 +74,13 @@ struct Output: Sendable {
     private static func danglingTarget(of path: String) -> String {
         var current = path
         for _ in 0..<40 {
-            guard let destination = try? FileManager.default.destinationOfSymbolicLink(atPath: current) else { return current }
-            current = destination.hasPrefix("/") ? destination : ((current as NSString).deletingLastPathComponent as NSString).appendingPathComponent(destination)
+            guard let destination = try? FileManager.default.destinationOfSymbolicLink(atPath: current) else {
+                return current
+            }
+            current =
+                destination.hasPrefix("/")
+                ? destination
+                : ((current as NSString).deletingLastPathComponent as NSString).appendingPathComponent(destination)
         }
         return current
     }
@@ -92,7 +97,9 @@ struct Output: Sendable {
         guard let names = try? FileManager.default.contentsOfDirectory(atPath: directory) else { return }
         for name in names where name.hasPrefix(prefix) {
             let rest = name.dropFirst(prefix.count)
-            guard let dash = rest.firstIndex(of: "-"), let pid = pid_t(rest[..<dash]), pid > 0, pid != getpid() else { continue }
+            guard let dash = rest.firstIndex(of: "-"), let pid = pid_t(rest[..<dash]), pid > 0, pid != getpid() else {
+                continue
+            }
             if kill(pid, 0) != 0 && errno == ESRCH { unlink(directory + "/" + name) }
         }
     }
@@ -111,7 +118,9 @@ struct Output: Sendable {
     /// Puts the written file in place: flushed to disk, then renamed over the target.
     func commit() throws {
         if case .special = destination {
-            guard close(descriptor) == 0 else { throw ConversionError.io(path: name, reason: String(cString: strerror(errno))) }
+            guard close(descriptor) == 0 else {
+                throw ConversionError.io(path: name, reason: String(cString: strerror(errno)))
+            }
             return
         }
         guard case .file(let target, let temporary) = destination else { return }

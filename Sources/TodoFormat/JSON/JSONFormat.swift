@@ -43,7 +43,9 @@ struct JSONFormat: ListFormat {
     /// Writes the list into the file changing only what changed (`JSONListPatcher`): other
     /// keys, the layout, the escapes and every unchanged item keep their bytes.
     func update(_ existing: Input, with list: TodoList, options: ListOptions) throws -> PendingWrite {
-        guard let path = existing.path else { throw ConversionError.unsupported("\(existing.name): only a file can be written into") }
+        guard let path = existing.path else {
+            throw ConversionError.unsupported("\(existing.name): only a file can be written into")
+        }
         // A large file is mapped rather than read, and passed over in order.
         let mapped = MappedFile(path: path)
         let bytes = mapped == nil ? try existing.bytes() : []
@@ -52,8 +54,10 @@ struct JSONFormat: ListFormat {
             let output = try Output.file(path)
             do {
                 var sink = output.makeSink()
-                var warnings: [ConversionWarning] = list.metadata.isEmpty ? [] : [.metadataLeftOut(list.metadata, by: "plain JSON")]
-                warnings += try JSONListPatcher.write(list.items, into: buffer, path: existing.name, options: options, to: &sink, mapped: mapped)
+                var warnings: [ConversionWarning] =
+                    list.metadata.isEmpty ? [] : [.metadataLeftOut(list.metadata, by: "plain JSON")]
+                warnings += try JSONListPatcher.write(
+                    list.items, into: buffer, path: existing.name, options: options, to: &sink, mapped: mapped)
                 _ = try sink.finish(path: output.name)
                 return PendingWrite(warnings: warnings, commit: output.commit, discard: output.discard)
             } catch {
@@ -88,7 +92,8 @@ struct JSONEmbedding: EmbeddedListCodec {
     {
         var sink = ByteSink()
         let warnings = try old.withUnsafeBufferPointer { buffer in
-            try JSONListPatcher.write(items, into: buffer, path: name, options: ListOptions(schema: options.schema), to: &sink)
+            try JSONListPatcher.write(
+                items, into: buffer, path: name, options: ListOptions(schema: options.schema), to: &sink)
         }
         return (try sink.finish(path: name), warnings)
     }

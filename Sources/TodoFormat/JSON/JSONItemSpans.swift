@@ -10,65 +10,68 @@ extension JSONScanner {
         let firstArrayID = arrayIDs
         var superseded: Set<Int> = []
         var reader: MemberReader
-        var keySpans: [Range<Int>] = [], valueSpans: [Range<Int>] = []
+        var keySpans: [Range<Int>] = []
+        var valueSpans: [Range<Int>] = []
         var children: [SpannedItem] = []
         var childrenArray: ArraySpan? = nil
         var childrenArrayID = -1
         repeat {
-        position = open + 1
-        arrayIDs = firstArrayID
-        reader = MemberReader(schema: schema)
-        keySpans = []
-        valueSpans = []
-        children = []
-        childrenArray = nil
-        childrenArrayID = -1
-        var keys: [String] = []
-        var first = true
-        while try nextElement(close: UInt8(ascii: "}"), first: &first) {
-            let keyStart = position
-            let key = try string()
-            let keyEnd = position
-            try expect(UInt8(ascii: ":"), "':'")
-            skipWhitespace()
-            let valueStart = position
-            keys.append(key)
-            if superseded.contains(keys.count - 1) {
-                try skipValue()
-                continue
-            }
-            if childrenArray == nil, peek() == UInt8(ascii: "["), reader.takesChildren(key) {
-                var probe = self
-                probe.position += 1
-                if probe.peek() == UInt8(ascii: "{") || probe.peek() == UInt8(ascii: "]") {
-                    arrayIDs += 1
-                    childrenArrayID = arrayIDs
-                    position += 1
-                    var elements: [Range<Int>] = []
-                    var firstChild = true
-                    while try nextElement(close: UInt8(ascii: "]"), first: &firstChild) {
-                        let child = try spannedItem(schema: schema, depth: depth + 1, arrayIDs: &arrayIDs)
-                        children.append(child)
-                        elements.append(child.span)
-                    }
-                    childrenArray = ArraySpan(whole: valueStart..<position, inside: (valueStart + 1)..<(position - 1), elements: elements)
-                    reader.addChildren(key, children.map(\.item))
-                    keySpans.append(keyStart..<keyEnd)
-                    valueSpans.append(valueStart..<position)
+            position = open + 1
+            arrayIDs = firstArrayID
+            reader = MemberReader(schema: schema)
+            keySpans = []
+            valueSpans = []
+            children = []
+            childrenArray = nil
+            childrenArrayID = -1
+            var keys: [String] = []
+            var first = true
+            while try nextElement(close: UInt8(ascii: "}"), first: &first) {
+                let keyStart = position
+                let key = try string()
+                let keyEnd = position
+                try expect(UInt8(ascii: ":"), "':'")
+                skipWhitespace()
+                let valueStart = position
+                keys.append(key)
+                if superseded.contains(keys.count - 1) {
+                    try skipValue()
                     continue
                 }
+                if childrenArray == nil, peek() == UInt8(ascii: "["), reader.takesChildren(key) {
+                    var probe = self
+                    probe.position += 1
+                    if probe.peek() == UInt8(ascii: "{") || probe.peek() == UInt8(ascii: "]") {
+                        arrayIDs += 1
+                        childrenArrayID = arrayIDs
+                        position += 1
+                        var elements: [Range<Int>] = []
+                        var firstChild = true
+                        while try nextElement(close: UInt8(ascii: "]"), first: &firstChild) {
+                            let child = try spannedItem(schema: schema, depth: depth + 1, arrayIDs: &arrayIDs)
+                            children.append(child)
+                            elements.append(child.span)
+                        }
+                        childrenArray = ArraySpan(
+                            whole: valueStart..<position, inside: (valueStart + 1)..<(position - 1), elements: elements)
+                        reader.addChildren(key, children.map(\.item))
+                        keySpans.append(keyStart..<keyEnd)
+                        valueSpans.append(valueStart..<position)
+                        continue
+                    }
+                }
+                let v = try self.value()
+                if let message = reader.add(key, v) { throw error(message, at: valueStart) }
+                keySpans.append(keyStart..<keyEnd)
+                valueSpans.append(valueStart..<position)
             }
-            let v = try self.value()
-            if let message = reader.add(key, v) { throw error(message, at: valueStart) }
-            keySpans.append(keyStart..<keyEnd)
-            valueSpans.append(valueStart..<position)
-        }
-        guard superseded.isEmpty, let repeated = Self.superseded(keys) else { break }
-        superseded = repeated
+            guard superseded.isEmpty, let repeated = Self.superseded(keys) else { break }
+            superseded = repeated
         } while true
         guard let item = reader.build(depth: depth) else { throw error(reader.missingNameMessage, at: start) }
         return SpannedItem(
-            item: item, span: open..<position, inside: (open + 1)..<(position - 1), members: reader.members, keySpans: keySpans,
+            item: item, span: open..<position, inside: (open + 1)..<(position - 1), members: reader.members,
+            keySpans: keySpans,
             valueSpans: valueSpans, children: children, childrenArray: childrenArray, childrenArrayID: childrenArrayID)
     }
 
@@ -85,7 +88,9 @@ extension JSONScanner {
     /// Moves past one value, noting each key an object gives again (`todofmt check`): the
     /// key and the offset of its second (third…) occurrence.
     mutating func repeatedKeys(depth: Int = 0, into found: inout [(key: String, offset: Int)]) throws(ParseError) {
-        guard depth < Limits.valueLevels else { throw error("values nested too deep (\(Limits.valueLevels) levels at most)") }
+        guard depth < Limits.valueLevels else {
+            throw error("values nested too deep (\(Limits.valueLevels) levels at most)")
+        }
         switch peek() {
         case UInt8(ascii: "{"):
             position += 1
@@ -102,7 +107,9 @@ extension JSONScanner {
         case UInt8(ascii: "["):
             position += 1
             var first = true
-            while try nextElement(close: UInt8(ascii: "]"), first: &first) { try repeatedKeys(depth: depth + 1, into: &found) }
+            while try nextElement(close: UInt8(ascii: "]"), first: &first) {
+                try repeatedKeys(depth: depth + 1, into: &found)
+            }
         default:
             try skipValue(depth: depth)
         }
@@ -110,7 +117,9 @@ extension JSONScanner {
 
     /// Moves past one value without building it, checking its syntax.
     mutating func skipValue(depth: Int = 0) throws(ParseError) {
-        guard depth < Limits.valueLevels else { throw error("values nested too deep (\(Limits.valueLevels) levels at most)") }
+        guard depth < Limits.valueLevels else {
+            throw error("values nested too deep (\(Limits.valueLevels) levels at most)")
+        }
         switch peek() {
         case UInt8(ascii: "\""): try skipString()
         case UInt8(ascii: "{"):
@@ -194,12 +203,17 @@ extension JSONScanner {
         }
         if position < bytes.count && (bytes[position] | 0x20) == UInt8(ascii: "e") {
             position += 1
-            if position < bytes.count && (bytes[position] == UInt8(ascii: "+") || bytes[position] == UInt8(ascii: "-")) { position += 1 }
+            if position < bytes.count && (bytes[position] == UInt8(ascii: "+") || bytes[position] == UInt8(ascii: "-"))
+            {
+                position += 1
+            }
             guard digits() > 0 else { throw error("invalid number", at: start) }
         }
         if position < bytes.count {
             let c = bytes[position]
-            if (c >= 48 && c <= 57) || c == UInt8(ascii: ".") || c == UInt8(ascii: "+") || c == UInt8(ascii: "-") || (c | 0x20) == UInt8(ascii: "e") {
+            if (c >= 48 && c <= 57) || c == UInt8(ascii: ".") || c == UInt8(ascii: "+") || c == UInt8(ascii: "-")
+                || (c | 0x20) == UInt8(ascii: "e")
+            {
                 throw error("invalid number", at: start)
             }
         }

@@ -7,7 +7,8 @@ enum JSONListPatcher {
     /// Writes `items` into the JSON text `bytes` (whose name is `path`) into `sink`; returns
     /// what the text could not hold.
     static func write(
-        _ items: [TodoItem], into bytes: UnsafeBufferPointer<UInt8>, path: String, options: ListOptions, to sink: inout ByteSink,
+        _ items: [TodoItem], into bytes: UnsafeBufferPointer<UInt8>, path: String, options: ListOptions,
+        to sink: inout ByteSink,
         mapped: MappedFile? = nil
     ) throws -> [ConversionWarning] {
         var scanner = JSONScanner(bytes: bytes, path: path)
@@ -25,7 +26,9 @@ enum JSONListPatcher {
             guard case .dictionary(let root) = try scanner.value() else { throw scanner.error("expected an object") }
             try scanner.expectEnd()
             let (place, _) = try ListPlace.locate(in: root, key: options.key, schema: options.schema, path: path)
-            guard case .key(let keys) = place else { throw ConversionError.noList(path: path, reason: "the list is not an array") }
+            guard case .key(let keys) = place else {
+                throw ConversionError.noList(path: path, reason: "the list is not an array")
+            }
             scanner.position = start
             try seek(keys, in: &scanner)
             list = .scanned(try scanner.arraySpan(passed: mapped.map { mapped in { mapped.release(before: $0) } }))
@@ -34,7 +37,8 @@ enum JSONListPatcher {
             throw scanner.unexpected(expecting: "a JSON array of items, or an object holding one")
         }
         var patcher = try TextListPatcher(
-            bytes: bytes, path: path, list: list, listName: listName, schema: options.schema, syntax: syntax, dropsNulls: false,
+            bytes: bytes, path: path, list: list, listName: listName, schema: options.schema, syntax: syntax,
+            dropsNulls: false,
             mapped: mapped)
         return try patcher.write(items, to: &sink)
     }
@@ -82,7 +86,9 @@ struct JSONListSyntax: TextListSyntax {
         return try scanner.spannedItem(schema: schema, depth: depth, arrayIDs: &arrayIDs)
     }
 
-    private func slice(_ range: Range<Int>) -> UnsafeBufferPointer<UInt8> { UnsafeBufferPointer(rebasing: bytes[range]) }
+    private func slice(_ range: Range<Int>) -> UnsafeBufferPointer<UInt8> {
+        UnsafeBufferPointer(rebasing: bytes[range])
+    }
 
     private func scanner(at offset: Int) -> JSONScanner {
         var scanner = JSONScanner(bytes: bytes, path: path)
@@ -121,7 +127,9 @@ struct JSONListSyntax: TextListSyntax {
         return scanner.position
     }
     private func lineIndent(at offset: Int) -> [UInt8] { TextListPatcher<Self>.lineIndent(in: bytes, at: offset) }
-    private func indentAfterBreak(_ gap: Range<Int>) -> [UInt8]? { TextListPatcher<Self>.indentAfterBreak(in: bytes, gap) }
+    private func indentAfterBreak(_ gap: Range<Int>) -> [UInt8]? {
+        TextListPatcher<Self>.indentAfterBreak(in: bytes, gap)
+    }
     private func hasBreak(_ range: Range<Int>) -> Bool { bytes[range].contains(10) }
 
     /// One level of indentation: what `line` adds to `outer`.
@@ -133,7 +141,9 @@ struct JSONListSyntax: TextListSyntax {
     mutating func learn(sample: [SpannedItem], list: ArraySpan) throws {
         // Strings: escapes only some writers make, in the sample and outside the list.
         let sampleEnd = sample.last?.span.upperBound ?? list.whole.lowerBound
-        var head = JSONStyle(), inList = JSONStyle(), tail = JSONStyle()
+        var head = JSONStyle()
+        var inList = JSONStyle()
+        var tail = JSONStyle()
         var zeroFraction = head.learnText(slice(0..<list.whole.lowerBound))
         zeroFraction = inList.learnText(slice(list.whole.lowerBound..<sampleEnd)) || zeroFraction
         zeroFraction = tail.learnText(slice(list.whole.upperBound..<bytes.count)) || zeroFraction
@@ -170,7 +180,9 @@ struct JSONListSyntax: TextListSyntax {
             let lead = item.inside.lowerBound..<item.keySpans[0].lowerBound
             style.itemLines = hasBreak(lead)
             style.colon = Array(bytes[item.keySpans[0].upperBound..<item.valueSpans[0].lowerBound])
-            if style.itemLines, let member = indentAfterBreak(lead), let unit = Self.unit(member, below: lineIndent(at: item.span.lowerBound)) {
+            if style.itemLines, let member = indentAfterBreak(lead),
+                let unit = Self.unit(member, below: lineIndent(at: item.span.lowerBound))
+            {
                 style.indent = unit
             }
         }
@@ -232,7 +244,9 @@ struct JSONListSyntax: TextListSyntax {
         for i in item.children.indices where !isExact(item.children[i]) { return false }
         return true
     }
-    func value(_ value: FieldValue, line: [UInt8], to out: inout [UInt8]) { renderer.value(value, line: line, to: &out) }
+    func value(_ value: FieldValue, line: [UInt8], to out: inout [UInt8]) {
+        renderer.value(value, line: line, to: &out)
+    }
     func key(_ key: String, to out: inout [UInt8]) { renderer.string(Substring(key), to: &out) }
 
     func colon(line: [UInt8]) -> [UInt8] { style.colon }

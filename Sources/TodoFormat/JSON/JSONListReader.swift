@@ -73,53 +73,55 @@ enum JSONListReader {
         var superseded: Set<Int> = []
         var builder: ItemBuilder
         repeat {
-        scanner.position = open + 1
-        builder = ItemBuilder(schema: schema)
-        var keys: [String] = []
-        var first = true
-        while try scanner.nextElement(close: UInt8(ascii: "}"), first: &first) {
-            let keyStart = scanner.position
-            let key: String
-            var role: ItemRole?
-            if schema.namesNoKeys, let raw = try scanner.rawString(), let own = ItemSchema.ownRole(of: raw) {
-                key = own.rawValue
-                role = nil
-                keys.append(key)
-                if !superseded.contains(keys.count - 1) { role = builder.claim(own, key: key) }
-            } else {
-                scanner.position = keyStart
-                key = try scanner.string()
-                keys.append(key)
-                role = nil
-                if !superseded.contains(keys.count - 1) { role = builder.role(of: key) }
-            }
-            try scanner.expect(UInt8(ascii: ":"), "':'")
-            scanner.skipWhitespace()
-            if superseded.contains(keys.count - 1) {
-                try scanner.skipValue()
-                continue
-            }
-            let valueStart = scanner.position
-            if role == .children && scanner.peek() == UInt8(ascii: "[") {
-                // Children are item objects too; anything else under the key is a field.
-                var probe = scanner
-                probe.position += 1
-                if probe.peek() == UInt8(ascii: "{") || probe.peek() == UInt8(ascii: "]") {
-                    scanner.position += 1
-                    var children: [TodoItem] = []
-                    var firstChild = true
-                    while try scanner.nextElement(close: UInt8(ascii: "]"), first: &firstChild) {
-                        children.append(try readItem(&scanner, schema: schema, depth: depth + 1))
-                    }
-                    builder.setChildren(children)
+            scanner.position = open + 1
+            builder = ItemBuilder(schema: schema)
+            var keys: [String] = []
+            var first = true
+            while try scanner.nextElement(close: UInt8(ascii: "}"), first: &first) {
+                let keyStart = scanner.position
+                let key: String
+                var role: ItemRole?
+                if schema.namesNoKeys, let raw = try scanner.rawString(), let own = ItemSchema.ownRole(of: raw) {
+                    key = own.rawValue
+                    role = nil
+                    keys.append(key)
+                    if !superseded.contains(keys.count - 1) { role = builder.claim(own, key: key) }
+                } else {
+                    scanner.position = keyStart
+                    key = try scanner.string()
+                    keys.append(key)
+                    role = nil
+                    if !superseded.contains(keys.count - 1) { role = builder.role(of: key) }
+                }
+                try scanner.expect(UInt8(ascii: ":"), "':'")
+                scanner.skipWhitespace()
+                if superseded.contains(keys.count - 1) {
+                    try scanner.skipValue()
                     continue
                 }
+                let valueStart = scanner.position
+                if role == .children && scanner.peek() == UInt8(ascii: "[") {
+                    // Children are item objects too; anything else under the key is a field.
+                    var probe = scanner
+                    probe.position += 1
+                    if probe.peek() == UInt8(ascii: "{") || probe.peek() == UInt8(ascii: "]") {
+                        scanner.position += 1
+                        var children: [TodoItem] = []
+                        var firstChild = true
+                        while try scanner.nextElement(close: UInt8(ascii: "]"), first: &firstChild) {
+                            children.append(try readItem(&scanner, schema: schema, depth: depth + 1))
+                        }
+                        builder.setChildren(children)
+                        continue
+                    }
+                }
+                let value = try scanner.value()
+                if let message = builder.set(role, key: key, value: value) {
+                    throw scanner.error(message, at: valueStart)
+                }
             }
-            let value = try scanner.value()
-            if let message = builder.set(role, key: key, value: value) { throw scanner.error(message, at: valueStart) }
-        }
-        guard superseded.isEmpty, let repeated = JSONScanner.superseded(keys) else { break }
-        superseded = repeated
+            guard superseded.isEmpty, let repeated = JSONScanner.superseded(keys) else { break }
+            superseded = repeated
         } while true
         guard let item = builder.build(depth: depth) else { throw scanner.error(builder.missingNameMessage, at: start) }
         return item

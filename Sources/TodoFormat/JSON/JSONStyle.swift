@@ -50,8 +50,15 @@ struct JSONStyle: Hashable, Sendable {
     /// Returns whether a number has a zero fraction (`5.0`), which says whole reals keep theirs.
     @discardableResult
     mutating func learnText(_ text: UnsafeBufferPointer<UInt8>) -> Bool {
-        var rawNonASCII = false, escapedNonASCII = false, rawHTML = false, escapedHTML = false
-        var rawSlash = false, escapedSlash = false, lowerHex = false, upper = false, short = false
+        var rawNonASCII = false
+        var escapedNonASCII = false
+        var rawHTML = false
+        var escapedHTML = false
+        var rawSlash = false
+        var escapedSlash = false
+        var lowerHex = false
+        var upper = false
+        var short = false
         var zeroFraction = false
         var i = 0
         let n = text.count
@@ -73,8 +80,12 @@ struct JSONStyle: Hashable, Sendable {
                                 let digit: Int
                                 switch h {
                                 case 48...57: digit = Int(h) - 48
-                                case 97...102: digit = Int(h) - 87; lowerHex = true
-                                case 65...70: digit = Int(h) - 55; upper = true
+                                case 97...102:
+                                    digit = Int(h) - 87
+                                    lowerHex = true
+                                case 65...70:
+                                    digit = Int(h) - 55
+                                    upper = true
                                 default: digit = 0
                                 }
                                 value = value << 4 | digit
@@ -162,12 +173,14 @@ final class JSONRenderer {
         plainStatus =
             !keys.wordsInStatus && (layout.checkedSpelling == nil || layout.checkedSpelling == .boolean)
             && !layout.checkedIsIntegerByDefault && layout.integerChecked.isEmpty && layout.booleanChecked.isEmpty
-            && keys.checked.map { layout.schema.statusMap(of: $0) == nil } ?? true && layout.schema.statusMap(of: keys.status) == nil
+            && keys.checked.map { layout.schema.statusMap(of: $0) == nil } ?? true
+            && layout.schema.statusMap(of: keys.status) == nil
         escaping = .allocate(capacity: 256)
         let escapes = style.escapes
         for b in 0..<256 {
             escaping[b] =
-                b < 32 || b == 0x22 || b == 0x5C || (b >= 0x80 && escapes.asciiOnly) || (b == 0x2F && escapes.escapeSlash)
+                b < 32 || b == 0x22 || b == 0x5C || (b >= 0x80 && escapes.asciiOnly)
+                || (b == 0x2F && escapes.escapeSlash)
                 || (escapes.escapeHTML && (b == 0x3C || b == 0x3E || b == 0x26 || b == 0xE2))
         }
     }
@@ -199,9 +212,11 @@ final class JSONRenderer {
     static func writeString(_ s: Substring, escapes style: JSONEscapes, to out: inout [UInt8]) {
         out.append(UInt8(ascii: "\""))
         let plain = s.utf8.withContiguousStorageIfAvailable { bytes -> Bool in
-            for b in bytes where b < 32 || b == UInt8(ascii: "\"") || b == UInt8(ascii: "\\") || (b >= 0x80 && style.asciiOnly)
+            for b in bytes
+            where b < 32 || b == UInt8(ascii: "\"") || b == UInt8(ascii: "\\") || (b >= 0x80 && style.asciiOnly)
                 || (b == UInt8(ascii: "/") && style.escapeSlash)
-                || (style.escapeHTML && (b == UInt8(ascii: "<") || b == UInt8(ascii: ">") || b == UInt8(ascii: "&") || b == 0xE2))
+                || (style.escapeHTML
+                    && (b == UInt8(ascii: "<") || b == UInt8(ascii: ">") || b == UInt8(ascii: "&") || b == 0xE2))
             {
                 return false
             }
@@ -264,12 +279,18 @@ final class JSONRenderer {
         case .date(let d): string(Substring(ISO8601.format(d)), to: &out)
         case .data(let d): string(Substring(d.base64EncodedString()), to: &out)
         case .array(let values):
-            container(values.count, open: UInt8(ascii: "["), close: UInt8(ascii: "]"), lines: style.valueLines, line: line, to: &out) { i, inner, out in
+            container(
+                values.count, open: UInt8(ascii: "["), close: UInt8(ascii: "]"), lines: style.valueLines, line: line,
+                to: &out
+            ) { i, inner, out in
                 self.value(values[i], line: inner, to: &out)
             }
         case .dictionary(let fields):
             let colon = style.valueLines ? style.colon : style.valueColon
-            container(fields.count, open: UInt8(ascii: "{"), close: UInt8(ascii: "}"), lines: style.valueLines, line: line, to: &out) { i, inner, out in
+            container(
+                fields.count, open: UInt8(ascii: "{"), close: UInt8(ascii: "}"), lines: style.valueLines, line: line,
+                to: &out
+            ) { i, inner, out in
                 string(Substring(fields[i].key), to: &out)
                 out.append(contentsOf: colon)
                 self.value(fields[i].value, line: inner, to: &out)
@@ -381,7 +402,9 @@ final class JSONRenderer {
                 value(layout.checkedValue(item.status, key: key, itemName: name), line: inner, to: &out)
                 checkedKey = key
             }
-            if keys.status != checkedKey, let status = layout.statusValue(item.status, key: keys.status, like: nil, always: keys.wordsInStatus) {
+            if keys.status != checkedKey,
+                let status = layout.statusValue(item.status, key: keys.status, like: nil, always: keys.wordsInStatus)
+            {
                 separate()
                 out.append(contentsOf: statusKey)
                 value(status, line: inner, to: &out)

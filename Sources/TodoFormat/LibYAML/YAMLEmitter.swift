@@ -93,7 +93,8 @@ final class YAMLEmitter {
 
     func sequenceStart(flow: Bool = false) throws(ConversionError) {
         try emit {
-            yaml_sequence_start_event_initialize($0, nil, nil, 1, flow ? YAML_FLOW_SEQUENCE_STYLE : YAML_BLOCK_SEQUENCE_STYLE)
+            yaml_sequence_start_event_initialize(
+                $0, nil, nil, 1, flow ? YAML_FLOW_SEQUENCE_STYLE : YAML_BLOCK_SEQUENCE_STYLE)
         }
     }
 
@@ -103,7 +104,8 @@ final class YAMLEmitter {
 
     func mappingStart(flow: Bool = false) throws(ConversionError) {
         try emit {
-            yaml_mapping_start_event_initialize($0, nil, nil, 1, flow ? YAML_FLOW_MAPPING_STYLE : YAML_BLOCK_MAPPING_STYLE)
+            yaml_mapping_start_event_initialize(
+                $0, nil, nil, 1, flow ? YAML_FLOW_MAPPING_STYLE : YAML_BLOCK_MAPPING_STYLE)
         }
     }
 

@@ -138,7 +138,8 @@ final class YAMLParser {
     private static func properties(
         _ tag: UnsafeMutablePointer<yaml_char_t>?, _ anchor: UnsafeMutablePointer<yaml_char_t>?
     ) -> YAMLEvent.Properties {
-        tag == nil && anchor == nil ? YAMLEvent.Properties() : YAMLEvent.Properties(tag: text(tag), anchor: text(anchor))
+        tag == nil && anchor == nil
+            ? YAMLEvent.Properties() : YAMLEvent.Properties(tag: text(tag), anchor: text(anchor))
     }
 
     private static func style(_ style: yaml_scalar_style_t) -> YAMLScalarStyle {

@@ -26,14 +26,17 @@ final class YAMLAnchors {
 
     /// The value an alias stands for, with its size; an error for an unknown anchor or when
     /// aliases have expanded past the limit.
-    func expand(_ name: String, parser: YAMLParser, at event: YAMLEvent) throws(ParseError) -> (value: FieldValue, size: Int) {
+    func expand(_ name: String, parser: YAMLParser, at event: YAMLEvent) throws(ParseError) -> (
+        value: FieldValue, size: Int
+    ) {
         guard let value = values[name], let size = sizes[name] else {
             throw parser.error("yaml: unknown alias '\(name)'", at: event)
         }
         expanded += size
         guard expanded <= limit else {
             throw parser.error(
-                "yaml: aliases expand to more than \(limit) nodes (\(Limits.aliasNodesRule)); is this an alias bomb?", at: event)
+                "yaml: aliases expand to more than \(limit) nodes (\(Limits.aliasNodesRule)); is this an alias bomb?",
+                at: event)
         }
         return (value, size)
     }
@@ -150,7 +153,9 @@ enum YAMLValue {
 
     /// Reads the node that starts with `first` as a value: aliases resolve to their anchored
     /// values (counted against the table's limit), merge keys (`<<`) merge.
-    static func read(from parser: YAMLParser, startingWith first: YAMLEvent, anchors: YAMLAnchors) throws(ParseError) -> FieldValue {
+    static func read(from parser: YAMLParser, startingWith first: YAMLEvent, anchors: YAMLAnchors) throws(ParseError)
+        -> FieldValue
+    {
         try readSized(from: parser, startingWith: first, anchors: anchors, depth: 0).value
     }
 
@@ -166,7 +171,9 @@ enum YAMLValue {
         case .alias(let anchor):
             return try anchors.expand(anchor, parser: parser, at: first)
         case .sequenceStart:
-            guard depth < Limits.valueLevels else { throw parser.error("values nested too deep (\(Limits.valueLevels) levels at most)", at: first) }
+            guard depth < Limits.valueLevels else {
+                throw parser.error("values nested too deep (\(Limits.valueLevels) levels at most)", at: first)
+            }
             var values: [FieldValue] = []
             while true {
                 let event = try parser.next()
@@ -177,7 +184,9 @@ enum YAMLValue {
             }
             value = .array(values)
         case .mappingStart:
-            guard depth < Limits.valueLevels else { throw parser.error("values nested too deep (\(Limits.valueLevels) levels at most)", at: first) }
+            guard depth < Limits.valueLevels else {
+                throw parser.error("values nested too deep (\(Limits.valueLevels) levels at most)", at: first)
+            }
             var fields: [Field] = []
             var merged: [Field]? = nil
             while true {
@@ -185,14 +194,16 @@ enum YAMLValue {
                 if case .mappingEnd = keyEvent.kind { break }
                 if isMergeKey(keyEvent) {
                     let valueEvent = try parser.next()
-                    let (source, n) = try readSized(from: parser, startingWith: valueEvent, anchors: anchors, depth: depth + 1)
+                    let (source, n) = try readSized(
+                        from: parser, startingWith: valueEvent, anchors: anchors, depth: depth + 1)
                     merged = (merged ?? []) + (try mergedFields(source, parser: parser, at: valueEvent))
                     size += n
                     continue
                 }
                 let (key, k) = try readSized(from: parser, startingWith: keyEvent, anchors: anchors, depth: depth + 1)
                 let valueEvent = try parser.next()
-                let (element, n) = try readSized(from: parser, startingWith: valueEvent, anchors: anchors, depth: depth + 1)
+                let (element, n) = try readSized(
+                    from: parser, startingWith: valueEvent, anchors: anchors, depth: depth + 1)
                 fields.append(Field(keyText(key), element))
                 size += k + n
             }
@@ -213,7 +224,9 @@ enum YAMLValue {
 
     /// The fields a merge key's value brings, in the order PyYAML gives them: a mapping's
     /// own; for a list of mappings, the last one's first, so that the first wins.
-    static func mergedFields(_ source: FieldValue, parser: YAMLParser, at event: YAMLEvent) throws(ParseError) -> [Field] {
+    static func mergedFields(_ source: FieldValue, parser: YAMLParser, at event: YAMLEvent) throws(ParseError)
+        -> [Field]
+    {
         switch source {
         case .dictionary(let fields): return fields
         case .array(let values):
@@ -322,13 +335,17 @@ enum YAMLValue {
         if i < b.count && (b[i] == UInt8(ascii: "+") || b[i] == UInt8(ascii: "-")) { i += 1 }
         guard i < b.count, (b[i] >= 48 && b[i] <= 57) || b[i] == UInt8(ascii: ".") else { return false }
         // A date, with whatever time follows (YAML 1.1 allows one-digit months, days and hours).
-        if b.count >= i + 8, b[i..<(i + 4)].allSatisfy({ $0 >= 48 && $0 <= 57 }), b[i + 4] == UInt8(ascii: "-") { return true }
+        if b.count >= i + 8, b[i..<(i + 4)].allSatisfy({ $0 >= 48 && $0 <= 57 }), b[i + 4] == UInt8(ascii: "-") {
+            return true
+        }
         var digit = false
         for c in b[i...] {
             switch c {
             case 48...57: digit = true
-            case UInt8(ascii: "a")...UInt8(ascii: "f"), UInt8(ascii: "A")...UInt8(ascii: "F"), UInt8(ascii: "x"), UInt8(ascii: "X"),
-                UInt8(ascii: "o"), UInt8(ascii: "O"), UInt8(ascii: "_"), UInt8(ascii: ":"), UInt8(ascii: "."), UInt8(ascii: "+"),
+            case UInt8(ascii: "a")...UInt8(ascii: "f"), UInt8(ascii: "A")...UInt8(ascii: "F"), UInt8(ascii: "x"),
+                UInt8(ascii: "X"),
+                UInt8(ascii: "o"), UInt8(ascii: "O"), UInt8(ascii: "_"), UInt8(ascii: ":"), UInt8(ascii: "."),
+                UInt8(ascii: "+"),
                 UInt8(ascii: "-"):
                 continue
             default: return false

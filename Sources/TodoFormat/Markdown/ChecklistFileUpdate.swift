@@ -34,24 +34,33 @@ enum ChecklistFileUpdate {
             let firstLine = old[..<start].count { $0 == 10 } + 1
             let section = document.section(before: start)
             // The source's items there; the heading that closes the region must still be one.
-            let parsed = TodoDocument.parse(region, from: 0, to: nil, firstLine: firstLine, nameLinesBase: 0, startsFile: start == 0)
-            if let closing, parsed.headings.last.map({ $0.start != closing.start + delta - start || $0.end != region.utf8.count }) ?? true {
+            let parsed = TodoDocument.parse(
+                region, from: 0, to: nil, firstLine: firstLine, nameLinesBase: 0, startsFile: start == 0)
+            if let closing,
+                parsed.headings.last.map({ $0.start != closing.start + delta - start || $0.end != region.utf8.count })
+                    ?? true
+            {
                 return try wholeList(of: source, into: document)
             }
-            let new = TodoDocument(fragment: region, path: source.name, parsed: parsed, section: section).alignmentEntries()
+            let new = TodoDocument(fragment: region, path: source.name, parsed: parsed, section: section)
+                .alignmentEntries()
             let items = document.records.firstIndex { $0.lineStart >= start } ?? document.records.count
             let itemsEnd = document.records[items...].firstIndex { $0.lineStart >= end } ?? document.records.count
-            guard let splice = try document.splice(new[...], over: items..<itemsEnd, within: start..<end) else { return nil }
+            guard let splice = try document.splice(new[...], over: items..<itemsEnd, within: start..<end) else {
+                return nil
+            }
             // Check the region as written: it reads as the source's items, and the closing heading stays one.
             var written = Array(old[start..<splice.range.lowerBound])
             written.append(contentsOf: splice.bytes)
             written.append(contentsOf: old[splice.range.upperBound..<end])
             let check = String(decoding: written, as: UTF8.self)
-            let checked = TodoDocument.parse(check, from: 0, to: nil, firstLine: firstLine, nameLinesBase: 0, startsFile: start == 0)
+            let checked = TodoDocument.parse(
+                check, from: 0, to: nil, firstLine: firstLine, nameLinesBase: 0, startsFile: start == 0)
             if closing != nil, checked.headings.last?.end != written.count {
                 return try wholeList(of: source, into: document)
             }
-            try TodoDocument(fragment: check, path: existing.name, parsed: checked, section: section).verify(reads: new[...], from: 0, section: section)
+            try TodoDocument(fragment: check, path: existing.name, parsed: checked, section: section).verify(
+                reads: new[...], from: 0, section: section)
             return TodoDocumentEdit(document: document, replacing: splice.range, with: splice.bytes)
         }
     }
@@ -162,7 +171,9 @@ struct ByteReader {
             }
         }
         if failure != 0 { throw ConversionError.io(path: name, reason: String(cString: strerror(failure))) }
-        if read.count != range.count { throw ConversionError.io(path: name, reason: "the file changed while it was read") }
+        if read.count != range.count {
+            throw ConversionError.io(path: name, reason: "the file changed while it was read")
+        }
         return read
     }
 

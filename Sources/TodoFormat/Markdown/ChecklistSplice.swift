@@ -71,8 +71,10 @@ struct ChecklistSplice {
     private var quote: [UInt8] = []
 
     init(
-        bytes: UnsafeBufferPointer<UInt8>, lineEnding: [UInt8], window: Range<Int>, old: [OldItem], headings: [HeadingRecord],
-        before: OldItem?, after: OldItem?, startSection: String?, new: [TodoItem], newDepths: [Int], foreign: [OldItem] = []
+        bytes: UnsafeBufferPointer<UInt8>, lineEnding: [UInt8], window: Range<Int>, old: [OldItem],
+        headings: [HeadingRecord],
+        before: OldItem?, after: OldItem?, startSection: String?, new: [TodoItem], newDepths: [Int],
+        foreign: [OldItem] = []
     ) {
         self.bytes = bytes
         self.lineEnding = lineEnding
@@ -96,7 +98,8 @@ struct ChecklistSplice {
             item.section = nil
             return ItemAlignment.Entry(item, depth: depth)
         }
-        let alignment = try ItemAlignment(old: old.map { entry($0.item, $0.record.depth) }, new: zip(new, newDepths).map(entry))
+        let alignment = try ItemAlignment(
+            old: old.map { entry($0.item, $0.record.depth) }, new: zip(new, newDepths).map(entry))
         source = new.indices.map { alignment.oldIndex(of: $0) }
         var section = startSection
         sections = new.indices.map { j in
@@ -252,13 +255,22 @@ struct ChecklistSplice {
             var groups: [Group] = []
             var lastSection: String?? = nil
             if isTop {
-                if let previous { lastSection = .some(sections[previous]) } else if lastWasItem { lastSection = .some(startSection) }
+                if let previous {
+                    lastSection = .some(sections[previous])
+                } else if lastWasItem {
+                    lastSection = .some(startSection)
+                }
             }
             var from = cursor
             var waiting: Target? = nil
             for kid in run {
                 if !isTop {
-                    if groups.isEmpty { groups.append(Group(target: previous == nil ? firstStaying.map { .beforeOld($0) } ?? .end : .here, kids: [])) }
+                    if groups.isEmpty {
+                        groups.append(
+                            Group(
+                                target: previous == nil ? firstStaying.map { .beforeOld($0) } ?? .end : .here, kids: [])
+                        )
+                    }
                     groups[groups.count - 1].kids.append(kid)
                     continue
                 }
@@ -316,7 +328,12 @@ struct ChecklistSplice {
         // The text of a gap, with the kids placed by a heading inside it.
         func emitGap(_ range: Range<Int>) {
             var position = range.lowerBound
-            while let (i, at) = placed.indices.compactMap({ i in point(of: placed[i].target, in: range).map { (i, $0) } }).min(by: { $0.1 < $1.1 }) {
+            func nextPlaced() -> (Int, Int)? {
+                placed.indices.compactMap { i in point(of: placed[i].target, in: range).map { (i, $0) } }.min {
+                    $0.1 < $1.1
+                }
+            }
+            while let (i, at) = nextPlaced() {
                 if at > position {
                     if headings.contains(where: { (position..<at).contains($0.start) }) { createdSection = nil }
                     copy(position..<at, reprefix: reprefix)
@@ -328,7 +345,9 @@ struct ChecklistSplice {
                 ensureBlankLine(before: position, after: previous)
             }
             if position < range.upperBound {
-                if headings.contains(where: { (position..<range.upperBound).contains($0.start) }) { createdSection = nil }
+                if headings.contains(where: { (position..<range.upperBound).contains($0.start) }) {
+                    createdSection = nil
+                }
                 copy(position..<range.upperBound, reprefix: reprefix)
                 lastWasItem = false
             }
@@ -356,11 +375,13 @@ struct ChecklistSplice {
                 let next = t + 1 < oldChildren.count ? old[oldChildren[t + 1]].record.lineStart : end
                 let gapBefore = cursor..<lineStart
                 let gapAfter = old[child].record.extentEnd..<next
-                let dropsSeparator = !gapBefore.isEmpty && isBlank(gapBefore) && (gapAfter.isEmpty || startsWithBlankLine(gapAfter))
+                let dropsSeparator =
+                    !gapBefore.isEmpty && isBlank(gapBefore) && (gapAfter.isEmpty || startsWithBlankLine(gapAfter))
                 if !dropsSeparator { emitGap(gapBefore) }
                 cursor = old[child].record.extentEnd
                 // Text, a blank line, the item, a blank line: one blank line stays.
-                if !dropsSeparator && !gapAfter.isEmpty && isBlank(gapAfter) && Self.endsWithBlankLine(bytes[gapBefore]) {
+                if !dropsSeparator && !gapAfter.isEmpty && isBlank(gapAfter) && Self.endsWithBlankLine(bytes[gapBefore])
+                {
                     cursor = gapAfter.upperBound
                 }
                 removedBefore = true
@@ -371,7 +392,9 @@ struct ChecklistSplice {
             emitPlaced { _ in true }
             ensureBlankLine(before: end, after: previous)
         }
-        if isTop, let created = createdSection, let after, created != after.item.section { emitNewHeading(after.item.section) }
+        if isTop, let created = createdSection, let after, created != after.item.section {
+            emitNewHeading(after.item.section)
+        }
         if isTop, let after, removedBefore, placed.isEmpty,
             !Self.startsAtOne(Array(bytes[after.record.lineStart..<after.record.boxStart]))
         {
@@ -448,7 +471,8 @@ struct ChecklistSplice {
     /// prefix a new sibling takes after it.
     private func template(_ o: Int) -> [UInt8] {
         let record = old[o].record
-        return LinePrefix.blanked(bytes[record.lineStart..<record.markerStart]) + Array(bytes[record.markerStart..<record.boxStart])
+        return LinePrefix.blanked(bytes[record.lineStart..<record.markerStart])
+            + Array(bytes[record.markerStart..<record.boxStart])
     }
 
     /// An item's own lines: `prefix`, its box, its name and fields.
@@ -471,7 +495,10 @@ struct ChecklistSplice {
     private mutating func emitNewHeading(_ section: String?) {
         guard let section else { return }
         let level = headings.first?.level ?? 1
-        let blankBefore = out.isEmpty ? window.lowerBound == 0 || Self.endsWithBlankLine(bytes[..<window.lowerBound]) : Self.endsWithBlankLine(out[...])
+        let blankBefore =
+            out.isEmpty
+            ? window.lowerBound == 0 || Self.endsWithBlankLine(bytes[..<window.lowerBound])
+            : Self.endsWithBlankLine(out[...])
         if !blankBefore { out.append(contentsOf: lineEnding) }
         out.append(contentsOf: Array(repeating: UInt8(ascii: "#"), count: level))
         out.append(32)
@@ -490,22 +517,32 @@ struct ChecklistSplice {
         // same parent (whose lines stay), or at the top when nothing but quotes is before its marker.
         if let o = source[kid] {
             let sameParent =
-                parent.map { p in source[p] == oldParent[o] && source[p].map { emittedPrefix[p] == oldPrefix($0) } == true }
+                parent.map { p in
+                    source[p] == oldParent[o] && source[p].map { emittedPrefix[p] == oldPrefix($0) } == true
+                }
                 ?? (oldParent[o] == -1 || (oldParent[o] == -2 && old[o].record.depth == 0))
             let record = old[o].record
             let lead = bytes[record.lineStart..<record.markerStart]
-            let quoteOnly = parent != nil || lead.drop { $0 == 0xEF || $0 == 0xBB || $0 == 0xBF }.allSatisfy { $0 == UInt8(ascii: ">") || $0 == 32 } && lead.first != 32
+            let quoteOnly =
+                parent != nil
+                || lead.drop { $0 == 0xEF || $0 == 0xBB || $0 == 0xBF }.allSatisfy {
+                    $0 == UInt8(ascii: ">") || $0 == 32
+                } && lead.first != 32
             if sameParent && quoteOnly { return nil }
         }
         if let hint { return hint }
         if let previous, let prefix = emittedTemplate[previous] { return Self.nextNumber(prefix) }
         if parent == nil, let before {
             let record = before.record
-            return Self.nextNumber(LinePrefix.blanked(bytes[record.lineStart..<record.markerStart]) + Array(bytes[record.markerStart..<record.boxStart]))
+            return Self.nextNumber(
+                LinePrefix.blanked(bytes[record.lineStart..<record.markerStart])
+                    + Array(bytes[record.markerStart..<record.boxStart]))
         }
         let siblings = parent.map { newKids[$0] } ?? newRoots
         if let next = siblings.first(where: { $0 > kid && anchored[$0] }), let o = source[next] {
-            if let parent, let p = source[parent], let parentPrefix = emittedPrefix[parent], parentPrefix != oldPrefix(p) {
+            if let parent, let p = source[parent], let parentPrefix = emittedPrefix[parent],
+                parentPrefix != oldPrefix(p)
+            {
                 return rebase(o, Reprefix(old: LinePrefix.blanked(oldPrefix(p)), new: LinePrefix.blanked(parentPrefix)))
             }
             return template(o)
@@ -520,7 +557,8 @@ struct ChecklistSplice {
         }
         if let after {
             let record = after.record
-            return LinePrefix.blanked(bytes[record.lineStart..<record.markerStart]) + Array(bytes[record.markerStart..<record.boxStart])
+            return LinePrefix.blanked(bytes[record.lineStart..<record.markerStart])
+                + Array(bytes[record.markerStart..<record.boxStart])
         }
         return [UInt8(ascii: "-"), 32]
     }
@@ -563,7 +601,9 @@ struct ChecklistSplice {
         guard i > 1, prefix[i - 1] == UInt8(ascii: ".") || prefix[i - 1] == UInt8(ascii: ")") else { return prefix }
         var start = i - 1
         while start > 0 && prefix[start - 1] >= 48 && prefix[start - 1] <= 57 { start -= 1 }
-        guard start < i - 1, let number = Int(String(decoding: prefix[start..<(i - 1)], as: UTF8.self)), number < 999_999_999 else {
+        guard start < i - 1, let number = Int(String(decoding: prefix[start..<(i - 1)], as: UTF8.self)),
+            number < 999_999_999
+        else {
             return prefix
         }
         prefix.replaceSubrange(start..<(i - 1), with: Array(String(number + 1).utf8))
@@ -610,7 +650,8 @@ struct ChecklistSplice {
             while end < range.upperBound && bytes[end] != 10 { end += 1 }
             if end < range.upperBound { end += 1 }
             let line = bytes[start..<end]
-            let oldQuote = Self.quotePart(reprefix.old), newQuote = Self.quotePart(reprefix.new)
+            let oldQuote = Self.quotePart(reprefix.old)
+            let newQuote = Self.quotePart(reprefix.new)
             if isBlank(start..<end) {
                 // A blank line inside a quote stays inside it.
                 if newQuote != oldQuote { out.append(contentsOf: newQuote) }
@@ -654,7 +695,9 @@ struct ChecklistSplice {
         var i = bytes.endIndex
         guard i > bytes.startIndex, bytes[bytes.index(before: i)] == 10 else { return false }
         i = bytes.index(before: i)
-        while i > bytes.startIndex, case let b = bytes[bytes.index(before: i)], b == 32 || b == 9 || b == 13 { i = bytes.index(before: i) }
+        while i > bytes.startIndex, case let b = bytes[bytes.index(before: i)], b == 32 || b == 9 || b == 13 {
+            i = bytes.index(before: i)
+        }
         return i == bytes.startIndex || bytes[bytes.index(before: i)] == 10
     }
 
@@ -669,10 +712,15 @@ struct ChecklistSplice {
             return Array(text[i...])
         }
         let line = out.isEmpty ? lastLine(bytes[..<window.lowerBound]) : lastLine(out)
-        guard let line, let first = line.first(where: { $0 != 32 && $0 != 9 }), first != 10, first != 13, first != UInt8(ascii: "#")
+        guard let line, let first = line.first(where: { $0 != 32 && $0 != 9 }), first != 10, first != 13,
+            first != UInt8(ascii: "#")
         else { return }
         // A setext underline or a thematic break ends what is above it.
-        if line.allSatisfy({ [32, 9, 10, 13, first].contains($0) }) && (first == UInt8(ascii: "=") || first == UInt8(ascii: "-")) { return }
+        if line.allSatisfy({ [32, 9, 10, 13, first].contains($0) })
+            && (first == UInt8(ascii: "=") || first == UInt8(ascii: "-"))
+        {
+            return
+        }
         out.append(contentsOf: quote)
         out.append(contentsOf: lineEnding)
         lastWasItem = false
@@ -692,7 +740,9 @@ struct ChecklistSplice {
         }
         guard i < bytes.count, bytes[i] != 10, bytes[i] != 13 else { return }
         var contentColumn = 0
-        for b in LinePrefix.blanked(prefix) { contentColumn = b == 9 ? contentColumn + 4 - contentColumn % 4 : contentColumn + 1 }
+        for b in LinePrefix.blanked(prefix) {
+            contentColumn = b == 9 ? contentColumn + 4 - contentColumn % 4 : contentColumn + 1
+        }
         if column < contentColumn && (Self.startsBlock(bytes, at: i) || startsOldItem(at: position)) { return }
         out.append(contentsOf: quote)
         out.append(contentsOf: lineEnding)
@@ -701,7 +751,8 @@ struct ChecklistSplice {
 
     /// Whether an old item's line starts at `position`.
     private func startsOldItem(at position: Int) -> Bool {
-        var low = 0, high = windowCount
+        var low = 0
+        var high = windowCount
         while low < high {
             let mid = (low + high) / 2
             if old[mid].record.lineStart < position { low = mid + 1 } else { high = mid }
@@ -717,7 +768,8 @@ struct ChecklistSplice {
         switch c {
         case UInt8(ascii: "-"), UInt8(ascii: "+"), UInt8(ascii: "*"):
             return at(i + 1) == 32 || at(i + 1) == 9 || (c != UInt8(ascii: "+") && at(i + 1) == c)
-        case UInt8(ascii: "#"), UInt8(ascii: "`"), UInt8(ascii: "~"), UInt8(ascii: "<"), UInt8(ascii: ">"), UInt8(ascii: "_"):
+        case UInt8(ascii: "#"), UInt8(ascii: "`"), UInt8(ascii: "~"), UInt8(ascii: "<"), UInt8(ascii: ">"),
+            UInt8(ascii: "_"):
             return true
         case UInt8(ascii: "0")...UInt8(ascii: "9"):
             var k = i

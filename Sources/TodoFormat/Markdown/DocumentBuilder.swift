@@ -88,7 +88,8 @@ struct ItemRecord: Sendable {
         return ParsedItem(
             line: Int(line), lineStart: lineStart, markerStart: markerStart, boxStart: boxStart, statusEnd: statusEnd,
             status: status, depth: depth, isOrdered: isOrdered, firstNameLine: firstLine, moreNameLines: more,
-            nameEnd: nameEndOffset, lastLine: lastLine, inBlockQuote: inBlockQuote, startsAfterOtherText: startsAfterOtherText)
+            nameEnd: nameEndOffset, lastLine: lastLine, inBlockQuote: inBlockQuote,
+            startsAfterOtherText: startsAfterOtherText)
     }
 }
 
@@ -132,7 +133,8 @@ struct NearMiss: Sendable {
     func problem(path: String) -> TodoDocument.Problem {
         var text = message
         if let relatedLine { text = text.replacingOccurrences(of: "{line}", with: String(relatedLine)) }
-        return TodoDocument.Problem(location: SourceLocation(file: path, line: line, column: column), severity: .warning, message: text)
+        return TodoDocument.Problem(
+            location: SourceLocation(file: path, line: line, column: column), severity: .warning, message: text)
     }
 
     func shifted(lines delta: Int) -> NearMiss {
@@ -174,7 +176,8 @@ struct DocumentBuilder: BlockSink {
             more = Int32(nameLinesBase + nameLines.count)
             nameLines.append(
                 NameLines(
-                    firstEnd: UInt32(parsed.firstNameLine.upperBound - base), lastLineDelta: UInt32(parsed.lastLine - parsed.line),
+                    firstEnd: UInt32(parsed.firstNameLine.upperBound - base),
+                    lastLineDelta: UInt32(parsed.lastLine - parsed.line),
                     lines: parsed.moreNameLines.map { UInt32($0.lowerBound - base)..<UInt32($0.upperBound - base) }))
         }
         var record = ItemRecord(parsed, lineStart: parsed.lineStart + offset, more: more)
@@ -202,7 +205,9 @@ struct DocumentBuilder: BlockSink {
     }
 
     mutating func heading(text: String, level: Int, line: Int, start: Int, end: Int) {
-        headings.append(HeadingRecord(line: line, start: start + offset, end: lineEnd(after: end) + offset, level: level, text: text))
+        headings.append(
+            HeadingRecord(
+                line: line, start: start + offset, end: lineEnd(after: end) + offset, level: level, text: text))
     }
 
     mutating func listBlock(firstLine: Int, lastLine: Int, canonicalizable: Bool) {

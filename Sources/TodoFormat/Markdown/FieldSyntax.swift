@@ -22,7 +22,9 @@ enum FieldSyntax {
                 var cursor = Cursor(bytes: line, position: i)
                 if let fields = cursor.parseGroups() {
                     var nameEnd = i
-                    while nameEnd > line.startIndex && (line[nameEnd - 1] == 32 || line[nameEnd - 1] == 9) { nameEnd -= 1 }
+                    while nameEnd > line.startIndex && (line[nameEnd - 1] == 32 || line[nameEnd - 1] == 9) {
+                        nameEnd -= 1
+                    }
                     return (nameEnd, fields, cursor.groups)
                 }
             }
@@ -48,7 +50,8 @@ enum FieldSyntax {
     /// to one of them (key and value, each used once) keeps that text (`1.10`, `1e400`, a
     /// date's zone), so that an edit of one field or of the name leaves the others as written.
     static func render(
-        name: Substring, fields: [Field], continuation: String, lineEnding: String = "\n", written: [(field: Field, text: String)] = []
+        name: Substring, fields: [Field], continuation: String, lineEnding: String = "\n",
+        written: [(field: Field, text: String)] = []
     ) -> String {
         var text = NameSyntax.escape(name, continuation: continuation, lineEnding: lineEnding)
         var unused = written
@@ -67,10 +70,13 @@ enum FieldSyntax {
 
     static func renderKey(_ key: String) -> String {
         let bytes = Array(key.utf8)
-        let bare = !bytes.isEmpty && bytes.first != 32 && bytes.last != 32
+        let bare =
+            !bytes.isEmpty && bytes.first != 32 && bytes.last != 32
             && !NameSyntax.containsControl(bytes[...])
-            && !bytes.contains { $0 == UInt8(ascii: "[") || $0 == UInt8(ascii: "]") || $0 == UInt8(ascii: ":")
-                || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }
+            && !bytes.contains {
+                $0 == UInt8(ascii: "[") || $0 == UInt8(ascii: "]") || $0 == UInt8(ascii: ":")
+                    || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\")
+            }
         return bare ? key : quote(key)
     }
 
@@ -85,11 +91,15 @@ enum FieldSyntax {
         guard let first = bytes.first, let last = bytes.last, first != 32, first != 9, last != 32, last != 9 else {
             return false
         }
-        if first == UInt8(ascii: "\"") || first == UInt8(ascii: "[") || first == UInt8(ascii: "{") || first == UInt8(ascii: "<") {
+        if first == UInt8(ascii: "\"") || first == UInt8(ascii: "[") || first == UInt8(ascii: "{")
+            || first == UInt8(ascii: "<")
+        {
             return false
         }
         // Control characters are quoted, never written raw.
-        if NameSyntax.containsControl(bytes[...]) || bytes.contains(where: { $0 == UInt8(ascii: "[") || $0 == UInt8(ascii: "]") }) {
+        if NameSyntax.containsControl(bytes[...])
+            || bytes.contains(where: { $0 == UInt8(ascii: "[") || $0 == UInt8(ascii: "]") })
+        {
             return false
         }
         return typedToken(bytes[...]) == nil
@@ -104,7 +114,9 @@ enum FieldSyntax {
     /// JSON text with DEL and the C1 controls (which JSON may leave raw, only inside strings)
     /// written as `\uXXXX` escapes.
     private static func escapingControls(_ json: String) -> String {
-        guard json.unicodeScalars.contains(where: { $0.value >= 0x7F && NameSyntax.isControl($0.value) }) else { return json }
+        guard json.unicodeScalars.contains(where: { $0.value >= 0x7F && NameSyntax.isControl($0.value) }) else {
+            return json
+        }
         var out = ""
         for scalar in json.unicodeScalars {
             if scalar.value >= 0x7F && NameSyntax.isControl(scalar.value) {

@@ -43,7 +43,8 @@ enum FrontMatter {
         #if !YAML
         let yaml = UnsafeBufferPointer(rebasing: bytes[front.yaml])
         guard let raw = rawMetadata(yaml) else {
-            let why = "the '---' lines 1 and \(front.lineCount) enclose no front matter: what lies between does not start with a 'key:' line, so they are read as Markdown"
+            let why =
+                "the '---' lines 1 and \(front.lineCount) enclose no front matter: what lies between does not start with a 'key:' line, so they are read as Markdown"
             return ([], 0, 1, why)
         }
         return (raw, front.bodyStart, front.lineCount + 1, nil)
@@ -52,7 +53,9 @@ enum FrontMatter {
             let metadata = try parse(UnsafeBufferPointer(rebasing: bytes[front.yaml]), file: file, lineOffset: 1)
             return (metadata, front.bodyStart, front.lineCount + 1, nil)
         } catch {
-            let reason = error.location.line > 0 ? "\(error.message) at line \(error.location.line), column \(error.location.column)" : error.message
+            let reason =
+                error.location.line > 0
+                ? "\(error.message) at line \(error.location.line), column \(error.location.column)" : error.message
             let why =
                 "the '---' lines 1 and \(front.lineCount) enclose no front matter: what lies between is not a YAML mapping "
                 + "(\(reason)), so they are read as Markdown"
@@ -76,7 +79,9 @@ enum FrontMatter {
             switch event.kind {
             case .streamEnd:
                 if !sawMapping && yaml.contains(where: { $0 != 32 && $0 != 9 && $0 != 10 && $0 != 13 }) {
-                    throw ParseError("no YAML mapping, only comments or an empty value", at: SourceLocation(file: file, line: 0, column: 0))
+                    throw ParseError(
+                        "no YAML mapping, only comments or an empty value",
+                        at: SourceLocation(file: file, line: 0, column: 0))
                 }
                 return metadata
             case .documentStart:
@@ -126,7 +131,9 @@ enum FrontMatter {
             return !trimmed.isEmpty && !trimmed.hasPrefix("#") && trimmed != "\r"
         }
         guard let first else { return text.contains("#") ? nil : [Field(rawKey, .string(text))] }
-        guard let colon = first.firstIndex(of: ":"), colon > first.startIndex, !"-#[{ \t".contains(first.first!) else { return nil }
+        guard let colon = first.firstIndex(of: ":"), colon > first.startIndex, !"-#[{ \t".contains(first.first!) else {
+            return nil
+        }
         let after = first[first.index(after: colon)...]
         guard after.isEmpty || after.first == " " || after.first == "\t" || after.first == "\r" else { return nil }
         return [Field(rawKey, .string(text))]
@@ -136,7 +143,8 @@ enum FrontMatter {
     static func render(_ metadata: [Field], lineEnding: String = "\n") throws -> String {
         guard metadata.count == 1, metadata[0].key == rawKey, case .string(let text) = metadata[0].value else {
             throw ConversionError.unsupported(
-                "the list's metadata (\(metadata.map(\.key).joined(separator: ", "))) cannot be written as front matter: \(YAMLFormat.missing)")
+                "the list's metadata (\(metadata.map(\.key).joined(separator: ", "))) cannot be written as front matter: \(YAMLFormat.missing)"
+            )
         }
         return "---" + lineEnding + text + "---" + lineEnding
     }

@@ -23,7 +23,8 @@ final class ItemQueue: BlockSink {
         if parsed.depth >= Limits.itemLevels && tooDeep == nil {
             var column = 1
             for i in parsed.lineStart..<parsed.boxStart where bytes[i] & 0xC0 != 0x80 { column += 1 }
-            tooDeep = ParseError(Limits.itemDepthMessage, at: SourceLocation(file: path, line: parsed.line, column: column))
+            tooDeep = ParseError(
+                Limits.itemDepthMessage, at: SourceLocation(file: path, line: parsed.line, column: column))
         }
         items.append((ItemText.item(of: parsed, section: section, in: source, bytes: bytes), parsed.depth))
         if parsed.depth == 0 { headingWithoutItems = nil }
@@ -56,7 +57,9 @@ final class ItemQueue: BlockSink {
 /// The name and fields of a parsed item, read from its name lines.
 enum ItemText {
     /// The list item for a parsed item; `section` is the heading above it, kept for top-level items.
-    static func item(of parsed: ParsedItem, section: String?, in source: String, bytes: UnsafeBufferPointer<UInt8>) -> TodoItem {
+    static func item(of parsed: ParsedItem, section: String?, in source: String, bytes: UnsafeBufferPointer<UInt8>)
+        -> TodoItem
+    {
         let (name, fields) = nameAndFields(of: parsed, in: source, bytes: bytes)
         return TodoItem(
             nameStorage: name, status: parsed.status, fields: fields, children: [],

@@ -12,7 +12,8 @@ struct MarkdownFormat: ListFormat {
     /// A task line in the first 200 lines; otherwise Markdown is what text falls back to.
     func recognition(of head: UnsafeBufferPointer<UInt8>) -> Recognition {
         let text = String(decoding: head, as: UTF8.self)
-        for line in text.split(separator: "\n", maxSplits: 200).prefix(200) where Self.isTaskLine(line.drop { $0 == " " || $0 == "\t" }) {
+        for line in text.split(separator: "\n", maxSplits: 200).prefix(200)
+        where Self.isTaskLine(line.drop { $0 == " " || $0 == "\t" }) {
             return .likely
         }
         return .fallback
@@ -54,7 +55,8 @@ struct MarkdownFormat: ListFormat {
         var document = try TodoDocument(parsing: existing.text(), path: existing.name)
         let before = document.text
         try document.update(with: list)
-        return try Self.pendingWrite(of: document.text == before ? nil : TodoDocumentEdit(text: document.text), to: existing)
+        return try Self.pendingWrite(
+            of: document.text == before ? nil : TodoDocumentEdit(text: document.text), to: existing)
     }
 
     /// Writes the list of the checklist `source` into the checklist `existing`: an update like

@@ -47,7 +47,8 @@ struct MarkdownWriter: ListWriter {
         Written(warnings: warnings.warnings, bytes: try sink.finish(path: outputName))
     }
 
-    static let nestedSection = "a checklist has sections (headings) for top-level items only: nested items' sections were left out"
+    static let nestedSection =
+        "a checklist has sections (headings) for top-level items only: nested items' sections were left out"
     static let sectionless =
         "a checklist's heading covers the items after it: items without a section after one with a section read back under it"
 
@@ -70,7 +71,8 @@ struct MarkdownWriter: ListWriter {
         if !plain {
             sink.write(
                 FieldSyntax.render(
-                    name: item.nameStorage, fields: item.fields, continuation: Indentation.twoSpaces(depth + 1), lineEnding: lineEnding))
+                    name: item.nameStorage, fields: item.fields, continuation: Indentation.twoSpaces(depth + 1),
+                    lineEnding: lineEnding))
         }
         sink.write(lineEnding)
     }

@@ -24,7 +24,9 @@ enum NameSyntax {
     /// written `\&`; a backslash that the reader would take as an escape is doubled; a
     /// continuation line that would start a block starts with a backslash. Lines end in `lineEnding`.
     static func escape(_ name: Substring, continuation: String, lineEnding: String = "\n") -> String {
-        let plain = name.utf8.withContiguousStorageIfAvailable { isPlain($0) } ?? Array(name.utf8).withUnsafeBufferPointer { isPlain($0) }
+        let plain =
+            name.utf8.withContiguousStorageIfAvailable { isPlain($0) }
+            ?? Array(name.utf8).withUnsafeBufferPointer { isPlain($0) }
         if plain { return String(name) }
         var lines: [[Unit]] = [[]]
         for (k, segment) in name.unicodeScalars.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
@@ -151,7 +153,8 @@ enum NameSyntax {
         var d = 0
         while d < bytes.count && bytes[d] >= 48 && bytes[d] <= 57 { d += 1 }
         let escapable = d == 0 ? blockStartCharacters : orderedDelimiters
-        if d < bytes.count && bytes[d] == UInt8(ascii: "\\") && d + 1 < bytes.count && escapable.contains(bytes[d + 1]) {
+        if d < bytes.count && bytes[d] == UInt8(ascii: "\\") && d + 1 < bytes.count && escapable.contains(bytes[d + 1])
+        {
             bytes.insert(UInt8(ascii: "\\"), at: d)
         } else if d < bytes.count && escapable.contains(bytes[d]) {
             bytes.insert(UInt8(ascii: "\\"), at: d)
@@ -211,7 +214,9 @@ enum NameSyntax {
     /// where N is a space or a control character. Nil for any other text.
     static func decodedReference<C: RandomAccessCollection>(_ bytes: C, at i: C.Index) -> (Unicode.Scalar, Int)?
     where C.Element == UInt8, C.Index == Int {
-        guard i + 3 < bytes.endIndex, bytes[i] == UInt8(ascii: "&"), bytes[i + 1] == UInt8(ascii: "#") else { return nil }
+        guard i + 3 < bytes.endIndex, bytes[i] == UInt8(ascii: "&"), bytes[i + 1] == UInt8(ascii: "#") else {
+            return nil
+        }
         var j = i + 2
         var value: UInt32 = 0
         while j < bytes.endIndex && j - i - 2 < 8, bytes[j] >= 48 && bytes[j] <= 57 {

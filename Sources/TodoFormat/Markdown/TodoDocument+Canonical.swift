@@ -50,14 +50,18 @@ extension TodoDocument {
             let end = block.last < lineStarts.count ? lineStarts[block.last] : bytes.count
             // Two rewritten lists with only blank lines between them would read as one loose
             // list, which the next run would rewrite again: they become one list now.
-            if let previous = previousEnd, previous.offset == position, nextTextLine(after: previous.line)?.line == block.first {
+            if let previous = previousEnd, previous.offset == position,
+                nextTextLine(after: previous.line)?.line == block.first
+            {
                 position = start
             }
             out.append(contentsOf: bytes[position..<start])
             while entryIndex < records.count && Int(records[entryIndex].line) < block.first { entryIndex += 1 }
             var sink = ByteSink()
             while entryIndex < records.count && Int(records[entryIndex].line) <= block.last {
-                MarkdownWriter.writeLine(of: item(at: entryIndex, bytes: bytes), depth: records[entryIndex].depth, lineEnding: lineEnding, to: &sink)
+                MarkdownWriter.writeLine(
+                    of: item(at: entryIndex, bytes: bytes), depth: records[entryIndex].depth, lineEnding: lineEnding,
+                    to: &sink)
                 entryIndex += 1
             }
             out.append(contentsOf: sink.buffer)

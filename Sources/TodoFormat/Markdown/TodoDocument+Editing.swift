@@ -76,11 +76,15 @@ extension TodoDocument {
         let shift = depth - records[index].depth
         for k in moved.indices { moved[k].depth += shift }
         if parent == nil { moved[0].item.section = sectionForTopLevelItem(at: place, skipping: index..<end) }
-        if shift != 0 || parent != nil { for k in moved.indices where moved[k].depth > 0 { moved[k].item.section = nil } }
+        if shift != 0 || parent != nil {
+            for k in moved.indices where moved[k].depth > 0 { moved[k].item.section = nil }
+        }
         // Far apart: the item's lines go from one window and come into another.
         let from = rootWindow(containing: index..<end)
         let to = rootWindow(containing: place..<place, inside: parent)
-        let between = from.upperBound < to.lowerBound ? from.upperBound..<to.lowerBound
+        let between =
+            from.upperBound < to.lowerBound
+            ? from.upperBound..<to.lowerBound
             : to.upperBound < from.lowerBound ? to.upperBound..<from.lowerBound : nil
         if let between, between.contains(where: { records[$0].depth == 0 }) {
             try moveApart(index..<end, from: from, moved: moved, to: to, at: place)
@@ -100,7 +104,8 @@ extension TodoDocument {
     public mutating func setMetadata(_ metadata: [Field]) throws {
         guard metadata != self.metadata else { return }
         self = try TodoDocument(
-            parsing: Self.replacingFrontMatter(of: text, bodyStart: bodyStart, with: metadata, lineEnding: lineEnding), path: path)
+            parsing: Self.replacingFrontMatter(of: text, bodyStart: bodyStart, with: metadata, lineEnding: lineEnding),
+            path: path)
     }
 
     /// Moves the items `subtree` (from the window `from`) into the window `to` at item index
@@ -120,7 +125,9 @@ extension TodoDocument {
             let window = min(from.lowerBound, to.lowerBound)..<max(from.upperBound, to.upperBound)
             var new = entries(window)
             new.removeSubrange((subtree.lowerBound - window.lowerBound)..<(subtree.upperBound - window.lowerBound))
-            new.insert(contentsOf: moved, at: place > subtree.lowerBound ? place - window.lowerBound - subtree.count : place - window.lowerBound)
+            new.insert(
+                contentsOf: moved,
+                at: place > subtree.lowerBound ? place - window.lowerBound - subtree.count : place - window.lowerBound)
             try replaceItems(window, with: new)
             return
         }
@@ -184,7 +191,9 @@ extension TodoDocument {
         let next = after < records.count ? section(of: after) : nil
         if !moved.isEmpty, records[moved.lowerBound].depth == 0 {
             let own = section(of: moved.lowerBound)
-            if (before >= 0 && own == previous) || (after < records.count && own == next) || (before < 0 && after == records.count) {
+            if (before >= 0 && own == previous) || (after < records.count && own == next)
+                || (before < 0 && after == records.count)
+            {
                 return own
             }
         }
@@ -235,12 +244,18 @@ extension TodoDocument {
 
     /// Replaces byte ranges of the text, then checks the document with `check`; when the check
     /// throws, the text goes back to what it was.
-    mutating func replaceChecked(_ edits: [(range: Range<Int>, bytes: [UInt8])], check: (TodoDocument) throws -> Void) throws {
+    mutating func replaceChecked(_ edits: [(range: Range<Int>, bytes: [UInt8])], check: (TodoDocument) throws -> Void)
+        throws
+    {
         var undo: [(range: Range<Int>, bytes: [UInt8])] = []
         var shift = 0
         text.withBytes { bytes in
             for edit in edits {
-                undo.append(((edit.range.lowerBound + shift)..<(edit.range.lowerBound + shift + edit.bytes.count), Array(bytes[edit.range])))
+                undo.append(
+                    (
+                        (edit.range.lowerBound + shift)..<(edit.range.lowerBound + shift + edit.bytes.count),
+                        Array(bytes[edit.range])
+                    ))
                 shift += edit.bytes.count - edit.range.count
             }
         }

@@ -6,9 +6,14 @@ extension TodoDocument {
         var problems = nearMisses.map { $0.problem(path: path) }
         if let notFrontMatter {
             problems.append(
-                Problem(location: SourceLocation(file: path, line: 1, column: 1), severity: .warning, message: notFrontMatter))
+                Problem(
+                    location: SourceLocation(file: path, line: 1, column: 1), severity: .warning,
+                    message: notFrontMatter))
         }
-        var crlf = 0, lf = 0, firstMixed = 0, line = 1
+        var crlf = 0
+        var lf = 0
+        var firstMixed = 0
+        var line = 1
         text.withBytes { bytes in
             for (i, b) in bytes.enumerated() where b == 10 {
                 if i > 0 && bytes[i - 1] == 13 { crlf += 1 } else { lf += 1 }

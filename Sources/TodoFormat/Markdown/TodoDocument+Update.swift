@@ -38,7 +38,8 @@ extension TodoDocument {
             }
         }
         if list.metadata != metadata {
-            updated = Self.replacingFrontMatter(of: updated, bodyStart: bodyStart, with: list.metadata, lineEnding: lineEnding)
+            updated = Self.replacingFrontMatter(
+                of: updated, bodyStart: bodyStart, with: list.metadata, lineEnding: lineEnding)
         }
         return updated
     }
@@ -53,13 +54,15 @@ extension TodoDocument {
         try text.withBytes { bytes in
             func same(_ o: Int, _ n: Int) -> Bool {
                 guard records[o].depth == new[n].depth else { return false }
-                let a = item(at: o, bytes: bytes), b = new[n].item
+                let a = item(at: o, bytes: bytes)
+                let b = new[n].item
                 return a.status == b.status && a.section == b.section && a.fields == b.fields
                     && a.nameStorage.utf8.elementsEqual(b.nameStorage.utf8)
             }
             // The same items at the start and at the end stay out of the window.
             var prefix = 0
-            while prefix < items.count && prefix < new.count && same(items.lowerBound + prefix, new.startIndex + prefix) { prefix += 1 }
+            while prefix < items.count && prefix < new.count && same(items.lowerBound + prefix, new.startIndex + prefix)
+            { prefix += 1 }
             if prefix == items.count && prefix == new.count { return nil }
             var suffix = 0
             while suffix < items.count - prefix && suffix < new.count - prefix
@@ -107,10 +110,13 @@ extension TodoDocument {
 
     /// `text` with its front matter (which ends at `bodyStart`, 0 for none) holding `metadata`:
     /// rewritten, added after a byte order mark, or taken away when there is no metadata.
-    static func replacingFrontMatter(of text: String, bodyStart: Int, with metadata: [Field], lineEnding: String) -> String {
+    static func replacingFrontMatter(of text: String, bodyStart: Int, with metadata: [Field], lineEnding: String)
+        -> String
+    {
         var bytes = Array(text.utf8)
         let start = ByteOrderMark.length(in: bytes)
-        let block = metadata.isEmpty ? [] : Array(((try? FrontMatter.render(metadata, lineEnding: lineEnding)) ?? "").utf8)
+        let block =
+            metadata.isEmpty ? [] : Array(((try? FrontMatter.render(metadata, lineEnding: lineEnding)) ?? "").utf8)
         bytes.replaceSubrange(start..<max(start, bodyStart), with: block)
         return String(decoding: bytes, as: UTF8.self)
     }
@@ -119,10 +125,14 @@ extension TodoDocument {
     /// reader sees them: an item without one after an item with one takes that one; `section`
     /// is the one before the first). With `total`, the items after those need not be checked,
     /// but the document must hold `total` items.
-    func verify(reads expected: ArraySlice<ItemAlignment.Entry>, from first: Int, section: String?, total: Int? = nil) throws {
+    func verify(reads expected: ArraySlice<ItemAlignment.Entry>, from first: Int, section: String?, total: Int? = nil)
+        throws
+    {
         var mismatch: Int? = nil
         if let total {
-            if records.count != total || records.count - first < expected.count { mismatch = min(first + expected.count, records.count) }
+            if records.count != total || records.count - first < expected.count {
+                mismatch = min(first + expected.count, records.count)
+            }
         } else if records.count - first != expected.count {
             mismatch = first + min(expected.count, records.count - first)
         }
@@ -132,7 +142,8 @@ extension TodoDocument {
                 let got = item(at: k, bytes: bytes)
                 if want.depth == 0 { section = want.item.section ?? section }
                 if records[k].depth != want.depth || got.status != want.item.status || got.fields != want.item.fields
-                    || (want.depth == 0 && got.section != section) || !got.nameStorage.utf8.elementsEqual(want.item.nameStorage.utf8)
+                    || (want.depth == 0 && got.section != section)
+                    || !got.nameStorage.utf8.elementsEqual(want.item.nameStorage.utf8)
                 {
                     mismatch = k
                 }

@@ -145,7 +145,9 @@ public struct TodoDocument: Sendable {
 
     /// The items with their depths.
     func alignmentEntries() -> [ItemAlignment.Entry] {
-        text.withBytes { bytes in records.indices.map { ItemAlignment.Entry(item(at: $0, bytes: bytes), depth: records[$0].depth) } }
+        text.withBytes { bytes in
+            records.indices.map { ItemAlignment.Entry(item(at: $0, bytes: bytes), depth: records[$0].depth) }
+        }
     }
 
     /// Parses the body again, from scratch.
@@ -215,7 +217,8 @@ public struct TodoDocument: Sendable {
 
     /// The section at byte offset `offset`.
     func section(before offset: Int) -> String? {
-        var low = 0, high = headings.count
+        var low = 0
+        var high = headings.count
         while low < high {
             let mid = (low + high) / 2
             if headings[mid].start < offset { low = mid + 1 } else { high = mid }
@@ -231,11 +234,15 @@ public struct TodoDocument: Sendable {
         let old = entries[index].item
         var item = old
         try change(&item)
-        guard item.status != old.status || item.nameStorage != old.nameStorage || item.fields != old.fields else { return }
+        guard item.status != old.status || item.nameStorage != old.nameStorage || item.fields != old.fields else {
+            return
+        }
         let parsed = self.parsed(index)
         var bytes = Array(text.utf8)
         let before = bytes.count
-        let (range, replacement) = bytes.withUnsafeBufferPointer { Self.rewrite(parsed, as: item, lineEnding: lineEnding, in: $0) }
+        let (range, replacement) = bytes.withUnsafeBufferPointer {
+            Self.rewrite(parsed, as: item, lineEnding: lineEnding, in: $0)
+        }
         let lineDelta = replacement.count { $0 == 10 } - bytes[range].count { $0 == 10 }
         bytes.replaceSubrange(range, with: replacement)
         text = String(decoding: bytes, as: UTF8.self)
@@ -258,7 +265,10 @@ public struct TodoDocument: Sendable {
             written = zip(split.fields, split.groups).map { ($0, String(decoding: line[$1], as: UTF8.self)) }
         }
         let rendered = Array(
-            FieldSyntax.render(name: item.nameStorage, fields: item.fields, continuation: prefix, lineEnding: lineEnding, written: written).utf8)
+            FieldSyntax.render(
+                name: item.nameStorage, fields: item.fields, continuation: prefix, lineEnding: lineEnding,
+                written: written
+            ).utf8)
         var nameStart = parsed.firstNameLine.lowerBound
         // No name yet: it goes after the white space character that follows `]`.
         if parsed.firstNameLine.isEmpty && parsed.moreNameLines.isEmpty { nameStart = parsed.statusEnd + 2 }
@@ -303,11 +313,15 @@ public struct TodoDocument: Sendable {
             headings[h].start += byteDelta
             headings[h].end += byteDelta
         }
-        let laterBlocks = listBlocks[(b + 1)...].map { ListBlock(first: $0.first + lineDelta, last: $0.last + lineDelta, canonical: $0.canonical) }
+        let laterBlocks = listBlocks[(b + 1)...].map {
+            ListBlock(first: $0.first + lineDelta, last: $0.last + lineDelta, canonical: $0.canonical)
+        }
         listBlocks.replaceSubrange(b..., with: parsed.listBlocks + laterBlocks)
-        nearMisses = nearMisses.filter { $0.line < block.first } + parsed.nearMisses
+        nearMisses =
+            nearMisses.filter { $0.line < block.first } + parsed.nearMisses
             + nearMisses.filter { $0.line > block.last }.map { $0.shifted(lines: lineDelta) }
-        taskLikeLines = taskLikeLines.filter { $0.itemLine < block.first } + parsed.taskLikeLines
+        taskLikeLines =
+            taskLikeLines.filter { $0.itemLine < block.first } + parsed.taskLikeLines
             + taskLikeLines.filter { $0.itemLine > block.last }.map { ($0.itemLine + lineDelta, $0.hasCheckedBox) }
     }
 
@@ -333,7 +347,8 @@ public struct TodoDocument: Sendable {
         }
         var lineDeltas: [Int] = []
         text.withBytes { bytes in
-            var line = 1, position = 0
+            var line = 1
+            var position = 0
             for k in regions.indices {
                 line += bytes[position..<regions[k].start].count { $0 == 10 }
                 regions[k].firstLine = line
@@ -341,7 +356,9 @@ public struct TodoDocument: Sendable {
                 regions[k].endLine = line
                 position = regions[k].end
             }
-            for edit in edits { lineDeltas.append(edit.bytes.count { $0 == 10 } - bytes[edit.range].count { $0 == 10 }) }
+            for edit in edits {
+                lineDeltas.append(edit.bytes.count { $0 == 10 } - bytes[edit.range].count { $0 == 10 })
+            }
         }
         // The new text, edited from the end so that earlier offsets stay.
         var updated = text
@@ -364,8 +381,10 @@ public struct TodoDocument: Sendable {
         }
         /// How far the edits before an old offset move it (text added right at it comes after it).
         func shift(_ offset: Int) -> (bytes: Int, lines: Int) {
-            var bytes = 0, lines = 0
-            for (k, edit) in edits.enumerated() where edit.range.upperBound <= offset && edit.range.lowerBound < offset {
+            var bytes = 0
+            var lines = 0
+            for (k, edit) in edits.enumerated() where edit.range.upperBound <= offset && edit.range.lowerBound < offset
+            {
                 bytes += edit.bytes.count - edit.range.count
                 lines += lineDeltas[k]
             }
@@ -373,13 +392,18 @@ public struct TodoDocument: Sendable {
         }
         // Each region parsed again, from the last to the first, so that earlier indexes stay;
         // what follows a region moves by the edits before it. The arrays change in place.
-        var parsedRegions: [(region: Int, parsed: DocumentBuilder, before: (bytes: Int, lines: Int), after: (bytes: Int, lines: Int))] = []
+        var parsedRegions:
+            [(region: Int, parsed: DocumentBuilder, before: (bytes: Int, lines: Int), after: (bytes: Int, lines: Int))] =
+                []
         let total = shift(Int.max)
         for (k, region) in regions.enumerated() {
             // A region that reaches the end of the text takes what is added at its end.
-            let before = shift(region.start), after = region.end == oldCount ? total : shift(region.end)
-            let start = region.start + before.bytes, end = region.end + after.bytes
-            let parsed = Self.parse(text, from: start, to: end, firstLine: region.firstLine + before.lines, nameLinesBase: 0)
+            let before = shift(region.start)
+            let after = region.end == oldCount ? total : shift(region.end)
+            let start = region.start + before.bytes
+            let end = region.end + after.bytes
+            let parsed = Self.parse(
+                text, from: start, to: end, firstLine: region.firstLine + before.lines, nameLinesBase: 0)
             // The closing heading must still close the region, else what follows reads otherwise.
             if region.closed, parsed.headings.last?.end != end {
                 parseBody()
@@ -387,29 +411,40 @@ public struct TodoDocument: Sendable {
             }
             parsedRegions.append((k, parsed, before, after))
         }
-        var nextStart = (record: records.count, heading: headings.count, block: listBlocks.count, miss: nearMisses.count, task: taskLikeLines.count)
+        var nextStart = (
+            record: records.count, heading: headings.count, block: listBlocks.count, miss: nearMisses.count,
+            task: taskLikeLines.count
+        )
         for (k, parsed, _, after) in parsedRegions.reversed() {
             let region = regions[k]
             // Found among the old values before anything moves: the region's old part, then what
             // lies between it and the next region, which moves by the edits up to its end.
             let r0 = records[..<nextStart.record].firstIndex { $0.lineStart >= region.start } ?? nextStart.record
             let r1 = records[r0..<nextStart.record].firstIndex { $0.lineStart >= region.end } ?? nextStart.record
-            for i in r1..<nextStart.record { records[i] = Self.shifted(records[i], bytes: after.bytes, lines: after.lines) }
+            for i in r1..<nextStart.record {
+                records[i] = Self.shifted(records[i], bytes: after.bytes, lines: after.lines)
+            }
             let base = nameLines.count
             nameLines += parsed.nameLines
-            records.replaceSubrange(r0..<r1, with: parsed.records.map { record in
-                var record = record
-                if record.more >= 0 { record.more += Int32(base) }
-                return record
-            })
+            records.replaceSubrange(
+                r0..<r1,
+                with: parsed.records.map { record in
+                    var record = record
+                    if record.more >= 0 { record.more += Int32(base) }
+                    return record
+                })
             let h0 = headings[..<nextStart.heading].firstIndex { $0.start >= region.start } ?? nextStart.heading
             let h1 = headings[h0..<nextStart.heading].firstIndex { $0.start >= region.end } ?? nextStart.heading
-            for i in h1..<nextStart.heading { headings[i] = Self.shifted(headings[i], bytes: after.bytes, lines: after.lines) }
+            for i in h1..<nextStart.heading {
+                headings[i] = Self.shifted(headings[i], bytes: after.bytes, lines: after.lines)
+            }
             headings.replaceSubrange(h0..<h1, with: parsed.headings)
             let b0 = listBlocks[..<nextStart.block].firstIndex { $0.first >= region.firstLine } ?? nextStart.block
             let b1 = listBlocks[b0..<nextStart.block].firstIndex { $0.first >= region.endLine } ?? nextStart.block
             for i in b1..<nextStart.block {
-                listBlocks[i] = ListBlock(first: listBlocks[i].first + after.lines, last: listBlocks[i].last + after.lines, canonical: listBlocks[i].canonical)
+                listBlocks[i] = ListBlock(
+                    first: listBlocks[i].first + after.lines, last: listBlocks[i].last + after.lines,
+                    canonical: listBlocks[i].canonical)
             }
             listBlocks.replaceSubrange(b0..<b1, with: parsed.listBlocks)
             let m0 = nearMisses[..<nextStart.miss].firstIndex { $0.line >= region.firstLine } ?? nextStart.miss
@@ -444,7 +479,8 @@ public struct TodoDocument: Sendable {
         guard let base = bytes.baseAddress else { return 0 }
         var position = 0
         var current = 1
-        while current < line, position < bytes.count, let newline = memchr(base + position, 10, bytes.count - position) {
+        while current < line, position < bytes.count, let newline = memchr(base + position, 10, bytes.count - position)
+        {
             position = base.distance(to: newline.assumingMemoryBound(to: UInt8.self)) + 1
             current += 1
         }

@@ -76,6 +76,7 @@ extension ConversionWarning {
     static func metadataLeftOut(_ metadata: [Field], by target: String) -> ConversionWarning {
         ConversionWarning(
             .metadata,
-            "\(target) has no place for the list's metadata (\(metadata.map(\.key).joined(separator: ", "))); it was left out")
+            "\(target) has no place for the list's metadata (\(metadata.map(\.key).joined(separator: ", "))); it was left out"
+        )
     }
 }

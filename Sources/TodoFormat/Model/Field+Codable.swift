@@ -8,7 +8,8 @@ extension Field: Codable {
     /// Decodes the shape this type's documentation gives.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.init(try container.decode(String.self, forKey: .key), try container.decode(FieldValue.self, forKey: .value))
+        self.init(
+            try container.decode(String.self, forKey: .key), try container.decode(FieldValue.self, forKey: .value))
     }
 
     /// Encodes the shape this type's documentation gives.

@@ -68,7 +68,9 @@ extension FieldValue: Codable {
                 let text = try container.decode(String.self, forKey: key)
                 guard let number = Double(text), !number.isFinite else {
                     throw DecodingError.dataCorruptedError(
-                        forKey: key, in: container, debugDescription: "a double is a number, \"inf\", \"-inf\" or \"nan\"; found \(String(reflecting: text))")
+                        forKey: key, in: container,
+                        debugDescription:
+                            "a double is a number, \"inf\", \"-inf\" or \"nan\"; found \(String(reflecting: text))")
                 }
                 self = .double(number)
             }
@@ -79,7 +81,8 @@ extension FieldValue: Codable {
         case .dictionary: self = .dictionary(try container.decode([Field].self, forKey: key))
         case .null:
             guard try container.decode(Bool.self, forKey: key) else {
-                throw DecodingError.dataCorruptedError(forKey: key, in: container, debugDescription: "null is written {\"null\": true}")
+                throw DecodingError.dataCorruptedError(
+                    forKey: key, in: container, debugDescription: "null is written {\"null\": true}")
             }
             self = .null
         }

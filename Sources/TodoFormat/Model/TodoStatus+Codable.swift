@@ -12,7 +12,9 @@ extension TodoStatus: Codable {
         var scalars = text.unicodeScalars.makeIterator()
         guard let marker = scalars.next(), scalars.next() == nil else {
             throw DecodingError.dataCorruptedError(
-                in: container, debugDescription: "a status is one character, such as \" \", \"x\" or \"/\"; found \(String(reflecting: text))")
+                in: container,
+                debugDescription:
+                    "a status is one character, such as \" \", \"x\" or \"/\"; found \(String(reflecting: text))")
         }
         self.init(marker: marker)
     }

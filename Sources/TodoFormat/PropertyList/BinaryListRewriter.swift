@@ -10,7 +10,10 @@ final class BinaryOldItem: PlannedOldItem {
     let valueObjects: [Int]
     let children: [BinaryOldItem]
 
-    init(object: Int, item: TodoItem, members: [ItemMember], keyObjects: [Int], valueObjects: [Int], children: [BinaryOldItem]) {
+    init(
+        object: Int, item: TodoItem, members: [ItemMember], keyObjects: [Int], valueObjects: [Int],
+        children: [BinaryOldItem]
+    ) {
         self.object = object
         self.item = item
         self.members = members
@@ -31,7 +34,9 @@ final class BinaryOldItem: PlannedOldItem {
         for child in children { child.flattened(into: &nodes) }
     }
 
-    static func read(_ object: Int, reader: BinaryPropertyListReader, schema: ItemSchema, depth: Int) throws -> BinaryOldItem {
+    static func read(_ object: Int, reader: BinaryPropertyListReader, schema: ItemSchema, depth: Int) throws
+        -> BinaryOldItem
+    {
         let at = try reader.offset(of: object)
         guard depth < Limits.itemLevels else { throw reader.error(Limits.itemDepthMessage, at: at) }
         guard let entries = try reader.dictionaryEntries(object) else {
@@ -56,7 +61,8 @@ final class BinaryOldItem: PlannedOldItem {
         }
         guard let item = members.build(depth: depth) else { throw reader.error(members.missingNameMessage, at: at) }
         return BinaryOldItem(
-            object: object, item: item, members: members.members, keyObjects: entries.map(\.key), valueObjects: entries.map(\.value),
+            object: object, item: item, members: members.members, keyObjects: entries.map(\.key),
+            valueObjects: entries.map(\.value),
             children: children)
     }
 }
@@ -108,10 +114,13 @@ struct BinaryListRewriter {
             }
         }
         let name = place == .root ? "the list" : "the list under '\(place.keyPath)'"
-        var rewriter = BinaryListRewriter(reader: reader, path: path, schema: options.schema, listName: name, extra: items)
+        var rewriter = BinaryListRewriter(
+            reader: reader, path: path, schema: options.schema, listName: name, extra: items)
         if case .jsonData = place {
             guard case .data(let old) = try reader.value(listObject) else { throw reader.error("expected data", at: 8) }
-            guard let embedded else { throw ConversionError.unsupported("\(path): the list is kept as JSON, which this build cannot write") }
+            guard let embedded else {
+                throw ConversionError.unsupported("\(path): the list is kept as JSON, which this build cannot write")
+            }
             let (json, warnings) = try embedded.update(
                 Array(old), with: items, options: options, name: "\(path): the JSON data under '\(place.keyPath)'")
             if json == Array(old) {
@@ -141,7 +150,9 @@ struct BinaryListRewriter {
         return rewriter.warnings.warnings
     }
 
-    private init(reader: BinaryPropertyListReader, path: String, schema: ItemSchema, listName: String, extra: [TodoItem]) {
+    private init(
+        reader: BinaryPropertyListReader, path: String, schema: ItemSchema, listName: String, extra: [TodoItem]
+    ) {
         self.reader = reader
         self.path = path
         self.schema = schema
@@ -149,7 +160,8 @@ struct BinaryListRewriter {
         copied = Array(repeating: -1, count: reader.objectCount)
         layout = ItemLayout(schema)
         // Objects written: at most every old one, and every one of the new items.
-        writer = BinaryPropertyListWriter(nodeCount: reader.objectCount + OutputValue.items(extra).nodeCount + 8, layout: layout)
+        writer = BinaryPropertyListWriter(
+            nodeCount: reader.objectCount + OutputValue.items(extra).nodeCount + 8, layout: layout)
     }
 
     private var elements: [Int] = []
@@ -180,11 +192,14 @@ struct BinaryListRewriter {
     ) throws -> Int {
         guard let step = route.first else { return try replacement(&self, &sink) }
         let entries = try reader.dictionaryEntries(object) ?? []
-        var keys: [Int] = [], values: [Int] = []
+        var keys: [Int] = []
+        var values: [Int] = []
         for (i, entry) in entries.enumerated() {
             keys.append(try copy(entry.key, depth: 0, to: &sink))
             values.append(
-                i == step ? try copy(entry.value, replacing: route.dropFirst(), to: &sink, replacement) : try copy(entry.value, depth: 0, to: &sink))
+                i == step
+                    ? try copy(entry.value, replacing: route.dropFirst(), to: &sink, replacement)
+                    : try copy(entry.value, depth: 0, to: &sink))
         }
         return writer.container(0xD0, refs: keys + values, to: &sink)
     }
@@ -194,7 +209,9 @@ struct BinaryListRewriter {
     private mutating func copy(_ object: Int, depth: Int, to sink: inout ByteSink) throws -> Int {
         if object >= 0 && object < copied.count && copied[object] >= 0 { return copied[object] }
         guard depth < Limits.valueLevels else {
-            throw reader.error("objects nested too deep (\(Limits.valueLevels) levels at most; a reference cycle?)", at: try reader.offset(of: object))
+            throw reader.error(
+                "objects nested too deep (\(Limits.valueLevels) levels at most; a reference cycle?)",
+                at: try reader.offset(of: object))
         }
         let h = try reader.header(of: object)
         let n: Int
@@ -225,9 +242,14 @@ struct BinaryListRewriter {
     private mutating func rewrite(_ given: [TodoItem]) throws -> ListRewrite {
         if let found = foundRewrite { return found }
         let sampled = self.sampled
-        let reader = self.reader, schema = self.schema, elements = self.elements
+        let reader = self.reader
+        let schema = self.schema
+        let elements = self.elements
         let found = try ListRewrite(oldCount: elements.count, new: given) { k, item in
-            try (k < sampled.count ? sampled[k] : try BinaryOldItem.read(elements[k], reader: reader, schema: schema, depth: 0)).item == item
+            try
+                (k < sampled.count
+                ? sampled[k] : try BinaryOldItem.read(elements[k], reader: reader, schema: schema, depth: 0)).item
+                == item
         }
         foundRewrite = found
         return found
@@ -239,9 +261,12 @@ struct BinaryListRewriter {
     private mutating func writeList(_ given: [TodoItem], old list: Int, to sink: inout ByteSink) throws -> Int {
         let rewrite = try self.rewrite(given)
         let sampled = self.sampled
-        let reader = self.reader, schema = self.schema, elements = self.elements
+        let reader = self.reader
+        let schema = self.schema
+        let elements = self.elements
         func node(_ k: Int) throws -> BinaryOldItem {
-            k < sampled.count ? sampled[k] : try BinaryOldItem.read(elements[k], reader: reader, schema: schema, depth: 0)
+            k < sampled.count
+                ? sampled[k] : try BinaryOldItem.read(elements[k], reader: reader, schema: schema, depth: 0)
         }
         var middle: [BinaryOldItem] = []
         for k in rewrite.oldMiddle {
@@ -294,13 +319,17 @@ struct BinaryListRewriter {
         return writer.container(0xA0, refs: refs, to: &sink)
     }
 
-    private mutating func writePatched(_ old: BinaryOldItem, _ item: TodoItem, _ children: [Placement], at: ItemAt, to sink: inout ByteSink) throws -> Int {
+    private mutating func writePatched(
+        _ old: BinaryOldItem, _ item: TodoItem, _ children: [Placement], at: ItemAt, to sink: inout ByteSink
+    ) throws -> Int {
         let edits = ItemPatch.edits(
-            old: old.item, members: old.members, new: item, childrenChanged: !ListPlan<BinaryOldItem>.childrenKept(children, of: old),
+            old: old.item, members: old.members, new: item,
+            childrenChanged: !ListPlan<BinaryOldItem>.childrenKept(children, of: old),
             layout: layout, now: now)
         // A null field has no place: it is left out (or its key goes), with a warning.
         if item.fields.contains(where: { $0.value == .null }) { note(.null, at: at) }
-        var keys: [Int] = [], values: [Int] = []
+        var keys: [Int] = []
+        var values: [Int] = []
         for edit in edits {
             switch edit {
             case .remove: break
@@ -325,13 +354,16 @@ struct BinaryListRewriter {
         return writer.container(0xD0, refs: keys + values, to: &sink)
     }
 
-    private mutating func writeFresh(_ item: TodoItem, _ children: [Placement]?, at: ItemAt, to sink: inout ByteSink) throws -> Int {
+    private mutating func writeFresh(_ item: TodoItem, _ children: [Placement]?, at: ItemAt, to sink: inout ByteSink)
+        throws -> Int
+    {
         let item = layout.completing(item, nextID: &nextID, now: now)
         let plan = self.plan
         for (kind, message) in layout.newItemWarnings(for: item, listName: listName) {
             warnings.note(kind, message, item: plan?.describe(at) ?? "")
         }
-        var keys: [Int] = [], values: [Int] = []
+        var keys: [Int] = []
+        var values: [Int] = []
         for entry in layout.entries(of: item) {
             switch entry.value {
             case .value(.null):

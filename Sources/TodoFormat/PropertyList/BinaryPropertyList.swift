@@ -52,7 +52,8 @@ struct BinaryPropertyListReader {
         guard objectCount > 0, topObject >= 0, topObject < objectCount, tableOffset >= 8,
             tableOffset <= trailer, objectCount <= (trailer - tableOffset) / offsetSize
         else {
-            throw fail("corrupt trailer: \(objectCount) objects, top \(topObject), table at \(tableOffset)", trailer + 8)
+            throw fail(
+                "corrupt trailer: \(objectCount) objects, top \(topObject), table at \(tableOffset)", trailer + 8)
         }
     }
 
@@ -89,9 +90,13 @@ struct BinaryPropertyListReader {
         var start = at + 1
         let type = marker >> 4
         if count == 0x0F && type >= 4 && type != 8 {
-            guard start < tableOffset, bytes[start] >> 4 == 1 else { throw error("bad length of object \(object)", at: start) }
+            guard start < tableOffset, bytes[start] >> 4 == 1 else {
+                throw error("bad length of object \(object)", at: start)
+            }
             let size = 1 << Int(bytes[start] & 0x0F)
-            guard size <= 8, start + 1 + size <= tableOffset else { throw error("bad length of object \(object)", at: start) }
+            guard size <= 8, start + 1 + size <= tableOffset else {
+                throw error("bad length of object \(object)", at: start)
+            }
             count = unsigned(start + 1, size)
             start += 1 + size
         }
@@ -160,7 +165,9 @@ struct BinaryPropertyListReader {
             guard h.start + h.count <= tableOffset else { throw error("string runs past the object area", at: h.at) }
             return String(decoding: UnsafeBufferPointer(rebasing: bytes[h.start..<(h.start + h.count)]), as: UTF8.self)
         case 0x6:
-            guard h.start + 2 * h.count <= tableOffset else { throw error("string runs past the object area", at: h.at) }
+            guard h.start + 2 * h.count <= tableOffset else {
+                throw error("string runs past the object area", at: h.at)
+            }
             return Self.utf16BigEndian(UnsafeBufferPointer(rebasing: bytes[h.start..<(h.start + 2 * h.count)]))
         default:
             return nil
@@ -212,7 +219,9 @@ struct BinaryPropertyListReader {
     /// Any object as a value; `depth` guards against reference cycles.
     func value(_ object: Int, depth: Int = 0) throws(ParseError) -> FieldValue {
         guard depth < Limits.valueLevels else {
-            throw error("objects nested too deep (\(Limits.valueLevels) levels at most; a reference cycle?)", at: try offset(of: object))
+            throw error(
+                "objects nested too deep (\(Limits.valueLevels) levels at most; a reference cycle?)",
+                at: try offset(of: object))
         }
         let h = try header(of: object)
         let info = Int(h.marker & 0x0F)
@@ -230,7 +239,8 @@ struct BinaryPropertyListReader {
             if size == 16 {
                 // 128-bit integers: Apple's and Python's writers use them for values from 2^63
                 // to 2^64 - 1; plistlib reads any signed 128-bit value.
-                var high: UInt64 = 0, low: UInt64 = 0
+                var high: UInt64 = 0
+                var low: UInt64 = 0
                 for k in 0..<8 {
                     high = high << 8 | UInt64(bytes[h.at + 1 + k])
                     low = low << 8 | UInt64(bytes[h.at + 9 + k])
@@ -242,7 +252,9 @@ struct BinaryPropertyListReader {
             return .integer(size == 8 ? Int(Int64(bitPattern: v)) : Int(v))
         case 0x2:
             let size = 1 << info
-            guard size == 4 || size == 8, h.at + 1 + size <= tableOffset else { throw error("bad real number", at: h.at) }
+            guard size == 4 || size == 8, h.at + 1 + size <= tableOffset else {
+                throw error("bad real number", at: h.at)
+            }
             var v: UInt64 = 0
             for k in 0..<size { v = v << 8 | UInt64(bytes[h.at + 1 + k]) }
             return .double(size == 4 ? Double(Float(bitPattern: UInt32(v))) : Double(bitPattern: v))
@@ -252,7 +264,8 @@ struct BinaryPropertyListReader {
             for k in 0..<8 { v = v << 8 | UInt64(bytes[h.at + 1 + k]) }
             let seconds = Double(bitPattern: v)
             // A date no ISO 8601 text holds (past year 9999, NaN) stays the number it is.
-            return ISO8601.holds(secondsSinceReferenceDate: seconds) ? .date(Date(timeIntervalSinceReferenceDate: seconds)) : .double(seconds)
+            return ISO8601.holds(secondsSinceReferenceDate: seconds)
+                ? .date(Date(timeIntervalSinceReferenceDate: seconds)) : .double(seconds)
         case 0x4:
             guard h.start + h.count <= tableOffset else { throw error("data runs past the object area", at: h.at) }
             return .data(Data(UnsafeBufferPointer(rebasing: bytes[h.start..<(h.start + h.count)])))
@@ -262,7 +275,8 @@ struct BinaryPropertyListReader {
             // UIDs (NSKeyedArchiver) have no todofmt type: they read as their number.
             let size = info + 1
             guard size <= 8 || size == 16, h.at + 1 + size <= tableOffset else { throw error("bad UID", at: h.at) }
-            var high: UInt64 = 0, low: UInt64 = 0
+            var high: UInt64 = 0
+            var low: UInt64 = 0
             for k in 0..<size {
                 high = high << 8 | low >> 56
                 low = low << 8 | UInt64(bytes[h.at + 1 + k])
@@ -285,7 +299,9 @@ struct BinaryPropertyListReader {
             var fields: [Field] = []
             fields.reserveCapacity(h.count)
             for i in 0..<h.count {
-                guard let key = try string(ref(i)) else { throw error("dictionary key is not a string", at: try offset(of: ref(i))) }
+                guard let key = try string(ref(i)) else {
+                    throw error("dictionary key is not a string", at: try offset(of: ref(i)))
+                }
                 do {
                     fields.append(Field(key, try value(ref(h.count + i), depth: depth + 1)))
                 } catch {
@@ -310,7 +326,10 @@ struct BinaryPropertyListReader {
             let rest = error.message[range.upperBound...]
             if rest.hasPrefix("…") { return error }
             let depth = rest.reduce(0) { $1 == "." || $1 == "[" ? $0 + 1 : $0 }
-            let joined = depth >= 16 ? "…" + (rest.hasPrefix("[") ? "" : ".") + rest : rest.hasPrefix("[") ? member + rest : member + "." + rest
+            let joined =
+                depth >= 16
+                ? "…" + (rest.hasPrefix("[") ? "" : ".") + rest
+                : rest.hasPrefix("[") ? member + rest : member + "." + rest
             error.message = String(error.message[..<range.lowerBound]) + marker + joined
         } else {
             error.message += marker + member + ")"

@@ -27,7 +27,8 @@ struct PropertyListFormat: ListFormat {
         guard i < head.count, head[i] == UInt8(ascii: "<") else { return .no }
         let text = String(decoding: head[i..<min(head.count, i + 512)], as: UTF8.self)
         let isPlist =
-            text.hasPrefix("<plist") || (text.hasPrefix("<?xml") && text.contains("<plist")) || text.contains("<!DOCTYPE plist")
+            text.hasPrefix("<plist") || (text.hasPrefix("<?xml") && text.contains("<plist"))
+            || text.contains("<!DOCTYPE plist")
         return isPlist ? .certainly : .no
     }
 
@@ -45,26 +46,32 @@ struct PropertyListFormat: ListFormat {
     }
 
     func writer(to output: Output, options: ListOptions) throws -> any ListWriter {
-        PropertyListWriter(format: self, sink: output.makeSink(), outputName: output.name, layout: ItemLayout(options.schema))
+        PropertyListWriter(
+            format: self, sink: output.makeSink(), outputName: output.name, layout: ItemLayout(options.schema))
     }
 
     /// Writes the list into the file changing only what changed: an XML file keeps every
     /// byte outside the changed items (`XMLListPatcher`); a binary file is written anew with
     /// every other object copied as it was (`BinaryListRewriter`).
     func update(_ existing: Input, with list: TodoList, options: ListOptions) throws -> PendingWrite {
-        guard let path = existing.path else { throw ConversionError.unsupported("\(existing.name): only a file can be written into") }
+        guard let path = existing.path else {
+            throw ConversionError.unsupported("\(existing.name): only a file can be written into")
+        }
         // A large XML file is mapped rather than read, and passed over in order.
         let mapped = isBinary ? nil : MappedFile(path: path)
         let bytes = mapped == nil ? try existing.bytes() : []
         let output = try Output.file(path)
         do {
             var sink = output.makeSink()
-            var warnings: [ConversionWarning] = list.metadata.isEmpty ? [] : [.metadataLeftOut(list.metadata, by: "a property list")]
+            var warnings: [ConversionWarning] =
+                list.metadata.isEmpty ? [] : [.metadataLeftOut(list.metadata, by: "a property list")]
             func write(_ buffer: UnsafeBufferPointer<UInt8>) throws -> [ConversionWarning] {
                 isBinary
-                    ? try BinaryListRewriter.write(list.items, into: buffer, path: existing.name, options: options, embedded: embedded, to: &sink)
+                    ? try BinaryListRewriter.write(
+                        list.items, into: buffer, path: existing.name, options: options, embedded: embedded, to: &sink)
                     : try XMLListPatcher.write(
-                        list.items, into: buffer, path: existing.name, options: options, embedded: embedded, to: &sink, mapped: mapped)
+                        list.items, into: buffer, path: existing.name, options: options, embedded: embedded, to: &sink,
+                        mapped: mapped)
             }
             warnings += try mapped.map { try write($0.bytes) } ?? bytes.withUnsafeBufferPointer(write)
             _ = try sink.finish(path: output.name)
@@ -97,10 +104,14 @@ struct PropertyListFormat: ListFormat {
             for (i, item) in items.enumerated() {
                 var messages: [String] = []
                 if !isBinary && XMLRenderer.mayHaveForbidden(item.name) { messages += losses(.string(item.name)) }
-                if !isBinary, let section = item.section, XMLRenderer.mayHaveForbidden(section) { messages += losses(.string(section)) }
+                if !isBinary, let section = item.section, XMLRenderer.mayHaveForbidden(section) {
+                    messages += losses(.string(section))
+                }
                 for field in item.fields { messages += losses(field.value) }
                 for message in messages {
-                    log.note(.values, message, item: ItemPositions.describe(ListPlan<BinaryOldItem>.position(path + [i]), item))
+                    log.note(
+                        .values, message,
+                        item: ItemPositions.describe(ListPlan<BinaryOldItem>.position(path + [i]), item))
                 }
                 if !item.children.isEmpty { walk(item.children, path + [i]) }
             }

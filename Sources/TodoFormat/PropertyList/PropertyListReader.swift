@@ -51,7 +51,9 @@ enum PropertyListReader {
         }
     }
 
-    private static func item(_ value: FieldValue, schema: ItemSchema, fail: (String) -> ParseError) throws(ParseError) -> TodoItem {
+    private static func item(_ value: FieldValue, schema: ItemSchema, fail: (String) -> ParseError) throws(ParseError)
+        -> TodoItem
+    {
         guard case .dictionary(let fields) = value else { throw fail("an item is not a dictionary of keys and values") }
         return try schema.item(from: fields, depth: 0, fail: fail)
     }
@@ -82,7 +84,8 @@ enum PropertyListReader {
         guard root[key: "$archiver"] != nil, root[key: "$objects"] != nil else { return }
         throw ConversionError.noList(
             path: path,
-            reason: "a keyed archive (NSKeyedArchiver) holds archived objects, not a todo list todofmt reads; its keys: "
+            reason:
+                "a keyed archive (NSKeyedArchiver) holds archived objects, not a todo list todofmt reads; its keys: "
                 + root.map(\.key).joined(separator: ", "))
     }
 }

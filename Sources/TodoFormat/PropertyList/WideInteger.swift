@@ -54,7 +54,8 @@ struct WideInteger: Equatable {
         let negative = bytes.first == UInt8(ascii: "-")
         if negative { bytes = bytes.dropFirst() }
         guard !bytes.isEmpty else { return nil }
-        var h: UInt64 = 0, l: UInt64 = 0
+        var h: UInt64 = 0
+        var l: UInt64 = 0
         for b in bytes {
             guard b >= 48 && b <= 57 else { return nil }
             let (carry, low) = l.multipliedFullWidth(by: 10)

@@ -27,34 +27,43 @@ enum XMLListPatcher {
             let root = try reader.value(rootTag)
             try reader.closePlist()
             guard case .dictionary(let fields) = root else {
-                throw reader.error("the root is neither an array of items nor a dictionary holding one", at: rootTag.offset)
+                throw reader.error(
+                    "the root is neither an array of items nor a dictionary holding one", at: rootTag.offset)
             }
             try PropertyListReader.refuseKeyedArchive(fields, path: path)
             let (place, _) = try ListPlace.locate(in: fields, key: options.key, schema: options.schema, path: path)
             reader.position = rootTag.offset
             let tag = try seek(place, in: &reader)
             if case .jsonData = place {
-                return try writeData(items, at: tag, in: &reader, place: place, path: path, options: options, embedded: embedded, to: &sink)
+                return try writeData(
+                    items, at: tag, in: &reader, place: place, path: path, options: options, embedded: embedded,
+                    to: &sink)
             }
             list = .scanned(try arraySpan(tag, &reader))
             listName = "the list under '\(place.keyPath)'"
         }
         var patcher = try TextListPatcher(
-            bytes: bytes, path: path, list: list, listName: listName, schema: options.schema, syntax: syntax, dropsNulls: true,
+            bytes: bytes, path: path, list: list, listName: listName, schema: options.schema, syntax: syntax,
+            dropsNulls: true,
             mapped: mapped)
         return try patcher.write(items, to: &sink)
     }
 
     /// The array whose opening tag is `tag`, its elements skipped over.
-    static func arraySpan(_ tag: XMLPropertyListReader.Tag, _ reader: inout XMLPropertyListReader) throws(ParseError) -> ArraySpan {
-        guard tag.is("array") && !tag.isClosing else { throw reader.error("expected <array>, found <\(tag.text)>", at: tag.offset) }
+    static func arraySpan(_ tag: XMLPropertyListReader.Tag, _ reader: inout XMLPropertyListReader) throws(ParseError)
+        -> ArraySpan
+    {
+        guard tag.is("array") && !tag.isClosing else {
+            throw reader.error("expected <array>, found <\(tag.text)>", at: tag.offset)
+        }
         if tag.isEmpty { return ArraySpan(whole: tag.offset..<reader.position, inside: nil, elements: []) }
         let insideStart = reader.position
         var elements: [Range<Int>] = []
         while true {
             let next = try reader.nextTag()
             if next.isClosing && next.is("array") {
-                return ArraySpan(whole: tag.offset..<reader.position, inside: insideStart..<next.offset, elements: elements)
+                return ArraySpan(
+                    whole: tag.offset..<reader.position, inside: insideStart..<next.offset, elements: elements)
             }
             try reader.skipValue(next)
             elements.append(next.offset..<reader.position)
@@ -63,7 +72,9 @@ enum XMLListPatcher {
 
     /// Moves the reader from the root dictionary's tag to the value at the place's key path
     /// (the first of a key's duplicates, as `ListPlace` finds it); returns its opening tag.
-    private static func seek(_ place: ListPlace, in reader: inout XMLPropertyListReader) throws(ParseError) -> XMLPropertyListReader.Tag {
+    private static func seek(_ place: ListPlace, in reader: inout XMLPropertyListReader) throws(ParseError)
+        -> XMLPropertyListReader.Tag
+    {
         let keys: [String]
         switch place {
         case .root: keys = []
@@ -93,13 +104,16 @@ enum XMLListPatcher {
     /// Writes the list into JSON kept in a `<data>` value: the JSON changes only where the
     /// list did, and the element keeps its layout (one line, or lines as plistlib writes them).
     private static func writeData(
-        _ items: [TodoItem], at tag: XMLPropertyListReader.Tag, in reader: inout XMLPropertyListReader, place: ListPlace,
+        _ items: [TodoItem], at tag: XMLPropertyListReader.Tag, in reader: inout XMLPropertyListReader,
+        place: ListPlace,
         path: String, options: ListOptions, embedded: (any EmbeddedListCodec)?, to sink: inout ByteSink
     ) throws -> [ConversionWarning] {
         let bytes = reader.bytes
         let textStart = reader.position
         guard case .data(let old) = try reader.value(tag) else { throw reader.error("expected <data>", at: tag.offset) }
-        guard let embedded else { throw ConversionError.unsupported("\(path): the list is kept as JSON, which this build cannot write") }
+        guard let embedded else {
+            throw ConversionError.unsupported("\(path): the list is kept as JSON, which this build cannot write")
+        }
         let end = reader.position
         let (json, warnings) = try embedded.update(
             Array(old), with: items, options: options, name: "\(path): the JSON data under '\(place.keyPath)'")
@@ -166,9 +180,12 @@ struct XMLListSyntax: TextListSyntax {
         reader.position = offset
         let tag = try reader.nextTag()
         guard depth < Limits.itemLevels else { throw reader.error(Limits.itemDepthMessage, at: tag.offset) }
-        guard tag.is("dict"), !tag.isClosing else { throw reader.error("an item is not a dictionary of keys and values", at: tag.offset) }
+        guard tag.is("dict"), !tag.isClosing else {
+            throw reader.error("an item is not a dictionary of keys and values", at: tag.offset)
+        }
         var members = MemberReader(schema: schema)
-        var keySpans: [Range<Int>] = [], valueSpans: [Range<Int>] = []
+        var keySpans: [Range<Int>] = []
+        var valueSpans: [Range<Int>] = []
         var children: [SpannedItem] = []
         var childrenArray: ArraySpan? = nil
         var childrenArrayID = -1
@@ -182,7 +199,9 @@ struct XMLListSyntax: TextListSyntax {
                     break
                 }
                 guard keyTag.is("key"), !keyTag.isClosing else {
-                    throw reader.error("expected <key> in <dict>, found <\(keyTag.isClosing ? "/" : "")\(keyTag.text)>", at: keyTag.offset)
+                    throw reader.error(
+                        "expected <key> in <dict>, found <\(keyTag.isClosing ? "/" : "")\(keyTag.text)>",
+                        at: keyTag.offset)
                 }
                 let key = try reader.keyText(keyTag)
                 let keySpan = keyTag.offset..<reader.position
@@ -190,11 +209,14 @@ struct XMLListSyntax: TextListSyntax {
                 if childrenArray == nil, valueTag.is("array"), !valueTag.isClosing, members.takesChildren(key) {
                     var probe = reader
                     let first = valueTag.isEmpty ? nil : try probe.nextTag()
-                    if first == nil || (first!.is("dict") && !first!.isClosing) || (first!.is("array") && first!.isClosing) {
+                    if first == nil || (first!.is("dict") && !first!.isClosing)
+                        || (first!.is("array") && first!.isClosing)
+                    {
                         arrayIDs += 1
                         childrenArrayID = arrayIDs
                         if valueTag.isEmpty {
-                            childrenArray = ArraySpan(whole: valueTag.offset..<reader.position, inside: nil, elements: [])
+                            childrenArray = ArraySpan(
+                                whole: valueTag.offset..<reader.position, inside: nil, elements: [])
                         } else {
                             let arrayInside = reader.position
                             var elements: [Range<Int>] = []
@@ -202,7 +224,8 @@ struct XMLListSyntax: TextListSyntax {
                                 let next = try reader.nextTag()
                                 if next.isClosing && next.is("array") {
                                     childrenArray = ArraySpan(
-                                        whole: valueTag.offset..<reader.position, inside: arrayInside..<next.offset, elements: elements)
+                                        whole: valueTag.offset..<reader.position, inside: arrayInside..<next.offset,
+                                        elements: elements)
                                     break
                                 }
                                 let child = try readItem(at: next.offset, depth: depth + 1, arrayIDs: &arrayIDs)
@@ -223,14 +246,18 @@ struct XMLListSyntax: TextListSyntax {
                 valueSpans.append(valueTag.offset..<reader.position)
             }
         }
-        guard let item = members.build(depth: depth) else { throw reader.error(members.missingNameMessage, at: tag.offset) }
+        guard let item = members.build(depth: depth) else {
+            throw reader.error(members.missingNameMessage, at: tag.offset)
+        }
         return SpannedItem(
             item: item, span: tag.offset..<reader.position, inside: insideStart..<insideEnd, members: members.members,
             keySpans: keySpans, valueSpans: valueSpans, children: children, childrenArray: childrenArray,
             childrenArrayID: childrenArrayID)
     }
 
-    private func indentAfterBreak(_ gap: Range<Int>) -> [UInt8]? { TextListPatcher<Self>.indentAfterBreak(in: bytes, gap) }
+    private func indentAfterBreak(_ gap: Range<Int>) -> [UInt8]? {
+        TextListPatcher<Self>.indentAfterBreak(in: bytes, gap)
+    }
 
     func firstElement(inside offset: Int) throws -> ElementStep { try step(at: offset) }
     func element(after end: Int) throws -> ElementStep { try step(at: end) }
@@ -268,7 +295,9 @@ struct XMLListSyntax: TextListSyntax {
         renderer.lines = itemLines
         // Reals and data as the file writes them, in the sample and outside the list.
         let end = sample.last?.span.upperBound ?? list.whole.lowerBound
-        for range in [0..<end, list.whole.upperBound..<bytes.count] { renderer.learn(from: UnsafeBufferPointer(rebasing: bytes[range])) }
+        for range in [0..<end, list.whole.upperBound..<bytes.count] {
+            renderer.learn(from: UnsafeBufferPointer(rebasing: bytes[range]))
+        }
     }
 
     mutating func use(_ layout: ItemLayout) {
@@ -287,7 +316,9 @@ struct XMLListSyntax: TextListSyntax {
             && item.fields.allSatisfy { XMLRenderer.losses(in: $0.value).isEmpty } && item.children.allSatisfy(isExact)
     }
 
-    func value(_ value: FieldValue, line: [UInt8], to out: inout [UInt8]) { renderer.value(value, line: line, to: &out) }
+    func value(_ value: FieldValue, line: [UInt8], to out: inout [UInt8]) {
+        renderer.value(value, line: line, to: &out)
+    }
     func key(_ key: String, to out: inout [UInt8]) { renderer.key(key, to: &out) }
     func colon(line: [UInt8]) -> [UInt8] { itemLines ? [10] + line : [] }
     func memberSeparator(line: [UInt8]) -> [UInt8] { itemLines ? [10] + line : [] }

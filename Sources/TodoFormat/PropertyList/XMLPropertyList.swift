@@ -138,7 +138,8 @@ struct XMLPropertyListReader {
                 }
                 let close = try tag()
                 guard close.isClosing && close.is(name) else {
-                    throw error("expected </\(name)>, found <\(close.isClosing ? "/" : "")\(close.text)>", at: close.offset)
+                    throw error(
+                        "expected </\(name)>, found <\(close.isClosing ? "/" : "")\(close.text)>", at: close.offset)
                 }
                 let textEnd = close.offset
                 if clean { return try decode(UnsafeBufferPointer(rebasing: bytes[start..<textEnd]), at: start) }
@@ -178,8 +179,14 @@ struct XMLPropertyListReader {
         case "apos": return [UInt8(ascii: "'")]
         default:
             var value: UInt32? = nil
-            if name.hasPrefix("#x") { value = UInt32(name.dropFirst(2), radix: 16) } else if name.hasPrefix("#") { value = UInt32(name.dropFirst()) }
-            guard let value, let scalar = Unicode.Scalar(value) else { throw error("unknown entity '&\(name);'", at: start) }
+            if name.hasPrefix("#x") {
+                value = UInt32(name.dropFirst(2), radix: 16)
+            } else if name.hasPrefix("#") {
+                value = UInt32(name.dropFirst())
+            }
+            guard let value, let scalar = Unicode.Scalar(value) else {
+                throw error("unknown entity '&\(name);'", at: start)
+            }
             return Array(String(scalar).utf8)
         }
     }
@@ -203,7 +210,9 @@ struct XMLPropertyListReader {
                 }
                 let close = try tag()
                 guard close.isClosing && close.name.elementsEqual(name) else {
-                    throw error("expected </\(String(decoding: name, as: UTF8.self))>, found <\(close.isClosing ? "/" : "")\(close.text)>", at: close.offset)
+                    throw error(
+                        "expected </\(String(decoding: name, as: UTF8.self))>, found <\(close.isClosing ? "/" : "")\(close.text)>",
+                        at: close.offset)
                 }
                 return
             }
@@ -265,7 +274,9 @@ struct XMLPropertyListReader {
     /// The value whose opening tag was `tag`.
     mutating func value(_ tag: Tag, depth: Int = 0) throws(ParseError) -> FieldValue {
         guard !tag.isClosing else { throw error("unexpected </\(tag.text)>", at: tag.offset) }
-        guard depth < Limits.valueLevels else { throw error("values nested too deep (\(Limits.valueLevels) levels at most)", at: tag.offset) }
+        guard depth < Limits.valueLevels else {
+            throw error("values nested too deep (\(Limits.valueLevels) levels at most)", at: tag.offset)
+        }
         let name = tag.text
         switch name {
         case "true", "false":
@@ -279,21 +290,27 @@ struct XMLPropertyListReader {
         case "key":
             throw error("a <key> outside a <dict>", at: tag.offset)
         case "integer":
-            let text = tag.isEmpty ? "" : try text(until: name, opened: tag).trimmingCharacters(in: .whitespacesAndNewlines)
+            let text =
+                tag.isEmpty ? "" : try text(until: name, opened: tag).trimmingCharacters(in: .whitespacesAndNewlines)
             if let v = Int(text) { return .integer(v) }
             if let big = NumberSyntax.integer(text) { return big }
-            if text.hasPrefix("0x") || text.hasPrefix("-0x"), let v = Int(text.replacingOccurrences(of: "0x", with: ""), radix: 16) {
+            if text.hasPrefix("0x") || text.hasPrefix("-0x"),
+                let v = Int(text.replacingOccurrences(of: "0x", with: ""), radix: 16)
+            {
                 return .integer(v)
             }
             throw error("'\(text)' is not an integer", at: tag.offset)
         case "real":
-            let text = tag.isEmpty ? "" : try text(until: name, opened: tag).trimmingCharacters(in: .whitespacesAndNewlines)
-            guard let v = Double(text) ?? Double(text.lowercased().replacingOccurrences(of: "infinity", with: "inf")) else {
+            let text =
+                tag.isEmpty ? "" : try text(until: name, opened: tag).trimmingCharacters(in: .whitespacesAndNewlines)
+            guard let v = Double(text) ?? Double(text.lowercased().replacingOccurrences(of: "infinity", with: "inf"))
+            else {
                 throw error("'\(text)' is not a real number", at: tag.offset)
             }
             return .double(v)
         case "date":
-            let text = tag.isEmpty ? "" : try text(until: name, opened: tag).trimmingCharacters(in: .whitespacesAndNewlines)
+            let text =
+                tag.isEmpty ? "" : try text(until: name, opened: tag).trimmingCharacters(in: .whitespacesAndNewlines)
             guard let date = ISO8601.parse(text.utf8) else { throw error("'\(text)' is not a date", at: tag.offset) }
             return .date(date)
         case "data":
@@ -317,7 +334,9 @@ struct XMLPropertyListReader {
                 let keyTag = try nextTag()
                 if keyTag.isClosing && keyTag.is("dict") { return .dictionary(fields) }
                 guard keyTag.is("key"), !keyTag.isClosing else {
-                    throw error("expected <key> in <dict>, found <\(keyTag.isClosing ? "/" : "")\(keyTag.text)>", at: keyTag.offset)
+                    throw error(
+                        "expected <key> in <dict>, found <\(keyTag.isClosing ? "/" : "")\(keyTag.text)>",
+                        at: keyTag.offset)
                 }
                 let key = keyTag.isEmpty ? "" : try text(until: "key", opened: keyTag)
                 let valueTag = try nextTag()
@@ -335,7 +354,8 @@ struct XMLPropertyListWriter {
     private let layout: ItemLayout
 
     static func write(_ root: OutputValue, layout: ItemLayout, to sink: inout ByteSink) {
-        sink.write("""
+        sink.write(
+            """
             <?xml version="1.0" encoding="UTF-8"?>
             <!DOCTYPE plist PUBLIC "-//Apple//DTD PLIST 1.0//EN" "http://www.apple.com/DTDs/PropertyList-1.0.dtd">
             <plist version="1.0">
@@ -347,7 +367,9 @@ struct XMLPropertyListWriter {
     }
 
     private static let tabs: [String] = (0..<32).map { String(repeating: "\t", count: $0) }
-    private func indent(_ depth: Int) -> String { depth < Self.tabs.count ? Self.tabs[depth] : String(repeating: "\t", count: depth) }
+    private func indent(_ depth: Int) -> String {
+        depth < Self.tabs.count ? Self.tabs[depth] : String(repeating: "\t", count: depth)
+    }
 
     private func write(_ node: OutputValue, depth: Int, to sink: inout ByteSink) {
         switch node {
@@ -417,7 +439,10 @@ struct XMLPropertyListWriter {
     /// carriage return; U+FFFD for what XML 1.0 cannot hold (`losses` warns of it).
     private func escaped(_ s: String, to sink: inout ByteSink) {
         var clean = true
-        for b in s.utf8 where b == UInt8(ascii: "<") || b == UInt8(ascii: ">") || b == UInt8(ascii: "&") || (b < 32 && b != 9 && b != 10) || b == 0xEF {
+        for b in s.utf8
+        where b == UInt8(ascii: "<") || b == UInt8(ascii: ">") || b == UInt8(ascii: "&")
+            || (b < 32 && b != 9 && b != 10) || b == 0xEF
+        {
             clean = false
             break
         }

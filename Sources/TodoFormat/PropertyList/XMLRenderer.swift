@@ -13,9 +13,11 @@ struct XMLRenderer {
 
     /// Learns reals and data from elements in `text`.
     mutating func learn(from text: UnsafeBufferPointer<UInt8>) {
-        let real = Array("<real>".utf8), data = Array("<data>".utf8)
+        let real = Array("<real>".utf8)
+        let data = Array("<data>".utf8)
         var i = 0
-        var sawZeroFraction = false, sawWhole = false
+        var sawZeroFraction = false
+        var sawWhole = false
         while i < text.count {
             guard text[i] == UInt8(ascii: "<") else {
                 i += 1
@@ -28,7 +30,9 @@ struct XMLRenderer {
                 while j < text.count && text[j] != UInt8(ascii: "<") { j += 1 }
                 let value = text[start..<j]
                 if let dot = value.firstIndex(of: UInt8(ascii: ".")) {
-                    if value[(dot + 1)...].allSatisfy({ $0 == UInt8(ascii: "0") }) && dot + 1 < j { sawZeroFraction = true }
+                    if value[(dot + 1)...].allSatisfy({ $0 == UInt8(ascii: "0") }) && dot + 1 < j {
+                        sawZeroFraction = true
+                    }
                 } else if value.allSatisfy({ ($0 >= 48 && $0 <= 57) || $0 == UInt8(ascii: "-") }) && !value.isEmpty {
                     sawWhole = true
                 }
@@ -55,7 +59,10 @@ struct XMLRenderer {
     /// control characters, U+FFFE, U+FFFF) as U+FFFD.
     func text(_ s: String, to out: inout [UInt8]) {
         let plain = s.utf8.withContiguousStorageIfAvailable { bytes -> Bool in
-            for b in bytes where (b < 32 && b != 9 && b != 10) || b == UInt8(ascii: "<") || b == UInt8(ascii: ">") || b == UInt8(ascii: "&") || b == 0xEF {
+            for b in bytes
+            where (b < 32 && b != 9 && b != 10) || b == UInt8(ascii: "<") || b == UInt8(ascii: ">")
+                || b == UInt8(ascii: "&") || b == 0xEF
+            {
                 return false
             }
             out.append(contentsOf: bytes)
@@ -82,7 +89,9 @@ struct XMLRenderer {
 
     /// Whether a string holds a character XML 1.0 cannot.
     static func hasForbidden(_ s: String) -> Bool {
-        s.unicodeScalars.contains { v in (v.value < 0x20 && v.value != 9 && v.value != 10 && v.value != 13) || v.value == 0xFFFE || v.value == 0xFFFF }
+        s.unicodeScalars.contains { v in
+            (v.value < 0x20 && v.value != 9 && v.value != 10 && v.value != 13) || v.value == 0xFFFE || v.value == 0xFFFF
+        }
     }
 
     func key(_ key: String, to out: inout [UInt8]) {
@@ -117,7 +126,8 @@ struct XMLRenderer {
         case .bool(let b): out.append(contentsOf: Array((b ? "<true/>" : "<false/>").utf8))
         case .date(let d):
             // XML property list dates are whole seconds (plistlib and Apple read no fraction).
-            element("date", ISO8601.format(Date(timeIntervalSince1970: d.timeIntervalSince1970.rounded(.down))), to: &out)
+            element(
+                "date", ISO8601.format(Date(timeIntervalSince1970: d.timeIntervalSince1970.rounded(.down))), to: &out)
         case .data(let d):
             let base64 = d.base64EncodedString()
             guard dataLines && lines else { return element("data", base64, to: &out) }
@@ -154,7 +164,8 @@ struct XMLRenderer {
 
     /// `<name>`, the elements (one a line, or on one line), `</name>`; `<name/>` when empty.
     private func container(
-        _ name: String, _ count: Int, line: [UInt8], lines: Bool, to out: inout [UInt8], _ element: (Int, [UInt8], inout [UInt8]) -> Void
+        _ name: String, _ count: Int, line: [UInt8], lines: Bool, to out: inout [UInt8],
+        _ element: (Int, [UInt8], inout [UInt8]) -> Void
     ) {
         guard count > 0 else {
             out.append(contentsOf: Array("<\(name)/>".utf8))
@@ -177,8 +188,13 @@ struct XMLRenderer {
     }
 
     /// An item's dictionary with its children, as the file's items are written.
-    func item(_ item: TodoItem, layout: ItemLayout, keys: ItemLayout.EntryKeys, line: [UInt8], arrayLines: Bool, to out: inout [UInt8]) {
-        let entries = layout.entries(of: item, keys: keys).filter { if case .value(.null) = $0.value { false } else { true } }
+    func item(
+        _ item: TodoItem, layout: ItemLayout, keys: ItemLayout.EntryKeys, line: [UInt8], arrayLines: Bool,
+        to out: inout [UInt8]
+    ) {
+        let entries = layout.entries(of: item, keys: keys).filter {
+            if case .value(.null) = $0.value { false } else { true }
+        }
         container("dict", entries.count, line: line, lines: lines, to: &out) { i, inner, out in
             key(entries[i].key, to: &out)
             if lines {
@@ -189,7 +205,8 @@ struct XMLRenderer {
             case .value(let v): value(v, line: inner, to: &out)
             case .items(let children):
                 container("array", children.count, line: inner, lines: arrayLines, to: &out) { j, childLine, out in
-                    self.item(children[j], layout: layout, keys: keys, line: childLine, arrayLines: arrayLines, to: &out)
+                    self.item(
+                        children[j], layout: layout, keys: keys, line: childLine, arrayLines: arrayLines, to: &out)
                 }
             case .dictionary: break
             }
@@ -207,7 +224,12 @@ struct XMLRenderer {
             return [PropertyListLosses.wideIntegers]
         case .array(let values): return Array(Set(values.flatMap(losses))).sorted()
         case .dictionary(let fields):
-            return Array(Set(fields.flatMap { losses(in: $0.value) + (hasForbidden($0.key) ? [PropertyListLosses.controlCharacters] : []) })).sorted()
+            return Array(
+                Set(
+                    fields.flatMap {
+                        losses(in: $0.value) + (hasForbidden($0.key) ? [PropertyListLosses.controlCharacters] : [])
+                    })
+            ).sorted()
         default: return []
         }
     }

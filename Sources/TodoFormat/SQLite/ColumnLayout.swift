@@ -132,7 +132,9 @@ struct TableLayout {
             let offset = table.hasRowID ? 1 : 0
             for (i, column) in table.columns.enumerated() {
                 if table.holdsDates(column) { dateColumns.append((i + offset, column.name)) }
-                if column.name == table.checkedColumn || column.name == table.statusColumn { statusColumns.append((i + offset, column)) }
+                if column.name == table.checkedColumn || column.name == table.statusColumn {
+                    statusColumns.append((i + offset, column))
+                }
             }
         }
 
@@ -149,7 +151,9 @@ struct TableLayout {
             }
             for (index, column) in statusColumns where !statement.isNull(index) {
                 let value = statement.value(index)
-                if let status = table.status(of: value, column: column) { counts[column.name, default: [:]][status, default: [:]][value, default: 0] += 1 }
+                if let status = table.status(of: value, column: column) {
+                    counts[column.name, default: [:]][status, default: [:]][value, default: 0] += 1
+                }
             }
         }
 
@@ -168,11 +172,14 @@ struct TableLayout {
             }
             layout.fallback = all.layout ?? .iso
             if !table.isCoreData {
-                for (name, count) in numbers where count > learners[name]?.count ?? 0 { layout.numericDates.insert(name) }
+                for (name, count) in numbers where count > learners[name]?.count ?? 0 {
+                    layout.numericDates.insert(name)
+                }
             }
             for (column, byStatus) in counts {
                 for (status, values) in byStatus {
-                    layout.spellings[column, default: [:]][status] = values.max { $0.value < $1.value || ($0.value == $1.value && "\($0.key)" > "\($1.key)") }!.key
+                    layout.spellings[column, default: [:]][status] =
+                        values.max { $0.value < $1.value || ($0.value == $1.value && "\($0.key)" > "\($1.key)") }!.key
                 }
             }
             return layout

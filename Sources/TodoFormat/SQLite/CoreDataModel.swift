@@ -28,7 +28,9 @@ struct CoreDataModel {
         guard tables.contains("Z_PRIMARYKEY") && tables.contains("Z_METADATA") else { return nil }
         var entities: [Entity] = []
         for row in try db.rows("SELECT Z_ENT, Z_NAME, Z_SUPER FROM Z_PRIMARYKEY ORDER BY Z_ENT") {
-            guard case .integer(let number) = row[0], case .text(let name) = row[1], number < Self.historyNumbers else { continue }
+            guard case .integer(let number) = row[0], case .text(let name) = row[1], number < Self.historyNumbers else {
+                continue
+            }
             var parent = 0
             if case .integer(let p) = row[2] { parent = Int(p) }
             entities.append(Entity(number: Int(number), name: name, parent: parent))
@@ -48,7 +50,8 @@ struct CoreDataModel {
     func root(of entity: Entity) -> Entity {
         var current = entity
         var seen: Set<Int> = [entity.number]
-        while current.parent != 0, let parent = self.entity(number: current.parent), seen.insert(parent.number).inserted {
+        while current.parent != 0, let parent = self.entity(number: current.parent), seen.insert(parent.number).inserted
+        {
             current = parent
         }
         return current

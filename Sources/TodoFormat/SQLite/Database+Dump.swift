@@ -1,5 +1,5 @@
-import Foundation
 internal import CSQLite
+import Foundation
 
 /// What loading a dump recorded, so that changes to the database can be written back into
 /// the dump's text statement by statement: where each statement is, the table it created or
@@ -52,7 +52,8 @@ final class DumpRecorder {
             }
             packed.append(
                 Packed(
-                    start: statement.range.lowerBound, end: statement.range.upperBound, inserts: index(statement.inserts),
+                    start: statement.range.lowerBound, end: statement.range.upperBound,
+                    inserts: index(statement.inserts),
                     creates: index(statement.creates), rowid: statement.rowid ?? .min))
         }
 
@@ -76,7 +77,8 @@ final class DumpRecorder {
     /// The statement that made a table's row with this rowid (the last, if several did).
     func statement(of table: String, rowid: Int64) -> Int? {
         guard let list = rows[table] else { return nil }
-        var low = 0, high = list.count
+        var low = 0
+        var high = list.count
         while low < high {
             let mid = (low + high) / 2
             if list[mid].rowid <= rowid { low = mid + 1 } else { high = mid }
@@ -102,47 +104,50 @@ extension Database {
             var stepsLeft = 0
         }
         let guardian = Guard()
-        let authorizer: @convention(c) (
-            UnsafeMutableRawPointer?, Int32, UnsafePointer<CChar>?, UnsafePointer<CChar>?, UnsafePointer<CChar>?,
-            UnsafePointer<CChar>?
-        ) -> Int32 = { context, action, first, second, _, _ in
-            let guardian = Unmanaged<Guard>.fromOpaque(context!).takeUnretainedValue()
-            if guardian.ownStatement { return SQLITE_OK }
-            let a = first.map { String(cString: $0) } ?? ""
-            let b = second.map { String(cString: $0) } ?? ""
-            switch action {
-            case SQLITE_INSERT:
-                if guardian.inserts == nil && a != "sqlite_master" && a != "sqlite_temp_master" { guardian.inserts = a }
-                return SQLITE_OK
-            case SQLITE_CREATE_TABLE:
-                if guardian.creates == nil { guardian.creates = a }
-                return SQLITE_OK
-            // Making an index reindexes it; ANALYZE's statistics are what `.dump` writes after it.
-            case SQLITE_CREATE_INDEX, SQLITE_CREATE_VIEW, SQLITE_CREATE_TRIGGER, SQLITE_TRANSACTION, SQLITE_READ,
-                SQLITE_SELECT, SQLITE_SAVEPOINT, SQLITE_RECURSIVE, SQLITE_REINDEX, SQLITE_ANALYZE:
-                return SQLITE_OK
-            case SQLITE_UPDATE where a.hasPrefix("sqlite_"), SQLITE_DELETE where a.hasPrefix("sqlite_"):
-                return SQLITE_OK
-            case SQLITE_PRAGMA where a.lowercased() == "foreign_keys":
-                return SQLITE_OK
-            case SQLITE_FUNCTION:
-                if b.lowercased() == "load_extension" {
-                    guardian.refusal = "load_extension is not allowed in a dump"
+        let authorizer:
+            @convention(c) (
+                UnsafeMutableRawPointer?, Int32, UnsafePointer<CChar>?, UnsafePointer<CChar>?, UnsafePointer<CChar>?,
+                UnsafePointer<CChar>?
+            ) -> Int32 = { context, action, first, second, _, _ in
+                let guardian = Unmanaged<Guard>.fromOpaque(context!).takeUnretainedValue()
+                if guardian.ownStatement { return SQLITE_OK }
+                let a = first.map { String(cString: $0) } ?? ""
+                let b = second.map { String(cString: $0) } ?? ""
+                switch action {
+                case SQLITE_INSERT:
+                    if guardian.inserts == nil && a != "sqlite_master" && a != "sqlite_temp_master" {
+                        guardian.inserts = a
+                    }
+                    return SQLITE_OK
+                case SQLITE_CREATE_TABLE:
+                    if guardian.creates == nil { guardian.creates = a }
+                    return SQLITE_OK
+                // Making an index reindexes it; ANALYZE's statistics are what `.dump` writes after it.
+                case SQLITE_CREATE_INDEX, SQLITE_CREATE_VIEW, SQLITE_CREATE_TRIGGER, SQLITE_TRANSACTION, SQLITE_READ,
+                    SQLITE_SELECT, SQLITE_SAVEPOINT, SQLITE_RECURSIVE, SQLITE_REINDEX, SQLITE_ANALYZE:
+                    return SQLITE_OK
+                case SQLITE_UPDATE where a.hasPrefix("sqlite_"), SQLITE_DELETE where a.hasPrefix("sqlite_"):
+                    return SQLITE_OK
+                case SQLITE_PRAGMA where a.lowercased() == "foreign_keys":
+                    return SQLITE_OK
+                case SQLITE_FUNCTION:
+                    if b.lowercased() == "load_extension" {
+                        guardian.refusal = "load_extension is not allowed in a dump"
+                        return SQLITE_DENY
+                    }
+                    return SQLITE_OK
+                case SQLITE_ATTACH, SQLITE_DETACH:
+                    guardian.refusal = "ATTACH and DETACH are not allowed in a dump (they touch other files)"
+                    return SQLITE_DENY
+                case SQLITE_PRAGMA:
+                    guardian.refusal = "PRAGMA \(a) is not allowed in a dump"
+                    return SQLITE_DENY
+                default:
+                    guardian.refusal =
+                        "only creating tables, indexes, views and triggers, inserting rows and transactions are allowed in a dump"
                     return SQLITE_DENY
                 }
-                return SQLITE_OK
-            case SQLITE_ATTACH, SQLITE_DETACH:
-                guardian.refusal = "ATTACH and DETACH are not allowed in a dump (they touch other files)"
-                return SQLITE_DENY
-            case SQLITE_PRAGMA:
-                guardian.refusal = "PRAGMA \(a) is not allowed in a dump"
-                return SQLITE_DENY
-            default:
-                guardian.refusal =
-                    "only creating tables, indexes, views and triggers, inserting rows and transactions are allowed in a dump"
-                return SQLITE_DENY
             }
-        }
         let context = Unmanaged.passUnretained(guardian).toOpaque()
         if let recorder { try prepareRecording(recorder) }
         sqlite3_set_authorizer(handle, authorizer, context)
@@ -181,7 +186,8 @@ extension Database {
                         if stop == statementStart {
                             while stop < text.count && text[stop] != 10 { stop += 1 }
                         }
-                        let shown = String(decoding: UnsafeBufferPointer(rebasing: text[statementStart..<stop]), as: UTF8.self)
+                        let shown = String(
+                            decoding: UnsafeBufferPointer(rebasing: text[statementStart..<stop]), as: UTF8.self)
                         let firstLine = shown.prefix { $0 != "\n" }.trimmingCharacters(in: .whitespaces)
                         return StoreError(
                             code: error.code, message: refusal ?? error.message,
@@ -190,16 +196,19 @@ extension Database {
                     }
                     let statement: Statement
                     do throws(StoreError) {
-                        guard let prepared = try prepare(buffer, advancing: &offset) else { break }  // only comments or white space were left
+                        // Nil: only comments or white space were left.
+                        guard let prepared = try prepare(buffer, advancing: &offset) else { break }
                         statement = prepared
                     } catch {
                         throw failure(error, refusal: guardian.refusal)
                     }
-                    guardian.stepsLeft = (Limits.dumpStatementSteps + Limits.dumpStepsPerStatementBefore * statementsRun) / Limits.dumpStepsPerCall
+                    guardian.stepsLeft =
+                        (Limits.dumpStatementSteps + Limits.dumpStepsPerStatementBefore * statementsRun)
+                        / Limits.dumpStepsPerCall
                     statementsRun += 1
                     do throws(StoreError) {
                         _ = try statement.step()
-                    } catch where error.code == SQLITE_INTERRUPT {
+                    } catch  where error.code == SQLITE_INTERRUPT {
                         throw failure(error, refusal: Limits.dumpStepsMessage)
                     } catch {
                         throw failure(error)
@@ -223,12 +232,14 @@ extension Database {
 
     /// The function and the table that record which statement made which row.
     private func prepareRecording(_ recorder: DumpRecorder) throws(StoreError) {
-        let function: @convention(c) (OpaquePointer?, Int32, UnsafeMutablePointer<OpaquePointer?>?) -> Void = { context, _, _ in
+        let function: @convention(c) (OpaquePointer?, Int32, UnsafeMutablePointer<OpaquePointer?>?) -> Void = {
+            context, _, _ in
             let recorder = Unmanaged<DumpRecorder>.fromOpaque(sqlite3_user_data(context)!).takeUnretainedValue()
             sqlite3_result_int64(context, recorder.current)
         }
         let code = sqlite3_create_function_v2(
-            handle, "todofmt_statement", 0, SQLITE_UTF8, Unmanaged.passUnretained(recorder).toOpaque(), function, nil, nil, nil)
+            handle, "todofmt_statement", 0, SQLITE_UTF8, Unmanaged.passUnretained(recorder).toOpaque(), function, nil,
+            nil, nil)
         guard code == SQLITE_OK else { throw error(code) }
         try execute("CREATE TEMP TABLE todofmt_loaded (stmt INTEGER, tbl TEXT, ident)")
     }
@@ -243,7 +254,8 @@ extension Database {
             let identity = try rowIdentity(of: created, as: "NEW.")
             try execute(
                 "CREATE TEMP TRIGGER todofmt_load_\(recorder.triggers) AFTER INSERT ON main.\(Database.quote(created)) BEGIN "
-                    + "INSERT INTO todofmt_loaded VALUES (todofmt_statement(), \(Database.literal(created)), \(identity)); END")
+                    + "INSERT INTO todofmt_loaded VALUES (todofmt_statement(), \(Database.literal(created)), \(identity)); END"
+            )
         }
         guard let table = statement.inserts, !recorder.keyed.contains(table) else { return }
         let count = sqlite3_changes(handle)
@@ -257,14 +269,17 @@ extension Database {
     }
 
     private func finishRecording(_ recorder: DumpRecorder) throws(StoreError) {
-        for row in try rows("SELECT name FROM sqlite_temp_master WHERE type = 'trigger' AND name LIKE 'todofmt_load_%'") {
+        for row in try rows("SELECT name FROM sqlite_temp_master WHERE type = 'trigger' AND name LIKE 'todofmt_load_%'")
+        {
             if case .text(let name) = row[0] { try execute("DROP TRIGGER temp.\(Database.quote(name))") }
         }
         try execute("CREATE INDEX temp.todofmt_loaded_rows ON todofmt_loaded (tbl, ident)")
         try execute("CREATE INDEX temp.todofmt_loaded_statements ON todofmt_loaded (stmt)")
         for (table, list) in recorder.rows {
             // Rows come in rowid order in most dumps: sorting is then a check.
-            if !zip(list, list.dropFirst()).allSatisfy({ $0.rowid < $1.rowid || ($0.rowid == $1.rowid && $0.statement < $1.statement) }) {
+            if !zip(list, list.dropFirst()).allSatisfy({
+                $0.rowid < $1.rowid || ($0.rowid == $1.rowid && $0.statement < $1.statement)
+            }) {
                 recorder.rows[table] = list.sorted { ($0.rowid, $0.statement) < ($1.rowid, $1.statement) }
             }
         }

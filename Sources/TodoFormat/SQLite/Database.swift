@@ -1,5 +1,5 @@
-import Foundation
 internal import CSQLite
+import Foundation
 
 /// An SQLite failure: the result code, SQLite's message, and the SQL that failed.
 public struct StoreError: Error, Hashable, Sendable, CustomStringConvertible, LocalizedError {
@@ -36,7 +36,8 @@ final class Database {
     init(path: String, readOnly: Bool, name: String? = nil) throws(StoreError) {
         self.path = name ?? path
         var db: OpaquePointer?
-        let flags = (readOnly ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE) | SQLITE_OPEN_URI
+        let flags =
+            (readOnly ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE) | SQLITE_OPEN_URI
             | SQLITE_OPEN_NOMUTEX
         // Read-only opens go through a URI (mode=ro); the path is escaped for it.
         let target =
@@ -46,7 +47,8 @@ final class Database {
         guard code == SQLITE_OK, let db else {
             let message = db.map { String(cString: sqlite3_errmsg($0)) } ?? "cannot open the database"
             if let db { sqlite3_close_v2(db) }
-            throw StoreError(code: code, message: message, location: SourceLocation(file: name ?? path, byteOffset: 0).withoutOffset)
+            throw StoreError(
+                code: code, message: message, location: SourceLocation(file: name ?? path, byteOffset: 0).withoutOffset)
         }
         handle = db
         sqlite3_extended_result_codes(db, 1)
@@ -100,7 +102,9 @@ final class Database {
         let code = sqlite3_prepare_v2(handle, base + start, -1, &statement, &tail)
         offset = tail.map { base.distance(to: $0) } ?? text.count - 1
         guard code == SQLITE_OK else {
-            throw error(code, sql: String(decoding: UnsafeBufferPointer(rebasing: text[start..<max(start, offset)]), as: UTF8.self))
+            throw error(
+                code,
+                sql: String(decoding: UnsafeBufferPointer(rebasing: text[start..<max(start, offset)]), as: UTF8.self))
         }
         return statement.map { Statement($0, database: self) }
     }
@@ -215,7 +219,9 @@ final class Statement {
                     }
                 }
             case .blob(let d):
-                code = d.withUnsafeBytes { sqlite3_bind_blob(handle, index, $0.baseAddress, Int32($0.count), Self.transient) }
+                code = d.withUnsafeBytes {
+                    sqlite3_bind_blob(handle, index, $0.baseAddress, Int32($0.count), Self.transient)
+                }
             }
             guard code == SQLITE_OK else { throw database.error(code, sql: sql) }
         }

@@ -1,5 +1,5 @@
-import Foundation
 internal import CSQLite
+import Foundation
 
 /// Values and names as SQL text the way the `sqlite3` shell's `.dump` writes them, so that a
 /// row todofmt writes into a dump reads like the rows around it.
@@ -98,8 +98,10 @@ struct DumpEditor {
         try db.execute("CREATE TEMP TABLE todofmt_changed (tbl TEXT, ident)")
         for (n, table) in try userTables().enumerated() {
             schema[table.name] = table.sql
-            let new = try db.rowIdentity(of: table.name, as: "NEW."), old = try db.rowIdentity(of: table.name, as: "OLD.")
-            let target = "main.\(Database.quote(table.name))", name = Database.literal(table.name)
+            let new = try db.rowIdentity(of: table.name, as: "NEW.")
+            let old = try db.rowIdentity(of: table.name, as: "OLD.")
+            let target = "main.\(Database.quote(table.name))"
+            let name = Database.literal(table.name)
             try db.execute(
                 """
                 CREATE TEMP TRIGGER todofmt_insert_\(n) AFTER INSERT ON \(target) BEGIN INSERT INTO todofmt_changed VALUES (\(name), \(new)); END;
@@ -115,7 +117,9 @@ struct DumpEditor {
     }
 
     private func userTables() throws -> [(name: String, sql: String)] {
-        try db.rows("SELECT name, sql FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\' ORDER BY rowid").compactMap { row in
+        try db.rows(
+            "SELECT name, sql FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\' ORDER BY rowid"
+        ).compactMap { row in
             guard case .text(let name) = row[0], case .text(let sql) = row[1] else { return nil }
             return (name, sql)
         }
@@ -131,11 +135,14 @@ struct DumpEditor {
         var rewritten: Set<String> = []
         var created: [String] = []
         var rows = RowReader(db: db)
-        let loadedStatement = try db.prepare("SELECT stmt FROM temp.todofmt_loaded WHERE tbl = ? AND ident = ? ORDER BY rowid DESC LIMIT 1")
+        let loadedStatement = try db.prepare(
+            "SELECT stmt FROM temp.todofmt_loaded WHERE tbl = ? AND ident = ? ORDER BY rowid DESC LIMIT 1")
         func statement(of table: String, _ identity: SQLValue) throws -> Int? {
             if recorder.keyed.contains(table) {
                 try loadedStatement.bind([.text(table), identity])
-                guard try loadedStatement.step(), case .integer(let index) = loadedStatement.value(0) else { return nil }
+                guard try loadedStatement.step(), case .integer(let index) = loadedStatement.value(0) else {
+                    return nil
+                }
                 return Int(index)
             }
             guard case .integer(let rowid) = identity else { return nil }
@@ -144,7 +151,8 @@ struct DumpEditor {
 
         // Tables made again (todofmt's own, when its columns changed) or new.
         for table in try userTables() {
-            let triggers = try db.scalar("SELECT count(*) FROM sqlite_temp_master WHERE type = 'trigger' AND tbl_name = ?", [.text(table.name)])
+            let triggers = try db.scalar(
+                "SELECT count(*) FROM sqlite_temp_master WHERE type = 'trigger' AND tbl_name = ?", [.text(table.name)])
             if schema[table.name] == nil {
                 created.append(table.name)
             } else if schema[table.name] != table.sql || triggers == .integer(0) {
@@ -201,7 +209,9 @@ struct DumpEditor {
         for table in addedOrder {
             let values = try added[table]!.compactMap { try rows.current(table, $0) }
             guard !values.isEmpty else { continue }
-            let anchor = recorder.statements.lastIndex { $0.inserts == table } ?? recorder.statements.lastIndex { $0.creates == table }
+            let anchor =
+                recorder.statements.lastIndex { $0.inserts == table }
+                ?? recorder.statements.lastIndex { $0.creates == table }
             let template = recorder.statements.last { $0.inserts == table }
             var lines = ""
             for row in values { lines += try insert([row], into: table, like: template) + "\n" }
@@ -215,12 +225,19 @@ struct DumpEditor {
             guard let first = statements.first else { continue }
             for index in statements.dropFirst() { edits.append((lineRange(of: recorder.statements[index].range), "")) }
             let all = try db.rows("SELECT * FROM main.\(Database.quote(table))")
-            let lines = try all.map { try insert([$0], into: table, like: recorder.statements[first]) }.joined(separator: "\n")
-            edits.append((all.isEmpty ? lineRange(of: recorder.statements[first].range) : recorder.statements[first].range, lines))
+            let lines = try all.map { try insert([$0], into: table, like: recorder.statements[first]) }.joined(
+                separator: "\n")
+            edits.append(
+                (
+                    all.isEmpty ? lineRange(of: recorder.statements[first].range) : recorder.statements[first].range,
+                    lines
+                ))
         }
         // Tables made again replace their statements; new tables go before the closing COMMIT.
         for table in remade {
-            let statements = recorder.statements.indices.filter { recorder.statements[$0].inserts == table || recorder.statements[$0].creates == table }
+            let statements = recorder.statements.indices.filter {
+                recorder.statements[$0].inserts == table || recorder.statements[$0].creates == table
+            }
             guard let first = statements.first else { continue }
             for index in statements.dropFirst() { edits.append((lineRange(of: recorder.statements[index].range), "")) }
             edits.append((recorder.statements[first].range, String(try whole(table).dropLast())))
@@ -232,7 +249,9 @@ struct DumpEditor {
 
         var cursor = 0
         try text.withUnsafeBufferPointer { bytes in
-            for edit in edits.sorted(by: { ($0.range.lowerBound, $0.range.upperBound) < ($1.range.lowerBound, $1.range.upperBound) }) {
+            for edit in edits.sorted(by: {
+                ($0.range.lowerBound, $0.range.upperBound) < ($1.range.lowerBound, $1.range.upperBound)
+            }) {
                 guard edit.range.lowerBound >= cursor else { continue }
                 sink.write(UnsafeBufferPointer(rebasing: bytes[cursor..<edit.range.lowerBound]))
                 sink.write(edit.text)
@@ -264,18 +283,27 @@ struct DumpEditor {
     /// A table's CREATE statement and all its rows, as `.dump` writes them.
     private func whole(_ table: String) throws -> String {
         var lines = ""
-        if case .text(let sql)? = try db.scalar("SELECT sql FROM sqlite_master WHERE type = 'table' AND name = ?", [.text(table)]) {
+        if case .text(let sql)? = try db.scalar(
+            "SELECT sql FROM sqlite_master WHERE type = 'table' AND name = ?", [.text(table)])
+        {
             lines += sql + ";\n"
         }
-        for row in try db.rows("SELECT * FROM main.\(Database.quote(table))") { lines += try insert([row], into: table, like: nil) + "\n" }
-        for row in try db.rows("SELECT sql FROM sqlite_master WHERE type IN ('index', 'trigger') AND tbl_name = ? AND sql IS NOT NULL", [.text(table)]) {
+        for row in try db.rows("SELECT * FROM main.\(Database.quote(table))") {
+            lines += try insert([row], into: table, like: nil) + "\n"
+        }
+        for row in try db.rows(
+            "SELECT sql FROM sqlite_master WHERE type IN ('index', 'trigger') AND tbl_name = ? AND sql IS NOT NULL",
+            [.text(table)])
+        {
             if case .text(let sql) = row[0] { lines += sql + ";\n" }
         }
         return lines
     }
 
     /// An INSERT statement of rows, beginning as `template` began (`INSERT INTO Note VALUES(`).
-    private func insert(_ rows: [[SQLValue]], into table: String, like template: DumpRecorder.Statement?) throws -> String {
+    private func insert(_ rows: [[SQLValue]], into table: String, like template: DumpRecorder.Statement?) throws
+        -> String
+    {
         var prefix = "INSERT INTO \(DumpLiteral.tableName(table)) VALUES("
         if let template {
             let original = String(decoding: text[template.range], as: UTF8.self)

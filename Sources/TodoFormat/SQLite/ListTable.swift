@@ -99,28 +99,44 @@ struct ListTable {
         let schema = options.schema
         if let entityName = options.entity {
             guard let model else {
-                throw ConversionError.noList(path: path, reason: "--entity names a Core Data entity, and this is not a Core Data store (it has no Z_PRIMARYKEY table)")
+                throw ConversionError.noList(
+                    path: path,
+                    reason:
+                        "--entity names a Core Data entity, and this is not a Core Data store (it has no Z_PRIMARYKEY table)"
+                )
             }
             guard let entity = model.entity(named: entityName) else {
                 throw ConversionError.noList(
-                    path: path, reason: "there is no entity '\(entityName)' (entities: \(model.entities.map(\.name).joined(separator: ", ")))")
+                    path: path,
+                    reason:
+                        "there is no entity '\(entityName)' (entities: \(model.entities.map(\.name).joined(separator: ", ")))"
+                )
             }
             guard let table = model.table(of: entity) else {
-                throw ConversionError.noList(path: path, reason: "entity '\(entity.name)' has no table (Z\(model.root(of: entity).name.uppercased()))")
+                throw ConversionError.noList(
+                    path: path,
+                    reason: "entity '\(entity.name)' has no table (Z\(model.root(of: entity).name.uppercased()))")
             }
             if let named = options.table, named != table {
-                throw ConversionError.noList(path: path, reason: "entity '\(entity.name)' is in table '\(table)', not '\(named)'")
+                throw ConversionError.noList(
+                    path: path, reason: "entity '\(entity.name)' is in table '\(table)', not '\(named)'")
             }
             guard let found = try describe(table, in: db, model: model, entity: entity, schema: schema) else {
                 throw ConversionError.noList(
                     path: path,
-                    reason: "entity '\(entity.name)' has no text attribute for the name; name its column with --field name=COLUMN")
+                    reason:
+                        "entity '\(entity.name)' has no text attribute for the name; name its column with --field name=COLUMN"
+                )
             }
             return found
         }
         if let table = options.table {
             guard tables.contains(table) else {
-                throw ConversionError.noList(path: path, reason: "there is no table '\(table)' (\(tables.isEmpty ? "the database has no tables" : "tables: " + tables.joined(separator: ", ")))")
+                throw ConversionError.noList(
+                    path: path,
+                    reason:
+                        "there is no table '\(table)' (\(tables.isEmpty ? "the database has no tables" : "tables: " + tables.joined(separator: ", ")))"
+                )
             }
             var entity: CoreDataModel.Entity? = nil
             if let model {
@@ -128,17 +144,22 @@ struct ListTable {
                 if held.count > 1 {
                     throw ConversionError.noList(
                         path: path,
-                        reason: "table '\(table)' holds the rows of several entities (\(held.map(\.name).joined(separator: ", "))); pick one with --entity")
+                        reason:
+                            "table '\(table)' holds the rows of several entities (\(held.map(\.name).joined(separator: ", "))); pick one with --entity"
+                    )
                 }
                 entity = held.first ?? model.entities(in: table).first
             }
             guard let found = try describe(table, in: db, model: model, entity: entity, schema: schema) else {
                 throw ConversionError.noList(
-                    path: path, reason: "table '\(table)' has no text column for the name; name it with --field name=COLUMN")
+                    path: path,
+                    reason: "table '\(table)' has no text column for the name; name it with --field name=COLUMN")
             }
             return found
         }
-        if tables.contains(ownName), let own = try describe(ownName, in: db, model: nil, entity: nil, schema: schema), own.isOwn {
+        if tables.contains(ownName), let own = try describe(ownName, in: db, model: nil, entity: nil, schema: schema),
+            own.isOwn
+        {
             return own
         }
         var candidates: [ListTable] = []
@@ -149,15 +170,23 @@ struct ListTable {
                 entityTables.insert(table)
                 // An abstract entity (one with entities below it and no rows of its own) is not a list.
                 let below = model.family(of: entity).count > 1
-                if below, try db.scalar("SELECT 1 FROM \(Database.quote(table)) WHERE Z_ENT = ? LIMIT 1", [.integer(Int64(entity.number))]) == nil {
+                if below,
+                    try db.scalar(
+                        "SELECT 1 FROM \(Database.quote(table)) WHERE Z_ENT = ? LIMIT 1",
+                        [.integer(Int64(entity.number))]) == nil
+                {
                     continue
                 }
-                if let found = try describe(table, in: db, model: model, entity: entity, schema: schema) { candidates.append(found) }
+                if let found = try describe(table, in: db, model: model, entity: entity, schema: schema) {
+                    candidates.append(found)
+                }
             }
         }
         for name in tables where !name.hasPrefix("sqlite_") && !entityTables.contains(name) {
             if model != nil && (CoreDataModel.ownTables.contains(name) || CoreDataModel.isJoinTable(name)) { continue }
-            if let found = try describe(name, in: db, model: nil, entity: nil, schema: schema) { candidates.append(found) }
+            if let found = try describe(name, in: db, model: nil, entity: nil, schema: schema) {
+                candidates.append(found)
+            }
         }
         if candidates.count == 1 { return candidates[0] }
         if candidates.isEmpty && tables.isEmpty {
@@ -167,20 +196,29 @@ struct ListTable {
             throw ConversionError.noList(
                 path: path,
                 reason: "no table has a name column (\(ItemSchema.synonyms[.name]!.joined(separator: ", "))); tables: "
-                    + "\(tables.joined(separator: ", ")). Pick one with --table and name its column with --field name=COLUMN")
+                    + "\(tables.joined(separator: ", ")). Pick one with --table and name its column with --field name=COLUMN"
+            )
         }
         if candidates.contains(where: \.isCoreData) {
-            let described = candidates.map { table in table.entity.map { "\($0.name) in \(table.name)" } ?? "table \(table.name)" }
+            let described = candidates.map { table in
+                table.entity.map { "\($0.name) in \(table.name)" } ?? "table \(table.name)"
+            }
             throw ConversionError.noList(
-                path: path, reason: "several entities could be the list (\(described.joined(separator: ", "))); pick one with --entity")
+                path: path,
+                reason:
+                    "several entities could be the list (\(described.joined(separator: ", "))); pick one with --entity")
         }
         throw ConversionError.noList(
             path: path,
-            reason: "several tables could be the list (\(candidates.map(\.name).joined(separator: ", "))); pick one with --table")
+            reason:
+                "several tables could be the list (\(candidates.map(\.name).joined(separator: ", "))); pick one with --table"
+        )
     }
 
     /// The entities that have rows in a table.
-    private static func entitiesWithRows(in table: String, model: CoreDataModel, db: Database) throws -> [CoreDataModel.Entity] {
+    private static func entitiesWithRows(in table: String, model: CoreDataModel, db: Database) throws -> [CoreDataModel
+        .Entity]
+    {
         let columns = try db.rows("PRAGMA table_info(\(Database.quote(table)))").compactMap { row -> String? in
             if case .text(let name) = row[1] { return name }
             return nil
@@ -212,10 +250,12 @@ struct ListTable {
         // todofmt's table: by its name and columns, or (made under another name with
         // `--table`) by its first seven columns.
         if entity == nil
-            && ((table == ownName && Set(ownColumns).isSubset(of: names)) || Array(columns.prefix(ownColumns.count).map(\.name)) == ownColumns)
+            && ((table == ownName && Set(ownColumns).isSubset(of: names))
+                || Array(columns.prefix(ownColumns.count).map(\.name)) == ownColumns)
         {
             return ListTable(
-                name: table, columns: columns, isOwn: true, nameColumn: "name", checkedColumn: "checked", orderColumn: "position",
+                name: table, columns: columns, isOwn: true, nameColumn: "name", checkedColumn: "checked",
+                orderColumn: "position",
                 keyColumns: ["id"])
         }
         var list = ListTable(name: table, columns: columns, nameColumn: "")
@@ -233,8 +273,11 @@ struct ListTable {
                 let counts = try db.rows(
                     "SELECT \(columns.map { "count(\(Database.quote($0.name)))" }.joined(separator: ", ")) FROM \(Database.quote(table)) "
                         + "WHERE Z_ENT IN (\(numbers.map(String.init).joined(separator: ", ")))")
-                if let row = counts.first, row.contains(where: { if case .integer(let n) = $0 { n > 0 } else { false } }) {
-                    candidates = zip(columns, row).filter { if case .integer(let n) = $1 { n > 0 } else { false } }.map(\.0)
+                if let row = counts.first,
+                    row.contains(where: { if case .integer(let n) = $0 { n > 0 } else { false } })
+                {
+                    candidates = zip(columns, row).filter { if case .integer(let n) = $1 { n > 0 } else { false } }.map(
+                        \.0)
                 }
             }
         }
@@ -242,11 +285,18 @@ struct ListTable {
         func plain(_ column: ColumnInfo) -> String { plainName(column.name, coreData: coreData) }
         // A column the user named plays its role first; then synonyms, in column order.
         func first(_ role: ItemRole, where extra: (ColumnInfo) -> Bool = { _ in true }) -> ColumnInfo? {
-            let usable = candidates.filter { !(coreData && ($0.name == "Z_PK" || coreDataBookkeeping.contains($0.name))) && extra($0) }
-            if let named = usable.first(where: { (schema.isNamed($0.name) || schema.isNamed(plain($0))) && schema.role(of: schema.isNamed($0.name) ? $0.name : plain($0)) == role }) {
+            let usable = candidates.filter {
+                !(coreData && ($0.name == "Z_PK" || coreDataBookkeeping.contains($0.name))) && extra($0)
+            }
+            if let named = usable.first(where: {
+                (schema.isNamed($0.name) || schema.isNamed(plain($0)))
+                    && schema.role(of: schema.isNamed($0.name) ? $0.name : plain($0)) == role
+            }) {
                 return named
             }
-            return usable.first { !schema.isNamed($0.name) && !schema.isNamed(plain($0)) && schema.role(of: plain($0)) == role }
+            return usable.first {
+                !schema.isNamed($0.name) && !schema.isNamed(plain($0)) && schema.role(of: plain($0)) == role
+            }
         }
         guard let name = first(.name, where: \.isTextType) else { return nil }
         list.nameColumn = name.name
@@ -258,11 +308,13 @@ struct ListTable {
             list.completionColumn = others.first { ItemSchema.isCompletionDateKey(plain($0)) }?.name
         }
         list.dateColumn = others.first { creationDateNames.contains(ItemSchema.normalizedKey(plain($0))) }?.name
-        list.modificationColumn = others.first { modificationDateNames.contains(ItemSchema.normalizedKey(plain($0))) }?.name
+        list.modificationColumn =
+            others.first { modificationDateNames.contains(ItemSchema.normalizedKey(plain($0))) }?.name
         if coreData {
             list.keyColumns = ["Z_PK"]
         } else {
-            list.keyColumns = columns.filter(\.isPrimaryKey).sorted { $0.primaryKeyIndex < $1.primaryKeyIndex }.map(\.name)
+            list.keyColumns = columns.filter(\.isPrimaryKey).sorted { $0.primaryKeyIndex < $1.primaryKeyIndex }.map(
+                \.name)
         }
         return list
     }
@@ -292,7 +344,8 @@ struct ListTable {
     /// Whether a column holds dates: by its declared type, or as the creation,
     /// modification or completion date.
     func holdsDates(_ column: ColumnInfo) -> Bool {
-        column.isDateType || column.name == dateColumn || column.name == modificationColumn || column.name == completionColumn
+        column.isDateType || column.name == dateColumn || column.name == modificationColumn
+            || column.name == completionColumn
     }
 
     /// A column's value as an item field value; nil for NULL.
@@ -430,8 +483,12 @@ struct ListTable {
         let statement = try db.prepare("SELECT rowid, * FROM \(Database.quote(name)) ORDER BY rowid")
         let index = Dictionary(uniqueKeysWithValues: columns.enumerated().map { ($1.name, $0 + 1) })
         let fieldIndexes = fieldColumns.map { (index[$0.column.name]!, $0.column, $0.key) }
-        let nameIndex = index["name"]!, checkedIndex = index["checked"]!
-        let own = (id: index["id"]!, parent: index["parent"]!, position: index["position"]!, status: index["status"]!, section: index["section"]!)
+        let nameIndex = index["name"]!
+        let checkedIndex = index["checked"]!
+        let own = (
+            id: index["id"]!, parent: index["parent"]!, position: index["position"]!, status: index["status"]!,
+            section: index["section"]!
+        )
         var lastSection: String? = nil
         while try statement.step() {
             var item = TodoItem(name: statement.isNull(nameIndex) ? "" : statement.text(nameIndex))
@@ -464,7 +521,8 @@ struct ListTable {
                 while let last = path.last, last != parent { path.removeLast() }
                 if path.isEmpty { return nil }
             }
-            let depth = path.count, position = statement.int64(2)
+            let depth = path.count
+            let position = statement.int64(2)
             if depth < siblings.count {
                 if siblings[depth] >= position { return nil }
                 siblings[depth] = position
@@ -481,7 +539,9 @@ struct ListTable {
 
     /// Nests items by their parent ids, each parent's children by position. Rows stored depth
     /// first (as todofmt writes them) nest in one pass; others are sorted first.
-    private static func tree(_ items: [TodoItem], ids: [Int64], parents: [Int64?], positions: [Int64]) throws -> [TodoItem] {
+    private static func tree(_ items: [TodoItem], ids: [Int64], parents: [Int64?], positions: [Int64]) throws
+        -> [TodoItem]
+    {
         var tree = ListBuilder(keepingSlices: ())
         var path: [Int64] = []  // ids of the items around the next one
         var siblings: [Int64] = []  // position of the last item at each depth under the current path

@@ -28,7 +28,8 @@ struct OwnTable {
         self.keys = keys
         columns = [
             ("id", "INTEGER PRIMARY KEY"), ("parent", "INTEGER REFERENCES \(Self.reference(name))(id)"),
-            ("position", "INTEGER NOT NULL"), ("name", "TEXT NOT NULL"), ("checked", "BOOLEAN NOT NULL"), ("status", "TEXT"),
+            ("position", "INTEGER NOT NULL"), ("name", "TEXT NOT NULL"), ("checked", "BOOLEAN NOT NULL"),
+            ("status", "TEXT"),
             ("section", "TEXT"),
         ]
         for key in keys {
@@ -120,11 +121,14 @@ struct OwnTable {
     }
 
     var createStatement: String {
-        "CREATE TABLE \(Self.reference(name)) (" + columns.map { "\(Database.quote($0.name)) \($0.type)".trimmingCharacters(in: .whitespaces) }.joined(separator: ", ") + ")"
+        "CREATE TABLE \(Self.reference(name)) ("
+            + columns.map { "\(Database.quote($0.name)) \($0.type)".trimmingCharacters(in: .whitespaces) }.joined(
+                separator: ", ") + ")"
     }
 
     var insertStatement: String {
-        "INSERT INTO \(Database.quote(name)) VALUES (" + Array(repeating: "?", count: columns.count).joined(separator: ", ") + ")"
+        "INSERT INTO \(Database.quote(name)) VALUES ("
+            + Array(repeating: "?", count: columns.count).joined(separator: ", ") + ")"
     }
 
     /// Creates the table and its rows in `db` (in the caller's transaction), with one
@@ -205,7 +209,8 @@ struct OwnTable {
     }
 
     /// Whether the statement's row holds what `row` would, compared without making it.
-    private func matches(_ select: Statement, _ id: Int64, _ parent: Int64?, _ position: Int, _ item: TodoItem) -> Bool {
+    private func matches(_ select: Statement, _ id: Int64, _ parent: Int64?, _ position: Int, _ item: TodoItem) -> Bool
+    {
         guard select.holds(parent.map { .integer($0) } ?? .null, at: 1), select.holds(.integer(Int64(position)), at: 2),
             select.holds(item.nameStorage, at: 3), select.holds(.integer(item.isChecked ? 1 : 0), at: 4)
         else { return false }

@@ -44,7 +44,9 @@ struct SQLDumpFormat: ListFormat {
     /// that database; then only the statements of rows that changed are written again, new
     /// rows follow their table's last statement, and every other byte stays.
     func update(_ existing: Input, with list: TodoList, options: ListOptions) throws -> PendingWrite {
-        guard let path = existing.path else { throw ConversionError.unsupported("\(existing.name): only a file can be written into") }
+        guard let path = existing.path else {
+            throw ConversionError.unsupported("\(existing.name): only a file can be written into")
+        }
         let text = try Self.terminatedBytes(existing)
         let db = try Database(path: ":memory:", readOnly: false, name: existing.name)
         let recorder = DumpRecorder()

@@ -55,8 +55,10 @@ struct SQLiteFormat: ListFormat {
 
     func writer(to output: Output, options: ListOptions) throws -> any ListWriter {
         switch output.destination {
-        case .standardOutput: throw ConversionError.unsupported("a database cannot be written to standard output; name a file")
-        case .special: throw ConversionError.unsupported("\(output.name): a database is written to a regular file only; name one")
+        case .standardOutput:
+            throw ConversionError.unsupported("a database cannot be written to standard output; name a file")
+        case .special:
+            throw ConversionError.unsupported("\(output.name): a database is written to a regular file only; name one")
         case .file, .memory: break
         }
         return DatabaseWriter(output: output, table: options.table ?? ListTable.ownName)
@@ -66,7 +68,9 @@ struct SQLiteFormat: ListFormat {
     /// commits: only rows that changed are written. A database without a list gets
     /// todofmt's table beside its others.
     func update(_ existing: Input, with list: TodoList, options: ListOptions) throws -> PendingWrite {
-        guard let path = existing.path else { throw ConversionError.unsupported("\(existing.name): only a file can be written into") }
+        guard let path = existing.path else {
+            throw ConversionError.unsupported("\(existing.name): only a file can be written into")
+        }
         let db = try Database(path: path, readOnly: false, name: existing.name)
         try db.execute("BEGIN IMMEDIATE")
         do {
@@ -83,7 +87,9 @@ struct SQLiteFormat: ListFormat {
     /// transaction: into the list's table as it is, into todofmt's table, or (where there
     /// is no list, or `--table` names a table that is not there) into a new todofmt table.
     /// Returns what the table could not hold.
-    static func write(_ list: TodoList, into db: Database, options: ListOptions, target: String) throws -> [ConversionWarning] {
+    static func write(_ list: TodoList, into db: Database, options: ListOptions, target: String) throws
+        -> [ConversionWarning]
+    {
         var warnings = WarningLog()
         if !list.metadata.isEmpty { warnings.append(contentsOf: [.metadataLeftOut(list.metadata, by: target)]) }
         var table: ListTable? = nil
@@ -137,7 +143,8 @@ struct DatabaseWriter: ListWriter {
             try Self.write(own, to: file, name: output.name)
             return written
         }
-        let file = FileManager.default.temporaryDirectory.appendingPathComponent("todofmt-\(UUID().uuidString).sqlite").path
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("todofmt-\(UUID().uuidString).sqlite")
+            .path
         defer { try? FileManager.default.removeItem(atPath: file) }
         try Self.write(own, to: file, name: output.name)
         written.bytes = try InputFile.read(file)

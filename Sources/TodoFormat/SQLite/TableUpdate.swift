@@ -74,7 +74,9 @@ struct TableUpdate {
             let statement = try db.prepare(table.selectStatement)
             let decoder = RowDecoder(table)
             var learner = TableLayout.Learner(table)
-            let keyIndexes = table.keyColumns.map { column in table.columns.firstIndex { $0.name == column }! + (table.hasRowID ? 1 : 0) }
+            let keyIndexes = table.keyColumns.map { column in
+                table.columns.firstIndex { $0.name == column }! + (table.hasRowID ? 1 : 0)
+            }
             while try statement.step() {
                 learner.learn(statement)
                 let old = decoder.item(statement)
@@ -96,7 +98,8 @@ struct TableUpdate {
             let alignment: ItemAlignment
             do {
                 alignment = try ItemAlignment(
-                    old: rest.map { ItemAlignment.Entry($0.item, depth: 0) }, new: tail.map { ItemAlignment.Entry($0.item, depth: 0) },
+                    old: rest.map { ItemAlignment.Entry($0.item, depth: 0) },
+                    new: tail.map { ItemAlignment.Entry($0.item, depth: 0) },
                     identity: identity)
             } catch let duplicate {
                 throw DuplicateIdentity(
@@ -112,7 +115,8 @@ struct TableUpdate {
                 } else if let key, leading > 0, try rowExists(entry.item) {
                     // The key of a row an earlier item already continues: a duplicated line.
                     let first = (0..<leading).first { identity(entries[$0].item) == key } ?? 0
-                    throw DuplicateIdentity(identity: key, first: first, second: i, key: table.keyFields.joined(separator: ", "))
+                    throw DuplicateIdentity(
+                        identity: key, first: first, second: i, key: table.keyFields.joined(separator: ", "))
                 }
             }
         }
@@ -160,13 +164,16 @@ struct TableUpdate {
             try delete(rows[j], statements: &statements)
         }
         for i in 0..<count where pairs[i] >= 0 && changed[i] {
-            try update(entries[i], at: i, locator: rows[pairs[i]], order: orders.isEmpty ? nil : orders[i], statements: &statements)
+            try update(
+                entries[i], at: i, locator: rows[pairs[i]], order: orders.isEmpty ? nil : orders[i],
+                statements: &statements)
         }
         var nextKey = try coreDataMax()
         let firstKey = nextKey
         var takenDates: Set<SQLValue>? = nil
         for i in 0..<count where pairs[i] < 0 {
-            var values = try insertion(entries[i], at: i, order: orders.isEmpty ? nil : orders[i], takenDates: &takenDates)
+            var values = try insertion(
+                entries[i], at: i, order: orders.isEmpty ? nil : orders[i], takenDates: &takenDates)
             if let entity = table.entity {
                 nextKey += 1
                 values["Z_PK"] = .integer(nextKey)
@@ -180,7 +187,8 @@ struct TableUpdate {
         }
         if nextKey != firstKey, let entity = table.entity, let model = table.model {
             try statements.run(
-                "UPDATE Z_PRIMARYKEY SET Z_MAX = ? WHERE Z_ENT = ?", [.integer(nextKey), .integer(Int64(model.root(of: entity).number))])
+                "UPDATE Z_PRIMARYKEY SET Z_MAX = ? WHERE Z_ENT = ?",
+                [.integer(nextKey), .integer(Int64(model.root(of: entity).number))])
         }
     }
 
@@ -214,7 +222,8 @@ struct TableUpdate {
         switch (a, b) {
         case (nil, nil): return true
         case (.date(let x)?, .date(let y)?):
-            return x.timeIntervalSince1970 == y.timeIntervalSince1970 || abs(x.timeIntervalSince1970 - y.timeIntervalSince1970) < 1e-6
+            return x.timeIntervalSince1970 == y.timeIntervalSince1970
+                || abs(x.timeIntervalSince1970 - y.timeIntervalSince1970) < 1e-6
         case (.integer(let x)?, .double(let y)?), (.double(let y)?, .integer(let x)?): return Double(x) == y
         case (.double(let x)?, .double(let y)?): return x == y || (x.isNaN && y.isNaN)
         default: return a == b
@@ -231,14 +240,17 @@ struct TableUpdate {
         }
         let filter = table.rowFilter.isEmpty ? "" : " AND" + table.rowFilter.dropFirst(" WHERE".count)
         return try db.scalar(
-            "SELECT 1 FROM \(Database.quote(table.name)) WHERE \(conditions.joined(separator: " AND "))\(filter) LIMIT 1", arguments) != nil
+            "SELECT 1 FROM \(Database.quote(table.name)) WHERE \(conditions.joined(separator: " AND "))\(filter) LIMIT 1",
+            arguments) != nil
     }
 
     // MARK: - Writing rows
 
     /// Updates a row: only the columns whose meaning changed, then its modification date
     /// and Core Data's `Z_OPT`.
-    private mutating func update(_ entry: Entry, at index: Int, locator: [SQLValue], order: SQLValue??, statements: inout StatementCache) throws {
+    private mutating func update(
+        _ entry: Entry, at index: Int, locator: [SQLValue], order: SQLValue??, statements: inout StatementCache
+    ) throws {
         let old = try oldRow(locator)
         let (statusAssignments, lost) = statusValues(for: entry.item, old: old)
         if lost { noteLostStatus(at: index) }
@@ -263,7 +275,9 @@ struct TableUpdate {
             assignments.insert((table.nameColumn, .text(item.name)), at: 0)
         }
         guard !assignments.isEmpty else { return }
-        if let modified = table.modificationColumn, !assignments.contains(where: { $0.0 == modified }), let stamp = stamp(modified) {
+        if let modified = table.modificationColumn, !assignments.contains(where: { $0.0 == modified }),
+            let stamp = stamp(modified)
+        {
             assignments.append((modified, stamp))
         }
         var sets = assignments.map { "\(Database.quote($0.0)) = ?" }
@@ -276,7 +290,9 @@ struct TableUpdate {
     /// The column values of a new row: the name, the status in the table's spelling, the
     /// order, the fields the table has columns for, and the creation and modification dates
     /// the app would give it.
-    private mutating func insertion(_ entry: Entry, at index: Int, order: SQLValue??, takenDates: inout Set<SQLValue>?) throws -> [String: SQLValue] {
+    private mutating func insertion(_ entry: Entry, at index: Int, order: SQLValue??, takenDates: inout Set<SQLValue>?)
+        throws -> [String: SQLValue]
+    {
         let item = entry.item
         var values: [String: SQLValue] = [table.nameColumn: .text(item.name)]
         let (statusAssignments, lost) = statusValues(for: item, old: nil)
@@ -294,7 +310,10 @@ struct TableUpdate {
                 // A creation date that is also the key (the notes app's cdate, kept to the
                 // second) must differ from every other key: moved on a second at a time past
                 // keys already taken, so new rows stay unique and in list order.
-                if takenDates == nil { takenDates = try Set(db.rows("SELECT \(Database.quote(created)) FROM \(Database.quote(table.name))").map { $0[0] }) }
+                if takenDates == nil {
+                    takenDates = try Set(
+                        db.rows("SELECT \(Database.quote(created)) FROM \(Database.quote(table.name))").map { $0[0] })
+                }
                 var time = now
                 while takenDates!.contains(stamp) {
                     time += 1
@@ -304,16 +323,21 @@ struct TableUpdate {
             }
             values[created] = stamp
         }
-        if let modified = table.modificationColumn, values[modified] == nil, let stamp = stamp(modified) { values[modified] = stamp }
+        if let modified = table.modificationColumn, values[modified] == nil, let stamp = stamp(modified) {
+            values[modified] = stamp
+        }
         return values
     }
 
     private func delete(_ locator: [SQLValue], statements: inout StatementCache) throws {
         if let entity = table.entity, let model = table.model {
             // Core Data's many-to-many join tables (`Z_3TAGS`) lose the row's links.
-            let key = try db.scalar("SELECT Z_PK FROM \(Database.quote(table.name)) WHERE \(locators.condition)", locator) ?? .null
+            let key =
+                try db.scalar("SELECT Z_PK FROM \(Database.quote(table.name)) WHERE \(locators.condition)", locator)
+                ?? .null
             for (joinTable, column) in try joinColumns(of: model.ancestry(of: entity)) {
-                try statements.run("DELETE FROM \(Database.quote(joinTable)) WHERE \(Database.quote(column)) = ?", [key])
+                try statements.run(
+                    "DELETE FROM \(Database.quote(joinTable)) WHERE \(Database.quote(column)) = ?", [key])
             }
             // Another entity's to-one relationship to the row: its delete rule is in the
             // app's model, not in the store, so the removal is refused (FORMAT.md, 7.7).
@@ -323,7 +347,8 @@ struct TableUpdate {
                 if let holder = try db.scalar(sql, [key]), holder != .null {
                     throw EditError(
                         "cannot remove the \(entity.name) with Z_PK \(key.literal): \(other).\(column) (row Z_PK \(holder.literal)) refers to it, "
-                            + "a Core Data relationship whose delete rule is in the app's model, not in the store; remove it in the app")
+                            + "a Core Data relationship whose delete rule is in the app's model, not in the store; remove it in the app"
+                    )
                 }
             }
         }
@@ -341,7 +366,9 @@ struct TableUpdate {
         }
         var found: [(String, String)] = []
         for name in try db.tableNames()
-        where name.hasPrefix("Z") && name != table.name && !CoreDataModel.isJoinTable(name) && !CoreDataModel.ownTables.contains(name) {
+        where name.hasPrefix("Z") && name != table.name && !CoreDataModel.isJoinTable(name)
+            && !CoreDataModel.ownTables.contains(name)
+        {
             for row in try db.rows("PRAGMA table_info(\(Database.quote(name)))") {
                 guard case .text(let column) = row[1], column.hasPrefix("Z"), !column.hasPrefix("Z_"),
                     indexes.contains("\(name)_\(column)_INDEX".uppercased()),
@@ -356,9 +383,12 @@ struct TableUpdate {
     /// The columns of join tables that hold keys of these entities.
     private func joinColumns(of entities: [Int]) throws -> [(String, String)] {
         var found: [(String, String)] = []
-        for name in try db.tableNames() where CoreDataModel.isJoinTable(name) && !CoreDataModel.ownTables.contains(name) {
+        for name in try db.tableNames() where CoreDataModel.isJoinTable(name) && !CoreDataModel.ownTables.contains(name)
+        {
             for row in try db.rows("PRAGMA table_info(\(Database.quote(name)))") {
-                if case .text(let column) = row[1], let number = CoreDataModel.entityNumber(ofJoinColumn: column), entities.contains(number) {
+                if case .text(let column) = row[1], let number = CoreDataModel.entityNumber(ofJoinColumn: column),
+                    entities.contains(number)
+                {
                     found.append((name, column))
                 }
             }
@@ -368,12 +398,16 @@ struct TableUpdate {
 
     /// The stored values of a row, by column.
     private mutating func oldRow(_ locator: [SQLValue]) throws -> [String: SQLValue] {
-        if selectRow == nil { selectRow = try db.prepare("SELECT * FROM \(Database.quote(table.name)) WHERE \(locators.condition)") }
+        if selectRow == nil {
+            selectRow = try db.prepare("SELECT * FROM \(Database.quote(table.name)) WHERE \(locators.condition)")
+        }
         let statement = selectRow!
         try statement.bind(locator)
         guard try statement.step() else { return [:] }
         var row: [String: SQLValue] = [:]
-        for (i, column) in table.columns.enumerated() where row[column.name] == nil { row[column.name] = statement.value(i) }
+        for (i, column) in table.columns.enumerated() where row[column.name] == nil {
+            row[column.name] = statement.value(i)
+        }
         return row
     }
 
@@ -383,7 +417,9 @@ struct TableUpdate {
     private func isFieldColumn(_ column: ColumnInfo) -> Bool {
         let roles = [table.nameColumn, table.checkedColumn, table.statusColumn, table.completionColumn]
         if roles.contains(column.name) { return false }
-        if table.isCoreData && (column.name == "Z_PK" || ListTable.coreDataBookkeeping.contains(column.name)) { return false }
+        if table.isCoreData && (column.name == "Z_PK" || ListTable.coreDataBookkeeping.contains(column.name)) {
+            return false
+        }
         if column.name == table.orderColumn { return false }
         return true
     }
@@ -458,7 +494,9 @@ struct TableUpdate {
             // A value that plays no role (Tracks' `deferred`) is the item's field under the column.
             if let field = item.fields.first(where: { $0.key == name })?.value, wanted == .open {
                 let value = storage(field, column: column)
-                if old == nil || !Self.same(table.fieldValue(stored, column: column), field) { values.append((name, value)) }
+                if old == nil || !Self.same(table.fieldValue(stored, column: column), field) {
+                    values.append((name, value))
+                }
                 continue
             }
             if old != nil {
@@ -473,7 +511,9 @@ struct TableUpdate {
             let field = item.fields.first { $0.key == name }?.value
             if status == .done {
                 if let field, field != .null {
-                    if old == nil || !Self.same(table.fieldValue(stored, column: column), field) { values.append((name, storage(field, column: column))) }
+                    if old == nil || !Self.same(table.fieldValue(stored, column: column), field) {
+                        values.append((name, storage(field, column: column)))
+                    }
                 } else if stored == .null, let stamp = stamp(name) {
                     values.append((name, stamp))
                 }
@@ -489,7 +529,9 @@ struct TableUpdate {
     private func spelling(of status: TodoStatus, in column: ColumnInfo) -> SQLValue {
         if let learned = layout.spelling(of: status, in: column.name) { return learned }
         let learned = layout.spellings(in: column.name)
-        let numeric = column.declaredType.uppercased().contains("INT") || learned.values.contains { if case .integer = $0 { true } else { false } }
+        let numeric =
+            column.declaredType.uppercased().contains("INT")
+            || learned.values.contains { if case .integer = $0 { true } else { false } }
         func typed(_ text: String) -> SQLValue {
             if numeric, let i = Int64(text) { return .integer(i) }
             if numeric, let d = Double(text) { return .real(d) }
@@ -506,7 +548,9 @@ struct TableUpdate {
                 let lower = word.lowercased()
                 if let match = pairs.first(where: { $0.key == lower || $0.value == lower }) {
                     let mirrored = lower == match.key ? match.value : match.key
-                    let cased = word == word.uppercased() ? mirrored.uppercased() : word.first?.isUppercase == true ? mirrored.capitalized : mirrored
+                    let cased =
+                        word == word.uppercased()
+                        ? mirrored.uppercased() : word.first?.isUppercase == true ? mirrored.capitalized : mirrored
                     return .text(cased)
                 }
             }
@@ -535,19 +579,29 @@ struct TableUpdate {
         defer { warnings = log }
         for (i, entry) in entries.enumerated() {
             if entry.depth > 0 {
-                log.note(.nesting, "the table has no parent column; nested items were written one after another", item: position(i, entries))
+                log.note(
+                    .nesting, "the table has no parent column; nested items were written one after another",
+                    item: position(i, entries))
             }
             if entry.item.section != nil {
-                log.note(.fields, "the table has no place for sections (headings); they were left out", item: position(i, entries))
+                log.note(
+                    .fields, "the table has no place for sections (headings); they were left out",
+                    item: position(i, entries))
             }
             var missing = false
             for field in entry.item.fields {
-                if field.key == table.nameColumn || (!names.contains(field.key) && !lowered.contains(field.key.lowercased())) {
+                if field.key == table.nameColumn
+                    || (!names.contains(field.key) && !lowered.contains(field.key.lowercased()))
+                {
                     if !leftOut.contains(field.key) { leftOut.append(field.key) }
                     missing = true
                 } else {
-                    let column = columnsByName[field.key] ?? table.columns.first { $0.name.lowercased() == field.key.lowercased() }
-                    SQLiteValueLoss.note(field.value, declaredType: column?.declaredType ?? "", in: &log) { position(i, entries) }
+                    let column =
+                        columnsByName[field.key]
+                        ?? table.columns.first { $0.name.lowercased() == field.key.lowercased() }
+                    SQLiteValueLoss.note(field.value, declaredType: column?.declaredType ?? "", in: &log) {
+                        position(i, entries)
+                    }
                 }
             }
             if missing {
@@ -593,7 +647,8 @@ struct TableUpdate {
         guard let first = keep.firstIndex(of: false) else { return }
         last = keep.count { !$0 }
         var warning = ConversionWarning(
-            .order, "the table has no order column; the items' new order was not kept (they come back in the order of their rows)",
+            .order,
+            "the table has no order column; the items' new order was not kept (they come back in the order of their rows)",
             firstItem: position(first, entries))
         warning.count = last
         warnings.append(contentsOf: [warning])
@@ -615,11 +670,15 @@ struct TableUpdate {
         guard let entity = table.entity, let model = table.model else { return 0 }
         let root = model.root(of: entity)
         var largest: Int64 = 0
-        if case .integer(let m)? = try db.scalar("SELECT Z_MAX FROM Z_PRIMARYKEY WHERE Z_ENT = ?", [.integer(Int64(root.number))]) {
+        if case .integer(let m)? = try db.scalar(
+            "SELECT Z_MAX FROM Z_PRIMARYKEY WHERE Z_ENT = ?", [.integer(Int64(root.number))])
+        {
             largest = m
         }
         // Never below a key the table already has.
-        if case .integer(let m)? = try db.scalar("SELECT max(Z_PK) FROM \(Database.quote(table.name))") { largest = max(largest, m) }
+        if case .integer(let m)? = try db.scalar("SELECT max(Z_PK) FROM \(Database.quote(table.name))") {
+            largest = max(largest, m)
+        }
         return largest
     }
 }

@@ -9,11 +9,14 @@ enum SQLiteValueLoss {
     static func note(_ value: FieldValue, declaredType: String, in log: inout WarningLog, item describe: () -> String) {
         switch value {
         case .null:
-            log.note(.values, "SQLite has no null field: null values were written as NULL, which reads back as no field", item: describe())
+            log.note(
+                .values, "SQLite has no null field: null values were written as NULL, which reads back as no field",
+                item: describe())
         case .bigInteger:
             log.note(.values, "SQLite integers are 64 bits: larger integers were written as text", item: describe())
         case .double(let d) where d.isNaN:
-            log.note(.values, "SQLite has no NaN: it was written as NULL, which reads back as no field", item: describe())
+            log.note(
+                .values, "SQLite has no NaN: it was written as NULL, which reads back as no field", item: describe())
         case .double(let d) where d == 0 && d.sign == .minus && hasNumericAffinity(declaredType):
             log.note(.values, "SQLite stores -0.0 as 0 in a numeric column: it was written as 0", item: describe())
         default:

@@ -39,7 +39,7 @@ struct ItemBuilder {
             return nil
         }
         taken |= Self.bit(role)
-        if (role == .checked || role == .status), let map = schema.statusMap(of: key) {
+        if role == .checked || role == .status, let map = schema.statusMap(of: key) {
             // The user said what the key's values mean; any other value is open.
             let status = map[value.description] ?? .open
             if status == .done || status == .open { checked = status == .done } else { custom = status }
@@ -118,7 +118,8 @@ struct ItemBuilder {
             done = fields.contains { ItemSchema.isCompletionDateKey($0.key) && $0.value != .null }
         }
         let status: TodoStatus = if case .custom = custom { custom! } else { done == true ? .done : .open }
-        return TodoItem(name: name, status: status, fields: fields, children: children, section: depth == 0 ? section : nil)
+        return TodoItem(
+            name: name, status: status, fields: fields, children: children, section: depth == 0 ? section : nil)
     }
 
     var missingNameMessage: String {

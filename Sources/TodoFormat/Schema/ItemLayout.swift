@@ -101,7 +101,8 @@ struct ItemLayout: Hashable, Sendable {
         return EntryKeys(
             name: schema.keys[.name] ?? "name", checked: schema.keys[.checked], status: status,
             section: schema.keys[.section] ?? "section", fields: schema.keys[.fields] ?? "fields",
-            children: schema.keys[.children] ?? "children", wordsInStatus: statusWords != nil || schema.statusMap(of: status) != nil)
+            children: schema.keys[.children] ?? "children",
+            wordsInStatus: statusWords != nil || schema.statusMap(of: status) != nil)
     }
 
     /// The key/value pairs an item is written as, in order: name, checked, status, section,
@@ -119,7 +120,9 @@ struct ItemLayout: Hashable, Sendable {
             checkedKey = key
         }
         var statusWritten = false
-        if keys.status != checkedKey, let value = statusValue(item.status, key: keys.status, like: nil, always: keys.wordsInStatus) {
+        if keys.status != checkedKey,
+            let value = statusValue(item.status, key: keys.status, like: nil, always: keys.wordsInStatus)
+        {
             entries.append(OutputEntry(keys.status, .value(value)))
             statusWritten = true
         }
@@ -133,7 +136,9 @@ struct ItemLayout: Hashable, Sendable {
             for field in item.fields {
                 // A field whose key would be read back as a role, or that a role's key already
                 // took, goes under `fields`: every key is written once.
-                if mustNest(field.key, besides: written) || field.key == keys.fields || (field.key == keys.children && !item.children.isEmpty) {
+                if mustNest(field.key, besides: written) || field.key == keys.fields
+                    || (field.key == keys.children && !item.children.isEmpty)
+                {
                     nested.append(field)
                 } else {
                     entries.append(OutputEntry(field.key, .value(field.value)))
@@ -145,7 +150,9 @@ struct ItemLayout: Hashable, Sendable {
         if !keyOrder.isEmpty {
             // Keys the file knows in its order; new ones after them, in todofmt's order.
             let order = keyOrderByName[item.name] ?? keyOrder
-            let ranked = entries.enumerated().map { (rank: order[$0.element.key] ?? 1_000_000 + $0.offset, entry: $0.element) }
+            let ranked = entries.enumerated().map {
+                (rank: order[$0.element.key] ?? 1_000_000 + $0.offset, entry: $0.element)
+            }
             entries = ranked.sorted { $0.rank < $1.rank }.map(\.entry)
         }
         return entries
@@ -168,7 +175,9 @@ struct ItemLayout: Hashable, Sendable {
 
     /// The value a checked key gets for `status`: spelled like `old` (the item's value
     /// before) where there is one, else as the file's items spell it.
-    func checkedValue(_ status: TodoStatus, key: String, like old: FieldValue? = nil, itemName: String? = nil) -> FieldValue {
+    func checkedValue(_ status: TodoStatus, key: String, like old: FieldValue? = nil, itemName: String? = nil)
+        -> FieldValue
+    {
         let done = status == .done
         if let map = schema.statusMap(of: key) {
             if let text = map.first(where: { $0.value == status })?.key ?? (done ? nil : openValue(of: map)) {
@@ -233,7 +242,9 @@ struct ItemLayout: Hashable, Sendable {
         return .string(text)
     }
 
-    private static let wordPairs: [(String, String)] = [("true", "false"), ("yes", "no"), ("y", "n"), ("on", "off"), ("1", "0")]
+    private static let wordPairs: [(String, String)] = [
+        ("true", "false"), ("yes", "no"), ("y", "n"), ("on", "off"), ("1", "0"),
+    ]
 
     /// The word for `done` in the family and casing of `text` (`No` gives `Yes`).
     static func word(_ done: Bool, like text: String) -> String? {
@@ -247,7 +258,9 @@ struct ItemLayout: Hashable, Sendable {
         let letters = text.unicodeScalars.filter { CharacterSet.letters.contains($0) }
         guard !letters.isEmpty else { return word }
         if letters.allSatisfy({ CharacterSet.uppercaseLetters.contains($0) }) { return word.uppercased() }
-        if let first = letters.first, CharacterSet.uppercaseLetters.contains(first) { return word.prefix(1).uppercased() + word.dropFirst() }
+        if let first = letters.first, CharacterSet.uppercaseLetters.contains(first) {
+            return word.prefix(1).uppercased() + word.dropFirst()
+        }
         return word.lowercased()
     }
 
@@ -284,18 +297,28 @@ struct ItemLayout: Hashable, Sendable {
         var warnings: [(ConversionWarning.Kind, String)] = []
         let leftOut = self.leftOut(by: item)
         if let key = integerID, item.fields[key: key] == nil {
-            warnings.append((.fields, "new items leave out \(key): the file has an id of \(Int.max), and no larger integer fits in 64 bits"))
+            warnings.append(
+                (
+                    .fields,
+                    "new items leave out \(key): the file has an id of \(Int.max), and no larger integer fits in 64 bits"
+                ))
         }
         if !leftOut.isEmpty {
             warnings.append(
-                (.fields, "new items leave out \(leftOut.joined(separator: ", ")), which the file's items all have and todofmt cannot fill"))
+                (
+                    .fields,
+                    "new items leave out \(leftOut.joined(separator: ", ")), which the file's items all have and todofmt cannot fill"
+                ))
         }
         let named = [ItemRole.name, .checked].allSatisfy { role in keys[role].map(schema.isNamed) ?? false }
         if itemCount == 0 && !named {
             let used = [keys[.name] ?? "name", keys[.checked] ?? "checked"]
             warnings.append(
-                (.keys, "\(listName) had no items to tell its item keys: new items were written with \(used.joined(separator: ", ")) "
-                    + "(name them with --field name=KEY --field checked=KEY)"))
+                (
+                    .keys,
+                    "\(listName) had no items to tell its item keys: new items were written with \(used.joined(separator: ", ")) "
+                        + "(name them with --field name=KEY --field checked=KEY)"
+                ))
         }
         return warnings
     }
@@ -373,7 +396,8 @@ extension ItemLayout {
             if !(fields.count == previousKeys.count && zip(fields, previousKeys).allSatisfy { $0.key == $1 }) {
                 previousKeys = fields.map(\.key)
                 previousRoles = previousKeys.map { layout.schema.role(of: $0) }
-                var lastRank = -1, lastClass = -1
+                var lastRank = -1
+                var lastClass = -1
                 previousInOrder = true
                 for (key, role) in zip(previousKeys, previousRoles) {
                     let rank: Int
@@ -391,7 +415,9 @@ extension ItemLayout {
                     if let role, !seen.contains(role) {
                         seen.insert(role)
                         // A key the user named for the role stays the one written.
-                        if !layout.schema.isNamed(key) || layout.schema.keys[role] == nil { layout.schema.keys[role] = key }
+                        if !layout.schema.isNamed(key) || layout.schema.keys[role] == nil {
+                            layout.schema.keys[role] = key
+                        }
                     }
                 }
             }
@@ -469,7 +495,9 @@ extension ItemLayout {
                 default: notIdentity.insert(key)
                 }
             }
-            if Self.creationKeys.contains(normal) || ItemSchema.completionDateKeys.contains(normal), !notDate.contains(key) {
+            if Self.creationKeys.contains(normal) || ItemSchema.completionDateKeys.contains(normal),
+                !notDate.contains(key)
+            {
                 switch field.value {
                 case .date(let d):
                     let whole = d.timeIntervalSince1970 == d.timeIntervalSince1970.rounded(.down)
@@ -523,7 +551,9 @@ extension ItemLayout {
             var unfillable: [String] = []
             for key in universal where !roleKeys.contains(key) && layout.schema.role(of: key) != .order {
                 let normal = ItemSchema.normalizedKey(key)
-                if layout.integerID == nil, Self.idKeys.contains(normal), !notInteger.contains(key), let top = largest[key] {
+                if layout.integerID == nil, Self.idKeys.contains(normal), !notInteger.contains(key),
+                    let top = largest[key]
+                {
                     layout.integerID = key
                     layout.largestID = top
                     continue

@@ -87,8 +87,11 @@ enum ItemPatch {
         var edits: [MemberEdit?] = members.indices.map { .keep($0) }
         var inserts: [(key: String, value: FieldValue?)] = []
         func index(_ role: ItemMember.Role) -> Int? { members.firstIndex { $0.role == role } }
-        let nameIndex = index(.name), checkedIndex = index(.checked), statusIndex = index(.status)
-        let sectionIndex = index(.section), childrenIndex = index(.children)
+        let nameIndex = index(.name)
+        let checkedIndex = index(.checked)
+        let statusIndex = index(.status)
+        let sectionIndex = index(.section)
+        let childrenIndex = index(.children)
         let nestedIndex = members.firstIndex { if case .nestedFields = $0.role { true } else { false } }
 
         if let i = nameIndex, old.name != new.name { edits[i] = .replace(i, .string(new.name)) }
@@ -98,12 +101,16 @@ enum ItemPatch {
             if let i = statusIndex {
                 let oldValue = members[i].value
                 let isWord: Bool = {
-                    guard case .string(let s) = oldValue, let status = ItemBuilder.status(fromWord: s) else { return false }
+                    guard case .string(let s) = oldValue, let status = ItemBuilder.status(fromWord: s) else {
+                        return false
+                    }
                     if case .custom = status { return false }
                     return true
                 }()
                 let key = members[i].key
-                let always = isWord || layout.statusWords != nil || checkedIndex == nil || layout.schema.statusMap(of: key) != nil
+                let always =
+                    isWord || layout.statusWords != nil || checkedIndex == nil
+                    || layout.schema.statusMap(of: key) != nil
                 if let value = layout.statusValue(new.status, key: key, like: oldValue, always: always) {
                     if value != oldValue { edits[i] = .replace(i, value) }
                 } else {
@@ -127,7 +134,10 @@ enum ItemPatch {
                     old.fields.contains(where: { ItemSchema.isCompletionDateKey($0.key) })
                 {
                     // Done-ness kept as a completion date: checking stamps it, unchecking clears it.
-                    newFields[f].value = new.status == .done ? completionStamp(like: newFields[f].value, key: newFields[f].key, layout: layout, now: now) : .null
+                    newFields[f].value =
+                        new.status == .done
+                        ? completionStamp(like: newFields[f].value, key: newFields[f].key, layout: layout, now: now)
+                        : .null
                 } else if new.status == .done {
                     if let key = layout.schema.keys[.checked] {
                         inserts.append((key, layout.checkedValue(.done, key: key)))
@@ -154,7 +164,9 @@ enum ItemPatch {
         inserts.removeAll { insert in
             guard let value = insert.value,
                 let i = members.indices.first(where: { i in
-                    if case .field(let f) = members[i].role, case .keep? = edits[i] { return old.fields[f].key == insert.key }
+                    if case .field(let f) = members[i].role, case .keep? = edits[i] {
+                        return old.fields[f].key == insert.key
+                    }
                     return false
                 }),
                 let f = newFields.firstIndex(where: { $0.key == insert.key && $0.value == members[i].value })
@@ -171,7 +183,8 @@ enum ItemPatch {
         // A field stays where the file has it: a key of the item object stays one (even a
         // key todofmt would nest, like a `status` it could not read as the status), a key of
         // the `fields` object stays there. Only fields new to the item go where todofmt puts them.
-        var topSlots: [String: Int] = [:], nestedSlots: [String: Int] = [:]
+        var topSlots: [String: Int] = [:]
+        var nestedSlots: [String: Int] = [:]
         for member in members {
             switch member.role {
             case .field(let f): topSlots[old.fields[f].key, default: 0] += 1
@@ -179,7 +192,8 @@ enum ItemPatch {
             default: break
             }
         }
-        var top: [Field] = [], nested: [Field] = []
+        var top: [Field] = []
+        var nested: [Field] = []
         for field in newFields {
             if !roleKeys.contains(field.key), let n = topSlots[field.key], n > 0 {
                 topSlots[field.key] = n - 1
@@ -251,7 +265,8 @@ enum ItemPatch {
     }
 
     /// The time of the write as a completion date, spelled like the key's values.
-    private static func completionStamp(like old: FieldValue, key: String, layout: ItemLayout, now: Date) -> FieldValue {
+    private static func completionStamp(like old: FieldValue, key: String, layout: ItemLayout, now: Date) -> FieldValue
+    {
         if case .string(let text) = old, let spelling = DateSpelling(of: text) { return .string(spelling.format(now)) }
         if let spelling = layout.dateSpellings[key] { return .string(spelling.format(now)) }
         if case .date = old { return .date(now) }

@@ -15,7 +15,9 @@ public struct ItemSchema: Hashable, Sendable {
     /// without `_` and `-`): `is_completed`, `isCompleted` and `IsCompleted` are one key.
     public static let synonyms: [ItemRole: [String]] = [
         .name: ["name", "title", "content", "text", "task"],
-        .checked: ["checked", "done", "completed", "complete", "isdone", "iscompleted", "iscomplete", "finished", "isfinished"],
+        .checked: [
+            "checked", "done", "completed", "complete", "isdone", "iscompleted", "iscomplete", "finished", "isfinished",
+        ],
         .status: ["status", "state"],
         .section: ["section"],
         .children: ["children", "subtasks"],
@@ -25,7 +27,9 @@ public struct ItemSchema: Hashable, Sendable {
 
     /// Keys that hold when an item was completed: where an item has no checked or status
     /// key, a value under one of them (not null) means done. The key stays a field.
-    static let completionDateKeys: Set<String> = ["completedat", "doneat", "finishedat", "completiondate", "datecompleted"]
+    static let completionDateKeys: Set<String> = [
+        "completedat", "doneat", "finishedat", "completiondate", "datecompleted",
+    ]
 
     /// A key as synonyms are compared: lower case, without `_` and `-`.
     static func normalizedKey(_ key: String) -> String {

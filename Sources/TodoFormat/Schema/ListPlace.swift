@@ -30,18 +30,23 @@ enum ListPlace: Hashable {
         in root: [Field], key: String?, schema: ItemSchema, path: String
     ) throws -> (place: ListPlace, items: [FieldValue]) {
         if let key {
-            let keys = root[key: key] != nil ? [key] : key.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
+            let keys =
+                root[key: key] != nil
+                ? [key] : key.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
             var fields = root
             for (i, component) in keys.enumerated() {
                 guard let value = fields[key: component] else {
                     let at = i == 0 ? "" : " in '\(keys[..<i].joined(separator: "."))'"
                     throw ConversionError.noList(
-                        path: path, reason: "there is no key '\(component)'\(at) (keys: \(fields.map(\.key).joined(separator: ", ")))")
+                        path: path,
+                        reason:
+                            "there is no key '\(component)'\(at) (keys: \(fields.map(\.key).joined(separator: ", ")))")
                 }
                 if i < keys.count - 1 {
                     guard case .dictionary(let inner) = value else {
                         throw ConversionError.noList(
-                            path: path, reason: "the value under '\(keys[...i].joined(separator: "."))' is not a dictionary")
+                            path: path,
+                            reason: "the value under '\(keys[...i].joined(separator: "."))' is not a dictionary")
                     }
                     fields = inner
                     continue
@@ -83,11 +88,14 @@ enum ListPlace: Hashable {
             throw ConversionError.noList(
                 path: path,
                 reason: "no todo list found: no key holds an array of items with a name (\(names)); "
-                    + "keys: \(root.map(\.key).joined(separator: ", ")). Name the list with --key and the name field with --field name=KEY")
+                    + "keys: \(root.map(\.key).joined(separator: ", ")). Name the list with --key and the name field with --field name=KEY"
+            )
         }
         throw ConversionError.noList(
             path: path,
-            reason: "several keys hold todo lists (\(candidates.map(\.0.keyPath).joined(separator: ", "))); pick one with --key")
+            reason:
+                "several keys hold todo lists (\(candidates.map(\.0.keyPath).joined(separator: ", "))); pick one with --key"
+        )
     }
 
     /// A list emptied of its items (a UserDefaults `tasks` array after every task was

@@ -51,7 +51,8 @@ struct ListPlan<Old: PlannedOldItem> {
     /// Plans the list `given`; `old` holds the file's items in the middle, `oldItem(k)` reads
     /// the file's top-level item `k`. Fails when two items share an identity.
     init(
-        _ given: [TodoItem], rewrite: ListRewrite, old: [Old], layout: ItemLayout, path: String, oldItem: (Int) throws -> Old
+        _ given: [TodoItem], rewrite: ListRewrite, old: [Old], layout: ItemLayout, path: String,
+        oldItem: (Int) throws -> Old
     ) throws {
         self.rewrite = rewrite
         if let key = layout.identityKey { try ListRewrite.checkIdentities(given, key: key, path: path) }
@@ -83,11 +84,15 @@ struct ListPlan<Old: PlannedOldItem> {
                 let children = item.children.indices.map { place(item.children[$0], before.children[$0]) }
                 // An item that moved to another depth (paired by its id) is written anew
                 // there: its old bytes stand at another indentation.
-                guard let o = alignment.alignment.oldIndex(of: f), alignment.oldEntries[o].depth == alignment.newEntries[f].depth else {
+                guard let o = alignment.alignment.oldIndex(of: f),
+                    alignment.oldEntries[o].depth == alignment.newEntries[f].depth
+                else {
                     return .added(item, children.allSatisfy(\.isNewTree) ? nil : children, .middle(f))
                 }
                 let old = oldFlat[o]
-                if alignment.alignment.isUnchanged(f) && item.fields == before.fields && Self.childrenKept(children, of: old) {
+                if alignment.alignment.isUnchanged(f) && item.fields == before.fields
+                    && Self.childrenKept(children, of: old)
+                {
                     return .kept(old)
                 }
                 return .changed(old, item, children, .middle(f))
@@ -98,7 +103,9 @@ struct ListPlan<Old: PlannedOldItem> {
         var outer: [Int: ItemPlacement<Old>] = [:]
         if renumbered != nil {
             func zip(_ old: Old, _ item: TodoItem, _ before: TodoItem, _ path: [Int]) -> ItemPlacement<Old> {
-                let children = item.children.indices.map { zip(old.children[$0], item.children[$0], before.children[$0], path + [$0]) }
+                let children = item.children.indices.map {
+                    zip(old.children[$0], item.children[$0], before.children[$0], path + [$0])
+                }
                 if item.fields == before.fields && Self.childrenKept(children, of: old) { return .kept(old) }
                 return .changed(old, item, children, .path(path))
             }

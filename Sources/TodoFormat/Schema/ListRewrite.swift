@@ -27,7 +27,9 @@ struct ListRewrite {
         newCount = items.count
         self.prefix = min(prefix, oldCount, newCount)
         let shorter = min(oldCount, newCount)
-        while suffix < shorter - self.prefix, try isSame(oldCount - 1 - suffix, items[newCount - 1 - suffix]) { suffix += 1 }
+        while suffix < shorter - self.prefix, try isSame(oldCount - 1 - suffix, items[newCount - 1 - suffix]) {
+            suffix += 1
+        }
     }
 
     /// Counts found by the caller.
@@ -69,7 +71,9 @@ struct ListRewrite {
         func walk(_ items: [TodoItem]) throws {
             for item in items {
                 if let value = item.fields[key: key], value != .null {
-                    if let first = seen[value] { throw DuplicateIdentity(identity: value, first: first, second: index, key: key) }
+                    if let first = seen[value] {
+                        throw DuplicateIdentity(identity: value, first: first, second: index, key: key)
+                    }
                     seen[value] = index
                 }
                 index += 1

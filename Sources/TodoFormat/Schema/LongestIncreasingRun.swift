@@ -7,7 +7,8 @@ func longestIncreasingRun<S: Sequence, T: Comparable>(_ values: S) -> [Bool] whe
     var previous = [Int](repeating: -1, count: values.count)
     for (i, value) in values.enumerated() {
         guard let v = value else { continue }
-        var lo = 0, hi = tails.count
+        var lo = 0
+        var hi = tails.count
         while lo < hi {
             let mid = (lo + hi) / 2
             if values[tails[mid]]! < v { lo = mid + 1 } else { hi = mid }

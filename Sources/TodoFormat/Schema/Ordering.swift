@@ -27,12 +27,14 @@ enum Ordering {
         renumbered(items, schema: schema, descending: descending, path: [])
     }
 
-    private static func renumbered(_ items: [TodoItem], schema: ItemSchema, descending: Bool, path: [Int]) -> [TodoItem] {
+    private static func renumbered(_ items: [TodoItem], schema: ItemSchema, descending: Bool, path: [Int]) -> [TodoItem]
+    {
         var items = items
         for i in items.indices where !items[i].children.isEmpty {
             items[i].children = renumbered(items[i].children, schema: schema, descending: descending, path: path + [i])
         }
-        let moved = Set(schema.moved.lazy.filter { $0.count == path.count + 1 && $0.starts(with: path) }.map { $0[path.count] })
+        let moved = Set(
+            schema.moved.lazy.filter { $0.count == path.count + 1 && $0.starts(with: path) }.map { $0[path.count] })
         let found = items.map { orderValue(of: $0, schema: schema) }
         guard found.contains(where: { $0 != nil }) else { return items }
         let integral = items.allSatisfy { item in
@@ -40,9 +42,10 @@ enum Ordering {
             if case .integer = item.fields[o.index].value { return true }
             return false
         }
-        let key = items.lazy.compactMap { item in
-            orderValue(of: item, schema: schema).map { item.fields[$0.index].key }
-        }.first ?? "order"
+        let key =
+            items.lazy.compactMap { item in
+                orderValue(of: item, schema: schema).map { item.fields[$0.index].key }
+            }.first ?? "order"
         let stores: [FieldValue?]
         if integral {
             // Integers stay integers (a Double holds only 53 bits of one); descending ones are
@@ -113,7 +116,8 @@ enum Ordering {
 
     /// How many numbers a renumbering changes, and how many of items not moved.
     private static func score<T: Equatable>(_ result: [T?], _ values: [T?], moved: Set<Int>) -> (Int, Int) {
-        var changed = 0, unmoved = 0
+        var changed = 0
+        var unmoved = 0
         for i in values.indices where result[i] != values[i] {
             changed += 1
             if !moved.contains(i) { unmoved += 1 }
@@ -157,7 +161,8 @@ enum Ordering {
     static func renumber(_ values: [Int?], moved: Set<Int> = []) -> [Int?] {
         let smallest = values.compactMap { $0 }.min() ?? 0
         var best: (result: [Int?], score: (Int, Int, Int))? = nil
-        let runs = keptRuns(values, moved: moved) + [longestIncreasingRun(values.reversed().map { $0.map { ~$0 } }).reversed()]
+        let runs =
+            keptRuns(values, moved: moved) + [longestIncreasingRun(values.reversed().map { $0.map { ~$0 } }).reversed()]
         for keep in runs {
             guard let result = fill(values, keeping: keep) else { continue }
             let (changed, unmoved) = score(result, values, moved: moved)

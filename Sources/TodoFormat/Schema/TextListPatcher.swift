@@ -110,7 +110,11 @@ struct TextListPatcher<Syntax: TextListSyntax> {
     ) throws {
         self.mapped = mapped
         self.bytes = bytes
-        if let lf = bytes.prefix(1 << 16).firstIndex(of: 10) { crlf = lf > 0 && bytes[lf - 1] == 13 } else { crlf = false }
+        if let lf = bytes.prefix(1 << 16).firstIndex(of: 10) {
+            crlf = lf > 0 && bytes[lf - 1] == 13
+        } else {
+            crlf = false
+        }
         self.path = path
         self.listName = listName
         self.schema = schema
@@ -138,7 +142,8 @@ struct TextListPatcher<Syntax: TextListSyntax> {
         try self.syntax.learn(sample: sample, list: list)
         self.syntax.use(layout)
         if let first = list.elements.first, let inside = list.inside {
-            elementLine = indentAfterBreak(inside.lowerBound..<first.lowerBound) ?? lineIndent(at: list.whole.lowerBound)
+            elementLine =
+                indentAfterBreak(inside.lowerBound..<first.lowerBound) ?? lineIndent(at: list.whole.lowerBound)
         } else {
             elementLine = lineIndent(at: list.whole.lowerBound) + self.syntax.indent
         }
@@ -240,8 +245,12 @@ struct TextListPatcher<Syntax: TextListSyntax> {
     private mutating func rendersAs(_ item: TodoItem, at offset: Int) throws -> Int? {
         scratch.removeAll(keepingCapacity: true)
         // Text that cannot hold the item says nothing about whether the file's item is it.
-        guard syntax.item(item, line: elementLine, to: &scratch), offset + scratch.count <= bytes.count else { return nil }
-        let equal = scratch.withUnsafeBufferPointer { memcmp($0.baseAddress!, bytes.baseAddress! + offset, $0.count) == 0 }
+        guard syntax.item(item, line: elementLine, to: &scratch), offset + scratch.count <= bytes.count else {
+            return nil
+        }
+        let equal = scratch.withUnsafeBufferPointer {
+            memcmp($0.baseAddress!, bytes.baseAddress! + offset, $0.count) == 0
+        }
         return equal ? scratch.count : nil
     }
 
@@ -287,14 +296,17 @@ struct TextListPatcher<Syntax: TextListSyntax> {
             for (skipped, inserted) in steps where prefix + inserted < given.count {
                 guard let same = try matches(prefix + skipped, given[prefix + inserted]) else { continue }
                 guard same else { continue }
-                var old = prefix + skipped + 1, new = prefix + inserted + 1
+                var old = prefix + skipped + 1
+                var new = prefix + inserted + 1
                 while new < given.count, try matches(old, given[new]) == true {
                     old += 1
                     new += 1
                 }
                 if new == given.count, try !hasItem(old), scanError == nil {
                     try scanAll()
-                    return ListRewrite(prefix: prefix, suffix: list.elements.count - prefix - skipped, oldCount: list.elements.count, newCount: given.count)
+                    return ListRewrite(
+                        prefix: prefix, suffix: list.elements.count - prefix - skipped, oldCount: list.elements.count,
+                        newCount: given.count)
                 }
                 break
             }
@@ -327,7 +339,9 @@ struct TextListPatcher<Syntax: TextListSyntax> {
         sink.write(slice(0..<list.whole.lowerBound))
         let elements = list.elements
         let mapped = self.mapped
-        try emitArray(count: plan.items.count, old: list, arrayID: 0, line: lineIndent(at: list.whole.lowerBound), to: &sink) { i in
+        try emitArray(
+            count: plan.items.count, old: list, arrayID: 0, line: lineIndent(at: list.whole.lowerBound), to: &sink
+        ) { i in
             if rewrite.newMiddle.contains(i) { return (plan.middle[i - rewrite.prefix], nil) }
             if let placed = plan.outer[i] { return (placed, nil) }
             let k = rewrite.oldIndex(ofOuter: i)
@@ -387,8 +401,12 @@ struct TextListPatcher<Syntax: TextListSyntax> {
         }
         let inner = syntax.arrayLines ? line + syntax.indent : line
         func gap(after previous: Int?, before next: Int?) -> Range<Int>? {
-            if let p = previous, p + 1 < oldElements.count { return oldElements[p].upperBound..<oldElements[p + 1].lowerBound }
-            if let n = next, n > 0, n < oldElements.count { return oldElements[n - 1].upperBound..<oldElements[n].lowerBound }
+            if let p = previous, p + 1 < oldElements.count {
+                return oldElements[p].upperBound..<oldElements[p + 1].lowerBound
+            }
+            if let n = next, n > 0, n < oldElements.count {
+                return oldElements[n - 1].upperBound..<oldElements[n].lowerBound
+            }
             if oldElements.count >= 2 { return oldElements[0].upperBound..<oldElements[1].lowerBound }
             return nil
         }
@@ -441,7 +459,9 @@ struct TextListPatcher<Syntax: TextListSyntax> {
     private mutating func emitArray(
         _ placements: [Placement], old: ArraySpan?, arrayID: Int, line: [UInt8], to sink: inout ByteSink
     ) throws {
-        try emitArray(count: placements.count, old: old, arrayID: arrayID, line: line, to: &sink) { (placements[$0], nil) }
+        try emitArray(count: placements.count, old: old, arrayID: arrayID, line: line, to: &sink) {
+            (placements[$0], nil)
+        }
     }
 
     private mutating func emit(_ placement: Placement, line: [UInt8], to sink: inout ByteSink) throws {
@@ -457,10 +477,12 @@ struct TextListPatcher<Syntax: TextListSyntax> {
 
     /// An old item changed key by key (`ItemPatch`): untouched keys keep their bytes.
     private mutating func emitPatched(
-        _ old: SpannedItem, _ item: TodoItem, _ children: [Placement], at: ItemAt, line: [UInt8], to sink: inout ByteSink
+        _ old: SpannedItem, _ item: TodoItem, _ children: [Placement], at: ItemAt, line: [UInt8],
+        to sink: inout ByteSink
     ) throws {
         let edits = ItemPatch.edits(
-            old: old.item, members: old.members, new: item, childrenChanged: !ListPlan<SpannedItem>.childrenKept(children, of: old),
+            old: old.item, members: old.members, new: item,
+            childrenChanged: !ListPlan<SpannedItem>.childrenKept(children, of: old),
             layout: layout, now: now)
         // Where the format has no null (property lists), a null field is left out (or its key
         // goes), with a warning.
@@ -469,10 +491,15 @@ struct TextListPatcher<Syntax: TextListSyntax> {
         let lead: Range<Int>? = members > 0 ? old.inside.lowerBound..<old.keySpans[0].lowerBound : nil
         let memberLine = lead.flatMap(indentAfterBreak) ?? (syntax.itemLines ? line + syntax.indent : line)
         let colon: [UInt8] =
-            members > 0 ? Array(bytes[old.keySpans[0].upperBound..<old.valueSpans[0].lowerBound]) : syntax.colon(line: memberLine)
+            members > 0
+            ? Array(bytes[old.keySpans[0].upperBound..<old.valueSpans[0].lowerBound]) : syntax.colon(line: memberLine)
         func gap(after previous: Int?, before next: Int?) -> [UInt8] {
-            if let p = previous, p + 1 < members { return Array(bytes[old.valueSpans[p].upperBound..<old.keySpans[p + 1].lowerBound]) }
-            if let n = next, n > 0, n < members { return Array(bytes[old.valueSpans[n - 1].upperBound..<old.keySpans[n].lowerBound]) }
+            if let p = previous, p + 1 < members {
+                return Array(bytes[old.valueSpans[p].upperBound..<old.keySpans[p + 1].lowerBound])
+            }
+            if let n = next, n > 0, n < members {
+                return Array(bytes[old.valueSpans[n - 1].upperBound..<old.keySpans[n].lowerBound])
+            }
             if members >= 2 { return Array(bytes[old.valueSpans[0].upperBound..<old.keySpans[1].lowerBound]) }
             return syntax.memberSeparator(line: memberLine)
         }
@@ -509,7 +536,8 @@ struct TextListPatcher<Syntax: TextListSyntax> {
                 writeValue(value, line: memberLine, at: at, to: &sink)
             case .replaceChildren(let i):
                 sink.write(slice(old.keySpans[i].lowerBound..<old.valueSpans[i].lowerBound))
-                try emitArray(children, old: old.childrenArray, arrayID: old.childrenArrayID, line: memberLine, to: &sink)
+                try emitArray(
+                    children, old: old.childrenArray, arrayID: old.childrenArrayID, line: memberLine, to: &sink)
             case .insert(let key, let value):
                 writeKey(key, colon: colon, to: &sink)
                 writeValue(value, line: memberLine, at: at, to: &sink)
@@ -530,7 +558,9 @@ struct TextListPatcher<Syntax: TextListSyntax> {
 
     /// A new item, written like the file's items: their keys in their order, an id and a
     /// creation date where every item has one. `children` nil: its children are all new.
-    private mutating func emitFresh(_ item: TodoItem, _ children: [Placement]?, at: ItemAt, line: [UInt8], to sink: inout ByteSink) throws {
+    private mutating func emitFresh(
+        _ item: TodoItem, _ children: [Placement]?, at: ItemAt, line: [UInt8], to sink: inout ByteSink
+    ) throws {
         let item = layout.completing(item, nextID: &nextID, now: now)
         let plan = self.plan
         for (kind, message) in layout.newItemWarnings(for: item, listName: listName) {

@@ -103,7 +103,8 @@ enum ISO8601 {
             let s = String(v)
             return s.count >= n ? s : String(repeating: "0", count: n - s.count) + s
         }
-        var text = "\(pad(y, 4))-\(pad(m, 2))-\(pad(d, 2))T\(pad(seconds / 3600, 2)):\(pad(seconds / 60 % 60, 2)):\(pad(seconds % 60, 2))"
+        var text =
+            "\(pad(y, 4))-\(pad(m, 2))-\(pad(d, 2))T\(pad(seconds / 3600, 2)):\(pad(seconds / 60 % 60, 2)):\(pad(seconds % 60, 2))"
         let fraction = t - whole
         if fraction > 0 {
             // The fewest digits that give back exactly this Double.

@@ -91,7 +91,9 @@ struct JSONScanner {
     mutating func string() throws(ParseError) -> String {
         let start = position
         if let raw = try rawString() {
-            guard let s = String(validating: raw, as: UTF8.self) else { throw error("invalid UTF-8 in string", at: start) }
+            guard let s = String(validating: raw, as: UTF8.self) else {
+                throw error("invalid UTF-8 in string", at: start)
+            }
             return s
         }
         position += 1
@@ -100,7 +102,9 @@ struct JSONScanner {
             let c = bytes[position]
             position += 1
             if c == UInt8(ascii: "\"") {
-                guard let s = String(validating: out, as: UTF8.self) else { throw error("invalid UTF-8 in string", at: start) }
+                guard let s = String(validating: out, as: UTF8.self) else {
+                    throw error("invalid UTF-8 in string", at: start)
+                }
                 return s
             }
             if c < 32 { throw error("control character in string", at: position - 1) }
@@ -126,7 +130,9 @@ struct JSONScanner {
                     else { throw error("unpaired surrogate in \\u escape", at: position) }
                     position += 2
                     let low = UInt32(try hex4())
-                    guard low >= 0xDC00 && low < 0xE000 else { throw error("unpaired surrogate in \\u escape", at: position) }
+                    guard low >= 0xDC00 && low < 0xE000 else {
+                        throw error("unpaired surrogate in \\u escape", at: position)
+                    }
                     value = 0x10000 + ((value - 0xD800) << 10) + (low - 0xDC00)
                 } else if value >= 0xDC00 && value < 0xE000 {
                     throw error("unpaired surrogate in \\u escape", at: position - 6)
@@ -175,7 +181,9 @@ struct JSONScanner {
 
     /// Any value; dates and data have no JSON form and come back as strings.
     mutating func value(depth: Int = 0) throws(ParseError) -> FieldValue {
-        guard depth < Limits.valueLevels else { throw error("values nested too deep (\(Limits.valueLevels) levels at most)") }
+        guard depth < Limits.valueLevels else {
+            throw error("values nested too deep (\(Limits.valueLevels) levels at most)")
+        }
         switch peek() {
         case UInt8(ascii: "\""): return .string(try string())
         case UInt8(ascii: "{"):
@@ -212,8 +220,9 @@ struct JSONScanner {
         let start = position
         while position < bytes.count {
             let c = bytes[position]
-            guard (c >= 48 && c <= 57) || c == UInt8(ascii: "-") || c == UInt8(ascii: "+") || c == UInt8(ascii: ".")
-                || c == UInt8(ascii: "e") || c == UInt8(ascii: "E")
+            guard
+                (c >= 48 && c <= 57) || c == UInt8(ascii: "-") || c == UInt8(ascii: "+") || c == UInt8(ascii: ".")
+                    || c == UInt8(ascii: "e") || c == UInt8(ascii: "E")
             else { break }
             position += 1
         }

@@ -16,7 +16,11 @@ struct YAMLFormat: ListFormat {
     func recognition(of head: UnsafeBufferPointer<UInt8>) -> Recognition {
         let text = String(decoding: head, as: UTF8.self)
         for line in text.split(separator: "\n", maxSplits: 200).prefix(200) {
-            if line.hasPrefix("#") || line.hasPrefix("---") || line.hasPrefix("%") || line.allSatisfy({ $0 == " " || $0 == "\r" }) { continue }
+            if line.hasPrefix("#") || line.hasPrefix("---") || line.hasPrefix("%")
+                || line.allSatisfy({ $0 == " " || $0 == "\r" })
+            {
+                continue
+            }
             var rest = line[...]
             if rest.hasPrefix("- ") { rest = rest.dropFirst(2).drop { $0 == " " } }
             if rest.first == "#" { continue }
@@ -45,7 +49,9 @@ struct YAMLFormat: ListFormat {
     /// the header document, other keys, the layout, quoting and every unchanged item keep
     /// their bytes. An empty file is written anew.
     func update(_ existing: Input, with list: TodoList, options: ListOptions) throws -> PendingWrite {
-        guard let path = existing.path else { throw ConversionError.unsupported("\(existing.name): only a file can be written into") }
+        guard let path = existing.path else {
+            throw ConversionError.unsupported("\(existing.name): only a file can be written into")
+        }
         let mapped = MappedFile(path: path)
         let bytes = mapped == nil ? try existing.bytes() : []
         func update(_ buffer: UnsafeBufferPointer<UInt8>) throws -> PendingWrite {
@@ -54,10 +60,12 @@ struct YAMLFormat: ListFormat {
                 if !buffer.contains(where: { $0 > 32 }) {
                     var writer = try self.writer(to: output, options: options)
                     try list.send(to: &writer)
-                    return PendingWrite(warnings: try writer.finish().warnings, commit: output.commit, discard: output.discard)
+                    return PendingWrite(
+                        warnings: try writer.finish().warnings, commit: output.commit, discard: output.discard)
                 }
                 var sink = output.makeSink()
-                let warnings = try YAMLListPatcher.write(list, into: buffer, path: existing.name, options: options, to: &sink, mapped: mapped)
+                let warnings = try YAMLListPatcher.write(
+                    list, into: buffer, path: existing.name, options: options, to: &sink, mapped: mapped)
                 _ = try sink.finish(path: output.name)
                 return PendingWrite(warnings: warnings, commit: output.commit, discard: output.discard)
             } catch {

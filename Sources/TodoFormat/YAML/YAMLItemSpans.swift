@@ -87,13 +87,16 @@ final class YAMLSpanReader {
         case .alias(let anchor):
             // An alias of an item: no keys of its own; changed, it is written anew.
             let (value, _) = try anchors.expand(anchor, parser: parser, at: first)
-            guard case .dictionary(let fields) = value else { throw parser.error("expected an item (a mapping with a name)", at: first) }
+            guard case .dictionary(let fields) = value else {
+                throw parser.error("expected an item (a mapping with a name)", at: first)
+            }
             let place = parser.location(of: first)
             let item = try schema.item(from: fields, depth: depth) { ParseError($0, at: place) }
             var end = contentEnd()
             if let dashColumn { end = extendedOverComments(end, dashColumn: dashColumn) }
             return SpannedItem(
-                item: item, span: start..<end, inside: end..<end, members: [], keySpans: [], valueSpans: [], children: [],
+                item: item, span: start..<end, inside: end..<end, members: [], keySpans: [], valueSpans: [],
+                children: [],
                 childrenArray: nil, childrenArrayID: -1)
         case .mappingStart(let properties):
             if !properties.isEmpty { sawAnchor = sawAnchor || properties.anchor != nil }
@@ -105,7 +108,8 @@ final class YAMLSpanReader {
 
     private func mapping(_ first: YAMLEvent, start: Int, depth: Int, dashColumn: Int?) throws -> SpannedItem {
         var reader = MemberReader(schema: schema)
-        var keySpans: [Range<Int>] = [], valueSpans: [Range<Int>] = []
+        var keySpans: [Range<Int>] = []
+        var valueSpans: [Range<Int>] = []
         var own: [Field] = []
         var children: [SpannedItem] = []
         var childrenArray: ArraySpan? = nil
@@ -119,7 +123,9 @@ final class YAMLSpanReader {
                 if first.isFlow { close = parser.byteOffset(ofCharacter: keyEvent.characterOffset) + shift }
                 break
             }
-            guard case .scalar(let keyScalar) = keyEvent.kind else { throw parser.error("an item's keys must be plain text", at: keyEvent) }
+            guard case .scalar(let keyScalar) = keyEvent.kind else {
+                throw parser.error("an item's keys must be plain text", at: keyEvent)
+            }
             let keyStart = self.start(of: keyEvent)
             let keyEnd = contentEnd()
             let valueEvent = try parser.next()
@@ -132,7 +138,9 @@ final class YAMLSpanReader {
                 continue
             }
             let key = YAMLValue.key(keyScalar)
-            if childrenArray == nil, case .sequenceStart(let properties) = valueEvent.kind, properties.isEmpty, reader.takesChildren(key) {
+            if childrenArray == nil, case .sequenceStart(let properties) = valueEvent.kind, properties.isEmpty,
+                reader.takesChildren(key)
+            {
                 guard depth + 1 < Limits.itemLevels else { throw parser.error(Limits.itemDepthMessage, at: valueEvent) }
                 arrayIDs += 1
                 childrenArrayID = arrayIDs
@@ -144,13 +152,16 @@ final class YAMLSpanReader {
                         if valueEvent.isFlow { end = parser.byteOffset(ofCharacter: event.endCharacterOffset) + shift }
                         break
                     }
-                    let child = try item(startingWith: event, depth: depth + 1, dashColumn: valueEvent.isFlow ? nil : valueEvent.column - 1)
+                    let child = try item(
+                        startingWith: event, depth: depth + 1,
+                        dashColumn: valueEvent.isFlow ? nil : valueEvent.column - 1)
                     children.append(child)
                     elements.append(child.span)
                 }
                 if end < 0 { end = elements.last?.upperBound ?? contentEnd() }
                 childrenArray = ArraySpan(
-                    whole: valueStart..<end, inside: valueEvent.isFlow ? (valueStart + 1)..<(end - 1) : valueStart..<end, elements: elements)
+                    whole: valueStart..<end,
+                    inside: valueEvent.isFlow ? (valueStart + 1)..<(end - 1) : valueStart..<end, elements: elements)
                 reader.addChildren(key, children.map(\.item))
                 own.append(Field(key, .array(children.map { .dictionary($0.fields) })))
                 keySpans.append(keyStart..<keyEnd)
@@ -192,10 +203,12 @@ final class YAMLSpanReader {
             item = try schema.item(from: YAMLValue.merge(mergeSources, own), depth: depth) { ParseError($0, at: place) }
         }
         let spanned = SpannedItem(
-            item: item, span: span, inside: flowInside(first, span: span, inside: inside), members: reader.members, keySpans: keySpans,
+            item: item, span: span, inside: flowInside(first, span: span, inside: inside), members: reader.members,
+            keySpans: keySpans,
             valueSpans: valueSpans, children: children, childrenArray: childrenArray, childrenArrayID: childrenArrayID)
         if !merges.isEmpty {
-            merged[ObjectIdentifier(spanned)] = YAMLMergedItem(own: ownItem, sources: mergeSources, ownFields: own, merges: merges)
+            merged[ObjectIdentifier(spanned)] = YAMLMergedItem(
+                own: ownItem, sources: mergeSources, ownFields: own, merges: merges)
         }
         return spanned
     }

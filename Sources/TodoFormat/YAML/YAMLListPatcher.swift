@@ -60,7 +60,8 @@ struct YAMLListPatcher {
 
     /// Writes `list` into the file, into `sink`; returns what could not be written as asked.
     static func write(
-        _ list: TodoList, into bytes: UnsafeBufferPointer<UInt8>, path: String, options: ListOptions, to sink: inout ByteSink,
+        _ list: TodoList, into bytes: UnsafeBufferPointer<UInt8>, path: String, options: ListOptions,
+        to sink: inout ByteSink,
         mapped: MappedFile? = nil
     ) throws -> [ConversionWarning] {
         var patcher = YAMLListPatcher(bytes: bytes, path: path, options: options, mapped: mapped)
@@ -84,7 +85,8 @@ struct YAMLListPatcher {
             read = try TodoList(bytes: written, format: .yaml, name: path, options: options)
         } catch {
             throw ConversionError.unsupported(
-                "\(path): writing this change would break the file's anchors and aliases (\(error)); nothing was written")
+                "\(path): writing this change would break the file's anchors and aliases (\(error)); nothing was written"
+            )
         }
         // NaN reads back as NaN, which `==` does not call equal to itself.
         func sameValue(_ a: FieldValue, _ b: FieldValue) -> Bool {
@@ -132,9 +134,14 @@ struct YAMLListPatcher {
                     if let header = mappings.first { scan.header = header }
                     return
                 }
-                guard let root = mappings.last else { throw ConversionError.noList(path: path, reason: "the file holds no YAML list") }
-                let (place, _) = try ListPlace.locate(in: root.fields, key: options.key, schema: options.schema, path: path)
-                guard case .key(let keys) = place else { throw ConversionError.noList(path: path, reason: "the list is not a sequence") }
+                guard let root = mappings.last else {
+                    throw ConversionError.noList(path: path, reason: "the file holds no YAML list")
+                }
+                let (place, _) = try ListPlace.locate(
+                    in: root.fields, key: options.key, schema: options.schema, path: path)
+                guard case .key(let keys) = place else {
+                    throw ConversionError.noList(path: path, reason: "the list is not a sequence")
+                }
                 if mappings.count == 2 { scan.header = mappings[0] }
                 try locate(keys, inDocument: mappings.count - 1)
                 return
@@ -144,7 +151,10 @@ struct YAMLListPatcher {
                 try readList(parser, start: event, anchors: anchors)
             case .mappingStart:
                 let start = parser.byteOffset(ofCharacter: event.characterOffset)
-                guard case .dictionary(let fields) = try YAMLValue.read(from: parser, startingWith: event, anchors: anchors) else { continue }
+                guard
+                    case .dictionary(let fields) = try YAMLValue.read(
+                        from: parser, startingWith: event, anchors: anchors)
+                else { continue }
                 mappings.append((start..<trimmed(parser.byteOffset(ofCharacter: parser.lastContentEnd)), fields))
                 if mappings.count > 2 || (found && mappings.count > 1) {
                     throw parser.error("a second metadata mapping; todofmt reads one", at: event)
@@ -170,7 +180,11 @@ struct YAMLListPatcher {
             let end = min(bytes.count, start + piece)
             // A piece and the byte after it, so a `<<` across the cut is seen.
             let window = UnsafeBufferPointer(start: base + start, count: min(bytes.count, end + 1) - start)
-            if memchr(window.baseAddress!, Int32(UInt8(ascii: "&")), window.count) != nil || YAMLListReader.mayMerge(window) { return true }
+            if memchr(window.baseAddress!, Int32(UInt8(ascii: "&")), window.count) != nil
+                || YAMLListReader.mayMerge(window)
+            {
+                return true
+            }
             mapped?.release(before: end)
             start = end
         }
@@ -191,7 +205,9 @@ struct YAMLListPatcher {
         while true {
             let event = try parser.next()
             switch event.kind {
-            case .streamEnd: throw ConversionError.noList(path: path, reason: "the list under '\(keys.joined(separator: "."))' was not found")
+            case .streamEnd:
+                throw ConversionError.noList(
+                    path: path, reason: "the list under '\(keys.joined(separator: "."))' was not found")
             case .mappingStart:
                 documents += 1
                 if documents < index {
@@ -257,11 +273,14 @@ struct YAMLListPatcher {
         while true {
             let event = try parser.next()
             if case .sequenceEnd = event.kind {
-                end = start.isFlow ? parser.byteOffset(ofCharacter: event.endCharacterOffset) : (scan.elements.last?.upperBound ?? end)
+                end =
+                    start.isFlow
+                    ? parser.byteOffset(ofCharacter: event.endCharacterOffset) : (scan.elements.last?.upperBound ?? end)
                 break
             }
             if keepsAll {
-                let item = try spans.item(startingWith: event, depth: 0, dashColumn: start.isFlow ? nil : scan.dashColumn)
+                let item = try spans.item(
+                    startingWith: event, depth: 0, dashColumn: start.isFlow ? nil : scan.dashColumn)
                 item.index = scan.kept.count
                 scan.kept.append(item)
                 scan.elements.append(item.span)
@@ -295,14 +314,16 @@ struct YAMLListPatcher {
         let item = try piece.withUnsafeBufferPointer { buffer -> SpannedItem in
             let parser = try YAMLParser(bytes: buffer, file: path)
             let reader = YAMLSpanReader(
-                parser: parser, file: bytes, shift: lineStart, schema: options.schema, anchors: YAMLAnchors(limitFor: bytes.count))
+                parser: parser, file: bytes, shift: lineStart, schema: options.schema,
+                anchors: YAMLAnchors(limitFor: bytes.count))
             reader.arrayIDs = arrayIDs
             while true {
                 let event = try parser.next()
                 switch event.kind {
                 case .streamStart, .documentStart: continue
                 default:
-                    let item = try reader.item(startingWith: event, depth: 0, dashColumn: scan.flow ? nil : scan.dashColumn)
+                    let item = try reader.item(
+                        startingWith: event, depth: 0, dashColumn: scan.flow ? nil : scan.dashColumn)
                     arrayIDs = reader.arrayIDs
                     return item
                 }
@@ -354,7 +375,8 @@ struct YAMLListPatcher {
             } else if scan.header == nil && scan.afterColon == nil && !startsWithDocument() {
                 sink.write(bytes: Array("---\n".utf8) + (try Self.mapping(list.metadata)) + Array("\n---\n".utf8))
             } else {
-                warnings.note(.metadata, "the list's metadata (front matter) was not written: the file keeps its own", item: "")
+                warnings.note(
+                    .metadata, "the list's metadata (front matter) was not written: the file keeps its own", item: "")
             }
         }
         if plan.items.isEmpty {
@@ -384,18 +406,23 @@ struct YAMLListPatcher {
                 sink.write(UnsafeBufferPointer(rebasing: bytes[from..<scan.whole.lowerBound]))
             }
             try emitArray(
-                plan.middle, old: nil, flow: flowList, dashColumn: dash, arrayID: -1, firstLine: scan.afterColon == nil, to: &out)
+                plan.middle, old: nil, flow: flowList, dashColumn: dash, arrayID: -1, firstLine: scan.afterColon == nil,
+                to: &out)
             sink.write(bytes: lineBreaks(out))
             sink.write(UnsafeBufferPointer(rebasing: bytes[scan.whole.upperBound..<bytes.count]))
             return warnings.warnings
         }
         sink.write(UnsafeBufferPointer(rebasing: bytes[from..<scan.whole.lowerBound]))
         let old = ArraySpan(
-            whole: scan.whole, inside: scan.flow ? (scan.whole.lowerBound + 1)..<(scan.whole.upperBound - 1) : scan.whole,
+            whole: scan.whole,
+            inside: scan.flow ? (scan.whole.lowerBound + 1)..<(scan.whole.upperBound - 1) : scan.whole,
             elements: scan.elements)
         let elements = scan.elements
         let mapped = self.mapped
-        try emitArray(count: plan.items.count, old: old, flow: scan.flow, dashColumn: scan.dashColumn, arrayID: 0, to: &out, flush: &sink) { i in
+        try emitArray(
+            count: plan.items.count, old: old, flow: scan.flow, dashColumn: scan.dashColumn, arrayID: 0, to: &out,
+            flush: &sink
+        ) { i in
             if rewrite.newMiddle.contains(i) { return (plan.middle[i - rewrite.prefix], nil) }
             if let placed = plan.outer[i] { return (placed, nil) }
             let k = rewrite.oldIndex(ofOuter: i)
@@ -413,7 +440,8 @@ struct YAMLListPatcher {
             while i < bytes.count && bytes[i] != 10 { i += 1 }
             i += 1
         }
-        return i < bytes.count && (bytes[i] == UInt8(ascii: "%") || (i + 3 <= bytes.count && bytes[i..<(i + 3)].elementsEqual("---".utf8)))
+        return i < bytes.count
+            && (bytes[i] == UInt8(ascii: "%") || (i + 3 <= bytes.count && bytes[i..<(i + 3)].elementsEqual("---".utf8)))
     }
 
     /// A mapping in block style, without a final line break.
@@ -456,7 +484,9 @@ struct YAMLListPatcher {
         }
     }
 
-    private func slice(_ range: Range<Int>) -> UnsafeBufferPointer<UInt8> { UnsafeBufferPointer(rebasing: bytes[range]) }
+    private func slice(_ range: Range<Int>) -> UnsafeBufferPointer<UInt8> {
+        UnsafeBufferPointer(rebasing: bytes[range])
+    }
 
     /// A gap between items without its comment lines.
     static func withoutComments(_ gap: UnsafeBufferPointer<UInt8>) -> [UInt8] {
@@ -500,7 +530,8 @@ struct YAMLListPatcher {
     /// them (or like them), or a new sequence (block: each on its own line at `dashColumn`,
     /// starting with a line break unless `firstLine`; flow: `[…]`).
     private mutating func emitArray(
-        count: Int, old: ArraySpan?, flow: Bool, dashColumn: Int, arrayID: Int, firstLine: Bool = false, to out: inout [UInt8],
+        count: Int, old: ArraySpan?, flow: Bool, dashColumn: Int, arrayID: Int, firstLine: Bool = false,
+        to out: inout [UInt8],
         flush sink: inout ByteSink, _ element: (Int) -> (Placement?, Origin?)
     ) throws {
         let oldElements = old?.elements ?? []
@@ -526,10 +557,16 @@ struct YAMLListPatcher {
         // The gap that followed the item before or preceded this one, as it was; else one like
         // the others, without its comment lines (they belong where they were).
         func gap(after previous: Int?, before next: Int?) -> [UInt8]? {
-            if let p = previous, p + 1 < oldElements.count { return Array(slice(oldElements[p].upperBound..<oldElements[p + 1].lowerBound)) }
+            if let p = previous, p + 1 < oldElements.count {
+                return Array(slice(oldElements[p].upperBound..<oldElements[p + 1].lowerBound))
+            }
             let n = oldElements.count
-            if let k = next, k > 0, k < n { return Array(slice(oldElements[k - 1].upperBound..<oldElements[k].lowerBound)) }
-            if n >= 2 { return Self.withoutComments(slice(oldElements[n - 2].upperBound..<oldElements[n - 1].lowerBound)) }
+            if let k = next, k > 0, k < n {
+                return Array(slice(oldElements[k - 1].upperBound..<oldElements[k].lowerBound))
+            }
+            if n >= 2 {
+                return Self.withoutComments(slice(oldElements[n - 2].upperBound..<oldElements[n - 1].lowerBound))
+            }
             return nil
         }
         let inside = old.inside ?? old.whole
@@ -567,14 +604,19 @@ struct YAMLListPatcher {
         to out: inout [UInt8]
     ) throws {
         var spare = ByteSink()
-        try emitArray(count: placements.count, old: old, flow: flow, dashColumn: dashColumn, arrayID: arrayID, firstLine: firstLine, to: &out, flush: &spare) {
+        try emitArray(
+            count: placements.count, old: old, flow: flow, dashColumn: dashColumn, arrayID: arrayID,
+            firstLine: firstLine, to: &out, flush: &spare
+        ) {
             (placements[$0], nil)
         }
     }
 
     private mutating func emit(_ placement: Placement, flow: Bool, dashColumn: Int, to out: inout [UInt8]) throws {
         // An old item that moves to another depth moves its lines to its new dash's column.
-        if !flow, let origin = Self.origin(of: placement), let oldDash = self.dashColumn(before: origin.span.lowerBound), oldDash != dashColumn {
+        if !flow, let origin = Self.origin(of: placement),
+            let oldDash = self.dashColumn(before: origin.span.lowerBound), oldDash != dashColumn
+        {
             var moved: [UInt8] = []
             try emit(placement, flow: flow, dashColumn: oldDash, to: &moved)
             out += Self.reindented(moved, by: dashColumn - oldDash)
@@ -635,7 +677,8 @@ struct YAMLListPatcher {
 
     /// An old item changed key by key (`ItemPatch`): untouched keys keep their bytes.
     private mutating func emitPatched(
-        _ old: SpannedItem, _ item: TodoItem, _ children: [Placement], at: ItemAt, flow: Bool, dashColumn: Int, to out: inout [UInt8]
+        _ old: SpannedItem, _ item: TodoItem, _ children: [Placement], at: ItemAt, flow: Bool, dashColumn: Int,
+        to out: inout [UInt8]
     ) throws {
         let childrenChanged = !ListPlan<SpannedItem>.childrenKept(children, of: old)
         var base = old.item
@@ -643,8 +686,11 @@ struct YAMLListPatcher {
         let mergedItem = merged[ObjectIdentifier(old)]
         if old.members.isEmpty {
             // An alias of an item: written anew in its place.
-            warnings.note(.values, "an item given by an alias was written out in full where it changed", item: plan?.describe(at) ?? "")
-            return try emitFresh(item, childrenChanged ? children : nil, at: at, flow: flow, dashColumn: dashColumn, to: &out)
+            warnings.note(
+                .values, "an item given by an alias was written out in full where it changed",
+                item: plan?.describe(at) ?? "")
+            return try emitFresh(
+                item, childrenChanged ? children : nil, at: at, flow: flow, dashColumn: dashColumn, to: &out)
         }
         if let mergedItem {
             // Only the item's own keys change; merged values it keeps stay merged.
@@ -652,11 +698,18 @@ struct YAMLListPatcher {
                 return try rewriteMerged(item, children, at: at, flow: flow, dashColumn: dashColumn, to: &out)
             }
             base = own
-            let inherited = YAMLValue.merge(mergedItem.sources, []).filter { field in !mergedItem.ownFields.contains { $0.key == field.key } }
-            target.fields = item.fields.filter { field in !inherited.contains(field) || own.fields.contains { $0.key == field.key } }
+            let inherited = YAMLValue.merge(mergedItem.sources, []).filter { field in
+                !mergedItem.ownFields.contains { $0.key == field.key }
+            }
+            target.fields = item.fields.filter { field in
+                !inherited.contains(field) || own.fields.contains { $0.key == field.key }
+            }
         }
-        let edits = ItemPatch.edits(old: base, members: old.members, new: target, childrenChanged: childrenChanged, layout: layout, now: now)
-        if let mergedItem, !Self.merges(edits, members: old.members, own: mergedItem, into: item, schema: options.schema) {
+        let edits = ItemPatch.edits(
+            old: base, members: old.members, new: target, childrenChanged: childrenChanged, layout: layout, now: now)
+        if let mergedItem,
+            !Self.merges(edits, members: old.members, own: mergedItem, into: item, schema: options.schema)
+        {
             return try rewriteMerged(item, children, at: at, flow: flow, dashColumn: dashColumn, to: &out)
         }
         // Every key with its value, the merge keys among them, in file order.
@@ -677,8 +730,12 @@ struct YAMLListPatcher {
         let memberColumn = memberColumn(of: old, dashColumn: dashColumn)
         let separator: [UInt8] = flow ? Array(", ".utf8) : [10] + Array(repeating: 32, count: memberColumn)
         func gap(after previous: Int?, before next: Int?) -> [UInt8] {
-            if let p = previous, p + 1 < entries.count { return Array(bytes[entries[p].span.upperBound..<entries[p + 1].span.lowerBound]) }
-            if let n = next, n > 0, n < entries.count { return Array(bytes[entries[n - 1].span.upperBound..<entries[n].span.lowerBound]) }
+            if let p = previous, p + 1 < entries.count {
+                return Array(bytes[entries[p].span.upperBound..<entries[p + 1].span.lowerBound])
+            }
+            if let n = next, n > 0, n < entries.count {
+                return Array(bytes[entries[n - 1].span.upperBound..<entries[n].span.lowerBound])
+            }
             return separator
         }
         out += slice(old.span.lowerBound..<old.inside.lowerBound)
@@ -716,7 +773,8 @@ struct YAMLListPatcher {
                     let oldFirst = old.valueSpans[i].isEmpty ? nil : bytes[old.valueSpans[i].lowerBound]
                     let quote = oldFirst == UInt8(ascii: "'") || oldFirst == UInt8(ascii: "\"") ? oldFirst : nil
                     style.value(
-                        value, key: old.members[i].key, column: memberColumn, flow: flow, plainWord: plainWord, layout: layout, to: &out,
+                        value, key: old.members[i].key, column: memberColumn, flow: flow, plainWord: plainWord,
+                        layout: layout, to: &out,
                         quote: quote)
                 }
             case .replaceChildren(let i):
@@ -730,12 +788,15 @@ struct YAMLListPatcher {
                         var lineStart = array.elements[0].lowerBound
                         while lineStart > 0 && bytes[lineStart - 1] != 10 { lineStart -= 1 }
                         let dash = childFlow ? memberColumn : max(0, array.whole.lowerBound - lineStart)
-                        try emitArray(children, old: array, flow: childFlow, dashColumn: dash, arrayID: old.childrenArrayID, to: &out)
+                        try emitArray(
+                            children, old: array, flow: childFlow, dashColumn: dash, arrayID: old.childrenArrayID,
+                            to: &out)
                     } else {
                         out += slice(old.keySpans[i])
                         out += Array(":".utf8)
                         try emitArray(
-                            children, old: nil, flow: flow, dashColumn: memberColumn + style.sequenceIndent(under: memberColumn), arrayID: -1,
+                            children, old: nil, flow: flow,
+                            dashColumn: memberColumn + style.sequenceIndent(under: memberColumn), arrayID: -1,
                             to: &out)
                     }
                 }
@@ -744,7 +805,9 @@ struct YAMLListPatcher {
                 try write(nil) { out in
                     style.key(key, flow: flow, to: &out)
                     out += Array(":".utf8)
-                    style.value(value, key: key, column: memberColumn, flow: flow, plainWord: plainWord, layout: layout, to: &out, space: true)
+                    style.value(
+                        value, key: key, column: memberColumn, flow: flow, plainWord: plainWord, layout: layout,
+                        to: &out, space: true)
                 }
             case .insertChildren(let key):
                 try write(nil) { out in
@@ -752,7 +815,8 @@ struct YAMLListPatcher {
                     out += Array(":".utf8)
                     let placements = children.isEmpty ? plan!.newChildren(of: item, at: at) : children
                     try emitArray(
-                        placements, old: nil, flow: flow, dashColumn: memberColumn + style.sequenceIndent(under: memberColumn), arrayID: -1,
+                        placements, old: nil, flow: flow,
+                        dashColumn: memberColumn + style.sequenceIndent(under: memberColumn), arrayID: -1,
                         to: &out)
                 }
             }
@@ -763,17 +827,29 @@ struct YAMLListPatcher {
     }
 
     /// Whether an item with merge keys, its own keys edited so, reads as `item`.
-    private static func merges(_ edits: [MemberEdit], members: [ItemMember], own: YAMLMergedItem, into item: TodoItem, schema: ItemSchema) -> Bool {
+    private static func merges(
+        _ edits: [MemberEdit], members: [ItemMember], own: YAMLMergedItem, into item: TodoItem, schema: ItemSchema
+    ) -> Bool {
         var fields: [Field] = []
         for edit in edits {
             switch edit {
-            case .keep(let i): if members[i].role != .children { fields.append(Field(members[i].key, own.ownFields.first { $0.key == members[i].key }?.value ?? members[i].value)) }
+            case .keep(let i):
+                if members[i].role != .children {
+                    fields.append(
+                        Field(
+                            members[i].key, own.ownFields.first { $0.key == members[i].key }?.value ?? members[i].value)
+                    )
+                }
             case .replace(let i, let value): fields.append(Field(members[i].key, value))
             case .insert(let key, let value): fields.append(Field(key, value))
             case .remove, .replaceChildren, .insertChildren: break
             }
         }
-        guard let read = try? schema.item(from: YAMLValue.merge(own.sources, fields), depth: 1, fail: { ParseError($0, at: SourceLocation(file: "", line: 1, column: 1)) }) else {
+        guard
+            let read = try? schema.item(
+                from: YAMLValue.merge(own.sources, fields), depth: 1,
+                fail: { ParseError($0, at: SourceLocation(file: "", line: 1, column: 1)) })
+        else {
             return false
         }
         return read.name == item.name && read.status == item.status && read.fields == item.fields
@@ -785,7 +861,8 @@ struct YAMLListPatcher {
         _ item: TodoItem, _ children: [Placement], at: ItemAt, flow: Bool, dashColumn: Int, to out: inout [UInt8]
     ) throws {
         warnings.note(
-            .values, "an item with merge keys (<<) was written out in full, without them, since its change would touch the merged values",
+            .values,
+            "an item with merge keys (<<) was written out in full, without them, since its change would touch the merged values",
             item: plan?.describe(at) ?? "")
         try emitFresh(item, children.isEmpty ? nil : children, at: at, flow: flow, dashColumn: dashColumn, to: &out)
     }
@@ -805,13 +882,15 @@ struct YAMLListPatcher {
         if !style.keyOrder.isEmpty {
             // The keys in the order the file's items have them; others after, as they come.
             entries = entries.enumerated().sorted { a, b in
-                (style.keyOrder[a.element.key] ?? 1_000_000 + a.offset) < (style.keyOrder[b.element.key] ?? 1_000_000 + b.offset)
+                (style.keyOrder[a.element.key] ?? 1_000_000 + a.offset)
+                    < (style.keyOrder[b.element.key] ?? 1_000_000 + b.offset)
             }.map(\.element)
         }
         if item.status == .open {
             // An open item gets no checked or status key where most open items have none.
             entries.removeAll { entry in
-                (entry.key == keys.checked && style.openOmitsChecked) || (entry.key == keys.status && style.openOmitsStatus)
+                (entry.key == keys.checked && style.openOmitsChecked)
+                    || (entry.key == keys.status && style.openOmitsStatus)
             }
         }
         let memberColumn = dashColumn + style.itemIndent
@@ -823,11 +902,14 @@ struct YAMLListPatcher {
             switch entry.value {
             case .value(let value):
                 let plainWord = entry.key == keys.checked || entry.key == keys.status
-                style.value(value, key: entry.key, column: memberColumn, flow: flow, plainWord: plainWord, layout: layout, to: &out, space: true)
+                style.value(
+                    value, key: entry.key, column: memberColumn, flow: flow, plainWord: plainWord, layout: layout,
+                    to: &out, space: true)
             case .items:
                 let placements = children ?? plan!.newChildren(of: item, at: at)
                 try emitArray(
-                    placements, old: nil, flow: flow, dashColumn: memberColumn + style.sequenceIndent(under: memberColumn), arrayID: -1,
+                    placements, old: nil, flow: flow,
+                    dashColumn: memberColumn + style.sequenceIndent(under: memberColumn), arrayID: -1,
                     to: &out)
             case .dictionary: break
             }

@@ -36,7 +36,8 @@ enum YAMLListReader {
                 if !sawList {
                     guard let (root, start) = mappings.last else {
                         if bytes.contains(where: { $0 > 32 }) {
-                            throw ParseError("expected a YAML list of items", at: SourceLocation(file: path, line: 1, column: 1))
+                            throw ParseError(
+                                "expected a YAML list of items", at: SourceLocation(file: path, line: 1, column: 1))
                         }
                         try sink.begin(metadata: [])
                         try sink.end()
@@ -81,7 +82,9 @@ enum YAMLListReader {
                 if mappings.count == (sawList ? 1 : 2) {
                     throw parser.error("a second metadata mapping; todofmt reads one", at: event)
                 }
-                if case .dictionary(let fields) = try YAMLValue.read(from: parser, startingWith: event, anchors: anchors) {
+                if case .dictionary(let fields) = try YAMLValue.read(
+                    from: parser, startingWith: event, anchors: anchors)
+                {
                     mappings.append((fields, event))
                 }
             case .scalar(let scalar):
@@ -112,7 +115,9 @@ enum YAMLListReader {
     /// parsed on two cores: libyaml's parse is most of the time a conversion takes.
     /// Nil when the file is not of that layout or either half fails; the caller then
     /// reads it whole, which also reports any error at its true place.
-    private static func readInParallel(_ bytes: UnsafeBufferPointer<UInt8>, path: String, schema: ItemSchema) -> ([Field], [[TodoItem]])? {
+    private static func readInParallel(_ bytes: UnsafeBufferPointer<UInt8>, path: String, schema: ItemSchema) -> (
+        [Field], [[TodoItem]]
+    )? {
         guard bytes.first != UInt8(ascii: "%") else { return nil }  // directives apply to the whole stream
         // Where the list starts, and the metadata before it.
         let anchors = YAMLAnchors(limitFor: bytes.count)
@@ -125,7 +130,9 @@ enum YAMLListReader {
                 switch event.kind {
                 case .streamStart, .documentStart, .documentEnd: continue
                 case .mappingStart where metadata.isEmpty:
-                    guard case .dictionary(let fields) = try YAMLValue.read(from: parser, startingWith: event, anchors: anchors)
+                    guard
+                        case .dictionary(let fields) = try YAMLValue.read(
+                            from: parser, startingWith: event, anchors: anchors)
                     else { return nil }
                     metadata = fields
                 case .sequenceStart(let properties) where event.column == 1 && properties.anchor == nil:
@@ -137,13 +144,16 @@ enum YAMLListReader {
         } catch {
             return nil
         }
-        guard listStart >= 0, !mayMerge(bytes), !hasLaterDocument(bytes, after: listStart), let base = bytes.baseAddress else { return nil }
+        guard listStart >= 0, !mayMerge(bytes), !hasLaterDocument(bytes, after: listStart), let base = bytes.baseAddress
+        else { return nil }
         // An item boundary near the middle: a line that starts with `- ` or is `-`.
         var cut = listStart + (bytes.count - listStart) / 2
         while true {
             guard cut < bytes.count, let found = memchr(base + cut, 10, bytes.count - cut) else { return nil }
             cut = base.distance(to: found.assumingMemoryBound(to: UInt8.self)) + 1
-            if cut + 1 < bytes.count && bytes[cut] == UInt8(ascii: "-") && (bytes[cut + 1] == 32 || bytes[cut + 1] == 10) {
+            if cut + 1 < bytes.count && bytes[cut] == UInt8(ascii: "-")
+                && (bytes[cut + 1] == 32 || bytes[cut + 1] == 10)
+            {
                 break
             }
         }
@@ -158,11 +168,14 @@ enum YAMLListReader {
     }
 
     /// The items of a stream that is one block sequence and nothing else; nil on any error.
-    private static func readBareList(_ bytes: UnsafeBufferPointer<UInt8>, path: String, schema: ItemSchema) -> [TodoItem]? {
+    private static func readBareList(_ bytes: UnsafeBufferPointer<UInt8>, path: String, schema: ItemSchema)
+        -> [TodoItem]?
+    {
         var items: [TodoItem] = []
         do {
             let parser = try YAMLParser(bytes: bytes, file: path)
-            let reader = ItemReader(parser: parser, schema: schema, anchors: YAMLAnchors(limitFor: bytes.count), merges: false)
+            let reader = ItemReader(
+                parser: parser, schema: schema, anchors: YAMLAnchors(limitFor: bytes.count), merges: false)
             var sawList = false
             while true {
                 let event = try parser.next()
@@ -188,7 +201,9 @@ enum YAMLListReader {
         while i < bytes.count, let found = memchr(base + i, 10, bytes.count - i) {
             let next = base.distance(to: found.assumingMemoryBound(to: UInt8.self)) + 1
             if next + 3 <= bytes.count {
-                let a = bytes[next], b = bytes[next + 1], c = bytes[next + 2]
+                let a = bytes[next]
+                let b = bytes[next + 1]
+                let c = bytes[next + 2]
                 if (a == 45 && b == 45 && c == 45) || (a == 46 && b == 46 && c == 46) { return true }
             }
             i = next
@@ -227,7 +242,8 @@ final class ItemReader {
         switch event.kind {
         case .mappingStart(let properties):
             if merges || !properties.isEmpty {
-                return try itemValue(YAMLValue.read(from: parser, startingWith: event, anchors: anchors), at: event, depth: depth)
+                return try itemValue(
+                    YAMLValue.read(from: parser, startingWith: event, anchors: anchors), at: event, depth: depth)
             }
             return try readItem(start: event, depth: depth)
         case .alias(let anchor):
@@ -240,7 +256,9 @@ final class ItemReader {
 
     /// An item from a mapping read as a value.
     private func itemValue(_ value: FieldValue, at event: YAMLEvent, depth: Int) throws -> TodoItem {
-        guard case .dictionary(let fields) = value else { throw parser.error("expected an item (a mapping with a name)", at: event) }
+        guard case .dictionary(let fields) = value else {
+            throw parser.error("expected an item (a mapping with a name)", at: event)
+        }
         let place = parser.location(of: event)
         return try schema.item(from: fields, depth: depth) { ParseError($0, at: place) }
     }
@@ -269,11 +287,14 @@ final class ItemReader {
             // The common shapes take shortcuts; an anchor, a tag or an alias takes the long way.
             if role == .name, case .scalar(let value) = valueEvent.kind {
                 // A name is its scalar's text, whatever it looks like.
-                if !value.properties.isEmpty, let anchor = value.anchor { anchors.define(anchor, YAMLValue.resolve(value), size: 1) }
+                if !value.properties.isEmpty, let anchor = value.anchor {
+                    anchors.define(anchor, YAMLValue.resolve(value), size: 1)
+                }
                 _ = builder.set(.name, key: key, value: .string(value.text))
                 continue
             }
-            if role == .checked, case .scalar(let value) = valueEvent.kind, value.style == .plain, value.properties.isEmpty,
+            if role == .checked, case .scalar(let value) = valueEvent.kind, value.style == .plain,
+                value.properties.isEmpty,
                 value.text == "true" || value.text == "false"
             {
                 _ = builder.set(.checked, key: key, value: .bool(value.text.utf8.count == 4))

@@ -22,7 +22,9 @@ struct YAMLWriteStyle {
     private(set) var keyOrder: [String: Int] = [:]
 
     /// Learns from an item of the file (and its children).
-    mutating func learn(_ item: SpannedItem, bytes: UnsafeBufferPointer<UInt8>, schema: ItemSchema, merged: YAMLMergedItem?) {
+    mutating func learn(
+        _ item: SpannedItem, bytes: UnsafeBufferPointer<UInt8>, schema: ItemSchema, merged: YAMLMergedItem?
+    ) {
         if !itemIndentKnown, let first = item.keySpans.first {
             var i = first.lowerBound
             var lineStart = i
@@ -51,8 +53,11 @@ struct YAMLWriteStyle {
                 if bytes[span.lowerBound] == UInt8(ascii: "[") { flowSequences += 1 } else { blockSequences += 1 }
             default: break
             }
-            if member.role == .children, sequenceOffset == nil, let array = item.childrenArray, bytes[span.lowerBound] == UInt8(ascii: "-") {
-                sequenceOffset = max(0, column(of: array.whole.lowerBound, bytes) - column(of: item.keySpans[m].lowerBound, bytes))
+            if member.role == .children, sequenceOffset == nil, let array = item.childrenArray,
+                bytes[span.lowerBound] == UInt8(ascii: "-")
+            {
+                sequenceOffset = max(
+                    0, column(of: array.whole.lowerBound, bytes) - column(of: item.keySpans[m].lowerBound, bytes))
             }
         }
         // Open items: whether they carry the keys (merged ones count).
@@ -60,7 +65,9 @@ struct YAMLWriteStyle {
             let keys = Set(item.members.map(\.key) + (merged?.sources.map(\.key) ?? []))
             let roles = Set(keys.compactMap { schema.role(of: $0) })
             if roles.contains(.checked) { openWithChecked += 1 } else { openWithoutChecked += 1 }
-            if item.members.contains(where: { $0.role == .status }) || merged?.sources.contains(where: { schema.role(of: $0.key) == .status }) == true {
+            if item.members.contains(where: { $0.role == .status })
+                || merged?.sources.contains(where: { schema.role(of: $0.key) == .status }) == true
+            {
                 openWithStatus += 1
             } else {
                 openWithoutStatus += 1
@@ -77,14 +84,17 @@ struct YAMLWriteStyle {
 
     /// PyYAML leaves out a fraction of zero: values without one say nothing about the digits.
     private static func merged(_ a: DateSpelling, _ b: DateSpelling) -> DateSpelling {
-        var a = a, b = b
+        var a = a
+        var b = b
         if a.fraction == .none { a.fraction = b.fraction }
         if b.fraction == .none { b.fraction = a.fraction }
         return a.merged(with: b)
     }
 
     mutating func finish(list: YAMLListScan, bytes: UnsafeBufferPointer<UInt8>) {
-        if sequenceOffset == nil, list.afterColon != nil, !list.flow { sequenceOffset = max(0, list.dashColumn - list.keyColumn) }
+        if sequenceOffset == nil, list.afterColon != nil, !list.flow {
+            sequenceOffset = max(0, list.dashColumn - list.keyColumn)
+        }
         openOmitsChecked = openWithoutChecked > openWithChecked
         openOmitsStatus = openWithoutStatus > openWithStatus
     }
@@ -102,7 +112,8 @@ struct YAMLWriteStyle {
     /// line, a non-empty collection in the file's style (block lines at `column` and under,
     /// or flow).
     func value(
-        _ value: FieldValue, key: String, column: Int, flow: Bool, plainWord: Bool, layout: ItemLayout, to out: inout [UInt8],
+        _ value: FieldValue, key: String, column: Int, flow: Bool, plainWord: Bool, layout: ItemLayout,
+        to out: inout [UInt8],
         space: Bool = false, quote: UInt8? = nil
     ) {
         switch value {
@@ -113,7 +124,8 @@ struct YAMLWriteStyle {
                 if case .dictionary(let fields) = element, !fields.isEmpty {
                     mappingLines(fields, column: dash + 2, first: true, to: &out)
                 } else {
-                    self.value(element, key: key, column: dash + 2, flow: false, plainWord: false, layout: layout, to: &out)
+                    self.value(
+                        element, key: key, column: dash + 2, flow: false, plainWord: false, layout: layout, to: &out)
                 }
             }
             return
@@ -135,7 +147,9 @@ struct YAMLWriteStyle {
             if i > 0 || !first { out += [10] + Array(repeating: 32, count: column) }
             key(field.key, flow: false, to: &out)
             out += Array(":".utf8)
-            value(field.value, key: field.key, column: column, flow: false, plainWord: false, layout: ItemLayout(), to: &out, space: true)
+            value(
+                field.value, key: field.key, column: column, flow: false, plainWord: false, layout: ItemLayout(),
+                to: &out, space: true)
         }
     }
 
@@ -178,7 +192,10 @@ struct YAMLWriteStyle {
             out += Array(s.utf8)
             return
         }
-        let printable = s.unicodeScalars.allSatisfy { $0.value >= 32 && $0.value != 127 && !(0x80...0x9F).contains($0.value) && $0 != "\u{2028}" && $0 != "\u{2029}" && $0 != "\u{FEFF}" }
+        let printable = s.unicodeScalars.allSatisfy {
+            $0.value >= 32 && $0.value != 127 && !(0x80...0x9F).contains($0.value) && $0 != "\u{2028}"
+                && $0 != "\u{2029}" && $0 != "\u{FEFF}"
+        }
         let singleQuotes = quote.map { $0 == UInt8(ascii: "'") } ?? (single > double)
         if singleQuotes && printable {
             out.append(UInt8(ascii: "'"))
@@ -202,7 +219,9 @@ struct YAMLWriteStyle {
             case "\u{2029}": out += Array("\\P".utf8)
             case "\u{85}": out += Array("\\N".utf8)
             default:
-                if scalar.value < 32 || scalar.value == 127 || (0x80...0x9F).contains(scalar.value) || scalar.value == 0xFEFF {
+                if scalar.value < 32 || scalar.value == 127 || (0x80...0x9F).contains(scalar.value)
+                    || scalar.value == 0xFEFF
+                {
                     out += Array(String(format: "\\u%04X", scalar.value).utf8)
                 } else {
                     out += Array(String(scalar).utf8)
@@ -221,7 +240,8 @@ struct YAMLWriteStyle {
         if first == 32 || last == 32 || last == UInt8(ascii: ":") { return false }
         if "-?:,[]{}#&*!|>'\"%@`".utf8.contains(first) {
             // `-`, `?` and `:` start a plain scalar when a non-space follows (outside flow for `:`).
-            guard first == UInt8(ascii: "-") || first == UInt8(ascii: "?") || (first == UInt8(ascii: ":") && !flow), b.count > 1,
+            guard first == UInt8(ascii: "-") || first == UInt8(ascii: "?") || (first == UInt8(ascii: ":") && !flow),
+                b.count > 1,
                 b[1] != 32
             else { return false }
             if b.count >= 3 && b[0...2].elementsEqual("---".utf8) { return false }
@@ -229,12 +249,19 @@ struct YAMLWriteStyle {
         if b.count >= 3 && b[0...2].elementsEqual("...".utf8) { return false }
         for (i, c) in b.enumerated() {
             if c < 32 || c == 127 { return false }
-            if c == UInt8(ascii: ":") && (i + 1 == b.count || b[i + 1] == 32 || (flow && ",[]{}".utf8.contains(b[i + 1]))) { return false }
+            if c == UInt8(ascii: ":")
+                && (i + 1 == b.count || b[i + 1] == 32 || (flow && ",[]{}".utf8.contains(b[i + 1])))
+            {
+                return false
+            }
             if c == UInt8(ascii: "#") && i > 0 && b[i - 1] == 32 { return false }
             if flow && ",[]{}".utf8.contains(c) { return false }
         }
         // Unicode line breaks, the byte order mark and C1 controls.
-        return !s.unicodeScalars.contains { $0 == "\u{85}" || $0 == "\u{2028}" || $0 == "\u{2029}" || $0 == "\u{FEFF}" || (0x80...0x9F).contains($0.value) }
+        return !s.unicodeScalars.contains {
+            $0 == "\u{85}" || $0 == "\u{2028}" || $0 == "\u{2029}" || $0 == "\u{FEFF}"
+                || (0x80...0x9F).contains($0.value)
+        }
     }
 }
 #endif

@@ -29,7 +29,8 @@ enum CatCommand: Command {
     }
 
     static func run(_ options: Options, terminal: Terminal) throws -> ExitCode {
-        let warnings = try ChecklistText.print(FileArguments.source(options.file), format: options.format, options: options.list)
+        let warnings = try ChecklistText.print(
+            FileArguments.source(options.file), format: options.format, options: options.list)
         for warning in warnings { terminal.warn(warning.description) }
         return .success
     }

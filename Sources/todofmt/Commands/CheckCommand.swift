@@ -24,7 +24,8 @@ enum CheckCommand: Command {
         options: [from] + SharedOptions.list)
 
     static func options(from arguments: Arguments) throws(UsageError) -> Options {
-        Options(files: arguments.values(of: file), format: arguments.format(of: from), list: try arguments.listOptions())
+        Options(
+            files: arguments.values(of: file), format: arguments.format(of: from), list: try arguments.listOptions())
     }
 
     static func run(_ options: Options, terminal: Terminal) throws -> ExitCode {

@@ -3,7 +3,8 @@ enum CompletionsCommand: Command {
         var shell: Shell
     }
 
-    static let shell = ArgumentSpec(name: "shell", kind: .shell, help: "The shell to complete todofmt's command lines in.")
+    static let shell = ArgumentSpec(
+        name: "shell", kind: .shell, help: "The shell to complete todofmt's command lines in.")
 
     static let spec = CommandSpec(
         name: "completions",

@@ -41,7 +41,8 @@ enum DiffCommand: Command {
         case 2: return Options(path: nil, old: values[0], new: values[1], list: list)
         case 7, 9: return Options(path: values[0], old: values[1], new: values[4], list: list)
         default:
-            throw UsageError("diff takes two files, or the seven arguments git passes an external diff, not \(values.count)")
+            throw UsageError(
+                "diff takes two files, or the seven arguments git passes an external diff, not \(values.count)")
         }
     }
 
@@ -50,7 +51,8 @@ enum DiffCommand: Command {
         if options.old == "-" || options.new == "-" {
             diff = ListDiff(from: try read(options.old, options.list), to: try read(options.new, options.list))
         } else {
-            diff = try ListDiff(old: URL(fileURLWithPath: options.old), new: URL(fileURLWithPath: options.new), options: options.list)
+            diff = try ListDiff(
+                old: URL(fileURLWithPath: options.old), new: URL(fileURLWithPath: options.new), options: options.list)
         }
         if let path = options.path {
             terminal.print("todofmt diff a/\(path) b/\(path)")

@@ -14,7 +14,8 @@ enum EditCommand {
 
     static let file = ArgumentSpec(
         name: "file", kind: .file,
-        help: "The todo list to edit, in any format todofmt reads (md, yaml, json, plist, bplist, sqlite, sql, a Core Data store). "
+        help:
+            "The todo list to edit, in any format todofmt reads (md, yaml, json, plist, bplist, sqlite, sql, a Core Data store). "
             + "It is written back in place, changing only the edited items.")
 
     static func item(_ name: String = "item", count: ArgumentSpec.Count = .one, help: String? = nil) -> ArgumentSpec {
@@ -27,7 +28,8 @@ enum EditCommand {
     static let dryRun = OptionSpec(
         name: "--dry-run",
         help: "Write nothing; print what would change: a unified diff for a text file, "
-            + "the rows before (-) and after (+) for a database, the items as list prints them for a binary property list.")
+            + "the rows before (-) and after (+) for a database, the items as list prints them for a binary property list."
+    )
 
     /// `--dry-run` and the options that find a list in any file.
     static let options = [dryRun] + SharedOptions.list
@@ -38,7 +40,9 @@ enum EditCommand {
 
     /// The edit's common options.
     static func options(_ arguments: Arguments, _ edit: Edit) throws(UsageError) -> Options {
-        Options(file: arguments.value(of: file), edit: edit, list: try arguments.listOptions(), dryRun: arguments.isSet(dryRun))
+        Options(
+            file: arguments.value(of: file), edit: edit, list: try arguments.listOptions(),
+            dryRun: arguments.isSet(dryRun))
     }
 
     /// A position argument (`3`, `3.2`).
@@ -51,7 +55,9 @@ enum EditCommand {
 
     static func run(_ options: Options, terminal: Terminal) throws -> ExitCode {
         guard options.file != "-" else { throw ConversionError.unsupported("an edit needs a file, not standard input") }
-        let edit = FileEdit(file: URL(fileURLWithPath: options.file), edits: [options.edit], options: options.list, dryRun: options.dryRun)
+        let edit = FileEdit(
+            file: URL(fileURLWithPath: options.file), edits: [options.edit], options: options.list,
+            dryRun: options.dryRun)
         let result = try edit.run()
         for warning in result.warnings { terminal.warn(warning.description) }
         if options.dryRun && !result.changes.isEmpty { terminal.write(result.changes) }
@@ -60,13 +66,15 @@ enum EditCommand {
 }
 
 enum AddCommand: Command {
-    static let name = ArgumentSpec(name: "name", kind: .text, help: "The new item's name (taken as it is: brackets stay text).")
+    static let name = ArgumentSpec(
+        name: "name", kind: .text, help: "The new item's name (taken as it is: brackets stay text).")
     static let under = OptionSpec(
         name: "--under", value: .init(placeholder: "<item>", kind: .text),
         help: "Add the item inside this item (a position or a name), as its last child unless --at.")
     static let at = OptionSpec(
         name: "--at", value: .init(placeholder: "<position>", kind: .text),
-        help: "Where the new item goes: the position list then prints for it (1 is first, 2.1 the first child of item 2); "
+        help:
+            "Where the new item goes: the position list then prints for it (1 is first, 2.1 the first child of item 2); "
             + "with --under, the child's number (1 is the first child). Default: after the last.")
 
     static let spec = CommandSpec(
@@ -77,11 +85,15 @@ enum AddCommand: Command {
         options: [under, at] + EditCommand.options)
 
     static func options(from arguments: Arguments) throws(UsageError) -> EditCommand.Options {
-        let position = try arguments.value(of: at).map { text throws(UsageError) in try EditCommand.position(text, of: "--at") }
-        if arguments.isSet(under), let position, position.count != 1 {
-            throw UsageError("--at under an item takes the child's number (1, 2…), not '\(arguments.value(of: at) ?? "")'")
+        let position = try arguments.value(of: at).map { text throws(UsageError) in
+            try EditCommand.position(text, of: "--at")
         }
-        let edit = Edit.add(name: arguments.value(of: name), under: arguments.value(of: under).map(ItemAddress.init), at: position)
+        if arguments.isSet(under), let position, position.count != 1 {
+            throw UsageError(
+                "--at under an item takes the child's number (1, 2…), not '\(arguments.value(of: at) ?? "")'")
+        }
+        let edit = Edit.add(
+            name: arguments.value(of: name), under: arguments.value(of: under).map(ItemAddress.init), at: position)
         return try EditCommand.options(arguments, edit)
     }
 
@@ -96,7 +108,10 @@ protocol StatusCommand: Command where Options == EditCommand.Options {
 }
 
 extension StatusCommand {
-    static var items: ArgumentSpec { EditCommand.item("item", count: .oneOrMore, help: "The items: positions as list prints them (3, 3.2), or exact names.") }
+    static var items: ArgumentSpec {
+        EditCommand.item(
+            "item", count: .oneOrMore, help: "The items: positions as list prints them (3, 3.2), or exact names.")
+    }
 
     static func options(from arguments: Arguments) throws(UsageError) -> EditCommand.Options {
         try EditCommand.options(arguments, edit(arguments.values(of: items).map(ItemAddress.init)))
@@ -116,25 +131,31 @@ extension StatusCommand {
 enum DoneCommand: StatusCommand {
     typealias Options = EditCommand.Options
     static func edit(_ items: [ItemAddress]) -> Edit { .check(items) }
-    static let spec = makeSpec("done", "Check items: mark them done.", "In a checklist only each item's box changes ([ ] to [x]).")
+    static let spec = makeSpec(
+        "done", "Check items: mark them done.", "In a checklist only each item's box changes ([ ] to [x]).")
 }
 
 enum UndoCommand: StatusCommand {
     typealias Options = EditCommand.Options
     static func edit(_ items: [ItemAddress]) -> Edit { .uncheck(items) }
-    static let spec = makeSpec("undo", "Uncheck items: mark them open.", "A done item or one of a custom status ([/]) becomes open ([ ]).")
+    static let spec = makeSpec(
+        "undo", "Uncheck items: mark them open.", "A done item or one of a custom status ([/]) becomes open ([ ]).")
 }
 
 enum ToggleCommand: StatusCommand {
     typealias Options = EditCommand.Options
     static func edit(_ items: [ItemAddress]) -> Edit { .toggle(items) }
-    static let spec = makeSpec("toggle", "Toggle items between done and open.", "A done item becomes open; an open one, or one of a custom status, done.")
+    static let spec = makeSpec(
+        "toggle", "Toggle items between done and open.",
+        "A done item becomes open; an open one, or one of a custom status, done.")
 }
 
 enum RemoveCommand: StatusCommand {
     typealias Options = EditCommand.Options
     static func edit(_ items: [ItemAddress]) -> Edit { .remove(items) }
-    static let spec = makeSpec("rm", "Remove items, with the items nested in them.", "Every item is found before any goes, so positions name items as list printed them.")
+    static let spec = makeSpec(
+        "rm", "Remove items, with the items nested in them.",
+        "Every item is found before any goes, so positions name items as list printed them.")
 }
 
 enum RenameCommand: Command {
@@ -148,7 +169,8 @@ enum RenameCommand: Command {
         options: EditCommand.options)
 
     static func options(from arguments: Arguments) throws(UsageError) -> EditCommand.Options {
-        try EditCommand.options(arguments, .rename(ItemAddress(arguments.value(of: item)), to: arguments.value(of: name)))
+        try EditCommand.options(
+            arguments, .rename(ItemAddress(arguments.value(of: item)), to: arguments.value(of: name)))
     }
 
     static func run(_ options: EditCommand.Options, terminal: Terminal) throws -> ExitCode {
@@ -160,12 +182,15 @@ enum MoveCommand: Command {
     static let item = EditCommand.item()
     static let position = ArgumentSpec(
         name: "position", kind: .text,
-        help: "Where the item goes: the position list prints for it afterwards (1 is first; 2.1 makes it the first child of item 2, "
+        help:
+            "Where the item goes: the position list prints for it afterwards (1 is first; 2.1 makes it the first child of item 2, "
             + "counted without the moved item; one past the last child of an item appends to it).")
     static let spec = CommandSpec(
         name: "mv",
         abstract: "Move an item, with the items nested in it.",
-        discussion: ["In a checklist the item's lines move (re-indented when its depth changes). " + EditCommand.positionsHelp],
+        discussion: [
+            "In a checklist the item's lines move (re-indented when its depth changes). " + EditCommand.positionsHelp
+        ],
         arguments: [EditCommand.file, item, position],
         options: EditCommand.options)
 
@@ -201,7 +226,8 @@ enum SetCommand: Command {
             guard let equals = pair.firstIndex(of: "="), equals != pair.startIndex else {
                 throw UsageError("set takes <key>=<value>, not '\(pair)'")
             }
-            let key = String(pair[..<equals]), text = String(pair[pair.index(after: equals)...])
+            let key = String(pair[..<equals])
+            let text = String(pair[pair.index(after: equals)...])
             do {
                 try Edit.checkField(key)
                 fields.append(Field(key, try Edit.fieldValue(text)))
@@ -219,7 +245,8 @@ enum SetCommand: Command {
 
 enum UnsetCommand: Command {
     static let item = EditCommand.item()
-    static let keys = ArgumentSpec(name: "key", kind: .text, count: .oneOrMore, help: "The keys of the fields to remove.")
+    static let keys = ArgumentSpec(
+        name: "key", kind: .text, count: .oneOrMore, help: "The keys of the fields to remove.")
     static let spec = CommandSpec(
         name: "unset",
         abstract: "Remove fields of an item.",

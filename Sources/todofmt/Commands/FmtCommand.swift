@@ -28,7 +28,9 @@ enum FmtCommand: Command {
         var result = ExitCode.success
         for path in options.files {
             if let format = DocumentFormat(path: path), format != .markdown {
-                terminal.printError("todofmt: error: \(path): fmt formats checklists, and this is \(format.rawValue); convert it instead")
+                terminal.printError(
+                    "todofmt: error: \(path): fmt formats checklists, and this is \(format.rawValue); convert it instead"
+                )
                 result = .failure
                 continue
             }

@@ -28,7 +28,8 @@ enum ListCommand: Command {
         help: "List items whose name contains this text, ignoring case.")
     static let field = OptionSpec(
         name: "--field", value: .init(placeholder: "<key>=<value>", kind: .text),
-        help: "List items whose field <key> has this value (written as set takes it: prio=2, due=2024-06-01T09:00:00Z). "
+        help:
+            "List items whose field <key> has this value (written as set takes it: prio=2, due=2024-06-01T09:00:00Z). "
             + "A role name before = (\(SharedOptions.roles)) instead names the key that plays the role, "
             + "as in convert (--field name=ToDo).",
         repeats: true)
@@ -39,7 +40,8 @@ enum ListCommand: Command {
         help: "Skip the first n items the filters and the order give.")
     static let sort = OptionSpec(
         name: "--sort", value: .init(placeholder: "<keys>", kind: .text),
-        help: "Order the items by keys, key[:desc],..., each ascending unless :desc: a field, or name, checked, status, position "
+        help:
+            "Order the items by keys, key[:desc],..., each ascending unless :desc: a field, or name, checked, status, position "
             + "(stuId:desc,name). Items without the field come last; ties keep document order. "
             + "Sorted items are listed flat, each with its own position.")
     static let format = OptionSpec(
@@ -85,14 +87,17 @@ enum ListCommand: Command {
         }
         func count(_ option: OptionSpec) throws(UsageError) -> Int? {
             guard let text = arguments.value(of: option) else { return nil }
-            guard let n = Int(text), n >= 0 else { throw UsageError("\(option.name) takes a number of items, not '\(text)'") }
+            guard let n = Int(text), n >= 0 else {
+                throw UsageError("\(option.name) takes a number of items, not '\(text)'")
+            }
             return n
         }
         query.limit = try count(limit)
         query.offset = try count(offset) ?? 0
         if let keys = arguments.value(of: sort) {
             for part in keys.split(separator: ",", omittingEmptySubsequences: false) {
-                var key = String(part), descending = false
+                var key = String(part)
+                var descending = false
                 if key.hasSuffix(":desc") {
                     key.removeLast(5)
                     descending = true
@@ -110,18 +115,21 @@ enum ListCommand: Command {
         case let other?: throw UsageError("--format takes text or json, not '\(other)'")
         }
         return Options(
-            file: arguments.value(of: file), format: arguments.format(of: from), list: try arguments.listOptions(skipping: { !isRole($0) }),
+            file: arguments.value(of: file), format: arguments.format(of: from),
+            list: try arguments.listOptions(skipping: { !isRole($0) }),
             query: query, json: json)
     }
 
     static func run(_ options: Options, terminal: Terminal) throws -> ExitCode {
         if options.file == "-" {
             try options.query.print(
-                file: nil, bytes: FileArguments.standardInput(), format: options.format, options: options.list, json: options.json,
+                file: nil, bytes: FileArguments.standardInput(), format: options.format, options: options.list,
+                json: options.json,
                 to: terminal.out)
         } else {
             try options.query.print(
-                file: URL(fileURLWithPath: options.file), format: options.format, options: options.list, json: options.json,
+                file: URL(fileURLWithPath: options.file), format: options.format, options: options.list,
+                json: options.json,
                 to: terminal.out)
         }
         return .success

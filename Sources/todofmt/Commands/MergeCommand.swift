@@ -44,12 +44,14 @@ enum MergeCommand: Command {
     static var errorStatus: ExitCode { .trouble }
 
     static func options(from arguments: Arguments) throws(UsageError) -> Options {
-        for file in [arguments.value(of: base), arguments.value(of: ours), arguments.value(of: theirs)] where file == "-" {
+        for file in [arguments.value(of: base), arguments.value(of: ours), arguments.value(of: theirs)]
+        where file == "-" {
             throw UsageError("merge reads and writes files, not standard input")
         }
         return Options(
             base: arguments.value(of: base), ours: arguments.value(of: ours), theirs: arguments.value(of: theirs),
-            path: arguments.values(of: path).first, format: arguments.format(of: from), list: try arguments.listOptions())
+            path: arguments.values(of: path).first, format: arguments.format(of: from),
+            list: try arguments.listOptions())
     }
 
     static func run(_ options: Options, terminal: Terminal) throws -> ExitCode {
@@ -64,7 +66,8 @@ enum MergeCommand: Command {
                 terminal.printError("todofmt: \(name): not merged: \(unmerged)")
             } else {
                 terminal.printError(
-                    "todofmt: \(name): \(result.conflicts) conflict\(result.conflicts == 1 ? "" : "s") left between markers")
+                    "todofmt: \(name): \(result.conflicts) conflict\(result.conflicts == 1 ? "" : "s") left between markers"
+                )
             }
             return .failure
         }

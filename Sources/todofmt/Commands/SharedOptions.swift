@@ -57,17 +57,20 @@ extension Arguments {
                 roles[role] = parts[1]
                 continue
             }
-            let key = String(parts[1][..<colon]), rest = String(parts[1][parts[1].index(after: colon)...])
+            let key = String(parts[1][..<colon])
+            let rest = String(parts[1][parts[1].index(after: colon)...])
             if role == .checked, !key.isEmpty, !rest.isEmpty {
                 mappings.append((key, rest, .done))
                 continue
             }
-            let valueAndStatus = rest.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false).map(String.init)
+            let valueAndStatus = rest.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false).map(
+                String.init)
             guard role == .status, !key.isEmpty, valueAndStatus.count == 2, !valueAndStatus[0].isEmpty,
                 valueAndStatus[1].unicodeScalars.count == 1, let scalar = valueAndStatus[1].unicodeScalars.first
             else {
                 throw UsageError(
-                    "--field takes checked=<key>:<done value> or status=<key>:<value>=<c> (one character), not '\(pair)'")
+                    "--field takes checked=<key>:<done value> or status=<key>:<value>=<c> (one character), not '\(pair)'"
+                )
             }
             mappings.append((key, valueAndStatus[0], TodoStatus(marker: scalar)))
         }

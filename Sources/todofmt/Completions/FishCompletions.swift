@@ -31,7 +31,9 @@ enum FishCompletions {
         ]
         let top = "-n 'not \(f)_command'"
         lines += tool.allOptions.map { "\(complete) \(top) \(flags(of: $0))" }
-        lines += tool.subcommands.map { "\(complete) \(top) -a \(quoted($0.name)) -d \(quoted(Shell.summary($0.abstract)))" }
+        lines += tool.subcommands.map {
+            "\(complete) \(top) -a \(quoted($0.name)) -d \(quoted(Shell.summary($0.abstract)))"
+        }
         for command in tool.subcommands {
             let using = "-n '\(f)_using \(command.name)'"
             lines.append("")

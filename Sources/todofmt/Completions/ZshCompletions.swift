@@ -30,7 +30,9 @@ enum ZshCompletions {
             "        argument)",
             "            case $words[1] in",
         ]
-        lines += tool.subcommands.map { "                \(Shell.quoted($0.name))) \(f)_\(Shell.identifier($0.name)) && ret=0 ;;" }
+        lines += tool.subcommands.map {
+            "                \(Shell.quoted($0.name))) \(f)_\(Shell.identifier($0.name)) && ret=0 ;;"
+        }
         lines += [
             "            esac",
             "            ;;",

@@ -39,7 +39,10 @@ struct ListDiffTests {
         // Indented under another item: a move to a nested position.
         #expect(try Self.diff("- [ ] a\n- [ ] b\n", "- [ ] a\n  - [ ] b\n") == ["moved 1.1 (was 2): b"])
         // Checked and moved: both.
-        #expect(try Self.diff("- [ ] a\n- [ ] b\n- [ ] c\n", "- [x] c\n- [ ] a\n- [ ] b\n") == ["moved 1 (was 3): c", "checked 1: c"])
+        #expect(
+            try Self.diff("- [ ] a\n- [ ] b\n- [ ] c\n", "- [x] c\n- [ ] a\n- [ ] b\n") == [
+                "moved 1 (was 3): c", "checked 1: c",
+            ])
     }
 
     @Test("items with an id pair by it, whatever their text")
@@ -66,9 +69,13 @@ struct ListDiffTests {
     func typed() throws {
         let diff = ListDiff(
             from: TodoList(items: [TodoItem(name: "a", fields: [Field("n", .integer(1))])]),
-            to: TodoList(items: [TodoItem(name: "a", status: .done, fields: [Field("n", .integer(2))]), TodoItem(name: "b")]))
+            to: TodoList(items: [
+                TodoItem(name: "a", status: .done, fields: [Field("n", .integer(2))]), TodoItem(name: "b"),
+            ]))
         #expect(diff.changes.map(\.kind) == [.checked, .field, .added])
-        #expect(diff.changes[1].key == "n" && diff.changes[1].oldValue == .integer(1) && diff.changes[1].newValue == .integer(2))
+        #expect(
+            diff.changes[1].key == "n" && diff.changes[1].oldValue == .integer(1)
+                && diff.changes[1].newValue == .integer(2))
         #expect(diff.changes[2].position == "2" && diff.changes[2].item?.name == "b")
     }
 
@@ -106,7 +113,8 @@ struct ListDiffFilesTests {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("todofmt-diff-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
-        let a = folder.appendingPathComponent("a.md"), b = folder.appendingPathComponent("b.md")
+        let a = folder.appendingPathComponent("a.md")
+        let b = folder.appendingPathComponent("b.md")
         try (lines.joined(separator: "\n") + "\n").write(to: a, atomically: false, encoding: .utf8)
         try (edited.joined(separator: "\n") + "\n").write(to: b, atomically: false, encoding: .utf8)
         let fromFiles = try ListDiff(old: a, new: b)

@@ -18,7 +18,8 @@ struct TodoMergeTests {
         }
         #expect(merge("a\nb\nc\n", "a\nB\nc\n", "a\nb\nc\nd\n") == ("a\nB\nc\nd\n", 0))
         #expect(merge("a\nb\nc\n", "a\nB\nc\n", "a\nB\nc\n") == ("a\nB\nc\n", 0))
-        #expect(merge("a\nb\nc\n", "a\nX\nc\n", "a\nY\nc\n") == ("a\n<<<<<<< ours\nX\n=======\nY\n>>>>>>> theirs\nc\n", 1))
+        #expect(
+            merge("a\nb\nc\n", "a\nX\nc\n", "a\nY\nc\n") == ("a\n<<<<<<< ours\nX\n=======\nY\n>>>>>>> theirs\nc\n", 1))
         #expect(merge("", "a\n", "") == ("a\n", 0))
         #expect(merge("a", "b", "c") == ("<<<<<<< ours\nb\n=======\nc\n>>>>>>> theirs\n", 1))
     }
@@ -28,20 +29,25 @@ struct TodoMergeTests {
         let base = "- [ ] a\n- [ ] b\n  - [ ] b1\n- [ ] c\n"
         let ours = "- [x] a\n- [ ] b\n  - [ ] b1\n  - [ ] b2\n- [ ] c\n- [ ] d\n"
         let theirs = "- [ ] c\n- [ ] a\n- [ ] b\n  - [ ] b1\n- [ ] d\n"
-        #expect(try Self.merge(base, ours, theirs) == ("- [ ] c\n- [x] a\n- [ ] b\n  - [ ] b1\n  - [ ] b2\n- [ ] d\n", 0))
+        #expect(
+            try Self.merge(base, ours, theirs) == ("- [ ] c\n- [x] a\n- [ ] b\n  - [ ] b1\n  - [ ] b2\n- [ ] d\n", 0))
         // Theirs moved c up (the fewest moves: b and b1 stay); ours added b2 under b, and d.
         let moved = "- [ ] a\n- [ ] c\n- [ ] b\n  - [ ] b1\n"
-        #expect(try Self.merge(base, ours, moved) == ("- [x] a\n- [ ] c\n- [ ] b\n  - [ ] b1\n  - [ ] b2\n- [ ] d\n", 0))
+        #expect(
+            try Self.merge(base, ours, moved) == ("- [x] a\n- [ ] c\n- [ ] b\n  - [ ] b1\n  - [ ] b2\n- [ ] d\n", 0))
         // Theirs moved b with b1 to the end: b2, which ours nested in b, goes along.
         let base2 = "- [ ] a\n- [ ] b\n  - [ ] b1\n- [ ] c\n- [ ] e\n"
         let ours2 = "- [ ] a\n- [ ] b\n  - [ ] b1\n  - [ ] b2\n- [ ] c\n- [ ] e\n"
         let theirs2 = "- [ ] a\n- [ ] c\n- [ ] e\n- [ ] b\n  - [ ] b1\n"
-        #expect(try Self.merge(base2, ours2, theirs2) == ("- [ ] a\n- [ ] c\n- [ ] e\n- [ ] b\n  - [ ] b1\n  - [ ] b2\n", 0))
+        #expect(
+            try Self.merge(base2, ours2, theirs2) == ("- [ ] a\n- [ ] c\n- [ ] e\n- [ ] b\n  - [ ] b1\n  - [ ] b2\n", 0)
+        )
     }
 
     @Test("one side unchanged: the other side is the merge")
     func oneSide() throws {
-        let base = "- [ ] a\n", changed = "- [x] a\n- [ ] b\n"
+        let base = "- [ ] a\n"
+        let changed = "- [x] a\n- [ ] b\n"
         #expect(try Self.merge(base, changed, base) == (changed, 0))
         #expect(try Self.merge(base, base, changed) == (changed, 0))
         #expect(try Self.merge(base, changed, changed) == (changed, 0))
@@ -57,20 +63,30 @@ struct TodoMergeTests {
     func quick() throws {
         let items = (1...40).map { "- [ ] item \($0)\n" }
         let base = items.joined()
-        var ours = items, theirs = items
+        var ours = items
+        var theirs = items
         ours[5] = "- [x] item 6\n"
         ours.insert("- [ ] new\n", at: 7)
         theirs[30] = "- [ ] item 31 renamed\n"
-        let quick = try #require(TodoMerge.quickMerge(base: Array(base.utf8), ours: Array(ours.joined().utf8), theirs: Array(theirs.joined().utf8)))
+        let quick = try #require(
+            TodoMerge.quickMerge(
+                base: Array(base.utf8), ours: Array(ours.joined().utf8), theirs: Array(theirs.joined().utf8)))
         let documents = try [base, ours.joined(), theirs.joined()].map { try TodoDocument(parsing: $0) }
-        let merge = ListMerge(base: documents[0].list.items, ours: documents[1].list.items, theirs: documents[2].list.items)
+        let merge = ListMerge(
+            base: documents[0].list.items, ours: documents[1].list.items, theirs: documents[2].list.items)
         var written = documents[1]
         try written.update(with: TodoList(items: merge.items))
         #expect(String(decoding: quick, as: UTF8.self) == written.text)
         // Changes in the same item's lines are not quick.
         let twoLines = "- [ ] a\n- [ ] long\n  name\n- [ ] c\n"
-        #expect(TodoMerge.quickMerge(base: Array(twoLines.utf8), ours: Array("- [x] a\n- [ ] long\n  name\n- [ ] c\n".utf8), theirs: Array("- [ ] a\n- [ ] long\n  name\n- [x] c\n".utf8)) != nil)
-        #expect(TodoMerge.quickMerge(base: Array(twoLines.utf8), ours: Array("- [ ] a\n- [x] long\n  name\n- [ ] c\n".utf8), theirs: Array("- [ ] a\n- [ ] long\n  Name\n- [ ] c\n".utf8)) == nil)
+        #expect(
+            TodoMerge.quickMerge(
+                base: Array(twoLines.utf8), ours: Array("- [x] a\n- [ ] long\n  name\n- [ ] c\n".utf8),
+                theirs: Array("- [ ] a\n- [ ] long\n  name\n- [x] c\n".utf8)) != nil)
+        #expect(
+            TodoMerge.quickMerge(
+                base: Array(twoLines.utf8), ours: Array("- [ ] a\n- [x] long\n  name\n- [ ] c\n".utf8),
+                theirs: Array("- [ ] a\n- [ ] long\n  Name\n- [ ] c\n".utf8)) == nil)
     }
 }
 
@@ -100,15 +116,19 @@ struct WindowedMergeTests {
             return lines
         }
         let base = lines.joined(separator: "\n") + "\n"
-        let ours = edit(lines).joined(separator: "\n") + "\n", theirs = edit(lines).joined(separator: "\n") + "\n"
+        let ours = edit(lines).joined(separator: "\n") + "\n"
+        let theirs = edit(lines).joined(separator: "\n") + "\n"
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("todofmt-merge-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
         let urls = ["base.md", "ours.md", "theirs.md"].map { folder.appendingPathComponent($0) }
-        for (url, text) in zip(urls, [base, ours, theirs]) { try text.write(to: url, atomically: false, encoding: .utf8) }
+        for (url, text) in zip(urls, [base, ours, theirs]) {
+            try text.write(to: url, atomically: false, encoding: .utf8)
+        }
         let whole = try TodoMerge.checklists(base: base, ours: ours, theirs: theirs)
         let files = try TodoMerge.files(base: urls[0], ours: urls[1], theirs: urls[2])
-        let merged = try String(contentsOf: urls[1], encoding: .utf8), expected = String(decoding: whole.bytes, as: UTF8.self)
+        let merged = try String(contentsOf: urls[1], encoding: .utf8)
+        let expected = String(decoding: whole.bytes, as: UTF8.self)
         // Where the whole texts merge cleanly, the part merges to the same list (a new item may
         // take other neighbours' indentation); where they conflict, so does the part.
         #expect((files.conflicts == 0) == (whole.conflicts == 0))
@@ -133,7 +153,10 @@ struct WindowedMergeTests {
             #"{"settings": {"theme": "dark"}, "todos": [{"title": "Milk", "done": true}]}"# + "\n",
             #"{"settings": {"theme": "light"}, "todos": [{"title": "Milk", "done": false}]}"# + "\n",
         ]
-        #expect(try Self.mergeFiles("list.json", json) == (#"{"settings": {"theme": "light"}, "todos": [{"title": "Milk", "done": true}]}"# + "\n", 0))
+        #expect(
+            try Self.mergeFiles("list.json", json) == (
+                #"{"settings": {"theme": "light"}, "todos": [{"title": "Milk", "done": true}]}"# + "\n", 0
+            ))
         let yaml = [
             "# my list\nsettings:\n  theme: dark\ntodos:\n  - title: Milk\n    done: false\n  - title: Eggs\n    done: false\n",
             "# my list\nsettings:\n  theme: dark\ntodos:\n  - title: Milk\n    done: true\n  - title: Eggs\n    done: false\n",
@@ -141,7 +164,10 @@ struct WindowedMergeTests {
         ]
         #expect(
             try Self.mergeFiles("list.yaml", yaml)
-                == ("# my list, edited\nsettings:\n  theme: light\ntodos:\n  - title: Milk\n    done: true\n  - title: Eggs  # important\n    done: false\n", 0))
+                == (
+                    "# my list, edited\nsettings:\n  theme: light\ntodos:\n  - title: Milk\n    done: true\n  - title: Eggs  # important\n    done: false\n",
+                    0
+                ))
         // Both changed the same key differently: a conflict between markers, the list merged.
         var both = yaml
         both[1] = both[1].replacingOccurrences(of: "theme: dark", with: "theme: blue")
@@ -154,7 +180,8 @@ struct WindowedMergeTests {
     @Test("theirs' change to another table of a database is kept; both changing it is a conflict")
     func outsideTheListTable() throws {
         let directory = try TemporaryDirectory()
-        let schema = "CREATE TABLE todos(id INTEGER PRIMARY KEY, title TEXT, done INTEGER); CREATE TABLE settings(k TEXT, v TEXT);"
+        let schema =
+            "CREATE TABLE todos(id INTEGER PRIMARY KEY, title TEXT, done INTEGER); CREATE TABLE settings(k TEXT, v TEXT);"
             + "INSERT INTO todos VALUES(1, 't1', 0), (2, 't2', 0); INSERT INTO settings VALUES('theme', 'dark');"
         let base = try WriteBackTests.database(schema, in: directory, name: "base.sqlite")
         func copy(_ name: String, _ sql: String) throws -> String {
@@ -165,22 +192,29 @@ struct WindowedMergeTests {
             return path
         }
         let urls = { (o: String, t: String) in [base, o, t].map { URL(fileURLWithPath: $0) } }
-        var u = urls(try copy("ours.sqlite", "UPDATE todos SET done = 1 WHERE id = 1"),
-                     try copy("theirs.sqlite", "UPDATE todos SET title = 'T2' WHERE id = 2; UPDATE settings SET v = 'light'"))
+        var u = urls(
+            try copy("ours.sqlite", "UPDATE todos SET done = 1 WHERE id = 1"),
+            try copy("theirs.sqlite", "UPDATE todos SET title = 'T2' WHERE id = 2; UPDATE settings SET v = 'light'"))
         var result = try TodoMerge.files(base: u[0], ours: u[1], theirs: u[2])
         #expect(result.conflicts == 0)
-        #expect(try Databases.sqlite3(u[1].path, ["SELECT * FROM todos; SELECT * FROM settings"]) == "1|t1|1\n2|T2|0\ntheme|light\n")
-        u = urls(try copy("ours.sqlite", "UPDATE todos SET done = 1 WHERE id = 1; UPDATE settings SET v = 'blue'"),
-                 try copy("theirs.sqlite", "UPDATE settings SET v = 'light'"))
+        #expect(
+            try Databases.sqlite3(u[1].path, ["SELECT * FROM todos; SELECT * FROM settings"])
+                == "1|t1|1\n2|T2|0\ntheme|light\n")
+        u = urls(
+            try copy("ours.sqlite", "UPDATE todos SET done = 1 WHERE id = 1; UPDATE settings SET v = 'blue'"),
+            try copy("theirs.sqlite", "UPDATE settings SET v = 'light'"))
         result = try TodoMerge.files(base: u[0], ours: u[1], theirs: u[2])
         #expect(result.conflicts == 1 && result.unmerged != nil)
-        #expect(try Databases.sqlite3(u[1].path, ["SELECT * FROM todos; SELECT * FROM settings"]) == "1|t1|1\n2|t2|0\ntheme|blue\n")
+        #expect(
+            try Databases.sqlite3(u[1].path, ["SELECT * FROM todos; SELECT * FROM settings"])
+                == "1|t1|1\n2|t2|0\ntheme|blue\n")
     }
 
     @Test("an item one side changed and the other removed keeps its nested items inside the markers")
     func conflictKeepsNestedItems() throws {
         let base = "- [ ] Milk\n- [ ] Eggs\n  - [ ] Brown\n- [ ] Bread\n"
-        let checked = "- [ ] Milk\n- [x] Eggs\n  - [ ] Brown\n- [ ] Bread\n", removed = "- [ ] Milk\n- [ ] Bread\n"
+        let checked = "- [ ] Milk\n- [x] Eggs\n  - [ ] Brown\n- [ ] Bread\n"
+        let removed = "- [ ] Milk\n- [ ] Bread\n"
         #expect(
             try TodoMergeTests.merge(base, checked, removed)
                 == ("- [ ] Milk\n<<<<<<< ours\n- [x] Eggs\n  - [ ] Brown\n=======\n>>>>>>> theirs\n- [ ] Bread\n", 1))
@@ -192,11 +226,22 @@ struct WindowedMergeTests {
     @Test("the same item added by both sides at different places is one item, where ours put it")
     func addedTwice() throws {
         let base = "- [ ] a\n- [ ] b\n"
-        #expect(try TodoMergeTests.merge(base, "- [ ] a\n- [ ] b\n- [ ] Tea\n", "- [ ] a\n- [ ] Tea\n- [ ] b\n") == ("- [ ] a\n- [ ] b\n- [ ] Tea\n", 0))
-        #expect(try TodoMergeTests.merge(base, "- [ ] Tea\n- [ ] a\n- [ ] b\n", "- [ ] a\n- [ ] b\n- [ ] Tea\n") == ("- [ ] Tea\n- [ ] a\n- [ ] b\n", 0))
+        #expect(
+            try TodoMergeTests.merge(base, "- [ ] a\n- [ ] b\n- [ ] Tea\n", "- [ ] a\n- [ ] Tea\n- [ ] b\n") == (
+                "- [ ] a\n- [ ] b\n- [ ] Tea\n", 0
+            ))
+        #expect(
+            try TodoMergeTests.merge(base, "- [ ] Tea\n- [ ] a\n- [ ] b\n", "- [ ] a\n- [ ] b\n- [ ] Tea\n") == (
+                "- [ ] Tea\n- [ ] a\n- [ ] b\n", 0
+            ))
         // Not the same item: a different box, or added twice by one side and once by the other.
-        #expect(try TodoMergeTests.merge(base, "- [ ] a\n- [ ] b\n- [ ] Tea\n", "- [x] Tea\n- [ ] a\n- [ ] b\n") == ("- [x] Tea\n- [ ] a\n- [ ] b\n- [ ] Tea\n", 0))
-        #expect(try TodoMergeTests.merge(base, "- [ ] Tea\n- [ ] a\n- [ ] b\n- [ ] Tea\n", "- [ ] a\n- [ ] Tea\n- [ ] b\n") == ("- [ ] Tea\n- [ ] a\n- [ ] b\n- [ ] Tea\n", 0))
+        #expect(
+            try TodoMergeTests.merge(base, "- [ ] a\n- [ ] b\n- [ ] Tea\n", "- [x] Tea\n- [ ] a\n- [ ] b\n") == (
+                "- [x] Tea\n- [ ] a\n- [ ] b\n- [ ] Tea\n", 0
+            ))
+        #expect(
+            try TodoMergeTests.merge(base, "- [ ] Tea\n- [ ] a\n- [ ] b\n- [ ] Tea\n", "- [ ] a\n- [ ] Tea\n- [ ] b\n")
+                == ("- [ ] Tea\n- [ ] a\n- [ ] b\n- [ ] Tea\n", 0))
         let directory = try TemporaryDirectory()
         let urls = ["base.json", "ours.json", "theirs.json"].map { URL(fileURLWithPath: directory.path($0)) }
         let texts = [

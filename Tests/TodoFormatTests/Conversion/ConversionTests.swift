@@ -28,9 +28,11 @@ struct ConversionTests {
     @Test("checklist to JSON to checklist, with files and formats from extensions", .needsYAML)
     func throughFiles() throws {
         let directory = try TemporaryDirectory()
-        let json = directory.path("list.json"), back = directory.path("back.md")
+        let json = directory.path("list.json")
+        let back = directory.path("back.md")
         let warnings = try Conversion(input: .at(Fixture.path("markdown/groceries.md")), output: .at(json)).run()
-        #expect(warnings.map(\.description) == ["plain JSON has no place for the list's metadata (title); it was left out"])
+        #expect(
+            warnings.map(\.description) == ["plain JSON has no place for the list's metadata (title); it was left out"])
         #expect(try Conversion(input: .at(json), output: .at(back)).run().isEmpty)
         let original = try TodoList(contentsOf: .file(Fixture.path("markdown/groceries.md")))
         #expect(try TodoList(contentsOf: .file(back)) == TodoList(items: original.items))
@@ -39,20 +41,24 @@ struct ConversionTests {
     @Test("a checklist warns of sections it cannot carry: an item without one after a heading, a nested item's")
     func sectionsInAChecklist() throws {
         let directory = try TemporaryDirectory()
-        let json = directory.path("list.json"), md = directory.path("list.md")
-        try #"[{"name": "a", "section": "S"}, {"name": "b"}, {"name": "c"}]"#.write(toFile: json, atomically: false, encoding: .utf8)
+        let json = directory.path("list.json")
+        let md = directory.path("list.md")
+        try #"[{"name": "a", "section": "S"}, {"name": "b"}, {"name": "c"}]"#.write(
+            toFile: json, atomically: false, encoding: .utf8)
         let warnings = try Conversion(input: .at(json), output: .at(md)).run()
-        #expect(warnings.map(\.description) == [
-            "a checklist's heading covers the items after it: items without a section after one with a section read back under it "
-                + "(2 items, the first 2 b)"
-        ])
+        #expect(
+            warnings.map(\.description) == [
+                "a checklist's heading covers the items after it: items without a section after one with a section read back under it "
+                    + "(2 items, the first 2 b)"
+            ])
         #expect(try String(contentsOfFile: md, encoding: .utf8) == "# S\n- [ ] a\n- [ ] b\n- [ ] c\n")
         let nested = TodoList(items: [TodoItem(name: "a", children: [TodoItem(name: "b", section: "T")])])
         var writer = MarkdownWriter(into: ByteSink(), outputName: "nested.md")
         try nested.send(to: &writer)
-        #expect(try writer.finish().warnings.map(\.description) == [
-            "a checklist has sections (headings) for top-level items only: nested items' sections were left out (item 1.1 b)"
-        ])
+        #expect(
+            try writer.finish().warnings.map(\.description) == [
+                "a checklist has sections (headings) for top-level items only: nested items' sections were left out (item 1.1 b)"
+            ])
     }
 
     @Test("a failed conversion leaves the output file as it was, and no temporary file", .needsYAML)
@@ -65,16 +71,22 @@ struct ConversionTests {
         try "- name: a\n- oops: [\n".write(toFile: input, atomically: false, encoding: .utf8)
         #expect(
             throws: ParseError(
-                "yaml: did not find expected node content while parsing a flow node", at: SourceLocation(file: input, line: 3, column: 1))
+                "yaml: did not find expected node content while parsing a flow node",
+                at: SourceLocation(file: input, line: 3, column: 1))
         ) { try Conversion(input: .at(input), output: .at(output)).run() }
         #expect(try String(contentsOfFile: output, encoding: .utf8) == old)
-        #expect(try FileManager.default.contentsOfDirectory(atPath: directory.url.path).sorted() == ["bad.yaml", "out.json"])
+        #expect(
+            try FileManager.default.contentsOfDirectory(atPath: directory.url.path).sorted() == [
+                "bad.yaml", "out.json",
+            ])
         // An output that is not a list todofmt can update is not overwritten either.
         try "old content\n".write(toFile: output, atomically: false, encoding: .utf8)
         let refused = try #require(throws: ConversionError.self) {
             try Conversion(input: .at(Fixture.path("markdown/groceries.md")), output: .at(output)).run()
         }
-        #expect(refused.description == "\(output) exists and is not a todo list file todofmt can write into; remove it to write a new one")
+        #expect(
+            refused.description
+                == "\(output) exists and is not a todo list file todofmt can write into; remove it to write a new one")
         #expect(try String(contentsOfFile: output, encoding: .utf8) == "old content\n")
     }
 
@@ -90,7 +102,8 @@ struct ConversionTests {
     @Test("an output keeps the permissions of the file it replaces, and writes through a link")
     func permissionsAndLinks() throws {
         let directory = try TemporaryDirectory()
-        let target = directory.path("list.json"), link = directory.path("link.json")
+        let target = directory.path("list.json")
+        let link = directory.path("link.json")
         try "[]".write(toFile: target, atomically: false, encoding: .utf8)
         chmod(target, 0o640)
         try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: target)
@@ -138,26 +151,38 @@ struct NestingLimitTests {
     /// A chain of `levels` items, each the only child of the one before.
     static func chain(_ levels: Int) -> TodoList {
         var item = TodoItem(name: "level \(levels)")
-        for level in stride(from: levels - 1, through: 1, by: -1) { item = TodoItem(name: "level \(level)", children: [item]) }
+        for level in stride(from: levels - 1, through: 1, by: -1) {
+            item = TodoItem(name: "level \(level)", children: [item])
+        }
         return TodoList(items: [item])
     }
 
-    @Test("the deepest list todofmt reads goes through every format and back", .needsYAML, arguments: [DocumentFormat.markdown, .json, .yaml, .plist, .bplist, .sql])
+    @Test(
+        "the deepest list todofmt reads goes through every format and back", .needsYAML,
+        arguments: [DocumentFormat.markdown, .json, .yaml, .plist, .bplist, .sql])
     func deepestRoundTrip(format: DocumentFormat) throws {
         let list = Self.chain(Limits.itemLevels)
         #expect(try TodoList(bytes: try list.encoded(as: format), format: format) == list)
     }
 
-    @Test("one level more is an error when writing, in every format", .needsYAML, arguments: [DocumentFormat.markdown, .json, .yaml, .plist, .bplist, .sql, .sqlite])
+    @Test(
+        "one level more is an error when writing, in every format", .needsYAML,
+        arguments: [DocumentFormat.markdown, .json, .yaml, .plist, .bplist, .sql, .sqlite])
     func deeperIsRefused(format: DocumentFormat) throws {
-        #expect(throws: ConversionError.unsupported(Limits.itemDepthMessage)) { try Self.chain(Limits.itemLevels + 1).encoded(as: format) }
+        #expect(throws: ConversionError.unsupported(Limits.itemDepthMessage)) {
+            try Self.chain(Limits.itemLevels + 1).encoded(as: format)
+        }
     }
 
     @Test("one level more is an error at its place when reading")
     func deeperReadIsAnError() throws {
         let levels = Limits.itemLevels + 1
         let markdown = (0..<levels).map { String(repeating: "  ", count: $0) + "- [ ] level \($0 + 1)\n" }.joined()
-        #expect(throws: ParseError(Limits.itemDepthMessage, at: SourceLocation(file: "deep.md", line: levels, column: 2 * (levels - 1) + 3))) {
+        #expect(
+            throws: ParseError(
+                Limits.itemDepthMessage, at: SourceLocation(file: "deep.md", line: levels, column: 2 * (levels - 1) + 3)
+            )
+        ) {
             try TodoList(bytes: Array(markdown.utf8), format: .markdown, name: "deep.md")
         }
         var json = ""
@@ -188,8 +213,11 @@ struct SpecialFileTests {
         #expect(String(decoding: received, as: UTF8.self).contains(#""name": "Eggs", "checked": true"#))
         var info = stat()
         #expect(lstat(fifo, &info) == 0 && (info.st_mode & S_IFMT) == S_IFIFO)
-        #expect(try FileManager.default.contentsOfDirectory(atPath: directory.url.path).sorted() == ["list.md", "pipe"])
-        #expect(throws: ConversionError.self) { try Conversion(input: .at(input), output: .at("/dev/null"), outputFormat: .sqlite).run() }
+        #expect(
+            try FileManager.default.contentsOfDirectory(atPath: directory.url.path).sorted() == ["list.md", "pipe"])
+        #expect(throws: ConversionError.self) {
+            try Conversion(input: .at(input), output: .at("/dev/null"), outputFormat: .sqlite).run()
+        }
         #expect(lstat("/dev/null", &info) == 0 && (info.st_mode & S_IFMT) == S_IFCHR)
     }
 }

@@ -42,7 +42,9 @@ struct IntegerLimitTests {
         return try Conversion(input: .at(checklist), output: .at(path), options: ListOptions()).run()
     }
 
-    @Test("a new item after an id of Int64.max goes without an id, with a warning naming it", arguments: ["json", "yaml", "plist"])
+    @Test(
+        "a new item after an id of Int64.max goes without an id, with a warning naming it",
+        arguments: ["json", "yaml", "plist"])
     func largestID(ext: String) throws {
         let directory = try TemporaryDirectory()
         let path = try Self.make("todos.\(ext)", "[{'id': 2**63 - 1, 'title': 'a', 'done': False}]", in: directory)
@@ -63,22 +65,30 @@ struct IntegerLimitTests {
         #expect(try TodoList(contentsOf: .file(path)).items.map(\.name) == ["a", "b"])
     }
 
-    @Test("order numbers at the ends are renumbered, not overflowed, on add and move", arguments: ["json", "yaml", "plist"])
+    @Test(
+        "order numbers at the ends are renumbered, not overflowed, on add and move",
+        arguments: ["json", "yaml", "plist"])
     func orderAtTheEnds(ext: String) throws {
         let directory = try TemporaryDirectory()
         let path = try Self.make(
-            "todos.\(ext)", "[{'title': 'a', 'done': False, 'order': 1}, {'title': 'b', 'done': False, 'order': 2**63 - 1}]", in: directory)
+            "todos.\(ext)",
+            "[{'title': 'a', 'done': False, 'order': 1}, {'title': 'b', 'done': False, 'order': 2**63 - 1}]",
+            in: directory)
         var list = try TodoList(contentsOf: .file(path))
         list.items.append(TodoItem(name: "c"))
         try Self.write(list, into: path)
         #expect(try Self.read(path, key: "order", in: directory) == "[[\"a\", 1], [\"b\", 2], [\"c\", 3]]\n")
 
         let ends = try Self.make(
-            "ends.\(ext)", "[{'title': 'a', 'done': False, 'order': -2**63}, {'title': 'b', 'done': False, 'order': 2**63 - 1}]", in: directory)
+            "ends.\(ext)",
+            "[{'title': 'a', 'done': False, 'order': -2**63}, {'title': 'b', 'done': False, 'order': 2**63 - 1}]",
+            in: directory)
         var moved = try TodoList(contentsOf: .file(ends))
         moved.items.reverse()
         try Self.write(moved, into: ends)
-        #expect(try Self.read(ends, key: "order", in: directory) == "[[\"b\", -9223372036854775808], [\"a\", -9223372036854775807]]\n")
+        #expect(
+            try Self.read(ends, key: "order", in: directory)
+                == "[[\"b\", -9223372036854775808], [\"a\", -9223372036854775807]]\n")
     }
 
     @Test("a table's order column at Int64.max takes a new row")
@@ -86,20 +96,25 @@ struct IntegerLimitTests {
         let directory = try TemporaryDirectory()
         let path = directory.path("app.db")
         _ = try Databases.sqlite3(
-            path, ["create table t(id integer primary key, title text, done int, position int); insert into t values(1,'a',0,1),(2,'b',0,9223372036854775807);"])
+            path,
+            [
+                "create table t(id integer primary key, title text, done int, position int); insert into t values(1,'a',0,1),(2,'b',0,9223372036854775807);"
+            ])
         var list = try TodoList(contentsOf: .file(path))
         list.items.append(TodoItem(name: "c"))
         _ = try list.write(to: .file(path), options: ListOptions())
         #expect(try TodoList(contentsOf: .file(path)).items.map(\.name) == ["a", "b", "c"])
     }
 
-    @Test("renumbering never leaves 64 bits", arguments: [
-        ([1, Int.max, nil], [1, 2, 3]),
-        ([Int.max, Int.min], [Int.min, Int.min + 1]),
-        ([nil, Int.min], [Int.min, Int.min + 1]),
-        ([Int.max, nil, nil], [Int.max - 2, Int.max - 1, Int.max]),
-        ([Int.min, nil, Int.max], [Int.min, Int.min + 1, Int.max]),
-    ] as [([Int?], [Int?])])
+    @Test(
+        "renumbering never leaves 64 bits",
+        arguments: [
+            ([1, Int.max, nil], [1, 2, 3]),
+            ([Int.max, Int.min], [Int.min, Int.min + 1]),
+            ([nil, Int.min], [Int.min, Int.min + 1]),
+            ([Int.max, nil, nil], [Int.max - 2, Int.max - 1, Int.max]),
+            ([Int.min, nil, Int.max], [Int.min, Int.min + 1, Int.max]),
+        ] as [([Int?], [Int?])])
     func renumber(values: [Int?], expected: [Int?]) {
         #expect(Ordering.renumber(values) == expected)
     }

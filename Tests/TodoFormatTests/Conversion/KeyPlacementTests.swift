@@ -49,7 +49,9 @@ struct KeyPlacementTests {
         try Conversion(input: .at(checklist), output: .at(path), options: ListOptions()).run()
     }
 
-    @Test("checking every item changes only done: status, children and an app's fields object stay", arguments: ["json", "yaml", "bplist", "plist"])
+    @Test(
+        "checking every item changes only done: status, children and an app's fields object stay",
+        arguments: ["json", "yaml", "bplist", "plist"])
     func checkKeepsKeys(ext: String) throws {
         let directory = try TemporaryDirectory()
         let path = try Self.make("todos.\(ext)", Self.items, in: directory)
@@ -59,7 +61,9 @@ struct KeyPlacementTests {
         let expected = try Self.make("expected.\(ext)", Self.items + "\nfor i in v: i['done'] = True", in: directory)
         #expect(try Self.load(path, in: directory) == (try Self.load(expected, in: directory)))
         if ext == "json" || ext == "yaml" {
-            #expect(try String(contentsOfFile: path, encoding: .utf8) == (try String(contentsOfFile: expected, encoding: .utf8)))
+            #expect(
+                try String(contentsOfFile: path, encoding: .utf8)
+                    == (try String(contentsOfFile: expected, encoding: .utf8)))
         }
     }
 
@@ -77,6 +81,8 @@ struct KeyPlacementTests {
         list.items[0].children[1].status = .done
         try Self.write(list, into: path)
         let expected = try Self.make("expected.yaml", value + "\nv[0]['subtasks'][1]['status'] = 'done'", in: directory)
-        #expect(try String(contentsOfFile: path, encoding: .utf8) == (try String(contentsOfFile: expected, encoding: .utf8)))
+        #expect(
+            try String(contentsOfFile: path, encoding: .utf8) == (try String(contentsOfFile: expected, encoding: .utf8))
+        )
     }
 }

@@ -64,7 +64,9 @@ struct MutationTests {
         #expect(try TodoList(bytes: bytes, format: format, name: "damaged") == Self.kept(list, by: format))
     }
 
-    @Test("random byte changes give a list or a clear error inside the input, never a crash", .needsYAML, arguments: formats)
+    @Test(
+        "random byte changes give a list or a clear error inside the input, never a crash", .needsYAML,
+        arguments: formats)
     func mutations(format: DocumentFormat) throws {
         let original = try Self.list().encoded(as: format)
         var rng = SeededGenerator(seed: format.rawValue.utf8.reduce(7) { $0 &* 31 &+ UInt64($1) })
@@ -96,8 +98,15 @@ struct MutationTests {
         var bytes = Array("bplist00".utf8) + [0xA1, 0x00]
         let table = bytes.count
         bytes += [0x08]
-        bytes += [0, 0, 0, 0, 0, 0, 1, 1] + [0, 0, 0, 0, 0, 0, 0, 1] + [0, 0, 0, 0, 0, 0, 0, 0] + [0, 0, 0, 0, 0, 0, 0, UInt8(table)]
-        #expect(throws: ParseError("objects nested too deep (512 levels at most; a reference cycle?)", at: TodoFormat.SourceLocation(file: "cycle.plist", byteOffset: 8))) {
+        bytes +=
+            [0, 0, 0, 0, 0, 0, 1, 1] + [0, 0, 0, 0, 0, 0, 0, 1] + [0, 0, 0, 0, 0, 0, 0, 0] + [
+                0, 0, 0, 0, 0, 0, 0, UInt8(table),
+            ]
+        #expect(
+            throws: ParseError(
+                "objects nested too deep (512 levels at most; a reference cycle?)",
+                at: TodoFormat.SourceLocation(file: "cycle.plist", byteOffset: 8))
+        ) {
             try TodoList(bytes: bytes, format: .bplist, name: "cycle.plist")
         }
     }

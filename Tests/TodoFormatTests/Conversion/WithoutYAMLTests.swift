@@ -9,12 +9,16 @@ import Testing
 /// are refused with a message that says why.
 @Suite("A build without YAML")
 struct WithoutYAMLTests {
-    static let checklist = "---\ntitle:   Groceries # kept as written\ntags: [a,  b]\n---\n# Today\n- [ ] Milk\n- [x] Eggs\n"
+    static let checklist =
+        "---\ntitle:   Groceries # kept as written\ntags: [a,  b]\n---\n# Today\n- [ ] Milk\n- [x] Eggs\n"
 
     @Test("front matter is raw text, written back byte for byte, to a new checklist or into one")
     func rawFrontMatter() throws {
         let list = try TodoList(markdown: Self.checklist)
-        #expect(list.metadata == [Field(FrontMatter.rawKey, .string("title:   Groceries # kept as written\ntags: [a,  b]\n"))])
+        #expect(
+            list.metadata == [
+                Field(FrontMatter.rawKey, .string("title:   Groceries # kept as written\ntags: [a,  b]\n"))
+            ])
         #expect(String(decoding: try list.encoded(as: .markdown), as: UTF8.self) == Self.checklist)
         let directory = try TemporaryDirectory()
         let path = directory.path("list.md")
@@ -22,13 +26,16 @@ struct WithoutYAMLTests {
         var edited = list
         edited.items[0].status = .done
         try edited.write(to: URL(fileURLWithPath: path))
-        #expect(try String(contentsOfFile: path, encoding: .utf8) == Self.checklist.replacingOccurrences(of: "[ ] Milk", with: "[x] Milk"))
+        #expect(
+            try String(contentsOfFile: path, encoding: .utf8)
+                == Self.checklist.replacingOccurrences(of: "[ ] Milk", with: "[x] Milk"))
     }
 
     @Test("other formats leave the front matter out, with a warning; --strict refuses")
     func leftOut() throws {
         let directory = try TemporaryDirectory()
-        let input = directory.path("list.md"), output = directory.path("list.json")
+        let input = directory.path("list.md")
+        let output = directory.path("list.json")
         try Self.checklist.write(toFile: input, atomically: false, encoding: .utf8)
         let warnings = try Conversion(input: .at(input), output: .at(output)).run()
         #expect(warnings.map(\.description) == [TodoList.rawFrontMatterLeftOut.description])
@@ -36,8 +43,11 @@ struct WithoutYAMLTests {
         let json = try String(contentsOfFile: output, encoding: .utf8)
         #expect(!json.contains("---") && !json.contains("Groceries") && json.contains("Milk"))
         // Into the existing file too, and --strict writes nothing.
-        try Self.checklist.replacingOccurrences(of: "Eggs", with: "Bread").write(toFile: input, atomically: false, encoding: .utf8)
-        #expect(throws: ConversionError.self) { try Conversion(input: .at(input), output: .at(output), strict: true).run() }
+        try Self.checklist.replacingOccurrences(of: "Eggs", with: "Bread").write(
+            toFile: input, atomically: false, encoding: .utf8)
+        #expect(throws: ConversionError.self) {
+            try Conversion(input: .at(input), output: .at(output), strict: true).run()
+        }
         #expect(try String(contentsOfFile: output, encoding: .utf8) == json)
         let updated = try Conversion(input: .at(input), output: .at(output)).run()
         #expect(updated.contains { $0.kind == .metadata })
@@ -55,10 +65,13 @@ struct WithoutYAMLTests {
     @Test("a YAML file, or a new one, is an error that says this build has no YAML; nothing is written")
     func yamlRefused() throws {
         let directory = try TemporaryDirectory()
-        let yaml = directory.path("list.yaml"), markdown = directory.path("list.md")
+        let yaml = directory.path("list.yaml")
+        let markdown = directory.path("list.md")
         try "- name: a\n".write(toFile: yaml, atomically: false, encoding: .utf8)
         try "- [ ] a\n".write(toFile: markdown, atomically: false, encoding: .utf8)
-        let reading = try #require(throws: ConversionError.self) { try TodoList(contentsOf: URL(fileURLWithPath: yaml)) }
+        let reading = try #require(throws: ConversionError.self) {
+            try TodoList(contentsOf: URL(fileURLWithPath: yaml))
+        }
         #expect(reading.description.contains("\(yaml): this build of todofmt has no YAML"))
         let out = directory.path("new.yml")
         #expect(throws: ConversionError.self) { try Conversion(input: .at(markdown), output: .at(out)).run() }

@@ -9,12 +9,17 @@ import Testing
 struct FuzzFindingTests {
     @Test("a YAML error's line counts a lone CR as a line break, as YAML does, so it lies inside the input")
     func loneCarriageReturns() throws {
-        let input = Array(("# Chore" + String(repeating: "\r", count: 59)
-            + "s for th task: Buy materialDs\n  description: >\n    Timber from the yard on Mill Road;\n    screws afd fely\n"
-            + "    every: week\n    check\\d: off\n  monthly\n\ntodosl.:\n  - <t <f").utf8)
-        let error = try #require(throws: ParseError.self) { try TodoList(bytes: input, format: .yaml, name: "chores.yaml") }
+        let input = Array(
+            ("# Chore" + String(repeating: "\r", count: 59)
+                + "s for th task: Buy materialDs\n  description: >\n    Timber from the yard on Mill Road;\n    screws afd fely\n"
+                + "    every: week\n    check\\d: off\n  monthly\n\ntodosl.:\n  - <t <f").utf8)
+        let error = try #require(throws: ParseError.self) {
+            try TodoList(bytes: input, format: .yaml, name: "chores.yaml")
+        }
         #expect(error.location.line == 61 && error.location.column == 14, "\(error)")
-        let lineBreaks = input.enumerated().filter { $0.element == 10 || ($0.element == 13 && input[$0.offset + 1] != 10) }.count
+        let lineBreaks = input.enumerated().filter {
+            $0.element == 10 || ($0.element == 13 && input[$0.offset + 1] != 10)
+        }.count
         #expect(error.location.line <= lineBreaks + 1)
     }
 }
@@ -25,7 +30,8 @@ struct FuzzFindingTests {
 struct PropertyListFuzzFindingTests {
     @Test("NUL bytes in an XML property list's string read as NUL; written again they become U+FFFD with a warning")
     func nulInXML() throws {
-        let xml = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<plist version=\"1.0\">\n<array>\n\t<dict>\n\t\t<key>title</key>\n"
+        let xml =
+            "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<plist version=\"1.0\">\n<array>\n\t<dict>\n\t\t<key>title</key>\n"
             + "\t\t<string>Order c\0\0\u{4}[ompost</string>\n\t\t<key>isDone</key>\n\t\t<false/>\n\t</dict>\n</array>\n</plist>\n"
         let list = try TodoList(bytes: Array(xml.utf8), format: .plist, name: "found.plist")
         #expect(list.items.map(\.name) == ["Order c\0\0\u{4}[ompost"])
@@ -55,9 +61,14 @@ struct DatabaseFuzzFindingTests {
             """
         let list = try TodoList(bytes: Array(dump.utf8), format: .sql, name: "notes.sql")
         // Ordered by their creation dates: the far one last.
-        #expect(list.items.map { $0[field: "ZCREATIONDATE"] } == [.date(Date(timeIntervalSinceReferenceDate: 738936000.5)), .double(1.0e300)])
+        #expect(
+            list.items.map { $0[field: "ZCREATIONDATE"] } == [
+                .date(Date(timeIntervalSinceReferenceDate: 738936000.5)), .double(1.0e300),
+            ])
         let markdown = String(decoding: try list.encoded(as: .markdown), as: UTF8.self)
-        #expect(markdown.contains("[ZCREATIONDATE:: 1e+300]") && markdown.contains("[ZCREATIONDATE:: 2024-06-01T12:00:00.5Z]"), "\(markdown)")
+        #expect(
+            markdown.contains("[ZCREATIONDATE:: 1e+300]")
+                && markdown.contains("[ZCREATIONDATE:: 2024-06-01T12:00:00.5Z]"), "\(markdown)")
         let directory = try TemporaryDirectory()
         let path = directory.path("notes.sql")
         try dump.write(toFile: path, atomically: false, encoding: .utf8)

@@ -22,7 +22,8 @@ struct JSONWriteBackTests {
 
     /// Converts the checklist `markdown` into the file at `path`; returns the warnings.
     @discardableResult
-    static func write(_ markdown: String, into path: String, options: ListOptions = ListOptions(), strict: Bool = false) throws
+    static func write(_ markdown: String, into path: String, options: ListOptions = ListOptions(), strict: Bool = false)
+        throws
         -> [ConversionWarning]
     {
         let checklist = path + ".md"
@@ -36,7 +37,10 @@ struct JSONWriteBackTests {
         ("swift", "t = json.dumps(v, ensure_ascii=False, separators=(',', ':')).replace('/', '\\\\/')"),
         ("python", "t = json.dumps(v, indent=4)"),
         ("node", "t = json.dumps(v, indent=2, ensure_ascii=False) + '\\n'"),
-        ("go", "t = json.dumps(v, indent='\\t', ensure_ascii=False).replace('<', '\\\\u003c').replace('>', '\\\\u003e').replace('&', '\\\\u0026') + '\\n'"),
+        (
+            "go",
+            "t = json.dumps(v, indent='\\t', ensure_ascii=False).replace('<', '\\\\u003c').replace('>', '\\\\u003e').replace('&', '\\\\u0026') + '\\n'"
+        ),
         ("python-compact", "t = json.dumps(v)"),
     ]
 
@@ -46,7 +50,9 @@ struct JSONWriteBackTests {
          {"id": 3, "title": "Bake", "done": True, "tags": ["home", "weekend"], "price": 2.5}]
         """
 
-    @Test("an unchanged list leaves every byte; a check changes one value, spelled as the app writes it", arguments: layouts.map(\.name))
+    @Test(
+        "an unchanged list leaves every byte; a check changes one value, spelled as the app writes it",
+        arguments: layouts.map(\.name))
     func unchangedAndChecked(name: String) throws {
         let dump = Self.layouts.first { $0.name == name }!.dump
         let directory = try TemporaryDirectory()
@@ -63,7 +69,9 @@ struct JSONWriteBackTests {
         #expect(try Self.text(path) == (try Self.text(expected)))
     }
 
-    @Test("a new item is written like its siblings: keys in their order, escapes as the file has them, the next id", arguments: layouts.map(\.name))
+    @Test(
+        "a new item is written like its siblings: keys in their order, escapes as the file has them, the next id",
+        arguments: layouts.map(\.name))
     func newItem(name: String) throws {
         let dump = Self.layouts.first { $0.name == name }!.dump
         let directory = try TemporaryDirectory()
@@ -72,7 +80,8 @@ struct JSONWriteBackTests {
         list.items.append(TodoItem(name: "Crème <brûlée> & 🍮 /x"))
         let warnings = try Self.write(try list.encoded(as: .markdown).string, into: path)
         let expected = try Self.make(
-            "expected.json", Self.todos + "\nv.append({'id': 4, 'title': 'Crème <brûlée> & 🍮 /x', 'done': False})", dump: dump, in: directory)
+            "expected.json", Self.todos + "\nv.append({'id': 4, 'title': 'Crème <brûlée> & 🍮 /x', 'done': False})",
+            dump: dump, in: directory)
         #expect(try Self.text(path) == (try Self.text(expected)))
         #expect(warnings.isEmpty)
     }
@@ -95,12 +104,15 @@ struct JSONWriteBackTests {
     func keyCollision() throws {
         let directory = try TemporaryDirectory()
         let path = try Self.make(
-            "todos.json", #"[{"title": "Buy oat milk", "name": "milk", "done": False}]"#, dump: "t = json.dumps(v, indent=2)", in: directory)
+            "todos.json", #"[{"title": "Buy oat milk", "name": "milk", "done": False}]"#,
+            dump: "t = json.dumps(v, indent=2)", in: directory)
         var list = try TodoList(contentsOf: .file(path))
         #expect(list.items[0].fields == [Field("name", .string("milk"))])
         list.items[0].name = "Buy soy milk"
         try Self.write(try list.encoded(as: .markdown).string, into: path)
-        #expect(try Self.text(path) == "[\n  {\n    \"title\": \"Buy soy milk\",\n    \"name\": \"milk\",\n    \"done\": false\n  }\n]")
+        #expect(
+            try Self.text(path)
+                == "[\n  {\n    \"title\": \"Buy soy milk\",\n    \"name\": \"milk\",\n    \"done\": false\n  }\n]")
         // A new file writes the list's own `name` key; the field goes under `fields`.
         let fresh = directory.path("new.json")
         try Self.write(try list.encoded(as: .markdown).string, into: fresh)
@@ -113,7 +125,9 @@ struct JSONWriteBackTests {
         #expect(try TodoList(contentsOf: .file(fresh)) == list)
     }
 
-    @Test("an emptied list stays as [] and is found there; new items take the keys --field names, else todofmt's with a warning")
+    @Test(
+        "an emptied list stays as [] and is found there; new items take the keys --field names, else todofmt's with a warning"
+    )
     func emptiedList() throws {
         let directory = try TemporaryDirectory()
         let path = try Self.make(
@@ -123,7 +137,10 @@ struct JSONWriteBackTests {
         #expect(try Self.text(path) == "{\n  \"version\": 2,\n  \"todos\": [],\n  \"theme\": \"dark\"\n}\n")
         let named = ListOptions(key: "todos", schema: ItemSchema(naming: [.name: "title", .checked: "done"]))
         #expect(try Self.write("- [ ] b\n", into: path, options: named).isEmpty)
-        #expect(try Self.text(path) == "{\n  \"version\": 2,\n  \"todos\": [\n    {\"title\": \"b\", \"done\": false}\n  ],\n  \"theme\": \"dark\"\n}\n")
+        #expect(
+            try Self.text(path)
+                == "{\n  \"version\": 2,\n  \"todos\": [\n    {\"title\": \"b\", \"done\": false}\n  ],\n  \"theme\": \"dark\"\n}\n"
+        )
         try Self.write("", into: path, options: ListOptions(key: "todos"))
         let warnings = try Self.write("- [ ] c\n- [x] d\n", into: path, options: ListOptions(key: "todos"))
         #expect(
@@ -133,20 +150,26 @@ struct JSONWriteBackTests {
                     "the list under 'todos' had no items to tell its item keys: new items were written with name, checked "
                         + "(name them with --field name=KEY --field checked=KEY)", count: 2, firstItem: "1 c")
             ])
-        #expect(try TodoList(contentsOf: .file(path), options: ListOptions(key: "todos")).items.map(\.name) == ["c", "d"])
+        #expect(
+            try TodoList(contentsOf: .file(path), options: ListOptions(key: "todos")).items.map(\.name) == ["c", "d"])
         // Without --key, the root's one empty array is the emptied list, read and written where it stayed.
         try Self.write("", into: path)
         #expect(try Self.text(path) == "{\n  \"version\": 2,\n  \"todos\": [],\n  \"theme\": \"dark\"\n}\n")
         #expect(try TodoList(contentsOf: .file(path)).items.isEmpty)
         #expect(try Self.write("- [ ] e\n", into: path, options: ListOptions(schema: named.schema)).isEmpty)
-        #expect(try Self.text(path) == "{\n  \"version\": 2,\n  \"todos\": [\n    {\"title\": \"e\", \"done\": false}\n  ],\n  \"theme\": \"dark\"\n}\n")
+        #expect(
+            try Self.text(path)
+                == "{\n  \"version\": 2,\n  \"todos\": [\n    {\"title\": \"e\", \"done\": false}\n  ],\n  \"theme\": \"dark\"\n}\n"
+        )
         // Nested, as Node's state file keeps it (data.todos), and refilled there.
         let nested = try Self.make(
-            "state2.json", #"{"data": {"todos": [], "filter": "all"}, "tags": ["home"]}"#, dump: "t = json.dumps(v, indent=2) + '\\n'",
+            "state2.json", #"{"data": {"todos": [], "filter": "all"}, "tags": ["home"]}"#,
+            dump: "t = json.dumps(v, indent=2) + '\\n'",
             in: directory)
         #expect(try TodoList(contentsOf: .file(nested)).items.isEmpty)
         try Self.write("- [ ] f\n", into: nested, options: ListOptions(schema: named.schema))
-        #expect(try TodoList(contentsOf: .file(nested), options: ListOptions(key: "data.todos")).items.map(\.name) == ["f"])
+        #expect(
+            try TodoList(contentsOf: .file(nested), options: ListOptions(key: "data.todos")).items.map(\.name) == ["f"])
     }
 
     @Test("a child added to a changed item is written at its own depth, and a changed sibling keeps its bytes")
@@ -191,10 +214,13 @@ struct JSONWriteBackTests {
         try Self.write("- [-] a\n- [-] b\n- [x] c\n- [-] d\n", into: path, options: ListOptions(schema: schema))
         #expect(
             try Self.text(path)
-                == #"[{"title": "a", "status": 2}, {"title": "b", "status": 2}, {"title": "c", "status": 3}, {"title": "d", "status": 2}]"#)
+                == #"[{"title": "a", "status": 2}, {"title": "b", "status": 2}, {"title": "c", "status": 3}, {"title": "d", "status": 2}]"#
+        )
     }
 
-    @Test("a file whose lines end in CR LF gets new lines ending so too, in JSON and XML property lists", arguments: ["json", "plist"])
+    @Test(
+        "a file whose lines end in CR LF gets new lines ending so too, in JSON and XML property lists",
+        arguments: ["json", "plist"])
     func crlf(_ format: String) throws {
         let directory = try TemporaryDirectory()
         let value = #"[{"title": "a", "done": False}, {"title": "b", "done": True}]"#
@@ -226,10 +252,13 @@ struct JSONWriteBackTests {
         #expect(try Self.text(path) == before)
     }
 
-    @Test("order keys follow a move, only the moved item's value changing, ascending or descending, integers or reals", arguments: [
-        ("[1, 2, 3]", "[0, 1, 2]"), ("[3, 2, 1]", "[4, 3, 2]"), ("[1.0, 2.0, 3.0]", "[0.0, 1.0, 2.0]"), ("[3.5, 2, 1]", "[4.5, 3.5, 2]"),
-        ("[10, 20, 30]", "[9, 10, 20]"),
-    ])
+    @Test(
+        "order keys follow a move, only the moved item's value changing, ascending or descending, integers or reals",
+        arguments: [
+            ("[1, 2, 3]", "[0, 1, 2]"), ("[3, 2, 1]", "[4, 3, 2]"), ("[1.0, 2.0, 3.0]", "[0.0, 1.0, 2.0]"),
+            ("[3.5, 2, 1]", "[4.5, 3.5, 2]"),
+            ("[10, 20, 30]", "[9, 10, 20]"),
+        ])
     func order(values: String, expected: String) throws {
         let directory = try TemporaryDirectory()
         let value = "[{'text': n, 'position': p} for n, p in zip(['a', 'b', 'c'], \(values))]"
@@ -240,14 +269,17 @@ struct JSONWriteBackTests {
         let result = try TodoList(contentsOf: .file(path))
         #expect(result.items.map(\.name) == ["c", "a", "b"])
         let positions = try Python.run(
-            Python.prelude + "print(json.dumps([i['position'] for i in json.load(open(os.path.join(d, 'todos.json')))]))", in: directory)
+            Python.prelude
+                + "print(json.dumps([i['position'] for i in json.load(open(os.path.join(d, 'todos.json')))]))",
+            in: directory)
         #expect(positions == expected + "\n")
     }
 
     @Test("NaN and -0.0 are written with a warning (count and first item); --strict refuses them")
     func unholdable() throws {
         let directory = try TemporaryDirectory()
-        let path = try Self.make("todos.json", "[{'name': 'a', 'checked': False}]", dump: "t = json.dumps(v)", in: directory)
+        let path = try Self.make(
+            "todos.json", "[{'name': 'a', 'checked': False}]", dump: "t = json.dumps(v)", in: directory)
         let checklist = "- [ ] a\n- [ ] b [x:: nan]\n- [ ] c [x:: nan] [y:: -0.0]\n"
         let before = try Self.text(path)
         #expect(throws: ConversionError.self) { try Self.write(checklist, into: path, strict: true) }
@@ -255,8 +287,12 @@ struct JSONWriteBackTests {
         let warnings = try Self.write(checklist, into: path)
         #expect(
             warnings == [
-                ConversionWarning(.values, "JSON has no NaN or infinity: they were written as the strings \"nan\", \"inf\", \"-inf\"", count: 2, firstItem: "2 b"),
-                ConversionWarning(.values, "-0.0 was written as -0.0, which JavaScript and other JSON readers take for 0", firstItem: "3 c"),
+                ConversionWarning(
+                    .values, "JSON has no NaN or infinity: they were written as the strings \"nan\", \"inf\", \"-inf\"",
+                    count: 2, firstItem: "2 b"),
+                ConversionWarning(
+                    .values, "-0.0 was written as -0.0, which JavaScript and other JSON readers take for 0",
+                    firstItem: "3 c"),
             ])
         // A new file warns the same.
         let fresh = directory.path("new.json")
@@ -274,24 +310,33 @@ struct JSONWriteBackTests {
         try Self.write(try list.encoded(as: .markdown).string, into: path)
         let expected = try Self.make(
             "expected.json", "json.load(open(os.path.join(d, 'gh-issues.json.orig')))",
-            dump: "v[0]['state'] = 'CLOSED'\nv[1]['state'] = 'OPEN'\nt = json.dumps(v, ensure_ascii=False, separators=(',', ':')) + '\\n'",
-            in: { try Data(contentsOf: Fixture.url("apps/gh-issues.json")).write(to: URL(fileURLWithPath: directory.path("gh-issues.json.orig"))); return directory }())
+            dump:
+                "v[0]['state'] = 'CLOSED'\nv[1]['state'] = 'OPEN'\nt = json.dumps(v, ensure_ascii=False, separators=(',', ':')) + '\\n'",
+            in: {
+                try Data(contentsOf: Fixture.url("apps/gh-issues.json")).write(
+                    to: URL(fileURLWithPath: directory.path("gh-issues.json.orig")))
+                return directory
+            }())
         #expect(try Self.text(path) == (try Self.text(expected)))
     }
 
-    @Test("done-ness kept only as a completion date: checking stamps the time in the key's layout, unchecking clears it")
+    @Test(
+        "done-ness kept only as a completion date: checking stamps the time in the key's layout, unchecking clears it")
     func completionDate() throws {
         try Clock.$pinned.withValue(ISO8601.parse("2026-01-02T03:04:05.25Z".utf8)) {
             let directory = try TemporaryDirectory()
             let path = try Self.make(
-                "todos.json", #"[{"title": "a", "completed_at": None}, {"title": "b", "completed_at": "2024-05-01T10:00:00.123456Z"}]"#,
+                "todos.json",
+                #"[{"title": "a", "completed_at": None}, {"title": "b", "completed_at": "2024-05-01T10:00:00.123456Z"}]"#,
                 dump: "t = json.dumps(v)", in: directory)
             let list = try TodoList(contentsOf: .file(path))
             #expect(list.items.map(\.status) == [.open, .done])
-            try Self.write("- [x] a [completed_at:: null]\n- [ ] b [completed_at:: \"2024-05-01T10:00:00.123456Z\"]\n", into: path)
+            try Self.write(
+                "- [x] a [completed_at:: null]\n- [ ] b [completed_at:: \"2024-05-01T10:00:00.123456Z\"]\n", into: path)
             #expect(
                 try Self.text(path)
-                    == #"[{"title": "a", "completed_at": "2026-01-02T03:04:05.250000Z"}, {"title": "b", "completed_at": null}]"#)
+                    == #"[{"title": "a", "completed_at": "2026-01-02T03:04:05.250000Z"}, {"title": "b", "completed_at": null}]"#
+            )
         }
     }
 
@@ -300,7 +345,10 @@ struct JSONWriteBackTests {
         let directory = try TemporaryDirectory()
         let path = directory.path("todos.json")
         try "[{\"name\": \"a\", \"checked\": false}] x".write(toFile: path, atomically: false, encoding: .utf8)
-        #expect(throws: ParseError("unexpected 'x', expected the end of the file", at: SourceLocation(file: path, line: 1, column: 35))) {
+        #expect(
+            throws: ParseError(
+                "unexpected 'x', expected the end of the file", at: SourceLocation(file: path, line: 1, column: 35))
+        ) {
             try Self.write("- [x] a\n", into: path)
         }
     }
@@ -316,7 +364,9 @@ struct JSONRandomEditTests {
         for i in 0..<200 {
             var item = TodoItem(name: "item \(i) \(["milk", "café", "日本語", "x\"y"].randomElement(using: &rng)!)")
             if Int.random(in: 0..<4, using: &rng) == 0 { item.status = .done }
-            if Int.random(in: 0..<10, using: &rng) == 0 { item.fields = [Field("prio", .integer(Int.random(in: 1...3, using: &rng)))] }
+            if Int.random(in: 0..<10, using: &rng) == 0 {
+                item.fields = [Field("prio", .integer(Int.random(in: 1...3, using: &rng)))]
+            }
             if Int.random(in: 0..<5, using: &rng) == 0 {
                 item.children = (0..<Int.random(in: 1...3, using: &rng)).map { TodoItem(name: "child \(i).\($0)") }
             }
@@ -372,7 +422,8 @@ struct JSONRandomEditTests {
         try JSONWriteBackTests.write(try edited.encoded(as: .markdown).string, into: path)
         #expect(try JSONWriteBackTests.text(path) == (try edited.encoded(as: .json)).string, "\(seed): \(what)")
         // Python's indent=2: the result is Python's output for the edited list.
-        let reformat = "t = json.dumps(json.loads(open(os.path.join(d, 'src.json')).read()), indent=2, ensure_ascii=False)"
+        let reformat =
+            "t = json.dumps(json.loads(open(os.path.join(d, 'src.json')).read()), indent=2, ensure_ascii=False)"
         try Data(try original.encoded(as: .json)).write(to: URL(fileURLWithPath: directory.path("src.json")))
         let python = try JSONWriteBackTests.make("python.json", "None", dump: reformat, in: directory)
         try JSONWriteBackTests.write(try edited.encoded(as: .markdown).string, into: python)
@@ -391,7 +442,8 @@ extension Array where Element == UInt8 {
 /// into a new `fields` object); `check` names the repeated key's line.
 @Suite("Keys given twice in a JSON object")
 struct JSONRepeatedKeyTests {
-    static let text = "[{\"title\": \"dup\", \"done\": false,\n  \"title\": \"dup2\"}, {\"title\": \"b\", \"done\": false}]\n"
+    static let text =
+        "[{\"title\": \"dup\", \"done\": false,\n  \"title\": \"dup2\"}, {\"title\": \"b\", \"done\": false}]\n"
 
     @Test("the last value is the item's, reading and renaming; check warns at the second key")
     func lastWins() throws {
@@ -402,11 +454,16 @@ struct JSONRepeatedKeyTests {
         #expect(list.items.map(\.name) == ["dup2", "b"])
         #expect(list.items[0].fields.isEmpty)
         let problems = try TodoDocument.problems(inFileAt: .file(path))
-        #expect(problems.map(\.description) == ["\(path):2:3: warning: key \"title\" given again in one object: its last value counts"])
+        #expect(
+            problems.map(\.description) == [
+                "\(path):2:3: warning: key \"title\" given again in one object: its last value counts"
+            ])
 
         list.items[0].name = "renamed"
         try JSONWriteBackTests.write(try list.encoded(as: .markdown).string, into: path)
-        let seen = try Python.run(Python.prelude + "print(canon(json.load(open(os.path.join(d, 'dk.json')))))", in: directory)
-        #expect(seen == #"[{"title": "renamed", "done": ["bool", false]}, {"title": "b", "done": ["bool", false]}]"# + "\n")
+        let seen = try Python.run(
+            Python.prelude + "print(canon(json.load(open(os.path.join(d, 'dk.json')))))", in: directory)
+        #expect(
+            seen == #"[{"title": "renamed", "done": ["bool", false]}, {"title": "b", "done": ["bool", false]}]"# + "\n")
     }
 }

@@ -36,14 +36,16 @@ struct YAMLParserTests {
             kinds == [
                 .streamStart, .documentStart, .sequenceStart(YAMLEvent.Properties()),
                 .mappingStart(YAMLEvent.Properties()),
-                .scalar(YAMLEvent.Scalar(text: "name", style: .plain)), .scalar(YAMLEvent.Scalar(text: "Milk", style: .plain)),
+                .scalar(YAMLEvent.Scalar(text: "name", style: .plain)),
+                .scalar(YAMLEvent.Scalar(text: "Milk", style: .plain)),
                 .scalar(YAMLEvent.Scalar(text: "note", style: .plain)),
                 .scalar(YAMLEvent.Scalar(text: "single", style: .singleQuoted)),
                 .scalar(YAMLEvent.Scalar(text: "tag", style: .plain)),
                 .scalar(YAMLEvent.Scalar(text: "12", style: .plain, properties: YAMLEvent.Properties(tag: str))),
                 .scalar(YAMLEvent.Scalar(text: "list", style: .plain)),
                 .sequenceStart(YAMLEvent.Properties(anchor: "l")),
-                .scalar(YAMLEvent.Scalar(text: "a", style: .plain)), .scalar(YAMLEvent.Scalar(text: "b", style: .doubleQuoted)),
+                .scalar(YAMLEvent.Scalar(text: "a", style: .plain)),
+                .scalar(YAMLEvent.Scalar(text: "b", style: .doubleQuoted)),
                 .sequenceEnd,
                 .scalar(YAMLEvent.Scalar(text: "again", style: .plain)), .alias(anchor: "l"),
                 .scalar(YAMLEvent.Scalar(text: "block", style: .plain)),
@@ -82,14 +84,19 @@ struct YAMLParserTests {
                     continue
                 }
                 let offset = parser.byteOffset(of: event)
-                #expect(Array(bytes[offset...].prefix(scalar.text.utf8.count)) == Array(scalar.text.utf8), "\(scalar.text)")
+                #expect(
+                    Array(bytes[offset...].prefix(scalar.text.utf8.count)) == Array(scalar.text.utf8), "\(scalar.text)")
             }
         }
     }
 
     @Test("libyaml's error, at its place")
     func error() throws {
-        #expect(throws: ParseError("yaml: did not find expected ',' or ']' while parsing a flow sequence", at: SourceLocation(file: "t.yaml", line: 2, column: 2))) {
+        #expect(
+            throws: ParseError(
+                "yaml: did not find expected ',' or ']' while parsing a flow sequence",
+                at: SourceLocation(file: "t.yaml", line: 2, column: 2))
+        ) {
             try Self.events("a: [1, 2\nb: 3\n")
         }
     }

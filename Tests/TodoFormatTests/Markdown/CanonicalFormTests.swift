@@ -33,7 +33,9 @@ struct CanonicalFormTests {
                 """)
     }
 
-    @Test("canonical fixtures stay as they are; others become canonical and keep their items", arguments: Fixture.files(in: "markdown"))
+    @Test(
+        "canonical fixtures stay as they are; others become canonical and keep their items",
+        arguments: Fixture.files(in: "markdown"))
     func fixedPoint(name: String) throws {
         let document = try TodoDocument(parsing: Fixture.text(name))
         let formatted = try document.formatted()
@@ -78,20 +80,26 @@ struct CanonicalFormTests {
                 if let dump = ProcessInfo.processInfo.environment["TODOFMT_DUMP"] {
                     try text.write(toFile: "\(dump)/idem-\(seed).md", atomically: true, encoding: .utf8)
                 }
-                failures.append("seed \(seed):\n\(text.debugDescription)\nonce:\n\(once.text.debugDescription)\ntwice:\n\(twice.text.debugDescription)")
+                failures.append(
+                    "seed \(seed):\n\(text.debugDescription)\nonce:\n\(once.text.debugDescription)\ntwice:\n\(twice.text.debugDescription)"
+                )
             }
-            if once.list != (try TodoDocument(parsing: text).list) { failures.append("seed \(seed) changes the list:\n\(text.debugDescription)") }
+            if once.list != (try TodoDocument(parsing: text).list) {
+                failures.append("seed \(seed) changes the list:\n\(text.debugDescription)")
+            }
         }
         #expect(failures.isEmpty, "\(failures.count) documents:\n\(failures.prefix(3).joined(separator: "\n\n"))")
     }
 
-    @Test("fmt is idempotent on lists of other kinds separated by blank lines, and keeps a byte order mark", arguments: [
-        ("1. [ ] a\n\n- [ ] b\n", "- [ ] a\n- [ ] b\n"),
-        ("* [ ] a\n\n+ [x] b\n\n\n* [ ] c\n", "- [ ] a\n- [x] b\n- [ ] c\n"),
-        ("* [ ] a\n\nText\n\n+ [x] b\n", "- [ ] a\n\nText\n\n- [x] b\n"),
-        ("\u{FEFF}* [ ] a\n", "\u{FEFF}- [ ] a\n"),
-        ("\u{FEFF}1. [ ] a\r\n2. [x] b", "\u{FEFF}- [ ] a\r\n- [x] b"),
-    ])
+    @Test(
+        "fmt is idempotent on lists of other kinds separated by blank lines, and keeps a byte order mark",
+        arguments: [
+            ("1. [ ] a\n\n- [ ] b\n", "- [ ] a\n- [ ] b\n"),
+            ("* [ ] a\n\n+ [x] b\n\n\n* [ ] c\n", "- [ ] a\n- [x] b\n- [ ] c\n"),
+            ("* [ ] a\n\nText\n\n+ [x] b\n", "- [ ] a\n\nText\n\n- [x] b\n"),
+            ("\u{FEFF}* [ ] a\n", "\u{FEFF}- [ ] a\n"),
+            ("\u{FEFF}1. [ ] a\r\n2. [x] b", "\u{FEFF}- [ ] a\r\n- [x] b"),
+        ])
     func idempotentCases(text: String, formatted: String) throws {
         let once = try TodoDocument(parsing: text).formatted()
         #expect(once.text == formatted)

@@ -28,7 +28,8 @@ enum Cmark {
                 let lineNumber = Int(sourcepos.split(separator: ":")[0])!
                 let isTask = trimmed.hasPrefix("<tasklist") && !ignoring.contains(lineNumber)
                 if isTask {
-                    tasks.append(TaskView(line: lineNumber, checked: trimmed.contains("completed=\"true\""), depth: openTasks))
+                    tasks.append(
+                        TaskView(line: lineNumber, checked: trimmed.contains("completed=\"true\""), depth: openTasks))
                 }
                 if !trimmed.hasSuffix("/>") {
                     stack.append(isTask)
@@ -48,10 +49,12 @@ enum Cmark {
         else { return text }
         var lines = text.utf8.split(separator: 10, omittingEmptySubsequences: false)
             .map { String(decoding: $0, as: UTF8.self) }
-        guard let close = lines.indices.dropFirst().first(where: {
-            let line = lines[$0].trimmingCharacters(in: .whitespacesAndNewlines)
-            return line == "---" || line == "..."
-        }) else { return text }
+        guard
+            let close = lines.indices.dropFirst().first(where: {
+                let line = lines[$0].trimmingCharacters(in: .whitespacesAndNewlines)
+                return line == "---" || line == "..."
+            })
+        else { return text }
         for k in 0...close { lines[k] = "" }
         return lines.joined(separator: "\n")
     }
@@ -93,31 +96,48 @@ enum MarkdownGenerator {
         if Int.random(in: 0..<10, using: &rng) == 0 { out.append("\u{FEFF}# Title") }
         let markers = ["-", "*", "+", "1.", "2)", "10."]
         let boxes = ["[ ]", "[x]", "[X]", "[ ]", "[x]", "[-]", "[/]", "[@]", "[]", "[ ]x", "[x ]", "[ü]"]
-        let names = ["Milk", "Eggs [x] later", "caf\u{E9} cr\u{E8}me", "tab\tinside", "**bold** `code`", "see [link](http://x)", "", "[id:: 4]"]
+        let names = [
+            "Milk", "Eggs [x] later", "caf\u{E9} cr\u{E8}me", "tab\tinside", "**bold** `code`", "see [link](http://x)",
+            "", "[id:: 4]",
+        ]
         let indents = ["", "", " ", "  ", "   ", "    ", "\t", "  \t", "      "]
         while out.count < lines {
             let indent = indents.randomElement(using: &rng)!
             switch Int.random(in: 0..<20, using: &rng) {
             case 0...8:
                 let trailing = Int.random(in: 0..<5, using: &rng) == 0 ? "  " : ""
-                out.append(indent + markers.randomElement(using: &rng)! + [" ", "  ", "\t", "   "].randomElement(using: &rng)! + boxes.randomElement(using: &rng)! + " " + names.randomElement(using: &rng)! + trailing)
+                out.append(
+                    indent + markers.randomElement(using: &rng)! + [" ", "  ", "\t", "   "].randomElement(using: &rng)!
+                        + boxes.randomElement(using: &rng)! + " " + names.randomElement(using: &rng)! + trailing)
             case 9: out.append("")
             case 10: out.append("")
-            case 11: out.append(indent + ["Some prose.", "more text", "lazy [x] line", "| a | b |"].randomElement(using: &rng)!)
-            case 12: out.append(["# Heading", "## Done \u{2713}", "### ", "Setext", "===", "---", "***"].randomElement(using: &rng)!)
+            case 11:
+                out.append(
+                    indent + ["Some prose.", "more text", "lazy [x] line", "| a | b |"].randomElement(using: &rng)!)
+            case 12:
+                out.append(
+                    ["# Heading", "## Done \u{2713}", "### ", "Setext", "===", "---", "***"].randomElement(using: &rng)!
+                )
             case 13:
                 let fence = ["```", "~~~", "````"].randomElement(using: &rng)!
                 out.append(indent + fence + ["", "md", "swift"].randomElement(using: &rng)!)
                 out.append(indent + "- [ ] inside a fence")
                 if Int.random(in: 0..<4, using: &rng) > 0 { out.append(indent + fence) }
-            case 14: out.append(indent + "> " + ["- [ ] quoted task", "quote", "> - [x] deeper", "1. [ ] quoted ordered"].randomElement(using: &rng)!)
-            case 15: out.append(["<div>", "</div>", "<!-- - [ ] hidden -->", "<!--", "-->", "<span>inline</span>", "<custom-tag>"].randomElement(using: &rng)!)
+            case 14:
+                out.append(
+                    indent + "> " + ["- [ ] quoted task", "quote", "> - [x] deeper", "1. [ ] quoted ordered"]
+                        .randomElement(using: &rng)!)
+            case 15:
+                out.append(
+                    ["<div>", "</div>", "<!-- - [ ] hidden -->", "<!--", "-->", "<span>inline</span>", "<custom-tag>"]
+                        .randomElement(using: &rng)!)
             case 16: out.append(indent + "- - [ ] nested on one line")
             case 17: out.append(indent + "    code or continuation - [ ] x")
             case 18:
                 // A deep chain of nested tasks, each two columns further in.
                 for level in 0..<Int.random(in: 2..<14, using: &rng) {
-                    out.append(String(repeating: "  ", count: level) + "- [\(level % 2 == 0 ? " " : "x")] deep \(level)")
+                    out.append(
+                        String(repeating: "  ", count: level) + "- [\(level % 2 == 0 ? " " : "x")] deep \(level)")
                 }
             default: out.append(indent + "1. plain ordered")
             }
@@ -127,7 +147,8 @@ enum MarkdownGenerator {
         if Int.random(in: 0..<8, using: &rng) == 0 {
             out.insert(contentsOf: ["---", "title: Generated", "tags: [a, b]", "---"], at: 0)
         }
-        return out.joined(separator: crlf ? "\r\n" : "\n") + (Int.random(in: 0..<3, using: &rng) == 0 ? "" : (crlf ? "\r\n" : "\n"))
+        return out.joined(separator: crlf ? "\r\n" : "\n")
+            + (Int.random(in: 0..<3, using: &rng) == 0 ? "" : (crlf ? "\r\n" : "\n"))
     }
 }
 
@@ -154,7 +175,8 @@ struct CmarkAgreementTests {
     /// The last line of each task item's list item, by its first line, as cmark-gfm's
     /// source positions give it (without the blank lines it counts at the end).
     static func cmarkItemEnds(in text: String) throws -> [Int: Int] {
-        let result = try ExternalTool.run("cmark-gfm", ["-e", "tasklist", "-t", "xml", "--sourcepos"], stdin: Data(text.utf8))
+        let result = try ExternalTool.run(
+            "cmark-gfm", ["-e", "tasklist", "-t", "xml", "--sourcepos"], stdin: Data(text.utf8))
         let lines = text.utf8.split(separator: 10, omittingEmptySubsequences: false).map { Array($0) }
         var ends: [Int: Int] = [:]
         for line in result.text.split(separator: "\n") {
@@ -163,7 +185,9 @@ struct CmarkAgreementTests {
             let position = trimmed.split(separator: "\"")[1].split(separator: "-")
             let start = Int(position[0].split(separator: ":")[0])!
             var end = Int(position[1].split(separator: ":")[0])!
-            while end > start && end <= lines.count && lines[end - 1].allSatisfy({ $0 == 32 || $0 == 9 || $0 == 13 }) { end -= 1 }
+            while end > start && end <= lines.count && lines[end - 1].allSatisfy({ $0 == 32 || $0 == 9 || $0 == 13 }) {
+                end -= 1
+            }
             ends[start] = end
         }
         return ends
@@ -196,7 +220,10 @@ struct CmarkAgreementTests {
             // cmark-gfm searches the line for [x].
             ("- [ ] see [x] here\n", [TaskView(line: 1, checked: true, depth: 0)]),
             // A later task-like line inside an item makes the item a task to cmark-gfm.
-            ("- [ ] a\n- b\n  > q\n      - [x] c\n", [TaskView(line: 1, checked: false, depth: 0), TaskView(line: 2, checked: true, depth: 0)]),
+            (
+                "- [ ] a\n- b\n  > q\n      - [x] c\n",
+                [TaskView(line: 1, checked: false, depth: 0), TaskView(line: 2, checked: true, depth: 0)]
+            ),
         ]
         for (text, cmarkView) in cases {
             let document = try TodoDocument(parsing: text)

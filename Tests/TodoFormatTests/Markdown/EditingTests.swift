@@ -16,11 +16,15 @@ struct EditingTests {
     @Test("where items stand")
     func tree() throws {
         let document = try document()
-        let eggs = try index(document, "Eggs"), brown = try index(document, "Brown")
+        let eggs = try index(document, "Eggs")
+        let brown = try index(document, "Brown")
         #expect(document.parentIndex(of: brown) == eggs)
         #expect(document.parentIndex(of: eggs) == nil)
         #expect(document.childIndexes(of: eggs) == [brown])
-        #expect(document.childIndexes(of: nil).map { document.entries[$0].item.name } == ["Milk", "Eggs", "Bread", "Coffee", "Tea"])
+        #expect(
+            document.childIndexes(of: nil).map { document.entries[$0].item.name } == [
+                "Milk", "Eggs", "Bread", "Coffee", "Tea",
+            ])
         #expect(document.subtreeEnd(of: eggs) == brown + 1)
     }
 
@@ -28,7 +32,10 @@ struct EditingTests {
     func edits() throws {
         var document = try document()
         try document.removeItem(at: index(document, "Eggs"))
-        #expect(document.text == Self.text.replacingOccurrences(of: "- [x] Eggs\n  - [ ] Brown ones\n    with a second line\n\n  Notes about eggs.\n", with: ""))
+        #expect(
+            document.text
+                == Self.text.replacingOccurrences(
+                    of: "- [x] Eggs\n  - [ ] Brown ones\n    with a second line\n\n  Notes about eggs.\n", with: ""))
 
         document = try self.document()
         try document.insertItem(TodoItem(name: "Butter"), under: nil)
@@ -36,8 +43,12 @@ struct EditingTests {
         #expect(document.entries.last?.item.section == "Later")
 
         document = try self.document()
-        try document.insertItem(TodoItem(name: "Oat milk", children: [TodoItem(name: "cold")]), under: index(document, "Milk"))
-        #expect(document.text == Self.text.replacingOccurrences(of: "- [ ] Milk\n", with: "- [ ] Milk\n  - [ ] Oat milk\n    - [ ] cold\n"))
+        try document.insertItem(
+            TodoItem(name: "Oat milk", children: [TodoItem(name: "cold")]), under: index(document, "Milk"))
+        #expect(
+            document.text
+                == Self.text.replacingOccurrences(
+                    of: "- [ ] Milk\n", with: "- [ ] Milk\n  - [ ] Oat milk\n    - [ ] cold\n"))
 
         document = try self.document()
         try document.insertItem(TodoItem(name: "Butter"), under: nil, at: 2)
@@ -45,7 +56,10 @@ struct EditingTests {
 
         document = try self.document()
         try document.moveItem(at: index(document, "Tea"), under: nil, at: 0)
-        #expect(document.text == Self.text.replacingOccurrences(of: "* [ ] Tea\n", with: "").replacingOccurrences(of: "- [ ] Milk\n", with: "* [ ] Tea\n- [ ] Milk\n"))
+        #expect(
+            document.text
+                == Self.text.replacingOccurrences(of: "* [ ] Tea\n", with: "").replacingOccurrences(
+                    of: "- [ ] Milk\n", with: "* [ ] Tea\n- [ ] Milk\n"))
         #expect(document.entries[0].item.section == "Today")
 
         document = try self.document()
@@ -61,12 +75,15 @@ struct EditingTests {
     /// What the document knows that parsing its text afresh does not give, if anything.
     static func differenceFromFreshParse(_ document: TodoDocument) -> String? {
         guard let fresh = try? TodoDocument(parsing: document.text) else { return "the text no longer parses" }
-        let a = document.entries, b = fresh.entries
+        let a = document.entries
+        let b = fresh.entries
         if a.map(\.item) != b.map(\.item) { return "items differ from a fresh parse" }
         if a.map(\.line) != b.map(\.line) || a.map(\.column) != b.map(\.column) || a.map(\.depth) != b.map(\.depth) {
             return "places differ from a fresh parse"
         }
-        if document.problems() != fresh.problems() { return "problems differ: \(document.problems()) != \(fresh.problems())" }
+        if document.problems() != fresh.problems() {
+            return "problems differ: \(document.problems()) != \(fresh.problems())"
+        }
         if document.canonicalMarkdown() != fresh.canonicalMarkdown() { return "canonical form differs" }
         if document.records.map(\.extent) != fresh.records.map(\.extent) { return "extents differ" }
         return nil
@@ -92,7 +109,9 @@ struct EditingTests {
                 errors += 1
                 if document.text != text { failures.append("seed \(seed): an edit that failed changed the text") }
             }
-            if let problem = Self.differenceFromFreshParse(document) { failures.append("seed \(seed): \(problem)\n\(text)") }
+            if let problem = Self.differenceFromFreshParse(document) {
+                failures.append("seed \(seed): \(problem)\n\(text)")
+            }
         }
         #expect(failures.isEmpty, "\(failures.count) failures:\n\(failures.prefix(3).joined(separator: "\n\n"))")
         #expect(errors * 100 < UpdateTests.fuzzCount / 3 * 15)
@@ -136,7 +155,9 @@ struct EditingTests {
                     let count = document.childIndexes(of: parent).count
                     let position = Int.random(in: 0...count, using: &rng)
                     try document.insertItem(TodoItem(name: "New \(seed)"), under: parent, at: position)
-                    ListEdits.insert(TodoItem(name: "New \(seed)"), &expected.items, parent: parent.map { paths[$0] }, index: position)
+                    ListEdits.insert(
+                        TodoItem(name: "New \(seed)"), &expected.items, parent: parent.map { paths[$0] },
+                        index: position)
                 default:
                     let parent: Int? = Bool.random(using: &rng) ? Int.random(in: 0..<paths.count, using: &rng) : nil
                     if let parent, paths[parent].starts(with: paths[k]) { continue }
@@ -149,7 +170,10 @@ struct EditingTests {
                     let parentPath = parent.map { p -> [Int] in
                         var path = paths[p]
                         let removed = paths[k]
-                        if path.count >= removed.count, Array(path[..<(removed.count - 1)]) == Array(removed.dropLast()), path[removed.count - 1] > removed.last! {
+                        if path.count >= removed.count,
+                            Array(path[..<(removed.count - 1)]) == Array(removed.dropLast()),
+                            path[removed.count - 1] > removed.last!
+                        {
                             path[removed.count - 1] -= 1
                         }
                         return path
@@ -162,7 +186,9 @@ struct EditingTests {
                 continue
             }
             let count = document.text.utf8.count
-            if !document.records.allSatisfy({ $0.extentEnd <= count && $0.nameEndOffset <= count && $0.nameStartOffset <= $0.nameEndOffset }) {
+            if !document.records.allSatisfy({
+                $0.extentEnd <= count && $0.nameEndOffset <= count && $0.nameStartOffset <= $0.nameEndOffset
+            }) {
                 failures.append("seed \(seed): records do not fit the text")
                 continue
             }

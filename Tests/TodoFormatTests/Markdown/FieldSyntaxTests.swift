@@ -25,10 +25,13 @@ struct FieldSyntaxTests {
         #expect(read.fields == item.fields, "\(text)")
     }
 
-    @Test("names that look like fields or hold backslashes come back unchanged", arguments: [
-        "buy [milk:: 2]", "a [b:: c] [d:: e]", "ends with \\", "back\\slash \\[ and \\\\", "[x:: 1]", "two\nlines",
-        "three\n- looks like a list\n1. or an ordered one\n# or a heading", "see [link](http://x) [ok]", "a\n\\- b\n12\\. c\n\\x",
-    ])
+    @Test(
+        "names that look like fields or hold backslashes come back unchanged",
+        arguments: [
+            "buy [milk:: 2]", "a [b:: c] [d:: e]", "ends with \\", "back\\slash \\[ and \\\\", "[x:: 1]", "two\nlines",
+            "three\n- looks like a list\n1. or an ordered one\n# or a heading", "see [link](http://x) [ok]",
+            "a\n\\- b\n12\\. c\n\\x",
+        ])
     func nameRoundTrip(name: String) throws {
         let item = TodoItem(name: name, fields: [Field("n", .integer(1))])
         for fields in [[], item.fields] {

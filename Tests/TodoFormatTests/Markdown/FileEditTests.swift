@@ -54,10 +54,12 @@ struct FileEditTests {
 /// as `inf`, a date's zone lost to UTC, `<00 FF>` as `<00ff>`, JSON respaced).
 @Suite("Editing a checklist item keeps its other fields as written")
 struct FieldTextEditTests {
-    static let line = "- [ ] a [n:: 1.10] [b:: 1e400] [d:: 2024-01-01T23:00:00-02:00] [e:: {\"b\":1,  \"a\":2}] [f:: <00 FF>]\n"
+    static let line =
+        "- [ ] a [n:: 1.10] [b:: 1e400] [d:: 2024-01-01T23:00:00-02:00] [e:: {\"b\":1,  \"a\":2}] [f:: <00 FF>]\n"
 
     static func edited(_ edit: Edit) throws -> String {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("todofmt-fields-\(UUID().uuidString)")
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "todofmt-fields-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
         let file = folder.appendingPathComponent("t.md")
@@ -68,8 +70,12 @@ struct FieldTextEditTests {
 
     @Test("rename, set and check change only their own text")
     func keepsFieldText() throws {
-        #expect(try Self.edited(.rename(.position([1]), to: "z")) == Self.line.replacingOccurrences(of: "[ ] a", with: "[ ] z"))
-        #expect(try Self.edited(.set(.position([1]), [Field("n", .integer(2))])) == Self.line.replacingOccurrences(of: "1.10", with: "2"))
+        #expect(
+            try Self.edited(.rename(.position([1]), to: "z"))
+                == Self.line.replacingOccurrences(of: "[ ] a", with: "[ ] z"))
+        #expect(
+            try Self.edited(.set(.position([1]), [Field("n", .integer(2))]))
+                == Self.line.replacingOccurrences(of: "1.10", with: "2"))
         #expect(try Self.edited(.check([.position([1])])) == Self.line.replacingOccurrences(of: "[ ]", with: "[x]"))
     }
 }

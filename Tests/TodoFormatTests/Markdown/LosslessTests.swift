@@ -59,7 +59,8 @@ struct LosslessTests {
                 if name.hasPrefix("x") { $0.fields = [Field("n", .integer(seed))] }
             }
             let fresh = try TodoDocument(parsing: document.text)
-            let entries = document.entries, expected = fresh.entries
+            let entries = document.entries
+            let expected = fresh.entries
             #expect(entries.map(\.item) == expected.map(\.item), "\(document.text)")
             #expect(entries.map(\.line) == expected.map(\.line) && entries.map(\.column) == expected.map(\.column))
             #expect(entries.map(\.depth) == expected.map(\.depth))

@@ -50,7 +50,8 @@ struct ParserTests {
         #expect(list.metadata.map(\.key) == ["title", "icon"])
         #expect(
             outline(list) == [
-                "[x] step 1", "  [x] step A", "  [ ] step B\ncontinued", "    [x] step a", "    [ ] step b", "  [x] step C",
+                "[x] step 1", "  [x] step A", "  [ ] step B\ncontinued", "    [x] step a", "    [ ] step b",
+                "  [x] step C",
                 "[ ] step 2", "[ ] step 3\n:::",
             ])
     }
@@ -58,7 +59,11 @@ struct ParserTests {
     @Test("tasks under ordered and plain parents are nobody's children")
     func orderedParents() throws {
         let list = try list("ordered-parents.md")
-        #expect(outline(list) == ["[ ] nested task one", "[x] nested task two", "[ ] under a plain bullet", "[x] checked under a plain bullet"])
+        #expect(
+            outline(list) == [
+                "[ ] nested task one", "[x] nested task two", "[ ] under a plain bullet",
+                "[x] checked under a plain bullet",
+            ])
         #expect(list.items.map(\.section) == ["Ordered parents", "Ordered parents", "Bullets", "Bullets"])
     }
 
@@ -92,44 +97,61 @@ struct ParserTests {
         #expect(items[4].fields.isEmpty)
     }
 
-    @Test("the text that decides task items", arguments: [
-        ("- [ ] a\n", 1), ("- [ ]a\n", 0), ("- [] a\n", 0), ("-[ ] a\n", 0), ("- [ ]\n", 0), ("- [ ] \n", 1),
-        ("* [x] a\n", 1), ("+ [X] a\n", 1), ("1. [ ] a\n", 1), ("1) [x] a\n", 1), ("-    [ ] four spaces\n", 1),
-        ("-     [ ] five spaces is code\n", 0), ("    - [ ] indented code\n", 0), ("```\n- [ ] fenced\n```\n", 0),
-        ("<div>\n- [ ] html\n</div>\n", 0), ("> - [ ] quoted\n", 1), ("- [@] custom\n", 1), ("- [\t] tab box\n", 0),
-        ("1234567890. [ ] too many digits\n", 0), ("text\n- [ ] interrupts a paragraph\n", 1),
-        ("text\n2. [ ] cannot interrupt a paragraph\n", 0),
-    ])
+    @Test(
+        "the text that decides task items",
+        arguments: [
+            ("- [ ] a\n", 1), ("- [ ]a\n", 0), ("- [] a\n", 0), ("-[ ] a\n", 0), ("- [ ]\n", 0), ("- [ ] \n", 1),
+            ("* [x] a\n", 1), ("+ [X] a\n", 1), ("1. [ ] a\n", 1), ("1) [x] a\n", 1), ("-    [ ] four spaces\n", 1),
+            ("-     [ ] five spaces is code\n", 0), ("    - [ ] indented code\n", 0), ("```\n- [ ] fenced\n```\n", 0),
+            ("<div>\n- [ ] html\n</div>\n", 0), ("> - [ ] quoted\n", 1), ("- [@] custom\n", 1), ("- [\t] tab box\n", 0),
+            ("1234567890. [ ] too many digits\n", 0), ("text\n- [ ] interrupts a paragraph\n", 1),
+            ("text\n2. [ ] cannot interrupt a paragraph\n", 0),
+        ])
     func decidesTasks(text: String, count: Int) throws {
         #expect(try TodoDocument(parsing: text).entries.count == count, "\(text.debugDescription)")
     }
 
-    @Test("check reports a task line that became part of the text above, with its line", arguments: [
-        ("- [ ] a\n      - [x] t\n", ["a\n- [x] t"],
-         "f.md:2:7: warning: this line reads like a task item but is part of the name of the item on line 1: "
-            + "it is indented 4 or more columns past that text; indent it less"),
-        ("- [ ] a\n  b\n      - [/] t\n", ["a\nb\n- [/] t"],
-         "f.md:3:7: warning: this line reads like a task item but is part of the name of the item on line 1: "
-            + "it is indented 4 or more columns past that text; indent it less"),
-        ("- [ ] a\n  2. [ ] b\n", ["a\n2. [ ] b"],
-         "f.md:2:3: warning: this line reads like a task item but is part of the name of the item on line 1: "
-            + "an ordered item not numbered 1 cannot interrupt it; number it 1 or add a blank line before it"),
-        ("Some text\n    - [ ] t\n", [],
-         "f.md:2:5: warning: this line reads like a task item but continues the paragraph on line 1: "
-            + "it is indented 4 or more columns past that text; indent it less"),
-        ("> - [ ] a\n>       - [x] t\n", ["a\n- [x] t"],
-         "f.md:2:9: warning: this line reads like a task item but is part of the name of the item on line 1: "
-            + "it is indented 4 or more columns past that text; indent it less"),
-    ])
+    @Test(
+        "check reports a task line that became part of the text above, with its line",
+        arguments: [
+            (
+                "- [ ] a\n      - [x] t\n", ["a\n- [x] t"],
+                "f.md:2:7: warning: this line reads like a task item but is part of the name of the item on line 1: "
+                    + "it is indented 4 or more columns past that text; indent it less"
+            ),
+            (
+                "- [ ] a\n  b\n      - [/] t\n", ["a\nb\n- [/] t"],
+                "f.md:3:7: warning: this line reads like a task item but is part of the name of the item on line 1: "
+                    + "it is indented 4 or more columns past that text; indent it less"
+            ),
+            (
+                "- [ ] a\n  2. [ ] b\n", ["a\n2. [ ] b"],
+                "f.md:2:3: warning: this line reads like a task item but is part of the name of the item on line 1: "
+                    + "an ordered item not numbered 1 cannot interrupt it; number it 1 or add a blank line before it"
+            ),
+            (
+                "Some text\n    - [ ] t\n", [],
+                "f.md:2:5: warning: this line reads like a task item but continues the paragraph on line 1: "
+                    + "it is indented 4 or more columns past that text; indent it less"
+            ),
+            (
+                "> - [ ] a\n>       - [x] t\n", ["a\n- [x] t"],
+                "f.md:2:9: warning: this line reads like a task item but is part of the name of the item on line 1: "
+                    + "it is indented 4 or more columns past that text; indent it less"
+            ),
+        ])
     func taskLineInText(text: String, names: [String], problem: String) throws {
         let document = try TodoDocument(parsing: text, path: "f.md")
         #expect(document.list.flattened().map(\.item.name) == names)
         #expect(document.problems().map(\.description) == [problem])
     }
 
-    @Test("task lines that really are items, or plain text, are no problem", arguments: [
-        "- [ ] a\n  - [x] t\n", "- [ ] a\n    - [x] t\n", "- [ ] a\n  1. [ ] b\n", "- [ ] a\n      more text\n", "text\n- [ ] t\n",
-    ])
+    @Test(
+        "task lines that really are items, or plain text, are no problem",
+        arguments: [
+            "- [ ] a\n  - [x] t\n", "- [ ] a\n    - [x] t\n", "- [ ] a\n  1. [ ] b\n", "- [ ] a\n      more text\n",
+            "text\n- [ ] t\n",
+        ])
     func noTaskLineInText(text: String) throws {
         #expect(try TodoDocument(parsing: text).problems().isEmpty)
     }
@@ -147,17 +169,26 @@ struct ParserTests {
         var bytes = Array("- [ ] ok\n- [ ] caf".utf8)
         bytes.append(0xE9)
         bytes.append(contentsOf: Array("\n".utf8))
-        #expect(throws: ParseError("invalid UTF-8 (byte 0xE9)", at: SourceLocation(file: "bad.md", line: 2, column: 10))) {
+        #expect(
+            throws: ParseError("invalid UTF-8 (byte 0xE9)", at: SourceLocation(file: "bad.md", line: 2, column: 10))
+        ) {
             try TodoList(bytes: bytes, format: .markdown, name: "bad.md")
         }
     }
 
-    @Test("lines that enclose no YAML mapping are no front matter: Markdown, as cmark-gfm reads them, and check says why", .needsYAML)
+    @Test(
+        "lines that enclose no YAML mapping are no front matter: Markdown, as cmark-gfm reads them, and check says why",
+        .needsYAML)
     func notFrontMatter() throws {
         let cases: [(String, [String], String)] = [
-            ("---\n- [ ] inside\n---\n- [ ] a\n", ["inside", "a"],
-             "yaml: did not find expected '-' indicator while parsing a block collection at line 2, column 7"),
-            ("---\ntitle: x\nowner: a: b\n---\n- [ ] a\n", ["a"], "yaml: mapping values are not allowed in this context at line 3, column 9"),
+            (
+                "---\n- [ ] inside\n---\n- [ ] a\n", ["inside", "a"],
+                "yaml: did not find expected '-' indicator while parsing a block collection at line 2, column 7"
+            ),
+            (
+                "---\ntitle: x\nowner: a: b\n---\n- [ ] a\n", ["a"],
+                "yaml: mapping values are not allowed in this context at line 3, column 9"
+            ),
             ("---\n- a list\n---\n- [ ] x\n", ["x"], "a YAML sequence at line 2, column 1"),
             ("---\nSome prose\n---\n- [ ] x\n", ["x"], "YAML text at line 2, column 1"),
             ("---\n# Heading\n---\n- [ ] x\n", ["x"], "no YAML mapping, only comments or an empty value"),

@@ -53,13 +53,15 @@ struct UpdateTests {
         #expect(try updated(Self.groceries) { _ in } == Self.groceries)
     }
 
-    @Test("each edit changes only its lines", arguments: [
-        ("check", "- [ ] Milk", "- [x] Milk"),
-        ("rename", "- [x] Eggs", "- [x] Fresh eggs"),
-        ("fields", "- [/] Bread [store:: Bakery]", "- [/] Bread [store:: Corner] [qty:: 2]"),
-        ("child", "  - [ ] Brown ones\n    with a second line\n", "  - [x] White ones\n"),
-        ("later", "* [ ] Tea", "* [x] Tea"),
-    ])
+    @Test(
+        "each edit changes only its lines",
+        arguments: [
+            ("check", "- [ ] Milk", "- [x] Milk"),
+            ("rename", "- [x] Eggs", "- [x] Fresh eggs"),
+            ("fields", "- [/] Bread [store:: Bakery]", "- [/] Bread [store:: Corner] [qty:: 2]"),
+            ("child", "  - [ ] Brown ones\n    with a second line\n", "  - [x] White ones\n"),
+            ("later", "* [ ] Tea", "* [x] Tea"),
+        ])
     func oneEdit(edit: String, before: String, after: String) throws {
         let result = try updated(Self.groceries) { list in
             switch edit {
@@ -79,7 +81,8 @@ struct UpdateTests {
     func remove() throws {
         #expect(
             try updated(Self.groceries) { $0.items.remove(at: 1) }
-                == Self.groceries.replacingOccurrences(of: "- [x] Eggs\n  - [ ] Brown ones\n    with a second line\n\n  Notes about eggs.\n", with: ""))
+                == Self.groceries.replacingOccurrences(
+                    of: "- [x] Eggs\n  - [ ] Brown ones\n    with a second line\n\n  Notes about eggs.\n", with: ""))
         #expect(
             try updated(Self.groceries) { $0.items.remove(at: 4) }
                 == Self.groceries.replacingOccurrences(of: "* [ ] Tea\n", with: ""))
@@ -89,7 +92,8 @@ struct UpdateTests {
     func add() throws {
         #expect(
             try updated(Self.groceries) { $0.items.insert(TodoItem(name: "Butter", section: "Today"), at: 3) }
-                == Self.groceries.replacingOccurrences(of: "- [/] Bread [store:: Bakery]\n", with: "- [/] Bread [store:: Bakery]\n- [ ] Butter\n"))
+                == Self.groceries.replacingOccurrences(
+                    of: "- [/] Bread [store:: Bakery]\n", with: "- [/] Bread [store:: Bakery]\n- [ ] Butter\n"))
         #expect(
             try updated(Self.groceries) { $0.items.append(TodoItem(name: "Cocoa", section: "Later")) }
                 == Self.groceries.replacingOccurrences(of: "* [ ] Tea\n", with: "* [ ] Tea\n* [ ] Cocoa\n"))
@@ -98,24 +102,33 @@ struct UpdateTests {
                 == Self.groceries.replacingOccurrences(of: "- [ ] Milk\n", with: "- [ ] Milk\n  - [ ] Oat milk\n"))
         #expect(
             try updated(Self.groceries) { $0.items[1].children.append(TodoItem(name: "White ones")) }
-                == Self.groceries.replacingOccurrences(of: "    with a second line\n", with: "    with a second line\n  - [ ] White ones\n"))
+                == Self.groceries.replacingOccurrences(
+                    of: "    with a second line\n", with: "    with a second line\n  - [ ] White ones\n"))
         #expect(
             try updated(Self.groceries) { $0.items.insert(TodoItem(name: "Jam", section: "Tomorrow"), at: 3) }
-                == Self.groceries.replacingOccurrences(of: "- [/] Bread [store:: Bakery]\n", with: "- [/] Bread [store:: Bakery]\n\n# Tomorrow\n- [ ] Jam\n"))
+                == Self.groceries.replacingOccurrences(
+                    of: "- [/] Bread [store:: Bakery]\n",
+                    with: "- [/] Bread [store:: Bakery]\n\n# Tomorrow\n- [ ] Jam\n"))
     }
 
     @Test("a moved item's lines move")
     func move() throws {
         #expect(
             try updated(Self.groceries) { $0.items.swapAt(0, 2) }
-                == Self.groceries.replacingOccurrences(of: "- [ ] Milk\n- [x] Eggs\n  - [ ] Brown ones\n    with a second line\n\n  Notes about eggs.\n- [/] Bread [store:: Bakery]\n",
-                    with: "- [/] Bread [store:: Bakery]\n- [x] Eggs\n  - [ ] Brown ones\n    with a second line\n\n  Notes about eggs.\n- [ ] Milk\n"))
+                == Self.groceries.replacingOccurrences(
+                    of:
+                        "- [ ] Milk\n- [x] Eggs\n  - [ ] Brown ones\n    with a second line\n\n  Notes about eggs.\n- [/] Bread [store:: Bakery]\n",
+                    with:
+                        "- [/] Bread [store:: Bakery]\n- [x] Eggs\n  - [ ] Brown ones\n    with a second line\n\n  Notes about eggs.\n- [ ] Milk\n"
+                ))
         #expect(
             try updated(Self.groceries) { list in
                 var tea = list.items.remove(at: 4)
                 tea.section = "Today"
                 list.items.insert(tea, at: 0)
-            } == Self.groceries.replacingOccurrences(of: "* [ ] Tea\n", with: "").replacingOccurrences(of: "# Today\n", with: "# Today\n* [ ] Tea\n"))
+            }
+                == Self.groceries.replacingOccurrences(of: "* [ ] Tea\n", with: "").replacingOccurrences(
+                    of: "# Today\n", with: "# Today\n* [ ] Tea\n"))
     }
 
     @Test("metadata changes rewrite only the front matter", .needsYAML)
@@ -126,21 +139,25 @@ struct UpdateTests {
         #expect(
             try updated(Self.groceries) { $0.metadata = [] }
                 == Self.groceries.replacingOccurrences(of: "---\ntitle: Groceries\n---\n", with: ""))
-        #expect(try updated("- [ ] a\n") { $0.metadata = [Field("owner", .string("me"))] } == "---\nowner: me\n---\n- [ ] a\n")
+        #expect(
+            try updated("- [ ] a\n") { $0.metadata = [Field("owner", .string("me"))] }
+                == "---\nowner: me\n---\n- [ ] a\n")
     }
 
-    @Test("loose lists, CRLF, no final newline, ordered and quoted items", arguments: [
-        ("- [ ] a\n\n- [ ] b\n\n- [ ] c\n", "remove b", "- [ ] a\n\n- [ ] c\n"),
-        ("- [ ] a\n\n- [ ] b\n\n- [ ] c\n", "remove c", "- [ ] a\n\n- [ ] b\n"),
-        ("- [ ] a\r\n- [ ] b\r\n", "append d", "- [ ] a\r\n- [ ] b\r\n- [ ] d\r\n"),
-        ("- [ ] a\n- [ ] b", "append d", "- [ ] a\n- [ ] b\n- [ ] d"),
-        ("1. [ ] a\n2. [ ] b\n", "append d", "1. [ ] a\n2. [ ] b\n3. [ ] d\n"),
-        ("> - [ ] a\n> - [ ] b\n", "append d", "> - [ ] a\n> - [ ] b\n> - [ ] d\n"),
-        ("", "append d", "- [ ] d\n"),
-        ("Just prose.\n", "append d", "Just prose.\n\n- [ ] d\n"),
-        ("- [ ] a\n- [ ] b\n", "remove all", ""),
-        ("Text\n\n- [ ] a\n\nMore\n", "remove all", "Text\n\n\nMore\n"),
-    ])
+    @Test(
+        "loose lists, CRLF, no final newline, ordered and quoted items",
+        arguments: [
+            ("- [ ] a\n\n- [ ] b\n\n- [ ] c\n", "remove b", "- [ ] a\n\n- [ ] c\n"),
+            ("- [ ] a\n\n- [ ] b\n\n- [ ] c\n", "remove c", "- [ ] a\n\n- [ ] b\n"),
+            ("- [ ] a\r\n- [ ] b\r\n", "append d", "- [ ] a\r\n- [ ] b\r\n- [ ] d\r\n"),
+            ("- [ ] a\n- [ ] b", "append d", "- [ ] a\n- [ ] b\n- [ ] d"),
+            ("1. [ ] a\n2. [ ] b\n", "append d", "1. [ ] a\n2. [ ] b\n3. [ ] d\n"),
+            ("> - [ ] a\n> - [ ] b\n", "append d", "> - [ ] a\n> - [ ] b\n> - [ ] d\n"),
+            ("", "append d", "- [ ] d\n"),
+            ("Just prose.\n", "append d", "Just prose.\n\n- [ ] d\n"),
+            ("- [ ] a\n- [ ] b\n", "remove all", ""),
+            ("Text\n\n- [ ] a\n\nMore\n", "remove all", "Text\n\n\nMore\n"),
+        ])
     func layouts(text: String, edit: String, expected: String) throws {
         let result = try updated(text) { list in
             switch edit {
@@ -166,7 +183,11 @@ enum ListEdits {
     }
 
     static func modify(_ items: inout [TodoItem], _ path: [Int], _ change: (inout TodoItem) -> Void) {
-        if path.count == 1 { change(&items[path[0]]) } else { modify(&items[path[0]].children, Array(path.dropFirst()), change) }
+        if path.count == 1 {
+            change(&items[path[0]])
+        } else {
+            modify(&items[path[0]].children, Array(path.dropFirst()), change)
+        }
     }
 
     static func remove(_ items: inout [TodoItem], _ path: [Int]) -> TodoItem {
@@ -187,7 +208,10 @@ enum ListEdits {
         modify(&items, parent) { $0.children.insert(item, at: min(index, $0.children.count)) }
     }
 
-    static let names = ["New item", "Buy milk ", "  spaced", "two\nlines", "- looks like a list", "# heading?", "tab\there", "x [k:: 1]", " ", "Eggs"]
+    static let names = [
+        "New item", "Buy milk ", "  spaced", "two\nlines", "- looks like a list", "# heading?", "tab\there",
+        "x [k:: 1]", " ", "Eggs",
+    ]
     static let sections: [String?] = [nil, "Today", "Later", "Heading", "Brand new"]
 
     static func edit(_ list: inout TodoList, _ rng: inout SeededGenerator) {
@@ -196,11 +220,15 @@ enum ListEdits {
         func randomPath() -> [Int]? { all.isEmpty ? nil : all.randomElement(using: &rng) }
         switch Int.random(in: 0..<10, using: &rng) {
         case 0, 1:
-            if let p = randomPath() { modify(&items, p) { $0.status = [.open, .done, .custom("/")].randomElement(using: &rng)! } }
+            if let p = randomPath() {
+                modify(&items, p) { $0.status = [.open, .done, .custom("/")].randomElement(using: &rng)! }
+            }
         case 2:
             if let p = randomPath() { modify(&items, p) { $0.name = names.randomElement(using: &rng)! } }
         case 3:
-            if let p = randomPath() { modify(&items, p) { $0.fields = Bool.random(using: &rng) ? [] : [Field("id", .integer(7))] } }
+            if let p = randomPath() {
+                modify(&items, p) { $0.fields = Bool.random(using: &rng) ? [] : [Field("id", .integer(7))] }
+            }
         case 4:
             if let p = randomPath() { _ = remove(&items, p) }
         case 5, 6:
@@ -213,14 +241,23 @@ enum ListEdits {
                 var moved = remove(&items, p)
                 let rest = paths(items)
                 let parent = Bool.random(using: &rng) || rest.isEmpty ? nil : rest.randomElement(using: &rng)
-                if parent == nil { moved.section = Bool.random(using: &rng) ? moved.section : sections.randomElement(using: &rng)! }
+                if parent == nil {
+                    moved.section = Bool.random(using: &rng) ? moved.section : sections.randomElement(using: &rng)!
+                }
                 let count = parent.map { get(items, $0).children.count } ?? items.count
                 insert(moved, &items, parent: parent, index: Int.random(in: 0...count, using: &rng))
             }
         case 8:
-            if !items.isEmpty { let i = Int.random(in: 0..<items.count, using: &rng); items[i].section = sections.randomElement(using: &rng)! }
+            if !items.isEmpty {
+                let i = Int.random(in: 0..<items.count, using: &rng)
+                items[i].section = sections.randomElement(using: &rng)!
+            }
         default:
-            if Bool.random(using: &rng) { items.reverse() } else { items = Array(items.dropFirst(Int.random(in: 0...items.count, using: &rng))) }
+            if Bool.random(using: &rng) {
+                items.reverse()
+            } else {
+                items = Array(items.dropFirst(Int.random(in: 0...items.count, using: &rng)))
+            }
         }
         list.items = items
     }
@@ -235,11 +272,16 @@ enum ChecklistGenerator {
         var lines: [String] = []
         if Int.random(in: 0..<4, using: &rng) == 0 { lines += ["---", "title: List \(seed)", "---"] }
         if Int.random(in: 0..<3, using: &rng) == 0 { lines += ["# Project \(seed)", "", "Some intro text.", ""] }
-        let names = ["Milk", "Eggs", "Call the bank", "Fix the build [id:: 3]", "caf\u{E9} cr\u{E8}me", "**bold** task", "see [docs](http://x)"]
+        let names = [
+            "Milk", "Eggs", "Call the bank", "Fix the build [id:: 3]", "caf\u{E9} cr\u{E8}me", "**bold** task",
+            "see [docs](http://x)",
+        ]
         let headings = ["Today", "Later", "Done", "Ideas"]
         for section in 0..<Int.random(in: 1...4, using: &rng) {
             if section > 0 || Bool.random(using: &rng) {
-                lines.append(String(repeating: "#", count: Int.random(in: 1...3, using: &rng)) + " " + headings[section % headings.count])
+                lines.append(
+                    String(repeating: "#", count: Int.random(in: 1...3, using: &rng)) + " "
+                        + headings[section % headings.count])
                 if Int.random(in: 0..<3, using: &rng) == 0 { lines += ["", "A paragraph about this part."] }
                 if Bool.random(using: &rng) { lines.append("") }
             }
@@ -255,7 +297,12 @@ enum ChecklistGenerator {
                 switch Int.random(in: 0..<12, using: &rng) {
                 case 0: lines.append(pad + String(repeating: " ", count: m.count) + "a second line")
                 case 1: lines += ["", pad + String(repeating: " ", count: m.count) + "A note under it."]
-                case 2: lines += ["", pad + String(repeating: " ", count: m.count) + "```", pad + String(repeating: " ", count: m.count) + "code", pad + String(repeating: " ", count: m.count) + "```"]
+                case 2:
+                    lines += [
+                        "", pad + String(repeating: " ", count: m.count) + "```",
+                        pad + String(repeating: " ", count: m.count) + "code",
+                        pad + String(repeating: " ", count: m.count) + "```",
+                    ]
                 default: break
                 }
                 if loose { lines.append("") }
@@ -288,7 +335,9 @@ extension UpdateTests {
                 try document.update(with: list)
             } catch {
                 errors += 1
-                failures.append("seed \(seed): \(error)\n\(text)\n---\n\(list.flattened().map { "\($0.depth) \($0.item.checklistText) §\($0.item.section ?? "-")" }.joined(separator: "\n"))")
+                failures.append(
+                    "seed \(seed): \(error)\n\(text)\n---\n\(list.flattened().map { "\($0.depth) \($0.item.checklistText) §\($0.item.section ?? "-")" }.joined(separator: "\n"))"
+                )
                 continue
             }
             let again = document.text
@@ -302,7 +351,9 @@ extension UpdateTests {
     func generatedRealistic() throws {
         let documents = (0..<Self.fuzzCount).map { ChecklistGenerator.document(seed: UInt64($0) &+ 500) }
         let result = try Self.fuzz(documents, seed: 321_000)
-        #expect(result.failed.isEmpty, "\(result.failed.count) failures:\n\(result.failed.prefix(3).joined(separator: "\n\n"))")
+        #expect(
+            result.failed.isEmpty,
+            "\(result.failed.count) failures:\n\(result.failed.prefix(3).joined(separator: "\n\n"))")
     }
 
     @Test("random edits of hostile generated documents: a result that reads as the list, or an error")
@@ -312,6 +363,9 @@ extension UpdateTests {
         // Every document that is written reads as its list (the update checks it); a few of
         // these documents are too tangled to change in place, and say so.
         #expect(result.failed.count == result.errors)
-        #expect(result.errors * 100 < documents.count * 15, "\(result.errors) of \(documents.count) could not be written:\n\(result.failed.prefix(3).joined(separator: "\n\n"))")
+        #expect(
+            result.errors * 100 < documents.count * 15,
+            "\(result.errors) of \(documents.count) could not be written:\n\(result.failed.prefix(3).joined(separator: "\n\n"))"
+        )
     }
 }

@@ -10,7 +10,11 @@ struct CodableTests {
     static let everything = TodoList(
         metadata: [
             Field("title", .string("Groceries")),
-            Field("settings", .dictionary([Field("z", .integer(1)), Field("a", .dictionary([Field("y", .null), Field("b", .bool(false))]))])),
+            Field(
+                "settings",
+                .dictionary([
+                    Field("z", .integer(1)), Field("a", .dictionary([Field("y", .null), Field("b", .bool(false))])),
+                ])),
         ],
         items: [
             TodoItem(
@@ -18,8 +22,10 @@ struct CodableTests {
                 fields: [
                     Field("due", .date(Date(timeIntervalSinceReferenceDate: 726_842_123.456789))),
                     Field("whole", .date(Date(timeIntervalSince1970: 0))),
-                    Field("three", .integer(3)), Field("three point oh", .double(3.0)), Field("text three", .string("3")),
-                    Field("max", .integer(.max)), Field("min", .integer(.min)), Field("tiny", .double(.leastNonzeroMagnitude)),
+                    Field("three", .integer(3)), Field("three point oh", .double(3.0)),
+                    Field("text three", .string("3")),
+                    Field("max", .integer(.max)), Field("min", .integer(.min)),
+                    Field("tiny", .double(.leastNonzeroMagnitude)),
                     Field("big", .double(1e300)), Field("up", .double(.infinity)), Field("down", .double(-.infinity)),
                     Field("blob", .data(Data([0, 1, 0xAB, 0xFF]))), Field("empty blob", .data(Data())),
                     Field("nothing", .null), Field("yes", .bool(true)), Field("empty", .string("")),
@@ -28,7 +34,8 @@ struct CodableTests {
                     Field("b", .integer(1)), Field("a", .integer(2)), Field("b", .integer(3)),
                 ],
                 children: [
-                    TodoItem(name: "Whole milk", status: .done, children: [TodoItem(name: "Organic", status: .custom("/"))]),
+                    TodoItem(
+                        name: "Whole milk", status: .done, children: [TodoItem(name: "Organic", status: .custom("/"))]),
                     TodoItem(name: "", status: .custom("-")),
                 ],
                 section: "Today"),
@@ -36,11 +43,15 @@ struct CodableTests {
             TodoItem(name: "line\nbreak \"quoted\" <xml> & \\", status: .custom("\t")),
         ])
 
-    static func jsonRoundTrip(_ list: TodoList, _ encoder: JSONEncoder = JSONEncoder(), _ decoder: JSONDecoder = JSONDecoder()) throws -> TodoList {
+    static func jsonRoundTrip(
+        _ list: TodoList, _ encoder: JSONEncoder = JSONEncoder(), _ decoder: JSONDecoder = JSONDecoder()
+    ) throws -> TodoList {
         try decoder.decode(TodoList.self, from: try encoder.encode(list))
     }
 
-    static func plistRoundTrip(_ list: TodoList, format: PropertyListSerialization.PropertyListFormat) throws -> TodoList {
+    static func plistRoundTrip(_ list: TodoList, format: PropertyListSerialization.PropertyListFormat) throws
+        -> TodoList
+    {
         let encoder = PropertyListEncoder()
         encoder.outputFormat = format
         return try PropertyListDecoder().decode(TodoList.self, from: try encoder.encode(list))
@@ -53,7 +64,9 @@ struct CodableTests {
         #expect(try Self.plistRoundTrip(Self.everything, format: .binary) == Self.everything)
     }
 
-    @Test("every checklist fixture survives JSON and both property list formats", arguments: Fixture.files(in: "markdown"))
+    @Test(
+        "every checklist fixture survives JSON and both property list formats", arguments: Fixture.files(in: "markdown")
+    )
     func fixtures(name: String) throws {
         let list = try TodoList(markdown: Fixture.text(name))
         #expect(try Self.jsonRoundTrip(list) == list)
@@ -72,7 +85,10 @@ struct CodableTests {
     @Test("NaN comes back as NaN")
     func notANumber() throws {
         let list = TodoList(items: [TodoItem(name: "x", fields: [Field("n", .double(.nan))])])
-        for back in [try Self.jsonRoundTrip(list), try Self.plistRoundTrip(list, format: .xml), try Self.plistRoundTrip(list, format: .binary)] {
+        for back in [
+            try Self.jsonRoundTrip(list), try Self.plistRoundTrip(list, format: .xml),
+            try Self.plistRoundTrip(list, format: .binary),
+        ] {
             let value = try #require(back.items.first?.fields.first)
             #expect(value.key == "n")
             guard case .double(let d) = value.value else {
@@ -102,12 +118,19 @@ struct CodableTests {
         let list = TodoList(
             metadata: [Field("title", .string("Groceries"))],
             items: [
-                TodoItem(name: "Milk", fields: [Field("due", .date(Date(timeIntervalSinceReferenceDate: 0.5)))], section: "Today"),
+                TodoItem(
+                    name: "Milk", fields: [Field("due", .date(Date(timeIntervalSinceReferenceDate: 0.5)))],
+                    section: "Today"),
                 TodoItem(
                     name: "Eggs", status: .done,
-                    fields: [Field("n", .integer(3)), Field("d", .double(3)), Field("m", .dictionary([Field("z", .null), Field("a", .data(Data("Hi".utf8)))]))],
+                    fields: [
+                        Field("n", .integer(3)), Field("d", .double(3)),
+                        Field("m", .dictionary([Field("z", .null), Field("a", .data(Data("Hi".utf8)))])),
+                    ],
                     children: [TodoItem(name: "Brown ones", status: .custom("/"))]),
-                TodoItem(name: "Tea", fields: [Field("i", .double(.infinity)), Field("t", .array([.bool(true), .string("s")]))]),
+                TodoItem(
+                    name: "Tea",
+                    fields: [Field("i", .double(.infinity)), Field("t", .array([.bool(true), .string("s")]))]),
             ])
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
@@ -127,7 +150,9 @@ struct CodableTests {
 
     @Test("an XML property list keeps a date's fraction, as a real")
     func xmlPropertyListDate() throws {
-        let list = TodoList(items: [TodoItem(name: "x", fields: [Field("d", .date(Date(timeIntervalSinceReferenceDate: 1.25)))])])
+        let list = TodoList(items: [
+            TodoItem(name: "x", fields: [Field("d", .date(Date(timeIntervalSinceReferenceDate: 1.25)))])
+        ])
         let encoder = PropertyListEncoder()
         encoder.outputFormat = .xml
         let xml = String(decoding: try encoder.encode(list), as: UTF8.self)
@@ -168,30 +193,34 @@ struct CodableTests {
                 ]))
     }
 
-    @Test("malformed input is a DecodingError, never a guess", arguments: [
-        #"{"name": "a", "status": "xx"}"#,
-        #"{"name": "a", "status": ""}"#,
-        #"{"name": "a"}"#,
-        #"{"status": " "}"#,
-        #"{"name": "a", "status": " ", "fields": [{"key": "k", "value": {}}]}"#,
-        #"{"name": "a", "status": " ", "fields": [{"key": "k", "value": {"string": "x", "integer": 3}}]}"#,
-        #"{"name": "a", "status": " ", "fields": [{"key": "k", "value": {"string": "x", "colour": 3}}]}"#,
-        #"{"name": "a", "status": " ", "fields": [{"key": "k", "value": {"colour": "red"}}]}"#,
-        #"{"name": "a", "status": " ", "fields": [{"key": "k", "value": {"integer": 2.5}}]}"#,
-        #"{"name": "a", "status": " ", "fields": [{"key": "k", "value": {"integer": "3"}}]}"#,
-        #"{"name": "a", "status": " ", "fields": [{"key": "k", "value": {"double": "2.5"}}]}"#,
-        #"{"name": "a", "status": " ", "fields": [{"key": "k", "value": {"null": false}}]}"#,
-        #"{"name": "a", "status": " ", "fields": [{"key": "k", "value": {"date": "2024-01-01T00:00:00Z"}}]}"#,
-        #"{"name": "a", "status": " ", "fields": [{"value": {"integer": 1}}]}"#,
-        #"{"name": "a", "status": " ", "fields": [{"key": "k", "value": {"dictionary": {"a": {"integer": 1}}}}]}"#,
-    ])
+    @Test(
+        "malformed input is a DecodingError, never a guess",
+        arguments: [
+            #"{"name": "a", "status": "xx"}"#,
+            #"{"name": "a", "status": ""}"#,
+            #"{"name": "a"}"#,
+            #"{"status": " "}"#,
+            #"{"name": "a", "status": " ", "fields": [{"key": "k", "value": {}}]}"#,
+            #"{"name": "a", "status": " ", "fields": [{"key": "k", "value": {"string": "x", "integer": 3}}]}"#,
+            #"{"name": "a", "status": " ", "fields": [{"key": "k", "value": {"string": "x", "colour": 3}}]}"#,
+            #"{"name": "a", "status": " ", "fields": [{"key": "k", "value": {"colour": "red"}}]}"#,
+            #"{"name": "a", "status": " ", "fields": [{"key": "k", "value": {"integer": 2.5}}]}"#,
+            #"{"name": "a", "status": " ", "fields": [{"key": "k", "value": {"integer": "3"}}]}"#,
+            #"{"name": "a", "status": " ", "fields": [{"key": "k", "value": {"double": "2.5"}}]}"#,
+            #"{"name": "a", "status": " ", "fields": [{"key": "k", "value": {"null": false}}]}"#,
+            #"{"name": "a", "status": " ", "fields": [{"key": "k", "value": {"date": "2024-01-01T00:00:00Z"}}]}"#,
+            #"{"name": "a", "status": " ", "fields": [{"value": {"integer": 1}}]}"#,
+            #"{"name": "a", "status": " ", "fields": [{"key": "k", "value": {"dictionary": {"a": {"integer": 1}}}}]}"#,
+        ])
     func malformed(json: String) {
         #expect(throws: DecodingError.self) { try JSONDecoder().decode(TodoItem.self, from: Data(json.utf8)) }
     }
 
     @Test("a list needs its items; metadata may be left out")
     func listKeys() throws {
-        #expect(throws: DecodingError.self) { try JSONDecoder().decode(TodoList.self, from: Data(#"{"metadata": []}"#.utf8)) }
+        #expect(throws: DecodingError.self) {
+            try JSONDecoder().decode(TodoList.self, from: Data(#"{"metadata": []}"#.utf8))
+        }
         #expect(try JSONDecoder().decode(TodoList.self, from: Data(#"{"items": []}"#.utf8)) == TodoList())
     }
 }

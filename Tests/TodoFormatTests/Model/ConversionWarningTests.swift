@@ -4,24 +4,31 @@ import Testing
 
 @Suite("Conversion warnings")
 struct ConversionWarningTests {
-    @Test("the description adds the item count and the first item when there are any", arguments: [
-        (ConversionWarning(.fields, "fields were dropped"), "fields were dropped"),
-        (ConversionWarning(.fields, "fields were dropped", count: 4), "fields were dropped"),
-        (ConversionWarning(.status, "custom statuses became open", firstItem: "3.2 Milk"), "custom statuses became open (item 3.2 Milk)"),
-        (
-            ConversionWarning(.nesting, "nested items were flattened", count: 3, firstItem: "1.1 Eggs"),
-            "nested items were flattened (3 items, the first 1.1 Eggs)"
-        ),
-    ])
+    @Test(
+        "the description adds the item count and the first item when there are any",
+        arguments: [
+            (ConversionWarning(.fields, "fields were dropped"), "fields were dropped"),
+            (ConversionWarning(.fields, "fields were dropped", count: 4), "fields were dropped"),
+            (
+                ConversionWarning(.status, "custom statuses became open", firstItem: "3.2 Milk"),
+                "custom statuses became open (item 3.2 Milk)"
+            ),
+            (
+                ConversionWarning(.nesting, "nested items were flattened", count: 3, firstItem: "1.1 Eggs"),
+                "nested items were flattened (3 items, the first 1.1 Eggs)"
+            ),
+        ])
     func description(warning: ConversionWarning, text: String) {
         #expect(warning.description == text)
     }
 
     @Test("metadata left out names the target and the keys")
     func metadataLeftOut() {
-        let warning = ConversionWarning.metadataLeftOut([Field("title", .null), Field("owner", .null)], by: "plain JSON")
+        let warning = ConversionWarning.metadataLeftOut(
+            [Field("title", .null), Field("owner", .null)], by: "plain JSON")
         #expect(warning.kind == .metadata)
-        #expect(warning.description == "plain JSON has no place for the list's metadata (title, owner); it was left out")
+        #expect(
+            warning.description == "plain JSON has no place for the list's metadata (title, owner); it was left out")
     }
 
     @Test("the log keeps one warning per kind and message, counting items, with the first item")

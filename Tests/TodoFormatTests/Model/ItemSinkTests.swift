@@ -64,14 +64,16 @@ struct ItemSinkTests {
         #expect(builder.finish() == Self.tree)
     }
 
-    @Test("the builder nests items by their depths", arguments: [
-        ([0, 0, 0], "a b c"),
-        ([0, 1, 1, 0], "a(b c) d"),
-        ([0, 1, 2, 3, 0], "a(b(c(d))) e"),
-        ([0, 1, 2, 1, 0, 1], "a(b(c) d) e(f)"),
-        ([0, 1, 2, 3, 1], "a(b(c(d)) e)"),
-        ([0, 1, 2, 3], "a(b(c(d)))"),
-    ])
+    @Test(
+        "the builder nests items by their depths",
+        arguments: [
+            ([0, 0, 0], "a b c"),
+            ([0, 1, 1, 0], "a(b c) d"),
+            ([0, 1, 2, 3, 0], "a(b(c(d))) e"),
+            ([0, 1, 2, 1, 0, 1], "a(b(c) d) e(f)"),
+            ([0, 1, 2, 3, 1], "a(b(c(d)) e)"),
+            ([0, 1, 2, 3], "a(b(c(d)))"),
+        ])
     func nesting(depths: [Int], outline: String) {
         var builder = ListBuilder()
         builder.begin(metadata: [])
@@ -92,7 +94,9 @@ struct ItemSinkTests {
         builder.item(TodoItem(name: "b", children: [TodoItem(name: "stale")]), depth: 0)
         builder.item(TodoItem(name: "b1"), depth: 1)
         builder.end()
-        #expect(builder.finish() == TodoList(items: [TodoItem(name: "a"), TodoItem(name: "b", children: [TodoItem(name: "b1")])]))
+        #expect(
+            builder.finish()
+                == TodoList(items: [TodoItem(name: "a"), TodoItem(name: "b", children: [TodoItem(name: "b1")])]))
     }
 
     @Test("the builder keeps each item's fields, status and section, and the metadata")
@@ -124,7 +128,8 @@ struct ItemSinkTests {
         builder.begin(metadata: [])
         for (name, depth) in [("Milk", 0), ("Eggs", 0), ("Brown ones", 1)] {
             let range = try #require(text.range(of: name))
-            builder.item(TodoItem(nameStorage: text[range], status: .open, fields: [], children: [], section: nil), depth: depth)
+            builder.item(
+                TodoItem(nameStorage: text[range], status: .open, fields: [], children: [], section: nil), depth: depth)
         }
         builder.end()
         let list = builder.finish()
@@ -138,13 +143,16 @@ struct ItemSinkTests {
         let text = "- [ ] Milk\n- [x] Eggs\n"
         var builder = ListBuilder(keepingSlices: ())
         let range = try #require(text.range(of: "Eggs"))
-        builder.item(TodoItem(nameStorage: text[range], status: .done, fields: [], children: [], section: nil), depth: 0)
+        builder.item(
+            TodoItem(nameStorage: text[range], status: .done, fields: [], children: [], section: nil), depth: 0)
         let item = try #require(builder.finish().items.first)
         #expect(item.name == "Eggs")
         #expect(item.nameStorage.base == text)
     }
 
-    @Test("a checklist read into memory keeps no item name as a slice of the file", arguments: Fixture.files(in: "markdown"))
+    @Test(
+        "a checklist read into memory keeps no item name as a slice of the file",
+        arguments: Fixture.files(in: "markdown"))
     func readNamesDetached(name: String) throws {
         let list = try TodoList(markdown: Fixture.text(name))
         let entries = list.flattened()

@@ -4,10 +4,13 @@ import Testing
 
 @Suite("Statuses")
 struct TodoStatusTests {
-    @Test("the bracket character decides the status", arguments: [
-        (" " as Unicode.Scalar, TodoStatus.open), ("x", .done), ("X", .done), ("/", .custom("/")), ("-", .custom("-")),
-        ("@", .custom("@")), ("\t", .custom("\t")), ("ü", .custom("ü")), ("😀", .custom("😀")), ("y", .custom("y")),
-    ])
+    @Test(
+        "the bracket character decides the status",
+        arguments: [
+            (" " as Unicode.Scalar, TodoStatus.open), ("x", .done), ("X", .done), ("/", .custom("/")),
+            ("-", .custom("-")),
+            ("@", .custom("@")), ("\t", .custom("\t")), ("ü", .custom("ü")), ("😀", .custom("😀")), ("y", .custom("y")),
+        ])
     func marker(marker: Unicode.Scalar, status: TodoStatus) {
         #expect(TodoStatus(marker: marker) == status)
     }

@@ -6,27 +6,28 @@ import Testing
 /// The shapes of docs/APP-SHAPES.md sections 1 and 2, made by plistlib, with dates, data, nested
 /// dictionaries and unicode among their values.
 enum Shapes {
-    static let make = Python.prelude + """
-        when = datetime.datetime(2024, 5, 1, 9, 30, 15)
-        tasks = [
-            {"title": "Milk", "done": False, "added": when, "id": 7},
-            {"title": "Eggs ünïcödé 😀", "done": True, "blob": b"\\x00\\x01\\xff", "meta": {"aisle": 4, "tags": ["dairy", "fresh"]}},
-            {"title": "Bread", "done": False, "price": 2.5},
-        ]
-        todos = [{"name": t["title"], "checked": t["done"]} for t in tasks]
-        app = {"NSWindow Frame main": "0 0 390 844", "launchCount": 12, "lastOpened": when}
-        def dump(name, value, binary=True):
-            with open(os.path.join(d, name), "wb") as f:
-                plistlib.dump(value, f, fmt=plistlib.FMT_BINARY if binary else plistlib.FMT_XML, sort_keys=False)
-        dump("array.bplist.plist", tasks)
-        dump("array.xml.plist", tasks, binary=False)
-        dump("prefs-tasks.plist", {**app, "tasks": tasks})
-        dump("prefs-tasks.xml.plist", {**app, "tasks": tasks}, binary=False)
-        dump("prefs-todoskey.plist", {**app, "TodosKey": json.dumps(todos).encode()})
-        dump("prefs-two-lists.plist", {**app, "tasks": tasks, "TodosKey": json.dumps(todos).encode()})
-        with open(os.path.join(d, "todos.json"), "w") as f: json.dump(todos, f)
-        with open(os.path.join(d, "object.json"), "w") as f: json.dump({"version": 3, "items": tasks[:1] and [{"title": "Milk", "completed": False, "position": 1}, {"title": "Eggs", "completed": True, "position": 2}]}, f, indent=2)
-        """
+    static let make =
+        Python.prelude + """
+            when = datetime.datetime(2024, 5, 1, 9, 30, 15)
+            tasks = [
+                {"title": "Milk", "done": False, "added": when, "id": 7},
+                {"title": "Eggs ünïcödé 😀", "done": True, "blob": b"\\x00\\x01\\xff", "meta": {"aisle": 4, "tags": ["dairy", "fresh"]}},
+                {"title": "Bread", "done": False, "price": 2.5},
+            ]
+            todos = [{"name": t["title"], "checked": t["done"]} for t in tasks]
+            app = {"NSWindow Frame main": "0 0 390 844", "launchCount": 12, "lastOpened": when}
+            def dump(name, value, binary=True):
+                with open(os.path.join(d, name), "wb") as f:
+                    plistlib.dump(value, f, fmt=plistlib.FMT_BINARY if binary else plistlib.FMT_XML, sort_keys=False)
+            dump("array.bplist.plist", tasks)
+            dump("array.xml.plist", tasks, binary=False)
+            dump("prefs-tasks.plist", {**app, "tasks": tasks})
+            dump("prefs-tasks.xml.plist", {**app, "tasks": tasks}, binary=False)
+            dump("prefs-todoskey.plist", {**app, "TodosKey": json.dumps(todos).encode()})
+            dump("prefs-two-lists.plist", {**app, "tasks": tasks, "TodosKey": json.dumps(todos).encode()})
+            with open(os.path.join(d, "todos.json"), "w") as f: json.dump(todos, f)
+            with open(os.path.join(d, "object.json"), "w") as f: json.dump({"version": 3, "items": tasks[:1] and [{"title": "Milk", "completed": False, "position": 1}, {"title": "Eggs", "completed": True, "position": 2}]}, f, indent=2)
+            """
 
     static func make(in directory: TemporaryDirectory) throws {
         try Python.run(make, in: directory)
@@ -53,9 +54,12 @@ struct PropertyListTests {
                 """, in: directory)
     }
 
-    @Test("every shape reads without flags", arguments: [
-        "array.bplist.plist", "array.xml.plist", "prefs-tasks.plist", "prefs-tasks.xml.plist", "prefs-todoskey.plist", "todos.json",
-    ])
+    @Test(
+        "every shape reads without flags",
+        arguments: [
+            "array.bplist.plist", "array.xml.plist", "prefs-tasks.plist", "prefs-tasks.xml.plist",
+            "prefs-todoskey.plist", "todos.json",
+        ])
     func reads(name: String) throws {
         let directory = try TemporaryDirectory()
         try Shapes.make(in: directory)
@@ -63,11 +67,18 @@ struct PropertyListTests {
         #expect(list.items.map(\.name) == ["Milk", "Eggs ünïcödé 😀", "Bread"])
         #expect(list.items.map(\.isChecked) == [false, true, false])
         if !name.contains("todoskey") && !name.hasSuffix(".json") {
-            #expect(list.items[0].fields == [Field("added", .date(ISO8601.parse("2024-05-01T09:30:15Z".utf8)!)), Field("id", .integer(7))])
+            #expect(
+                list.items[0].fields == [
+                    Field("added", .date(ISO8601.parse("2024-05-01T09:30:15Z".utf8)!)), Field("id", .integer(7)),
+                ])
             #expect(
                 list.items[1].fields == [
                     Field("blob", .data(Data([0, 1, 0xFF]))),
-                    Field("meta", .dictionary([Field("aisle", .integer(4)), Field("tags", .array([.string("dairy"), .string("fresh")]))])),
+                    Field(
+                        "meta",
+                        .dictionary([
+                            Field("aisle", .integer(4)), Field("tags", .array([.string("dairy"), .string("fresh")])),
+                        ])),
                 ])
             #expect(list.items[2].fields == [Field("price", .double(2.5))])
         }
@@ -78,20 +89,28 @@ struct PropertyListTests {
         let directory = try TemporaryDirectory()
         try Shapes.make(in: directory)
         let path = directory.path("prefs-two-lists.plist")
-        #expect(throws: ConversionError.noList(path: path, reason: "several keys hold todo lists (tasks, TodosKey); pick one with --key")) {
+        #expect(
+            throws: ConversionError.noList(
+                path: path, reason: "several keys hold todo lists (tasks, TodosKey); pick one with --key")
+        ) {
             try TodoList(contentsOf: .file(path))
         }
         let todos = try TodoList(contentsOf: .file(path), options: ListOptions(key: "TodosKey"))
         #expect(todos.items.map(\.name) == ["Milk", "Eggs ünïcödé 😀", "Bread"])
         #expect(todos.items.map(\.isChecked) == [false, true, false])
-        let notAList = try #require(throws: ConversionError.self) { try TodoList(contentsOf: .file(path), options: ListOptions(key: "launchCount")) }
+        let notAList = try #require(throws: ConversionError.self) {
+            try TodoList(contentsOf: .file(path), options: ListOptions(key: "launchCount"))
+        }
         #expect(notAList.description == "\(path): the value under 'launchCount' is not a list of items")
     }
 
-    @Test("X to checklist to X gives back the same data, other keys and key names untouched", arguments: [
-        "array.bplist.plist", "array.xml.plist", "prefs-tasks.plist", "prefs-tasks.xml.plist", "prefs-todoskey.plist", "todos.json",
-        "object.json",
-    ])
+    @Test(
+        "X to checklist to X gives back the same data, other keys and key names untouched",
+        arguments: [
+            "array.bplist.plist", "array.xml.plist", "prefs-tasks.plist", "prefs-tasks.xml.plist",
+            "prefs-todoskey.plist", "todos.json",
+            "object.json",
+        ])
     func roundTrip(name: String) throws {
         let directory = try TemporaryDirectory()
         try Shapes.make(in: directory)
@@ -136,12 +155,15 @@ struct PropertyListTests {
     /// What XML property lists keep: dates in whole seconds.
     static func wholeSeconds(_ list: TodoList) -> TodoList {
         list.mappingValues { v in
-            if case .date(let d) = v { return .date(Date(timeIntervalSince1970: d.timeIntervalSince1970.rounded(.down))) }
+            if case .date(let d) = v {
+                return .date(Date(timeIntervalSince1970: d.timeIntervalSince1970.rounded(.down)))
+            }
             return v
         }
     }
 
-    @Test("plistlib and plistutil read what todofmt writes, in both formats", arguments: [DocumentFormat.plist, .bplist])
+    @Test(
+        "plistlib and plistutil read what todofmt writes, in both formats", arguments: [DocumentFormat.plist, .bplist])
     func interop(format: DocumentFormat) throws {
         let directory = try TemporaryDirectory()
         let list = try TodoList(markdown: Fixture.text("markdown/fields.md") + "- [/] ünïcödé 😀 & <xml>\n")
@@ -155,9 +177,11 @@ struct PropertyListTests {
         #expect(loaded == "6 Pay rent 2024-06-01T09:00:00 b'Hello' ünïcödé 😀 & <xml> /\n")
         // plistutil converts it to the other format, and todofmt reads that the same.
         let other = directory.path("other.plist")
-        let result = try ExternalTool.run("plistutil", ["-i", path, "-o", other, "-f", format == .plist ? "bin" : "xml"])
+        let result = try ExternalTool.run(
+            "plistutil", ["-i", path, "-o", other, "-f", format == .plist ? "bin" : "xml"])
         #expect(result.status == 0, "\(result.stderr)")
-        let a = try TodoList(contentsOf: .file(path)), b = try TodoList(contentsOf: .file(other))
+        let a = try TodoList(contentsOf: .file(path))
+        let b = try TodoList(contentsOf: .file(other))
         #expect(a == b)
         // Everything but the null inside a dictionary, which property lists cannot hold.
         #expect(a == Self.withoutNulls(list))
@@ -186,7 +210,8 @@ struct PropertyListTests {
     static func sortingKeys(_ value: FieldValue) -> FieldValue {
         switch value {
         case .array(let values): .array(values.map(sortingKeys))
-        case .dictionary(let fields): .dictionary(fields.map { Field($0.key, sortingKeys($0.value)) }.sorted { $0.key < $1.key })
+        case .dictionary(let fields):
+            .dictionary(fields.map { Field($0.key, sortingKeys($0.value)) }.sorted { $0.key < $1.key })
         default: value
         }
     }
@@ -196,7 +221,8 @@ struct PropertyListTests {
         let directory = try TemporaryDirectory()
         try Shapes.make(in: directory)
         let checklist = directory.path("new.md")
-        try "- [x] Milk [added:: 2024-05-01T09:30:15Z] [id:: 7]\n- [ ] Butter\n".write(toFile: checklist, atomically: false, encoding: .utf8)
+        try "- [x] Milk [added:: 2024-05-01T09:30:15Z] [id:: 7]\n- [ ] Butter\n".write(
+            toFile: checklist, atomically: false, encoding: .utf8)
         for name in ["prefs-tasks.plist", "prefs-todoskey.plist"] {
             _ = try Conversion(input: .at(checklist), output: .at(directory.path(name))).run()
         }
@@ -211,7 +237,10 @@ struct PropertyListTests {
                 with open(os.path.join(d, "prefs-todoskey.plist"), "rb") as f: v = plistlib.load(f)
                 print(sorted(v.keys()), json.loads(v["TodosKey"]))
                 """, in: directory)
-        #expect(todos == "['NSWindow Frame main', 'TodosKey', 'lastOpened', 'launchCount'] [{'name': 'Milk', 'checked': True, 'added': '2024-05-01T09:30:15Z', 'id': 7}, {'name': 'Butter', 'checked': False}]\n")
+        #expect(
+            todos
+                == "['NSWindow Frame main', 'TodosKey', 'lastOpened', 'launchCount'] [{'name': 'Milk', 'checked': True, 'added': '2024-05-01T09:30:15Z', 'id': 7}, {'name': 'Butter', 'checked': False}]\n"
+        )
     }
 
     @Test("a JSON object root keeps its other keys; an order field follows the new order")
@@ -220,7 +249,8 @@ struct PropertyListTests {
         try Shapes.make(in: directory)
         let path = directory.path("object.json")
         let checklist = directory.path("moved.md")
-        try "- [x] Eggs [position:: 2]\n- [ ] Milk [position:: 1]\n- [ ] Tea\n".write(toFile: checklist, atomically: false, encoding: .utf8)
+        try "- [x] Eggs [position:: 2]\n- [ ] Milk [position:: 1]\n- [ ] Tea\n".write(
+            toFile: checklist, atomically: false, encoding: .utf8)
         _ = try Conversion(input: .at(checklist), output: .at(path)).run()
         let loaded = try Self.load("object.json", in: directory)
         #expect(
@@ -242,7 +272,9 @@ struct PropertyListTests {
                 """, in: directory)
         let path = directory.path("list.edenlist")
         let before = try Self.load("list.edenlist", in: directory)
-        let unnamed = try #require(throws: ConversionError.self) { try TodoList(contentsOf: .file(path), format: .plist) }
+        let unnamed = try #require(throws: ConversionError.self) {
+            try TodoList(contentsOf: .file(path), format: .plist)
+        }
         #expect(
             unnamed.description
                 == "\(path): no todo list found: no key holds an array of items with a name (name, title, content, text, task); "
@@ -258,18 +290,20 @@ struct PropertyListTests {
 
     /// A damaged copy of `array.bplist.plist`, or a small XML list, and where the error is:
     /// a byte offset (negative counts from the end) or a line and column.
-    @Test("corrupt and wrong property lists are errors at their exact place; no output is touched", arguments: [
-        ("truncated", "not a binary property list (too short or no 'bplist00' header)", [0]),
-        // Both point at the byte the test changed.
-        ("bad trailer", "corrupt trailer: offset size 3, reference size 1", [-26]),
-        ("bad offset", "object 26 has offset 255 outside the object area (under [2].price)", [-33]),
-        ("bad length", "bad length of object 25 (under [2].title)", [-1]),
-        ("xml unclosed", "expected </string>, found </dict>", [4, 35]),
-        ("xml unknown", "unknown element <strng>", [2, 1]),
-        ("not items", "an item is not a dictionary of keys and values", [2, 1]),
-        ("no name", "item has no name (its keys: done)", [1, 15]),
-        ("xml root", "the root is neither an array of items nor a dictionary holding one", [2, 1]),
-    ])
+    @Test(
+        "corrupt and wrong property lists are errors at their exact place; no output is touched",
+        arguments: [
+            ("truncated", "not a binary property list (too short or no 'bplist00' header)", [0]),
+            // Both point at the byte the test changed.
+            ("bad trailer", "corrupt trailer: offset size 3, reference size 1", [-26]),
+            ("bad offset", "object 26 has offset 255 outside the object area (under [2].price)", [-33]),
+            ("bad length", "bad length of object 25 (under [2].title)", [-1]),
+            ("xml unclosed", "expected </string>, found </dict>", [4, 35]),
+            ("xml unknown", "unknown element <strng>", [2, 1]),
+            ("not items", "an item is not a dictionary of keys and values", [2, 1]),
+            ("no name", "item has no name (its keys: done)", [1, 15]),
+            ("xml root", "the root is neither an array of items nor a dictionary holding one", [2, 1]),
+        ])
     func corrupt(kind: String, message: String, place: [Int]) throws {
         var place = place
         let directory = try TemporaryDirectory()
@@ -281,10 +315,15 @@ struct PropertyListTests {
         case "bad offset": bytes[bytes.count - 32 - 1] = 0xFF  // the table's last offset byte
         case "bad length":
             // "Bread"'s marker says its length follows as an integer, and none does.
-            let at = bytes.indices.first { bytes[$0] == 0x55 && Array(bytes[($0 + 1)...].prefix(5)) == Array("Bread".utf8) }!
+            let at = bytes.indices.first {
+                bytes[$0] == 0x55 && Array(bytes[($0 + 1)...].prefix(5)) == Array("Bread".utf8)
+            }!
             bytes[at] = 0x5F
             place[0] = at + 1  // where its length should be
-        case "xml unclosed": bytes = Array("<?xml version=\"1.0\"?>\n<plist version=\"1.0\">\n<array>\n\t<dict><key>name</key><string>Milk</dict>\n".utf8)
+        case "xml unclosed":
+            bytes = Array(
+                "<?xml version=\"1.0\"?>\n<plist version=\"1.0\">\n<array>\n\t<dict><key>name</key><string>Milk</dict>\n"
+                    .utf8)
         case "xml unknown": bytes = Array("<plist><array>\n<strng>x</strng></array></plist>".utf8)
         case "not items": bytes = Array("<plist><array>\n<string>x</string></array></plist>".utf8)
         case "xml root": bytes = Array("<plist>\n<string>x</string>\n</plist>".utf8)

@@ -14,11 +14,14 @@ struct PropertyListWriteBackTests {
 
     /// What plistlib loads from a file, as `repr` prints it.
     static func loaded(_ name: String, in directory: TemporaryDirectory) throws -> String {
-        try Python.run(Python.prelude + "print(repr(plistlib.load(open(os.path.join(d, \(String(reflecting: name))), 'rb'))))", in: directory)
+        try Python.run(
+            Python.prelude + "print(repr(plistlib.load(open(os.path.join(d, \(String(reflecting: name))), 'rb'))))",
+            in: directory)
     }
 
     @discardableResult
-    static func write(_ markdown: String, into path: String, options: ListOptions = ListOptions(), strict: Bool = false) throws
+    static func write(_ markdown: String, into path: String, options: ListOptions = ListOptions(), strict: Bool = false)
+        throws
         -> [ConversionWarning]
     {
         try JSONWriteBackTests.write(markdown, into: path, options: options, strict: strict)
@@ -33,10 +36,14 @@ struct PropertyListWriteBackTests {
     @Test("unsigned 64-bit integers, 128-bit ones and UIDs read as values and stay exactly through a write")
     func wideIntegersAndUIDs() throws {
         let directory = try TemporaryDirectory()
-        try Self.make(Self.preferences + "\nplistlib.dump(prefs, open(os.path.join(d, 'prefs.plist'), 'wb'), fmt=plistlib.FMT_BINARY)", in: directory)
+        try Self.make(
+            Self.preferences
+                + "\nplistlib.dump(prefs, open(os.path.join(d, 'prefs.plist'), 'wb'), fmt=plistlib.FMT_BINARY)",
+            in: directory)
         let path = directory.path("prefs.plist")
         let bytes = Array(try Data(contentsOf: URL(fileURLWithPath: path)))
-        guard case .dictionary(let root) = try XMLPropertyListWriterTests.value(of: bytes, binary: true, path: path) else {
+        guard case .dictionary(let root) = try XMLPropertyListWriterTests.value(of: bytes, binary: true, path: path)
+        else {
             Issue.record("not a dictionary")
             return
         }
@@ -47,7 +54,8 @@ struct PropertyListWriteBackTests {
         #expect(root[key: "archived"] == .integer(7))
         var list = try TodoList(contentsOf: .file(path))
         #expect(list.items.map(\.name) == ["Milk", "Eggs"])
-        #expect(list.items[0].fields == [Field("ref", .integer(2)), Field("serial", .bigInteger("18446744073709551614"))])
+        #expect(
+            list.items[0].fields == [Field("ref", .integer(2)), Field("serial", .bigInteger("18446744073709551614"))])
         // Unchanged: the same data; the first item checked: only its flag changes, UIDs stay UIDs.
         let before = try Self.loaded("prefs.plist", in: directory)
         try Self.write(try list.encoded(as: .markdown).string, into: path)
@@ -55,14 +63,18 @@ struct PropertyListWriteBackTests {
         list.items[0].status = .done
         try Self.write(try list.encoded(as: .markdown).string, into: path)
         try Self.make(
-            Self.preferences + "\nprefs['tasks'][0]['done'] = True\nplistlib.dump(prefs, open(os.path.join(d, 'expected.plist'), 'wb'), fmt=plistlib.FMT_BINARY)",
+            Self.preferences
+                + "\nprefs['tasks'][0]['done'] = True\nplistlib.dump(prefs, open(os.path.join(d, 'expected.plist'), 'wb'), fmt=plistlib.FMT_BINARY)",
             in: directory)
         #expect(try Self.loaded("prefs.plist", in: directory) == (try Self.loaded("expected.plist", in: directory)))
     }
 
     @Test("16-byte integers read as the signed 128-bit values plistlib reads, and are written back as 16 bytes")
     func signed128() throws {
-        let values = ["170141183460469231731687303715884105727", "-170141183460469231731687303715884105728", "1267650600228229401496703205376"]
+        let values = [
+            "170141183460469231731687303715884105727", "-170141183460469231731687303715884105728",
+            "1267650600228229401496703205376",
+        ]
         for digits in values {
             let wide = try #require(WideInteger(digits: digits))
             #expect(wide.decimal == digits)
@@ -79,7 +91,8 @@ struct PropertyListWriteBackTests {
         let warnings = try list.write(to: .file(path), format: .bplist)
         #expect(warnings == [ConversionWarning(.values, PropertyListLosses.wideIntegers, count: 3, firstItem: "1 n")])
         let read = try Python.run(
-            Python.prelude + "print([i['v'] for i in plistlib.load(open(os.path.join(d, 'wide.plist'), 'rb'))])", in: directory)
+            Python.prelude + "print([i['v'] for i in plistlib.load(open(os.path.join(d, 'wide.plist'), 'rb'))])",
+            in: directory)
         #expect(read == "[" + values.joined(separator: ", ") + "]\n")
         #expect(try TodoList(contentsOf: .file(path)) == list)
     }
@@ -97,24 +110,39 @@ struct PropertyListWriteBackTests {
         #expect(
             throws: ConversionError.noList(
                 path: path,
-                reason: "a keyed archive (NSKeyedArchiver) holds archived objects, not a todo list todofmt reads; its keys: $archiver, $objects, $top, $version")
+                reason:
+                    "a keyed archive (NSKeyedArchiver) holds archived objects, not a todo list todofmt reads; its keys: $archiver, $objects, $top, $version"
+            )
         ) {
             try TodoList(contentsOf: .file(path))
         }
     }
 
-    static let oddNames = ["NUL\u{0}inside", "Bell\u{7} and escape\u{1B}", "Carriage\r\nreturn", "Tab\tand\nline", "DEL\u{7F}"]
+    static let oddNames = [
+        "NUL\u{0}inside", "Bell\u{7} and escape\u{1B}", "Carriage\r\nreturn", "Tab\tand\nline", "DEL\u{7F}",
+    ]
 
-    @Test("control characters are never written raw into XML: U+FFFD with a warning, a carriage return as &#13;; plistlib reads the file")
+    @Test(
+        "control characters are never written raw into XML: U+FFFD with a warning, a carriage return as &#13;; plistlib reads the file"
+    )
     func controlCharactersInXML() throws {
         let directory = try TemporaryDirectory()
         let list = TodoList(items: Self.oddNames.map { TodoItem(name: $0) })
         let path = directory.path("odd.plist")
         let warnings = try list.write(to: .file(path), format: .plist)
-        #expect(warnings == [ConversionWarning(.values, PropertyListLosses.controlCharacters, count: 2, firstItem: "1 NUL\u{0}inside")])
+        #expect(
+            warnings == [
+                ConversionWarning(
+                    .values, PropertyListLosses.controlCharacters, count: 2, firstItem: "1 NUL\u{0}inside")
+            ])
         let names = try Python.run(
-            Python.prelude + "print(json.dumps([i['name'] for i in plistlib.load(open(os.path.join(d, 'odd.plist'), 'rb'))]))", in: directory)
-        #expect(names == #"["NUL\ufffdinside", "Bell\ufffd and escape\ufffd", "Carriage\r\nreturn", "Tab\tand\nline", "DEL\u007f"]"# + "\n")
+            Python.prelude
+                + "print(json.dumps([i['name'] for i in plistlib.load(open(os.path.join(d, 'odd.plist'), 'rb'))]))",
+            in: directory)
+        #expect(
+            names
+                == #"["NUL\ufffdinside", "Bell\ufffd and escape\ufffd", "Carriage\r\nreturn", "Tab\tand\nline", "DEL\u007f"]"#
+                + "\n")
         // Into an existing XML file, the same; binary files hold every character.
         #expect(throws: ConversionError.self) { try list.write(to: .file(path), strict: true) }
         let binary = directory.path("odd.bplist")
@@ -126,7 +154,8 @@ struct PropertyListWriteBackTests {
     func nullsAndFractions() throws {
         let directory = try TemporaryDirectory()
         try Self.make(
-            "plistlib.dump([{'title': 'a', 'done': False}], open(os.path.join(d, 'list.plist'), 'wb'), fmt=plistlib.FMT_XML)", in: directory)
+            "plistlib.dump([{'title': 'a', 'done': False}], open(os.path.join(d, 'list.plist'), 'wb'), fmt=plistlib.FMT_XML)",
+            in: directory)
         let path = directory.path("list.plist")
         let warnings = try Self.write("- [ ] a\n- [ ] b [due:: 2026-01-02T03:04:05.25Z] [note:: null]\n", into: path)
         #expect(
@@ -136,10 +165,13 @@ struct PropertyListWriteBackTests {
             ])
         #expect(
             try Self.loaded("list.plist", in: directory)
-                == "[{'done': False, 'title': 'a'}, {'done': False, 'title': 'b', 'due': datetime.datetime(2026, 1, 2, 3, 4, 5)}]\n")
+                == "[{'done': False, 'title': 'a'}, {'done': False, 'title': 'b', 'due': datetime.datetime(2026, 1, 2, 3, 4, 5)}]\n"
+        )
     }
 
-    @Test("a changed item's null field is left out with a warning, in XML and binary files", arguments: ["FMT_XML", "FMT_BINARY"])
+    @Test(
+        "a changed item's null field is left out with a warning, in XML and binary files",
+        arguments: ["FMT_XML", "FMT_BINARY"])
     func nullInChangedItem(_ format: String) throws {
         let directory = try TemporaryDirectory()
         try Self.make(
@@ -148,14 +180,20 @@ struct PropertyListWriteBackTests {
         let path = directory.path("list.plist")
         let warnings = try Self.write("- [x] a [note:: null]\n- [x] b [gone:: null]\n", into: path)
         #expect(warnings == [ConversionWarning(.values, PropertyListLosses.null, count: 2, firstItem: "1 a")])
-        #expect(try Self.loaded("list.plist", in: directory) == "[{'done': True, 'title': 'a'}, {'done': True, 'title': 'b'}]\n")
-        #expect(throws: ConversionError.self) { try Self.write("- [ ] a [note:: null]\n- [x] b\n", into: path, strict: true) }
+        #expect(
+            try Self.loaded("list.plist", in: directory)
+                == "[{'done': True, 'title': 'a'}, {'done': True, 'title': 'b'}]\n")
+        #expect(throws: ConversionError.self) {
+            try Self.write("- [ ] a [note:: null]\n- [x] b\n", into: path, strict: true)
+        }
     }
 
-    @Test("JSON kept in a data value: an unchanged list keeps every byte, a change changes only its value", arguments: [
-        ("binary, JSONEncoder", "FMT_BINARY", "separators=(',', ':'), ensure_ascii=False"),
-        ("XML, Python", "FMT_XML", ""),
-    ])
+    @Test(
+        "JSON kept in a data value: an unchanged list keeps every byte, a change changes only its value",
+        arguments: [
+            ("binary, JSONEncoder", "FMT_BINARY", "separators=(',', ':'), ensure_ascii=False"),
+            ("XML, Python", "FMT_XML", ""),
+        ])
     func todosKey(_ label: String, format: String, dumps: String) throws {
         let directory = try TemporaryDirectory()
         let program = """
@@ -175,9 +213,13 @@ struct PropertyListWriteBackTests {
         #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == original, "\(label)")
         list.items[1].status = .done
         try Self.write(try list.encoded(as: .markdown).string, into: path)
-        #expect(try Self.loaded("prefs.plist", in: directory) == (try Self.loaded("expected.plist", in: directory)), "\(label)")
+        #expect(
+            try Self.loaded("prefs.plist", in: directory) == (try Self.loaded("expected.plist", in: directory)),
+            "\(label)")
         if format == "FMT_XML" {
-            #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == (try Data(contentsOf: URL(fileURLWithPath: directory.path("expected.plist")))))
+            #expect(
+                try Data(contentsOf: URL(fileURLWithPath: path))
+                    == (try Data(contentsOf: URL(fileURLWithPath: directory.path("expected.plist")))))
         }
     }
 
@@ -198,15 +240,22 @@ struct PropertyListWriteBackTests {
         let path = directory.path("list.plist")
         let options = ListOptions(key: "Records", schema: ItemSchema(naming: [.name: "ToDo", .checked: "CheckBox"]))
         try Self.write("- [x] a\n- [x] b\n- [x] c\n- [ ] d\n", into: path, options: options)
-        #expect(try String(contentsOfFile: path, encoding: .utf8) == (try String(contentsOfFile: directory.path("expected.plist"), encoding: .utf8)))
+        #expect(
+            try String(contentsOfFile: path, encoding: .utf8)
+                == (try String(contentsOfFile: directory.path("expected.plist"), encoding: .utf8)))
     }
 
     @Test("XML property list dates and reals written as the file writes them")
     func spellings() throws {
-        #expect(DateSpelling(of: "2025-10-01T13:33:10.6197688+03:30")?.format(ISO8601.parse("2026-01-02T03:04:05.25Z".utf8)!) == "2026-01-02T03:04:05.2500000+00:00")
-        let varying = DateSpelling(of: "2025-10-01 13:33:10.6197688+03:30")!.merged(with: DateSpelling(of: "2025-10-01 14:02:00+03:30")!)
+        #expect(
+            DateSpelling(of: "2025-10-01T13:33:10.6197688+03:30")?.format(
+                ISO8601.parse("2026-01-02T03:04:05.25Z".utf8)!) == "2026-01-02T03:04:05.2500000+00:00")
+        let varying = DateSpelling(of: "2025-10-01 13:33:10.6197688+03:30")!.merged(
+            with: DateSpelling(of: "2025-10-01 14:02:00+03:30")!)
         #expect(varying.format(ISO8601.parse("2026-01-02T03:04:05.25Z".utf8)!) == "2026-01-02 03:04:05.25+00:00")
-        #expect(DateSpelling(of: "2024-05-01 09:30:00")?.format(ISO8601.parse("2026-01-02T03:04:05.25Z".utf8)!) == "2026-01-02 03:04:05")
+        #expect(
+            DateSpelling(of: "2024-05-01 09:30:00")?.format(ISO8601.parse("2026-01-02T03:04:05.25Z".utf8)!)
+                == "2026-01-02 03:04:05")
         #expect(DateSpelling(of: "2024-05-01") == nil)
         var apple = XMLRenderer()
         let text = Array("<real>1</real><real>2.5</real>".utf8)
@@ -223,7 +272,8 @@ struct PropertyListWriteBackTests {
         let directory = try TemporaryDirectory()
         try Self.make(
             "plistlib.dump([{'title': 'test1', 'done': False}], open(os.path.join(d, 'Items.plist'), 'wb'), fmt=plistlib.FMT_BINARY)\n"
-                + Self.preferences + "\nplistlib.dump(prefs, open(os.path.join(d, 'prefs.plist'), 'wb'), fmt=plistlib.FMT_BINARY)",
+                + Self.preferences
+                + "\nplistlib.dump(prefs, open(os.path.join(d, 'prefs.plist'), 'wb'), fmt=plistlib.FMT_BINARY)",
             in: directory)
         for name in ["Items.plist", "prefs.plist"] {
             let path = directory.path(name)

@@ -24,14 +24,21 @@ struct AppTableTests {
     static let cases: [Case] = {
         var cases: [Case] = []
         for (fixture, options) in [
-            ("gorm-todos.db", ListOptions()), ("uuid-tasks.sqlite", ListOptions()), ("rails-todos.sqlite3", ListOptions()),
-            ("django-tasks.sqlite3", ListOptions(table: "todo_task")), ("swiftdata-default.store", ListOptions(entity: "TodoItem")),
+            ("gorm-todos.db", ListOptions()), ("uuid-tasks.sqlite", ListOptions()),
+            ("rails-todos.sqlite3", ListOptions()),
+            ("django-tasks.sqlite3", ListOptions(table: "todo_task")),
+            ("swiftdata-default.store", ListOptions(entity: "TodoItem")),
             ("notes-sti.sqlite", ListOptions(entity: "ICNote")), ("tutorial-db.json", ListOptions()),
         ] {
             let base = fixture.split(separator: ".")[0]
             cases.append(Case(fixture: fixture, flags: options, checklist: "\(base).expected.md", result: nil))
-            for edit in ["check", "rename", "add", "remove", "move"] where FileManager.default.fileExists(atPath: folder.appendingPathComponent("\(base).after-\(edit).md").path) {
-                cases.append(Case(fixture: fixture, flags: options, checklist: "\(base).after-\(edit).md", result: "\(base).after-\(edit).dump"))
+            for edit in ["check", "rename", "add", "remove", "move"]
+            where FileManager.default.fileExists(atPath: folder.appendingPathComponent("\(base).after-\(edit).md").path)
+            {
+                cases.append(
+                    Case(
+                        fixture: fixture, flags: options, checklist: "\(base).after-\(edit).md",
+                        result: "\(base).after-\(edit).dump"))
             }
         }
         return cases
@@ -45,7 +52,9 @@ struct AppTableTests {
             result += rest[..<start.lowerBound]
             let after = rest[start.upperBound...]
             let digits = after.prefix { $0.isASCII && $0.isNumber }
-            if !digits.isEmpty, after.dropFirst(digits.count).first == ";", let code = UInt32(digits), let scalar = Unicode.Scalar(code) {
+            if !digits.isEmpty, after.dropFirst(digits.count).first == ";", let code = UInt32(digits),
+                let scalar = Unicode.Scalar(code)
+            {
                 result.unicodeScalars.append(scalar)
                 rest = after.dropFirst(digits.count + 1)
             } else {
@@ -62,7 +71,8 @@ struct AppTableTests {
         let copy = directory.path(c.fixture)
         try FileManager.default.copyItem(atPath: Self.folder.appendingPathComponent(c.fixture).path, toPath: copy)
         let before = try Databases.dump(copy)
-        var list = try TodoList(markdown: String(contentsOf: Self.folder.appendingPathComponent(c.checklist), encoding: .utf8))
+        var list = try TodoList(
+            markdown: String(contentsOf: Self.folder.appendingPathComponent(c.checklist), encoding: .utf8))
         list.items = list.items.map { item in
             var item = item
             item.name = Self.decoded(item.name)
@@ -71,7 +81,9 @@ struct AppTableTests {
         try Clock.$pinned.withValue(ISO8601.parse("2026-01-02T03:04:05.25Z".utf8)) {
             try list.write(to: URL(fileURLWithPath: copy), options: c.flags)
         }
-        let expected = try c.result.map { try String(contentsOf: Self.folder.appendingPathComponent($0), encoding: .utf8) } ?? before
+        let expected =
+            try c.result.map { try String(contentsOf: Self.folder.appendingPathComponent($0), encoding: .utf8) }
+            ?? before
         #expect(try Databases.dump(copy) == expected)
     }
 
@@ -79,8 +91,10 @@ struct AppTableTests {
     func exactNames() throws {
         let directory = try TemporaryDirectory()
         let copy = directory.path("uuid-tasks.sqlite")
-        try FileManager.default.copyItem(atPath: Self.folder.appendingPathComponent("uuid-tasks.sqlite").path, toPath: copy)
-        let query = "import sqlite3, sys; print(repr(sqlite3.connect(sys.argv[1]).execute('select id, title from tasks order by id').fetchall()))"
+        try FileManager.default.copyItem(
+            atPath: Self.folder.appendingPathComponent("uuid-tasks.sqlite").path, toPath: copy)
+        let query =
+            "import sqlite3, sys; print(repr(sqlite3.connect(sys.argv[1]).execute('select id, title from tasks order by id').fetchall()))"
         let before = try ExternalTool.run("python3", ["-c", query, copy]).text
         var list = try TodoList(contentsOf: URL(fileURLWithPath: copy))
         #expect(list.items.map(\.name).contains("NUL\u{0}inside, bell\u{7}, escape\u{1B}[1mbold\u{1B}[0m, DEL\u{7F}"))

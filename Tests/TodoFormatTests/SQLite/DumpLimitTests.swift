@@ -25,13 +25,17 @@ struct DumpLimitTests {
         let error = try Self.error(reading: Self.table + statement)
         #expect(error.message == Limits.dumpStepsMessage)
         #expect(error.location?.file == "bad.sql")
-        #expect(error.location?.line == Self.table.split(separator: "\n").count + statement.split(separator: "\n").count)
+        #expect(
+            error.location?.line == Self.table.split(separator: "\n").count + statement.split(separator: "\n").count)
         #expect(error.sql?.hasPrefix("INSERT INTO t SELECT") == true)
     }
 
     @Test("a value past the size limit is an error at its statement")
     func hugeValue() throws {
-        let error = try Self.error(reading: Self.table + "INSERT INTO t VALUES(1, 'a', 0);\nINSERT INTO t VALUES(2, zeroblob(\(Limits.dumpValueBytes + 1)), 0);\n")
+        let error = try Self.error(
+            reading: Self.table
+                + "INSERT INTO t VALUES(1, 'a', 0);\nINSERT INTO t VALUES(2, zeroblob(\(Limits.dumpValueBytes + 1)), 0);\n"
+        )
         #expect(error.message.contains("too big"))
         #expect(error.location?.line == 3)
     }
@@ -40,12 +44,14 @@ struct DumpLimitTests {
     func ordinaryDump() throws {
         let directory = try TemporaryDirectory()
         let path = directory.path("app.sqlite")
-        _ = try Databases.sqlite3(path, [
-            "CREATE TABLE todo(id integer primary key, name text, checked int, position real);"
-                + "WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x+1 FROM c WHERE x<20000) "
-                + "INSERT INTO todo SELECT x, 'item '||x, x%2, x*1.5 FROM c;"
-                + "CREATE INDEX by_name ON todo(name); CREATE INDEX by_position ON todo(position, checked);",
-        ])
+        _ = try Databases.sqlite3(
+            path,
+            [
+                "CREATE TABLE todo(id integer primary key, name text, checked int, position real);"
+                    + "WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x+1 FROM c WHERE x<20000) "
+                    + "INSERT INTO todo SELECT x, 'item '||x, x%2, x*1.5 FROM c;"
+                    + "CREATE INDEX by_name ON todo(name); CREATE INDEX by_position ON todo(position, checked);"
+            ])
         let dump = try Databases.dump(path)
         let list = try TodoList(bytes: Array(dump.utf8), format: .sql, name: "app.sql")
         #expect(list.items.count == 20000)

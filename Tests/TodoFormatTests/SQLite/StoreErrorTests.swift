@@ -7,22 +7,31 @@ import Testing
 struct StoreErrorTests {
     static let longSQL = "INSERT INTO t VALUES ('" + String(repeating: "x", count: 300) + "');"
 
-    @Test("SQLite's message, the statement, and the file or the dump line", arguments: [
-        (StoreError(code: 1, message: "no such table: t"), "no such table: t"),
-        (StoreError(code: 1, message: "no such table: t", sql: "SELECT * FROM t"), "no such table: t (while running `SELECT * FROM t`)"),
-        (
-            StoreError(code: 26, message: "file is not a database", location: SourceLocation(file: "a.sqlite", line: 0, column: 0)),
-            "a.sqlite: file is not a database"
-        ),
-        (
-            StoreError(code: 1, message: "no such table: t", sql: "SELECT 1 FROM t;", location: SourceLocation(file: "d.sql", line: 8, column: 1)),
-            "d.sql:8:1: error: no such table: t (while running `SELECT 1 FROM t;`)"
-        ),
-        (
-            StoreError(code: 1, message: "too big", sql: longSQL),
-            "too big (while running `INSERT INTO t VALUES ('" + String(repeating: "x", count: 177) + "…`)"
-        ),
-    ])
+    @Test(
+        "SQLite's message, the statement, and the file or the dump line",
+        arguments: [
+            (StoreError(code: 1, message: "no such table: t"), "no such table: t"),
+            (
+                StoreError(code: 1, message: "no such table: t", sql: "SELECT * FROM t"),
+                "no such table: t (while running `SELECT * FROM t`)"
+            ),
+            (
+                StoreError(
+                    code: 26, message: "file is not a database",
+                    location: SourceLocation(file: "a.sqlite", line: 0, column: 0)),
+                "a.sqlite: file is not a database"
+            ),
+            (
+                StoreError(
+                    code: 1, message: "no such table: t", sql: "SELECT 1 FROM t;",
+                    location: SourceLocation(file: "d.sql", line: 8, column: 1)),
+                "d.sql:8:1: error: no such table: t (while running `SELECT 1 FROM t;`)"
+            ),
+            (
+                StoreError(code: 1, message: "too big", sql: longSQL),
+                "too big (while running `INSERT INTO t VALUES ('" + String(repeating: "x", count: 177) + "…`)"
+            ),
+        ])
     func description(error: StoreError, text: String) {
         #expect(error.description == text)
         #expect(error.localizedDescription == text)

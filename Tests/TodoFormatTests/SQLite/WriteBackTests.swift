@@ -11,7 +11,8 @@ struct WriteBackTests {
     static let now = ISO8601.parse("2026-01-02T03:04:05.25Z".utf8)!
 
     /// A database made by the sqlite3 shell from `sql`.
-    static func database(_ sql: String, in directory: TemporaryDirectory, name: String = "app.sqlite") throws -> String {
+    static func database(_ sql: String, in directory: TemporaryDirectory, name: String = "app.sqlite") throws -> String
+    {
         let path = directory.path(name)
         _ = try Databases.sqlite3(path, [sql])
         return path
@@ -61,7 +62,10 @@ struct WriteBackTests {
                 list.items[0].fields[list.items[0].fields.firstIndex { $0.key == key }!].value = date
             }
         }
-        #expect(change.new == ["INSERT INTO t VALUES(1,'a','2026-01-02 03:04:05.250000','2026-01-02 03:04:05.25+00:00','2026-01-02 03:04:05Z','2026-01-02 03:04:05','2026-01-02T03:04:05.25Z');"])
+        #expect(
+            change.new == [
+                "INSERT INTO t VALUES(1,'a','2026-01-02 03:04:05.250000','2026-01-02 03:04:05.25+00:00','2026-01-02 03:04:05Z','2026-01-02 03:04:05','2026-01-02T03:04:05.25Z');"
+            ])
         #expect(change.gone.count == 1)
     }
 
@@ -87,11 +91,12 @@ struct WriteBackTests {
             list.items[1].status = .open
             list.items[2].status = .done
         }
-        #expect(change.new == [
-            "INSERT INTO todos VALUES(1,'Call','completed',NULL,'2026-01-02 03:04:05');",
-            "INSERT INTO todos VALUES(2,'Buy','active','2008-03-05 16:30:00','2026-01-02 03:04:05');",
-            "INSERT INTO todos VALUES(3,'Ask','completed',NULL,'2026-01-02 03:04:05');",
-        ])
+        #expect(
+            change.new == [
+                "INSERT INTO todos VALUES(1,'Call','completed',NULL,'2026-01-02 03:04:05');",
+                "INSERT INTO todos VALUES(2,'Buy','active','2008-03-05 16:30:00','2026-01-02 03:04:05');",
+                "INSERT INTO todos VALUES(3,'Ask','completed',NULL,'2026-01-02 03:04:05');",
+            ])
         list = try TodoList(contentsOf: URL(fileURLWithPath: tracks), options: options)
         #expect(list.items.map(\.status) == [.done, .open, .done, .open])
 
@@ -112,10 +117,12 @@ struct WriteBackTests {
             list.items[2].status = .done
         }
         // A modification date in a number of an epoch todofmt cannot know is left alone.
-        #expect(thingsChange.new == [
-            "INSERT INTO TMTask VALUES('A','One',2,-10,1714555800.5);", "INSERT INTO TMTask VALUES('B','Two',0,-5,1714555800.5);",
-            "INSERT INTO TMTask VALUES('C','Three',3,0,1714555800.5);",
-        ])
+        #expect(
+            thingsChange.new == [
+                "INSERT INTO TMTask VALUES('A','One',2,-10,1714555800.5);",
+                "INSERT INTO TMTask VALUES('B','Two',0,-5,1714555800.5);",
+                "INSERT INTO TMTask VALUES('C','Three',3,0,1714555800.5);",
+            ])
 
         // GORM's numeric is_completed, and a status column of words with no row to learn from.
         let gorm = try Self.database(
@@ -127,9 +134,11 @@ struct WriteBackTests {
             list.items[0].status = .custom("/")
             list.items.append(TodoItem(name: "b", status: .done))
         }
-        #expect(gormChange.new == [
-            "INSERT INTO todos VALUES(1,'a',0,'/');", "INSERT INTO todos VALUES(2,'b',1,'done');", "INSERT INTO sqlite_sequence VALUES('todos',2);",
-        ])
+        #expect(
+            gormChange.new == [
+                "INSERT INTO todos VALUES(1,'a',0,'/');", "INSERT INTO todos VALUES(2,'b',1,'done');",
+                "INSERT INTO sqlite_sequence VALUES('todos',2);",
+            ])
     }
 
     @Test("Rails: checking sets completed_at in the column's layout, unchecking clears it")
@@ -146,13 +155,15 @@ struct WriteBackTests {
             list.items[0].status = .done
             list.items[1].status = .open
         }
-        #expect(change.new == [
-            "INSERT INTO todos VALUES(1,'a','2026-01-02 03:04:05.250000','2024-05-01 09:30:00.123456','2026-01-02 03:04:05.250000');",
-            "INSERT INTO todos VALUES(2,'b',NULL,'2024-05-01 09:32:40','2026-01-02 03:04:05.250000');",
-        ])
+        #expect(
+            change.new == [
+                "INSERT INTO todos VALUES(1,'a','2026-01-02 03:04:05.250000','2024-05-01 09:30:00.123456','2026-01-02 03:04:05.250000');",
+                "INSERT INTO todos VALUES(2,'b',NULL,'2024-05-01 09:32:40','2026-01-02 03:04:05.250000');",
+            ])
     }
 
-    @Test("what a table cannot hold is a warning, once per kind with a count and the first item; --strict writes nothing")
+    @Test(
+        "what a table cannot hold is a warning, once per kind with a count and the first item; --strict writes nothing")
     func warnings() throws {
         let directory = try TemporaryDirectory()
         let path = try Self.database(
@@ -170,14 +181,15 @@ struct WriteBackTests {
         }
         let change = try Self.edit(path, edit)
         #expect(change.new == ["INSERT INTO Note VALUES('2026-01-02 03:04:05','Nested');"])
-        #expect(change.warnings.map(\.description) == [
-            "an SQLite table has no place for the list's metadata (title); it was left out",
-            "the table has no place for sections (headings); they were left out (item 2 B)",
-            "the table has no parent column; nested items were written one after another (item 3.1 Nested)",
-            "the table has no column for tag; those fields were left out (item 3 A)",
-            "the table has no order column; the items' new order was not kept (they come back in the order of their rows) (2 items, the first 1 C)",
-            "the table has no column for done-ness or a status; checked items and custom statuses were not written (2 items, the first 1 C)",
-        ])
+        #expect(
+            change.warnings.map(\.description) == [
+                "an SQLite table has no place for the list's metadata (title); it was left out",
+                "the table has no place for sections (headings); they were left out (item 2 B)",
+                "the table has no parent column; nested items were written one after another (item 3.1 Nested)",
+                "the table has no column for tag; those fields were left out (item 3 A)",
+                "the table has no order column; the items' new order was not kept (they come back in the order of their rows) (2 items, the first 1 C)",
+                "the table has no column for done-ness or a status; checked items and custom statuses were not written (2 items, the first 1 C)",
+            ])
         // With --strict nothing is written (the nested item would have been).
         _ = try Databases.sqlite3(path, ["DELETE FROM Note WHERE content = 'Nested'"])
         #expect(try Databases.dump(path) == before)
@@ -188,9 +200,13 @@ struct WriteBackTests {
     @Test("an emptied table stays, and reads back empty")
     func emptied() throws {
         let directory = try TemporaryDirectory()
-        let path = try Self.database("CREATE TABLE todo(pk INTEGER PRIMARY KEY, text VARCHAR(25), complete BOOLEAN); INSERT INTO todo VALUES(1,'a',0),(2,'b',1);", in: directory)
+        let path = try Self.database(
+            "CREATE TABLE todo(pk INTEGER PRIMARY KEY, text VARCHAR(25), complete BOOLEAN); INSERT INTO todo VALUES(1,'a',0),(2,'b',1);",
+            in: directory)
         _ = try Self.edit(path) { $0.items = [] }
-        #expect(try Databases.dump(path).contains("CREATE TABLE todo(pk INTEGER PRIMARY KEY, text VARCHAR(25), complete BOOLEAN);"))
+        #expect(
+            try Databases.dump(path).contains(
+                "CREATE TABLE todo(pk INTEGER PRIMARY KEY, text VARCHAR(25), complete BOOLEAN);"))
         #expect(try TodoList(contentsOf: URL(fileURLWithPath: path)).items.isEmpty)
         _ = try Self.edit(path) { $0.items = [TodoItem(name: "again")] }
         #expect(try Databases.sqlite3(path, ["SELECT * FROM todo"]) == "1|again|0\n")
@@ -209,14 +225,17 @@ struct WriteBackTests {
             list.items.remove(at: 2)
             list.items.append(TodoItem(name: "d", fields: [Field("list", .string("work")), Field("n", .integer(2))]))
         }
-        #expect(change.gone == ["INSERT INTO task VALUES('home',2,'b',0);", "INSERT INTO task VALUES('work',1,'c',1);"])
+        #expect(
+            change.gone == ["INSERT INTO task VALUES('home',2,'b',0);", "INSERT INTO task VALUES('work',1,'c',1);"])
         #expect(change.new == ["INSERT INTO task VALUES('home',2,'b',1);", "INSERT INTO task VALUES('work',2,'d',0);"])
     }
 
     @Test("a new row without the text key its table needs fails naming the column; nothing is written")
     func missingKey() throws {
         let directory = try TemporaryDirectory()
-        let path = try Self.database("CREATE TABLE tasks (id TEXT PRIMARY KEY NOT NULL, title TEXT NOT NULL) WITHOUT ROWID; INSERT INTO tasks VALUES('x','a');", in: directory)
+        let path = try Self.database(
+            "CREATE TABLE tasks (id TEXT PRIMARY KEY NOT NULL, title TEXT NOT NULL) WITHOUT ROWID; INSERT INTO tasks VALUES('x','a');",
+            in: directory)
         let before = try Databases.dump(path)
         #expect { _ = try Self.edit(path) { $0.items.append(TodoItem(name: "b")) } } throws: { error in
             "\(error)".contains("NOT NULL constraint failed: tasks.id")
@@ -224,11 +243,16 @@ struct WriteBackTests {
         #expect(try Databases.dump(path) == before)
     }
 
-    @Test("Core Data: entities by name, and errors that name them", arguments: [
-        (ListOptions(), "several entities could be the list (Note in ZNOTE, TodoItem in ZTODOITEM); pick one with --entity"),
-        (ListOptions(entity: "Nope"), "there is no entity 'Nope' (entities: Note, TodoItem)"),
-        (ListOptions(table: "ZNOTE", entity: "TodoItem"), "entity 'TodoItem' is in table 'ZTODOITEM', not 'ZNOTE'"),
-    ])
+    @Test(
+        "Core Data: entities by name, and errors that name them",
+        arguments: [
+            (
+                ListOptions(),
+                "several entities could be the list (Note in ZNOTE, TodoItem in ZTODOITEM); pick one with --entity"
+            ),
+            (ListOptions(entity: "Nope"), "there is no entity 'Nope' (entities: Note, TodoItem)"),
+            (ListOptions(table: "ZNOTE", entity: "TodoItem"), "entity 'TodoItem' is in table 'ZTODOITEM', not 'ZNOTE'"),
+        ])
     func entities(options: ListOptions, message: String) throws {
         let directory = try TemporaryDirectory()
         let path = try Self.database(
@@ -239,10 +263,20 @@ struct WriteBackTests {
             CREATE TABLE Z_METADATA (Z_VERSION INTEGER PRIMARY KEY, Z_UUID VARCHAR(255), Z_PLIST BLOB);
             INSERT INTO Z_PRIMARYKEY VALUES(1,'Note',0,0),(2,'TodoItem',0,0);
             """, in: directory)
-        #expect(throws: ConversionError.noList(path: path, reason: message)) { try TodoList(contentsOf: URL(fileURLWithPath: path), options: options) }
-        #expect(try TodoList(contentsOf: URL(fileURLWithPath: path), options: ListOptions(entity: "todoitem")).items.isEmpty)
+        #expect(throws: ConversionError.noList(path: path, reason: message)) {
+            try TodoList(contentsOf: URL(fileURLWithPath: path), options: options)
+        }
+        #expect(
+            try TodoList(contentsOf: URL(fileURLWithPath: path), options: ListOptions(entity: "todoitem")).items.isEmpty
+        )
         let plain = try Self.database("CREATE TABLE t(name TEXT);", in: directory, name: "plain.sqlite")
-        #expect(throws: ConversionError.noList(path: plain, reason: "--entity names a Core Data entity, and this is not a Core Data store (it has no Z_PRIMARYKEY table)")) {
+        #expect(
+            throws: ConversionError.noList(
+                path: plain,
+                reason:
+                    "--entity names a Core Data entity, and this is not a Core Data store (it has no Z_PRIMARYKEY table)"
+            )
+        ) {
             try TodoList(contentsOf: URL(fileURLWithPath: plain), options: ListOptions(entity: "Note"))
         }
     }
@@ -250,14 +284,19 @@ struct WriteBackTests {
     @Test("--table names the table a new database or dump gets, and it reads back as todofmt's table")
     func namedTable() throws {
         let directory = try TemporaryDirectory()
-        let list = TodoList(items: [TodoItem(name: "a", children: [TodoItem(name: "b", status: .done)]), TodoItem(name: "c", fields: [Field("n", .integer(1))])])
+        let list = TodoList(items: [
+            TodoItem(name: "a", children: [TodoItem(name: "b", status: .done)]),
+            TodoItem(name: "c", fields: [Field("n", .integer(1))]),
+        ])
         for name in ["new.sqlite", "new.sql"] {
             let url = URL(fileURLWithPath: directory.path(name))
             try list.write(to: url, options: ListOptions(table: "groceries"))
             #expect(try TodoList(contentsOf: url, options: ListOptions(table: "groceries")) == list)
             #expect(try TodoList(contentsOf: url) == list)
         }
-        #expect(try Databases.dump(directory.path("new.sqlite")).contains("CREATE TABLE groceries (\"id\" INTEGER PRIMARY KEY, \"parent\" INTEGER REFERENCES groceries(id)"))
+        #expect(
+            try Databases.dump(directory.path("new.sqlite")).contains(
+                "CREATE TABLE groceries (\"id\" INTEGER PRIMARY KEY, \"parent\" INTEGER REFERENCES groceries(id)"))
         // Into an existing database without that table, --table makes it beside the others.
         let app = try Self.database("CREATE TABLE other(x); INSERT INTO other VALUES(1);", in: directory)
         try list.write(to: URL(fileURLWithPath: app), options: ListOptions(table: "mine"))
@@ -279,7 +318,10 @@ struct WriteBackTests {
         #expect(change.gone == ["INSERT INTO todo_items VALUES(5,NULL,3,'item 4',0,NULL,NULL,4);"])
         #expect(change.new == ["INSERT INTO todo_items VALUES(5,NULL,3,'item 4',1,NULL,NULL,4);"])
         // Whatever the edit, the table ends as a new one of the same list would be.
-        for edit in [{ (list: inout TodoList) in list.items.remove(at: 1) }, { $0.items.insert(TodoItem(name: "new"), at: 0) }, { $0.items = [] }] {
+        for edit in [
+            { (list: inout TodoList) in list.items.remove(at: 1) }, { $0.items.insert(TodoItem(name: "new"), at: 0) },
+            { $0.items = [] },
+        ] {
             var edited = try TodoList(contentsOf: url)
             edit(&edited)
             try edited.write(to: url)
@@ -293,10 +335,14 @@ struct WriteBackTests {
 /// Dumps written into: only the statements of changed rows change.
 @Suite("Writing back into SQL dumps")
 struct DumpWriteBackTests {
-    static func write(_ list: TodoList, into dump: String, in directory: TemporaryDirectory, options: ListOptions = ListOptions()) throws -> String {
+    static func write(
+        _ list: TodoList, into dump: String, in directory: TemporaryDirectory, options: ListOptions = ListOptions()
+    ) throws -> String {
         let path = directory.path("x.sql")
         try dump.write(toFile: path, atomically: false, encoding: .utf8)
-        try Clock.$pinned.withValue(WriteBackTests.now) { _ = try list.write(to: URL(fileURLWithPath: path), options: options) }
+        try Clock.$pinned.withValue(WriteBackTests.now) {
+            _ = try list.write(to: URL(fileURLWithPath: path), options: options)
+        }
         return try String(contentsOfFile: path, encoding: .utf8)
     }
 
@@ -324,23 +370,27 @@ struct DumpWriteBackTests {
         list.items.remove(at: 1)
         list.items.append(TodoItem(name: "New\nline"))
         let written = try Self.write(list, into: Self.tracks, in: directory, options: options)
-        #expect(written == """
-            PRAGMA foreign_keys=OFF;
-            BEGIN TRANSACTION;
-            CREATE TABLE IF NOT EXISTS "todos" ("id" INTEGER PRIMARY KEY AUTOINCREMENT NOT NULL, "description" varchar(255) NOT NULL, "state" varchar(20) DEFAULT 'immediate' NOT NULL, "updated_at" datetime);
-            INSERT INTO todos VALUES(1,'Call the timber yard','completed','2026-01-02 03:04:05');
-            INSERT INTO todos VALUES(3,'He''ll know',  'deferred','2008-03-02 09:00:00');
-            INSERT INTO todos VALUES(4,replace('New\\nline','\\n',char(10)),'active','2026-01-02 03:04:05');
-            DELETE FROM sqlite_sequence;
-            INSERT INTO sqlite_sequence VALUES('todos',4);
-            CREATE INDEX "index_todos_on_state" ON "todos" ("state");
-            COMMIT;
+        #expect(
+            written == """
+                PRAGMA foreign_keys=OFF;
+                BEGIN TRANSACTION;
+                CREATE TABLE IF NOT EXISTS "todos" ("id" INTEGER PRIMARY KEY AUTOINCREMENT NOT NULL, "description" varchar(255) NOT NULL, "state" varchar(20) DEFAULT 'immediate' NOT NULL, "updated_at" datetime);
+                INSERT INTO todos VALUES(1,'Call the timber yard','completed','2026-01-02 03:04:05');
+                INSERT INTO todos VALUES(3,'He''ll know',  'deferred','2008-03-02 09:00:00');
+                INSERT INTO todos VALUES(4,replace('New\\nline','\\n',char(10)),'active','2026-01-02 03:04:05');
+                DELETE FROM sqlite_sequence;
+                INSERT INTO sqlite_sequence VALUES('todos',4);
+                CREATE INDEX "index_todos_on_state" ON "todos" ("state");
+                COMMIT;
 
-            """)
+                """)
         // The sqlite3 shell loads it, and it reads back as the list.
         let loaded = directory.path("loaded.db")
         _ = try Databases.sqlite3(loaded, [], stdin: written)
-        #expect(try TodoList(contentsOf: URL(fileURLWithPath: loaded), options: options).items.map(\.name) == ["Call the timber yard", "He'll know", "New\nline"])
+        #expect(
+            try TodoList(contentsOf: URL(fileURLWithPath: loaded), options: options).items.map(\.name) == [
+                "Call the timber yard", "He'll know", "New\nline",
+            ])
     }
 
     @Test("a NUL inside a name is written as char(0) and loads back whole, in new and existing dumps")
@@ -354,11 +404,20 @@ struct DumpWriteBackTests {
         #expect(text.contains("VALUES(2,NULL,1,char(0)||'''x'''||char(0),0,NULL,NULL);"))
         let loaded = directory.path("loaded.db")
         _ = try Databases.sqlite3(loaded, [], stdin: text)
-        let names = try ExternalTool.run("python3", ["-c", "import sqlite3, sys; print(repr([r[0] for r in sqlite3.connect(sys.argv[1]).execute('select name from todo_items order by id')]))", loaded]).text
+        let names = try ExternalTool.run(
+            "python3",
+            [
+                "-c",
+                "import sqlite3, sys; print(repr([r[0] for r in sqlite3.connect(sys.argv[1]).execute('select name from todo_items order by id')]))",
+                loaded,
+            ]
+        ).text
         #expect(names == "['a\\x00b', \"\\x00'x'\\x00\"]\n")
         // Into an existing dump of an app's table.
         let dump = "CREATE TABLE n(title TEXT);\nINSERT INTO n VALUES('a');\n"
-        let written = try Self.write(TodoList(items: [TodoItem(name: "a\u{0}b", fields: [Field("rowid", .integer(1))])]), into: dump, in: directory)
+        let written = try Self.write(
+            TodoList(items: [TodoItem(name: "a\u{0}b", fields: [Field("rowid", .integer(1))])]), into: dump,
+            in: directory)
         #expect(written == "CREATE TABLE n(title TEXT);\nINSERT INTO n VALUES('a'||char(0)||'b');\n")
     }
 
@@ -370,33 +429,42 @@ struct DumpWriteBackTests {
         try list.write(to: url)
         let text = try String(contentsOf: url, encoding: .utf8)
         #expect(text.contains("VALUES(1,NULL,0,replace('a\\rb','\\r',char(13)),0,NULL,NULL);"))
-        #expect(text.contains("VALUES(2,NULL,1,replace(replace('t\tq\\r\\n','\\r',char(13)),'\\n',char(10)),0,NULL,NULL);"))
+        #expect(
+            text.contains("VALUES(2,NULL,1,replace(replace('t\tq\\r\\n','\\r',char(13)),'\\n',char(10)),0,NULL,NULL);"))
         let loaded = directory.path("loaded.db")
         _ = try Databases.sqlite3(loaded, [], stdin: text)
-        #expect(try Databases.sqlite3(loaded, ["SELECT hex(name) FROM todo_items ORDER BY id"]) == "610D62\n7409710D0A\n")
+        #expect(
+            try Databases.sqlite3(loaded, ["SELECT hex(name) FROM todo_items ORDER BY id"]) == "610D62\n7409710D0A\n")
     }
 
-    @Test("values SQLite cannot give back are warnings, in a new database, a new dump and an app's table", arguments: ["new.sqlite", "new.sql", "app"])
+    @Test(
+        "values SQLite cannot give back are warnings, in a new database, a new dump and an app's table",
+        arguments: ["new.sqlite", "new.sql", "app"])
     func valueLosses(_ target: String) throws {
         let directory = try TemporaryDirectory()
         let fields = [
             Field("big", .bigInteger("18446744073709551616")), Field("nan", .double(.nan)), Field("neg", .double(-0.0)),
             Field("gone", .null),
         ]
-        let list = TodoList(items: [TodoItem(name: "a"), TodoItem(name: "b", fields: fields), TodoItem(name: "c", fields: fields)])
+        let list = TodoList(items: [
+            TodoItem(name: "a"), TodoItem(name: "b", fields: fields), TodoItem(name: "c", fields: fields),
+        ])
         let path: String
         if target == "app" {
-            path = try WriteBackTests.database("CREATE TABLE t(id INTEGER PRIMARY KEY, title TEXT, big INTEGER, nan REAL, neg REAL, gone TEXT);", in: directory)
+            path = try WriteBackTests.database(
+                "CREATE TABLE t(id INTEGER PRIMARY KEY, title TEXT, big INTEGER, nan REAL, neg REAL, gone TEXT);",
+                in: directory)
         } else {
             path = directory.path(target)
         }
         let warnings = try list.write(to: URL(fileURLWithPath: path))
-        #expect(warnings.map(\.description) == [
-            "SQLite integers are 64 bits: larger integers were written as text (2 items, the first 2 b)",
-            "SQLite has no NaN: it was written as NULL, which reads back as no field (2 items, the first 2 b)",
-            "SQLite stores -0.0 as 0 in a numeric column: it was written as 0 (2 items, the first 2 b)",
-            "SQLite has no null field: null values were written as NULL, which reads back as no field (2 items, the first 2 b)",
-        ])
+        #expect(
+            warnings.map(\.description) == [
+                "SQLite integers are 64 bits: larger integers were written as text (2 items, the first 2 b)",
+                "SQLite has no NaN: it was written as NULL, which reads back as no field (2 items, the first 2 b)",
+                "SQLite stores -0.0 as 0 in a numeric column: it was written as 0 (2 items, the first 2 b)",
+                "SQLite has no null field: null values were written as NULL, which reads back as no field (2 items, the first 2 b)",
+            ])
         // --strict writes nothing.
         let strict = directory.path("strict-" + (target == "app" ? "app.sqlite" : target))
         #expect(throws: ConversionError.self) { try list.write(to: URL(fileURLWithPath: strict), strict: true) }
@@ -406,38 +474,51 @@ struct DumpWriteBackTests {
     @Test("rows of a WITHOUT ROWID table, and rows several to a statement, go back where they were")
     func keysAndMultiRowStatements() throws {
         let directory = try TemporaryDirectory()
-        let keyed = "CREATE TABLE t(id TEXT PRIMARY KEY, title TEXT) WITHOUT ROWID;\nINSERT INTO t VALUES('b','B');\nINSERT INTO t VALUES('a','A');\n"
+        let keyed =
+            "CREATE TABLE t(id TEXT PRIMARY KEY, title TEXT) WITHOUT ROWID;\nINSERT INTO t VALUES('b','B');\nINSERT INTO t VALUES('a','A');\n"
         var list = try TodoList(bytes: Array(keyed.utf8), format: .sql)
         #expect(list.items.map(\.name) == ["A", "B"])
         list.items[1].name = "Bee"
-        #expect(try Self.write(list, into: keyed, in: directory) == "CREATE TABLE t(id TEXT PRIMARY KEY, title TEXT) WITHOUT ROWID;\nINSERT INTO t VALUES('b','Bee');\nINSERT INTO t VALUES('a','A');\n")
+        #expect(
+            try Self.write(list, into: keyed, in: directory)
+                == "CREATE TABLE t(id TEXT PRIMARY KEY, title TEXT) WITHOUT ROWID;\nINSERT INTO t VALUES('b','Bee');\nINSERT INTO t VALUES('a','A');\n"
+        )
         // Several rows to a statement: which row came from where is not known, so the
         // table's statements are written again, one row each, where the first was.
         let multi = "CREATE TABLE n(title TEXT);\nINSERT INTO n VALUES('a'),('b');\nCREATE TABLE other(x);\n"
         var rows = try TodoList(bytes: Array(multi.utf8), format: .sql)
         #expect(try Self.write(rows, into: multi, in: directory) == multi)
         rows.items[0].name = "A"
-        #expect(try Self.write(rows, into: multi, in: directory) == "CREATE TABLE n(title TEXT);\nINSERT INTO n VALUES('A');\nINSERT INTO n VALUES('b');\nCREATE TABLE other(x);\n")
+        #expect(
+            try Self.write(rows, into: multi, in: directory)
+                == "CREATE TABLE n(title TEXT);\nINSERT INTO n VALUES('A');\nINSERT INTO n VALUES('b');\nCREATE TABLE other(x);\n"
+        )
     }
 
     @Test("a dump without a list gets todofmt's table before its COMMIT; its other statements stay")
     func noList() throws {
         let directory = try TemporaryDirectory()
-        let dump = "PRAGMA foreign_keys=OFF;\nBEGIN TRANSACTION;\nCREATE TABLE app(x INTEGER);\nINSERT INTO app VALUES(42);\nCOMMIT;\n"
+        let dump =
+            "PRAGMA foreign_keys=OFF;\nBEGIN TRANSACTION;\nCREATE TABLE app(x INTEGER);\nINSERT INTO app VALUES(42);\nCOMMIT;\n"
         let written = try Self.write(TodoList(items: [TodoItem(name: "a")]), into: dump, in: directory)
-        #expect(written == """
-            PRAGMA foreign_keys=OFF;
-            BEGIN TRANSACTION;
-            CREATE TABLE app(x INTEGER);
-            INSERT INTO app VALUES(42);
-            CREATE TABLE todo_items ("id" INTEGER PRIMARY KEY, "parent" INTEGER REFERENCES todo_items(id), "position" INTEGER NOT NULL, "name" TEXT NOT NULL, "checked" BOOLEAN NOT NULL, "status" TEXT, "section" TEXT);
-            INSERT INTO todo_items VALUES(1,NULL,0,'a',0,NULL,NULL);
-            COMMIT;
+        #expect(
+            written == """
+                PRAGMA foreign_keys=OFF;
+                BEGIN TRANSACTION;
+                CREATE TABLE app(x INTEGER);
+                INSERT INTO app VALUES(42);
+                CREATE TABLE todo_items ("id" INTEGER PRIMARY KEY, "parent" INTEGER REFERENCES todo_items(id), "position" INTEGER NOT NULL, "name" TEXT NOT NULL, "checked" BOOLEAN NOT NULL, "status" TEXT, "section" TEXT);
+                INSERT INTO todo_items VALUES(1,NULL,0,'a',0,NULL,NULL);
+                COMMIT;
 
-            """)
+                """)
         // Written into again, with a new field (a new column): the table is made again in place.
-        let again = try Self.write(TodoList(items: [TodoItem(name: "a", fields: [Field("n", .double(2.5))])]), into: written, in: directory)
+        let again = try Self.write(
+            TodoList(items: [TodoItem(name: "a", fields: [Field("n", .double(2.5))])]), into: written, in: directory)
         #expect(again.contains("INSERT INTO app VALUES(42);\nCREATE TABLE todo_items ("))
-        #expect(again.contains("\"section\" TEXT, \"n\" REAL);\nINSERT INTO todo_items VALUES(1,NULL,0,'a',0,NULL,NULL,2.5);\nCOMMIT;\n"))
+        #expect(
+            again.contains(
+                "\"section\" TEXT, \"n\" REAL);\nINSERT INTO todo_items VALUES(1,NULL,0,'a',0,NULL,NULL,2.5);\nCOMMIT;\n"
+            ))
     }
 }

@@ -42,7 +42,8 @@ struct ItemAlignmentTests {
 
     @Test("edits a person makes in a checklist", arguments: cases)
     func edits(edit: Edit) throws {
-        let alignment = try ItemAlignment(old: Self.entries(edit.old), new: Self.entries(edit.new, checked: edit.checked))
+        let alignment = try ItemAlignment(
+            old: Self.entries(edit.old), new: Self.entries(edit.new, checked: edit.checked))
         let (text, gone) = Self.describe(alignment, old: edit.old.count, new: edit.new.count)
         #expect(text == edit.expected)
         #expect(gone == edit.removed)
@@ -55,7 +56,8 @@ struct ItemAlignmentTests {
         }
         let identity: (TodoItem) -> FieldValue? = { $0[field: "id"] }
         let old = [item("a", 1), item("b", 2), item("c", 3)]
-        let renamedAndMoved = try ItemAlignment(old: old, new: [item("c", 3), item("A", 1), item("b", 2)], identity: identity)
+        let renamedAndMoved = try ItemAlignment(
+            old: old, new: [item("c", 3), item("A", 1), item("b", 2)], identity: identity)
         #expect(Self.describe(renamedAndMoved, old: 3, new: 3).0 == "=2 ~0 =1")
         #expect(throws: DuplicateIdentity(identity: .integer(2), first: 1, second: 2)) {
             try ItemAlignment(old: old, new: [item("a", 1), item("b", 2), item("b", 2)], identity: identity)

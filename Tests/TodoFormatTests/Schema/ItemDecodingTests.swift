@@ -26,7 +26,10 @@ struct ItemDecodingTests {
             (#""status": "/""#, .custom("/"), []),
             (#""status": "idea""#, .open, [Field("status", .string("idea"))]),
             (#""status": 3"#, .open, [Field("status", .integer(3))]),
-            (#""completed_at": "2024-05-01T09:30:00Z""#, .done, [Field("completed_at", .string("2024-05-01T09:30:00Z"))]),
+            (
+                #""completed_at": "2024-05-01T09:30:00Z""#, .done,
+                [Field("completed_at", .string("2024-05-01T09:30:00Z"))]
+            ),
             (#""completedAt": null"#, .open, [Field("completedAt", .null)]),
         ])
     func values(pair: String, status: TodoStatus, fields: [Field]) throws {
@@ -37,7 +40,8 @@ struct ItemDecodingTests {
 
     @Test("a checked or status key wins over a completion date")
     func checkedWinsOverCompletionDate() throws {
-        let text = #"[{"name": "a", "done": false, "completed_at": "2024-05-01"}, {"name": "b", "status": "todo", "completedAt": 5}]"#
+        let text =
+            #"[{"name": "a", "done": false, "completed_at": "2024-05-01"}, {"name": "b", "status": "todo", "completedAt": 5}]"#
         let list = try TodoList(bytes: Array(text.utf8), format: .json)
         #expect(list.items.map(\.status) == [.open, .open])
     }
@@ -47,7 +51,8 @@ struct ItemDecodingTests {
         var schema = ItemSchema(naming: [.name: "title"])
         schema.mapping("3", of: "status", to: .done)
         schema.mapping("2", of: "status", to: .custom("-"))
-        let text = #"[{"title": "a", "status": 0}, {"title": "b", "status": 3}, {"title": "c", "status": 2}, {"title": "d", "status": 1}]"#
+        let text =
+            #"[{"title": "a", "status": 0}, {"title": "b", "status": 3}, {"title": "c", "status": 2}, {"title": "d", "status": 1}]"#
         let list = try TodoList(bytes: Array(text.utf8), format: .json, options: ListOptions(schema: schema))
         #expect(list.items.map(\.status) == [.open, .done, .custom("-"), .open])
         #expect(list.items.map(\.fields) == [[], [], [], []])

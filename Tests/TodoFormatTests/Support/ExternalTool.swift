@@ -19,19 +19,24 @@ enum ExternalTool {
 
     static func run(_ name: String, _ arguments: [String], stdin: Data? = nil) throws -> Result {
         guard let executable = path(of: name) else {
-            throw NSError(domain: "ExternalTool", code: 1, userInfo: [NSLocalizedDescriptionKey: "\(name) is not installed; run scripts/test"])
+            throw NSError(
+                domain: "ExternalTool", code: 1,
+                userInfo: [NSLocalizedDescriptionKey: "\(name) is not installed; run scripts/test"])
         }
         let process = Process()
         process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = arguments
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("todofmt-tool-\(UUID().uuidString)")
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "todofmt-tool-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
         // Files rather than pipes: large outputs cannot fill a pipe and stall the process.
-        let outURL = directory.appendingPathComponent("out"), errURL = directory.appendingPathComponent("err")
+        let outURL = directory.appendingPathComponent("out")
+        let errURL = directory.appendingPathComponent("err")
         _ = FileManager.default.createFile(atPath: outURL.path, contents: nil)
         _ = FileManager.default.createFile(atPath: errURL.path, contents: nil)
-        let out = try FileHandle(forWritingTo: outURL), err = try FileHandle(forWritingTo: errURL)
+        let out = try FileHandle(forWritingTo: outURL)
+        let err = try FileHandle(forWritingTo: errURL)
         process.standardOutput = out
         process.standardError = err
         if let stdin {

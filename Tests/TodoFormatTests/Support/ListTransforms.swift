@@ -8,7 +8,8 @@ extension TodoList {
         func value(_ v: FieldValue) -> FieldValue? {
             switch v {
             case .array(let a): return transform(.array(a.compactMap(value)))
-            case .dictionary(let f): return transform(.dictionary(f.compactMap { f in value(f.value).map { Field(f.key, $0) } }))
+            case .dictionary(let f):
+                return transform(.dictionary(f.compactMap { f in value(f.value).map { Field(f.key, $0) } }))
             default: return transform(v)
             }
         }

@@ -1,4 +1,5 @@
 import Foundation
+
 @testable import TodoFormat
 
 // The tests name files by path, as a user does on the command line.

@@ -7,7 +7,8 @@ enum Python {
     static func run(_ program: String, in directory: TemporaryDirectory, stdin: Data? = nil) throws -> String {
         let result = try ExternalTool.run("python3", ["-c", program, directory.url.path], stdin: stdin)
         guard result.status == 0 else {
-            throw NSError(domain: "Python", code: Int(result.status), userInfo: [NSLocalizedDescriptionKey: result.stderr])
+            throw NSError(
+                domain: "Python", code: Int(result.status), userInfo: [NSLocalizedDescriptionKey: result.stderr])
         }
         return result.text
     }

@@ -11,15 +11,19 @@ struct BigIntegerTests {
         let list = try TodoList(bytes: Array(text.utf8), format: .json)
         #expect(
             list.items[0].fields == [
-                Field("big", .bigInteger("18446744073709551615")), Field("negative", .bigInteger("-99999999999999999999")),
+                Field("big", .bigInteger("18446744073709551615")),
+                Field("negative", .bigInteger("-99999999999999999999")),
                 Field("small", .integer(-5)),
             ])
         for format in [DocumentFormat.markdown, .json, .plist] {
-            #expect(try TodoList(bytes: try list.encoded(as: format), format: format).items[0].fields == list.items[0].fields)
+            #expect(
+                try TodoList(bytes: try list.encoded(as: format), format: format).items[0].fields
+                    == list.items[0].fields)
         }
         let coded = try JSONDecoder().decode(TodoList.self, from: JSONEncoder().encode(list))
         #expect(coded == list)
-        #expect(NumberSyntax.integer("12a") == nil && NumberSyntax.integer("--1") == nil && NumberSyntax.integer("") == nil)
+        #expect(
+            NumberSyntax.integer("12a") == nil && NumberSyntax.integer("--1") == nil && NumberSyntax.integer("") == nil)
     }
 
     @Test("a binary property list holds unsigned 64-bit integers in 16 bytes, as plistlib writes them")

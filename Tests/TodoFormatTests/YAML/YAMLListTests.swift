@@ -29,7 +29,9 @@ struct YAMLListTests {
 
     @Test("values of every type survive YAML", arguments: FieldSyntaxTests.values)
     func values(value: FieldValue) throws {
-        let list = TodoList(metadata: [Field("m", value)], items: [TodoItem(name: "x", fields: [Field("f", value), Field("name", value)])])
+        let list = TodoList(
+            metadata: [Field("m", value)],
+            items: [TodoItem(name: "x", fields: [Field("f", value), Field("name", value)])])
         let read = try TodoList(bytes: try list.encoded(as: .yaml), format: .yaml)
         let text = String(decoding: try list.encoded(as: .yaml), as: UTF8.self)
         #expect(read == list, "\(text)")
@@ -58,20 +60,26 @@ struct YAMLListTests {
 
     @Test("libyaml's error, at its line and column")
     func invalid() throws {
-        #expect(throws: ParseError("yaml: mapping values are not allowed in this context", at: SourceLocation(file: "bad.yaml", line: 4, column: 9))) {
+        #expect(
+            throws: ParseError(
+                "yaml: mapping values are not allowed in this context",
+                at: SourceLocation(file: "bad.yaml", line: 4, column: 9))
+        ) {
             try TodoList(bytes: Array(Fixture.data("yaml/invalid.yaml")), format: .yaml, name: "bad.yaml")
         }
     }
 
-    @Test("shapes that are not a todo list are errors with a place", arguments: [
-        ("- Milk\n", "expected an item (a mapping with a name)", 1, 3),
-        ("- checked: true\n", "item has no name (its keys: checked)", 1, 3),
-        ("just text\n", "expected a YAML list of items, found a single value", 1, 1),
-        ("- name: [a]\n", "an item's name ('name') must be text", 1, 9),
-        // Cut short without a final newline: libyaml's mark is past the last line; the end of the file is shown.
-        ("- name: a\n  checked", "yaml: could not find expected ':' while scanning a simple key", 2, 10),
-        ("- name: a\n  checked\n", "yaml: could not find expected ':' while scanning a simple key", 3, 1),
-    ])
+    @Test(
+        "shapes that are not a todo list are errors with a place",
+        arguments: [
+            ("- Milk\n", "expected an item (a mapping with a name)", 1, 3),
+            ("- checked: true\n", "item has no name (its keys: checked)", 1, 3),
+            ("just text\n", "expected a YAML list of items, found a single value", 1, 1),
+            ("- name: [a]\n", "an item's name ('name') must be text", 1, 9),
+            // Cut short without a final newline: libyaml's mark is past the last line; the end of the file is shown.
+            ("- name: a\n  checked", "yaml: could not find expected ':' while scanning a simple key", 2, 10),
+            ("- name: a\n  checked\n", "yaml: could not find expected ':' while scanning a simple key", 3, 1),
+        ])
     func notALIst(text: String, message: String, line: Int, column: Int) throws {
         #expect(throws: ParseError(message, at: SourceLocation(file: "x.yaml", line: line, column: column))) {
             try TodoList(bytes: Array(text.utf8), format: .yaml, name: "x.yaml")
@@ -82,7 +90,9 @@ struct YAMLListTests {
     func aliasToCollection() throws {
         let text = "- name: a\n  tags: &t [x, y]\n  more: &m {k: v}\n- name: b\n  tags: *t\n  more: *m\n"
         let list = try TodoList(bytes: Array(text.utf8), format: .yaml)
-        let fields = [Field("tags", .array([.string("x"), .string("y")])), Field("more", .dictionary([Field("k", .string("v"))]))]
+        let fields = [
+            Field("tags", .array([.string("x"), .string("y")])), Field("more", .dictionary([Field("k", .string("v"))])),
+        ]
         #expect(list.items.map(\.fields) == [fields, fields])
     }
 
@@ -105,10 +115,12 @@ struct YAMLListTests {
         #expect(list.items.map { $0.children.map(\.name) } == [["k"], ["k"], ["t"]])
     }
 
-    @Test("a checked flag as a boolean, tagged or quoted text, or a YAML 1.1 word", arguments: [
-        ("!!str true", TodoStatus.done), ("\"true\"", .done), ("!!bool true", .done), ("true", .done),
-        ("yes", .done), ("On", .done), ("no", .open), ("!!str off", .open), ("\"maybe\"", .open),
-    ])
+    @Test(
+        "a checked flag as a boolean, tagged or quoted text, or a YAML 1.1 word",
+        arguments: [
+            ("!!str true", TodoStatus.done), ("\"true\"", .done), ("!!bool true", .done), ("true", .done),
+            ("yes", .done), ("On", .done), ("no", .open), ("!!str off", .open), ("\"maybe\"", .open),
+        ])
     func taggedChecked(value: String, status: TodoStatus) throws {
         let text = "- name: a\n  checked: \(value)\n"
         let list = try TodoList(bytes: Array(text.utf8), format: .yaml, name: "x.yaml")
@@ -156,17 +168,23 @@ struct LargeYAMLTests {
         var edited = lines.map(String.init)
         edited[bad] = "  checked: [unclosed"
         text = edited.joined(separator: "\n")
-        let error = try #require(throws: ParseError.self) { try TodoList(bytes: Array(text.utf8), format: .yaml, name: "big.yaml") }
+        let error = try #require(throws: ParseError.self) {
+            try TodoList(bytes: Array(text.utf8), format: .yaml, name: "big.yaml")
+        }
         // The same error as the damaged item alone gives (libyaml notices it on the next
         // item's line), moved down by the lines before that item.
         let start = try #require(edited[..<bad].lastIndex { $0.hasPrefix("- ") })
         let next = try #require(edited[(bad + 1)...].firstIndex { $0.hasPrefix("- ") })
         let excerpt = edited[start...next].joined(separator: "\n") + "\n"
-        let alone = try #require(throws: ParseError.self) { try TodoList(bytes: Array(excerpt.utf8), format: .yaml, name: "big.yaml") }
+        let alone = try #require(throws: ParseError.self) {
+            try TodoList(bytes: Array(excerpt.utf8), format: .yaml, name: "big.yaml")
+        }
         #expect(
             error
                 == ParseError(
-                    alone.message, at: TodoFormat.SourceLocation(file: "big.yaml", line: alone.location.line + start, column: alone.location.column)))
+                    alone.message,
+                    at: TodoFormat.SourceLocation(
+                        file: "big.yaml", line: alone.location.line + start, column: alone.location.column)))
         #expect(error.location.line > bad, "\(error)")
     }
 
@@ -187,7 +205,9 @@ struct LargeYAMLTests {
 struct YAMLByteOrderMarkTests {
     @Test("a list after a byte order mark reads like one without", arguments: [false, true])
     func list(large: Bool) throws {
-        var list = TodoList(metadata: [Field("title", .string("Café"))], items: [TodoItem(name: "a"), TodoItem(name: "b", status: .done)])
+        var list = TodoList(
+            metadata: [Field("title", .string("Café"))],
+            items: [TodoItem(name: "a"), TodoItem(name: "b", status: .done)])
         // Large enough to be read in two halves, whose cut is found by byte offset.
         if large { list.items = LargeYAMLTests.bigList().items }
         let yaml = try list.encoded(as: .yaml)

@@ -9,7 +9,8 @@ import Testing
 @Suite("YAML as people write it")
 struct YAMLShapesTests {
     static func read(_ text: String, key: String? = nil, schema: ItemSchema = .standard) throws -> TodoList {
-        try TodoList(bytes: Array(text.utf8), format: .yaml, name: "x.yaml", options: ListOptions(key: key, schema: schema))
+        try TodoList(
+            bytes: Array(text.utf8), format: .yaml, name: "x.yaml", options: ListOptions(key: key, schema: schema))
     }
 
     @Test("merge keys give the merged keys first, as PyYAML orders them; the item's own keys and the first mapping win")
@@ -36,10 +37,12 @@ struct YAMLShapesTests {
         let list = try Self.read(text)
         #expect(list.items.map(\.name) == ["Water the plants", "Pay the rent", "Descale the kettle", "Feed the cat"])
         #expect(list.items.map(\.status) == [.open, .done, .open, .open])
-        #expect(list.items.map(\.fields) == [
-            [Field("every", .string("week"))], [Field("every", .string("month"))], [Field("every", .string("month"))],
-            [Field("every", .string("day"))],
-        ])
+        #expect(
+            list.items.map(\.fields) == [
+                [Field("every", .string("week"))], [Field("every", .string("month"))],
+                [Field("every", .string("month"))],
+                [Field("every", .string("day"))],
+            ])
         // PyYAML agrees on every value.
         let script = """
             import sys, yaml, json
@@ -47,7 +50,9 @@ struct YAMLShapesTests {
             """
         let result = try ExternalTool.run("python3", ["-c", script], stdin: Data(text.utf8))
         #expect(result.status == 0, "\(result.stderr)")
-        #expect(result.text.contains(#"{"every": "month", "checked": false, "text": "Descale the kettle"}"#), "\(result.text)")
+        #expect(
+            result.text.contains(#"{"every": "month", "checked": false, "text": "Descale the kettle"}"#),
+            "\(result.text)")
     }
 
     @Test("an alias of an item repeats it; an anchored item is an item")
@@ -60,10 +65,16 @@ struct YAMLShapesTests {
 
     @Test("an unknown alias and a bad merge are errors at their place")
     func badAliases() throws {
-        #expect(throws: ParseError("yaml: unknown alias 'nope'", at: SourceLocation(file: "x.yaml", line: 2, column: 9))) {
+        #expect(
+            throws: ParseError("yaml: unknown alias 'nope'", at: SourceLocation(file: "x.yaml", line: 2, column: 9))
+        ) {
             try Self.read("- name: a\n  note: *nope\n")
         }
-        #expect(throws: ParseError("yaml: a merge key (<<) takes a mapping or a list of mappings", at: SourceLocation(file: "x.yaml", line: 1, column: 7))) {
+        #expect(
+            throws: ParseError(
+                "yaml: a merge key (<<) takes a mapping or a list of mappings",
+                at: SourceLocation(file: "x.yaml", line: 1, column: 7))
+        ) {
             try Self.read("- <<: 3\n  name: a\n")
         }
     }
@@ -80,12 +91,16 @@ struct YAMLShapesTests {
         #expect(error.message.contains("aliases expand to more than 1000000 nodes"), "\(error)")
         #expect(error.message.contains("alias bomb"))
         // A few aliases are fine.
-        #expect(try Self.read("a: &a [1, 2]\ntodos:\n- name: x\n  n: *a\n").items[0].fields == [Field("n", .array([.integer(1), .integer(2)]))])
+        #expect(
+            try Self.read("a: &a [1, 2]\ntodos:\n- name: x\n  n: *a\n").items[0].fields == [
+                Field("n", .array([.integer(1), .integer(2)]))
+            ])
     }
 
     @Test("a mapping root holds the list: found like JSON's, or named with --key (a path)")
     func mappingRoot() throws {
-        #expect(try Self.read("todos: [{title: a, done: yes}, {title: b}]\nversion: 2\n").items.map(\.name) == ["a", "b"])
+        #expect(
+            try Self.read("todos: [{title: a, done: yes}, {title: b}]\nversion: 2\n").items.map(\.name) == ["a", "b"])
         let nested = "version: 2\ndata:\n  owner: sam\n  todos:\n  - title: a\n    completed: on\n"
         #expect(try Self.read(nested).items.map(\.status) == [.done])
         #expect(try Self.read(nested, key: "data.todos").items.map(\.name) == ["a"])
@@ -100,9 +115,12 @@ struct YAMLShapesTests {
         #expect(try Self.read("todos: []\nv: 1\n", key: "todos").items.isEmpty)
     }
 
-    @Test("YAML 1.1 words for done-ness; elsewhere they stay text", arguments: [
-        ("done: yes", TodoStatus.done), ("checked: on", .done), ("completed: Off", .open), ("isDone: NO", .open), ("status: done", .done),
-    ])
+    @Test(
+        "YAML 1.1 words for done-ness; elsewhere they stay text",
+        arguments: [
+            ("done: yes", TodoStatus.done), ("checked: on", .done), ("completed: Off", .open), ("isDone: NO", .open),
+            ("status: done", .done),
+        ])
     func words(line: String, status: TodoStatus) throws {
         let list = try Self.read("- title: a\n  \(line)\n  urgent: yes\n")
         #expect(list.items[0].status == status)
@@ -112,14 +130,18 @@ struct YAMLShapesTests {
     @Test("PyYAML's timestamps without a zone are dates in UTC; a date alone stays text")
     func timestamps() throws {
         let list = try Self.read("- name: a\n  created: 2024-05-01 09:30:00.123456\n  due: 2024-06-01\n")
-        #expect(list.items[0].fields == [
-            Field("created", .date(Date(timeIntervalSince1970: 1_714_555_800.123456))), Field("due", .string("2024-06-01")),
-        ])
+        #expect(
+            list.items[0].fields == [
+                Field("created", .date(Date(timeIntervalSince1970: 1_714_555_800.123456))),
+                Field("due", .string("2024-06-01")),
+            ])
     }
 
     static let retyped = [
-        "2024-05-01", "2024-05-01 10:00:00", "2024-5-1 1:00:00", "+0b1", "0b101", "685.230_15e+03", "yes", "Yes", "on", "OFF", "y",
-        "N", "=", "<<", "~", "null", "NULL", ".inf", "-.INF", ".NaN", "0x1F", "0o17", "0777", "1_000", "1:20", "190:20:30", ".5", "1e3",
+        "2024-05-01", "2024-05-01 10:00:00", "2024-5-1 1:00:00", "+0b1", "0b101", "685.230_15e+03", "yes", "Yes", "on",
+        "OFF", "y",
+        "N", "=", "<<", "~", "null", "NULL", ".inf", "-.INF", ".NaN", "0x1F", "0o17", "0777", "1_000", "1:20",
+        "190:20:30", ".5", "1e3",
         "true", "False", "", "12", "-3.5",
     ]
 
@@ -144,17 +166,21 @@ struct YAMLShapesTests {
     @Test("numbers are written so that both readers get them back: big integers plain, reals with a dot")
     func numbers() throws {
         let list = TodoList(items: [
-            TodoItem(name: "a", fields: [
-                Field("big", .bigInteger("123456789012345678901234567890")), Field("small", .double(1e-05)), Field("large", .double(1e20)),
-                Field("negative", .bigInteger("-99999999999999999999")),
-            ])
+            TodoItem(
+                name: "a",
+                fields: [
+                    Field("big", .bigInteger("123456789012345678901234567890")), Field("small", .double(1e-05)),
+                    Field("large", .double(1e20)),
+                    Field("negative", .bigInteger("-99999999999999999999")),
+                ])
         ])
         let yaml = String(decoding: try list.encoded(as: .yaml), as: UTF8.self)
         #expect(yaml.contains("big: 123456789012345678901234567890\n"))
         #expect(yaml.contains("small: 1.0e-05\n"))
         #expect(yaml.contains("large: 1.0e+20\n"))
         #expect(try TodoList(bytes: Array(yaml.utf8), format: .yaml) == list)
-        let script = "import sys, yaml; d = yaml.safe_load(sys.stdin)[0]; print(type(d['big']).__name__, type(d['small']).__name__, d['negative'])"
+        let script =
+            "import sys, yaml; d = yaml.safe_load(sys.stdin)[0]; print(type(d['big']).__name__, type(d['small']).__name__, d['negative'])"
         let result = try ExternalTool.run("python3", ["-c", script], stdin: Data(yaml.utf8))
         #expect(result.text.trimmingCharacters(in: .newlines) == "int float -99999999999999999999", "\(result.stderr)")
     }

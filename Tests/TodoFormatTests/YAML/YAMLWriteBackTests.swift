@@ -11,7 +11,8 @@ import Testing
 struct YAMLWriteBackTests {
     /// Converts the checklist `markdown` into the file at `path`; returns the warnings.
     @discardableResult
-    static func write(_ markdown: String, into path: String, options: ListOptions = ListOptions(), strict: Bool = false) throws
+    static func write(_ markdown: String, into path: String, options: ListOptions = ListOptions(), strict: Bool = false)
+        throws
         -> [ConversionWarning]
     {
         let checklist = path + ".md"
@@ -28,7 +29,8 @@ struct YAMLWriteBackTests {
 
     /// What PyYAML reads from a file, as JSON.
     static func pyyaml(_ path: String) throws -> String {
-        let script = "import sys, yaml, json; print(json.dumps(list(yaml.safe_load_all(open(sys.argv[1]))), default=str))"
+        let script =
+            "import sys, yaml, json; print(json.dumps(list(yaml.safe_load_all(open(sys.argv[1]))), default=str))"
         let result = try ExternalTool.run("python3", ["-c", script, path])
         #expect(result.status == 0, "\(result.stderr)")
         return result.text
@@ -40,7 +42,9 @@ struct YAMLWriteBackTests {
         ("sorted", "yaml.dump(v, explicit_start=True)"),
     ]
 
-    @Test("files PyYAML writes: the unchanged round trip keeps every byte; a check changes one line", arguments: pyyamlLayouts.map(\.name))
+    @Test(
+        "files PyYAML writes: the unchanged round trip keeps every byte; a check changes one line",
+        arguments: pyyamlLayouts.map(\.name))
     func pyyamlFiles(layout: String) throws {
         let directory = try TemporaryDirectory()
         let dump = Self.pyyamlLayouts.first { $0.name == layout }!.dump
@@ -61,11 +65,15 @@ struct YAMLWriteBackTests {
         let markdown = try Self.checklist(path, options: options)
         try Self.write(markdown, into: path, options: options)
         #expect(try Self.text(path) == before, "unchanged round trip")
-        let checked = markdown.replacingOccurrences(of: "- [ ] Défrost: the freezer", with: "- [x] Défrost: the freezer")
+        let checked = markdown.replacingOccurrences(
+            of: "- [ ] Défrost: the freezer", with: "- [x] Défrost: the freezer")
         try Self.write(checked, into: path, options: options)
         let after = try Self.text(path)
-        let changed = zip(before.split(separator: "\n", omittingEmptySubsequences: false), after.split(separator: "\n", omittingEmptySubsequences: false))
-            .filter { $0 != $1 }
+        let changed = zip(
+            before.split(separator: "\n", omittingEmptySubsequences: false),
+            after.split(separator: "\n", omittingEmptySubsequences: false)
+        )
+        .filter { $0 != $1 }
         #expect(changed.count == 1, "\(after)")
         #expect(try Self.checklist(path, options: options) == checked)
         #expect(try Self.pyyaml(path).contains(#""done": true"#))
@@ -105,14 +113,15 @@ struct YAMLWriteBackTests {
         let path = directory.path("house.yaml")
         try Self.ruamel.write(toFile: path, atomically: false, encoding: .utf8)
         let markdown = try Self.checklist(path)
-        #expect(markdown == """
-            - [ ] Water the plants [every:: week]
-            - [x] Take out the recycling
-              - [ ] Glass
-              - [ ] Paper
-            - [ ] Pay the rent [amount:: 1_200]
+        #expect(
+            markdown == """
+                - [ ] Water the plants [every:: week]
+                - [x] Take out the recycling
+                  - [ ] Glass
+                  - [ ] Paper
+                - [ ] Pay the rent [amount:: 1_200]
 
-            """)
+                """)
         try Self.write(markdown, into: path)
         #expect(try Self.text(path) == Self.ruamel)
         // Check a subtask, rename an item, add one at the end, and a subtask.
@@ -125,7 +134,9 @@ struct YAMLWriteBackTests {
             .replacingOccurrences(of: "'Water the plants'", with: "'Water the plants: all of them'")
             .replacingOccurrences(
                 of: "    amount: 1_200\n",
-                with: "    amount: 1_200\n\n  - title: Fix the gate\n    done: no\n    subtasks:\n      - title: Buy hinges\n        done: no\n")
+                with:
+                    "    amount: 1_200\n\n  - title: Fix the gate\n    done: no\n    subtasks:\n      - title: Buy hinges\n        done: no\n"
+            )
         #expect(try Self.text(path) == expected)
         #expect(try Self.checklist(path) == edited)
         #expect(try Self.pyyaml(path).contains(#""archived": []"#))
@@ -136,7 +147,8 @@ struct YAMLWriteBackTests {
         #expect(try Self.checklist(path) == moved)
         let text = try Self.text(path)
         #expect(text.hasPrefix("# Things to do around the house.\n# Edited by hand"))
-        #expect(text.contains("todos:\n  - title: Fix the gate\n    done: no\n    subtasks:\n      - title: Buy hinges\n"))
+        #expect(
+            text.contains("todos:\n  - title: Fix the gate\n    done: no\n    subtasks:\n      - title: Buy hinges\n"))
         #expect(!text.contains("Water the plants"))
         #expect(text.contains("# the kitchen ones\n  - title: \"Take out the recycling\""))
         #expect(text.hasSuffix("# end of the list\narchived: []\n"))
@@ -166,14 +178,17 @@ struct YAMLWriteBackTests {
         #expect(try TodoList(contentsOf: .file(path)) == (try TodoList(markdown: edited)))
         #expect(
             try Self.text(path)
-                == before.replacingOccurrences(of: "- name: deep\n      checked: false\n      status: /", with: "- name: deeper\n      checked: true"))
+                == before.replacingOccurrences(
+                    of: "- name: deep\n      checked: false\n      status: /",
+                    with: "- name: deeper\n      checked: true"))
     }
 
     @Test("an emptied list stays where it was; an empty one takes items in block style")
     func emptied() throws {
         let directory = try TemporaryDirectory()
         let path = directory.path("e.yaml")
-        try "version: 1\ntodos:\n- title: a\n  done: false\nother: x\n".write(toFile: path, atomically: false, encoding: .utf8)
+        try "version: 1\ntodos:\n- title: a\n  done: false\nother: x\n".write(
+            toFile: path, atomically: false, encoding: .utf8)
         try Self.write("", into: path)
         #expect(try Self.text(path) == "version: 1\ntodos: []\nother: x\n")
         let options = ListOptions(key: "todos", schema: ItemSchema(naming: [.name: "title", .checked: "done"]))
@@ -198,16 +213,20 @@ struct YAMLWriteBackTests {
     func flowList() throws {
         let directory = try TemporaryDirectory()
         let path = directory.path("f.yaml")
-        try "todos: [{title: a, done: no}, {title: \"b: x\", done: yes}]\n".write(toFile: path, atomically: false, encoding: .utf8)
+        try "todos: [{title: a, done: no}, {title: \"b: x\", done: yes}]\n".write(
+            toFile: path, atomically: false, encoding: .utf8)
         try Self.write("- [x] a\n- [x] b: x\n- [ ] c, d\n", into: path)
-        #expect(try Self.text(path) == "todos: [{title: a, done: yes}, {title: \"b: x\", done: yes}, {title: \"c, d\", done: no}]\n")
+        #expect(
+            try Self.text(path)
+                == "todos: [{title: a, done: yes}, {title: \"b: x\", done: yes}, {title: \"c, d\", done: no}]\n")
     }
 
     @Test("a changed header document replaces the metadata; the list's lines stay")
     func header() throws {
         let directory = try TemporaryDirectory()
         let path = directory.path("h.yaml")
-        try "---\ntitle: Shed\n# about it\n---\n- task: a   # first\n".write(toFile: path, atomically: false, encoding: .utf8)
+        try "---\ntitle: Shed\n# about it\n---\n- task: a   # first\n".write(
+            toFile: path, atomically: false, encoding: .utf8)
         try Self.write("---\ntitle: Barn\nowner: sam\n---\n- [ ] a\n", into: path)
         #expect(try Self.text(path) == "---\ntitle: Barn\nowner: sam\n# about it\n---\n- task: a   # first\n")
     }
@@ -218,7 +237,9 @@ struct YAMLWriteBackTests {
         let path = directory.path("a.yaml")
         let text = "- name: a\n  room: &k kitchen\n- name: b\n  room: *k\n"
         try text.write(toFile: path, atomically: false, encoding: .utf8)
-        #expect(throws: ConversionError.self) { try Self.write("- [ ] a [room:: pantry]\n- [ ] b [room:: kitchen]\n", into: path) }
+        #expect(throws: ConversionError.self) {
+            try Self.write("- [ ] a [room:: pantry]\n- [ ] b [room:: kitchen]\n", into: path)
+        }
         #expect(try Self.text(path) == text)
         // Changing the item that holds the alias replaces only the alias.
         try Self.write("- [ ] a [room:: kitchen]\n- [ ] b [room:: hall]\n", into: path)
@@ -229,10 +250,12 @@ struct YAMLWriteBackTests {
     func mergedRewrite() throws {
         let directory = try TemporaryDirectory()
         let path = directory.path("m.yaml")
-        try "base: &b {every: week, room: hall}\ntodos:\n- <<: *b\n  name: a\n".write(toFile: path, atomically: false, encoding: .utf8)
+        try "base: &b {every: week, room: hall}\ntodos:\n- <<: *b\n  name: a\n".write(
+            toFile: path, atomically: false, encoding: .utf8)
         // Changing a merged value overrides it with the item's own key.
         try Self.write("- [ ] a [every:: day] [room:: hall]\n", into: path)
-        #expect(try Self.text(path) == "base: &b {every: week, room: hall}\ntodos:\n- <<: *b\n  name: a\n  every: day\n")
+        #expect(
+            try Self.text(path) == "base: &b {every: week, room: hall}\ntodos:\n- <<: *b\n  name: a\n  every: day\n")
         // Removing one cannot be done with merge keys.
         let warnings = try Self.write("- [ ] a [every:: day]\n", into: path)
         #expect(warnings.contains { $0.kind == .values }, "\(warnings)")
@@ -264,8 +287,13 @@ struct YAMLWriteBackTests {
         let path = directory.path("o.yaml")
         try "- id: 1\n  name: a\n  order: 1.0\n- id: 7\n  name: b\n  order: 2.0\n- id: 3\n  name: c\n  order: 3.0\n"
             .write(toFile: path, atomically: false, encoding: .utf8)
-        try Self.write("- [ ] c [id:: 3] [order:: 3.0]\n- [ ] a [id:: 1] [order:: 1.0]\n- [ ] b [id:: 7] [order:: 2.0]\n- [ ] d\n", into: path)
-        #expect(try Self.text(path) == "- id: 3\n  name: c\n  order: 0.0\n- id: 1\n  name: a\n  order: 1.0\n- id: 7\n  name: b\n  order: 2.0\n- id: 8\n  name: d\n  order: 3.0\n")
+        try Self.write(
+            "- [ ] c [id:: 3] [order:: 3.0]\n- [ ] a [id:: 1] [order:: 1.0]\n- [ ] b [id:: 7] [order:: 2.0]\n- [ ] d\n",
+            into: path)
+        #expect(
+            try Self.text(path)
+                == "- id: 3\n  name: c\n  order: 0.0\n- id: 1\n  name: a\n  order: 1.0\n- id: 7\n  name: b\n  order: 2.0\n- id: 8\n  name: d\n  order: 3.0\n"
+        )
     }
 }
 
@@ -278,7 +306,9 @@ struct YAMLAnchoredWriteBackTests {
         let text = "defaults: &d {every: week}\ntodos:\n- name: a\n  <<: *d\n\n\n- name: b\n# about c\n- name: c\n"
         try text.write(toFile: path, atomically: false, encoding: .utf8)
         try YAMLWriteBackTests.write("- [ ] b\n- [ ] a [every:: week]\n- [ ] c\n", into: path)
-        #expect(try YAMLWriteBackTests.text(path) == "defaults: &d {every: week}\ntodos:\n- name: b\n# about c\n- name: a\n  <<: *d\n\n\n- name: c\n")
+        #expect(
+            try YAMLWriteBackTests.text(path)
+                == "defaults: &d {every: week}\ntodos:\n- name: b\n# about c\n- name: a\n  <<: *d\n\n\n- name: c\n")
     }
 
     @Test("a NaN value reads back as itself: a file with anchors takes an edit and an unchanged write")
@@ -291,7 +321,9 @@ struct YAMLAnchoredWriteBackTests {
         try YAMLWriteBackTests.write(checklist, into: path)
         #expect(try YAMLWriteBackTests.text(path) == text)
         try YAMLWriteBackTests.write(checklist.replacingOccurrences(of: "- [ ] b", with: "- [x] b"), into: path)
-        #expect(try YAMLWriteBackTests.text(path) == text.replacingOccurrences(of: "b\n    done: false", with: "b\n    done: true"))
+        #expect(
+            try YAMLWriteBackTests.text(path)
+                == text.replacingOccurrences(of: "b\n    done: false", with: "b\n    done: true"))
     }
 }
 #endif

@@ -473,7 +473,8 @@ struct BlockParser<Sink: BlockSink> {
         while open.count - 1 > keep {
             switch open[open.count - 1] {
             case .paragraph(isItemName: true, _): emitPendingItem(named: true)
-            case .paragraph(isItemName: false, isText: true): sink.textBlock(line: paragraphLastLine - paragraphMoreLines.count)
+            case .paragraph(isItemName: false, isText: true):
+                sink.textBlock(line: paragraphLastLine - paragraphMoreLines.count)
             case .listItem(let item) where item.isTask: sink.itemEnded(before: closingBefore)
             default: break
             }
@@ -529,8 +530,10 @@ struct BlockParser<Sink: BlockSink> {
     private mutating func noteTaskLineInParagraph(isItemName: Bool) {
         let start = line.firstNonspace
         guard let ordered = TaskHeuristics.taskLine(at: start, in: line) else { return }
-        let owner = isItemName ? "is part of the name of the item on line {line}" : "continues the paragraph on line {line}"
-        let ownerLine = isItemName ? pendingTask?.line ?? paragraphLastLine : paragraphLastLine - paragraphMoreLines.count
+        let owner =
+            isItemName ? "is part of the name of the item on line {line}" : "continues the paragraph on line {line}"
+        let ownerLine =
+            isItemName ? pendingTask?.line ?? paragraphLastLine : paragraphLastLine - paragraphMoreLines.count
         let cause =
             line.indent >= 4
             ? "it is indented 4 or more columns past that text; indent it less"
@@ -538,7 +541,8 @@ struct BlockParser<Sink: BlockSink> {
                 ? "an ordered item not numbered 1 cannot interrupt it; number it 1 or add a blank line before it"
                 : "add a blank line before it"
         sink.nearMiss(
-            line: line.number, column: start - line.start + 1, message: "this line reads like a task item but \(owner): \(cause)",
+            line: line.number, column: start - line.start + 1,
+            message: "this line reads like a task item but \(owner): \(cause)",
             relatedLine: ownerLine)
     }
 

@@ -131,8 +131,9 @@ enum HTMLBlockCondition: UInt8 {
             guard hadSpace, isLetter(c) || c == UInt8(ascii: "_") || c == UInt8(ascii: ":") else { return nil }
             while true {
                 let b = line.byte(j)
-                guard isLetter(b) || isDigit(b) || b == UInt8(ascii: "_") || b == UInt8(ascii: ".")
-                    || b == UInt8(ascii: ":") || b == UInt8(ascii: "-")
+                guard
+                    isLetter(b) || isDigit(b) || b == UInt8(ascii: "_") || b == UInt8(ascii: ".")
+                        || b == UInt8(ascii: ":") || b == UInt8(ascii: "-")
                 else { break }
                 j += 1
             }

@@ -127,7 +127,9 @@ struct LineCursor {
     /// spaces belong to the marker; with none, five or more, or nothing else on the line, only
     /// one does (and the rest is indentation of the content, an indented code block).
     mutating func consumeListItemPadding(markerLength: Int) -> Int {
-        let saveOffset = offset, saveColumn = column, saveTab = partiallyConsumedTab
+        let saveOffset = offset
+        let saveColumn = column
+        let saveTab = partiallyConsumedTab
         while column - saveColumn <= 5 && Self.isSpaceOrTab(byte(offset)) {
             advance(1, columns: true)
         }

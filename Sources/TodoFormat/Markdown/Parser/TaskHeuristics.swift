@@ -37,7 +37,8 @@ enum TaskHeuristics {
     static func taskLikeMarker(in line: LineCursor) -> Int? {
         // Vertical tab and form feed are white space to cmark-gfm's pattern.
         func isSpace(_ b: UInt8) -> Bool { LineCursor.isSpaceOrTab(b) || b == 0x0B || b == 0x0C }
-        let text = line.text, end = line.end
+        let text = line.text
+        let end = line.end
         var i = line.start
         while i < end && isSpace(text[i]) { i += 1 }
         let markerStart = i
