@@ -204,7 +204,13 @@ enum YAMLValue {
                 let valueEvent = try parser.next()
                 let (element, n) = try readSized(
                     from: parser, startingWith: valueEvent, anchors: anchors, depth: depth + 1)
-                fields.append(Field(keyText(key), element))
+                let text = keyText(key)
+                // A mapping or sequence as a key becomes its text, and a key inside it is
+                // quoted again at each level: nested keys would double in length a level.
+                if text.utf8.count > Limits.keyBytes {
+                    throw parser.error("a mapping key longer than \(Limits.keyBytes) bytes as text", at: keyEvent)
+                }
+                fields.append(Field(text, element))
                 size += k + n
             }
             value = .dictionary(merged.map { merge($0, fields) } ?? fields)

@@ -24,6 +24,10 @@ public enum Limits {
     public static let dumpStatementSteps = 50_000_000
     /// The steps one statement of a dump may take in addition for each statement before it.
     public static let dumpStepsPerStatementBefore = 20
+    /// How long a YAML mapping key may be as text: a mapping or sequence used as a key is
+    /// its text, and keys nested in keys would otherwise double in length a level.
+    public static let keyBytes = 65_536
+
     /// How many bytes one value or row made by an SQL dump may hold (a `zeroblob`, a string).
     public static let dumpValueBytes = 100_000_000
 

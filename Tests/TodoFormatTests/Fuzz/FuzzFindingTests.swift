@@ -77,3 +77,18 @@ struct DatabaseFuzzFindingTests {
         #expect(ISO8601.format(Date(timeIntervalSince1970: 1e300)) == "9999-12-31T23:59:59Z")
     }
 }
+
+#if YAML
+/// Mappings nested as keys of mappings took minutes (found by the fuzzer in 128 bytes).
+@Suite("Fuzzing's findings in YAML keys")
+struct YAMLKeyFuzzFindingTests {
+    @Test("mappings nested as keys stop at the key length limit, quickly, with an error at a key")
+    func nestedKeys() throws {
+        let input = Array((String(repeating: "{", count: 36) + String(repeating: "}", count: 70) + String(repeating: "{", count: 22)).utf8)
+        #expect(throws: ParseError.self) { try TodoList(bytes: input, format: .yaml, name: "keys.yaml") }
+        let nested = Array((String(repeating: "{", count: 40) + "a: 1" + String(repeating: "}: 1", count: 40) + "\n").utf8)
+        let error = try #require(throws: ParseError.self) { try TodoList(bytes: nested, format: .yaml, name: "keys.yaml") }
+        #expect(error.message.contains("mapping key longer than \(Limits.keyBytes) bytes"), "\(error)")
+    }
+}
+#endif
