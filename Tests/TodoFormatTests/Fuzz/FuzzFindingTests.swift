@@ -84,10 +84,15 @@ struct DatabaseFuzzFindingTests {
 struct YAMLKeyFuzzFindingTests {
     @Test("mappings nested as keys stop at the key length limit, quickly, with an error at a key")
     func nestedKeys() throws {
-        let input = Array((String(repeating: "{", count: 36) + String(repeating: "}", count: 70) + String(repeating: "{", count: 22)).utf8)
+        let input = Array(
+            (String(repeating: "{", count: 36) + String(repeating: "}", count: 70) + String(repeating: "{", count: 22))
+                .utf8)
         #expect(throws: ParseError.self) { try TodoList(bytes: input, format: .yaml, name: "keys.yaml") }
-        let nested = Array((String(repeating: "{", count: 40) + "a: 1" + String(repeating: "}: 1", count: 40) + "\n").utf8)
-        let error = try #require(throws: ParseError.self) { try TodoList(bytes: nested, format: .yaml, name: "keys.yaml") }
+        let nested = Array(
+            (String(repeating: "{", count: 40) + "a: 1" + String(repeating: "}: 1", count: 40) + "\n").utf8)
+        let error = try #require(throws: ParseError.self) {
+            try TodoList(bytes: nested, format: .yaml, name: "keys.yaml")
+        }
         #expect(error.message.contains("mapping key longer than \(Limits.keyBytes) bytes"), "\(error)")
     }
 }
