@@ -149,7 +149,7 @@ struct EditCommandTests {
     }
 
     @Test(
-        "done in JSON, YAML, XML property list and SQL dump files changes that item's line",
+        "done in JSON, YAML, XML property list and SQL dump files changes that item's line", .needsYAML,
         arguments: ["l.json", "l.yaml", "l.plist", "l.sql"])
     func textFormats(_ file: String) throws {
         let ws = try files()
@@ -201,7 +201,7 @@ struct EditCommandTests {
     }
 
     @Test(
-        "mv renumbers the moved item's order, not a neighbour's, in any format",
+        "mv renumbers the moved item's order, not a neighbour's, in any format", .needsYAML,
         arguments: ["o.json", "o.yaml", "o.sqlite"])
     func moveRenumbersMovedItem(_ file: String) throws {
         let ws = try Workspace([:])

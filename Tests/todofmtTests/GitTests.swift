@@ -85,7 +85,7 @@ struct GitTextconvTests {
         return repo
     }
 
-    @Test("cat prints a checklist as it is and other formats as checklists")
+    @Test("cat prints a checklist as it is and other formats as checklists", .needsYAML)
     func cat() throws {
         let ws = try Workspace(["g.md": groceries, "t.json": #"[{"title": "Milk", "done": true}]"#])
         let md = try Run(["cat", "g.md"], in: ws.url)
@@ -354,7 +354,7 @@ struct MergeDriverTests {
         return (run.status, try repo.read(c.file))
     }
 
-    @Test("the driver merges by item", arguments: mergeCases)
+    @Test("the driver merges by item", .needsYAML, arguments: mergeCases)
     func driver(_ c: MergeCase) throws {
         let (status, text) = try Self.merge(c, driver: true)
         #expect(text == c.merged)

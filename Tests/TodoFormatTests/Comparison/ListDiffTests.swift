@@ -55,7 +55,7 @@ struct ListDiffTests {
             ])
     }
 
-    @Test("metadata and sections")
+    @Test("metadata and sections", .needsYAML)
     func metadataAndSections() throws {
         let old = "---\ntitle: A\n---\n# Today\n- [ ] a\n# Later\n- [ ] b\n"
         let new = "---\ntitle: B\nowner: me\n---\n# Today\n- [ ] a\n- [ ] b\n# Later\n"

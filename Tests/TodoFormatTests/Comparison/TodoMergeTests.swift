@@ -146,7 +146,7 @@ struct WindowedMergeTests {
         return (try String(contentsOf: urls[1], encoding: .utf8), result.conflicts)
     }
 
-    @Test("theirs' changes outside the list (other keys, comments) are kept in JSON and YAML")
+    @Test("theirs' changes outside the list (other keys, comments) are kept in JSON and YAML", .needsYAML)
     func outsideTheList() throws {
         let json = [
             #"{"settings": {"theme": "dark"}, "todos": [{"title": "Milk", "done": false}]}"# + "\n",

@@ -50,7 +50,7 @@ struct KeyPlacementTests {
     }
 
     @Test(
-        "checking every item changes only done: status, children and an app's fields object stay",
+        "checking every item changes only done: status, children and an app's fields object stay", .needsYAML,
         arguments: ["json", "yaml", "bplist", "plist"])
     func checkKeepsKeys(ext: String) throws {
         let directory = try TemporaryDirectory()
@@ -67,7 +67,8 @@ struct KeyPlacementTests {
         }
     }
 
-    @Test("checking an item whose status word todofmt cannot read (todo.yaml's idea) writes done in that key")
+    @Test(
+        "checking an item whose status word todofmt cannot read (todo.yaml's idea) writes done in that key", .needsYAML)
     func unknownStatusWord() throws {
         let directory = try TemporaryDirectory()
         let value = """
