@@ -148,11 +148,12 @@ struct JSONListSyntax: TextListSyntax {
         zeroFraction = inList.learnText(slice(list.whole.lowerBound..<sampleEnd)) || zeroFraction
         zeroFraction = tail.learnText(slice(list.whole.upperBound..<bytes.count)) || zeroFraction
         let parts = [head, inList, tail]
-        style.asciiOnly = inList.asciiOnly || (sample.isEmpty && (head.asciiOnly || tail.asciiOnly))
-        style.escapeSlash = parts.contains { $0.escapeSlash }
-        style.escapeHTML = parts.contains { $0.escapeHTML }
-        style.upperHex = parts.contains { $0.upperHex }
-        style.shortEscapes = parts.contains { $0.shortEscapes }
+        style.escapes.asciiOnly =
+            inList.escapes.asciiOnly || (sample.isEmpty && (head.escapes.asciiOnly || tail.escapes.asciiOnly))
+        style.escapes.escapeSlash = parts.contains { $0.escapes.escapeSlash }
+        style.escapes.escapeHTML = parts.contains { $0.escapes.escapeHTML }
+        style.escapes.upperHex = parts.contains { $0.escapes.upperHex }
+        style.escapes.shortEscapes = parts.contains { $0.escapes.shortEscapes }
         // Whole reals: `5.0` where a number shows a zero fraction, `5` where a key holds
         // both integers and reals (JavaScript, Go); todofmt's `5.0` otherwise.
         var kinds: [String: (integer: Bool, real: Bool)] = [:]

@@ -5,26 +5,6 @@
 struct JSONStyle: Hashable, Sendable {
     /// How strings are escaped.
     var escapes = JSONEscapes()
-    var asciiOnly: Bool {
-        get { escapes.asciiOnly }
-        set { escapes.asciiOnly = newValue }
-    }
-    var escapeSlash: Bool {
-        get { escapes.escapeSlash }
-        set { escapes.escapeSlash = newValue }
-    }
-    var escapeHTML: Bool {
-        get { escapes.escapeHTML }
-        set { escapes.escapeHTML = newValue }
-    }
-    var upperHex: Bool {
-        get { escapes.upperHex }
-        set { escapes.upperHex = newValue }
-    }
-    var shortEscapes: Bool {
-        get { escapes.shortEscapes }
-        set { escapes.shortEscapes = newValue }
-    }
     /// Whether a real with no fraction is written `5.0` (Python, todofmt) or `5` (JavaScript, Go).
     var realsKeepFraction = true
 
@@ -114,11 +94,11 @@ struct JSONStyle: Hashable, Sendable {
             }
             i += 1
         }
-        asciiOnly = escapedNonASCII && !rawNonASCII
-        escapeHTML = escapedHTML && !rawHTML
-        escapeSlash = escapedSlash && !rawSlash
-        upperHex = upper && !lowerHex
-        shortEscapes = short
+        escapes.asciiOnly = escapedNonASCII && !rawNonASCII
+        escapes.escapeHTML = escapedHTML && !rawHTML
+        escapes.escapeSlash = escapedSlash && !rawSlash
+        escapes.upperHex = upper && !lowerHex
+        escapes.shortEscapes = short
         return zeroFraction
     }
 }
