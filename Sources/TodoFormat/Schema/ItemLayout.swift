@@ -37,6 +37,8 @@ struct ItemLayout: Hashable, Sendable {
     var orderDescending = false
     /// How many items it was learned from: 0 when the file had none to learn from.
     var itemCount = 0
+    /// The roles some item of the file has a key for.
+    var rolesInFile: Set<ItemRole> = []
     /// How the items' creation and completion dates are spelled, by key, where they are text.
     var dateSpellings: [String: DateSpelling] = [:]
     /// Whether the format has no null (property lists): null values are left out.
@@ -323,6 +325,32 @@ struct ItemLayout: Hashable, Sendable {
         return warnings
     }
 
+    /// The warning for a key todofmt had to choose for a role of an item it writes into a
+    /// file whose items never use that role (nested items in a flat list, a custom status in
+    /// a list of booleans): the app that owns the file may not read it. Nil for a key of
+    /// another kind, a key the file or `--field` gave, a file with no items (see
+    /// `newItemWarnings`) and a file in todofmt's own shape, whose reader knows the keys.
+    func chosenKeyWarning(for key: String) -> (ConversionWarning.Kind, String)? {
+        let ownShape = keys[.name] == "name" && (keys[.checked] ?? "checked") == "checked"
+        guard itemCount > 0, !ownShape, let role = schema.role(of: key), !rolesInFile.contains(role),
+            !schema.isNamed(key)
+        else { return nil }
+        let what: String
+        switch role {
+        case .checked: what = "done-ness"
+        case .status: what = "a custom status"
+        case .section: what = "a section"
+        case .fields: what = "nested fields"
+        case .children: what = "nested items"
+        case .name, .order: return nil
+        }
+        return (
+            .keys,
+            "the file's items have no key for \(what): todofmt used the key \(key), which the app may not read "
+                + "(name the key with --field \(role.rawValue)=KEY)"
+        )
+    }
+
     /// Where a key goes among an item's keys: its place in the file's key order, else
     /// todofmt's order of roles (name, checked, status, section, fields, nested fields, children).
     func rank(of key: String) -> Int {
@@ -521,6 +549,7 @@ extension ItemLayout {
         func finish() -> ItemLayout {
             var layout = self.layout
             layout.itemCount = items
+            layout.rolesInFile = seen
             // A file whose items have no checked key gets one only on done items.
             if !seen.contains(.checked) && items > 0 { layout.schema.keys[.checked] = nil }
             layout.checkedIsIntegerByDefault = integers > booleans && integers >= words

@@ -76,6 +76,14 @@ enum MemberEdit {
     case remove(Int)
     case insert(String, FieldValue)
     case insertChildren(String)
+
+    /// The key an insert adds.
+    var insertedKey: String? {
+        switch self {
+        case .insert(let key, _), .insertChildren(let key): key
+        default: nil
+        }
+    }
 }
 
 enum ItemPatch {

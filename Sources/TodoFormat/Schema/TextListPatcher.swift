@@ -484,6 +484,7 @@ struct TextListPatcher<Syntax: TextListSyntax> {
             old: old.item, members: old.members, new: item,
             childrenChanged: !ListPlan<SpannedItem>.childrenKept(children, of: old),
             layout: layout, now: now)
+        noteChosenKeys(edits.lazy.compactMap(\.insertedKey), at: at)
         // Where the format has no null (property lists), a null field is left out (or its key
         // goes), with a warning.
         if layout.dropsNulls, item.fields.contains(where: { $0.value == .null }) { note(.null, at: at) }
@@ -567,6 +568,7 @@ struct TextListPatcher<Syntax: TextListSyntax> {
             warnings.note(kind, message, item: plan?.describe(at) ?? "")
         }
         let entries = layout.entries(of: item)
+        noteChosenKeys(entries.lazy.map(\.key), at: at)
         let inner = syntax.itemLines ? line + syntax.indent : line
         put(syntax.objectOpen, to: &sink)
         var first = true
@@ -619,6 +621,15 @@ struct TextListPatcher<Syntax: TextListSyntax> {
         scratch.removeAll(keepingCapacity: true)
         syntax.value(value, line: line, to: &scratch)
         put(scratch, to: &sink)
+    }
+
+    /// Notes the role keys todofmt chose that the file's items never use.
+    private mutating func noteChosenKeys<S: Sequence<String>>(_ keys: S, at: ItemAt) {
+        for key in keys {
+            guard let (kind, message) = layout.chosenKeyWarning(for: key) else { continue }
+            let plan = self.plan
+            warnings.note(kind, message, item: plan?.describe(at) ?? "")
+        }
     }
 
     /// Notes what the format cannot hold of a value written.

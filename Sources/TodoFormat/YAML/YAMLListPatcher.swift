@@ -707,6 +707,10 @@ struct YAMLListPatcher {
         }
         let edits = ItemPatch.edits(
             old: base, members: old.members, new: target, childrenChanged: childrenChanged, layout: layout, now: now)
+        for key in edits.lazy.compactMap(\.insertedKey) {
+            guard let (kind, message) = layout.chosenKeyWarning(for: key) else { continue }
+            warnings.note(kind, message, item: plan?.describe(at) ?? "")
+        }
         if let mergedItem,
             !Self.merges(edits, members: old.members, own: mergedItem, into: item, schema: options.schema)
         {
@@ -879,6 +883,10 @@ struct YAMLListPatcher {
         }
         let keys = layout.entryKeys
         var entries = layout.entries(of: item)
+        for entry in entries {
+            guard let (kind, message) = layout.chosenKeyWarning(for: entry.key) else { continue }
+            warnings.note(kind, message, item: plan?.describe(at) ?? "")
+        }
         if !style.keyOrder.isEmpty {
             // The keys in the order the file's items have them; others after, as they come.
             entries = entries.enumerated().sorted { a, b in
