@@ -18,7 +18,7 @@ extension JSONScanner {
         repeat {
             position = open + 1
             arrayIDs = firstArrayID
-            reader = MemberReader(schema: schema)
+            reader = MemberReader(schema: schema, depth: depth)
             keySpans = []
             valueSpans = []
             children = []
@@ -68,7 +68,7 @@ extension JSONScanner {
             guard superseded.isEmpty, let repeated = Self.superseded(keys) else { break }
             superseded = repeated
         } while true
-        guard let item = reader.build(depth: depth) else { throw error(reader.missingNameMessage, at: start) }
+        guard let item = reader.build() else { throw error(reader.missingNameMessage, at: start) }
         return SpannedItem(
             item: item, span: open..<position, inside: (open + 1)..<(position - 1), members: reader.members,
             keySpans: keySpans,

@@ -74,7 +74,7 @@ enum JSONListReader {
         var builder: ItemBuilder
         repeat {
             scanner.position = open + 1
-            builder = ItemBuilder(schema: schema)
+            builder = ItemBuilder(schema: schema, depth: depth)
             var keys: [String] = []
             var first = true
             while try scanner.nextElement(close: UInt8(ascii: "}"), first: &first) {
@@ -123,7 +123,7 @@ enum JSONListReader {
             guard superseded.isEmpty, let repeated = JSONScanner.superseded(keys) else { break }
             superseded = repeated
         } while true
-        guard let item = builder.build(depth: depth) else { throw scanner.error(builder.missingNameMessage, at: start) }
+        guard let item = builder.build() else { throw scanner.error(builder.missingNameMessage, at: start) }
         return item
     }
 }

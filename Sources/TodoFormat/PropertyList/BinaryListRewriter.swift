@@ -42,7 +42,7 @@ final class BinaryOldItem: PlannedOldItem {
         guard let entries = try reader.dictionaryEntries(object) else {
             throw reader.error("an item is not a dictionary of keys and values", at: at)
         }
-        var members = MemberReader(schema: schema)
+        var members = MemberReader(schema: schema, depth: depth)
         var children: [BinaryOldItem] = []
         for (keyObject, valueObject) in entries {
             guard let key = try reader.string(keyObject) else {
@@ -59,7 +59,7 @@ final class BinaryOldItem: PlannedOldItem {
                 throw reader.error(message, at: try reader.offset(of: valueObject))
             }
         }
-        guard let item = members.build(depth: depth) else { throw reader.error(members.missingNameMessage, at: at) }
+        guard let item = members.build() else { throw reader.error(members.missingNameMessage, at: at) }
         return BinaryOldItem(
             object: object, item: item, members: members.members, keyObjects: entries.map(\.key),
             valueObjects: entries.map(\.value),

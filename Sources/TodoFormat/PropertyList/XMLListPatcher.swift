@@ -183,7 +183,7 @@ struct XMLListSyntax: TextListSyntax {
         guard tag.is("dict"), !tag.isClosing else {
             throw reader.error("an item is not a dictionary of keys and values", at: tag.offset)
         }
-        var members = MemberReader(schema: schema)
+        var members = MemberReader(schema: schema, depth: depth)
         var keySpans: [Range<Int>] = []
         var valueSpans: [Range<Int>] = []
         var children: [SpannedItem] = []
@@ -246,7 +246,7 @@ struct XMLListSyntax: TextListSyntax {
                 valueSpans.append(valueTag.offset..<reader.position)
             }
         }
-        guard let item = members.build(depth: depth) else {
+        guard let item = members.build() else {
             throw reader.error(members.missingNameMessage, at: tag.offset)
         }
         return SpannedItem(

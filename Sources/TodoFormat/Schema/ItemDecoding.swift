@@ -2,6 +2,8 @@
 /// roles (FORMAT.md, section 7.1).
 struct ItemBuilder {
     let schema: ItemSchema
+    /// How deep the item is: only a top-level item (0) has a section (FORMAT.md, section 7.1).
+    let depth: Int
     private(set) var name: String?
     /// Done-ness from a checked key, and a status from a status key (which wins).
     private var checked: Bool?
@@ -14,8 +16,9 @@ struct ItemBuilder {
     /// The item's keys, for the error when it has no name.
     private(set) var keys: [String] = []
 
-    init(schema: ItemSchema) {
+    init(schema: ItemSchema, depth: Int) {
         self.schema = schema
+        self.depth = depth
     }
 
     /// The role the next key plays: the first key of a role takes it, a later one is a field.
@@ -55,7 +58,7 @@ struct ItemBuilder {
         case (.status, .string(let s)) where Self.status(fromWord: s) != nil:
             let status = Self.status(fromWord: s)!
             if case .custom = status { custom = status } else { checked = status == .done }
-        case (.section, .string(let s)): section = s
+        case (.section, .string(let s)) where depth == 0: section = s
         case (.fields, .dictionary(let nested)): fields.append(contentsOf: nested)
         default:
             // A value that cannot play the role stays an ordinary field.
@@ -109,9 +112,9 @@ struct ItemBuilder {
         children = items
     }
 
-    /// The item, or nil when it has no name; `depth` 0 keeps the section. An item without a
-    /// checked or status key is done when it has a completion date (`completed_at`…).
-    func build(depth: Int) -> TodoItem? {
+    /// The item, or nil when it has no name. An item without a checked or status key is done
+    /// when it has a completion date (`completed_at`…).
+    func build() -> TodoItem? {
         guard let name else { return nil }
         var done = checked
         if done == nil && custom == nil {
@@ -119,7 +122,7 @@ struct ItemBuilder {
         }
         let status: TodoStatus = if case .custom = custom { custom! } else { done == true ? .done : .open }
         return TodoItem(
-            name: name, status: status, fields: fields, children: children, section: depth == 0 ? section : nil)
+            name: name, status: status, fields: fields, children: children, section: section)
     }
 
     var missingNameMessage: String {
@@ -138,7 +141,7 @@ extension ItemSchema {
     /// An item from a dictionary value; `fail` makes the error for a message.
     func item(from fields: [Field], depth: Int, fail: (String) -> ParseError) throws(ParseError) -> TodoItem {
         guard depth < Limits.itemLevels else { throw fail(Limits.itemDepthMessage) }
-        var builder = ItemBuilder(schema: self)
+        var builder = ItemBuilder(schema: self, depth: depth)
         for field in fields {
             let role = builder.role(of: field.key)
             if role == .children, case .array(let values) = field.value,
@@ -149,7 +152,7 @@ extension ItemSchema {
             }
             if let message = builder.set(role, key: field.key, value: field.value) { throw fail(message) }
         }
-        guard let item = builder.build(depth: depth) else { throw fail(builder.missingNameMessage) }
+        guard let item = builder.build() else { throw fail(builder.missingNameMessage) }
         return item
     }
 

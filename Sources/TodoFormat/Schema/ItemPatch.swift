@@ -22,8 +22,8 @@ struct MemberReader {
     private var builder: ItemBuilder
     private(set) var members: [ItemMember] = []
 
-    init(schema: ItemSchema) {
-        builder = ItemBuilder(schema: schema)
+    init(schema: ItemSchema, depth: Int) {
+        builder = ItemBuilder(schema: schema, depth: depth)
     }
 
     /// Whether a key's value, if it is an array of item objects, is the item's children.
@@ -61,7 +61,7 @@ struct MemberReader {
         return nil
     }
 
-    func build(depth: Int) -> TodoItem? { builder.build(depth: depth) }
+    func build() -> TodoItem? { builder.build() }
     var missingNameMessage: String { builder.missingNameMessage }
 }
 

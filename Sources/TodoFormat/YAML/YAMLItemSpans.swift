@@ -107,7 +107,7 @@ final class YAMLSpanReader {
     }
 
     private func mapping(_ first: YAMLEvent, start: Int, depth: Int, dashColumn: Int?) throws -> SpannedItem {
-        var reader = MemberReader(schema: schema)
+        var reader = MemberReader(schema: schema, depth: depth)
         var keySpans: [Range<Int>] = []
         var valueSpans: [Range<Int>] = []
         var own: [Field] = []
@@ -193,7 +193,7 @@ final class YAMLSpanReader {
             span = start..<end
             inside = min(firstEntry, end)..<end
         }
-        let ownItem = reader.build(depth: depth)
+        let ownItem = reader.build()
         let item: TodoItem
         if merges.isEmpty {
             guard let ownItem else { throw parser.error(reader.missingNameMessage, at: first) }

@@ -265,7 +265,7 @@ final class ItemReader {
 
     private func readItem(start: YAMLEvent, depth: Int) throws -> TodoItem {
         guard depth < Limits.itemLevels else { throw parser.error(Limits.itemDepthMessage, at: start) }
-        var builder = ItemBuilder(schema: schema)
+        var builder = ItemBuilder(schema: schema, depth: depth)
         keys: while true {
             let keyEvent = try parser.next()
             let keyScalar: YAMLEvent.Scalar
@@ -317,7 +317,7 @@ final class ItemReader {
             }
             if let message = builder.set(role, key: key, value: value) { throw parser.error(message, at: valueEvent) }
         }
-        guard let item = builder.build(depth: depth) else { throw parser.error(builder.missingNameMessage, at: start) }
+        guard let item = builder.build() else { throw parser.error(builder.missingNameMessage, at: start) }
         return item
     }
 }

@@ -57,4 +57,47 @@ struct ItemDecodingTests {
         #expect(list.items.map(\.status) == [.open, .done, .custom("-"), .open])
         #expect(list.items.map(\.fields) == [[], [], [], []])
     }
+
+    /// A tree whose nested item has a `section` key, as an app that keeps sections per task writes it.
+    static let sectioned = #"[{"title": "a", "section": "Home", "subtasks": [{"title": "b", "section": "Work"}]}]"#
+
+    @Test(
+        "a nested item's section key is a field (only top-level items have sections): kept through a checklist and back",
+        arguments: [
+            ("s.json", "open(p, 'w').write(json.dumps(v, indent=2))"),
+            ("s.plist", "plistlib.dump(v, open(p, 'wb'))"),
+            ("s.bplist", "plistlib.dump(v, open(p, 'wb'), fmt=plistlib.FMT_BINARY)"),
+        ])
+    func nestedSection(file: String, dump: String) throws {
+        try Self.checkNestedSection(file: file, dump: dump)
+    }
+
+    @Test("the same in YAML", .needsYAML)
+    func nestedSectionInYAML() throws {
+        try Self.checkNestedSection(
+            file: "s.yaml", dump: "import yaml; open(p, 'w').write(yaml.safe_dump(v, sort_keys=False))")
+    }
+
+    static func checkNestedSection(file: String, dump: String) throws {
+        let directory = try TemporaryDirectory()
+        try Python.run(
+            Python.prelude + """
+                v = \(sectioned)
+                p = os.path.join(d, \(String(reflecting: file)))
+                \(dump)
+                """, in: directory)
+        let path = directory.path(file)
+        let before = try Data(contentsOf: URL(fileURLWithPath: path))
+        let list = try TodoList(contentsOf: .file(path))
+        #expect(list.items[0].section == "Home")
+        #expect(list.items[0].children[0].section == nil)
+        #expect(list.items[0].children[0].fields == [Field("section", .string("Work"))])
+        // Through a checklist (as a field there) and back into the file: nothing changes.
+        let checklist = directory.path("s.md")
+        #expect(try Conversion(input: .at(path), output: .at(checklist)).run().isEmpty)
+        #expect(
+            try String(contentsOfFile: checklist, encoding: .utf8) == "# Home\n- [ ] a\n  - [ ] b [section:: Work]\n")
+        #expect(try Conversion(input: .at(checklist), output: .at(path)).run().isEmpty)
+        #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == before)
+    }
 }
