@@ -65,6 +65,18 @@ extension TodoDocument {
             return try TodoDocument(parsing: input.text(), path: input.name).problems()
         }
         _ = try TodoList(input: input, format: id, options: options)
+        #if YAML
+        if id == .yaml {
+            return try input.bytes().withUnsafeBufferPointer { buffer in
+                try YAMLRepeatedKeys.find(in: buffer, path: input.name).map { repeated in
+                    Problem(
+                        location: repeated.at, severity: .warning,
+                        message:
+                            "key \(String(reflecting: repeated.key)) given again in one mapping: its last value counts")
+                }
+            }
+        }
+        #endif
         guard id == .json else { return [] }
         // A key given twice in an object: apps read its last value (as todofmt does), but
         // the file says two things.

@@ -65,7 +65,7 @@ extension JSONScanner {
                 keySpans.append(keyStart..<keyEnd)
                 valueSpans.append(valueStart..<position)
             }
-            guard superseded.isEmpty, let repeated = Self.superseded(keys) else { break }
+            guard superseded.isEmpty, let repeated = ItemBuilder.superseded(keys) else { break }
             superseded = repeated
         } while true
         guard let item = reader.build() else { throw error(reader.missingNameMessage, at: start) }
@@ -73,16 +73,6 @@ extension JSONScanner {
             item: item, span: open..<position, inside: (open + 1)..<(position - 1), members: reader.members,
             keySpans: keySpans,
             valueSpans: valueSpans, children: children, childrenArray: childrenArray, childrenArrayID: childrenArrayID)
-    }
-
-    /// The positions of keys given again later in an object (whose values the later ones
-    /// replace); nil when no key repeats.
-    static func superseded(_ keys: [String]) -> Set<Int>? {
-        guard keys.count > 1 else { return nil }
-        var last: [String: Int] = [:]
-        for (i, key) in keys.enumerated() { last[key] = i }
-        guard last.count < keys.count else { return nil }
-        return Set(keys.indices.filter { last[keys[$0]] != $0 })
     }
 
     /// Moves past one value, noting each key an object gives again (`todofmt check`): the

@@ -107,6 +107,35 @@ struct ItemBuilder {
     /// How many fields the item has so far (a writer that patches a file maps keys to fields).
     var fieldCount: Int { fields.count }
 
+    /// Forgets what an earlier occurrence of a key gave, for a mapping that gives the key
+    /// again (YAML; JSON's reader reads such an object again without it): the field it
+    /// became goes, or the role it took (`role`) is free again for the key's last value.
+    mutating func forget(_ key: String, role: ItemRole?) {
+        guard let role else {
+            if let i = fields.lastIndex(where: { $0.key == key }) { fields.remove(at: i) }
+            return
+        }
+        taken &= ~Self.bit(role)
+        switch role {
+        case .name: name = nil
+        case .checked: checked = nil
+        case .status: custom = nil
+        case .section: section = nil
+        case .children: children = []
+        case .fields, .order: break
+        }
+    }
+
+    /// The positions of keys given again later in an object (whose values the later ones
+    /// replace); nil when no key repeats.
+    static func superseded(_ keys: [String]) -> Set<Int>? {
+        guard keys.count > 1 else { return nil }
+        var last: [String: Int] = [:]
+        for (i, key) in keys.enumerated() { last[key] = i }
+        guard last.count < keys.count else { return nil }
+        return Set(keys.indices.filter { last[keys[$0]] != $0 })
+    }
+
     mutating func setChildren(_ items: [TodoItem]) {
         taken |= Self.bit(.children)
         children = items

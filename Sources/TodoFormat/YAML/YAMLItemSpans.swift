@@ -114,6 +114,7 @@ final class YAMLSpanReader {
         var children: [SpannedItem] = []
         var childrenArray: ArraySpan? = nil
         var childrenArrayID = -1
+        var childrenEntry = -1
         var mergeSources: [Field] = []
         var merges: [(before: Int, span: Range<Int>)] = []
         var close = -1
@@ -163,6 +164,7 @@ final class YAMLSpanReader {
                     whole: valueStart..<end,
                     inside: valueEvent.isFlow ? (valueStart + 1)..<(end - 1) : valueStart..<end, elements: elements)
                 reader.addChildren(key, children.map(\.item))
+                childrenEntry = own.count
                 own.append(Field(key, .array(children.map { .dictionary($0.fields) })))
                 keySpans.append(keyStart..<keyEnd)
                 valueSpans.append(valueStart..<end)
@@ -193,6 +195,29 @@ final class YAMLSpanReader {
             span = start..<end
             inside = min(firstEntry, end)..<end
         }
+        if merges.isEmpty, let superseded = ItemBuilder.superseded(own.map(\.key)) {
+            // A key given again has its last value, as the reader takes it: the item is read
+            // again without the earlier ones, which stay in the file untouched. (With merge
+            // keys the item is read from its values, which `YAMLValue.lastOfEachKey` settles.)
+            reader = MemberReader(schema: schema, depth: depth)
+            var kept = (own: [Field](), keys: [Range<Int>](), values: [Range<Int>]())
+            for i in own.indices where !superseded.contains(i) {
+                if i == childrenEntry {
+                    reader.addChildren(own[i].key, children.map(\.item))
+                } else if let message = reader.add(own[i].key, own[i].value) {
+                    throw parser.error(message, at: first)
+                }
+                kept.own.append(own[i])
+                kept.keys.append(keySpans[i])
+                kept.values.append(valueSpans[i])
+            }
+            if superseded.contains(childrenEntry) {
+                children = []
+                childrenArray = nil
+                childrenArrayID = -1
+            }
+            (own, keySpans, valueSpans) = kept
+        }
         let ownItem = reader.build()
         let item: TodoItem
         if merges.isEmpty {
@@ -200,7 +225,9 @@ final class YAMLSpanReader {
             item = ownItem
         } else {
             let place = parser.location(of: first)
-            item = try schema.item(from: YAMLValue.merge(mergeSources, own), depth: depth) { ParseError($0, at: place) }
+            item = try schema.item(from: YAMLValue.merge(mergeSources, YAMLValue.lastOfEachKey(own)), depth: depth) {
+                ParseError($0, at: place)
+            }
         }
         let spanned = SpannedItem(
             item: item, span: span, inside: flowInside(first, span: span, inside: inside), members: reader.members,

@@ -45,9 +45,20 @@ enum YAMLListReader {
                     }
                     // A mapping holds the list; a mapping document before it is the metadata.
                     if mappings.count == 2 { metadata = mappings[0].0 }
-                    let (_, values) = try ListPlace.locate(in: root, key: key, schema: schema, path: path)
+                    let (found, values) = try ListPlace.locate(in: root, key: key, schema: schema, path: path)
                     let place = parser.location(of: start)
-                    let items = try schema.items(from: values, depth: 0) { ParseError($0, at: place) }
+                    let items: [TodoItem]
+                    do {
+                        items = try schema.items(from: values, depth: 0) { ParseError($0, at: place) }
+                    } catch {
+                        // The values carry no places: the list is read again from its events
+                        // to say where the bad item stands.
+                        if case .key(let keys) = found {
+                            try relocate(
+                                error, bytes, path: path, document: mappings.count - 1, keys: keys, schema: schema)
+                        }
+                        throw error
+                    }
                     try sink.begin(metadata: metadata)
                     for item in items { try sink.itemTree(item, depth: 0) }
                     try sink.end()
@@ -95,6 +106,74 @@ enum YAMLListReader {
             default:
                 continue
             }
+        }
+    }
+
+    /// Throws `error` again at the place of the item it is about: reads the list under
+    /// `keys` of the `document`th mapping document item by item, as a list at the root is
+    /// read. Returns when that reading finds no error of the same words (an alias to an
+    /// anchor outside the list, say); the caller then throws `error` as it was.
+    private static func relocate(
+        _ error: ParseError, _ bytes: UnsafeBufferPointer<UInt8>, path: String, document: Int, keys: [String],
+        schema: ItemSchema
+    ) throws {
+        let parser = try YAMLParser(bytes: bytes, file: path)
+        let reader = ItemReader(
+            parser: parser, schema: schema, anchors: YAMLAnchors(limitFor: bytes.count), merges: mayMerge(bytes))
+        /// Moves past the node that starts with `event`.
+        func skip(_ event: YAMLEvent) throws {
+            var depth = 0
+            var event = event
+            while true {
+                switch event.kind {
+                case .mappingStart, .sequenceStart: depth += 1
+                case .mappingEnd, .sequenceEnd: depth -= 1
+                default: break
+                }
+                if depth == 0 { return }
+                event = try parser.next()
+            }
+        }
+        var mappings = 0
+        var event = try parser.next()
+        // The document's root mapping.
+        while true {
+            if case .streamEnd = event.kind { return }
+            if case .mappingStart = event.kind {
+                if mappings == document { break }
+                mappings += 1
+            }
+            event = try parser.next()
+        }
+        // Down the key path: in each mapping, the value under the next key.
+        for (i, key) in keys.enumerated() {
+            while true {
+                let keyEvent = try parser.next()
+                guard case .scalar(let scalar) = keyEvent.kind else {
+                    if case .mappingEnd = keyEvent.kind { return }
+                    try skip(keyEvent)
+                    try skip(try parser.next())
+                    continue
+                }
+                let value = try parser.next()
+                if YAMLValue.key(scalar) != key {
+                    try skip(value)
+                    continue
+                }
+                switch value.kind {
+                case .mappingStart where i < keys.count - 1: break
+                case .sequenceStart where i == keys.count - 1: break
+                default: return
+                }
+                break
+            }
+        }
+        do {
+            try reader.readItems(depth: 0) { _ in }
+        } catch let located as ParseError where located.message == error.message {
+            throw located
+        } catch {
+            return
         }
     }
 
@@ -266,6 +345,10 @@ final class ItemReader {
     private func readItem(start: YAMLEvent, depth: Int) throws -> TodoItem {
         guard depth < Limits.itemLevels else { throw parser.error(Limits.itemDepthMessage, at: start) }
         var builder = ItemBuilder(schema: schema, depth: depth)
+        // The keys so far and the role each took (nil: a field): a key given again has its
+        // last value, as PyYAML and JSON readers read it (FORMAT.md, section 7.3).
+        var seen: [(key: String, role: ItemRole?)] = []
+        seen.reserveCapacity(8)
         keys: while true {
             let keyEvent = try parser.next()
             let keyScalar: YAMLEvent.Scalar
@@ -278,11 +361,18 @@ final class ItemReader {
             let role: ItemRole?
             if schema.namesNoKeys, keyScalar.style == .plain, let own = ItemSchema.ownRole(of: keyScalar.text) {
                 key = keyScalar.text
+                if let i = seen.firstIndex(where: { $0.key == key }) {
+                    builder.forget(key, role: seen.remove(at: i).role)
+                }
                 role = builder.claim(own, key: key)
             } else {
                 key = YAMLValue.key(keyScalar)
+                if let i = seen.firstIndex(where: { $0.key == key }) {
+                    builder.forget(key, role: seen.remove(at: i).role)
+                }
                 role = builder.role(of: key)
             }
+            defer { seen.append((key, role.flatMap { builder.holds($0) ? $0 : nil })) }
             let valueEvent = try parser.next()
             // The common shapes take shortcuts; an anchor, a tag or an alias takes the long way.
             if role == .name, case .scalar(let value) = valueEvent.kind {

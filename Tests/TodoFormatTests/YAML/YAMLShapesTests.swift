@@ -97,6 +97,64 @@ struct YAMLShapesTests {
             ])
     }
 
+    @Test("a key given twice has its last value, as PyYAML reads it, by every route; check names the later one")
+    func repeatedKeys() throws {
+        let text =
+            "- title: a\n  done: false\n  title: b\n  note: 1\n  note: 2\n- title: c\n  done: true\n  done: false\n"
+        let list = try Self.read(text)
+        #expect(list.items.map(\.name) == ["b", "c"])
+        #expect(list.items.map(\.status) == [.open, .open])
+        #expect(list.items[0].fields == [Field("note", .integer(2))])
+        // The same items through a mapping root (read as values) and with an anchor (read whole).
+        let indented = text.split(separator: "\n").map { "  " + $0 }.joined(separator: "\n")
+        #expect(try Self.read("todos:\n" + indented + "\n").items == list.items)
+        #expect(
+            try Self.read(text.replacingOccurrences(of: "- title: c", with: "- &x\n  title: c")).items == list.items)
+        // PyYAML agrees.
+        let directory = try TemporaryDirectory()
+        try text.write(toFile: directory.path("d.yaml"), atomically: false, encoding: .utf8)
+        let python = try Python.run(
+            Python.prelude + "import yaml; print(json.dumps(yaml.safe_load(open(os.path.join(d, 'd.yaml')))))",
+            in: directory)
+        #expect(python.hasPrefix(#"[{"title": "b", "done": false, "note": 2}, {"title": "c", "done": false}]"#))
+        // Written back unchanged, the file stays as it is; check names each later key.
+        let path = directory.path("d.yaml")
+        try Conversion(input: .at(path), output: .at(directory.path("d.md"))).run()
+        #expect(try Conversion(input: .at(directory.path("d.md")), output: .at(path)).run().isEmpty)
+        #expect(try String(contentsOfFile: path, encoding: .utf8) == text)
+        let problems = try TodoDocument.problems(in: Array(text.utf8), name: "d.yaml")
+        #expect(
+            problems.map(\.description) == [
+                "d.yaml:3:3: warning: key \"title\" given again in one mapping: its last value counts",
+                "d.yaml:5:3: warning: key \"note\" given again in one mapping: its last value counts",
+                "d.yaml:8:3: warning: key \"done\" given again in one mapping: its last value counts",
+            ])
+    }
+
+    @Test("an item error under a mapping root is reported at the item, as at a list root")
+    func mappingRootErrors() throws {
+        #expect(
+            throws: ParseError(
+                "an item's name ('title') must be text", at: SourceLocation(file: "x.yaml", line: 4, column: 10))
+        ) {
+            try Self.read("version: 2\ntodos:\n- title: a\n- title: [1, 2]\n")
+        }
+        let nested = "meta: {a: 1}\ndata:\n  other: [1]\n  todos:\n  - title: a\n  - {done: true}\n"
+        for key in [nil, "data.todos"] {
+            #expect(
+                throws: ParseError(
+                    "item has no name (its keys: done)", at: SourceLocation(file: "x.yaml", line: 6, column: 5))
+            ) {
+                try Self.read(nested, key: key)
+            }
+        }
+        #expect(
+            throws: ParseError("item has no name (its keys: x)", at: SourceLocation(file: "x.yaml", line: 6, column: 3))
+        ) {
+            try Self.read("---\nv: 1\n---\ntodos:\n- title: a\n- x: 1\n")
+        }
+    }
+
     @Test("a mapping root holds the list: found like JSON's, or named with --key (a path)")
     func mappingRoot() throws {
         #expect(
