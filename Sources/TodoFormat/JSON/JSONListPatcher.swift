@@ -43,8 +43,8 @@ enum JSONListPatcher {
         return try patcher.write(items, to: &sink)
     }
 
-    /// Moves the scanner from an object to the value at a path of keys (the first of a key's
-    /// duplicates, as `ListPlace` finds it).
+    /// Moves the scanner from an object to the value at a path of keys (the last of a key's
+    /// duplicates, as JSON's readers and `ListPlace` take it).
     private static func seek(_ keys: [String], in scanner: inout JSONScanner) throws(ParseError) {
         for key in keys {
             try scanner.expect(UInt8(ascii: "{"), "'{'")
@@ -54,7 +54,7 @@ enum JSONListPatcher {
                 let name = try scanner.string()
                 try scanner.expect(UInt8(ascii: ":"), "':'")
                 scanner.skipWhitespace()
-                if name == key && found == nil { found = scanner.position }
+                if name == key { found = scanner.position }
                 try scanner.skipValue()
             }
             guard let found else { throw scanner.error("there is no key '\(key)'") }

@@ -33,8 +33,8 @@ enum JSONListReader {
         }
     }
 
-    /// Moves the scanner from an object to the value at a path of keys (the first of a key's
-    /// duplicates, as `ListPlace` finds it).
+    /// Moves the scanner from an object to the value at a path of keys (the last of a key's
+    /// duplicates, as JSON's readers and `ListPlace` take it).
     private static func seek(_ keys: [String], in scanner: inout JSONScanner) throws(ParseError) {
         for key in keys {
             try scanner.expect(UInt8(ascii: "{"), "'{'")
@@ -44,7 +44,7 @@ enum JSONListReader {
                 let name = try scanner.string()
                 try scanner.expect(UInt8(ascii: ":"), "':'")
                 scanner.skipWhitespace()
-                if name == key && found == nil { found = scanner.position }
+                if name == key { found = scanner.position }
                 _ = try scanner.value()
             }
             guard let found else { throw scanner.error("there is no key '\(key)'") }

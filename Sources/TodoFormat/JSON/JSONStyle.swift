@@ -148,7 +148,7 @@ final class JSONRenderer {
         sectionKey = key(keys.section)
         statusKey = key(keys.status)
         checkedKey = keys.checked.map(key)
-        defaultCheckedKey = key("checked")
+        defaultCheckedKey = key(keys.addedChecked)
         plainItems = layout.keyOrder.isEmpty
         plainStatus =
             !keys.wordsInStatus && (layout.checkedSpelling == nil || layout.checkedSpelling == .boolean)
@@ -374,7 +374,7 @@ final class JSONRenderer {
             }
         } else {
             var checkedKey: String? = nil
-            if let key = keys.checked ?? (item.isChecked && !keys.wordsInStatus ? "checked" : nil) {
+            if let key = keys.checked ?? (item.isChecked && !keys.wordsInStatus ? keys.addedChecked : nil) {
                 separate()
                 string(Substring(key), to: &out)
                 out.append(contentsOf: style.colon)

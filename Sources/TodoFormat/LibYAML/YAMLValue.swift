@@ -213,30 +213,12 @@ enum YAMLValue {
                 fields.append(Field(text, element))
                 size += k + n
             }
-            value = .dictionary(merged.map { merge($0, lastOfEachKey(fields)) } ?? lastOfEachKey(fields))
+            value = .dictionary(merged.map { merge($0, fields.lastOfEachKey()) } ?? fields.lastOfEachKey())
         default:
             throw parser.error("yaml: unexpected event", at: first)
         }
         if let anchor = first.anchor { anchors.define(anchor, value, size: size) }
         return (value, size)
-    }
-
-    /// A mapping's fields with a key given again kept once, with its last value where that
-    /// stands, as PyYAML (and JSON's readers) read it (FORMAT.md, section 7.3).
-    static func lastOfEachKey(_ fields: [Field]) -> [Field] {
-        guard fields.count > 1 else { return fields }
-        if fields.count <= 16 {
-            // Few keys (an item): comparing them pairwise costs less than hashing.
-            var repeated = false
-            for i in 1..<fields.count where !repeated {
-                for j in 0..<i where fields[j].key == fields[i].key { repeated = true }
-            }
-            guard repeated else { return fields }
-        }
-        var last: [String: Int] = [:]
-        for (i, field) in fields.enumerated() { last[field.key] = i }
-        guard last.count < fields.count else { return fields }
-        return fields.enumerated().filter { last[$0.element.key] == $0.offset }.map(\.element)
     }
 
     /// Whether a mapping key is the merge key: a plain `<<`, or one tagged `!!merge`.

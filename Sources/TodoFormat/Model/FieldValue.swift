@@ -40,4 +40,22 @@ extension Array where Element == Field {
     public subscript(key key: String) -> FieldValue? {
         first { $0.key == key }?.value
     }
+
+    /// The fields with a key given again kept once, with its last value where that stands,
+    /// as JSON's readers and PyYAML read an object (mapping) that gives a key twice.
+    func lastOfEachKey() -> [Field] {
+        guard count > 1 else { return self }
+        if count <= 16 {
+            // Few keys (an item): comparing them pairwise costs less than hashing.
+            var repeated = false
+            for i in 1..<count where !repeated {
+                for j in 0..<i where self[j].key == self[i].key { repeated = true }
+            }
+            guard repeated else { return self }
+        }
+        var last: [String: Int] = [:]
+        for (i, field) in enumerated() { last[field.key] = i }
+        guard last.count < count else { return self }
+        return enumerated().filter { last[$0.element.key] == $0.offset }.map(\.element)
+    }
 }

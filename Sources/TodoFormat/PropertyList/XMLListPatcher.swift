@@ -71,7 +71,7 @@ enum XMLListPatcher {
     }
 
     /// Moves the reader from the root dictionary's tag to the value at the place's key path
-    /// (the first of a key's duplicates, as `ListPlace` finds it); returns its opening tag.
+    /// (the last of a key's duplicates, as plistlib and `ListPlace` take it); returns its opening tag.
     private static func seek(_ place: ListPlace, in reader: inout XMLPropertyListReader) throws(ParseError)
         -> XMLPropertyListReader.Tag
     {
@@ -83,20 +83,18 @@ enum XMLListPatcher {
         var tag = try reader.nextTag()
         for key in keys {
             guard tag.is("dict"), !tag.isEmpty else { throw reader.error("expected <dict>", at: tag.offset) }
-            var found: XMLPropertyListReader.Tag? = nil
+            var found: (tag: XMLPropertyListReader.Tag, reader: XMLPropertyListReader)? = nil
             while true {
                 let keyTag = try reader.nextTag()
                 if keyTag.isClosing && keyTag.is("dict") { break }
                 let name = try reader.keyText(keyTag)
                 let valueTag = try reader.nextTag()
-                if name == key && found == nil {
-                    found = valueTag
-                    break
-                }
+                if name == key { found = (valueTag, reader) }
                 try reader.skipValue(valueTag)
             }
             guard let found else { throw reader.error("there is no key '\(key)'", at: tag.offset) }
-            tag = found
+            tag = found.tag
+            reader = found.reader
         }
         return tag
     }
@@ -191,6 +189,8 @@ struct XMLListSyntax: TextListSyntax {
         var childrenArrayID = -1
         let insideStart = reader.position
         var insideEnd = reader.position
+        /// Each key with its value (nil: the item's children), for a dict that gives a key twice.
+        var entries: [(key: String, value: FieldValue?)] = []
         if !tag.isEmpty {
             while true {
                 let keyTag = try reader.nextTag()
@@ -235,6 +235,7 @@ struct XMLListSyntax: TextListSyntax {
                             }
                         }
                         members.addChildren(key, children.map(\.item))
+                        entries.append((key, nil))
                         keySpans.append(keySpan)
                         valueSpans.append(valueTag.offset..<reader.position)
                         continue
@@ -242,9 +243,33 @@ struct XMLListSyntax: TextListSyntax {
                 }
                 let value = try reader.value(valueTag)
                 if let message = members.add(key, value) { throw reader.error(message, at: valueTag.offset) }
+                entries.append((key, value))
                 keySpans.append(keySpan)
                 valueSpans.append(valueTag.offset..<reader.position)
             }
+        }
+        if let superseded = ItemBuilder.superseded(entries.map(\.key)) {
+            // A key given twice has its last value, as plistlib and Foundation read it: the
+            // item is read again without the earlier ones, which stay in the file untouched.
+            members = MemberReader(schema: schema, depth: depth)
+            var kept = (keys: [Range<Int>](), values: [Range<Int>]())
+            for (i, entry) in entries.enumerated() where !superseded.contains(i) {
+                if let value = entry.value {
+                    if let message = members.add(entry.key, value) {
+                        throw reader.error(message, at: valueSpans[i].lowerBound)
+                    }
+                } else {
+                    members.addChildren(entry.key, children.map(\.item))
+                }
+                kept.keys.append(keySpans[i])
+                kept.values.append(valueSpans[i])
+            }
+            if let c = entries.firstIndex(where: { $0.value == nil }), superseded.contains(c) {
+                children = []
+                childrenArray = nil
+                childrenArrayID = -1
+            }
+            (keySpans, valueSpans) = kept
         }
         guard let item = members.build() else {
             throw reader.error(members.missingNameMessage, at: tag.offset)

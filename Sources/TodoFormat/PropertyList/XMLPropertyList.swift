@@ -332,7 +332,7 @@ struct XMLPropertyListReader {
             if tag.isEmpty { return .dictionary(fields) }
             while true {
                 let keyTag = try nextTag()
-                if keyTag.isClosing && keyTag.is("dict") { return .dictionary(fields) }
+                if keyTag.isClosing && keyTag.is("dict") { return .dictionary(fields.lastOfEachKey()) }
                 guard keyTag.is("key"), !keyTag.isClosing else {
                     throw error(
                         "expected <key> in <dict>, found <\(keyTag.isClosing ? "/" : "")\(keyTag.text)>",

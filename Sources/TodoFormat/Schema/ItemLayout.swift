@@ -39,6 +39,9 @@ struct ItemLayout: Hashable, Sendable {
     var itemCount = 0
     /// The roles some item of the file has a key for.
     var rolesInFile: Set<ItemRole> = []
+    /// The key a done item gets when the file's items have no checked key: the one
+    /// `--field checked=KEY` names, else todofmt's.
+    var addedCheckedKey = "checked"
     /// How the items' creation and completion dates are spelled, by key, where they are text.
     var dateSpellings: [String: DateSpelling] = [:]
     /// Whether the format has no null (property lists): null values are left out.
@@ -96,6 +99,8 @@ struct ItemLayout: Hashable, Sendable {
         var children: String
         /// Whether done-ness is written as a word of the status key (no checked key).
         var wordsInStatus: Bool
+        /// The key a done item gets when `checked` is nil (`addedCheckedKey`).
+        var addedChecked = "checked"
     }
 
     var entryKeys: EntryKeys {
@@ -104,7 +109,7 @@ struct ItemLayout: Hashable, Sendable {
             name: schema.keys[.name] ?? "name", checked: schema.keys[.checked], status: status,
             section: schema.keys[.section] ?? "section", fields: schema.keys[.fields] ?? "fields",
             children: schema.keys[.children] ?? "children",
-            wordsInStatus: statusWords != nil || schema.statusMap(of: status) != nil)
+            wordsInStatus: statusWords != nil || schema.statusMap(of: status) != nil, addedChecked: addedCheckedKey)
     }
 
     /// The key/value pairs an item is written as, in order: name, checked, status, section,
@@ -116,7 +121,7 @@ struct ItemLayout: Hashable, Sendable {
         entries.reserveCapacity(3 + item.fields.count)
         entries.append(OutputEntry(keys.name, .value(.string(item.name))))
         var checkedKey: String? = nil
-        if let key = keys.checked ?? (item.isChecked && !keys.wordsInStatus ? "checked" : nil) {
+        if let key = keys.checked ?? (item.isChecked && !keys.wordsInStatus ? keys.addedChecked : nil) {
             let name = integerChecked.isEmpty && booleanChecked.isEmpty ? nil : item.name
             entries.append(OutputEntry(key, .value(checkedValue(item.status, key: key, itemName: name))))
             checkedKey = key
@@ -551,7 +556,12 @@ extension ItemLayout {
             layout.itemCount = items
             layout.rolesInFile = seen
             // A file whose items have no checked key gets one only on done items.
-            if !seen.contains(.checked) && items > 0 { layout.schema.keys[.checked] = nil }
+            if !seen.contains(.checked) && items > 0 {
+                if let named = layout.schema.keys[.checked], layout.schema.isNamed(named) {
+                    layout.addedCheckedKey = named
+                }
+                layout.schema.keys[.checked] = nil
+            }
             layout.checkedIsIntegerByDefault = integers > booleans && integers >= words
             if items > 0 {
                 if words > integers && words > booleans {

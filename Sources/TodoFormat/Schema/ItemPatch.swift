@@ -152,7 +152,7 @@ enum ItemPatch {
                     } else if layout.statusWords != nil, let key = layout.schema.keys[.status] {
                         inserts.append((key, layout.statusValue(.done, key: key, like: nil, always: true)))
                     } else {
-                        inserts.append(("checked", .bool(true)))
+                        inserts.append((layout.addedCheckedKey, .bool(true)))
                     }
                 }
             }

@@ -29,6 +29,8 @@ enum ListPlace: Hashable {
     static func locate(
         in root: [Field], key: String?, schema: ItemSchema, path: String
     ) throws -> (place: ListPlace, items: [FieldValue]) {
+        // A key given twice has its last value, as apps' readers take it.
+        let root = root.lastOfEachKey()
         if let key {
             let keys =
                 root[key: key] != nil
@@ -48,7 +50,7 @@ enum ListPlace: Hashable {
                             path: path,
                             reason: "the value under '\(keys[...i].joined(separator: "."))' is not a dictionary")
                     }
-                    fields = inner
+                    fields = inner.lastOfEachKey()
                     continue
                 }
                 switch value {
@@ -65,7 +67,7 @@ enum ListPlace: Hashable {
         }
         var candidates: [(ListPlace, [FieldValue])] = []
         func search(_ fields: [Field], _ prefix: [String]) {
-            for field in fields {
+            for field in fields.lastOfEachKey() {
                 let keys = prefix + [field.key]
                 switch field.value {
                 case .array(let items) where isItemList(items, schema: schema):
@@ -104,7 +106,7 @@ enum ListPlace: Hashable {
     private static func emptyList(in root: [Field]) -> (place: ListPlace, items: [FieldValue])? {
         var found: [(ListPlace, [FieldValue])] = []
         func search(_ fields: [Field], _ prefix: [String]) {
-            for field in fields {
+            for field in fields.lastOfEachKey() {
                 let keys = prefix + [field.key]
                 switch field.value {
                 case .array(let items) where items.isEmpty: found.append((.key(keys), []))

@@ -23,6 +23,12 @@ struct YAMLFormat: ListFormat {
             }
             var rest = line[...]
             if rest.hasPrefix("- ") { rest = rest.dropFirst(2).drop { $0 == " " } }
+            // An anchor or a tag before the item (`- &chore`), an alias of one, a flow mapping.
+            while rest.first == "&" || rest.first == "!" {
+                rest = rest.drop { $0 != " " }.drop { $0 == " " }
+            }
+            if rest.first == "*" || rest.isEmpty || rest.allSatisfy({ $0 == "\r" }) { continue }
+            if rest.first == "{" { rest = rest.dropFirst().drop { $0 == " " } }
             if rest.first == "#" { continue }
             let key = rest.prefix { $0.isLetter || $0.isNumber || $0 == "_" || $0 == "-" || $0 == "<" }
             if !key.isEmpty, rest.dropFirst(key.count).first == ":" {

@@ -218,6 +218,13 @@ final class YAMLSpanReader {
             }
             (own, keySpans, valueSpans) = kept
         }
+        if case .mappingStart(let properties) = first.kind, let anchor = properties.anchor {
+            // An anchored item: an alias of it later repeats it.
+            let fields = own.lastOfEachKey()
+            anchors.define(
+                anchor, .dictionary(merges.isEmpty ? fields : YAMLValue.merge(mergeSources, fields)),
+                size: fields.count + 1)
+        }
         let ownItem = reader.build()
         let item: TodoItem
         if merges.isEmpty {
@@ -225,7 +232,7 @@ final class YAMLSpanReader {
             item = ownItem
         } else {
             let place = parser.location(of: first)
-            item = try schema.item(from: YAMLValue.merge(mergeSources, YAMLValue.lastOfEachKey(own)), depth: depth) {
+            item = try schema.item(from: YAMLValue.merge(mergeSources, own.lastOfEachKey()), depth: depth) {
                 ParseError($0, at: place)
             }
         }

@@ -238,7 +238,14 @@ struct YAMLListPatcher {
             let key = try YAMLValue.read(from: parser, startingWith: keyEvent, anchors: anchors)
             let keyEnd = parser.byteOffset(ofCharacter: parser.lastContentEnd)
             let valueEvent = try parser.next()
-            if !done, YAMLValue.keyText(key) == keys.first! {
+            if YAMLValue.keyText(key) == keys.first! {
+                if done {
+                    // Readers take the last one (the list read is there), while the earlier
+                    // one is where the list was looked for: writing either would mislead.
+                    throw parser.error(
+                        "the key '\(keys.first!)' is given twice in one mapping; readers take the last one: "
+                            + "remove the other before writing into the file", at: keyEvent)
+                }
                 done = true
                 if keys.count == 1, case .sequenceStart = valueEvent.kind {
                     var colon = keyEnd
@@ -698,6 +705,10 @@ struct YAMLListPatcher {
                 return try rewriteMerged(item, children, at: at, flow: flow, dashColumn: dashColumn, to: &out)
             }
             base = own
+            // A status or section that did not change stays where it comes from (a merged
+            // `done: true` stays merged).
+            if item.status == old.item.status { target.status = own.status }
+            if item.section == old.item.section { target.section = own.section }
             let inherited = YAMLValue.merge(mergedItem.sources, []).filter { field in
                 !mergedItem.ownFields.contains { $0.key == field.key }
             }
@@ -743,6 +754,11 @@ struct YAMLListPatcher {
             return separator
         }
         out += slice(old.span.lowerBound..<old.inside.lowerBound)
+        // Keys given again later (whose earlier values the reader passes over) stay as they
+        // are, also before the first key read.
+        if let firstEntry = entries.first, firstEntry.span.lowerBound > old.inside.lowerBound {
+            out += slice(old.inside.lowerBound..<firstEntry.span.lowerBound)
+        }
         var previous: Int? = nil
         var first = true
         var pending = entries.indices.filter { entries[$0].member == nil }

@@ -47,17 +47,18 @@ enum YAMLListReader {
                     if mappings.count == 2 { metadata = mappings[0].0 }
                     let (found, values) = try ListPlace.locate(in: root, key: key, schema: schema, path: path)
                     let place = parser.location(of: start)
-                    let items: [TodoItem]
+                    var items: [TodoItem]
                     do {
                         items = try schema.items(from: values, depth: 0) { ParseError($0, at: place) }
                     } catch {
-                        // The values carry no places: the list is read again from its events
-                        // to say where the bad item stands.
-                        if case .key(let keys) = found {
-                            try relocate(
-                                error, bytes, path: path, document: mappings.count - 1, keys: keys, schema: schema)
-                        }
-                        throw error
+                        // Values are typed and carry no places: the list is read again from its
+                        // events, as a list at the root is (a name is its scalar's text), which
+                        // also says where a bad item stands.
+                        guard case .key(let keys) = found,
+                            let streamed = try readList(
+                                bytes, path: path, document: mappings.count - 1, keys: keys, schema: schema)
+                        else { throw error }
+                        items = streamed
                     }
                     try sink.begin(metadata: metadata)
                     for item in items { try sink.itemTree(item, depth: 0) }
@@ -109,14 +110,12 @@ enum YAMLListReader {
         }
     }
 
-    /// Throws `error` again at the place of the item it is about: reads the list under
-    /// `keys` of the `document`th mapping document item by item, as a list at the root is
-    /// read. Returns when that reading finds no error of the same words (an alias to an
-    /// anchor outside the list, say); the caller then throws `error` as it was.
-    private static func relocate(
-        _ error: ParseError, _ bytes: UnsafeBufferPointer<UInt8>, path: String, document: Int, keys: [String],
-        schema: ItemSchema
-    ) throws {
+    /// The list under `keys` of the `document`th mapping document, read item by item as a
+    /// list at the root is read. Nil when the path is not found or reading it needs what
+    /// stands outside it (an alias to an anchor elsewhere); the caller then keeps its error.
+    private static func readList(
+        _ bytes: UnsafeBufferPointer<UInt8>, path: String, document: Int, keys: [String], schema: ItemSchema
+    ) throws -> [TodoItem]? {
         let parser = try YAMLParser(bytes: bytes, file: path)
         let reader = ItemReader(
             parser: parser, schema: schema, anchors: YAMLAnchors(limitFor: bytes.count), merges: mayMerge(bytes))
@@ -135,46 +134,42 @@ enum YAMLListReader {
             }
         }
         var mappings = 0
-        var event = try parser.next()
         // The document's root mapping.
         while true {
-            if case .streamEnd = event.kind { return }
+            let event = try parser.next()
+            if case .streamEnd = event.kind { return nil }
             if case .mappingStart = event.kind {
                 if mappings == document { break }
                 mappings += 1
+                try skip(event)
             }
-            event = try parser.next()
         }
         // Down the key path: in each mapping, the value under the next key.
         for (i, key) in keys.enumerated() {
-            while true {
+            var found = false
+            while !found {
                 let keyEvent = try parser.next()
-                guard case .scalar(let scalar) = keyEvent.kind else {
-                    if case .mappingEnd = keyEvent.kind { return }
-                    try skip(keyEvent)
-                    try skip(try parser.next())
-                    continue
-                }
+                if case .mappingEnd = keyEvent.kind { return nil }
                 let value = try parser.next()
-                if YAMLValue.key(scalar) != key {
+                guard case .scalar(let scalar) = keyEvent.kind, YAMLValue.key(scalar) == key else {
+                    if case .scalar = keyEvent.kind {} else { try skip(keyEvent) }
                     try skip(value)
                     continue
                 }
                 switch value.kind {
-                case .mappingStart where i < keys.count - 1: break
-                case .sequenceStart where i == keys.count - 1: break
-                default: return
+                case .mappingStart where i < keys.count - 1: found = true
+                case .sequenceStart where i == keys.count - 1: found = true
+                default: return nil
                 }
-                break
             }
         }
+        var items: [TodoItem] = []
         do {
-            try reader.readItems(depth: 0) { _ in }
-        } catch let located as ParseError where located.message == error.message {
-            throw located
-        } catch {
-            return
+            try reader.readItems(depth: 0) { items.append($0) }
+        } catch let error as ParseError where error.message.hasPrefix("yaml: unknown alias") {
+            return nil
         }
+        return items
     }
 
     /// Whether the text may hold a merge key (`<<`): items are then read whole as values, so

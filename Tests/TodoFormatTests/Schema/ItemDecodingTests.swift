@@ -100,4 +100,59 @@ struct ItemDecodingTests {
         #expect(try Conversion(input: .at(checklist), output: .at(path)).run().isEmpty)
         #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == before)
     }
+
+    @Test("a key given twice has its last value, as plistlib and json read it: in an XML plist item and a list's key")
+    func repeatedKeys() throws {
+        let directory = try TemporaryDirectory()
+        let plist = directory.path("i.plist")
+        let xml = """
+            <?xml version="1.0" encoding="UTF-8"?>
+            <!DOCTYPE plist PUBLIC "-//Apple//DTD PLIST 1.0//EN" "http://www.apple.com/DTDs/PropertyList-1.0.dtd">
+            <plist version="1.0">
+            <dict>
+            \t<key>todos</key>
+            \t<array><dict><key>title</key><string>old list</string></dict></array>
+            \t<key>todos</key>
+            \t<array>
+            \t\t<dict>
+            \t\t\t<key>title</key>
+            \t\t\t<string>first</string>
+            \t\t\t<key>done</key>
+            \t\t\t<false/>
+            \t\t\t<key>title</key>
+            \t\t\t<string>second</string>
+            \t\t</dict>
+            \t</array>
+            </dict>
+            </plist>
+
+            """
+        try xml.write(toFile: plist, atomically: false, encoding: .utf8)
+        let read = try Python.run(
+            Python.prelude + "print(plistlib.load(open(os.path.join(d, 'i.plist'), 'rb'))['todos'][0]['title'])",
+            in: directory)
+        #expect(read.trimmingCharacters(in: .whitespacesAndNewlines) == "second")
+        #expect(try TodoList(contentsOf: .file(plist)).items.map(\.name) == ["second"])
+        // Written back: unchanged, the same bytes; checked, one line.
+        let checklist = directory.path("i.md")
+        try Conversion(input: .at(plist), output: .at(checklist)).run()
+        try Conversion(input: .at(checklist), output: .at(plist)).run()
+        #expect(try String(contentsOfFile: plist, encoding: .utf8) == xml)
+        try "- [x] second\n".write(toFile: checklist, atomically: false, encoding: .utf8)
+        try Conversion(input: .at(checklist), output: .at(plist)).run()
+        #expect(
+            try String(contentsOfFile: plist, encoding: .utf8)
+                == xml.replacingOccurrences(of: "<false/>", with: "<true/>"))
+
+        let json = directory.path("j.json")
+        try #"{"todos":[{"title":"a"}],"todos":[{"title":"b","done":false}]}"#.write(
+            toFile: json, atomically: false, encoding: .utf8)
+        #expect(try TodoList(contentsOf: .file(json)).items.map(\.name) == ["b"])
+        #expect(try TodoList(contentsOf: .file(json), options: ListOptions(key: "todos")).items.map(\.name) == ["b"])
+        try "- [x] b\n".write(toFile: checklist, atomically: false, encoding: .utf8)
+        try Conversion(input: .at(checklist), output: .at(json)).run()
+        #expect(
+            try String(contentsOfFile: json, encoding: .utf8)
+                == #"{"todos":[{"title":"a"}],"todos":[{"title":"b","done":true}]}"#)
+    }
 }

@@ -106,6 +106,19 @@ struct ItemLayoutTests {
         #expect(found.trimmingCharacters(in: .whitespacesAndNewlines) == "Oat")
     }
 
+    @Test("--field checked=KEY names the key a done item gets in a file whose items have no done key")
+    func namedCheckedKey() throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.path("flat.json")
+        try "[\n  {\"title\": \"a\"},\n  {\"title\": \"b\"}\n]\n".write(
+            toFile: path, atomically: false, encoding: .utf8)
+        let options = ListOptions(schema: ItemSchema(naming: [.checked: "isDone"]))
+        #expect(try Self.write("- [x] a\n- [ ] b\n", into: path, options: options).isEmpty)
+        #expect(
+            try String(contentsOfFile: path, encoding: .utf8)
+                == "[\n  {\"title\": \"a\", \"isDone\": true},\n  {\"title\": \"b\"}\n]\n")
+    }
+
     @Test("a file in todofmt's own shape (name, checked) takes todofmt's keys without a warning")
     func ownShapeIsQuiet() throws {
         let directory = try TemporaryDirectory()

@@ -263,6 +263,52 @@ struct YAMLWriteBackTests {
         #expect(try Self.text(path).hasPrefix("base: &b {every: week, room: hall}\ntodos:\n- name: a\n"))
     }
 
+    @Test("an alias of an anchored item: the file is written into, the alias stays, an edit elsewhere is one line")
+    func aliasedItem() throws {
+        let directory = try TemporaryDirectory()
+        for text in [
+            "- &x\n  title: a\n  done: false\n- title: b\n  done: false\n- *x\n",
+            "todos:\n- &x {title: a, done: false}\n- {title: b, done: false}\n- *x\n",
+        ] {
+            let path = directory.path("c.yaml")
+            try text.write(toFile: path, atomically: false, encoding: .utf8)
+            #expect(try Self.checklist(path) == "- [ ] a\n- [ ] b\n- [ ] a\n")
+            #expect(try Self.write("- [ ] a\n- [ ] b\n- [ ] a\n", into: path).isEmpty)
+            #expect(try Self.text(path) == text)
+            try Self.write("- [ ] a\n- [x] b\n- [ ] a\n", into: path)
+            let expected = text.replacingOccurrences(of: "title: b, done: false", with: "title: b, done: true")
+                .replacingOccurrences(of: "title: b\n  done: false", with: "title: b\n  done: true")
+            #expect(try Self.text(path) == expected)
+        }
+    }
+
+    @Test("a done-ness that comes from a merge key stays merged when another key changes")
+    func mergedStatus() throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.path("d.yaml")
+        let text = "defaults: &d\n  prio: 1\n  done: true\ntodos:\n  - <<: *d\n    title: m\n  - {<<: *d, title: o}\n"
+        try text.write(toFile: path, atomically: false, encoding: .utf8)
+        #expect(try Self.write("- [x] m [prio:: 1] [note:: x]\n- [x] o [prio:: 1]\n", into: path).isEmpty)
+        #expect(try Self.text(path) == text.replacingOccurrences(of: "title: m\n", with: "title: m\n    note: x\n"))
+    }
+
+    @Test("a key given twice: the earlier one and its comments stay through an edit; a list key twice is refused")
+    func repeatedKeys() throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.path("f.yaml")
+        let text = "- title: a   # old name\n  # about the note\n  note: x  # keep me\n  title: a2\n  done: true\n"
+        try text.write(toFile: path, atomically: false, encoding: .utf8)
+        #expect(try Self.checklist(path) == "- [x] a2 [note:: x]\n")
+        try Self.write("- [ ] a2 [note:: x]\n", into: path)
+        #expect(try Self.text(path) == text.replacingOccurrences(of: "done: true", with: "done: false"))
+        // The list under a key given twice: readers take the last; writing is refused.
+        let twice = "todos:\n  - title: a\ntodos:\n  - title: b\n"
+        try twice.write(toFile: path, atomically: false, encoding: .utf8)
+        #expect(try Self.checklist(path) == "- [ ] b\n")
+        #expect(throws: ParseError.self) { try Self.write("- [x] b\n", into: path) }
+        #expect(try Self.text(path) == twice)
+    }
+
     @Test("an item with a name key and a title key keeps each once")
     func keyCollision() throws {
         let directory = try TemporaryDirectory()
