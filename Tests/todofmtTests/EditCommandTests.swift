@@ -111,6 +111,26 @@ struct EditCommandTests {
         #expect(try ws.read("TODO.md") == Self.checklist)
     }
 
+    @Test("an edit that needs a key the app's items never use warns, naming it; --strict refuses it and writes nothing")
+    func strict() throws {
+        let app = "[{\"title\": \"a\", \"done\": false}, {\"title\": \"b\", \"done\": true}]\n"
+        let ws = try Workspace(["app.json": app])
+        let refused = try Run(["add", "--strict", "app.json", "child", "--under", "1"], in: ws.url)
+        #expect(refused.status == 1)
+        #expect(
+            refused.stderr
+                == "todofmt: error: app.json: not written (--strict): the file's items have no key for nested items: "
+                + "todofmt used the key children, which the app may not read (name the key with --field children=KEY) "
+                + "(item 1 a)\n")
+        #expect(try ws.read("app.json") == app)
+        let warned = try Run(["add", "app.json", "child", "--under", "1"], in: ws.url)
+        #expect(warned.status == 0)
+        #expect(warned.stderr.hasPrefix("todofmt: warning: the file's items have no key for nested items"))
+        #expect(try ws.read("app.json").contains(#""children": [{"title": "child", "done": false}]"#))
+        // An edit the file takes as it is passes --strict.
+        #expect(try Run(["done", "--strict", "app.json", "1"], in: ws.url).status == 0)
+    }
+
     @Test("the file's mode is kept")
     func mode() throws {
         let ws = try Workspace(["TODO.md": Self.checklist])

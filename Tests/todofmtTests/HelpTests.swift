@@ -225,8 +225,8 @@ let goldenHelp: [(command: String, text: String)] = [
         position as list prints it (3, 3.2) or by its exact name; a text of digits and
         dots is always a position.
 
-        USAGE: todofmt add [--under <item>] [--at <position>] [--dry-run] [--key <key>]
-                           [--table <table>] [--entity <name>]
+        USAGE: todofmt add [--under <item>] [--at <position>] [--dry-run] [--strict]
+                           [--key <key>] [--table <table>] [--entity <name>]
                            [--field <role>=<key> ...] <file> <name>
 
         ARGUMENTS:
@@ -248,6 +248,9 @@ let goldenHelp: [(command: String, text: String)] = [
                                   for a text file, the rows before (-) and after (+) for
                                   a database, the items as list prints them for a binary
                                   property list.
+          --strict                Fail, writing nothing, when the file cannot take the
+                                  edit as the app would write it (what would otherwise
+                                  be a warning, such as a key todofmt had to choose).
           --key <key>             The key of a dictionary root (a UserDefaults file, a
                                   JSON object) that holds the list. Default: the one key
                                   that does.
@@ -276,7 +279,7 @@ let goldenHelp: [(command: String, text: String)] = [
         its position as list prints it (3, 3.2) or by its exact name; a text of digits
         and dots is always a position.
 
-        USAGE: todofmt done [--dry-run] [--key <key>] [--table <table>]
+        USAGE: todofmt done [--dry-run] [--strict] [--key <key>] [--table <table>]
                             [--entity <name>] [--field <role>=<key> ...] <file>
                             <item> ...
 
@@ -293,6 +296,9 @@ let goldenHelp: [(command: String, text: String)] = [
                                   for a text file, the rows before (-) and after (+) for
                                   a database, the items as list prints them for a binary
                                   property list.
+          --strict                Fail, writing nothing, when the file cannot take the
+                                  edit as the app would write it (what would otherwise
+                                  be a warning, such as a key todofmt had to choose).
           --key <key>             The key of a dictionary root (a UserDefaults file, a
                                   JSON object) that holds the list. Default: the one key
                                   that does.
@@ -321,7 +327,7 @@ let goldenHelp: [(command: String, text: String)] = [
         by its position as list prints it (3, 3.2) or by its exact name; a text of
         digits and dots is always a position.
 
-        USAGE: todofmt undo [--dry-run] [--key <key>] [--table <table>]
+        USAGE: todofmt undo [--dry-run] [--strict] [--key <key>] [--table <table>]
                             [--entity <name>] [--field <role>=<key> ...] <file>
                             <item> ...
 
@@ -338,6 +344,9 @@ let goldenHelp: [(command: String, text: String)] = [
                                   for a text file, the rows before (-) and after (+) for
                                   a database, the items as list prints them for a binary
                                   property list.
+          --strict                Fail, writing nothing, when the file cannot take the
+                                  edit as the app would write it (what would otherwise
+                                  be a warning, such as a key todofmt had to choose).
           --key <key>             The key of a dictionary root (a UserDefaults file, a
                                   JSON object) that holds the list. Default: the one key
                                   that does.
@@ -366,7 +375,7 @@ let goldenHelp: [(command: String, text: String)] = [
         is named by its position as list prints it (3, 3.2) or by its exact name; a text
         of digits and dots is always a position.
 
-        USAGE: todofmt toggle [--dry-run] [--key <key>] [--table <table>]
+        USAGE: todofmt toggle [--dry-run] [--strict] [--key <key>] [--table <table>]
                               [--entity <name>] [--field <role>=<key> ...] <file>
                               <item> ...
 
@@ -383,6 +392,9 @@ let goldenHelp: [(command: String, text: String)] = [
                                   for a text file, the rows before (-) and after (+) for
                                   a database, the items as list prints them for a binary
                                   property list.
+          --strict                Fail, writing nothing, when the file cannot take the
+                                  edit as the app would write it (what would otherwise
+                                  be a warning, such as a key todofmt had to choose).
           --key <key>             The key of a dictionary root (a UserDefaults file, a
                                   JSON object) that holds the list. Default: the one key
                                   that does.
@@ -411,7 +423,7 @@ let goldenHelp: [(command: String, text: String)] = [
         list prints it (3, 3.2) or by its exact name; a text of digits and dots is
         always a position.
 
-        USAGE: todofmt rename [--dry-run] [--key <key>] [--table <table>]
+        USAGE: todofmt rename [--dry-run] [--strict] [--key <key>] [--table <table>]
                               [--entity <name>] [--field <role>=<key> ...] <file> <item>
                               <name>
 
@@ -430,6 +442,9 @@ let goldenHelp: [(command: String, text: String)] = [
                                   for a text file, the rows before (-) and after (+) for
                                   a database, the items as list prints them for a binary
                                   property list.
+          --strict                Fail, writing nothing, when the file cannot take the
+                                  edit as the app would write it (what would otherwise
+                                  be a warning, such as a key todofmt had to choose).
           --key <key>             The key of a dictionary root (a UserDefaults file, a
                                   JSON object) that holds the list. Default: the one key
                                   that does.
@@ -458,8 +473,8 @@ let goldenHelp: [(command: String, text: String)] = [
         them. An item is named by its position as list prints it (3, 3.2) or by its
         exact name; a text of digits and dots is always a position.
 
-        USAGE: todofmt rm [--dry-run] [--key <key>] [--table <table>] [--entity <name>]
-                          [--field <role>=<key> ...] <file> <item> ...
+        USAGE: todofmt rm [--dry-run] [--strict] [--key <key>] [--table <table>]
+                          [--entity <name>] [--field <role>=<key> ...] <file> <item> ...
 
         ARGUMENTS:
           <file>                  The todo list to edit, in any format todofmt reads
@@ -474,6 +489,9 @@ let goldenHelp: [(command: String, text: String)] = [
                                   for a text file, the rows before (-) and after (+) for
                                   a database, the items as list prints them for a binary
                                   property list.
+          --strict                Fail, writing nothing, when the file cannot take the
+                                  edit as the app would write it (what would otherwise
+                                  be a warning, such as a key todofmt had to choose).
           --key <key>             The key of a dictionary root (a UserDefaults file, a
                                   JSON object) that holds the list. Default: the one key
                                   that does.
@@ -502,8 +520,9 @@ let goldenHelp: [(command: String, text: String)] = [
         item is named by its position as list prints it (3, 3.2) or by its exact name; a
         text of digits and dots is always a position.
 
-        USAGE: todofmt mv [--dry-run] [--key <key>] [--table <table>] [--entity <name>]
-                          [--field <role>=<key> ...] <file> <item> <position>
+        USAGE: todofmt mv [--dry-run] [--strict] [--key <key>] [--table <table>]
+                          [--entity <name>] [--field <role>=<key> ...] <file> <item>
+                          <position>
 
         ARGUMENTS:
           <file>                  The todo list to edit, in any format todofmt reads
@@ -523,6 +542,9 @@ let goldenHelp: [(command: String, text: String)] = [
                                   for a text file, the rows before (-) and after (+) for
                                   a database, the items as list prints them for a binary
                                   property list.
+          --strict                Fail, writing nothing, when the file cannot take the
+                                  edit as the app would write it (what would otherwise
+                                  be a warning, such as a key todofmt had to choose).
           --key <key>             The key of a dictionary root (a UserDefaults file, a
                                   JSON object) that holds the list. Default: the one key
                                   that does.
@@ -552,8 +574,9 @@ let goldenHelp: [(command: String, text: String)] = [
         An item is named by its position as list prints it (3, 3.2) or by its exact
         name; a text of digits and dots is always a position.
 
-        USAGE: todofmt set [--dry-run] [--key <key>] [--table <table>] [--entity <name>]
-                           [--field <role>=<key> ...] <file> <item> <key=value> ...
+        USAGE: todofmt set [--dry-run] [--strict] [--key <key>] [--table <table>]
+                           [--entity <name>] [--field <role>=<key> ...] <file> <item>
+                           <key=value> ...
 
         ARGUMENTS:
           <file>                  The todo list to edit, in any format todofmt reads
@@ -573,6 +596,9 @@ let goldenHelp: [(command: String, text: String)] = [
                                   for a text file, the rows before (-) and after (+) for
                                   a database, the items as list prints them for a binary
                                   property list.
+          --strict                Fail, writing nothing, when the file cannot take the
+                                  edit as the app would write it (what would otherwise
+                                  be a warning, such as a key todofmt had to choose).
           --key <key>             The key of a dictionary root (a UserDefaults file, a
                                   JSON object) that holds the list. Default: the one key
                                   that does.
@@ -601,7 +627,7 @@ let goldenHelp: [(command: String, text: String)] = [
         list prints it (3, 3.2) or by its exact name; a text of digits and dots is
         always a position.
 
-        USAGE: todofmt unset [--dry-run] [--key <key>] [--table <table>]
+        USAGE: todofmt unset [--dry-run] [--strict] [--key <key>] [--table <table>]
                              [--entity <name>] [--field <role>=<key> ...] <file> <item>
                              <key> ...
 
@@ -620,6 +646,9 @@ let goldenHelp: [(command: String, text: String)] = [
                                   for a text file, the rows before (-) and after (+) for
                                   a database, the items as list prints them for a binary
                                   property list.
+          --strict                Fail, writing nothing, when the file cannot take the
+                                  edit as the app would write it (what would otherwise
+                                  be a warning, such as a key todofmt had to choose).
           --key <key>             The key of a dictionary root (a UserDefaults file, a
                                   JSON object) that holds the list. Default: the one key
                                   that does.

@@ -17,6 +17,9 @@ public struct FileEdit: Sendable {
     public var options: ListOptions
     /// Whether to leave the file as it is and only say what would change.
     public var dryRun: Bool
+    /// Whether a warning (a key todofmt had to choose, a value the file cannot hold) stops
+    /// the write: `ConversionError.lossRefused`, and the file stays as it was.
+    public var strict = false
     /// Runs just before the write is committed (tests change the file there).
     var beforeCommit: (@Sendable () -> Void)?
 
@@ -111,11 +114,16 @@ public struct FileEdit: Sendable {
         if stat(path, &info) == 0, info.st_size == 0 {
             // An empty file holds no list to update: the list is written as a new file.
             try fingerprint.check(path)
-            return Result(warnings: try list.write(to: file, format: format, options: options), changed: true)
+            return Result(
+                warnings: try list.write(to: file, format: format, options: options, strict: strict), changed: true)
         }
         beforeCommit?()
         try fingerprint.check(path)
         let pending = try reader.update(input, with: list, options: options)
+        if strict && !pending.warnings.isEmpty {
+            pending.discard()
+            throw ConversionError.lossRefused(path: path, pending.warnings)
+        }
         do {
             // A database is changed inside its transaction, not on disk: it was checked before.
             if format != .sqlite { try fingerprint.check(path) }

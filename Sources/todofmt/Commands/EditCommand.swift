@@ -10,6 +10,7 @@ enum EditCommand {
         var edit: Edit
         var list: ListOptions
         var dryRun: Bool
+        var strict: Bool
     }
 
     static let file = ArgumentSpec(
@@ -31,8 +32,13 @@ enum EditCommand {
             + "the rows before (-) and after (+) for a database, the items as list prints them for a binary property list."
     )
 
-    /// `--dry-run` and the options that find a list in any file.
-    static let options = [dryRun] + SharedOptions.list
+    static let strict = OptionSpec(
+        name: "--strict",
+        help: "Fail, writing nothing, when the file cannot take the edit as the app would write it "
+            + "(what would otherwise be a warning, such as a key todofmt had to choose).")
+
+    /// `--dry-run`, `--strict` and the options that find a list in any file.
+    static let options = [dryRun, strict] + SharedOptions.list
 
     /// How the editing commands' help ends: what their positions mean.
     static let positionsHelp =
@@ -42,7 +48,7 @@ enum EditCommand {
     static func options(_ arguments: Arguments, _ edit: Edit) throws(UsageError) -> Options {
         Options(
             file: arguments.value(of: file), edit: edit, list: try arguments.listOptions(),
-            dryRun: arguments.isSet(dryRun))
+            dryRun: arguments.isSet(dryRun), strict: arguments.isSet(strict))
     }
 
     /// A position argument (`3`, `3.2`).
@@ -55,9 +61,10 @@ enum EditCommand {
 
     static func run(_ options: Options, terminal: Terminal) throws -> ExitCode {
         guard options.file != "-" else { throw ConversionError.unsupported("an edit needs a file, not standard input") }
-        let edit = FileEdit(
+        var edit = FileEdit(
             file: URL(fileURLWithPath: options.file), edits: [options.edit], options: options.list,
             dryRun: options.dryRun)
+        edit.strict = options.strict
         let result = try edit.run()
         for warning in result.warnings { terminal.warn(warning.description) }
         if options.dryRun && !result.changes.isEmpty { terminal.write(result.changes) }
