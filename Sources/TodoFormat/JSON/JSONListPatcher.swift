@@ -187,8 +187,18 @@ struct JSONListSyntax: TextListSyntax {
                 style.indent = unit
             }
         }
-        if !style.itemLines, let item = sample.first(where: { $0.keySpans.count >= 2 }) {
-            style.comma = Array(bytes[item.valueSpans[0].upperBound..<item.keySpans[1].lowerBound])
+        if !style.itemLines {
+            // The first gap between members that is only a comma and spaces (not one that also
+            // holds a key given twice, whose earlier value the reader passes over).
+            search: for item in sample where item.keySpans.count >= 2 {
+                for m in 1..<item.keySpans.count {
+                    let gap = bytes[item.valueSpans[m - 1].upperBound..<item.keySpans[m].lowerBound]
+                    if gap.allSatisfy({ [32, 9, 10, 13, 44].contains($0) }) && gap.count(where: { $0 == 44 }) == 1 {
+                        style.comma = Array(gap)
+                        break search
+                    }
+                }
+            }
         }
         style.valueColon = style.colon
         style.valueComma = style.comma

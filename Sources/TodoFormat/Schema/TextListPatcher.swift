@@ -494,14 +494,23 @@ struct TextListPatcher<Syntax: TextListSyntax> {
         let colon: [UInt8] =
             members > 0
             ? Array(bytes[old.keySpans[0].upperBound..<old.valueSpans[0].lowerBound]) : syntax.colon(line: memberLine)
+        /// The bytes between two members, where they are only a separator: between members
+        /// that are not next to each other they may also hold a key given again (JSON's
+        /// reader passes over the earlier one), which only stays where it stands.
+        func separator(before n: Int) -> [UInt8]? {
+            let gap = bytes[old.valueSpans[n - 1].upperBound..<old.keySpans[n].lowerBound]
+            guard gap.allSatisfy({ [32, 9, 10, 13, 44].contains($0) }), gap.count(where: { $0 == 44 }) <= 1 else {
+                return nil
+            }
+            return Array(gap)
+        }
         func gap(after previous: Int?, before next: Int?) -> [UInt8] {
-            if let p = previous, p + 1 < members {
+            if let p = previous, next == p + 1 {
                 return Array(bytes[old.valueSpans[p].upperBound..<old.keySpans[p + 1].lowerBound])
             }
-            if let n = next, n > 0, n < members {
-                return Array(bytes[old.valueSpans[n - 1].upperBound..<old.keySpans[n].lowerBound])
-            }
-            if members >= 2 { return Array(bytes[old.valueSpans[0].upperBound..<old.keySpans[1].lowerBound]) }
+            if let p = previous, p + 1 < members, let gap = separator(before: p + 1) { return gap }
+            if let n = next, n > 0, n < members, let gap = separator(before: n) { return gap }
+            if members >= 2, let gap = separator(before: 1) { return gap }
             return syntax.memberSeparator(line: memberLine)
         }
         sink.write(slice(old.span.lowerBound..<old.inside.lowerBound))

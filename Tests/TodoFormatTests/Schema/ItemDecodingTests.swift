@@ -154,5 +154,16 @@ struct ItemDecodingTests {
         #expect(
             try String(contentsOfFile: json, encoding: .utf8)
                 == #"{"todos":[{"title":"a"}],"todos":[{"title":"b","done":true}]}"#)
+        // A children key given twice in a one-line file: a new child goes into the last one,
+        // separated as the file separates, and the earlier key stays as it was.
+        let tree = directory.path("t.json")
+        let one = #"[{"title":"p","subtasks":[{"title":"x"}],"done":false,"subtasks":[{"title":"y","done":false}]}]"#
+        try one.write(toFile: tree, atomically: false, encoding: .utf8)
+        try "- [ ] p\n  - [ ] y\n  - [ ] z\n".write(toFile: checklist, atomically: false, encoding: .utf8)
+        try Conversion(input: .at(checklist), output: .at(tree)).run()
+        #expect(
+            try String(contentsOfFile: tree, encoding: .utf8)
+                == one.replacingOccurrences(
+                    of: #""done":false}]}]"#, with: #""done":false},{"title":"z","done":false}]}]"#))
     }
 }
