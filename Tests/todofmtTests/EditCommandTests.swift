@@ -131,6 +131,19 @@ struct EditCommandTests {
         #expect(try Run(["done", "--strict", "app.json", "1"], in: ws.url).status == 0)
     }
 
+    @Test("set changes a nested item's section, which is a field; a top-level item's section is refused")
+    func nestedSection() throws {
+        let app = #"[{"title": "a", "section": "Home", "subtasks": [{"title": "b", "section": "Inner"}]}]"# + "\n"
+        let ws = try Workspace(["h.json": app])
+        let run = try Run(["set", "h.json", "1.1", "section=Other"], in: ws.url)
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(try ws.read("h.json") == app.replacingOccurrences(of: "Inner", with: "Other"))
+        let refused = try Run(["set", "h.json", "1", "section=Work"], in: ws.url)
+        #expect(refused.status == 1)
+        #expect(refused.stderr.contains("'section' is a top-level item's section"), "\(refused.stderr)")
+        #expect(try ws.read("h.json") == app.replacingOccurrences(of: "Inner", with: "Other"))
+    }
+
     @Test("the file's mode is kept")
     func mode() throws {
         let ws = try Workspace(["TODO.md": Self.checklist])

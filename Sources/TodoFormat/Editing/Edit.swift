@@ -69,8 +69,8 @@ public enum Edit: Hashable, Sendable {
             let (parent, position) = try Self.place(to, in: outline, skipping: index..<end, file: file)
             try outline.moveItem(at: index, under: parent, at: position)
         case .set(let address, let fields):
-            for field in fields { try Self.checkField(field.key) }
             let index = try outline.resolve(address, in: file)
+            for field in fields { try Self.checkField(field.key, nested: outline.depth(at: index) > 0) }
             try outline.changeItem(at: index) { item in
                 for field in fields {
                     if let k = item.fields.firstIndex(where: { $0.key == field.key }) {
@@ -121,13 +121,17 @@ public enum Edit: Hashable, Sendable {
 
     static func text<C: Collection<Int>>(_ path: C) -> String { path.map(String.init).joined(separator: ".") }
 
-    /// `set` changes fields: the keys that are the item's name, status or nesting are refused.
-    public static func checkField(_ key: String) throws {
+    /// `set` changes fields: the keys that are the item's name, status or nesting are refused,
+    /// and a section unless the item is `nested` (only top-level items have sections; a
+    /// nested item's `section` is a field).
+    public static func checkField(_ key: String, nested: Bool) throws {
         guard !key.isEmpty else { throw EditError("a field needs a key") }
         switch ItemSchema.standard.role(of: key) {
         case .name?: throw EditError("'\(key)' is the item's name: use rename")
         case .checked?, .status?: throw EditError("'\(key)' is the item's status: use done, undo or toggle")
-        case .children?, .fields?, .section?: throw EditError("'\(key)' is not a field todofmt sets")
+        case .children?, .fields?: throw EditError("'\(key)' is not a field todofmt sets")
+        case .section? where !nested:
+            throw EditError("'\(key)' is a top-level item's section, not a field todofmt sets")
         default: break
         }
     }

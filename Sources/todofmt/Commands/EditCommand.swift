@@ -236,7 +236,8 @@ enum SetCommand: Command {
             let key = String(pair[..<equals])
             let text = String(pair[pair.index(after: equals)...])
             do {
-                try Edit.checkField(key)
+                // A section is checked once the item is known (a nested item's is a field).
+                try Edit.checkField(key, nested: true)
                 fields.append(Field(key, try Edit.fieldValue(text)))
             } catch {
                 throw UsageError(String(describing: error))
