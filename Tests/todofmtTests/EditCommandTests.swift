@@ -123,6 +123,9 @@ struct EditCommandTests {
                 + "todofmt used the key children, which the app may not read (name the key with --field children=KEY) "
                 + "(item 1 a)\n")
         #expect(try ws.read("app.json") == app)
+        // A dry run says so too.
+        let dry = try Run(["add", "--dry-run", "--strict", "app.json", "child", "--under", "1"], in: ws.url)
+        #expect(dry.status == 1 && dry.stdout.isEmpty && dry.stderr == refused.stderr)
         let warned = try Run(["add", "app.json", "child", "--under", "1"], in: ws.url)
         #expect(warned.status == 0)
         #expect(warned.stderr.hasPrefix("todofmt: warning: the file's items have no key for nested items"))

@@ -108,7 +108,10 @@ public struct FileEdit: Sendable {
         tree = TreeList(TodoList())
         try list.checkDepth()
         if dryRun {
-            result.changes = try preview(of: list, format: format, old: oldList, options: options)
+            (result.changes, result.warnings) = try preview(of: list, format: format, old: oldList, options: options)
+            if strict && !result.warnings.isEmpty {
+                throw ConversionError.lossRefused(path: path, result.warnings)
+            }
             return result
         }
         if stat(path, &info) == 0, info.st_size == 0 {
@@ -137,13 +140,11 @@ public struct FileEdit: Sendable {
     }
 
     /// What writing `list` would change: the update made on a copy of the file, compared.
+    /// What writing `list` would change, and the warnings the write would give.
     private func preview(of list: TodoList, format: DocumentFormat, old: TodoList, options: ListOptions) throws
-        -> String
+        -> (String, [ConversionWarning])
     {
         let path = file.filePath
-        if format == .bplist {
-            return UnifiedDiff.text(old: old.listing(), new: list.listing(), name: path + " (items)")
-        }
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("todofmt-dry-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
@@ -153,8 +154,13 @@ public struct FileEdit: Sendable {
         }
         let pending = try FormatRegistry.format(format).update(Input(file: copy), with: list, options: options)
         try pending.commit()
-        if format == .sqlite { return try DatabaseRows.changes(from: path, to: copy) }
-        return UnifiedDiff.text(old: try Input(file: path).text(), new: try Input(file: copy).text(), name: path)
+        let changes =
+            switch format {
+            case .bplist: UnifiedDiff.text(old: old.listing(), new: list.listing(), name: path + " (items)")
+            case .sqlite: try DatabaseRows.changes(from: path, to: copy)
+            default: UnifiedDiff.text(old: try Input(file: path).text(), new: try Input(file: copy).text(), name: path)
+            }
+        return (changes, pending.warnings)
     }
 }
 

@@ -106,7 +106,7 @@ struct BinaryListRewriter {
             }
             for key in keys {
                 let entries = try reader.dictionaryEntries(listObject) ?? []
-                guard let i = try entries.firstIndex(where: { try reader.string($0.key) == key }) else {
+                guard let i = try entries.lastIndex(where: { try reader.string($0.key) == key }) else {
                     throw reader.error("there is no key '\(key)'", at: try reader.offset(of: listObject))
                 }
                 route.append(i)

@@ -308,7 +308,7 @@ struct BinaryPropertyListReader {
                     throw Self.within(key, error)
                 }
             }
-            return .dictionary(fields)
+            return .dictionary(fields.lastOfEachKey())
         default:
             throw error("unknown object type 0x\(String(h.marker, radix: 16))", at: h.at)
         }

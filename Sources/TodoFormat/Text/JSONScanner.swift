@@ -195,7 +195,7 @@ struct JSONScanner {
                 try expect(UInt8(ascii: ":"), "':'")
                 fields.append(Field(key, try value(depth: depth + 1)))
             }
-            return .dictionary(fields)
+            return .dictionary(fields.lastOfEachKey())
         case UInt8(ascii: "["):
             position += 1
             var values: [FieldValue] = []

@@ -687,6 +687,8 @@ struct YAMLListPatcher {
         _ old: SpannedItem, _ item: TodoItem, _ children: [Placement], at: ItemAt, flow: Bool, dashColumn: Int,
         to out: inout [UInt8]
     ) throws {
+        // An item in flow style (`- {title: a}`) in a block list takes new keys in flow style.
+        let flow = flow || (old.span.lowerBound < bytes.count && bytes[old.span.lowerBound] == UInt8(ascii: "{"))
         let childrenChanged = !ListPlan<SpannedItem>.childrenKept(children, of: old)
         var base = old.item
         var target = item
@@ -792,10 +794,19 @@ struct YAMLListPatcher {
                     // A string keeps the quotes its old value had.
                     let oldFirst = old.valueSpans[i].isEmpty ? nil : bytes[old.valueSpans[i].lowerBound]
                     let quote = oldFirst == UInt8(ascii: "'") || oldFirst == UInt8(ascii: "\"") ? oldFirst : nil
+                    var written: [UInt8] = []
                     style.value(
                         value, key: old.members[i].key, column: memberColumn, flow: flow, plainWord: plainWord,
-                        layout: layout, to: &out,
+                        layout: layout, to: &written,
                         quote: quote)
+                    if written.first == 10 {
+                        // A block collection starts on the next line: the spaces (and the line
+                        // break) before the old value go, comments after the key stay.
+                        while let last = out.last, last == 32 || last == 9 { out.removeLast() }
+                        if out.last == 10 { out.removeLast() }
+                        if out.last == 13 { out.removeLast() }
+                    }
+                    out += written
                 }
             case .replaceChildren(let i):
                 flushMerges(upTo: i)
@@ -832,7 +843,8 @@ struct YAMLListPatcher {
             case .insertChildren(let key):
                 try write(nil) { out in
                     style.key(key, flow: flow, to: &out)
-                    out += Array(":".utf8)
+                    // `key: [` in flow style: a plain key right before `[` does not end.
+                    out += Array((flow ? ": " : ":").utf8)
                     let placements = children.isEmpty ? plan!.newChildren(of: item, at: at) : children
                     try emitArray(
                         placements, old: nil, flow: flow,
@@ -930,6 +942,7 @@ struct YAMLListPatcher {
                     value, key: entry.key, column: memberColumn, flow: flow, plainWord: plainWord, layout: layout,
                     to: &out, space: true)
             case .items:
+                if flow { out += [32] }
                 let placements = children ?? plan!.newChildren(of: item, at: at)
                 try emitArray(
                     placements, old: nil, flow: flow,

@@ -165,5 +165,31 @@ struct ItemDecodingTests {
             try String(contentsOfFile: tree, encoding: .utf8)
                 == one.replacingOccurrences(
                     of: #""done":false}]}]"#, with: #""done":false},{"title":"z","done":false}]}]"#))
+        // Inside a field's object the last value counts too.
+        let nested = directory.path("n.json")
+        try #"[{"name": "a", "checked": false, "fields": {"status": "idea", "k": 1, "k": 2}}]"#.write(
+            toFile: nested, atomically: false, encoding: .utf8)
+        #expect(
+            try TodoList(contentsOf: .file(nested)).items[0].fields == [
+                Field("status", .string("idea")), Field("k", .integer(2)),
+            ])
+    }
+
+    @Test("a binary property list whose list key is given twice is read and written at the last one, as plistlib")
+    func repeatedKeyInBinaryPropertyList() throws {
+        let directory = try TemporaryDirectory()
+        try Python.run(
+            Python.prelude + """
+                v = {'tasks': [{'title': 'a', 'done': False}], 'taskz': [{'title': 'b', 'done': False}]}
+                b = plistlib.dumps(v, fmt=plistlib.FMT_BINARY).replace(b'taskz', b'tasks')
+                open(os.path.join(d, 'b.plist'), 'wb').write(b)
+                """, in: directory)
+        let path = directory.path("b.plist")
+        #expect(try TodoList(contentsOf: .file(path)).items.map(\.name) == ["b"])
+        try "- [x] b\n- [ ] c\n".write(toFile: directory.path("b.md"), atomically: false, encoding: .utf8)
+        try Conversion(input: .at(directory.path("b.md")), output: .at(path)).run()
+        let read = try Python.run(
+            Python.prelude + "print(plistlib.load(open(os.path.join(d, 'b.plist'), 'rb'))['tasks'])", in: directory)
+        #expect(read == "[{'done': True, 'title': 'b'}, {'done': False, 'title': 'c'}]\n")
     }
 }

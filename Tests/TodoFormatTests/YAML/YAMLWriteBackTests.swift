@@ -309,6 +309,32 @@ struct YAMLWriteBackTests {
         #expect(try Self.text(path) == twice)
     }
 
+    @Test("an item in flow style in a block list takes new keys and children in flow style; the file stays YAML")
+    func flowItemInBlockList() throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.path("fl.yaml")
+        try "todos:\n  - {title: o, done: false}\n  - title: p\n".write(
+            toFile: path, atomically: false, encoding: .utf8)
+        try Self.write("- [ ] o [note:: x]\n  - [ ] z\n- [ ] p\n", into: path)
+        #expect(
+            try Self.text(path)
+                == "todos:\n  - {title: o, done: false, note: x, children: [{title: z, done: false}]}\n  - title: p\n")
+        #expect(try Self.checklist(path) == "- [ ] o [note:: x]\n  - [ ] z\n- [ ] p\n")
+        #expect(try Self.pyyaml(path).contains(#""children": [{"title": "z", "done": false}]"#))
+    }
+
+    @Test("a changed block mapping value keeps the comments after its key and gains no blank line")
+    func changedMapping() throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.path("c.yaml")
+        try "- name: a\n  checked: false\n  fields:   # c\n    # the status word\n    status: idea\n    k: 1\n".write(
+            toFile: path, atomically: false, encoding: .utf8)
+        try Self.write("- [ ] a [status:: idea] [k:: 3]\n", into: path)
+        #expect(
+            try Self.text(path)
+                == "- name: a\n  checked: false\n  fields:   # c\n    # the status word\n    status: idea\n    k: 3\n")
+    }
+
     @Test("an item with a name key and a title key keeps each once")
     func keyCollision() throws {
         let directory = try TemporaryDirectory()
