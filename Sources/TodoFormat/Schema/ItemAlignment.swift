@@ -84,6 +84,22 @@ struct ItemAlignment {
             pendingNew.remove(i)
             pendingOld.remove(candidates[next])
         }
+        if !pendingNew.isEmpty && !pendingOld.isEmpty {
+            // Equal content at another depth: an item moved out of or into another item
+            // (`todofmt mv 1.1 3`) continues its old self, whose lines then move along.
+            var oldByItem: [TodoItem: [Int]] = [:]
+            for o in old.indices where pendingOld.contains(o) { oldByItem[old[o].item, default: []].append(o) }
+            var usedItem: [TodoItem: Int] = [:]
+            for i in new.indices where pendingNew.contains(i) {
+                guard let candidates = oldByItem[new[i].item] else { continue }
+                let next = usedItem[new[i].item, default: 0]
+                guard next < candidates.count else { continue }
+                usedItem[new[i].item] = next + 1
+                pairs.append((i, candidates[next]))
+                pendingNew.remove(i)
+                pendingOld.remove(candidates[next])
+            }
+        }
         pairs.sort { $0.new < $1.new }
         // Pairs in order are anchors; the rest moved. Between anchors, leftovers pair in order.
         let anchors = longestIncreasingRun(pairs.map(\.old))

@@ -49,10 +49,12 @@ struct ListPlan<Old: PlannedOldItem> {
     let outer: [Int: ItemPlacement<Old>]
 
     /// Plans the list `given`; `old` holds the file's items in the middle, `oldItem(k)` reads
-    /// the file's top-level item `k`. Fails when two items share an identity.
+    /// the file's top-level item `k`. Fails when two items share an identity. With
+    /// `movesAcrossDepths`, an item moved to another depth continues its old self (a writer
+    /// that re-indents its lines: YAML); else it is written anew there.
     init(
         _ given: [TodoItem], rewrite: ListRewrite, old: [Old], layout: ItemLayout, path: String,
-        oldItem: (Int) throws -> Old
+        movesAcrossDepths: Bool = false, oldItem: (Int) throws -> Old
     ) throws {
         self.rewrite = rewrite
         if let key = layout.identityKey { try ListRewrite.checkIdentities(given, key: key, path: path) }
@@ -82,10 +84,10 @@ struct ListPlan<Old: PlannedOldItem> {
                 let f = flat
                 flat += 1
                 let children = item.children.indices.map { place(item.children[$0], before.children[$0]) }
-                // An item that moved to another depth (paired by its id) is written anew
-                // there: its old bytes stand at another indentation.
+                // An item that moved to another depth is written anew there (its old bytes
+                // stand at another indentation) unless the writer re-indents them.
                 guard let o = alignment.alignment.oldIndex(of: f),
-                    alignment.oldEntries[o].depth == alignment.newEntries[f].depth
+                    movesAcrossDepths || alignment.oldEntries[o].depth == alignment.newEntries[f].depth
                 else {
                     return .added(item, children.allSatisfy(\.isNewTree) ? nil : children, .middle(f))
                 }

@@ -368,7 +368,9 @@ struct YAMLListPatcher {
         // Keys go where the file's items have theirs, also when those follow todofmt's order
         // of roles (a key added after the others stays after them).
         if layout.keyOrder.isEmpty { layout.keyOrder = style.keyOrder }
-        let plan = try ListPlan(given, rewrite: rewrite, old: middle, layout: layout, path: path) { try readItem($0) }
+        let plan = try ListPlan(
+            given, rewrite: rewrite, old: middle, layout: layout, path: path, movesAcrossDepths: true
+        ) { try readItem($0) }
         self.plan = plan
         if layout.integerID != nil, plan.hasNew { nextID = try ItemLayout.id(after: largestID(sampled: sampled)) }
 
@@ -811,7 +813,14 @@ struct YAMLListPatcher {
             case .replaceChildren(let i):
                 flushMerges(upTo: i)
                 let e = entryIndex(ofMember: i)
-                if children.isEmpty { continue }  // emptied: the key goes
+                if children.isEmpty {
+                    // Emptied: the key stays, as `[]` (as JSON's `"subtasks": []`).
+                    write(e) { out in
+                        style.key(old.members[i].key, flow: flow, to: &out)
+                        out += Array(": []".utf8)
+                    }
+                    continue
+                }
                 try write(e) { out in
                     if let array = old.childrenArray, !array.elements.isEmpty {
                         out += slice(old.keySpans[i].lowerBound..<old.valueSpans[i].lowerBound)

@@ -335,6 +335,22 @@ struct YAMLWriteBackTests {
                 == "- name: a\n  checked: false\n  fields:   # c\n    # the status word\n    status: idea\n    k: 3\n")
     }
 
+    @Test("an item moved to another depth keeps its lines, indented anew; its old parent keeps its key as []")
+    func moveAcrossDepths() throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.path("m.yaml")
+        let text =
+            "- task: a\n  subtasks:\n  - task: b   # cb\n    status: done\n    # own\n    note: \"q\"\n- task: c\n"
+        try text.write(toFile: path, atomically: false, encoding: .utf8)
+        try Self.write("- [ ] a\n- [ ] c\n- [x] b [note:: q]\n", into: path)
+        #expect(
+            try Self.text(path)
+                == "- task: a\n  subtasks: []\n- task: c\n- task: b   # cb\n  status: done\n  # own\n  note: \"q\"\n")
+        // And back: the file as it was.
+        try Self.write("- [ ] a\n  - [x] b [note:: q]\n- [ ] c\n", into: path)
+        #expect(try Self.text(path) == text)
+    }
+
     @Test("an item with a name key and a title key keeps each once")
     func keyCollision() throws {
         let directory = try TemporaryDirectory()
