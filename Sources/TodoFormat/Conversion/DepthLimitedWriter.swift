@@ -11,6 +11,13 @@ struct DepthLimitedWriter: ListWriter {
         try base.item(item, depth: depth)
     }
 
+    var takesPlainNames: Bool { base.takesPlainNames }
+
+    mutating func item(plainName: UnsafeBufferPointer<UInt8>, status: TodoStatus, section: String?, depth: Int) throws {
+        guard depth < Limits.itemLevels else { throw ConversionError.unsupported(Limits.itemDepthMessage) }
+        try base.item(plainName: plainName, status: status, section: section, depth: depth)
+    }
+
     mutating func end() throws { try base.end() }
     mutating func finish() throws -> Written { try base.finish() }
 }
@@ -57,6 +64,12 @@ struct RawFrontMatterDroppingWriter: ListWriter {
     }
 
     mutating func item(_ item: TodoItem, depth: Int) throws { try base.item(item, depth: depth) }
+    var takesPlainNames: Bool { base.takesPlainNames }
+
+    mutating func item(plainName: UnsafeBufferPointer<UInt8>, status: TodoStatus, section: String?, depth: Int) throws {
+        try base.item(plainName: plainName, status: status, section: section, depth: depth)
+    }
+
     mutating func end() throws { try base.end() }
 
     mutating func finish() throws -> Written {
