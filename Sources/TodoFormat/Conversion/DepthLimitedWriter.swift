@@ -18,6 +18,13 @@ struct DepthLimitedWriter: ListWriter {
         try base.item(plainName: plainName, status: status, section: section, depth: depth)
     }
 
+    mutating func items(plain: ArraySlice<PlainItem>, text: UnsafeBufferPointer<UInt8>, sections: [String]) throws {
+        guard !plain.contains(where: { $0.depth >= Limits.itemLevels }) else {
+            throw ConversionError.unsupported(Limits.itemDepthMessage)
+        }
+        try base.items(plain: plain, text: text, sections: sections)
+    }
+
     mutating func end() throws { try base.end() }
     mutating func finish() throws -> Written { try base.finish() }
 }
@@ -68,6 +75,10 @@ struct RawFrontMatterDroppingWriter: ListWriter {
 
     mutating func item(plainName: UnsafeBufferPointer<UInt8>, status: TodoStatus, section: String?, depth: Int) throws {
         try base.item(plainName: plainName, status: status, section: section, depth: depth)
+    }
+
+    mutating func items(plain: ArraySlice<PlainItem>, text: UnsafeBufferPointer<UInt8>, sections: [String]) throws {
+        try base.items(plain: plain, text: text, sections: sections)
     }
 
     mutating func end() throws { try base.end() }

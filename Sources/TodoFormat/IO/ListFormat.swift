@@ -66,6 +66,10 @@ protocol ListWriter: ItemSink {
     /// nothing to unescape, no `"` and no control character), as its UTF-8 bytes; `section`
     /// for a top-level item. The default makes the item and writes it.
     mutating func item(plainName: UnsafeBufferPointer<UInt8>, status: TodoStatus, section: String?, depth: Int) throws
+
+    /// A run of such items, their names in `text`, their sections in `sections`: one call for
+    /// many items. The default hands each to `item(plainName:…)`.
+    mutating func items(plain: ArraySlice<PlainItem>, text: UnsafeBufferPointer<UInt8>, sections: [String]) throws
 }
 
 extension ListWriter {
@@ -76,6 +80,14 @@ extension ListWriter {
         try item(
             TodoItem(nameStorage: name, status: status, fields: [], children: [], section: depth == 0 ? section : nil),
             depth: depth)
+    }
+
+    mutating func items(plain: ArraySlice<PlainItem>, text: UnsafeBufferPointer<UInt8>, sections: [String]) throws {
+        for item in plain {
+            try self.item(
+                plainName: UnsafeBufferPointer(rebasing: text[item.nameStart..<item.nameEnd]), status: item.status,
+                section: item.section < 0 ? nil : sections[item.section], depth: item.depth)
+        }
     }
 }
 

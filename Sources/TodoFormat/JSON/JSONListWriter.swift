@@ -80,6 +80,19 @@ struct JSONListWriter: ListWriter {
         writeStandard(name: plainName, isPlain: true, status: status, section: depth == 0 ? section : nil, depth: depth)
     }
 
+    mutating func items(plain: ArraySlice<PlainItem>, text: UnsafeBufferPointer<UInt8>, sections: [String]) {
+        for item in plain {
+            let name = UnsafeBufferPointer(rebasing: text[item.nameStart..<item.nameEnd])
+            let section = item.depth == 0 && item.section >= 0 ? sections[item.section] : nil
+            guard isStandard else {
+                self.item(plainName: name, status: item.status, section: section, depth: item.depth)
+                continue
+            }
+            notePosition(item.depth)
+            writeStandard(name: name, isPlain: true, status: item.status, section: section, depth: item.depth)
+        }
+    }
+
     /// Counts the item at `depth` in `positions` (which warnings name items by).
     private mutating func notePosition(_ depth: Int) {
         if positions.count != depth + 1 {

@@ -22,16 +22,9 @@ struct ItemQueue: BlockSink {
     /// The line of the last top-level heading while no top-level item has followed it.
     private var headingWithoutItems: Int?
 
-    /// An item as kept: a plain name's byte range, or (`nameEnd` -1) the index in `built`.
-    /// Plain values only, so that keeping a million costs no reference counting.
-    private struct Queued {
-        var nameStart: Int
-        var nameEnd: Int
-        var status: TodoStatus
-        var depth: Int
-        /// Index in `sections`, or -1.
-        var section: Int
-    }
+    /// An item as kept: a plain item, or (`nameEnd` -1) one whose index in `built` is
+    /// `nameStart`. Plain values only, so that keeping a million costs no reference counting.
+    private typealias Queued = PlainItem
 
     init(source: String?, bytes: UnsafeBufferPointer<UInt8>, path: String) {
         self.source = source
@@ -104,17 +97,21 @@ struct ItemQueue: BlockSink {
         clear()
     }
 
-    /// Hands the items found so far to `writer`, in order, plain names as their bytes.
+    /// Hands the items found so far to `writer`, in order: each run of plain items at once,
+    /// their names as bytes of the text.
     mutating func drain<W: ListWriter>(plainNamesInto writer: inout W) throws {
         if let tooDeep { throw tooDeep }
-        for q in queued {
-            if q.nameEnd < 0 {
-                try writer.item(built[q.nameStart], depth: q.depth)
-            } else {
-                try writer.item(
-                    plainName: UnsafeBufferPointer(rebasing: bytes[q.nameStart..<q.nameEnd]), status: q.status,
-                    section: q.section < 0 ? nil : sections[q.section], depth: q.depth)
+        var i = 0
+        while i < queued.count {
+            if queued[i].nameEnd < 0 {
+                try writer.item(built[queued[i].nameStart], depth: queued[i].depth)
+                i += 1
+                continue
             }
+            var end = i + 1
+            while end < queued.count && queued[end].nameEnd >= 0 { end += 1 }
+            try writer.items(plain: queued[i..<end], text: bytes, sections: sections)
+            i = end
         }
         clear()
     }
@@ -123,6 +120,18 @@ struct ItemQueue: BlockSink {
         queued.removeAll(keepingCapacity: true)
         built.removeAll(keepingCapacity: true)
     }
+}
+
+/// A checklist item without fields whose name is the text as it is (`ItemText.plainName`):
+/// what a writer that takes plain names gets (`ListWriter.items(plain:text:sections:)`).
+struct PlainItem {
+    /// The name's bytes in the text.
+    var nameStart: Int
+    var nameEnd: Int
+    var status: TodoStatus
+    var depth: Int
+    /// The index of the item's section among the sections given with it, or -1.
+    var section: Int
 }
 
 /// The name and fields of a parsed item, read from its name lines.

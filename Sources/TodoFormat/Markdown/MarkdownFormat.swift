@@ -143,6 +143,10 @@ struct WarningAddingWriter: ListWriter {
         try base.item(plainName: plainName, status: status, section: section, depth: depth)
     }
 
+    mutating func items(plain: ArraySlice<PlainItem>, text: UnsafeBufferPointer<UInt8>, sections: [String]) throws {
+        try base.items(plain: plain, text: text, sections: sections)
+    }
+
     mutating func end() throws { try base.end() }
 
     mutating func finish() throws -> Written {

@@ -81,7 +81,23 @@ struct JSONWriterShortcutTests {
         }
         whole.end()
         plain.end()
-        #expect(try whole.finish().bytes == plain.finish().bytes)
+        let expected = try whole.finish().bytes
+        #expect(try plain.finish().bytes == expected)
+        // The same items as a run of plain items, their names in one text.
+        var text: [UInt8] = []
+        var run: [PlainItem] = []
+        for (i, depth) in depths.enumerated() {
+            let start = text.count
+            text += Array("item \(i)".utf8)
+            run.append(
+                PlainItem(
+                    nameStart: start, nameEnd: text.count, status: i % 3 == 0 ? .done : .open, depth: depth,
+                    section: depth == 0 ? 0 : -1))
+        }
+        var batch = JSONListWriter(into: ByteSink(), outputName: "<memory>")
+        text.withUnsafeBufferPointer { batch.items(plain: run[...], text: $0, sections: ["S"]) }
+        batch.end()
+        #expect(try batch.finish().bytes == expected)
     }
 }
 
