@@ -11,6 +11,20 @@ struct DepthLimitedWriter: ListWriter {
         try base.item(item, depth: depth)
     }
 
+    var takesPlainNames: Bool { base.takesPlainNames }
+
+    mutating func item(plainName: UnsafeBufferPointer<UInt8>, status: TodoStatus, section: String?, depth: Int) throws {
+        guard depth < Limits.itemLevels else { throw ConversionError.unsupported(Limits.itemDepthMessage) }
+        try base.item(plainName: plainName, status: status, section: section, depth: depth)
+    }
+
+    mutating func items(plain: ArraySlice<PlainItem>, text: UnsafeBufferPointer<UInt8>, sections: [String]) throws {
+        guard !plain.contains(where: { $0.depth >= Limits.itemLevels }) else {
+            throw ConversionError.unsupported(Limits.itemDepthMessage)
+        }
+        try base.items(plain: plain, text: text, sections: sections)
+    }
+
     mutating func end() throws { try base.end() }
     mutating func finish() throws -> Written { try base.finish() }
 }
@@ -57,6 +71,16 @@ struct RawFrontMatterDroppingWriter: ListWriter {
     }
 
     mutating func item(_ item: TodoItem, depth: Int) throws { try base.item(item, depth: depth) }
+    var takesPlainNames: Bool { base.takesPlainNames }
+
+    mutating func item(plainName: UnsafeBufferPointer<UInt8>, status: TodoStatus, section: String?, depth: Int) throws {
+        try base.item(plainName: plainName, status: status, section: section, depth: depth)
+    }
+
+    mutating func items(plain: ArraySlice<PlainItem>, text: UnsafeBufferPointer<UInt8>, sections: [String]) throws {
+        try base.items(plain: plain, text: text, sections: sections)
+    }
+
     mutating func end() throws { try base.end() }
 
     mutating func finish() throws -> Written {

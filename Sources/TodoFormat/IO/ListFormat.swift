@@ -57,6 +57,38 @@ protocol ListWriter: ItemSink {
     /// Writes what is left; returns what the output could not hold and, for a memory
     /// output, the bytes.
     mutating func finish() throws -> Written
+
+    /// Whether the writer writes `item(plainName:…)` from the bytes, without the item: a
+    /// checklist reader then makes no string of the text or of plain names (the JSON writer).
+    var takesPlainNames: Bool { get }
+
+    /// An item of a checklist without fields whose name is the text as it is (one line,
+    /// nothing to unescape, no `"` and no control character), as its UTF-8 bytes; `section`
+    /// for a top-level item. The default makes the item and writes it.
+    mutating func item(plainName: UnsafeBufferPointer<UInt8>, status: TodoStatus, section: String?, depth: Int) throws
+
+    /// A run of such items, their names in `text`, their sections in `sections`: one call for
+    /// many items. The default hands each to `item(plainName:…)`.
+    mutating func items(plain: ArraySlice<PlainItem>, text: UnsafeBufferPointer<UInt8>, sections: [String]) throws
+}
+
+extension ListWriter {
+    var takesPlainNames: Bool { false }
+
+    mutating func item(plainName: UnsafeBufferPointer<UInt8>, status: TodoStatus, section: String?, depth: Int) throws {
+        let name = Substring(String(decoding: plainName, as: UTF8.self))
+        try item(
+            TodoItem(nameStorage: name, status: status, fields: [], children: [], section: depth == 0 ? section : nil),
+            depth: depth)
+    }
+
+    mutating func items(plain: ArraySlice<PlainItem>, text: UnsafeBufferPointer<UInt8>, sections: [String]) throws {
+        for item in plain {
+            try self.item(
+                plainName: UnsafeBufferPointer(rebasing: text[item.nameStart..<item.nameEnd]), status: item.status,
+                section: item.section < 0 ? nil : sections[item.section], depth: item.depth)
+        }
+    }
 }
 
 /// What a writer wrote: its warnings, and the bytes when the output was memory.

@@ -14,9 +14,16 @@ struct JSONListWriter: ListWriter {
     /// What JSON cannot hold of the values written (NaN, -0.0), and where items stand.
     private var warnings = WarningLog()
     private var positions: [Int] = []
+    /// The section of the last item written in one piece, and its name as a JSON string.
+    private var lastSection: String?
+    private var lastSectionJSON: [UInt8] = []
+    /// Keys of fields met lately, and whether they go under `fields`.
+    private var nestingKeys: [(key: String, nests: Bool)] = []
 
     /// Whether the layout is todofmt's own: items are then written without building entries.
     private let isStandard: Bool
+    /// The layout's keys, worked out once rather than for each item.
+    private let entryKeys: ItemLayout.EntryKeys
 
     /// A writer into `sink`; `outputName` names the output in errors.
     init(into sink: ByteSink, outputName: String, layout: ItemLayout = ItemLayout()) {
@@ -24,6 +31,7 @@ struct JSONListWriter: ListWriter {
         self.outputName = outputName
         self.layout = layout
         isStandard = layout == ItemLayout()
+        entryKeys = layout.entryKeys
     }
 
     mutating func begin(metadata: [Field]) {
@@ -31,9 +39,7 @@ struct JSONListWriter: ListWriter {
     }
 
     mutating func item(_ item: TodoItem, depth: Int) {
-        if positions.count > depth + 1 { positions.removeLast(positions.count - depth - 1) }
-        while positions.count < depth + 1 { positions.append(0) }
-        positions[depth] += 1
+        notePosition(depth)
         for field in item.fields {
             if case .double(let d) = field.value, d.isFinite && !(d == 0 && d.sign == .minus) { continue }
             for message in JSONListSyntax.losses(in: field.value) {
@@ -41,44 +47,221 @@ struct JSONListWriter: ListWriter {
                 warnings.note(.values, message, item: ItemPositions.describe(position, item))
             }
         }
-        let step = open.advance(to: depth)
-        if !started {
-            sink.write("[\n")
-            started = true
-        } else if step.opensChildren {
-            sink.write(", ")
-            JSONText.writeString(Substring(layout.keys[.children] ?? "children"), to: &sink)
-            sink.write(": [\n")
-        } else {
-            sink.write("}")
-            closeLevels(from: depth + step.closes, downTo: depth + 1)
-            sink.write(",\n")
-        }
-        sink.write(Indentation.twoSpaces(depth + 1))
-        sink.write("{")
-        var first = true
-        if item.fields.isEmpty && isStandard {
-            // The common case, written without building the entries.
-            sink.write("\"name\": ")
-            JSONText.writeString(item.nameStorage, to: &sink)
-            sink.write(item.status == .done ? ", \"checked\": true" : ", \"checked\": false")
-            if case .custom(let scalar) = item.status {
-                sink.write(", \"status\": ")
-                JSONText.writeString(Substring(String(scalar)), to: &sink)
-            }
-            if let section = item.section {
-                sink.write(", \"section\": ")
-                JSONText.writeString(Substring(section), to: &sink)
-            }
+        if isStandard {
+            // Written without building the entries: the name, `checked`, a custom status, a
+            // section (as for a plain item), then the fields.
+            var name = item.nameStorage
+            name.withUTF8 { writeStandard(name: $0, status: item.status, section: item.section, depth: depth) }
+            if !item.fields.isEmpty { writeStandardFields(of: item) }
             return
         }
-        for entry in layout.entries(of: item) {
+        startObject(depth)
+        var first = true
+        for entry in layout.entries(of: item, keys: entryKeys) {
             guard case .value(let value) = entry.value else { continue }  // children follow as items
             if !first { sink.write(", ") }
             first = false
             JSONText.writeString(Substring(entry.key), to: &sink)
             sink.write(": ")
             JSONText.writeValue(value, to: &sink)
+        }
+    }
+
+    var takesPlainNames: Bool { isStandard }
+
+    mutating func item(plainName: UnsafeBufferPointer<UInt8>, status: TodoStatus, section: String?, depth: Int) {
+        guard isStandard else {
+            let name = Substring(String(decoding: plainName, as: UTF8.self))
+            let section = depth == 0 ? section : nil
+            return item(
+                TodoItem(nameStorage: name, status: status, fields: [], children: [], section: section), depth: depth)
+        }
+        notePosition(depth)
+        writeStandard(name: plainName, isPlain: true, status: status, section: depth == 0 ? section : nil, depth: depth)
+    }
+
+    mutating func items(plain: ArraySlice<PlainItem>, text: UnsafeBufferPointer<UInt8>, sections: [String]) {
+        for item in plain {
+            let name = UnsafeBufferPointer(rebasing: text[item.nameStart..<item.nameEnd])
+            let section = item.depth == 0 && item.section >= 0 ? sections[item.section] : nil
+            guard isStandard else {
+                self.item(plainName: name, status: item.status, section: section, depth: item.depth)
+                continue
+            }
+            notePosition(item.depth)
+            writeStandard(name: name, isPlain: true, status: item.status, section: section, depth: item.depth)
+        }
+    }
+
+    /// Counts the item at `depth` in `positions` (which warnings name items by).
+    private mutating func notePosition(_ depth: Int) {
+        if positions.count != depth + 1 {
+            if positions.count > depth + 1 { positions.removeLast(positions.count - depth - 1) }
+            while positions.count < depth + 1 { positions.append(0) }
+        }
+        positions[depth] += 1
+    }
+
+    /// An item without fields in todofmt's own layout: its name, `checked`, a custom
+    /// status and a section, written straight from the name's bytes. A plain name (of
+    /// `item(plainName:…)`) has nothing JSON escapes.
+    private mutating func writeStandard(
+        name: UnsafeBufferPointer<UInt8>, isPlain: Bool = false, status: TodoStatus, section: String?, depth: Int
+    ) {
+        var statusByte: UInt8 = 0
+        if case .custom(let scalar) = status {
+            // Printable ASCII, which JSON takes as it is but for `"` and `\`.
+            statusByte = scalar.value >= 0x20 && scalar.value < 0x7F ? UInt8(scalar.value) : 0
+            if statusByte == UInt8(ascii: "\"") || statusByte == UInt8(ascii: "\\") { statusByte = 0 }
+        }
+        if statusByte != 0 || status == .open || status == .done, isPlain || !ByteScan.containsJSONEscape(name) {
+            writeStandardAtOnce(name: name, status: status, statusByte: statusByte, section: section, depth: depth)
+            return
+        }
+        startObject(depth)
+        sink.write(static: "\"name\": ")
+        JSONText.writeString(bytes: name, to: &sink)
+        sink.write(static: status == .done ? ", \"checked\": true" : ", \"checked\": false")
+        if case .custom(let scalar) = status {
+            sink.write(static: ", \"status\": ")
+            JSONText.writeString(Substring(String(scalar)), to: &sink)
+        }
+        if let section {
+            sink.write(static: ", \"section\": ")
+            JSONText.writeString(Substring(section), to: &sink)
+        }
+    }
+
+    /// `writeStandard` for a name that needs no escapes and a status that is open, done or an
+    /// ASCII character that needs none: the common item, written into the sink in one piece
+    /// (each write to the sink has a cost of its own, a dozen of them more than the copying).
+    private mutating func writeStandardAtOnce(
+        name: UnsafeBufferPointer<UInt8>, status: TodoStatus, statusByte: UInt8, section: String?, depth: Int
+    ) {
+        let step = open.advance(to: depth)
+        let first = !started
+        started = true
+        let sectionJSON = section.map { jsonText(ofSection: $0) } ?? []
+        let deepest = depth + step.closes
+        let most = 96 + 2 * (depth + 1) + step.closes * (4 + 2 * deepest) + name.count + sectionJSON.count
+        sink.write(upTo: most) { start in
+            var pen = BytePen(at: start)
+            if first {
+                pen.put("[\n")
+            } else if step.opensChildren {
+                pen.put(", \"children\": [\n")
+            } else {
+                pen.put("}")
+                var level = deepest
+                while level > depth {
+                    pen.put("\n")
+                    pen.spaces(2 * level)
+                    pen.put("]}")
+                    level -= 1
+                }
+                pen.put(",\n")
+            }
+            pen.spaces(2 * (depth + 1))
+            pen.put("{\"name\": \"")
+            pen.put(name)
+            pen.put(status == .done ? "\", \"checked\": true" : "\", \"checked\": false")
+            if statusByte != 0 {
+                pen.put(", \"status\": \"")
+                pen.put(byte: statusByte)
+                pen.put(byte: UInt8(ascii: "\""))
+            }
+            if section != nil {
+                pen.put(", \"section\": ")
+                sectionJSON.withUnsafeBufferPointer { pen.put($0) }
+            }
+            return start.distance(to: pen.at)
+        }
+    }
+
+    /// The fields of an item in todofmt's own layout, after its name, `checked`, status and
+    /// section: as `ItemLayout.entries(of:keys:)` gives them for that layout, each under its
+    /// key, but those that would read back as a role or whose key another entry took under
+    /// `fields`.
+    private mutating func writeStandardFields(of item: TodoItem) {
+        var nested: [Field] = []
+        var isCustom = false
+        if case .custom = item.status { isCustom = true }
+        for field in item.fields {
+            let key = field.key
+            let taken =
+                key == entryKeys.name || key == entryKeys.checked
+                || (key == entryKeys.status && isCustom) || (key == entryKeys.section && item.section != nil)
+            if taken || mustNest(key) || key == entryKeys.fields
+                || (key == entryKeys.children && !item.children.isEmpty)
+            {
+                nested.append(field)
+                continue
+            }
+            sink.write(static: ", ")
+            JSONText.writeString(Substring(key), to: &sink)
+            sink.write(static: ": ")
+            JSONText.writeValue(field.value, to: &sink)
+        }
+        if !nested.isEmpty {
+            sink.write(static: ", ")
+            JSONText.writeString(Substring(entryKeys.fields), to: &sink)
+            sink.write(static: ": ")
+            JSONText.writeValue(.dictionary(nested), to: &sink)
+        }
+    }
+
+    /// `layout.schema.mustNest(key)`, kept for the last few keys: items repeat their keys,
+    /// and the schema's answer takes a dictionary look-up or two.
+    private mutating func mustNest(_ key: String) -> Bool {
+        if let known = nestingKeys.first(where: { $0.key == key }) { return known.nests }
+        let nests = layout.schema.mustNest(key)
+        if nestingKeys.count >= 16 { nestingKeys.removeFirst() }
+        nestingKeys.append((key, nests))
+        return nests
+    }
+
+    /// A section's name as a JSON string: the same for a thousand items in a row, so kept.
+    private mutating func jsonText(ofSection section: String) -> [UInt8] {
+        if section != lastSection {
+            var out = ByteSink()
+            JSONText.writeString(Substring(section), to: &out)
+            lastSection = section
+            lastSectionJSON = out.buffer
+        }
+        return lastSectionJSON
+    }
+
+    /// Ends what the item before left open, and starts the object of the item at `depth`.
+    private mutating func startObject(_ depth: Int) {
+        let step = open.advance(to: depth)
+        if !started {
+            sink.write(static: "[\n")
+            started = true
+        } else if step.opensChildren {
+            if isStandard {
+                sink.write(static: ", \"children\": [\n")
+            } else {
+                sink.write(", ")
+                JSONText.writeString(Substring(layout.keys[.children] ?? "children"), to: &sink)
+                sink.write(": [\n")
+            }
+        } else {
+            sink.write(static: "}")
+            closeLevels(from: depth + step.closes, downTo: depth + 1)
+            sink.write(static: ",\n")
+        }
+        writeIndentation(depth + 1)
+        sink.write(byte: UInt8(ascii: "{"))
+    }
+
+    /// Two spaces a level.
+    private mutating func writeIndentation(_ levels: Int) {
+        let spaces: StaticString = "                                                                "
+        var left = 2 * levels
+        while left > 0 {
+            let n = min(left, spaces.utf8CodeUnitCount)
+            sink.write(UnsafeBufferPointer(start: spaces.utf8Start, count: n))
+            left -= n
         }
     }
 
@@ -103,10 +286,43 @@ struct JSONListWriter: ListWriter {
     private mutating func closeLevels(from: Int, downTo: Int) {
         var level = from
         while level >= downTo {
-            sink.write("\n")
-            sink.write(Indentation.twoSpaces(level))
-            sink.write("]}")
+            sink.write(byte: 10)
+            writeIndentation(level)
+            sink.write(static: "]}")
             level -= 1
         }
+    }
+}
+
+/// Writes bytes at a pointer into memory that has room for them.
+private struct BytePen {
+    var at: UnsafeMutablePointer<UInt8>
+
+    init(at start: UnsafeMutablePointer<UInt8>) {
+        at = start
+    }
+
+    @inline(__always)
+    mutating func put(_ text: StaticString) {
+        at.update(from: text.utf8Start, count: text.utf8CodeUnitCount)
+        at += text.utf8CodeUnitCount
+    }
+
+    @inline(__always)
+    mutating func put(_ bytes: UnsafeBufferPointer<UInt8>) {
+        guard let source = bytes.baseAddress else { return }
+        at.update(from: source, count: bytes.count)
+        at += bytes.count
+    }
+
+    @inline(__always)
+    mutating func put(byte: UInt8) {
+        at.pointee = byte
+        at += 1
+    }
+
+    mutating func spaces(_ n: Int) {
+        at.update(repeating: UInt8(ascii: " "), count: n)
+        at += n
     }
 }

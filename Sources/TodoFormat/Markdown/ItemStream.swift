@@ -1,11 +1,20 @@
-/// Turns the parser's task items into list items and keeps them until they are handed on.
-/// A class, so that the list reader can empty it while the parser holds it.
-final class ItemQueue: BlockSink {
-    private let source: String
+/// Keeps the parser's task items until they are handed on (the parser holds it; the list
+/// reader empties it through `BlockParser.withSink`).
+///
+/// An item whose name is plain (one line, nothing to unescape, no fields) is kept as the byte
+/// range of its name, and becomes a list item (a slice of `source`) only when handed to a sink
+/// that needs one: a writer that takes plain names (JSON) copies the bytes instead.
+struct ItemQueue: BlockSink {
+    /// The text as a string, when there is one: plain names are slices of it.
+    private let source: String?
     private let bytes: UnsafeBufferPointer<UInt8>
     private let path: String
-    private var items: [(TodoItem, Int)] = []
-    private var section: String?
+    private var queued: [Queued] = []
+    /// The items of `queued` that are not plain.
+    private var built: [TodoItem] = []
+    /// The top-level headings that name sections so far; `section` indexes the last (or is -1).
+    private var sections: [String] = []
+    private var section = -1
     /// The first item nested deeper than todofmt reads, as its error.
     private var tooDeep: ParseError?
     /// The text that is not items: blocks of it, and top-level headings that name no section.
@@ -13,51 +22,123 @@ final class ItemQueue: BlockSink {
     /// The line of the last top-level heading while no top-level item has followed it.
     private var headingWithoutItems: Int?
 
-    init(source: String, bytes: UnsafeBufferPointer<UInt8>, path: String) {
+    /// An item as kept: a plain item, or (`nameEnd` -1) one whose index in `built` is
+    /// `nameStart`. Plain values only, so that keeping a million costs no reference counting.
+    private typealias Queued = PlainItem
+
+    init(source: String?, bytes: UnsafeBufferPointer<UInt8>, path: String) {
         self.source = source
         self.bytes = bytes
         self.path = path
     }
 
-    func item(_ parsed: ParsedItem) {
+    mutating func item(_ parsed: ParsedItem) {
         if parsed.depth >= Limits.itemLevels && tooDeep == nil {
             var column = 1
             for i in parsed.lineStart..<parsed.boxStart where bytes[i] & 0xC0 != 0x80 { column += 1 }
             tooDeep = ParseError(
                 Limits.itemDepthMessage, at: SourceLocation(file: path, line: parsed.line, column: column))
         }
-        items.append((ItemText.item(of: parsed, section: section, in: source, bytes: bytes), parsed.depth))
+        let section = parsed.depth == 0 ? self.section : -1
+        if let name = ItemText.plainName(of: parsed, bytes: bytes) {
+            queued.append(
+                Queued(
+                    nameStart: name.lowerBound, nameEnd: name.upperBound, status: parsed.status, depth: parsed.depth,
+                    section: section))
+        } else {
+            built.append(
+                ItemText.item(of: parsed, section: section < 0 ? nil : sections[section], in: source, bytes: bytes))
+            queued.append(
+                Queued(
+                    nameStart: built.count - 1, nameEnd: -1, status: parsed.status, depth: parsed.depth,
+                    section: section))
+        }
         if parsed.depth == 0 { headingWithoutItems = nil }
     }
 
-    func heading(text: String, level: Int, line: Int, start: Int, end: Int) {
-        section = text.isEmpty ? nil : text
+    mutating func heading(text: String, level: Int, line: Int, start: Int, end: Int) {
+        if text.isEmpty {
+            section = -1
+        } else {
+            sections.append(text)
+            section = sections.count - 1
+        }
         if let unused = headingWithoutItems { unlisted.note(line: unused) }
         headingWithoutItems = line
     }
 
-    func textBlock(line: Int) {
+    mutating func textBlock(line: Int) {
         unlisted.note(line: line)
     }
 
     /// After the last line: a heading no item followed names no section.
-    func finish() {
+    mutating func finish() {
         if let unused = headingWithoutItems { unlisted.note(line: unused) }
         headingWithoutItems = nil
     }
 
     /// Hands the items found so far to `sink`, in order.
-    func drain<S: ItemSink>(into sink: inout S) throws {
+    mutating func drain<S: ItemSink>(into sink: inout S) throws {
         if let tooDeep { throw tooDeep }
-        for (item, depth) in items { try sink.item(item, depth: depth) }
-        items.removeAll(keepingCapacity: true)
+        for q in queued {
+            if q.nameEnd < 0 {
+                try sink.item(built[q.nameStart], depth: q.depth)
+                continue
+            }
+            let range = q.nameStart..<q.nameEnd
+            let name =
+                source.map { ItemText.slice($0, range) }
+                ?? Substring(String(decoding: UnsafeBufferPointer(rebasing: bytes[range]), as: UTF8.self))
+            let item = TodoItem(
+                nameStorage: name, status: q.status, fields: [], children: [],
+                section: q.section < 0 ? nil : sections[q.section])
+            try sink.item(item, depth: q.depth)
+        }
+        clear()
     }
+
+    /// Hands the items found so far to `writer`, in order: each run of plain items at once,
+    /// their names as bytes of the text.
+    mutating func drain<W: ListWriter>(plainNamesInto writer: inout W) throws {
+        if let tooDeep { throw tooDeep }
+        var i = 0
+        while i < queued.count {
+            if queued[i].nameEnd < 0 {
+                try writer.item(built[queued[i].nameStart], depth: queued[i].depth)
+                i += 1
+                continue
+            }
+            var end = i + 1
+            while end < queued.count && queued[end].nameEnd >= 0 { end += 1 }
+            try writer.items(plain: queued[i..<end], text: bytes, sections: sections)
+            i = end
+        }
+        clear()
+    }
+
+    private mutating func clear() {
+        queued.removeAll(keepingCapacity: true)
+        built.removeAll(keepingCapacity: true)
+    }
+}
+
+/// A checklist item without fields whose name is the text as it is (`ItemText.plainName`):
+/// what a writer that takes plain names gets (`ListWriter.items(plain:text:sections:)`).
+struct PlainItem {
+    /// The name's bytes in the text.
+    var nameStart: Int
+    var nameEnd: Int
+    var status: TodoStatus
+    var depth: Int
+    /// The index of the item's section among the sections given with it, or -1.
+    var section: Int
 }
 
 /// The name and fields of a parsed item, read from its name lines.
 enum ItemText {
-    /// The list item for a parsed item; `section` is the heading above it, kept for top-level items.
-    static func item(of parsed: ParsedItem, section: String?, in source: String, bytes: UnsafeBufferPointer<UInt8>)
+    /// The list item for a parsed item; `section` is the heading above it, kept for top-level
+    /// items. A plain name is a slice of `source` when there is one.
+    static func item(of parsed: ParsedItem, section: String?, in source: String?, bytes: UnsafeBufferPointer<UInt8>)
         -> TodoItem
     {
         let (name, fields) = nameAndFields(of: parsed, in: source, bytes: bytes)
@@ -66,30 +147,43 @@ enum ItemText {
             section: parsed.depth == 0 ? section : nil)
     }
 
+    /// The byte range of the name when it is the text as it is: the common case of one line,
+    /// no fields, no escapes or references. Nil otherwise, and for a name with `"` or a
+    /// control character (a tab), so that a plain name is one JSON takes as it is too.
+    static func plainName(of parsed: ParsedItem, bytes: UnsafeBufferPointer<UInt8>) -> Range<Int>? {
+        let first = parsed.firstNameLine
+        guard parsed.moreNameLines.isEmpty else { return nil }
+        if first.isEmpty { return first }
+        // Fields end the line with `]`.
+        guard bytes[first.upperBound - 1] != UInt8(ascii: "]") else { return nil }
+        return ByteScan.containsEscapeOrJSONEscape(UnsafeBufferPointer(rebasing: bytes[first])) ? nil : first
+    }
+
     static func nameAndFields(
-        of parsed: ParsedItem, in source: String, bytes: UnsafeBufferPointer<UInt8>
+        of parsed: ParsedItem, in source: String?, bytes: UnsafeBufferPointer<UInt8>
     ) -> (Substring, [Field]) {
         let first = parsed.firstNameLine
-        if parsed.moreNameLines.isEmpty {
-            // The common case: one line, no fields, no escapes or references — a slice of the source.
-            var plain = first.isEmpty || bytes[first.upperBound - 1] != UInt8(ascii: "]")
-            if plain {
-                for i in first where bytes[i] == UInt8(ascii: "\\") || bytes[i] == UInt8(ascii: "&") {
-                    plain = false
-                    break
-                }
-            }
-            if plain { return (slice(source, first), []) }
+        if parsed.moreNameLines.isEmpty && (first.isEmpty || bytes[first.upperBound - 1] != UInt8(ascii: "]"))
+            && !ByteScan.contains(UnsafeBufferPointer(rebasing: bytes[first]), UInt8(ascii: "\\"), UInt8(ascii: "&"))
+        {
+            if let source { return (slice(source, first), []) }
+            return (Substring(String(decoding: UnsafeBufferPointer(rebasing: bytes[first]), as: UTF8.self)), [])
         }
-        var lines = [first] + parsed.moreNameLines
+        var lines = [parsed.firstNameLine] + parsed.moreNameLines
         // A custom-status item's name may start on its second line.
-        if first.isEmpty && lines.count > 1 { lines.removeFirst() }
+        if parsed.firstNameLine.isEmpty && lines.count > 1 { lines.removeFirst() }
         var fields: [Field] = []
         let lastRange = lines[lines.count - 1]
         let last = Array(UnsafeBufferPointer(rebasing: bytes[lastRange]))
         if let split = FieldSyntax.splitFields(last[...]) {
             fields = split.fields
             lines[lines.count - 1] = lastRange.lowerBound..<(lastRange.lowerBound + split.nameEnd)
+        }
+        if lines.count == 1 {
+            let name = UnsafeBufferPointer(rebasing: bytes[lines[0]])
+            if !ByteScan.contains(name, UInt8(ascii: "\\"), UInt8(ascii: "&")) {
+                return (Substring(String(decoding: name, as: UTF8.self)), fields)
+            }
         }
         let slices = lines.map { ArraySlice(UnsafeBufferPointer(rebasing: bytes[$0])) }
         return (Substring(NameSyntax.unescape(slices)), fields)

@@ -11,10 +11,20 @@ struct MarkdownFormat: ListFormat {
 
     /// A task line in the first 200 lines; otherwise Markdown is what text falls back to.
     func recognition(of head: UnsafeBufferPointer<UInt8>) -> Recognition {
-        let text = String(decoding: head, as: UTF8.self)
-        for line in text.split(separator: "\n", maxSplits: 200).prefix(200)
-        where Self.isTaskLine(line.drop { $0 == " " || $0 == "\t" }) {
-            return .likely
+        // The lines the text splits into at "\n" characters (not at "\r\n", one character to
+        // Swift), empty ones left out; each is made a string only when it is looked at, not
+        // the whole head (splitting 64 KiB into characters took millions of instructions).
+        var start = 0
+        var lines = 0
+        while start < head.count && lines < 200 {
+            var end = start
+            while end < head.count && !(head[end] == 10 && (end == 0 || head[end - 1] != 13)) { end += 1 }
+            if end > start {
+                lines += 1
+                let line = String(decoding: UnsafeBufferPointer(rebasing: head[start..<end]), as: UTF8.self)
+                if Self.isTaskLine(line.drop { $0 == " " || $0 == "\t" }) { return .likely }
+            }
+            start = end + 1
         }
         return .fallback
     }
@@ -30,6 +40,24 @@ struct MarkdownFormat: ListFormat {
         _ input: Input, options: ListOptions, into sink: inout S, leavingOutTextFor target: DocumentFormat
     ) throws -> ConversionWarning? {
         let unlisted = try MarkdownSource(text: input.text(), path: input.name).stream(into: &sink)
+        return target == .markdown ? nil : unlisted.warning(leftOutBy: Self.place(in: target))
+    }
+
+    /// `read(_:options:into:leavingOutTextFor:)` into a writer of a new file. A writer that
+    /// takes plain names as bytes (JSON) gets them straight from the file's bytes, which are
+    /// checked to be UTF-8 once and never made a string.
+    func read<W: ListWriter>(
+        _ input: Input, options: ListOptions, into writer: inout W, leavingOutTextFor target: DocumentFormat
+    ) throws -> ConversionWarning? {
+        guard writer.takesPlainNames else {
+            let unlisted = try MarkdownSource(text: input.text(), path: input.name).stream(into: &writer)
+            return target == .markdown ? nil : unlisted.warning(leftOutBy: Self.place(in: target))
+        }
+        let bytes = try input.bytes()
+        let unlisted = try bytes.withUnsafeBufferPointer { buffer in
+            if UTF8Validation.firstInvalidOffset(buffer) >= 0 { _ = try UTF8Validation.decode(bytes, path: input.name) }
+            return try MarkdownSource.stream(bytes: buffer, path: input.name, plainNamesInto: &writer)
+        }
         return target == .markdown ? nil : unlisted.warning(leftOutBy: Self.place(in: target))
     }
 
@@ -109,6 +137,16 @@ struct WarningAddingWriter: ListWriter {
 
     mutating func begin(metadata: [Field]) throws { try base.begin(metadata: metadata) }
     mutating func item(_ item: TodoItem, depth: Int) throws { try base.item(item, depth: depth) }
+    var takesPlainNames: Bool { base.takesPlainNames }
+
+    mutating func item(plainName: UnsafeBufferPointer<UInt8>, status: TodoStatus, section: String?, depth: Int) throws {
+        try base.item(plainName: plainName, status: status, section: section, depth: depth)
+    }
+
+    mutating func items(plain: ArraySlice<PlainItem>, text: UnsafeBufferPointer<UInt8>, sections: [String]) throws {
+        try base.items(plain: plain, text: text, sections: sections)
+    }
+
     mutating func end() throws { try base.end() }
 
     mutating func finish() throws -> Written {

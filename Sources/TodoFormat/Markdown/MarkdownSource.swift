@@ -41,33 +41,54 @@ struct MarkdownSource {
     /// building the list: how a checklist converts in one pass. Returns the text that is not items.
     @discardableResult
     func stream<S: ItemSink>(into sink: inout S) throws -> UnlistedText {
-        var unlisted = UnlistedText()
         try sink.begin(metadata: metadata)
-        try text.withBytes { bytes in
-            // The parser is concrete (not generic over the sink): items wait in a queue that is
-            // emptied into the sink after each block of about a megabyte of lines.
-            let queue = ItemQueue(source: text, bytes: bytes, path: path)
-            var parser = BlockParser(text: bytes, sink: queue)
-            var position = bodyStart
-            let base = bytes.baseAddress
-            while position < bytes.count {
-                var end = min(bytes.count, position + (1 << 20))
-                if end < bytes.count, let base, let newline = memchr(base + end, 10, bytes.count - end) {
-                    end = base.distance(to: newline.assumingMemoryBound(to: UInt8.self)) + 1
-                } else {
-                    end = bytes.count
-                }
-                parser.parseLines(from: position, to: end)
-                try queue.drain(into: &sink)
-                position = end
-            }
-            _ = parser.finish()
-            queue.finish()
-            try queue.drain(into: &sink)
-            unlisted = queue.unlisted
+        let unlisted = try text.withBytes { bytes in
+            try Self.parse(bytes, from: bodyStart, source: text, path: path) { try $0.drain(into: &sink) }
         }
         try sink.end()
         return unlisted
+    }
+
+    /// `stream(into:)` for the checklist whose text is `bytes` (valid UTF-8), into a writer
+    /// that takes plain names as bytes (`ListWriter.takesPlainNames`): no string is made of
+    /// the text, nor of most names.
+    static func stream<W: ListWriter>(
+        bytes: UnsafeBufferPointer<UInt8>, path: String, plainNamesInto writer: inout W
+    ) throws -> UnlistedText {
+        let front = FrontMatter.read(bytes, file: path)
+        try writer.begin(metadata: front.metadata)
+        let unlisted = try parse(bytes, from: front.bodyStart, source: nil, path: path) {
+            try $0.drain(plainNamesInto: &writer)
+        }
+        try writer.end()
+        return unlisted
+    }
+
+    /// Parses the body from `bodyStart`, handing the items found to `drain` after each block
+    /// of about a megabyte of lines. (The parser is concrete, not generic over the sink: items
+    /// wait in the parser's queue in between.)
+    private static func parse(
+        _ bytes: UnsafeBufferPointer<UInt8>, from bodyStart: Int, source: String?, path: String,
+        drain: (inout ItemQueue) throws -> Void
+    ) throws -> UnlistedText {
+        var parser = BlockParser(text: bytes, sink: ItemQueue(source: source, bytes: bytes, path: path))
+        var position = bodyStart
+        let base = bytes.baseAddress
+        while position < bytes.count {
+            var end = min(bytes.count, position + (1 << 20))
+            if end < bytes.count, let base, let newline = memchr(base + end, 10, bytes.count - end) {
+                end = base.distance(to: newline.assumingMemoryBound(to: UInt8.self)) + 1
+            } else {
+                end = bytes.count
+            }
+            parser.parseLines(from: position, to: end)
+            try parser.withSink { try drain(&$0) }
+            position = end
+        }
+        var queue = parser.finish()
+        queue.finish()
+        try drain(&queue)
+        return queue.unlisted
     }
 
     /// `\r\n` when the first line ending in the text is one, else `\n`.

@@ -7,10 +7,11 @@ enum NameSyntax {
     /// Whether a name can be written as it is: no character the reader or CommonMark would
     /// take for something else. One scan of the bytes; most names pass.
     @inline(__always)
-    static func isPlain(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+    static func isPlain(_ bytes: UnsafeBufferPointer<UInt8>, allowingBrackets: Bool = false) -> Bool {
         guard let first = bytes.first, let last = bytes.last else { return true }
         if first == 32 || first == 9 || last == 32 || last == 9 { return false }
-        for b in bytes where b < 0x20 || b == 0x5C || b == 0x5B || b == 0x26 || b == 0x7F || b == 0xC2 {
+        let bracket: UInt8 = allowingBrackets ? 0x5C : 0x5B
+        for b in bytes where b < 0x20 || b == 0x5C || b == bracket || b == 0x26 || b == 0x7F || b == 0xC2 {
             // `\`, `[`, `&`, control characters (and the lead byte of U+0080 to U+00BF).
             return false
         }
@@ -25,9 +26,22 @@ enum NameSyntax {
     /// continuation line that would start a block starts with a backslash. Lines end in `lineEnding`.
     static func escape(_ name: Substring, continuation: String, lineEnding: String = "\n") -> String {
         let plain =
-            name.utf8.withContiguousStorageIfAvailable { isPlain($0) }
-            ?? Array(name.utf8).withUnsafeBufferPointer { isPlain($0) }
-        if plain { return String(name) }
+            name.utf8.withContiguousStorageIfAvailable { isPlain($0, allowingBrackets: true) }
+            ?? Array(name.utf8).withUnsafeBufferPointer { isPlain($0, allowingBrackets: true) }
+        if plain {
+            // One line that needs no reference or backslash: only a link definition's `[`
+            // at the start and the `[` of text that reads as fields need one (as below;
+            // rendering it scalar by scalar gives its own bytes).
+            guard name.utf8.contains(UInt8(ascii: "[")) else { return String(name) }
+            var bytes = Array(name.utf8)
+            escapeBrackets(&bytes)
+            return String(decoding: bytes, as: UTF8.self)
+        }
+        return escapeScalars(name, continuation: continuation, lineEnding: lineEnding)
+    }
+
+    /// `escape` the long way, one scalar at a time (tests compare the two).
+    static func escapeScalars(_ name: Substring, continuation: String, lineEnding: String = "\n") -> String {
         var lines: [[Unit]] = [[]]
         for (k, segment) in name.unicodeScalars.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
             if k > 0 {
@@ -48,14 +62,25 @@ enum NameSyntax {
         if startsLikeLinkDefinition(rendered[0].utf8) { rendered[0] = "\\" + rendered[0] }
         // Text that would read as fields gets its brackets escaped, one group at a time.
         if var last = rendered.last.map({ Array($0.utf8) }) {
-            while let split = FieldSyntax.splitFields(last[...]) {
-                var start = split.nameEnd
-                while start < last.count && last[start] != UInt8(ascii: "[") { start += 1 }
-                last.insert(UInt8(ascii: "\\"), at: start)
-            }
+            escapeFieldBrackets(&last)
             rendered[rendered.count - 1] = String(decoding: last, as: UTF8.self)
         }
         return rendered.joined(separator: lineEnding + continuation)
+    }
+
+    /// The backslashes a one-line name gets before `[`: at the start of what reads as a link
+    /// definition, and before each group of text that reads as fields.
+    private static func escapeBrackets(_ bytes: inout [UInt8]) {
+        if startsLikeLinkDefinition(bytes) { bytes.insert(UInt8(ascii: "\\"), at: 0) }
+        escapeFieldBrackets(&bytes)
+    }
+
+    private static func escapeFieldBrackets(_ last: inout [UInt8]) {
+        while let split = FieldSyntax.splitFields(last[...]) {
+            var start = split.nameEnd
+            while start < last.count && last[start] != UInt8(ascii: "[") { start += 1 }
+            last.insert(UInt8(ascii: "\\"), at: start)
+        }
     }
 
     /// One character of a name as it will be written: itself, or a character reference.

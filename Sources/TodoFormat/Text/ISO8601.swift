@@ -99,12 +99,35 @@ enum ISO8601 {
         let days = Int((Double(seconds) / 86400).rounded(.down))
         seconds -= days * 86400
         let (y, m, d) = civil(fromDays: days)
-        func pad(_ v: Int, _ n: Int) -> String {
-            let s = String(v)
-            return s.count >= n ? s : String(repeating: "0", count: n - s.count) + s
+        // Written as bytes: string interpolation costs thousands of instructions a date.
+        var text: [UInt8] = []
+        text.reserveCapacity(40)
+        func append(_ v: Int, _ n: Int) {
+            var digits = 1
+            var rest = v / 10
+            while rest > 0 {
+                digits += 1
+                rest /= 10
+            }
+            for _ in digits..<max(n, digits) { text.append(48) }
+            var power = 1
+            for _ in 1..<digits { power *= 10 }
+            while power > 0 {
+                text.append(UInt8(48 + v / power % 10))
+                power /= 10
+            }
         }
-        var text =
-            "\(pad(y, 4))-\(pad(m, 2))-\(pad(d, 2))T\(pad(seconds / 3600, 2)):\(pad(seconds / 60 % 60, 2)):\(pad(seconds % 60, 2))"
+        append(y, 4)
+        text.append(45)
+        append(m, 2)
+        text.append(45)
+        append(d, 2)
+        text.append(84)
+        append(seconds / 3600, 2)
+        text.append(58)
+        append(seconds / 60 % 60, 2)
+        text.append(58)
+        append(seconds % 60, 2)
         let fraction = t - whole
         if fraction > 0 {
             // The fewest digits that give back exactly this Double.
@@ -113,15 +136,18 @@ enum ISO8601 {
                 let rounded = (fraction * scale).rounded()
                 if rounded >= scale { continue }
                 let candidate = whole + rounded / scale
-                var fractionText = pad(Int(rounded), digits)
                 if candidate == t || digits == 17 {
-                    while fractionText.hasSuffix("0") { fractionText.removeLast() }
-                    if !fractionText.isEmpty { text += "." + fractionText }
+                    let start = text.count + 1
+                    text.append(46)
+                    append(Int(rounded), digits)
+                    while text.count > start && text[text.count - 1] == 48 { text.removeLast() }
+                    if text.count == start { text.removeLast() }
                     break
                 }
             }
         }
-        return text + "Z"
+        text.append(90)
+        return String(decoding: text, as: UTF8.self)
     }
 
     // Howard Hinnant's days-from-civil algorithms (proleptic Gregorian calendar).

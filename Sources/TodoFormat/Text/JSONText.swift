@@ -45,31 +45,39 @@ enum JSONText {
     private static let hex: [UInt8] = Array("0123456789abcdef".utf8)
 
     static func writeString(_ s: Substring, to sink: inout ByteSink) {
+        if s.utf8.withContiguousStorageIfAvailable({ writeString(bytes: $0, to: &sink) }) == nil {
+            sink.write(byte: UInt8(ascii: "\""))
+            writeEscaped(s.utf8, to: &sink)
+            sink.write(byte: UInt8(ascii: "\""))
+        }
+    }
+
+    /// A string given as its UTF-8 bytes.
+    static func writeString(bytes: UnsafeBufferPointer<UInt8>, to sink: inout ByteSink) {
         sink.write(byte: UInt8(ascii: "\""))
-        let done = s.utf8.withContiguousStorageIfAvailable { bytes -> Bool in
-            // Most names need no escaping: one scan, one copy.
-            for b in bytes where b < 32 || b == UInt8(ascii: "\"") || b == UInt8(ascii: "\\") {
-                return false
-            }
+        // Most names need no escaping: one scan, one copy.
+        if ByteScan.containsJSONEscape(bytes) {
+            writeEscaped(bytes, to: &sink)
+        } else {
             sink.write(bytes)
-            return true
-        }
-        if done != true {
-            for b in s.utf8 {
-                switch b {
-                case UInt8(ascii: "\""): sink.write("\\\"")
-                case UInt8(ascii: "\\"): sink.write("\\\\")
-                case 10: sink.write("\\n")
-                case 13: sink.write("\\r")
-                case 9: sink.write("\\t")
-                case 0..<32:
-                    sink.write("\\u00")
-                    sink.write(byte: hex[Int(b >> 4)])
-                    sink.write(byte: hex[Int(b & 15)])
-                default: sink.write(byte: b)
-                }
-            }
         }
         sink.write(byte: UInt8(ascii: "\""))
+    }
+
+    private static func writeEscaped<C: Collection<UInt8>>(_ bytes: C, to sink: inout ByteSink) {
+        for b in bytes {
+            switch b {
+            case UInt8(ascii: "\""): sink.write(static: "\\\"")
+            case UInt8(ascii: "\\"): sink.write(static: "\\\\")
+            case 10: sink.write(static: "\\n")
+            case 13: sink.write(static: "\\r")
+            case 9: sink.write(static: "\\t")
+            case 0..<32:
+                sink.write(static: "\\u00")
+                sink.write(byte: hex[Int(b >> 4)])
+                sink.write(byte: hex[Int(b & 15)])
+            default: sink.write(byte: b)
+            }
+        }
     }
 }

@@ -26,6 +26,12 @@ enum NumberSyntax {
             guard i > start else { return nil }
         }
         guard i == end else { return nil }
+        if isInteger && i - intStart <= 18 {
+            // Fits in `Int`: no string to make and read again.
+            var value = 0
+            for k in intStart..<i { value = value * 10 + Int(token[k] - 48) }
+            return .integer(intStart > token.startIndex ? -value : value)
+        }
         let text = String(decoding: token, as: UTF8.self)
         if isInteger { return integer(text) }
         return Double(text).map { .double($0) }

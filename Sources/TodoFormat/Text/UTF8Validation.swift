@@ -1,41 +1,51 @@
 /// UTF-8 text checks: every text format reads UTF-8, and names the first byte that is not.
 enum UTF8Validation {
     /// The offset of the first byte that does not belong to well-formed UTF-8, or -1.
+    ///
+    /// Eight bytes at a time while they are ASCII; a word with a byte of 0x80 or more skips
+    /// to it, and the characters from there are checked one after another while they are not
+    /// ASCII (text in other scripts is runs of them).
     static func firstInvalidOffset(_ bytes: UnsafeBufferPointer<UInt8>) -> Int {
-        var i = 0
+        guard let p = bytes.baseAddress else { return -1 }
         let n = bytes.count
-        guard let base = bytes.baseAddress else { return -1 }
-        let raw = UnsafeRawPointer(base)
+        let raw = UnsafeRawPointer(p)
+        var i = 0
         while i < n {
-            // Eight ASCII bytes at a time.
-            while i + 8 <= n && raw.loadUnaligned(fromByteOffset: i, as: UInt64.self) & 0x8080_8080_8080_8080 == 0 {
-                i += 8
-            }
-            if i >= n { break }
-            let b0 = bytes[i]
-            if b0 < 0x80 {
+            if i + 8 <= n {
+                let high =
+                    UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: i, as: UInt64.self)) & 0x8080_8080_8080_8080
+                if high == 0 {
+                    i += 8
+                    continue
+                }
+                i += high.trailingZeroBitCount >> 3
+            } else if p[i] < 0x80 {
                 i += 1
                 continue
             }
-            func cont(_ k: Int) -> Bool { i + k < n && bytes[i + k] & 0xC0 == 0x80 }
-            if b0 >= 0xC2 && b0 <= 0xDF {
-                guard cont(1) else { return i }
-                i += 2
-            } else if b0 >= 0xE0 && b0 <= 0xEF {
-                guard cont(1), cont(2) else { return i }
-                let b1 = bytes[i + 1]
-                if b0 == 0xE0 && b1 < 0xA0 { return i }  // overlong
-                if b0 == 0xED && b1 >= 0xA0 { return i }  // surrogate
-                i += 3
-            } else if b0 >= 0xF0 && b0 <= 0xF4 {
-                guard cont(1), cont(2), cont(3) else { return i }
-                let b1 = bytes[i + 1]
-                if b0 == 0xF0 && b1 < 0x90 { return i }
-                if b0 == 0xF4 && b1 >= 0x90 { return i }
-                i += 4
-            } else {
-                return i
-            }
+            // p[i] is 0x80 or more: characters that are not ASCII, while they last.
+            repeat {
+                let b0 = p[i]
+                @inline(__always) func cont(_ k: Int) -> Bool { i + k < n && p[i + k] & 0xC0 == 0x80 }
+                if b0 >= 0xC2 && b0 <= 0xDF {
+                    guard cont(1) else { return i }
+                    i += 2
+                } else if b0 >= 0xE0 && b0 <= 0xEF {
+                    guard cont(1), cont(2) else { return i }
+                    let b1 = p[i + 1]
+                    if b0 == 0xE0 && b1 < 0xA0 { return i }  // overlong
+                    if b0 == 0xED && b1 >= 0xA0 { return i }  // surrogate
+                    i += 3
+                } else if b0 >= 0xF0 && b0 <= 0xF4 {
+                    guard cont(1), cont(2), cont(3) else { return i }
+                    let b1 = p[i + 1]
+                    if b0 == 0xF0 && b1 < 0x90 { return i }
+                    if b0 == 0xF4 && b1 >= 0x90 { return i }
+                    i += 4
+                } else {
+                    return i
+                }
+            } while i < n && p[i] >= 0x80
         }
         return -1
     }

@@ -1,0 +1,63 @@
+/// Searches of short runs of text (an item's name) for a few byte values, eight bytes at a
+/// time: the checks a name passes before it is copied as it is (into JSON, say).
+///
+/// Each test is on a 64-bit word: `x ^ (c * 0x01…01)` has a zero byte where `x` has `c`, and
+/// `(v - 0x01…01) & ~v & 0x80…80` is not zero exactly when `v` has a zero byte.
+enum ByteScan {
+    private static let ones: UInt64 = 0x0101_0101_0101_0101
+    private static let highs: UInt64 = 0x8080_8080_8080_8080
+
+    /// Not zero when a byte of `x` is `c`.
+    @inline(__always)
+    private static func has(_ x: UInt64, _ c: UInt8) -> UInt64 {
+        let v = x ^ (ones &* UInt64(c))
+        return (v &- ones) & ~v & highs
+    }
+
+    /// Not zero when a byte of `x` is below `n` (at most 128).
+    @inline(__always)
+    private static func hasBelow(_ x: UInt64, _ n: UInt8) -> UInt64 {
+        (x &- ones &* UInt64(n)) & ~x & highs
+    }
+
+    /// Whether `bytes` holds `a` or `b`.
+    static func contains(_ bytes: UnsafeBufferPointer<UInt8>, _ a: UInt8, _ b: UInt8) -> Bool {
+        words(bytes, bytewise: { $0 == a || $0 == b }, wordwise: { has($0, a) | has($0, b) != 0 })
+    }
+
+    /// Whether `bytes` holds `\`, `&` (a checklist's escapes and references) or a byte that
+    /// JSON strings escape.
+    static func containsEscapeOrJSONEscape(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        words(
+            bytes, bytewise: { $0 < 0x20 || $0 == 0x22 || $0 == 0x5C || $0 == 0x26 },
+            wordwise: { has($0, 0x22) | has($0, 0x5C) | has($0, 0x26) | hasBelow($0, 0x20) != 0 })
+    }
+
+    /// Whether `bytes` holds a byte that JSON strings escape: `"`, `\` or one below 0x20.
+    static func containsJSONEscape(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        words(
+            bytes, bytewise: { $0 < 0x20 || $0 == 0x22 || $0 == 0x5C },
+            wordwise: { has($0, 0x22) | has($0, 0x5C) | hasBelow($0, 0x20) != 0 })
+    }
+
+    /// Whether a byte passes `bytewise`, testing eight at a time with `wordwise` (a test of
+    /// whether any byte of a word passes). The last word overlaps the one before it.
+    @inline(__always)
+    private static func words(
+        _ bytes: UnsafeBufferPointer<UInt8>, bytewise: (UInt8) -> Bool, wordwise: (UInt64) -> Bool
+    ) -> Bool {
+        let n = bytes.count
+        guard let base = bytes.baseAddress else { return false }
+        guard n >= 8 else {
+            for i in 0..<n where bytewise(base[i]) { return true }
+            return false
+        }
+        let raw = UnsafeRawPointer(base)
+        var i = 0
+        while i + 8 <= n {
+            if wordwise(raw.loadUnaligned(fromByteOffset: i, as: UInt64.self)) { return true }
+            i += 8
+        }
+        return i < n && wordwise(raw.loadUnaligned(fromByteOffset: n - 8, as: UInt64.self))
+    }
+}
