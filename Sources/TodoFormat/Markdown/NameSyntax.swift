@@ -24,30 +24,42 @@ enum NameSyntax {
     /// written `\&`; a backslash that the reader would take as an escape is doubled; a
     /// continuation line that would start a block starts with a backslash. Lines end in `lineEnding`.
     static func escape(_ name: Substring, continuation: String, lineEnding: String = "\n") -> String {
-        let plain =
-            name.utf8.withContiguousStorageIfAvailable { isPlain($0) }
-            ?? Array(name.utf8).withUnsafeBufferPointer { isPlain($0) }
-        if plain { return String(name) }
-        var lines: [[Unit]] = [[]]
-        for (k, segment) in name.unicodeScalars.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
-            if k > 0 {
-                // A line feed between two lines that are not empty is a line break; else it is written as a reference.
-                if !lines[lines.count - 1].isEmpty && !segment.isEmpty {
-                    lines.append([])
-                } else {
-                    lines[lines.count - 1].append(.reference(10))
-                }
-            }
-            for scalar in segment { lines[lines.count - 1].append(.scalar(scalar)) }
-        }
+        let kind =
+            name.utf8.withContiguousStorageIfAvailable { classify($0) }
+            ?? Array(name.utf8).withUnsafeBufferPointer { classify($0) }
+        if kind == .plain { return String(name) }
         var rendered: [String] = []
-        for (n, units) in lines.enumerated() {
-            rendered.append(render(units, isContinuation: n > 0))
+        if kind == .oneLine {
+            // No character of the line is written differently (`render` would return it as it
+            // is): only the checks on the whole name below can change it. Most names with a
+            // `[` are such, and `render`, a String a character, is slow.
+            rendered = [String(name)]
+        } else {
+            var lines: [[Unit]] = [[]]
+            for (k, segment) in name.unicodeScalars.split(separator: "\n", omittingEmptySubsequences: false)
+                .enumerated()
+            {
+                if k > 0 {
+                    // A line feed between two lines that are not empty is a line break; else it is written as a reference.
+                    if !lines[lines.count - 1].isEmpty && !segment.isEmpty {
+                        lines.append([])
+                    } else {
+                        lines[lines.count - 1].append(.reference(10))
+                    }
+                }
+                for scalar in segment { lines[lines.count - 1].append(.scalar(scalar)) }
+            }
+            for (n, units) in lines.enumerated() {
+                rendered.append(render(units, isContinuation: n > 0))
+            }
         }
         // `[label]:` at the start would make the name a link reference definition to CommonMark.
         if startsLikeLinkDefinition(rendered[0].utf8) { rendered[0] = "\\" + rendered[0] }
-        // Text that would read as fields gets its brackets escaped, one group at a time.
-        if var last = rendered.last.map({ Array($0.utf8) }) {
+        // Text that would read as fields gets its brackets escaped, one group at a time (fields
+        // end the text with `]`: other text is left as it is without looking further).
+        if rendered[rendered.count - 1].utf8.last == UInt8(ascii: "]"),
+            var last = rendered.last.map({ Array($0.utf8) })
+        {
             while let split = FieldSyntax.splitFields(last[...]) {
                 var start = split.nameEnd
                 while start < last.count && last[start] != UInt8(ascii: "[") { start += 1 }
@@ -56,6 +68,32 @@ enum NameSyntax {
             rendered[rendered.count - 1] = String(decoding: last, as: UTF8.self)
         }
         return rendered.joined(separator: lineEnding + continuation)
+    }
+
+    /// How much of `escape` a name needs.
+    private enum Kind {
+        /// Written as it is (`isPlain`).
+        case plain
+        /// One line that `render` leaves as it is: no white space at either end, no control
+        /// character, backslash or `&`. Only the checks on the whole name apply.
+        case oneLine
+        /// Everything.
+        case other
+    }
+
+    private static func classify(_ bytes: UnsafeBufferPointer<UInt8>) -> Kind {
+        if isPlain(bytes) { return .plain }
+        guard let first = bytes.first, let last = bytes.last else { return .plain }
+        if first == 32 || first == 9 || last == 32 || last == 9 { return .other }
+        var i = 0
+        while i < bytes.count {
+            let b = bytes[i]
+            if b < 0x20 || b == 0x7F || b == 0x5C || b == 0x26 { return .other }
+            // C2 80 to C2 9F: the C1 control characters.
+            if b == 0xC2 && i + 1 < bytes.count && bytes[i + 1] >= 0x80 && bytes[i + 1] <= 0x9F { return .other }
+            i += 1
+        }
+        return .oneLine
     }
 
     /// One character of a name as it will be written: itself, or a character reference.
