@@ -20,8 +20,16 @@ struct ByteSink {
     }
 
     mutating func write(_ text: String) {
-        buffer.append(contentsOf: text.utf8)
+        // The contiguous bytes of a native string: a memcpy rather than a byte-by-byte copy.
+        if text.utf8.withContiguousStorageIfAvailable({ buffer.append(contentsOf: $0) }) == nil {
+            buffer.append(contentsOf: text.utf8)
+        }
         flushIfFull()
+    }
+
+    /// Makes room for `count` bytes (a sink that keeps everything in memory).
+    mutating func reserveCapacity(_ count: Int) {
+        buffer.reserveCapacity(count)
     }
 
     mutating func write(_ text: Substring) {
