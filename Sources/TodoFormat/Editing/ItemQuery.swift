@@ -234,12 +234,23 @@ public struct ItemQuery: Sendable {
 
     /// One item of the JSON array; the first opens the array.
     static func writeJSON(_ item: TodoItem, at position: String, first: Bool, to sink: inout ByteSink) {
+        sink.write(first ? "[\n  " : ",\n  ")
+        writeJSONObject(item, at: position, to: &sink)
+    }
+
+    /// One item of the JSON array without what comes before it; returns where in the sink's
+    /// buffer the name's text went (without its quotes).
+    @discardableResult
+    static func writeJSONObject(_ item: TodoItem, at position: String, to sink: inout ByteSink) -> Range<Int> {
         do {
             let entry = (item: item, position: position)
-            sink.write(first ? "[\n  {\"at\": " : ",\n  {\"at\": ")
+            sink.write("{\"at\": ")
             JSONText.writeString(Substring(entry.position), to: &sink)
             sink.write(", \"name\": ")
+            let nameStart = sink.byteCount + 1
             JSONText.writeString(entry.item.nameStorage, to: &sink)
+            // (Meaningful in a sink that keeps everything: one that writes out may have flushed.)
+            let nameEnd = max(sink.byteCount - 1, nameStart)
             sink.write(entry.item.status == .done ? ", \"checked\": true" : ", \"checked\": false")
             if case .custom(let scalar) = entry.item.status {
                 sink.write(", \"status\": ")
@@ -256,15 +267,18 @@ public struct ItemQuery: Sendable {
                 JSONText.writeString(Substring(section), to: &sink)
             }
             sink.write("}")
+            return nameStart..<nameEnd
         }
     }
 
-    /// One item as a line of `list`.
-    static func writeLine(_ item: TodoItem, at position: String, to sink: inout ByteSink) {
+    /// One item as a line of `list`; returns where in the sink's buffer the name's text went.
+    @discardableResult
+    static func writeLine(_ item: TodoItem, at position: String, to sink: inout ByteSink) -> Range<Int> {
         sink.write(position)
         sink.write(" [")
         sink.write(String(item.status.marker))
         sink.write("] ")
+        let nameStart = sink.byteCount
         // As `checklistText`, written piece by piece: only an escaped name can hold a line break.
         var wrote = !item.nameStorage.isEmpty
         if item.nameStorage.utf8.withContiguousStorageIfAvailable({ NameSyntax.isPlain($0) }) ?? false {
@@ -275,6 +289,8 @@ public struct ItemQuery: Sendable {
             wrote = !name.isEmpty
             sink.write(name)
         }
+        // (Meaningful in a sink that keeps everything: one that writes out may have flushed.)
+        let nameEnd = max(sink.byteCount, nameStart)
         for field in item.fields {
             sink.write(wrote ? " [" : "[")
             wrote = true
@@ -284,6 +300,7 @@ public struct ItemQuery: Sendable {
             sink.write("]")
         }
         sink.write("\n")
+        return nameStart..<nameEnd
     }
 
     /// Reads the list of a file (nil: `bytes`, named `name`) and prints the items the query
@@ -296,6 +313,8 @@ public struct ItemQuery: Sendable {
         let input = file.map { Input(file: $0.filePath) } ?? Input(bytes: bytes, name: name)
         let id = FormatRegistry.inputFormat(given: format, path: input.path, head: try input.head())
         var selector = Selector(query: self, json: json, sink: ByteSink(descriptor: descriptor))
+        var info = stat()
+        if let file, stat(file.filePath, &info) == 0 { selector.reserve(forFileOf: Int(info.st_size)) }
         try FormatRegistry.format(id).read(input, options: options, into: &selector)
         try selector.finish()
     }
@@ -310,9 +329,36 @@ public struct ItemQuery: Sendable {
         private var section: String?
         private var selected = 0
         private var printed = 0
-        private var kept: [Listed] = []
         private let needle: String?
         private let wanted: [(key: String, text: String, value: FieldValue?)]
+        /// Items kept to be sorted, compactly (not as items, which would take several times
+        /// the file; the arrays are what the peak memory is made of, with the file's text):
+        /// each one's output (its line, or its JSON object) one after the other in `store`,
+        /// its length in `lengths`, where its name (for a `name` key) is in it in `nameSpans`
+        /// (see `isWrittenAsNFC`); its other keys' values in `numbers`, `kinds` and `others`.
+        private var store = ByteSink()
+        private var lengths: [UInt32] = []
+        private var longLengths: [Int: Int] = [:]
+        /// A name's offset in its item's output (high 16 bits) and length (low 16 bits), or
+        /// `Self.elsewhere`: the name is in `names`.
+        private var nameSpans: [UInt32] = []
+        private static let elsewhere = UInt32.max
+        /// Names that are not in `store` as they are, by kept item: their NFC bytes in `names`.
+        private var names: [UInt8] = []
+        private var nameRanges: [Int: Range<Int>] = [:]
+        /// For the keys that are not `name`, `valueCount` a kept item: the key's kind (missing,
+        /// an integer in `numbers`, any other value in `others`).
+        private var kinds: [ValueKind] = []
+        private var numbers: [Int32] = []
+        private var others: [Int: FieldValue] = [:]
+        /// For each sort key, its column in the values (`valueCount` a kept item); nil for `name`.
+        private let columns: [Int?]
+        private let valueCount: Int
+        private let sortsByName: Bool
+
+        private enum ValueKind: UInt8 {
+            case missing, integer, other
+        }
 
         init(query: ItemQuery, json: Bool, sink: ByteSink) {
             self.query = query
@@ -320,6 +366,19 @@ public struct ItemQuery: Sendable {
             self.sink = sink
             needle = query.grep.map { ItemQuery.folded($0) }
             wanted = query.fields.map { (key: $0.key, text: $0.value, value: try? Edit.fieldValue($0.value)) }
+            var columns: [Int?] = []
+            var count = 0
+            for key in query.sort {
+                if key.key == "name" {
+                    columns.append(nil)
+                } else {
+                    columns.append(count)
+                    count += 1
+                }
+            }
+            self.columns = columns
+            valueCount = count
+            sortsByName = columns.contains { $0 == nil }
         }
 
         mutating func begin(metadata: [Field]) {}
@@ -333,10 +392,7 @@ public struct ItemQuery: Sendable {
             guard query.matches(item, section: section, needle: needle, wanted: wanted) else { return }
             let position = counters.count == 1 ? String(counters[0]) : counters.map(String.init).joined(separator: ".")
             if !query.sort.isEmpty {
-                var item = item
-                item.detachName()
-                item.children = []
-                kept.append(Listed(position: position, item: item, depth: depth))
+                keep(item, at: position)
                 return
             }
             selected += 1
@@ -354,19 +410,177 @@ public struct ItemQuery: Sendable {
             sink.flushIfFull()
         }
 
+        /// Makes room for the items of a file of `size` bytes, so that the arrays never grow
+        /// by copying (room not filled costs no memory).
+        mutating func reserve(forFileOf size: Int) {
+            guard !query.sort.isEmpty else { return }
+            // A checklist's lines grow a little as `list` writes them (a position for the indent).
+            store.reserveCapacity(2 * size + (1 << 16))
+            lengths.reserveCapacity(size / 32)
+            if sortsByName { nameSpans.reserveCapacity(size / 32) }
+            kinds.reserveCapacity(size / 32 * valueCount)
+            numbers.reserveCapacity(size / 32 * valueCount)
+        }
+
+        /// Keeps an item to be sorted: its output, and its keys.
+        private mutating func keep(_ item: TodoItem, at position: String) {
+            let index = lengths.count
+            let start = store.byteCount
+            let written =
+                json
+                ? ItemQuery.writeJSONObject(item, at: position, to: &store)
+                : ItemQuery.writeLine(item, at: position, to: &store)
+            let length = store.byteCount - start
+            if let short = UInt32(exactly: length), short != UInt32.max {
+                lengths.append(short)
+            } else {
+                lengths.append(UInt32.max)
+                longLengths[index] = length
+            }
+            if sortsByName {
+                let offset = written.lowerBound - start
+                if offset < 1 << 16, written.count < 1 << 16, isWrittenAsNFC(item.nameStorage, written: written) {
+                    nameSpans.append(UInt32(offset) << 16 | UInt32(written.count))
+                } else {
+                    nameSpans.append(Self.elsewhere)
+                    let from = names.count
+                    String(item.nameStorage)._withNFCCodeUnits { names.append($0) }
+                    nameRanges[index] = from..<names.count
+                }
+            }
+            for (key, column) in zip(query.sort, columns) where column != nil {
+                let value: FieldValue?
+                switch key.key {
+                case "checked": value = .integer(item.isChecked ? 1 : 0)
+                case "status": value = .integer(Int(item.status.marker.value))
+                case "position": value = .integer(index)  // the items come in document order
+                default: value = item.fields[key: key.key]
+                }
+                switch value {
+                case nil:
+                    kinds.append(.missing)
+                    numbers.append(0)
+                case .integer(let n)? where Int32(exactly: n) != nil:
+                    kinds.append(.integer)
+                    numbers.append(Int32(n))
+                case let other?:
+                    others[kinds.count] = other
+                    kinds.append(.other)
+                    numbers.append(0)
+                }
+            }
+        }
+
+        /// Whether the name's text in `store` at `written` is the name as it is, and in
+        /// Unicode's NFC form: such bytes compare as Swift's strings do (`<` on strings orders
+        /// their NFC forms' scalars, which is the order of their UTF-8 bytes), without the
+        /// stdlib's normalisation in every comparison.
+        private func isWrittenAsNFC(_ name: Substring, written: Range<Int>) -> Bool {
+            let same = name.utf8.withContiguousStorageIfAvailable { raw -> Bool in
+                guard raw.count == written.count else { return false }
+                return store.withBytes { buffer in
+                    raw.isEmpty || memcmp(buffer.baseAddress! + written.lowerBound, raw.baseAddress!, raw.count) == 0
+                }
+            }
+            guard same == true else { return false }
+            var span = name.utf8Span
+            return span.checkForNFC(quickCheck: true)
+        }
+
+        /// Key `column` of kept item `i` as a value (nil: the item has no such field).
+        private func value(_ i: Int, _ column: Int) -> FieldValue? {
+            let at = i * valueCount + column
+            switch kinds[at] {
+            case .missing: return nil
+            case .integer: return .integer(Int(numbers[at]))
+            case .other: return others[at]
+            }
+        }
+
         mutating func end() {}
 
         mutating func finish() throws {
             if !query.sort.isEmpty {
-                var sorted = query
-                sorted.statuses = []
-                sorted.section = nil
-                sorted.grep = nil
-                sorted.fields = []
-                for entry in sorted.ordered(kept) { emit(entry.item, at: entry.position) }
+                let order = sortedKept()
+                let from = min(query.offset, order.count)
+                let to = query.limit.map { min(from + $0, order.count) } ?? order.count
+                let starts = self.starts()
+                let stored = store
+                stored.withBytes { buffer in
+                    for i in order[from..<to] {
+                        if json { sink.write(printed == 0 ? "[\n  " : ",\n  ") }
+                        sink.write(UnsafeBufferPointer(rebasing: buffer[starts[i]..<starts[i + 1]]))
+                        printed += 1
+                    }
+                }
             }
             if json { sink.write(printed == 0 ? "[]\n" : "\n]\n") }
             _ = try sink.finish(path: "<stdout>")
+        }
+
+        /// Where each kept item's output starts in `store`, and where the last ends.
+        private func starts() -> [Int] {
+            var starts = [0]
+            starts.reserveCapacity(lengths.count + 1)
+            var at = 0
+            for (i, length) in lengths.enumerated() {
+                at += length == UInt32.max ? longLengths[i]! : Int(length)
+                starts.append(at)
+            }
+            return starts
+        }
+
+        /// The kept items' indexes in the query's order (ties in document order).
+        private func sortedKept() -> [Int] {
+            let sort = query.sort
+            let k = valueCount
+            let stored = store
+            let starts = sortsByName ? self.starts() : []
+            return stored.withBytes { buffer in
+                names.withUnsafeBufferPointer { names in
+                    /// Kept item `i`'s name's NFC bytes.
+                    func name(_ i: Int) -> UnsafeBufferPointer<UInt8> {
+                        let span = nameSpans[i]
+                        if span != Self.elsewhere {
+                            let start = starts[i] + Int(span >> 16)
+                            return UnsafeBufferPointer(rebasing: buffer[start..<(start + Int(span & 0xFFFF))])
+                        }
+                        return UnsafeBufferPointer(rebasing: names[nameRanges[i]!])
+                    }
+                    func compareNames(_ a: Int, _ b: Int) -> Int {
+                        let x = name(a)
+                        let y = name(b)
+                        let n = min(x.count, y.count)
+                        let c = n == 0 ? 0 : memcmp(x.baseAddress!, y.baseAddress!, n)
+                        if c != 0 { return c < 0 ? -1 : 1 }
+                        return ItemQuery.compare(x.count, y.count)
+                    }
+                    var order = Array(lengths.indices)
+                    order.sort { a, b in
+                        for (j, column) in columns.enumerated() {
+                            let c: Int
+                            if let column {
+                                let x = kinds[a * k + column]
+                                let y = kinds[b * k + column]
+                                switch (x, y) {
+                                case (.missing, .missing): continue
+                                // An item without the field comes last either way.
+                                case (.missing, _): return false
+                                case (_, .missing): return true
+                                case (.integer, .integer):
+                                    c = ItemQuery.compare(numbers[a * k + column], numbers[b * k + column])
+                                default: c = ItemQuery.compare(value(a, column)!, value(b, column)!)
+                                }
+                            } else {
+                                c = compareNames(a, b)
+                            }
+                            if c != 0 { return sort[j].descending ? c > 0 : c < 0 }
+                        }
+                        return a < b
+                    }
+                    return order
+                }
+            }
         }
     }
 }

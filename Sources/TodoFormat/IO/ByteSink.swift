@@ -43,8 +43,22 @@ struct ByteSink {
         base = storage.base
     }
 
-    /// The bytes written and not yet flushed: all of them for a memory sink.
+    /// The bytes written and not yet flushed: all of them for a memory sink (a copy).
     var buffer: [UInt8] { Array(UnsafeBufferPointer(start: base, count: count)) }
+
+    /// How many bytes `buffer` holds, without copying them.
+    var byteCount: Int { count }
+
+    /// Calls `body` with the bytes `buffer` holds, without copying them.
+    func withBytes<R>(_ body: (UnsafeBufferPointer<UInt8>) throws -> R) rethrows -> R {
+        try body(UnsafeBufferPointer(start: base, count: count))
+    }
+
+    /// Makes room for `total` bytes in all (a sink that keeps everything in memory), so that
+    /// it never grows by copying (room not filled costs no memory).
+    mutating func reserveCapacity(_ total: Int) {
+        if total > capacity { grow(total - count) }
+    }
 
     mutating func write(_ text: String) {
         var text = text
