@@ -139,10 +139,13 @@ final class YAMLSpanReader {
                 continue
             }
             let key = YAMLValue.key(keyScalar)
-            if childrenArray == nil, case .sequenceStart(let properties) = valueEvent.kind, properties.isEmpty,
-                reader.takesChildren(key)
+            // The children key, or that key given again (its last value counts: the item is
+            // read again without the earlier one below).
+            if case .sequenceStart(let properties) = valueEvent.kind, properties.isEmpty,
+                childrenArray == nil ? reader.takesChildren(key) : own[childrenEntry].key == key
             {
                 guard depth + 1 < Limits.itemLevels else { throw parser.error(Limits.itemDepthMessage, at: valueEvent) }
+                children = []
                 arrayIDs += 1
                 childrenArrayID = arrayIDs
                 var elements: [Range<Int>] = []

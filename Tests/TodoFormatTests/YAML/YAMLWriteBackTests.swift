@@ -301,6 +301,12 @@ struct YAMLWriteBackTests {
         #expect(try Self.checklist(path) == "- [x] a2 [note:: x]\n")
         try Self.write("- [ ] a2 [note:: x]\n", into: path)
         #expect(try Self.text(path) == text.replacingOccurrences(of: "done: true", with: "done: false"))
+        // A children key given twice: the last holds the children, edited in place.
+        let nested = "- title: a\n  subtasks:\n    - title: x\n  subtasks:\n    - title: p   # pc\n      done: false\n"
+        try nested.write(toFile: path, atomically: false, encoding: .utf8)
+        #expect(try Self.checklist(path) == "- [ ] a\n  - [ ] p\n")
+        try Self.write("- [ ] a\n  - [x] p\n", into: path)
+        #expect(try Self.text(path) == nested.replacingOccurrences(of: "done: false", with: "done: true"))
         // The list under a key given twice: readers take the last; writing is refused.
         let twice = "todos:\n  - title: a\ntodos:\n  - title: b\n"
         try twice.write(toFile: path, atomically: false, encoding: .utf8)
