@@ -189,8 +189,6 @@ struct XMLListSyntax: TextListSyntax {
         var childrenArrayID = -1
         let insideStart = reader.position
         var insideEnd = reader.position
-        /// Each key with its value (nil: the item's children), for a dict that gives a key twice.
-        var entries: [(key: String, value: FieldValue?)] = []
         if !tag.isEmpty {
             while true {
                 let keyTag = try reader.nextTag()
@@ -235,7 +233,6 @@ struct XMLListSyntax: TextListSyntax {
                             }
                         }
                         members.addChildren(key, children.map(\.item))
-                        entries.append((key, nil))
                         keySpans.append(keySpan)
                         valueSpans.append(valueTag.offset..<reader.position)
                         continue
@@ -243,28 +240,28 @@ struct XMLListSyntax: TextListSyntax {
                 }
                 let value = try reader.value(valueTag)
                 if let message = members.add(key, value) { throw reader.error(message, at: valueTag.offset) }
-                entries.append((key, value))
                 keySpans.append(keySpan)
                 valueSpans.append(valueTag.offset..<reader.position)
             }
         }
-        if let superseded = ItemBuilder.superseded(entries.map(\.key)) {
-            // A key given twice has its last value, as plistlib and Foundation read it: the
-            // item is read again without the earlier ones, which stay in the file untouched.
+        // A key given twice has its last value, as plistlib and Foundation read it: the item
+        // is read again without the earlier ones, which stay in the file untouched. (The
+        // members are the keys in file order, each with its value; checked without building
+        // anything, since most items give no key twice.)
+        let read = members.members
+        if Self.repeatsKey(read), let superseded = ItemBuilder.superseded(read.map(\.key)) {
             members = MemberReader(schema: schema, depth: depth)
             var kept = (keys: [Range<Int>](), values: [Range<Int>]())
-            for (i, entry) in entries.enumerated() where !superseded.contains(i) {
-                if let value = entry.value {
-                    if let message = members.add(entry.key, value) {
-                        throw reader.error(message, at: valueSpans[i].lowerBound)
-                    }
-                } else {
-                    members.addChildren(entry.key, children.map(\.item))
+            for (i, member) in read.enumerated() where !superseded.contains(i) {
+                if member.role == .children {
+                    members.addChildren(member.key, children.map(\.item))
+                } else if let message = members.add(member.key, member.value) {
+                    throw reader.error(message, at: valueSpans[i].lowerBound)
                 }
                 kept.keys.append(keySpans[i])
                 kept.values.append(valueSpans[i])
             }
-            if let c = entries.firstIndex(where: { $0.value == nil }), superseded.contains(c) {
+            if let c = read.firstIndex(where: { $0.role == .children }), superseded.contains(c) {
                 children = []
                 childrenArray = nil
                 childrenArrayID = -1
@@ -278,6 +275,15 @@ struct XMLListSyntax: TextListSyntax {
             item: item, span: tag.offset..<reader.position, inside: insideStart..<insideEnd, members: members.members,
             keySpans: keySpans, valueSpans: valueSpans, children: children, childrenArray: childrenArray,
             childrenArrayID: childrenArrayID)
+    }
+
+    /// Whether two members have the same key.
+    private static func repeatsKey(_ members: [ItemMember]) -> Bool {
+        guard members.count > 1 else { return false }
+        for i in 1..<members.count {
+            for j in 0..<i where members[j].key == members[i].key { return true }
+        }
+        return false
     }
 
     private func indentAfterBreak(_ gap: Range<Int>) -> [UInt8]? {
