@@ -65,7 +65,7 @@ extension JSONScanner {
                 keySpans.append(keyStart..<keyEnd)
                 valueSpans.append(valueStart..<position)
             }
-            guard superseded.isEmpty, let repeated = ItemBuilder.superseded(keys) else { break }
+            guard superseded.isEmpty, let repeated = keys.positionsGivenAgain() else { break }
             superseded = repeated
         } while true
         guard let item = reader.build() else { throw error(reader.missingNameMessage, at: start) }

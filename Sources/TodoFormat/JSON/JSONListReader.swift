@@ -120,7 +120,7 @@ enum JSONListReader {
                     throw scanner.error(message, at: valueStart)
                 }
             }
-            guard superseded.isEmpty, let repeated = ItemBuilder.superseded(keys) else { break }
+            guard superseded.isEmpty, let repeated = keys.positionsGivenAgain() else { break }
             superseded = repeated
         } while true
         guard let item = builder.build() else { throw scanner.error(builder.missingNameMessage, at: start) }

@@ -326,7 +326,7 @@ struct BinaryListRewriter {
             old: old.item, members: old.members, new: item,
             childrenChanged: !ListPlan<BinaryOldItem>.childrenKept(children, of: old),
             layout: layout, now: now)
-        noteChosenKeys(edits.lazy.compactMap(\.insertedKey), at: at)
+        warnings.note(chosen: edits.lazy.compactMap(\.insertedKey), by: layout, item: plan?.describe(at) ?? "")
         // A null field has no place: it is left out (or its key goes), with a warning.
         if item.fields.contains(where: { $0.value == .null }) { note(.null, at: at) }
         var keys: [Int] = []
@@ -366,7 +366,7 @@ struct BinaryListRewriter {
         var keys: [Int] = []
         var values: [Int] = []
         let entries = layout.entries(of: item)
-        noteChosenKeys(entries.lazy.map(\.key), at: at)
+        warnings.note(chosen: entries.lazy.map(\.key), by: layout, item: plan?.describe(at) ?? "")
         for entry in entries {
             switch entry.value {
             case .value(.null):
@@ -386,15 +386,6 @@ struct BinaryListRewriter {
     private mutating func write(_ value: FieldValue, at: ItemAt, to sink: inout ByteSink) -> Int {
         note(value, at: at)
         return writer.write(value, to: &sink)
-    }
-
-    /// Notes the role keys todofmt chose that the file's items never use.
-    private mutating func noteChosenKeys<S: Sequence<String>>(_ keys: S, at: ItemAt) {
-        for key in keys {
-            guard let (kind, message) = layout.chosenKeyWarning(for: key) else { continue }
-            let plan = self.plan
-            warnings.note(kind, message, item: plan?.describe(at) ?? "")
-        }
     }
 
     private mutating func note(_ value: FieldValue, at: ItemAt) {

@@ -246,10 +246,9 @@ struct XMLListSyntax: TextListSyntax {
         }
         // A key given twice has its last value, as plistlib and Foundation read it: the item
         // is read again without the earlier ones, which stay in the file untouched. (The
-        // members are the keys in file order, each with its value; checked without building
-        // anything, since most items give no key twice.)
+        // members are the keys in file order, each with its value.)
         let read = members.members
-        if Self.repeatsKey(read), let superseded = ItemBuilder.superseded(read.map(\.key)) {
+        if let superseded = read.lazy.map(\.key).positionsGivenAgain() {
             members = MemberReader(schema: schema, depth: depth)
             var kept = (keys: [Range<Int>](), values: [Range<Int>]())
             for (i, member) in read.enumerated() where !superseded.contains(i) {
@@ -275,15 +274,6 @@ struct XMLListSyntax: TextListSyntax {
             item: item, span: tag.offset..<reader.position, inside: insideStart..<insideEnd, members: members.members,
             keySpans: keySpans, valueSpans: valueSpans, children: children, childrenArray: childrenArray,
             childrenArrayID: childrenArrayID)
-    }
-
-    /// Whether two members have the same key.
-    private static func repeatsKey(_ members: [ItemMember]) -> Bool {
-        guard members.count > 1 else { return false }
-        for i in 1..<members.count {
-            for j in 0..<i where members[j].key == members[i].key { return true }
-        }
-        return false
     }
 
     private func indentAfterBreak(_ gap: Range<Int>) -> [UInt8]? {

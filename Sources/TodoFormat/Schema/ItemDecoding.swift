@@ -126,25 +126,6 @@ struct ItemBuilder {
         }
     }
 
-    /// The positions of keys given again later in an object (whose values the later ones
-    /// replace); nil when no key repeats.
-    static func superseded(_ keys: [String]) -> Set<Int>? {
-        guard keys.count > 1 else { return nil }
-        if keys.count <= 16 {
-            // An item's few keys: compared pairwise, without hashing each (a dictionary an
-            // item was a fifth of `todofmt done` on a JSON file).
-            var found: Set<Int>? = nil
-            for i in 0..<(keys.count - 1) where keys[(i + 1)...].contains(keys[i]) {
-                found = (found ?? []).union([i])
-            }
-            return found
-        }
-        var last: [String: Int] = [:]
-        for (i, key) in keys.enumerated() { last[key] = i }
-        guard last.count < keys.count else { return nil }
-        return Set(keys.indices.filter { last[keys[$0]] != $0 })
-    }
-
     mutating func setChildren(_ items: [TodoItem]) {
         taken |= Self.bit(.children)
         children = items

@@ -620,3 +620,13 @@ extension ItemLayout {
         }
     }
 }
+
+extension WarningLog {
+    /// Notes each of `keys` that todofmt had to choose for the file (`ItemLayout.chosenKeyWarning(for:)`).
+    mutating func note<S: Sequence<String>>(chosen keys: S, by layout: ItemLayout, item: @autoclosure () -> String) {
+        for key in keys {
+            guard let (kind, message) = layout.chosenKeyWarning(for: key) else { continue }
+            note(kind, message, item: item())
+        }
+    }
+}

@@ -63,3 +63,21 @@ final class SpannedItem: PlannedOldItem {
         for child in children { child.flattened(into: &nodes) }
     }
 }
+
+/// Where an old item of a text file stood: its array, its index there, its bytes.
+struct ItemOrigin {
+    var arrayID: Int
+    var index: Int
+    var span: Range<Int>
+}
+
+extension ItemPlacement where Old == SpannedItem {
+    /// Where the old item it continues stood; nil for a new item.
+    var origin: ItemOrigin? {
+        switch self {
+        case .kept(let old), .changed(let old, _, _, _):
+            ItemOrigin(arrayID: old.arrayID, index: old.index, span: old.span)
+        case .added: nil
+        }
+    }
+}

@@ -346,7 +346,7 @@ struct TextListPatcher<Syntax: TextListSyntax> {
             if let placed = plan.outer[i] { return (placed, nil) }
             let k = rewrite.oldIndex(ofOuter: i)
             if let mapped, i % Self.releaseEvery == 0 { mapped.release(before: elements[k].lowerBound) }
-            return (nil, Origin(arrayID: 0, index: k, span: elements[k]))
+            return (nil, ItemOrigin(arrayID: 0, index: k, span: elements[k]))
         }
         sink.write(slice(list.whole.upperBound..<bytes.count))
         return warnings.warnings
@@ -354,20 +354,6 @@ struct TextListPatcher<Syntax: TextListSyntax> {
 
     /// The plan being written (for warnings' item positions).
     private var plan: ListPlan<SpannedItem>? = nil
-
-    /// Where an old item stood: its array, its index there, its bytes.
-    private struct Origin {
-        var arrayID: Int
-        var index: Int
-        var span: Range<Int>
-    }
-
-    private static func origin(of placement: Placement) -> Origin? {
-        switch placement {
-        case .kept(let old), .changed(let old, _, _, _): Origin(arrayID: old.arrayID, index: old.index, span: old.span)
-        case .added: nil
-        }
-    }
 
     /// The largest integer id of every item in the file, for new items' ids.
     private mutating func largestID() throws -> Int? {
@@ -387,7 +373,7 @@ struct TextListPatcher<Syntax: TextListSyntax> {
     /// or an old item kept as it is (without building a placement for it).
     private mutating func emitArray(
         count: Int, old: ArraySpan?, arrayID: Int, line: [UInt8], to sink: inout ByteSink,
-        _ element: (Int) -> (Placement?, Origin?)
+        _ element: (Int) -> (Placement?, ItemOrigin?)
     ) throws {
         let oldElements = old?.elements ?? []
         guard count > 0 else {
@@ -426,7 +412,7 @@ struct TextListPatcher<Syntax: TextListSyntax> {
         var previous: Int? = nil
         for i in 0..<count {
             let (placement, kept) = element(i)
-            let origin = kept ?? placement.flatMap(Self.origin)
+            let origin = kept ?? placement?.origin
             let here = origin.flatMap { $0.arrayID == arrayID ? $0.index : nil }
             if i > 0 {
                 if let range = gap(after: previous, before: here) {
@@ -484,7 +470,7 @@ struct TextListPatcher<Syntax: TextListSyntax> {
             old: old.item, members: old.members, new: item,
             childrenChanged: !ListPlan<SpannedItem>.childrenKept(children, of: old),
             layout: layout, now: now)
-        noteChosenKeys(edits.lazy.compactMap(\.insertedKey), at: at)
+        warnings.note(chosen: edits.lazy.compactMap(\.insertedKey), by: layout, item: plan?.describe(at) ?? "")
         // Where the format has no null (property lists), a null field is left out (or its key
         // goes), with a warning.
         if layout.dropsNulls, item.fields.contains(where: { $0.value == .null }) { note(.null, at: at) }
@@ -577,7 +563,7 @@ struct TextListPatcher<Syntax: TextListSyntax> {
             warnings.note(kind, message, item: plan?.describe(at) ?? "")
         }
         let entries = layout.entries(of: item)
-        noteChosenKeys(entries.lazy.map(\.key), at: at)
+        warnings.note(chosen: entries.lazy.map(\.key), by: layout, item: plan?.describe(at) ?? "")
         let inner = syntax.itemLines ? line + syntax.indent : line
         put(syntax.objectOpen, to: &sink)
         var first = true
@@ -630,15 +616,6 @@ struct TextListPatcher<Syntax: TextListSyntax> {
         scratch.removeAll(keepingCapacity: true)
         syntax.value(value, line: line, to: &scratch)
         put(scratch, to: &sink)
-    }
-
-    /// Notes the role keys todofmt chose that the file's items never use.
-    private mutating func noteChosenKeys<S: Sequence<String>>(_ keys: S, at: ItemAt) {
-        for key in keys {
-            guard let (kind, message) = layout.chosenKeyWarning(for: key) else { continue }
-            let plan = self.plan
-            warnings.note(kind, message, item: plan?.describe(at) ?? "")
-        }
     }
 
     /// Notes what the format cannot hold of a value written.

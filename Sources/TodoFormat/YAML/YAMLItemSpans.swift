@@ -198,10 +198,10 @@ final class YAMLSpanReader {
             span = start..<end
             inside = min(firstEntry, end)..<end
         }
-        if merges.isEmpty, let superseded = ItemBuilder.superseded(own.map(\.key)) {
+        if merges.isEmpty, let superseded = own.lazy.map(\.key).positionsGivenAgain() {
             // A key given again has its last value, as the reader takes it: the item is read
             // again without the earlier ones, which stay in the file untouched. (With merge
-            // keys the item is read from its values, which `YAMLValue.lastOfEachKey` settles.)
+            // keys the item is read from its values, which `lastOfEachKey` settles.)
             reader = MemberReader(schema: schema, depth: depth)
             var kept = (own: [Field](), keys: [Range<Int>](), values: [Range<Int>]())
             for i in own.indices where !superseded.contains(i) {

@@ -436,7 +436,7 @@ struct YAMLListPatcher {
             if let placed = plan.outer[i] { return (placed, nil) }
             let k = rewrite.oldIndex(ofOuter: i)
             if let mapped, i % Self.releaseEvery == 0 { mapped.release(before: elements[k].lowerBound) }
-            return (nil, Origin(arrayID: 0, index: k, span: elements[k]))
+            return (nil, ItemOrigin(arrayID: 0, index: k, span: elements[k]))
         }
         sink.write(bytes: lineBreaks(out))
         sink.write(UnsafeBufferPointer(rebasing: bytes[scan.whole.upperBound..<bytes.count]))
@@ -477,20 +477,6 @@ struct YAMLListPatcher {
         }
         for k in scan.elements.indices where k >= sampled { visit(try readItem(k).item) }
         return largest
-    }
-
-    /// Where an old item stood: its array, its index there, its bytes.
-    private struct Origin {
-        var arrayID: Int
-        var index: Int
-        var span: Range<Int>
-    }
-
-    private static func origin(of placement: Placement) -> Origin? {
-        switch placement {
-        case .kept(let old), .changed(let old, _, _, _): Origin(arrayID: old.arrayID, index: old.index, span: old.span)
-        case .added: nil
-        }
     }
 
     private func slice(_ range: Range<Int>) -> UnsafeBufferPointer<UInt8> {
@@ -541,7 +527,7 @@ struct YAMLListPatcher {
     private mutating func emitArray(
         count: Int, old: ArraySpan?, flow: Bool, dashColumn: Int, arrayID: Int, firstLine: Bool = false,
         to out: inout [UInt8],
-        flush sink: inout ByteSink, _ element: (Int) -> (Placement?, Origin?)
+        flush sink: inout ByteSink, _ element: (Int) -> (Placement?, ItemOrigin?)
     ) throws {
         let oldElements = old?.elements ?? []
         guard let old, !oldElements.isEmpty else {
@@ -584,7 +570,7 @@ struct YAMLListPatcher {
         var previous: Int? = nil
         for i in 0..<count {
             let (placement, kept) = element(i)
-            let origin = kept ?? placement.flatMap(Self.origin)
+            let origin = kept ?? placement?.origin
             let here = origin.flatMap { $0.arrayID == arrayID ? $0.index : nil }
             if i > 0 {
                 if let gap = gap(after: previous, before: here) {
@@ -623,7 +609,7 @@ struct YAMLListPatcher {
 
     private mutating func emit(_ placement: Placement, flow: Bool, dashColumn: Int, to out: inout [UInt8]) throws {
         // An old item that moves to another depth moves its lines to its new dash's column.
-        if !flow, let origin = Self.origin(of: placement),
+        if !flow, let origin = placement.origin,
             let oldDash = self.dashColumn(before: origin.span.lowerBound), oldDash != dashColumn
         {
             var moved: [UInt8] = []
@@ -722,10 +708,7 @@ struct YAMLListPatcher {
         }
         let edits = ItemPatch.edits(
             old: base, members: old.members, new: target, childrenChanged: childrenChanged, layout: layout, now: now)
-        for key in edits.lazy.compactMap(\.insertedKey) {
-            guard let (kind, message) = layout.chosenKeyWarning(for: key) else { continue }
-            warnings.note(kind, message, item: plan?.describe(at) ?? "")
-        }
+        warnings.note(chosen: edits.lazy.compactMap(\.insertedKey), by: layout, item: plan?.describe(at) ?? "")
         if let mergedItem,
             !Self.merges(edits, members: old.members, own: mergedItem, into: item, schema: options.schema)
         {
@@ -920,10 +903,7 @@ struct YAMLListPatcher {
         }
         let keys = layout.entryKeys
         var entries = layout.entries(of: item)
-        for entry in entries {
-            guard let (kind, message) = layout.chosenKeyWarning(for: entry.key) else { continue }
-            warnings.note(kind, message, item: plan?.describe(at) ?? "")
-        }
+        warnings.note(chosen: entries.lazy.map(\.key), by: layout, item: plan?.describe(at) ?? "")
         if !style.keyOrder.isEmpty {
             // The keys in the order the file's items have them; others after, as they come.
             entries = entries.enumerated().sorted { a, b in
