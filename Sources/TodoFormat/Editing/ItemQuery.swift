@@ -40,7 +40,7 @@ public struct ItemQuery: Sendable {
     public func items(of list: TodoList) -> [Listed] {
         var listed: [Listed] = []
         var counters: [Int] = []
-        let grepNeedle = grep.map { Self.folded($0) }
+        let grepNeedle = grep.map(GrepNeedle.init)
         let wanted = fields.map { (key: $0.key, text: $0.value, value: try? Edit.fieldValue($0.value)) }
         func walk(_ items: [TodoItem], depth: Int, section: String?) {
             for item in items {
@@ -106,13 +106,11 @@ public struct ItemQuery: Sendable {
     }
 
     func matches(
-        _ item: TodoItem, section: String?, needle: String?, wanted: [(key: String, text: String, value: FieldValue?)]
+        _ item: TodoItem, section: String?, needle: GrepNeedle?,
+        wanted: [(key: String, text: String, value: FieldValue?)]
     ) -> Bool {
-        if !statuses.isEmpty {
-            guard statuses.contains(item.status) else { return false }
-        }
-        if let wantedSection = self.section, section != wantedSection { return false }
-        if let needle, !Self.contains(item.nameStorage, needle) { return false }
+        guard matches(status: item.status, section: section) else { return false }
+        if let needle, !needle.isFound(in: item.nameStorage) { return false }
         for field in wanted {
             guard let value = item.fields[key: field.key] else { return false }
             if value == field.value { continue }
@@ -123,43 +121,13 @@ public struct ItemQuery: Sendable {
         return true
     }
 
-    static func folded(_ text: String) -> String { text.lowercased() }
-
-    /// Whether `name` contains `needle` (lower case already), ignoring case. An ASCII needle
-    /// is looked for byte by byte with ASCII letters folded (the only other characters that
-    /// lower to ASCII, the Kelvin sign and the dotted capital I, send the name the long way);
-    /// a needle without case (日本語) byte by byte; any other both lowered.
-    static func contains(_ name: Substring, _ needle: String) -> Bool {
-        let found =
-            name.utf8.withContiguousStorageIfAvailable { hay -> Bool? in
-                needle.utf8.withContiguousStorageIfAvailable { pin -> Bool? in
-                    let pinASCII = !pin.contains { $0 >= 0x80 }
-                    guard pinASCII || !needle.unicodeScalars.contains(where: { $0.properties.changesWhenCaseMapped })
-                    else { return nil }
-                    if pin.isEmpty { return true }
-                    if hay.count >= pin.count {
-                        for start in 0...(hay.count - pin.count) {
-                            var k = 0
-                            while k < pin.count {
-                                var b = hay[start + k]
-                                if pinASCII && b >= 65 && b <= 90 { b += 32 }
-                                if b != pin[k] { break }
-                                k += 1
-                            }
-                            if k == pin.count { return true }
-                        }
-                    }
-                    guard pinASCII else { return false }
-                    // U+212A KELVIN SIGN (E2 84 AA) and U+0130 (C4 B0) lower to ASCII letters.
-                    for i in hay.indices where hay[i] == 0xC4 || hay[i] == 0xE2 {
-                        if hay[i] == 0xC4, i + 1 < hay.count, hay[i + 1] == 0xB0 { return nil }
-                        if hay[i] == 0xE2, i + 2 < hay.count, hay[i + 1] == 0x84, hay[i + 2] == 0xAA { return nil }
-                    }
-                    return false
-                } ?? nil
-            } ?? nil
-        if let found { return found }
-        return folded(String(name)).contains(needle)
+    /// Whether an item of this status in this section passes the status and section filters.
+    func matches(status: TodoStatus, section: String?) -> Bool {
+        if !statuses.isEmpty {
+            guard statuses.contains(status) else { return false }
+        }
+        if let wantedSection = self.section, section != wantedSection { return false }
+        return true
     }
 
     private static func compare<T: Comparable>(_ a: T, _ b: T) -> Int { a < b ? -1 : a == b ? 0 : 1 }
@@ -218,88 +186,119 @@ public struct ItemQuery: Sendable {
             write(listed, to: &sink)
         } else {
             for entry in listed {
-                sink.write(entry.position)
-                sink.write(" ")
-                sink.write(entry.item.checklistText)
-                sink.write("\n")
+                var position = entry.position
+                position.withUTF8 { writeLine(entry.item, at: $0, to: &sink) }
             }
         }
         _ = try sink.finish(path: "<stdout>")
     }
 
     private static func write(_ listed: [Listed], to sink: inout ByteSink) {
-        for (i, entry) in listed.enumerated() { writeJSON(entry.item, at: entry.position, first: i == 0, to: &sink) }
+        for (i, entry) in listed.enumerated() {
+            sink.write(i == 0 ? "[\n  " : ",\n  ")
+            var position = entry.position
+            position.withUTF8 { writeJSONObject(entry.item, at: $0, to: &sink) }
+        }
         sink.write(listed.isEmpty ? "[]\n" : "\n]\n")
     }
 
-    /// One item of the JSON array; the first opens the array.
-    static func writeJSON(_ item: TodoItem, at position: String, first: Bool, to sink: inout ByteSink) {
-        sink.write(first ? "[\n  " : ",\n  ")
-        writeJSONObject(item, at: position, to: &sink)
+    /// Runs `body` with the UTF-8 bytes of an item's name (its own storage, for a native string).
+    private static func withName<R>(_ item: TodoItem, _ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
+        item.nameStorage.utf8.withContiguousStorageIfAvailable(body)
+            ?? Array(item.nameStorage.utf8).withUnsafeBufferPointer(body)
     }
 
     /// One item of the JSON array without what comes before it; returns where in the sink's
     /// buffer the name's text went (without its quotes).
     @discardableResult
-    static func writeJSONObject(_ item: TodoItem, at position: String, to sink: inout ByteSink) -> Range<Int> {
-        do {
-            let entry = (item: item, position: position)
-            sink.write("{\"at\": ")
-            JSONText.writeString(Substring(entry.position), to: &sink)
-            sink.write(", \"name\": ")
-            let nameStart = sink.byteCount + 1
-            JSONText.writeString(entry.item.nameStorage, to: &sink)
-            // (Meaningful in a sink that keeps everything: one that writes out may have flushed.)
-            let nameEnd = max(sink.byteCount - 1, nameStart)
-            sink.write(entry.item.status == .done ? ", \"checked\": true" : ", \"checked\": false")
-            if case .custom(let scalar) = entry.item.status {
-                sink.write(", \"status\": ")
-                JSONText.writeString(Substring(String(scalar)), to: &sink)
-            }
-            for field in entry.item.fields {
-                sink.write(", ")
-                JSONText.writeString(Substring(field.key), to: &sink)
-                sink.write(": ")
-                JSONText.writeValue(field.value, to: &sink)
-            }
-            if let section = entry.item.section {
-                sink.write(", \"section\": ")
-                JSONText.writeString(Substring(section), to: &sink)
-            }
-            sink.write("}")
-            return nameStart..<nameEnd
+    static func writeJSONObject(_ item: TodoItem, at position: UnsafeBufferPointer<UInt8>, to sink: inout ByteSink)
+        -> Range<Int>
+    {
+        withName(item) { name in
+            writeJSONObject(
+                at: position, name: name, status: item.status, fields: item.fields, section: item.section, to: &sink)
         }
+    }
+
+    /// An item of the JSON array from its parts: its position, its name's UTF-8 bytes, its
+    /// status, fields and section.
+    @discardableResult
+    static func writeJSONObject(
+        at position: UnsafeBufferPointer<UInt8>, name: UnsafeBufferPointer<UInt8>, status: TodoStatus, fields: [Field],
+        section: String?, to sink: inout ByteSink
+    ) -> Range<Int> {
+        sink.write(static: "{\"at\": ")
+        JSONText.writeString(bytes: position, to: &sink)
+        sink.write(static: ", \"name\": ")
+        let nameStart = sink.byteCount + 1
+        JSONText.writeString(bytes: name, to: &sink)
+        // (Meaningful in a sink that keeps everything: one that writes out may have flushed.)
+        let nameEnd = max(sink.byteCount - 1, nameStart)
+        sink.write(static: status == .done ? ", \"checked\": true" : ", \"checked\": false")
+        if case .custom(let scalar) = status {
+            sink.write(static: ", \"status\": ")
+            JSONText.writeString(Substring(String(scalar)), to: &sink)
+        }
+        for field in fields {
+            sink.write(static: ", ")
+            JSONText.writeString(Substring(field.key), to: &sink)
+            sink.write(static: ": ")
+            JSONText.writeValue(field.value, to: &sink)
+        }
+        if let section {
+            sink.write(static: ", \"section\": ")
+            JSONText.writeString(Substring(section), to: &sink)
+        }
+        sink.write(static: "}")
+        return nameStart..<nameEnd
     }
 
     /// One item as a line of `list`; returns where in the sink's buffer the name's text went.
     @discardableResult
-    static func writeLine(_ item: TodoItem, at position: String, to sink: inout ByteSink) -> Range<Int> {
+    static func writeLine(_ item: TodoItem, at position: UnsafeBufferPointer<UInt8>, to sink: inout ByteSink)
+        -> Range<Int>
+    {
+        withName(item) { writeLine(at: position, name: $0, status: item.status, fields: item.fields, to: &sink) }
+    }
+
+    /// A line of `list` from an item's parts: its position, its name's UTF-8 bytes, its
+    /// status and fields.
+    @discardableResult
+    static func writeLine(
+        at position: UnsafeBufferPointer<UInt8>, name: UnsafeBufferPointer<UInt8>, status: TodoStatus, fields: [Field],
+        to sink: inout ByteSink
+    ) -> Range<Int> {
         sink.write(position)
-        sink.write(" [")
-        sink.write(String(item.status.marker))
-        sink.write("] ")
+        switch status {
+        case .open: sink.write(static: " [ ] ")
+        case .done: sink.write(static: " [x] ")
+        case .custom(let scalar):
+            sink.write(static: " [")
+            sink.write(String(scalar))
+            sink.write(static: "] ")
+        }
         let nameStart = sink.byteCount
         // As `checklistText`, written piece by piece: only an escaped name can hold a line break.
-        var wrote = !item.nameStorage.isEmpty
-        if item.nameStorage.utf8.withContiguousStorageIfAvailable({ NameSyntax.isPlain($0) }) ?? false {
-            sink.write(item.nameStorage)
-        } else {
-            var name = NameSyntax.escape(item.nameStorage, continuation: "")
-            if name.utf8.contains(10) { name = name.replacingOccurrences(of: "\n", with: " ") }
-            wrote = !name.isEmpty
+        var wrote = !name.isEmpty
+        if NameSyntax.isWrittenAsItIs(name) {
             sink.write(name)
+        } else {
+            var escaped = NameSyntax.escape(Substring(String(decoding: name, as: UTF8.self)), continuation: "")
+            if escaped.utf8.contains(10) { escaped = escaped.replacingOccurrences(of: "\n", with: " ") }
+            wrote = !escaped.isEmpty
+            sink.write(escaped)
         }
         // (Meaningful in a sink that keeps everything: one that writes out may have flushed.)
         let nameEnd = max(sink.byteCount, nameStart)
-        for field in item.fields {
-            sink.write(wrote ? " [" : "[")
+        for field in fields {
+            sink.write(static: wrote ? " [" : "[")
             wrote = true
             sink.write(FieldSyntax.renderKey(field.key))
-            sink.write(":: ")
+            sink.write(static: ":: ")
             sink.write(FieldSyntax.renderValue(field.value, bare: true))
-            sink.write("]")
+            sink.write(static: "]")
         }
-        sink.write("\n")
+        sink.write(static: "\n")
         return nameStart..<nameEnd
     }
 
@@ -315,21 +314,27 @@ public struct ItemQuery: Sendable {
         var selector = Selector(query: self, json: json, sink: ByteSink(descriptor: descriptor))
         var info = stat()
         if let file, stat(file.filePath, &info) == 0 { selector.reserve(forFileOf: Int(info.st_size)) }
-        try FormatRegistry.format(id).read(input, options: options, into: &selector)
+        if id == .markdown {
+            _ = try MarkdownFormat().read(input, plainNamesInto: &selector)
+        } else {
+            try FormatRegistry.format(id).read(input, options: options, into: &selector)
+        }
         try selector.finish()
     }
 
     /// The query as a sink of a reader's items: each is numbered, tested and printed (or
     /// kept, to be sorted).
-    struct Selector: ItemSink {
+    struct Selector: PlainItemSink {
         let query: ItemQuery
         let json: Bool
         var sink: ByteSink
         private var counters: [Int] = []
+        /// The current item's position as `list` prints it (`3.2`), made from `counters`.
+        private var position = ByteSink()
         private var section: String?
         private var selected = 0
         private var printed = 0
-        private let needle: String?
+        private let needle: GrepNeedle?
         private let wanted: [(key: String, text: String, value: FieldValue?)]
         /// Items kept to be sorted, compactly (not as items, which would take several times
         /// the file; the arrays are what the peak memory is made of, with the file's text):
@@ -364,7 +369,7 @@ public struct ItemQuery: Sendable {
             self.query = query
             self.json = json
             self.sink = sink
-            needle = query.grep.map { ItemQuery.folded($0) }
+            needle = query.grep.map(GrepNeedle.init)
             wanted = query.fields.map { (key: $0.key, text: $0.value, value: try? Edit.fieldValue($0.value)) }
             var columns: [Int?] = []
             var count = 0
@@ -384,30 +389,84 @@ public struct ItemQuery: Sendable {
         mutating func begin(metadata: [Field]) {}
 
         mutating func item(_ item: TodoItem, depth: Int) {
+            count(depth: depth)
+            if counters.count == 1 { section = item.section }
+            guard query.matches(item, section: section, needle: needle, wanted: wanted) else { return }
+            if !query.sort.isEmpty {
+                writePosition()
+                position.withBytes { keep(item, at: $0) }
+                return
+            }
+            guard isNextPrinted() else { return }
+            writePosition()
+            position.withBytes { position in
+                if json {
+                    sink.write(static: printed == 0 ? "[\n  " : ",\n  ")
+                    ItemQuery.writeJSONObject(item, at: position, to: &sink)
+                } else {
+                    ItemQuery.writeLine(item, at: position, to: &sink)
+                }
+            }
+            printed += 1
+            sink.flushIfFull()
+        }
+
+        /// Plain items, tested and printed from their names' bytes, without an item made of
+        /// each: most of a checklist's items, which `list` on a large checklist spends its
+        /// time on. Sorted items are kept as items (`keep`).
+        mutating func items(plain: ArraySlice<PlainItem>, text: UnsafeBufferPointer<UInt8>, sections: [String]) {
+            for entry in plain {
+                let name = UnsafeBufferPointer(rebasing: text[entry.nameStart..<entry.nameEnd])
+                let itemSection = entry.depth == 0 && entry.section >= 0 ? sections[entry.section] : nil
+                guard query.sort.isEmpty else {
+                    let item = TodoItem(
+                        nameStorage: Substring(String(decoding: name, as: UTF8.self)), status: entry.status,
+                        fields: [], children: [], section: itemSection)
+                    self.item(item, depth: entry.depth)
+                    continue
+                }
+                count(depth: entry.depth)
+                if counters.count == 1 { section = itemSection }
+                // A plain item has no fields, so it has none of those wanted.
+                guard wanted.isEmpty, query.matches(status: entry.status, section: section) else { continue }
+                if let needle, !needle.isFound(inUTF8: name) { continue }
+                guard isNextPrinted() else { continue }
+                writePosition()
+                position.withBytes { position in
+                    if json {
+                        sink.write(static: printed == 0 ? "[\n  " : ",\n  ")
+                        ItemQuery.writeJSONObject(
+                            at: position, name: name, status: entry.status, fields: [], section: itemSection, to: &sink)
+                    } else {
+                        ItemQuery.writeLine(at: position, name: name, status: entry.status, fields: [], to: &sink)
+                    }
+                }
+                printed += 1
+                sink.flushIfFull()
+            }
+        }
+
+        /// Counts an item at `depth` (made at most one deeper than the item before).
+        private mutating func count(depth: Int) {
             let depth = min(max(depth, 0), counters.count)
             if counters.count > depth + 1 { counters.removeLast(counters.count - depth - 1) }
             if counters.count < depth + 1 { counters.append(0) }
             counters[depth] += 1
-            if depth == 0 { section = item.section }
-            guard query.matches(item, section: section, needle: needle, wanted: wanted) else { return }
-            let position = counters.count == 1 ? String(counters[0]) : counters.map(String.init).joined(separator: ".")
-            if !query.sort.isEmpty {
-                keep(item, at: position)
-                return
-            }
-            selected += 1
-            guard selected > query.offset, query.limit.map({ printed < $0 }) ?? true else { return }
-            emit(item, at: position)
         }
 
-        private mutating func emit(_ item: TodoItem, at position: String) {
-            if json {
-                ItemQuery.writeJSON(item, at: position, first: printed == 0, to: &sink)
-            } else {
-                ItemQuery.writeLine(item, at: position, to: &sink)
+        /// Counts a selected item past the offset and the limit: whether it is printed.
+        private mutating func isNextPrinted() -> Bool {
+            selected += 1
+            return selected > query.offset && query.limit.map({ printed < $0 }) ?? true
+        }
+
+        /// Writes the current position (`counters`, `3.2`) into `position`.
+        private mutating func writePosition() {
+            position.removeAll()
+            for (i, n) in counters.enumerated() {
+                if i > 0 { position.write(byte: UInt8(ascii: ".")) }
+                position.write(decimal: n)
             }
-            printed += 1
-            sink.flushIfFull()
         }
 
         /// Makes room for the items of a file of `size` bytes, so that the arrays never grow
@@ -423,7 +482,7 @@ public struct ItemQuery: Sendable {
         }
 
         /// Keeps an item to be sorted: its output, and its keys.
-        private mutating func keep(_ item: TodoItem, at position: String) {
+        private mutating func keep(_ item: TodoItem, at position: UnsafeBufferPointer<UInt8>) {
             let index = lengths.count
             let start = store.byteCount
             let written =

@@ -52,8 +52,18 @@ enum Recognition: Int, Comparable, Sendable {
     static func < (a: Recognition, b: Recognition) -> Bool { a.rawValue < b.rawValue }
 }
 
+/// A sink that takes a checklist's plain items as byte ranges of its text, many at a call,
+/// without a string or an item made of each: how a checklist is read fast (`convert` into
+/// JSON, `list`). Items that are not plain still come to `item(_:depth:)`, in order.
+protocol PlainItemSink: ItemSink {
+    /// A run of checklist items without fields whose names are the text as it is (one line,
+    /// nothing to unescape, no `"` and no control character), their names in `text`, their
+    /// sections in `sections`.
+    mutating func items(plain: ArraySlice<PlainItem>, text: UnsafeBufferPointer<UInt8>, sections: [String]) throws
+}
+
 /// A format's writer of a new file: a sink that owns its output.
-protocol ListWriter: ItemSink {
+protocol ListWriter: PlainItemSink {
     /// Writes what is left; returns what the output could not hold and, for a memory
     /// output, the bytes.
     mutating func finish() throws -> Written
@@ -66,10 +76,6 @@ protocol ListWriter: ItemSink {
     /// nothing to unescape, no `"` and no control character), as its UTF-8 bytes; `section`
     /// for a top-level item. The default makes the item and writes it.
     mutating func item(plainName: UnsafeBufferPointer<UInt8>, status: TodoStatus, section: String?, depth: Int) throws
-
-    /// A run of such items, their names in `text`, their sections in `sections`: one call for
-    /// many items. The default hands each to `item(plainName:…)`.
-    mutating func items(plain: ArraySlice<PlainItem>, text: UnsafeBufferPointer<UInt8>, sections: [String]) throws
 }
 
 extension ListWriter {
@@ -82,6 +88,7 @@ extension ListWriter {
             depth: depth)
     }
 
+    /// Hands each plain item to `item(plainName:…)`.
     mutating func items(plain: ArraySlice<PlainItem>, text: UnsafeBufferPointer<UInt8>, sections: [String]) throws {
         for item in plain {
             try self.item(

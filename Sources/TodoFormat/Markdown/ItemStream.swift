@@ -99,7 +99,7 @@ struct ItemQueue: BlockSink {
 
     /// Hands the items found so far to `writer`, in order: each run of plain items at once,
     /// their names as bytes of the text.
-    mutating func drain<W: ListWriter>(plainNamesInto writer: inout W) throws {
+    mutating func drain<W: PlainItemSink>(plainNamesInto writer: inout W) throws {
         if let tooDeep { throw tooDeep }
         var i = 0
         while i < queued.count {
@@ -123,7 +123,7 @@ struct ItemQueue: BlockSink {
 }
 
 /// A checklist item without fields whose name is the text as it is (`ItemText.plainName`):
-/// what a writer that takes plain names gets (`ListWriter.items(plain:text:sections:)`).
+/// what a sink that takes plain names gets (`PlainItemSink.items(plain:text:sections:)`).
 struct PlainItem {
     /// The name's bytes in the text.
     var nameStart: Int

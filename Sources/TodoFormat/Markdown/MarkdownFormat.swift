@@ -49,16 +49,22 @@ struct MarkdownFormat: ListFormat {
     func read<W: ListWriter>(
         _ input: Input, options: ListOptions, into writer: inout W, leavingOutTextFor target: DocumentFormat
     ) throws -> ConversionWarning? {
-        guard writer.takesPlainNames else {
-            let unlisted = try MarkdownSource(text: input.text(), path: input.name).stream(into: &writer)
-            return target == .markdown ? nil : unlisted.warning(leftOutBy: Self.place(in: target))
-        }
-        let bytes = try input.bytes()
-        let unlisted = try bytes.withUnsafeBufferPointer { buffer in
-            if UTF8Validation.firstInvalidOffset(buffer) >= 0 { _ = try UTF8Validation.decode(bytes, path: input.name) }
-            return try MarkdownSource.stream(bytes: buffer, path: input.name, plainNamesInto: &writer)
-        }
+        let unlisted =
+            writer.takesPlainNames
+            ? try read(input, plainNamesInto: &writer)
+            : try MarkdownSource(text: input.text(), path: input.name).stream(into: &writer)
         return target == .markdown ? nil : unlisted.warning(leftOutBy: Self.place(in: target))
+    }
+
+    /// Reads the list into a sink that takes plain names as bytes, straight from the file's
+    /// bytes, which are checked to be UTF-8 once and never made a string. Returns the text
+    /// that is not items.
+    func read<S: PlainItemSink>(_ input: Input, plainNamesInto sink: inout S) throws -> UnlistedText {
+        let bytes = try input.bytes()
+        return try bytes.withUnsafeBufferPointer { buffer in
+            if UTF8Validation.firstInvalidOffset(buffer) >= 0 { _ = try UTF8Validation.decode(bytes, path: input.name) }
+            return try MarkdownSource.stream(bytes: buffer, path: input.name, plainNamesInto: &sink)
+        }
     }
 
     /// How a warning names a format that has no place for a checklist's text.

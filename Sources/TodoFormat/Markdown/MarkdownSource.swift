@@ -49,10 +49,9 @@ struct MarkdownSource {
         return unlisted
     }
 
-    /// `stream(into:)` for the checklist whose text is `bytes` (valid UTF-8), into a writer
-    /// that takes plain names as bytes (`ListWriter.takesPlainNames`): no string is made of
-    /// the text, nor of most names.
-    static func stream<W: ListWriter>(
+    /// `stream(into:)` for the checklist whose text is `bytes` (valid UTF-8), into a sink
+    /// that takes plain names as bytes: no string is made of the text, nor of most names.
+    static func stream<W: PlainItemSink>(
         bytes: UnsafeBufferPointer<UInt8>, path: String, plainNamesInto writer: inout W
     ) throws -> UnlistedText {
         let front = FrontMatter.read(bytes, file: path)

@@ -18,6 +18,15 @@ enum NameSyntax {
         return true
     }
 
+    /// Whether `escape` writes a name as it is: plain, or plain but for `[` that starts no
+    /// link definition and no text that reads as fields. Tells without making a string.
+    static func isWrittenAsItIs(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard isPlain(bytes, allowingBrackets: true) else { return false }
+        if bytes.first == UInt8(ascii: "[") && startsLikeLinkDefinition(bytes) { return false }
+        // Fields end the line with `]`.
+        return bytes.last != UInt8(ascii: "]") || FieldSyntax.splitFields(ArraySlice(bytes)) == nil
+    }
+
     /// A name as checklist text. Each line feed starts a continuation line (which begins with
     /// `continuation`) unless that would leave a line empty; then, like white space at either
     /// end of a line and every other control character, it is written as a decimal character

@@ -18,5 +18,21 @@ struct NameEscapeShortcutTests {
         #expect(
             NameSyntax.escape(Substring(name), continuation: "  ")
                 == NameSyntax.escapeScalars(Substring(name), continuation: "  "), "\(name.debugDescription)")
+        // `list` writes a name that is written as it is straight from its bytes.
+        if Array(name.utf8).withUnsafeBufferPointer({ NameSyntax.isWrittenAsItIs($0) }) {
+            #expect(NameSyntax.escape(Substring(name), continuation: "  ") == name, "\(name.debugDescription)")
+        }
+    }
+
+    @Test(
+        "tells the names written as they are",
+        arguments: [
+            ("milk", true), ("[ticket 🎫](https://example.com/t/1)", true), ("a [x] b", true), ("日本語", true),
+            ("[label]: x", false), ("has [a:: b]", false), ("R&D", false), ("a\\b", false), (" lead", false),
+            ("line\nbreak", false),
+        ])
+    func writtenAsItIs(name: String, asItIs: Bool) {
+        #expect(Array(name.utf8).withUnsafeBufferPointer { NameSyntax.isWrittenAsItIs($0) } == asItIs)
+        if asItIs { #expect(NameSyntax.escape(Substring(name), continuation: "  ") == name) }
     }
 }
