@@ -19,7 +19,9 @@ extension ListDiff {
         var digests: [ItemDigests] = []
         for input in inputs {
             var sink = ItemDigests()
-            if let reader = try Self.reader(input, format) { try reader.read(input, options: options, into: &sink) }
+            if let reader = try Self.reader(input, format) {
+                try reader.read(input, options: options, plainNamesInto: &sink)
+            }
             digests.append(sink)
         }
         let (a, b) = (digests[0], digests[1])
@@ -53,7 +55,7 @@ extension ListDiff {
             var window = ItemWindow(range: range)
             if !range.isEmpty, let reader = try Self.reader(input, format) {
                 do {
-                    try reader.read(input, options: options, into: &window)
+                    try reader.read(input, options: options, plainNamesInto: &window)
                 } catch is ItemWindow.Done {}
             }
             middles.append(window.entries)
@@ -90,7 +92,12 @@ extension ListDiff {
 }
 
 /// Each item's depth and a hash of it (with its depth), and the list's metadata.
-struct ItemDigests: ItemSink {
+///
+/// Names and sections are hashed as their UTF-8 bytes, not as strings: a string's hash is
+/// that of its normalized form, which took a quarter of a large diff's time. Names that are
+/// equal as strings but not byte for byte (composed and decomposed accents) then hash apart,
+/// which only leaves them to be compared as strings, among the items between the equal runs.
+struct ItemDigests: PlainItemSink {
     var hashes: [Int] = []
     var depths: [UInt8] = []
     var metadata: [Field] = []
@@ -98,24 +105,54 @@ struct ItemDigests: ItemSink {
     mutating func begin(metadata: [Field]) { self.metadata = metadata }
 
     mutating func item(_ item: TodoItem, depth: Int) {
-        var hasher = Hasher()
-        hasher.combine(depth)
-        hasher.combine(item.nameStorage)
-        hasher.combine(item.status)
+        var hasher = Self.hasher(depth: depth, status: item.status, section: item.section)
+        let name = item.nameStorage
+        if name.utf8.withContiguousStorageIfAvailable({ Self.combine(name: $0, into: &hasher) }) == nil {
+            Array(name.utf8).withUnsafeBufferPointer { Self.combine(name: $0, into: &hasher) }
+        }
         for field in item.fields {
             hasher.combine(field.key)
             hasher.combine(ListDiff.comparable(field.value))
         }
-        hasher.combine(item.section)
         hashes.append(hasher.finalize())
         depths.append(UInt8(clamping: depth))
+    }
+
+    /// Plain items, hashed as `item(_:depth:)` hashes the same items (they have no fields).
+    mutating func items(plain: ArraySlice<PlainItem>, text: UnsafeBufferPointer<UInt8>, sections: [String]) {
+        for entry in plain {
+            let section = entry.depth == 0 && entry.section >= 0 ? sections[entry.section] : nil
+            var hasher = Self.hasher(depth: entry.depth, status: entry.status, section: section)
+            Self.combine(name: UnsafeBufferPointer(rebasing: text[entry.nameStart..<entry.nameEnd]), into: &hasher)
+            hashes.append(hasher.finalize())
+            depths.append(UInt8(clamping: entry.depth))
+        }
+    }
+
+    private static func hasher(depth: Int, status: TodoStatus, section: String?) -> Hasher {
+        var hasher = Hasher()
+        hasher.combine(depth)
+        hasher.combine(status)
+        if var section {
+            hasher.combine(1 as UInt8)
+            section.withUTF8 { combine(name: $0, into: &hasher) }
+        } else {
+            hasher.combine(0 as UInt8)
+        }
+        return hasher
+    }
+
+    /// A name's bytes, and their count (so that one name's end is not the next's start).
+    private static func combine(name: UnsafeBufferPointer<UInt8>, into hasher: inout Hasher) {
+        hasher.combine(name.count)
+        hasher.combine(bytes: UnsafeRawBufferPointer(name))
     }
 
     mutating func end() {}
 }
 
 /// The items whose indexes (in document order) fall in `range`, as alignment entries.
-struct ItemWindow: ItemSink {
+struct ItemWindow: PlainItemSink {
     /// Thrown past the window's last item, to stop reading.
     struct Done: Error {}
 
@@ -135,6 +172,22 @@ struct ItemWindow: ItemSink {
         item.children = []
         item.detachName()
         entries.append(ItemAlignment.Entry(item, depth: depth))
+    }
+
+    /// Plain items: those before the window are only counted.
+    mutating func items(plain: ArraySlice<PlainItem>, text: UnsafeBufferPointer<UInt8>, sections: [String]) throws {
+        for entry in plain {
+            guard index >= range.lowerBound else {
+                index += 1
+                continue
+            }
+            let name = Substring(
+                String(decoding: UnsafeBufferPointer(rebasing: text[entry.nameStart..<entry.nameEnd]), as: UTF8.self))
+            let section = entry.depth == 0 && entry.section >= 0 ? sections[entry.section] : nil
+            try item(
+                TodoItem(nameStorage: name, status: entry.status, fields: [], children: [], section: section),
+                depth: entry.depth)
+        }
     }
 
     mutating func end() {}

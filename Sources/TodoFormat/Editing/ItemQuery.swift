@@ -314,11 +314,7 @@ public struct ItemQuery: Sendable {
         var selector = Selector(query: self, json: json, sink: ByteSink(descriptor: descriptor))
         var info = stat()
         if let file, stat(file.filePath, &info) == 0 { selector.reserve(forFileOf: Int(info.st_size)) }
-        if id == .markdown {
-            _ = try MarkdownFormat().read(input, plainNamesInto: &selector)
-        } else {
-            try FormatRegistry.format(id).read(input, options: options, into: &selector)
-        }
+        try FormatRegistry.format(id).read(input, options: options, plainNamesInto: &selector)
         try selector.finish()
     }
 

@@ -16,6 +16,10 @@ protocol ListFormat: Sendable {
     /// Reads the list, handing its metadata and items to `sink` as they are found.
     func read<S: ItemSink>(_ input: Input, options: ListOptions, into sink: inout S) throws
 
+    /// `read(_:options:into:)` into a sink that takes a checklist's plain items as bytes. Only
+    /// a checklist has such items: the other formats hand every item to `item(_:depth:)`.
+    func read<S: PlainItemSink>(_ input: Input, options: ListOptions, plainNamesInto sink: inout S) throws
+
     /// A writer of a new file.
     func writer(to output: Output, options: ListOptions) throws -> any ListWriter
 
@@ -26,6 +30,10 @@ protocol ListFormat: Sendable {
 
 extension ListFormat {
     var aliases: [String] { [] }
+
+    func read<S: PlainItemSink>(_ input: Input, options: ListOptions, plainNamesInto sink: inout S) throws {
+        try read(input, options: options, into: &sink)
+    }
 
     /// A format without an update of its own writes the file anew.
     func update(_ existing: Input, with list: TodoList, options: ListOptions) throws -> PendingWrite {

@@ -56,6 +56,10 @@ struct MarkdownFormat: ListFormat {
         return target == .markdown ? nil : unlisted.warning(leftOutBy: Self.place(in: target))
     }
 
+    func read<S: PlainItemSink>(_ input: Input, options: ListOptions, plainNamesInto sink: inout S) throws {
+        _ = try read(input, plainNamesInto: &sink)
+    }
+
     /// Reads the list into a sink that takes plain names as bytes, straight from the file's
     /// bytes, which are checked to be UTF-8 once and never made a string. Returns the text
     /// that is not items.

@@ -122,4 +122,28 @@ struct ListDiffFilesTests {
         #expect(fromFiles.changes.map(\.description) == fromLists.changes.map(\.description))
         #expect(!fromFiles.isEmpty)
     }
+
+    /// A checklist's plain items are hashed from its bytes, a JSON file's items from their
+    /// strings: the same list in both, one name composed and the other decomposed, is no change.
+    @Test("a checklist against the same list in JSON, accents composed or not, is no change; an edit is one")
+    func acrossFormats() throws {
+        let folder = try TemporaryDirectory()
+        let checklist =
+            "# Home\n- [ ] caf\u{E9} cr\u{E8}me\n  - [x] [link](https://x.org) & more\n- [/] due [due:: 2024-06-01]\n"
+        try checklist.write(toFile: folder.path("a.md"), atomically: false, encoding: .utf8)
+        let json = """
+            [{"name": "cafe\u{301} cre\u{300}me", "checked": false, "section": "Home",
+              "children": [{"name": "[link](https://x.org) & more", "checked": true}]},
+             {"name": "due", "checked": false, "status": "/", "due": "2024-06-01", "section": "Home"}]
+            """
+        try json.write(toFile: folder.path("b.json"), atomically: false, encoding: .utf8)
+        let same = try ListDiff(
+            old: folder.url.appendingPathComponent("a.md"), new: folder.url.appendingPathComponent("b.json"))
+        #expect(same.changes.map(\.description) == [])
+        try json.replacingOccurrences(of: "\"checked\": true", with: "\"checked\": false")
+            .write(toFile: folder.path("b.json"), atomically: false, encoding: .utf8)
+        let edited = try ListDiff(
+            old: folder.url.appendingPathComponent("a.md"), new: folder.url.appendingPathComponent("b.json"))
+        #expect(edited.changes.map(\.description) == ["unchecked 1.1: [link](https://x.org) & more"])
+    }
 }
