@@ -390,11 +390,13 @@ public struct ItemQuery: Sendable {
             guard query.matches(item, section: section, needle: needle, wanted: wanted) else { return }
             if !query.sort.isEmpty {
                 writePosition()
+                let position = self.position  // (a copy: keep changes self)
                 position.withBytes { keep(item, at: $0) }
                 return
             }
             guard isNextPrinted() else { return }
             writePosition()
+            let position = self.position  // (a copy: the sink changes self)
             position.withBytes { position in
                 if json {
                     sink.write(static: printed == 0 ? "[\n  " : ",\n  ")
@@ -428,6 +430,7 @@ public struct ItemQuery: Sendable {
                 if let needle, !needle.isFound(inUTF8: name) { continue }
                 guard isNextPrinted() else { continue }
                 writePosition()
+                let position = self.position  // (a copy: the sink changes self)
                 position.withBytes { position in
                     if json {
                         sink.write(static: printed == 0 ? "[\n  " : ",\n  ")
@@ -494,7 +497,9 @@ public struct ItemQuery: Sendable {
             }
             if sortsByName {
                 let offset = written.lowerBound - start
-                if offset < 1 << 16, written.count < 1 << 16, isWrittenAsNFC(item.nameStorage, written: written) {
+                if offset < 1 << 16, written.count < 1 << 16,
+                    Self.isWrittenAsNFC(item.nameStorage, written: written, in: store)
+                {
                     nameSpans.append(UInt32(offset) << 16 | UInt32(written.count))
                 } else {
                     nameSpans.append(Self.elsewhere)
@@ -530,7 +535,7 @@ public struct ItemQuery: Sendable {
         /// Unicode's NFC form: such bytes compare as Swift's strings do (`<` on strings orders
         /// their NFC forms' scalars, which is the order of their UTF-8 bytes), without the
         /// stdlib's normalisation in every comparison.
-        private func isWrittenAsNFC(_ name: Substring, written: Range<Int>) -> Bool {
+        private static func isWrittenAsNFC(_ name: Substring, written: Range<Int>, in store: ByteSink) -> Bool {
             let same = name.utf8.withContiguousStorageIfAvailable { raw -> Bool in
                 guard raw.count == written.count else { return false }
                 return store.withBytes { buffer in
@@ -602,7 +607,19 @@ public struct ItemQuery: Sendable {
                         }
                         return UnsafeBufferPointer(rebasing: names[nameRanges[i]!])
                     }
+                    // Each name's first 8 bytes as a number (0 after its end): most names compare
+                    // by it, without memcmp.
+                    // (A constant: a variable the comparisons capture is checked at every access.)
+                    let prefixes: [UInt64] =
+                        !sortsByName
+                        ? []
+                        : lengths.indices.map { i in
+                            var prefix: UInt64 = 0
+                            for (k, byte) in name(i).prefix(8).enumerated() { prefix |= UInt64(byte) << (56 - 8 * k) }
+                            return prefix
+                        }
                     func compareNames(_ a: Int, _ b: Int) -> Int {
+                        if prefixes[a] != prefixes[b] { return prefixes[a] < prefixes[b] ? -1 : 1 }
                         let x = name(a)
                         let y = name(b)
                         let n = min(x.count, y.count)

@@ -40,6 +40,15 @@ struct ItemQueryTests {
         # Home
         1. [ ] numbered item
         2. [x] second
+        - [ ] item 10 [prio:: 2]
+        - [ ] item 1
+        - [ ] item 100 [prio:: 1]
+        - [ ] item 10
+        - [ ] ab
+        - [ ] a
+        - [ ] ab c [prio:: 2]
+        - [ ] caf\u{E9}
+        - [ ] cafe\u{301} again
 
         """
 
@@ -69,6 +78,8 @@ struct ItemQueryTests {
                 }
             ),
             ("sorted", query { $0.sort = [("name", true)] }),
+            ("sorted up", query { $0.sort = [("name", false)] }),
+            ("sorted by prio, then name", query { $0.sort = [("prio", true), ("name", false)] }),
         ]
     }()
 
