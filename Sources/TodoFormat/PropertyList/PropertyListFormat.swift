@@ -46,8 +46,11 @@ struct PropertyListFormat: ListFormat {
     }
 
     func writer(to output: Output, options: ListOptions) throws -> any ListWriter {
-        PropertyListWriter(
-            format: self, sink: output.makeSink(), outputName: output.name, layout: ItemLayout(options.schema))
+        let layout = ItemLayout(options.schema)
+        if !isBinary && layout.keyOrder.isEmpty {
+            return XMLListWriter(into: output.makeSink(), outputName: output.name, layout: layout)
+        }
+        return PropertyListWriter(format: self, sink: output.makeSink(), outputName: output.name, layout: layout)
     }
 
     /// Writes the list into the file changing only what changed: an XML file keeps every
@@ -97,27 +100,32 @@ struct PropertyListFormat: ListFormat {
         var log = WarningLog()
         if !list.metadata.isEmpty { log.append(contentsOf: [.metadataLeftOut(list.metadata, by: "a property list")]) }
         let binary = isBinary
-        func losses(_ value: FieldValue) -> [String] {
-            binary ? BinaryListRewriter.losses(in: value) : XMLRenderer.losses(in: value)
-        }
         func walk(_ items: [TodoItem], _ path: [Int]) {
             for (i, item) in items.enumerated() {
-                var messages: [String] = []
-                if !isBinary && XMLRenderer.mayHaveForbidden(item.name) { messages += losses(.string(item.name)) }
-                if !isBinary, let section = item.section, XMLRenderer.mayHaveForbidden(section) {
-                    messages += losses(.string(section))
-                }
-                for field in item.fields { messages += losses(field.value) }
-                for message in messages {
-                    log.note(
-                        .values, message,
-                        item: ItemPositions.describe(ListPlan<BinaryOldItem>.position(path + [i]), item))
-                }
+                Self.noteLosses(
+                    of: item, binary: binary, at: { ListPlan<BinaryOldItem>.position(path + [i]) }, in: &log)
                 if !item.children.isEmpty { walk(item.children, path + [i]) }
             }
         }
         walk(list.items, [])
         return log.warnings
+    }
+
+    /// Notes in `log` what a property list cannot hold of an item's own values (not its
+    /// children's), naming the item by its position (made only when there is a loss).
+    static func noteLosses(of item: TodoItem, binary: Bool, at position: () -> String, in log: inout WarningLog) {
+        func losses(_ value: FieldValue) -> [String] {
+            binary ? BinaryListRewriter.losses(in: value) : XMLRenderer.losses(in: value)
+        }
+        var messages: [String] = []
+        if !binary && XMLRenderer.mayHaveForbidden(item.name) { messages += losses(.string(item.name)) }
+        if !binary, let section = item.section, XMLRenderer.mayHaveForbidden(section) {
+            messages += losses(.string(section))
+        }
+        for field in item.fields { messages += losses(field.value) }
+        guard !messages.isEmpty else { return }
+        let described = ItemPositions.describe(position(), item)
+        for message in messages { log.note(.values, message, item: described) }
     }
 }
 

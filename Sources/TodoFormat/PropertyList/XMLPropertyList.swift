@@ -353,22 +353,36 @@ struct XMLPropertyListReader {
 struct XMLPropertyListWriter {
     private let layout: ItemLayout
 
-    static func write(_ root: OutputValue, layout: ItemLayout, to sink: inout ByteSink) {
-        sink.write(
-            """
-            <?xml version="1.0" encoding="UTF-8"?>
-            <!DOCTYPE plist PUBLIC "-//Apple//DTD PLIST 1.0//EN" "http://www.apple.com/DTDs/PropertyList-1.0.dtd">
-            <plist version="1.0">
-
-            """)
-        let writer = XMLPropertyListWriter(layout: layout)
-        writer.write(root, depth: 0, to: &sink)
-        sink.write("</plist>\n")
+    init(layout: ItemLayout) {
+        self.layout = layout
     }
 
-    private static let tabs: [String] = (0..<32).map { String(repeating: "\t", count: $0) }
-    private func indent(_ depth: Int) -> String {
-        depth < Self.tabs.count ? Self.tabs[depth] : String(repeating: "\t", count: depth)
+    static func write(_ root: OutputValue, layout: ItemLayout, to sink: inout ByteSink) {
+        sink.write(static: header)
+        let writer = XMLPropertyListWriter(layout: layout)
+        writer.write(root, depth: 0, to: &sink)
+        sink.write(static: footer)
+    }
+
+    /// What comes before the root, and after it.
+    static let header: StaticString = """
+        <?xml version="1.0" encoding="UTF-8"?>
+        <!DOCTYPE plist PUBLIC "-//Apple//DTD PLIST 1.0//EN" "http://www.apple.com/DTDs/PropertyList-1.0.dtd">
+        <plist version="1.0">
+
+        """
+    static let footer: StaticString = "</plist>\n"
+
+    /// `text` after `depth` tabs.
+    func line(_ depth: Int, _ text: StaticString, to sink: inout ByteSink) {
+        let tabs: StaticString = "\t\t\t\t\t\t\t\t\t\t\t\t\t\t\t\t\t\t\t\t\t\t\t\t\t\t\t\t\t\t\t\t"
+        var left = depth
+        while left > 0 {
+            let n = min(left, tabs.utf8CodeUnitCount)
+            sink.write(UnsafeBufferPointer(start: tabs.utf8Start, count: n))
+            left -= n
+        }
+        sink.write(static: text)
     }
 
     private func write(_ node: OutputValue, depth: Int, to sink: inout ByteSink) {
@@ -376,60 +390,83 @@ struct XMLPropertyListWriter {
         case .value(let value): write(value, depth: depth, to: &sink)
         case .items(let items):
             if items.isEmpty {
-                sink.write(indent(depth) + "<array/>\n")
+                line(depth, "<array/>\n", to: &sink)
                 return
             }
-            sink.write(indent(depth) + "<array>\n")
+            line(depth, "<array>\n", to: &sink)
             for item in items { write(layout.entries(of: item), depth: depth + 1, to: &sink) }
-            sink.write(indent(depth) + "</array>\n")
+            line(depth, "</array>\n", to: &sink)
         case .dictionary(let entries):
             write(entries, depth: depth, to: &sink)
         }
     }
 
     private func write(_ entries: [OutputEntry], depth: Int, to sink: inout ByteSink) {
+        if writeOpen(entries, depth: depth, to: &sink) { line(depth, "</dict>\n", to: &sink) }
+    }
+
+    /// A dictionary without its end tag (`<dict/>` when it has no entries, and false).
+    func writeOpen(_ entries: [OutputEntry], depth: Int, to sink: inout ByteSink) -> Bool {
         // Property lists have no null: such entries are left out.
         let entries = entries.filter { if case .value(.null) = $0.value { false } else { true } }
         if entries.isEmpty {
-            sink.write(indent(depth) + "<dict/>\n")
-            return
+            line(depth, "<dict/>\n", to: &sink)
+            return false
         }
-        sink.write(indent(depth) + "<dict>\n")
+        line(depth, "<dict>\n", to: &sink)
         for entry in entries {
-            sink.write(indent(depth + 1) + "<key>")
-            escaped(entry.key, to: &sink)
-            sink.write("</key>\n")
+            writeKey(entry.key, depth: depth + 1, to: &sink)
             write(entry.value, depth: depth + 1, to: &sink)
         }
-        sink.write(indent(depth) + "</dict>\n")
+        return true
+    }
+
+    /// `<key>…</key>` on a line.
+    func writeKey(_ key: String, depth: Int, to sink: inout ByteSink) {
+        line(depth, "<key>", to: &sink)
+        escaped(key, to: &sink)
+        sink.write(static: "</key>\n")
     }
 
     private func write(_ value: FieldValue, depth: Int, to sink: inout ByteSink) {
         switch value {
         case .string(let s):
-            sink.write(indent(depth) + "<string>")
+            line(depth, "<string>", to: &sink)
             escaped(s, to: &sink)
-            sink.write("</string>\n")
-        case .integer(let i): sink.write(indent(depth) + "<integer>\(i)</integer>\n")
-        case .bigInteger(let digits): sink.write(indent(depth) + "<integer>\(digits)</integer>\n")
+            sink.write(static: "</string>\n")
+        case .integer(let i):
+            line(depth, "<integer>", to: &sink)
+            sink.write(String(i))
+            sink.write(static: "</integer>\n")
+        case .bigInteger(let digits):
+            line(depth, "<integer>", to: &sink)
+            sink.write(digits)
+            sink.write(static: "</integer>\n")
         case .double(let d):
             let text = d.isNaN ? "nan" : d.isInfinite ? (d < 0 ? "-inf" : "inf") : String(d)
-            sink.write(indent(depth) + "<real>\(text)</real>\n")
-        case .bool(let b): sink.write(indent(depth) + (b ? "<true/>\n" : "<false/>\n"))
+            line(depth, "<real>", to: &sink)
+            sink.write(text)
+            sink.write(static: "</real>\n")
+        case .bool(let b): line(depth, b ? "<true/>\n" : "<false/>\n", to: &sink)
         case .date(let d):
             // XML property list dates are whole seconds (plistlib and Apple read no fraction).
             let whole = Date(timeIntervalSince1970: d.timeIntervalSince1970.rounded(.down))
-            sink.write(indent(depth) + "<date>\(ISO8601.format(whole))</date>\n")
-        case .data(let d): sink.write(indent(depth) + "<data>\(d.base64EncodedString())</data>\n")
+            line(depth, "<date>", to: &sink)
+            sink.write(ISO8601.format(whole))
+            sink.write(static: "</date>\n")
+        case .data(let d):
+            line(depth, "<data>", to: &sink)
+            sink.write(d.base64EncodedString())
+            sink.write(static: "</data>\n")
         case .null: break
         case .array(let values):
             if values.isEmpty {
-                sink.write(indent(depth) + "<array/>\n")
+                line(depth, "<array/>\n", to: &sink)
                 return
             }
-            sink.write(indent(depth) + "<array>\n")
+            line(depth, "<array>\n", to: &sink)
             for v in values { write(v, depth: depth + 1, to: &sink) }
-            sink.write(indent(depth) + "</array>\n")
+            line(depth, "</array>\n", to: &sink)
         case .dictionary(let fields):
             write(fields.map { OutputEntry($0.key, .value($0.value)) }, depth: depth, to: &sink)
         }
@@ -437,21 +474,22 @@ struct XMLPropertyListWriter {
 
     /// Text as element content (`XMLRenderer.text`): references for `&`, `<`, `>` and a
     /// carriage return; U+FFFD for what XML 1.0 cannot hold (`losses` warns of it).
-    private func escaped(_ s: String, to sink: inout ByteSink) {
-        var clean = true
-        for b in s.utf8
+    func escaped(_ s: String, to sink: inout ByteSink) {
+        var s = s
+        s.withUTF8 { escaped(utf8: $0, to: &sink) }
+    }
+
+    /// `escaped` for text given as its UTF-8 bytes.
+    func escaped(utf8 bytes: UnsafeBufferPointer<UInt8>, to sink: inout ByteSink) {
+        for b in bytes
         where b == UInt8(ascii: "<") || b == UInt8(ascii: ">") || b == UInt8(ascii: "&")
             || (b < 32 && b != 9 && b != 10) || b == 0xEF
         {
-            clean = false
-            break
-        }
-        if clean {
-            sink.write(s)
+            var out: [UInt8] = []
+            XMLRenderer().text(String(decoding: bytes, as: UTF8.self), to: &out)
+            sink.write(bytes: out)
             return
         }
-        var out: [UInt8] = []
-        XMLRenderer().text(s, to: &out)
-        sink.write(bytes: out)
+        sink.write(bytes)
     }
 }

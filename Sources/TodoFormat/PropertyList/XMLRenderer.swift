@@ -84,7 +84,10 @@ struct XMLRenderer {
 
     /// Whether a string may hold a character XML 1.0 cannot: a quick look at its bytes.
     static func mayHaveForbidden<S: StringProtocol>(_ s: S) -> Bool {
-        s.utf8.contains { $0 < 32 && $0 != 9 && $0 != 10 || $0 == 0xEF }
+        func scan<C: Sequence<UInt8>>(_ bytes: C) -> Bool {
+            bytes.contains { $0 < 32 && $0 != 9 && $0 != 10 || $0 == 0xEF }
+        }
+        return s.utf8.withContiguousStorageIfAvailable { scan($0) } ?? scan(s.utf8)
     }
 
     /// Whether a string holds a character XML 1.0 cannot.

@@ -117,6 +117,13 @@ struct ItemLayout: Hashable, Sendable {
     func entries(of item: TodoItem) -> [OutputEntry] { entries(of: item, keys: entryKeys) }
 
     func entries(of item: TodoItem, keys: EntryKeys) -> [OutputEntry] {
+        entries(of: item, keys: keys, hasChildren: !item.children.isEmpty)
+    }
+
+    /// `entries(of:keys:)` for an item that has children (`hasChildren`) or not, whatever its
+    /// `children` hold: a writer that streams items (whose children follow them) tells. The
+    /// children's entry is there when `item.children` holds them.
+    func entries(of item: TodoItem, keys: EntryKeys, hasChildren: Bool) -> [OutputEntry] {
         var entries: [OutputEntry] = []
         entries.reserveCapacity(3 + item.fields.count)
         entries.append(OutputEntry(keys.name, .value(.string(item.name))))
@@ -144,7 +151,7 @@ struct ItemLayout: Hashable, Sendable {
                 // A field whose key would be read back as a role, or that a role's key already
                 // took, goes under `fields`: every key is written once.
                 if mustNest(field.key, besides: written) || field.key == keys.fields
-                    || (field.key == keys.children && !item.children.isEmpty)
+                    || (field.key == keys.children && hasChildren)
                 {
                     nested.append(field)
                 } else {
