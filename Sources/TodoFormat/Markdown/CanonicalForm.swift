@@ -4,6 +4,13 @@ import Foundation
 /// a comparison with the text (`TextComparison`), or a file written only when it differs.
 protocol CanonicalOutput {
     mutating func write(_ bytes: UnsafeBufferPointer<UInt8>)
+    /// Whether what is written after now can change nothing (a comparison found a
+    /// difference): then the parser stops.
+    var isDecided: Bool { get }
+}
+
+extension CanonicalOutput {
+    var isDecided: Bool { false }
 }
 
 extension ByteSink: CanonicalOutput {}
@@ -208,7 +215,8 @@ struct CanonicalFormWriter<Output: CanonicalOutput>: BlockSink {
 }
 
 /// Compares what is written with a text, up to the first difference: whether a checklist is
-/// already in canonical form, without its canonical form in memory.
+/// already in canonical form, without its canonical form in memory (and, when it is not,
+/// without parsing further than the first difference written).
 struct TextComparison: CanonicalOutput {
     let text: UnsafeBufferPointer<UInt8>
     /// What was written matches the text up to here.
@@ -222,6 +230,9 @@ struct TextComparison: CanonicalOutput {
 
     /// Whether what was written is the text.
     var isEqual: Bool { !differs && position == text.count }
+
+    /// What is written is never taken back: a difference found stays.
+    var isDecided: Bool { differs }
 
     mutating func write(_ bytes: UnsafeBufferPointer<UInt8>) {
         guard !differs, let source = bytes.baseAddress else { return }
@@ -350,8 +361,9 @@ public enum ChecklistFormatting {
                 text: text, parsedFrom: front.bodyStart, lineEnding: MarkdownSource.lineEnding(of: text),
                 into: output),
             startsFile: front.bodyStart == 0)
-        var writer = parser.parse(from: 0, firstLine: front.firstBodyLine)
-        writer.finish()
+        // `fmt --check` stops at the first difference it finds.
+        var writer = parser.parse(from: 0, firstLine: front.firstBodyLine) { $0.output.isDecided }
+        if !writer.output.isDecided { writer.finish() }
         return writer.output
     }
 }

@@ -133,6 +133,27 @@ struct CanonicalFormWriterTests {
         }
     }
 
+    @Test("texts of several megabytes: --check stops at a difference, fmt writes the equal part before it")
+    func largeTexts() throws {
+        let lines = (0..<60_000).map { "- [ ] item \($0) with some words\n" + ($0 % 7 == 0 ? "  - [x] nested\n" : "") }
+        let canonical = "# Big\n" + lines.joined()
+        let variants = [
+            canonical, canonical.replacingOccurrences(of: "- [ ] item 59999", with: "* [ ] item 59999"),
+            canonical.replacingOccurrences(of: "- [ ] item 1 ", with: "+ [ ] item 1 "),
+            canonical.replacingOccurrences(of: "- [ ] item 30000", with: "-  [ ] item 30000"),
+        ]
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("fmt-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        for (k, text) in variants.enumerated() {
+            let url = directory.appendingPathComponent("big.md")
+            try Data(text.utf8).write(to: url)
+            #expect(try ChecklistFormatting.isCanonical(contentsOf: url) == (k == 0))
+            #expect(try ChecklistFormatting.format(contentsOf: url) == (k != 0))
+            #expect(try Data(contentsOf: url) == Data(canonical.utf8), "variant \(k)")
+        }
+    }
+
     @Test("a byte that is not UTF-8 is an error at its place")
     func invalidUTF8() {
         #expect(throws: ParseError.self) { try ChecklistFormatting.isCanonical([0x2D, 0x20, 0xFF], path: "x.md") }
