@@ -60,6 +60,13 @@ struct ByteSink {
         if total > capacity { grow(total - count) }
     }
 
+    /// Drops the bytes written after the first `count` (a sink that keeps everything in
+    /// memory): a writer that wrote something it then finds it need not keep.
+    mutating func truncate(to count: Int) {
+        precondition(descriptor < 0 && count <= self.count)
+        self.count = count
+    }
+
     mutating func write(_ text: String) {
         var text = text
         text.withUTF8 { write($0) }

@@ -159,13 +159,21 @@ enum ItemText {
         return ByteScan.containsEscapeOrJSONEscape(UnsafeBufferPointer(rebasing: bytes[first])) ? nil : first
     }
 
+    /// The byte range of the name when the name is its one line as it is, without fields,
+    /// escapes or character references; nil otherwise.
+    static func verbatimName(of parsed: ParsedItem, bytes: UnsafeBufferPointer<UInt8>) -> Range<Int>? {
+        let first = parsed.firstNameLine
+        guard parsed.moreNameLines.isEmpty, first.isEmpty || bytes[first.upperBound - 1] != UInt8(ascii: "]") else {
+            return nil
+        }
+        return ByteScan.contains(UnsafeBufferPointer(rebasing: bytes[first]), UInt8(ascii: "\\"), UInt8(ascii: "&"))
+            ? nil : first
+    }
+
     static func nameAndFields(
         of parsed: ParsedItem, in source: String?, bytes: UnsafeBufferPointer<UInt8>
     ) -> (Substring, [Field]) {
-        let first = parsed.firstNameLine
-        if parsed.moreNameLines.isEmpty && (first.isEmpty || bytes[first.upperBound - 1] != UInt8(ascii: "]"))
-            && !ByteScan.contains(UnsafeBufferPointer(rebasing: bytes[first]), UInt8(ascii: "\\"), UInt8(ascii: "&"))
-        {
+        if let first = verbatimName(of: parsed, bytes: bytes) {
             if let source { return (slice(source, first), []) }
             return (Substring(String(decoding: UnsafeBufferPointer(rebasing: bytes[first]), as: UTF8.self)), [])
         }

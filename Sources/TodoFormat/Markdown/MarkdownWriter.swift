@@ -54,26 +54,50 @@ struct MarkdownWriter: ListWriter {
 
     /// `- [c] name [fields]` with its indentation and line ending.
     static func writeLine(of item: TodoItem, depth: Int, lineEnding: String, to sink: inout ByteSink) {
-        sink.write(Indentation.twoSpaces(depth))
-        switch item.status {
-        case .open: sink.write("- [ ] ")
-        case .done: sink.write("- [x] ")
-        case .custom(let scalar): sink.write("- [" + String(scalar) + "] ")
-        }
         // Most names need no escaping: one scan of their bytes, one copy.
-        let plain =
-            item.fields.isEmpty
-            && item.nameStorage.utf8.withContiguousStorageIfAvailable { bytes -> Bool in
-                guard NameSyntax.isPlain(bytes) else { return false }
-                sink.write(bytes)
-                return true
-            } == true
-        if !plain {
-            sink.write(
-                FieldSyntax.render(
-                    name: item.nameStorage, fields: item.fields, continuation: Indentation.twoSpaces(depth + 1),
-                    lineEnding: lineEnding))
+        if item.fields.isEmpty,
+            item.nameStorage.utf8.withContiguousStorageIfAvailable({
+                writeLine(plainName: $0, status: item.status, depth: depth, lineEnding: lineEnding, to: &sink)
+            }) == true
+        {
+            return
         }
+        writeMarker(status: item.status, depth: depth, to: &sink)
+        sink.write(
+            FieldSyntax.render(
+                name: item.nameStorage, fields: item.fields, continuation: Indentation.twoSpaces(depth + 1),
+                lineEnding: lineEnding))
         sink.write(lineEnding)
+    }
+
+    /// `writeLine(of:depth:lineEnding:to:)` for an item without fields named `name`, when the
+    /// name needs no escaping (`NameSyntax.isWrittenAsIs`): its bytes are the name as written,
+    /// and no item need be made of them. Returns false, having written nothing, for another name.
+    static func writeLine(
+        plainName name: UnsafeBufferPointer<UInt8>, status: TodoStatus, depth: Int, lineEnding: String,
+        to sink: inout ByteSink
+    ) -> Bool {
+        guard NameSyntax.isWrittenAsIs(name) else { return false }
+        writeMarker(status: status, depth: depth, to: &sink)
+        sink.write(name)
+        sink.write(lineEnding)
+        return true
+    }
+
+    /// The indentation, the marker and the box with the white space after it.
+    private static func writeMarker(status: TodoStatus, depth: Int, to sink: inout ByteSink) {
+        // Byte by byte rather than through strings: fmt writes every item's line this way.
+        sink.write(upTo: 2 * depth) { p in
+            p.initialize(repeating: 32, count: 2 * depth)
+            return 2 * depth
+        }
+        switch status {
+        case .open: sink.write(static: "- [ ] ")
+        case .done: sink.write(static: "- [x] ")
+        case .custom(let scalar):
+            sink.write(static: "- [")
+            for b in scalar.utf8 { sink.write(byte: b) }
+            sink.write(static: "] ")
+        }
     }
 }

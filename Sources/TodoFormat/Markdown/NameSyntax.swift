@@ -10,12 +10,16 @@ enum NameSyntax {
     static func isPlain(_ bytes: UnsafeBufferPointer<UInt8>, allowingBrackets: Bool = false) -> Bool {
         guard let first = bytes.first, let last = bytes.last else { return true }
         if first == 32 || first == 9 || last == 32 || last == 9 { return false }
-        let bracket: UInt8 = allowingBrackets ? 0x5C : 0x5B
-        for b in bytes where b < 0x20 || b == 0x5C || b == bracket || b == 0x26 || b == 0x7F || b == 0xC2 {
-            // `\`, `[`, `&`, control characters (and the lead byte of U+0080 to U+00BF).
-            return false
-        }
-        return true
+        // `\`, `[`, `&`, control characters (and the lead byte of U+0080 to U+00BF).
+        return !ByteScan.containsNameEscape(bytes, allowingBrackets: allowingBrackets)
+    }
+
+    /// Whether `escape` writes the one-line name whose bytes these are as they are: plain
+    /// (brackets allowed), and not where `escapeBrackets` adds a backslash (a `[` at the start,
+    /// text that reads as fields, which ends with `]`). False for some names written as they
+    /// are too: a writer that skips `escape` on it must not rely on the converse.
+    static func isWrittenAsIs(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        isPlain(bytes, allowingBrackets: true) && bytes.first != UInt8(ascii: "[") && bytes.last != UInt8(ascii: "]")
     }
 
     /// Whether `escape` writes a name as it is: plain, or plain but for `[` that starts no

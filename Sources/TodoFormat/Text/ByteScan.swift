@@ -40,6 +40,22 @@ enum ByteScan {
             wordwise: { has($0, 0x22) | has($0, 0x5C) | hasBelow($0, 0x20) != 0 })
     }
 
+    /// Whether `bytes` holds a byte that keeps a name from being written as it is
+    /// (`NameSyntax.isPlain`): one below 0x20, `\`, `&`, 0x7F, 0xC2, and `[` unless
+    /// `allowingBrackets`.
+    static func containsNameEscape(_ bytes: UnsafeBufferPointer<UInt8>, allowingBrackets: Bool) -> Bool {
+        if allowingBrackets {
+            return words(
+                bytes, bytewise: { $0 < 0x20 || $0 == 0x5C || $0 == 0x26 || $0 == 0x7F || $0 == 0xC2 },
+                wordwise: { has($0, 0x5C) | has($0, 0x26) | has($0, 0x7F) | has($0, 0xC2) | hasBelow($0, 0x20) != 0 })
+        }
+        return words(
+            bytes, bytewise: { $0 < 0x20 || $0 == 0x5C || $0 == 0x5B || $0 == 0x26 || $0 == 0x7F || $0 == 0xC2 },
+            wordwise: {
+                has($0, 0x5C) | has($0, 0x5B) | has($0, 0x26) | has($0, 0x7F) | has($0, 0xC2) | hasBelow($0, 0x20) != 0
+            })
+    }
+
     /// Whether a byte passes `bytewise`, testing eight at a time with `wordwise` (a test of
     /// whether any byte of a word passes). The last word overlaps the one before it.
     @inline(__always)

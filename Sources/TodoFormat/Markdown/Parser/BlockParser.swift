@@ -74,6 +74,28 @@ struct BlockParser<Sink: BlockSink> {
         return finish()
     }
 
+    /// `parse(from:firstLine:)` that stops early, at the end of a line, once `done` is true of
+    /// the sink (asked after about every megabyte): then the document is not finished, and
+    /// the sink has only what the lines so far gave it.
+    mutating func parse(from start: Int, firstLine: Int, until done: (Sink) -> Bool) -> Sink {
+        line.number = firstLine - 1
+        let text = line.text
+        guard let base = text.baseAddress else { return finish() }
+        var position = start
+        while position < text.count {
+            var end = text.count
+            if position + (1 << 20) < text.count,
+                let newline = memchr(base + position + (1 << 20), 10, end - position - (1 << 20))
+            {
+                end = base.distance(to: newline.assumingMemoryBound(to: UInt8.self)) + 1
+            }
+            parseLines(from: position, to: end)
+            if done(sink) { return sink }
+            position = end
+        }
+        return finish()
+    }
+
     /// Parses the lines that start in `start..<end`; more lines may follow with another call.
     mutating func parseLines(from start: Int, to end: Int) {
         let text = line.text
