@@ -89,13 +89,17 @@ struct ListPlan<Old: PlannedOldItem> {
     /// the comparison found the middle to be that one item (`old` its file's item), without
     /// the whole list. Nil where the whole list is needed: identities to check or order
     /// fields to renumber across it.
-    init?(replacing index: Int, of oldCount: Int, with item: TodoItem, old: Old, layout: ItemLayout) {
+    init?(
+        replacing index: Int, of oldCount: Int, with item: TodoItem, old: Old, layout: ItemLayout,
+        movesAcrossDepths: Bool = false
+    ) {
         // `ListRewrite.renumbered` renumbers where the layout has order fields (or no items).
         guard layout.identityKey == nil, !layout.hasOrder, layout.itemCount > 0 else { return nil }
         rewrite = ListRewrite(prefix: index, suffix: oldCount - index - 1, oldCount: oldCount, newCount: oldCount)
         items = []
         middleItems = [item]
-        middle = Self.placements(of: [item], given: [item], old: [old], layout: layout, movesAcrossDepths: false)
+        middle = Self.placements(
+            of: [item], given: [item], old: [old], layout: layout, movesAcrossDepths: movesAcrossDepths)
         outer = [:]
     }
 

@@ -62,6 +62,15 @@ struct FileEditItemTests {
                 + "<key>done</key><false/></dict>\r\n\t\t<dict><key>title</key><string>b</string>"
                 + "<key>done</key><true/></dict>\r\n\t</array>\r\n</dict>\r\n</plist>\r\n"
         ),
+        (
+            "header.yaml",
+            "title: My list\n---\n# comment\n- name: a\n  checked: false   # trailing\n  priority: 1\n"
+                + "- name: b\n  checked: true\n  children:\n    - name: c\n      checked: false\n"
+                + "- {name: d, checked: false}\n"
+        ),
+        ("crlf.yaml", "todos:\r\n  - name: a\r\n    checked: false\r\n  - name: \"b\"\r\n    checked: true\r\n"),
+        // Anchors: what is written is read back as the whole list.
+        ("anchor.yaml", "base: &b {checked: false}\nitems:\n  - name: a\n    <<: *b\n  - name: b\n    checked: true\n"),
     ]
 
     static let edits: [Edit] = [
@@ -72,14 +81,17 @@ struct FileEditItemTests {
         .unset(.position([1]), ["priority", "status"]), .check([.position([9])]), .check([.position([2, 7])]),
     ]
 
-    @Test("JSON and XML property lists change one item alone", arguments: ["plain.json", "crlf.json", "nested.plist"])
+    @Test(
+        "JSON, XML property lists and YAML change one item alone",
+        arguments: ["plain.json", "crlf.json", "nested.plist"] + (buildHasYAML ? ["header.yaml"] : []))
     func takesItemAlone(_ name: String) throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("todofmt-item-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
         let file = folder.appendingPathComponent(name)
         try Data(Self.files.first { $0.name == name }!.text.utf8).write(to: file)
-        let format = try FormatRegistry.format(name.hasSuffix(".json") ? .json : .plist)
+        let format = try FormatRegistry.format(
+            name.hasSuffix(".json") ? .json : name.hasSuffix(".yaml") ? .yaml : .plist)
         let update = try format.updateItem(Input(file: file.path), at: 1, options: ListOptions()) { item in
             var item = item
             item.status = item.status == .done ? .open : .done
@@ -94,16 +106,41 @@ struct FileEditItemTests {
 
     @Test("done, undo, toggle, rename, set and unset", arguments: files.indices)
     func sameBytes(_ index: Int) throws {
+        let (name, text) = Self.files[index]
+        try Self.compare(name, Array(text.utf8), Self.edits)
+    }
+
+    /// A binary property list of more objects than 2-byte references reach (the only ones
+    /// changed one item alone).
+    @Test("a large binary property list")
+    func binary() throws {
+        let items = (0..<25_000).map { i in
+            TodoItem(
+                name: "item \(i)", status: i % 3 == 0 ? .done : .open, fields: [Field("n", .integer(i))],
+                children: i % 7 == 0 ? [TodoItem(name: "child \(i)")] : [])
+        }
+        let bytes = try TodoList(items: items).encoded(as: .bplist)
+        try Self.compare(
+            "large.bplist", bytes,
+            [
+                .check([.position([2])]), .uncheck([.position([1])]), .rename(.position([8, 1]), to: "x"),
+                .set(.position([5]), [Field("n", .integer(-1)), Field("m", .string("new"))]),
+                .unset(.position([5]), ["n"]),
+            ])
+    }
+
+    /// Makes each edit on the file `name` holding `bytes` on its item alone and on the whole
+    /// list, and expects the same outcome and the same bytes.
+    static func compare(_ name: String, _ bytes: [UInt8], _ edits: [Edit]) throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("todofmt-item-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
-        let (name, text) = Self.files[index]
         try Clock.$pinned.withValue(Date(timeIntervalSince1970: 1_700_000_000)) {
-            for edit in Self.edits {
+            for edit in edits {
                 var results: [(bytes: [UInt8], outcome: String)] = []
                 for alone in [true, false] {
                     let file = folder.appendingPathComponent(name)
-                    try Data(text.utf8).write(to: file)
+                    try Data(bytes).write(to: file)
                     var fileEdit = FileEdit(file: file, edits: [edit])
                     fileEdit.editsItemAlone = alone
                     let outcome: String
