@@ -86,6 +86,39 @@ public enum Edit: Hashable, Sendable {
         }
     }
 
+    /// The top-level item (from 0) that holds every item the edits change, when each edit
+    /// changes items where they stand (status, name, fields) and names them by position;
+    /// with the edits made on that item alone (as item 1 of a list of it). Nil for edits
+    /// that add, remove or move items, or name an item (every name must then be known).
+    static func inOneTopLevelItem(_ edits: [Edit]) -> (index: Int, edits: [Edit])? {
+        var index: Int? = nil
+        func rebased(_ address: ItemAddress) -> ItemAddress? {
+            guard case .position(let path) = address, index == nil || index == path[0] - 1 else { return nil }
+            index = path[0] - 1
+            return .position([1] + path.dropFirst())
+        }
+        func rebased(_ addresses: [ItemAddress]) -> [ItemAddress]? {
+            let all = addresses.compactMap(rebased)
+            return all.count == addresses.count ? all : nil
+        }
+        var made: [Edit] = []
+        for edit in edits {
+            let one: Edit?
+            switch edit {
+            case .check(let addresses): one = rebased(addresses).map(Edit.check)
+            case .uncheck(let addresses): one = rebased(addresses).map(Edit.uncheck)
+            case .toggle(let addresses): one = rebased(addresses).map(Edit.toggle)
+            case .rename(let address, let name): one = rebased(address).map { .rename($0, to: name) }
+            case .set(let address, let fields): one = rebased(address).map { .set($0, fields) }
+            case .unset(let address, let keys): one = rebased(address).map { .unset($0, keys) }
+            case .add, .remove, .move: one = nil
+            }
+            guard let one else { return nil }
+            made.append(one)
+        }
+        return index.map { ($0, made) }
+    }
+
     /// Sets the status of each item (once, however often it is named).
     private static func setStatus<O: ItemOutline>(
         _ addresses: [ItemAddress], in outline: inout O, file: String, _ status: (TodoStatus) -> TodoStatus

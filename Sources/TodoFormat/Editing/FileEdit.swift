@@ -22,6 +22,9 @@ public struct FileEdit: Sendable {
     public var strict = false
     /// Runs just before the write is committed (tests change the file there).
     var beforeCommit: (@Sendable () -> Void)?
+    /// Whether an edit of one item may be made on that item alone (`editItem`); tests turn
+    /// it off to compare with the whole list's write.
+    var editsItemAlone = true
 
     /// The edits to make, in order, on the list in `file`, read and written with `options`.
     public init(file: URL, edits: [Edit], options: ListOptions = ListOptions(), dryRun: Bool = false) {
@@ -53,7 +56,38 @@ public struct FileEdit: Sendable {
         if format == .markdown {
             return try editChecklist(path, fingerprint: before)
         }
+        if let result = try editItem(input, format: format, fingerprint: before) { return result }
         return try editList(input, format: format, fingerprint: before)
+    }
+
+    /// Edits inside one top-level item named by position (`done FILE 3.2`) made on that item
+    /// alone, where the format can write one item back (`ListFormat.updateItem`): a file of
+    /// a million items is then scanned, not read into a list and compared item by item. Nil
+    /// where the list must be read (`editList`), also when anything fails: the list is read
+    /// then, and the error (a position not there, a file that does not read) is said as
+    /// reading it says it.
+    private func editItem(_ input: Input, format: DocumentFormat, fingerprint: FileFingerprint) throws -> Result? {
+        guard editsItemAlone, !dryRun, let (index, edits) = Edit.inOneTopLevelItem(edits) else { return nil }
+        let path = file.filePath
+        let pending: PendingWrite
+        do {
+            let update = try FormatRegistry.format(format).updateItem(input, at: index, options: options) { item in
+                var tree = TreeList(TodoList(items: [item]))
+                for edit in edits { try edit.apply(to: &tree, file: path) }
+                guard tree.changed else { return nil }
+                try tree.list.checkDepth()
+                return tree.list.items[0]
+            }
+            switch update {
+            case .unsupported: return nil
+            case .unchanged: return Result()
+            case .pending(let write): pending = write
+            }
+        } catch {
+            return nil
+        }
+        beforeCommit?()
+        return try commit(pending, format: format, fingerprint: fingerprint)
     }
 
     private func editChecklist(_ path: String, fingerprint: FileFingerprint) throws -> Result {
@@ -123,6 +157,15 @@ public struct FileEdit: Sendable {
         beforeCommit?()
         try fingerprint.check(path)
         let pending = try reader.update(input, with: list, options: options)
+        return try commit(pending, format: format, fingerprint: fingerprint)
+    }
+
+    /// Commits a write into the file (of `format`) unless `strict` refuses its warnings or
+    /// the file changed on disk since it was read (`fingerprint`).
+    private func commit(_ pending: PendingWrite, format: DocumentFormat, fingerprint: FileFingerprint) throws
+        -> Result
+    {
+        let path = file.filePath
         if strict && !pending.warnings.isEmpty {
             pending.discard()
             throw ConversionError.lossRefused(path: path, pending.warnings)
@@ -135,8 +178,7 @@ public struct FileEdit: Sendable {
             pending.discard()
             throw error
         }
-        result.warnings = pending.warnings
-        return result
+        return Result(warnings: pending.warnings, changed: true)
     }
 
     /// What writing `list` would change: the update made on a copy of the file, compared.

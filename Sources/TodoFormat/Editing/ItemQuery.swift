@@ -280,7 +280,7 @@ public struct ItemQuery: Sendable {
         let nameStart = sink.byteCount
         // As `checklistText`, written piece by piece: only an escaped name can hold a line break.
         var wrote = !name.isEmpty
-        if NameSyntax.isWrittenAsItIs(name) {
+        if NameSyntax.isWrittenAsIs(name) {
             sink.write(name)
         } else {
             var escaped = NameSyntax.escape(Substring(String(decoding: name, as: UTF8.self)), continuation: "")

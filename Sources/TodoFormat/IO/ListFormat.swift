@@ -26,6 +26,26 @@ protocol ListFormat: Sendable {
     /// Writes `list` into the existing file `existing` (of this format), keeping what in it
     /// is not the list. Nothing changes until the pending write is committed.
     func update(_ existing: Input, with list: TodoList, options: ListOptions) throws -> PendingWrite
+
+    /// Writes into the existing file `existing` its top-level item `index` (with its
+    /// children) as `change` makes it (nil: unchanged), every other byte as it stands:
+    /// what `update` writes for the file's list with that item changed, without reading the
+    /// whole list (an edit of one item in a long file). `.unsupported` where the format
+    /// cannot tell (the caller reads the list and calls `update`); an error from reading
+    /// may also mean only that.
+    func updateItem(
+        _ existing: Input, at index: Int, options: ListOptions, change: (TodoItem) throws -> TodoItem?
+    ) throws -> ItemUpdate
+}
+
+/// What `ListFormat.updateItem` did.
+enum ItemUpdate {
+    /// The format could not make the change on its own: the whole list is needed.
+    case unsupported
+    /// `change` left the item as it was: nothing is written.
+    case unchanged
+    /// The file with the item changed, to be committed.
+    case pending(PendingWrite)
 }
 
 extension ListFormat {
@@ -34,6 +54,10 @@ extension ListFormat {
     func read<S: PlainItemSink>(_ input: Input, options: ListOptions, plainNamesInto sink: inout S) throws {
         try read(input, options: options, into: &sink)
     }
+
+    func updateItem(
+        _ existing: Input, at index: Int, options: ListOptions, change: (TodoItem) throws -> TodoItem?
+    ) throws -> ItemUpdate { .unsupported }
 
     /// A format without an update of its own writes the file anew.
     func update(_ existing: Input, with list: TodoList, options: ListOptions) throws -> PendingWrite {

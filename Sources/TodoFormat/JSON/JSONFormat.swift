@@ -69,6 +69,17 @@ struct JSONFormat: ListFormat {
         return try bytes.withUnsafeBufferPointer(update)
     }
 
+    /// Changes one item where it stands (`TextListPatcher.write(replacing:…)`): the file is
+    /// mapped and scanned, not read into items.
+    func updateItem(
+        _ existing: Input, at index: Int, options: ListOptions, change: (TodoItem) throws -> TodoItem?
+    ) throws -> ItemUpdate {
+        guard let path = existing.path, let mapped = MappedFile(path: path) else { return .unsupported }
+        var patcher = try JSONListPatcher.patcher(
+            for: mapped.bytes, path: existing.name, options: options, mapped: mapped)
+        return try patcher.updateItem(at: index, in: path, change: change)
+    }
+
     private func writeNew(_ list: TodoList, to path: String, options: ListOptions) throws -> PendingWrite {
         let output = try Output.file(path)
         do {

@@ -11,6 +11,14 @@ enum JSONListPatcher {
         to sink: inout ByteSink,
         mapped: MappedFile? = nil
     ) throws -> [ConversionWarning] {
+        var patcher = try self.patcher(for: bytes, path: path, options: options, mapped: mapped)
+        return try patcher.write(items, to: &sink)
+    }
+
+    /// The patcher of the list in the JSON text `bytes` (whose name is `path`).
+    static func patcher(
+        for bytes: UnsafeBufferPointer<UInt8>, path: String, options: ListOptions, mapped: MappedFile? = nil
+    ) throws -> TextListPatcher<JSONListSyntax> {
         var scanner = JSONScanner(bytes: bytes, path: path)
         let list: ListStart
         let listName: String
@@ -36,11 +44,10 @@ enum JSONListPatcher {
         default:
             throw scanner.unexpected(expecting: "a JSON array of items, or an object holding one")
         }
-        var patcher = try TextListPatcher(
+        return try TextListPatcher(
             bytes: bytes, path: path, list: list, listName: listName, schema: options.schema, syntax: syntax,
             dropsNulls: false,
             mapped: mapped)
-        return try patcher.write(items, to: &sink)
     }
 
     /// Moves the scanner from an object to the value at a path of keys (the last of a key's

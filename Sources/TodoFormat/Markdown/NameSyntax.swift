@@ -14,17 +14,11 @@ enum NameSyntax {
         return !ByteScan.containsNameEscape(bytes, allowingBrackets: allowingBrackets)
     }
 
-    /// Whether `escape` writes the one-line name whose bytes these are as they are: plain
-    /// (brackets allowed), and not where `escapeBrackets` adds a backslash (a `[` at the start,
-    /// text that reads as fields, which ends with `]`). False for some names written as they
-    /// are too: a writer that skips `escape` on it must not rely on the converse.
+    /// Whether `escape` writes the one-line name whose bytes these are as they are: plain, or
+    /// plain but for `[` that starts no link definition and no text that reads as fields (so
+    /// the name has no fields either). Tells without making a string. False for some names
+    /// written as they are too: a writer that skips `escape` must not rely on the converse.
     static func isWrittenAsIs(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
-        isPlain(bytes, allowingBrackets: true) && bytes.first != UInt8(ascii: "[") && bytes.last != UInt8(ascii: "]")
-    }
-
-    /// Whether `escape` writes a name as it is: plain, or plain but for `[` that starts no
-    /// link definition and no text that reads as fields. Tells without making a string.
-    static func isWrittenAsItIs(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
         guard isPlain(bytes, allowingBrackets: true) else { return false }
         if bytes.first == UInt8(ascii: "[") && startsLikeLinkDefinition(bytes) { return false }
         // Fields end the line with `]`.

@@ -89,30 +89,7 @@ struct BinaryListRewriter {
         _ items: [TodoItem], into bytes: UnsafeBufferPointer<UInt8>, path: String, options: ListOptions,
         embedded: (any EmbeddedListCodec)?, to sink: inout ByteSink
     ) throws -> [ConversionWarning] {
-        let reader = try BinaryPropertyListReader(bytes: bytes, path: path)
-        var route: [Int] = []  // the dictionary entries leading to the list, by index
-        var place = ListPlace.root
-        var listObject = reader.topObject
-        if try reader.arrayElements(reader.topObject) == nil {
-            guard case .dictionary(let fields) = try reader.value(reader.topObject) else {
-                throw reader.error("the root is neither an array of items nor a dictionary holding one", at: 8)
-            }
-            try PropertyListReader.refuseKeyedArchive(fields, path: path)
-            place = try ListPlace.locate(in: fields, key: options.key, schema: options.schema, path: path).place
-            let keys: [String]
-            switch place {
-            case .root: keys = []
-            case .key(let path), .jsonData(let path): keys = path
-            }
-            for key in keys {
-                let entries = try reader.dictionaryEntries(listObject) ?? []
-                guard let i = try entries.lastIndex(where: { try reader.string($0.key) == key }) else {
-                    throw reader.error("there is no key '\(key)'", at: try reader.offset(of: listObject))
-                }
-                route.append(i)
-                listObject = entries[i].value
-            }
-        }
+        let (reader, route, place, listObject) = try locate(in: bytes, path: path, options: options)
         let name = place == .root ? "the list" : "the list under '\(place.keyPath)'"
         var rewriter = BinaryListRewriter(
             reader: reader, path: path, schema: options.schema, listName: name, extra: items)
@@ -148,6 +125,39 @@ struct BinaryListRewriter {
         }
         rewriter.writer.end(top: top, to: &sink)
         return rewriter.warnings.warnings
+    }
+
+    /// The reader of the property list `bytes` (whose name is `path`), the dictionary
+    /// entries (by index) that lead from its top object to the list, the list's place and
+    /// its object.
+    private static func locate(in bytes: UnsafeBufferPointer<UInt8>, path: String, options: ListOptions) throws
+        -> (reader: BinaryPropertyListReader, route: [Int], place: ListPlace, list: Int)
+    {
+        let reader = try BinaryPropertyListReader(bytes: bytes, path: path)
+        var route: [Int] = []  // the dictionary entries leading to the list, by index
+        var place = ListPlace.root
+        var listObject = reader.topObject
+        if try reader.arrayElements(reader.topObject) == nil {
+            guard case .dictionary(let fields) = try reader.value(reader.topObject) else {
+                throw reader.error("the root is neither an array of items nor a dictionary holding one", at: 8)
+            }
+            try PropertyListReader.refuseKeyedArchive(fields, path: path)
+            place = try ListPlace.locate(in: fields, key: options.key, schema: options.schema, path: path).place
+            let keys: [String]
+            switch place {
+            case .root: keys = []
+            case .key(let path), .jsonData(let path): keys = path
+            }
+            for key in keys {
+                let entries = try reader.dictionaryEntries(listObject) ?? []
+                guard let i = try entries.lastIndex(where: { try reader.string($0.key) == key }) else {
+                    throw reader.error("there is no key '\(key)'", at: try reader.offset(of: listObject))
+                }
+                route.append(i)
+                listObject = entries[i].value
+            }
+        }
+        return (reader, route, place, listObject)
     }
 
     private init(
@@ -260,14 +270,18 @@ struct BinaryListRewriter {
     /// The list's array: unchanged items copied, changed ones patched, new ones written.
     private mutating func writeList(_ given: [TodoItem], old list: Int, to sink: inout ByteSink) throws -> Int {
         let rewrite = try self.rewrite(given)
-        let sampled = self.sampled
-        let reader = self.reader
-        let schema = self.schema
-        let elements = self.elements
-        func node(_ k: Int) throws -> BinaryOldItem {
-            k < sampled.count
-                ? sampled[k] : try BinaryOldItem.read(elements[k], reader: reader, schema: schema, depth: 0)
-        }
+        let middle = try readMiddle(rewrite)
+        let plan = try ListPlan(given, rewrite: rewrite, old: middle, layout: layout, path: path) { try node($0) }
+        return try write(plan, to: &sink)
+    }
+
+    /// The file's top-level item `k`, read.
+    private func node(_ k: Int) throws -> BinaryOldItem {
+        k < sampled.count ? sampled[k] : try BinaryOldItem.read(elements[k], reader: reader, schema: schema, depth: 0)
+    }
+
+    /// The file's items in the middle of `rewrite`; the layout learns from those past the sample.
+    private mutating func readMiddle(_ rewrite: ListRewrite) throws -> [BinaryOldItem] {
         var middle: [BinaryOldItem] = []
         for k in rewrite.oldMiddle {
             let item = try node(k)
@@ -278,8 +292,12 @@ struct BinaryListRewriter {
             layout = learner.finish()
             layout.dropsNulls = true
         }
-        self.sampled = []
-        let plan = try ListPlan(given, rewrite: rewrite, old: middle, layout: layout, path: path) { try node($0) }
+        return middle
+    }
+
+    /// The list's array as `plan` plans it.
+    private mutating func write(_ plan: ListPlan<BinaryOldItem>, to sink: inout ByteSink) throws -> Int {
+        let rewrite = plan.rewrite
         self.plan = plan
         if let key = layout.integerID, plan.hasNew {
             var largest = layout.largestID
@@ -291,8 +309,8 @@ struct BinaryListRewriter {
             nextID = ItemLayout.id(after: largest)
         }
         var refs: [Int] = []
-        refs.reserveCapacity(plan.items.count)
-        for i in plan.items.indices {
+        refs.reserveCapacity(rewrite.newCount)
+        for i in 0..<rewrite.newCount {
             if rewrite.newMiddle.contains(i) {
                 refs.append(try write(plan.middle[i - rewrite.prefix], to: &sink))
             } else if let placed = plan.outer[i] {
@@ -302,6 +320,49 @@ struct BinaryListRewriter {
             }
         }
         return writer.container(0xA0, refs: refs, to: &sink)
+    }
+
+    /// `ListFormat.updateItem` on the binary property list `bytes`, the file `file`: its
+    /// top-level item `index` as `change` makes it, the rest copied. This is what `write`
+    /// writes for the list with that item changed (top-level items are compared in place,
+    /// so the middle is that item), found without reading every item twice. Unsupported
+    /// where the plan needs the whole list (`ListPlan.init(replacing:…)`), and in a file of
+    /// fewer objects than 2-byte references reach (the references' size then depends on how
+    /// many objects the whole list makes).
+    static func updateItem(
+        at index: Int, in file: String, bytes: UnsafeBufferPointer<UInt8>, path: String, options: ListOptions,
+        change: (TodoItem) throws -> TodoItem?
+    ) throws -> ItemUpdate {
+        let (reader, route, place, listObject) = try locate(in: bytes, path: path, options: options)
+        if case .jsonData = place { return .unsupported }
+        guard reader.objectCount + 8 > 0xFFFF else { return .unsupported }
+        let name = place == .root ? "the list" : "the list under '\(place.keyPath)'"
+        var rewriter = BinaryListRewriter(reader: reader, path: path, schema: options.schema, listName: name, extra: [])
+        try rewriter.learn(listObject)
+        let count = rewriter.elements.count
+        guard index < count else { return .unsupported }
+        let old = try rewriter.node(index)
+        guard let item = try change(old.item) else { return .unchanged }
+        guard item != old.item else { return .unsupported }
+        let rewrite = ListRewrite(prefix: index, suffix: count - index - 1, oldCount: count, newCount: count)
+        let middle = try rewriter.readMiddle(rewrite)
+        guard let plan = ListPlan(replacing: index, of: count, with: item, old: middle[0], layout: rewriter.layout)
+        else { return .unsupported }
+        let output = try Output.file(file)
+        do {
+            var sink = output.makeSink()
+            sink.write("bplist00")
+            let top = try rewriter.copy(reader.topObject, replacing: route[...], to: &sink) { rewriter, sink in
+                try rewriter.write(plan, to: &sink)
+            }
+            rewriter.writer.end(top: top, to: &sink)
+            _ = try sink.finish(path: output.name)
+            return .pending(
+                PendingWrite(warnings: rewriter.warnings.warnings, commit: output.commit, discard: output.discard))
+        } catch {
+            output.discard()
+            throw error
+        }
     }
 
     private mutating func write(_ placement: Placement, to sink: inout ByteSink) throws -> Int {

@@ -85,6 +85,26 @@ struct PropertyListFormat: ListFormat {
         }
     }
 
+    /// Changes one item where it stands: in an XML file the file is mapped and scanned, not
+    /// read into items (`TextListPatcher.write(replacing:…)`); a binary file is written anew
+    /// reading only that item (`BinaryListRewriter.updateItem`).
+    func updateItem(
+        _ existing: Input, at index: Int, options: ListOptions, change: (TodoItem) throws -> TodoItem?
+    ) throws -> ItemUpdate {
+        guard let path = existing.path else { return .unsupported }
+        if isBinary {
+            let bytes = try existing.bytes()
+            return try bytes.withUnsafeBufferPointer { buffer in
+                try BinaryListRewriter.updateItem(
+                    at: index, in: path, bytes: buffer, path: existing.name, options: options, change: change)
+            }
+        }
+        guard let mapped = MappedFile(path: path) else { return .unsupported }
+        let found = try XMLListPatcher.find(in: mapped.bytes, path: existing.name, options: options, mapped: mapped)
+        guard case .array(var patcher) = found else { return .unsupported }
+        return try patcher.updateItem(at: index, in: path, change: change)
+    }
+
     /// Writes a whole property list in this format.
     func write(_ root: OutputValue, layout: ItemLayout, to sink: inout ByteSink) {
         if isBinary {

@@ -8,6 +8,26 @@ enum XMLListPatcher {
         _ items: [TodoItem], into bytes: UnsafeBufferPointer<UInt8>, path: String, options: ListOptions,
         embedded: (any EmbeddedListCodec)?, to sink: inout ByteSink, mapped: MappedFile? = nil
     ) throws -> [ConversionWarning] {
+        switch try find(in: bytes, path: path, options: options, mapped: mapped) {
+        case .array(var patcher):
+            return try patcher.write(items, to: &sink)
+        case .data(let tag, var reader, let place):
+            return try writeData(
+                items, at: tag, in: &reader, place: place, path: path, options: options, embedded: embedded, to: &sink)
+        }
+    }
+
+    /// Where a property list keeps its list: an array, or JSON text in a `<data>` value (its
+    /// tag, the reader past it, and its place).
+    enum Found {
+        case array(TextListPatcher<XMLListSyntax>)
+        case data(XMLPropertyListReader.Tag, XMLPropertyListReader, ListPlace)
+    }
+
+    /// Finds the list in the property list `bytes` (whose name is `path`).
+    static func find(
+        in bytes: UnsafeBufferPointer<UInt8>, path: String, options: ListOptions, mapped: MappedFile? = nil
+    ) throws -> Found {
         var reader = XMLPropertyListReader(bytes: bytes, path: path)
         let rootTag = try reader.openPlist()
         let list: ListStart
@@ -34,19 +54,15 @@ enum XMLListPatcher {
             let (place, _) = try ListPlace.locate(in: fields, key: options.key, schema: options.schema, path: path)
             reader.position = rootTag.offset
             let tag = try seek(place, in: &reader)
-            if case .jsonData = place {
-                return try writeData(
-                    items, at: tag, in: &reader, place: place, path: path, options: options, embedded: embedded,
-                    to: &sink)
-            }
+            if case .jsonData = place { return .data(tag, reader, place) }
             list = .scanned(try arraySpan(tag, &reader))
             listName = "the list under '\(place.keyPath)'"
         }
-        var patcher = try TextListPatcher(
-            bytes: bytes, path: path, list: list, listName: listName, schema: options.schema, syntax: syntax,
-            dropsNulls: true,
-            mapped: mapped)
-        return try patcher.write(items, to: &sink)
+        return .array(
+            try TextListPatcher(
+                bytes: bytes, path: path, list: list, listName: listName, schema: options.schema, syntax: syntax,
+                dropsNulls: true,
+                mapped: mapped))
     }
 
     /// The array whose opening tag is `tag`, its elements skipped over.

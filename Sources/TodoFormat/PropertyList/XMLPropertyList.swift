@@ -24,11 +24,12 @@ struct XMLPropertyListReader {
 
     /// A tag: its name, whether it closes (`</x>`) or is empty (`<x/>`), and where it starts.
     struct Tag {
-        var name: ArraySlice<UInt8>
+        /// The name's bytes in the file (not a copy: a scan makes a tag per element).
+        var name: UnsafeBufferPointer<UInt8>
         var isClosing: Bool
         var isEmpty: Bool
         var offset: Int
-        func `is`(_ word: String) -> Bool { name.elementsEqual(word.utf8) }
+        func `is`(_ word: String) -> Bool { name.count == word.utf8.count && name.elementsEqual(word.utf8) }
         var text: String { String(decoding: name, as: UTF8.self) }
     }
 
@@ -69,7 +70,11 @@ struct XMLPropertyListReader {
             skipSpace()
             guard position < bytes.count else { throw error("unexpected end of the property list") }
             guard bytes[position] == UInt8(ascii: "<") else { throw error("unexpected text outside an element") }
-            if starts(with: "<!--", at: position) {
+            // Only `<!` and `<?` start what is not a tag (checked first: most are tags).
+            let second = position + 1 < bytes.count ? bytes[position + 1] : 0
+            if second != UInt8(ascii: "!") && second != UInt8(ascii: "?") {
+                return try tag()
+            } else if starts(with: "<!--", at: position) {
                 try skip(past: "-->", what: "comment")
             } else if starts(with: "<?", at: position) {
                 try skip(past: "?>", what: "processing instruction")
@@ -92,7 +97,7 @@ struct XMLPropertyListReader {
             if c == UInt8(ascii: ">") || c == UInt8(ascii: "/") || c == 32 || c == 9 || c == 10 || c == 13 { break }
             position += 1
         }
-        let name = ArraySlice(UnsafeBufferPointer(rebasing: bytes[nameStart..<position]))
+        let name = UnsafeBufferPointer(rebasing: bytes[nameStart..<position])
         guard !name.isEmpty else { throw error("malformed tag", at: start) }
         // Attributes (plist's version) are skipped; quoted values may hold '>'.
         var quote: UInt8 = 0
@@ -197,14 +202,15 @@ struct XMLPropertyListReader {
     }
 
     /// Moves past the text of a scalar element up to its closing tag `name`, without decoding it.
-    mutating func skipText(until name: ArraySlice<UInt8>, opened: Tag) throws(ParseError) {
+    mutating func skipText(until name: UnsafeBufferPointer<UInt8>, opened: Tag) throws(ParseError) {
         while position < bytes.count {
             if bytes[position] == UInt8(ascii: "<") {
-                if starts(with: "<![CDATA[", at: position) {
+                let second = position + 1 < bytes.count ? bytes[position + 1] : 0
+                if second == UInt8(ascii: "!") && starts(with: "<![CDATA[", at: position) {
                     try skip(past: "]]>", what: "CDATA section")
                     continue
                 }
-                if starts(with: "<!--", at: position) {
+                if second == UInt8(ascii: "!") && starts(with: "<!--", at: position) {
                     try skip(past: "-->", what: "comment")
                     continue
                 }

@@ -41,8 +41,11 @@ enum ItemPlacement<Old: PlannedOldItem> {
 /// outside the middle whose order numbers changed.
 struct ListPlan<Old: PlannedOldItem> {
     let rewrite: ListRewrite
-    /// The list as written: order fields renumbered.
+    /// The list as written: order fields renumbered. Empty in a plan of one item
+    /// (`init(replacing:…)`), which never holds the whole list.
     let items: [TodoItem]
+    /// The list's top-level items in the middle, as written.
+    private let middleItems: [TodoItem]
     /// Placements of the middle's top-level items.
     let middle: [ItemPlacement<Old>]
     /// Placements of top-level items outside the middle whose order numbers changed.
@@ -61,15 +64,60 @@ struct ListPlan<Old: PlannedOldItem> {
         let renumbered = ListRewrite.renumbered(given, layout: layout)
         let items = renumbered ?? given
         self.items = items
-        let newMiddle = Array(given[rewrite.newMiddle])
+        middleItems = Array(items[rewrite.newMiddle])
+        middle = Self.placements(
+            of: items[rewrite.newMiddle], given: given[rewrite.newMiddle], old: old, layout: layout,
+            movesAcrossDepths: movesAcrossDepths)
+        var outer: [Int: ItemPlacement<Old>] = [:]
+        if renumbered != nil {
+            func zip(_ old: Old, _ item: TodoItem, _ before: TodoItem, _ path: [Int]) -> ItemPlacement<Old> {
+                let children = item.children.indices.map {
+                    zip(old.children[$0], item.children[$0], before.children[$0], path + [$0])
+                }
+                if item.fields == before.fields && Self.childrenKept(children, of: old) { return .kept(old) }
+                return .changed(old, item, children, .path(path))
+            }
+            for i in items.indices where !rewrite.newMiddle.contains(i) && items[i] != given[i] {
+                outer[i] = zip(try oldItem(rewrite.oldIndex(ofOuter: i)), items[i], given[i], [i])
+            }
+        }
+        self.outer = outer
+    }
+
+    /// Plans a list that is the file's own but for its top-level item `index` (of
+    /// `oldCount`), which becomes `item`: what `init(_:rewrite:…)` plans for that list, where
+    /// the comparison found the middle to be that one item (`old` its file's item), without
+    /// the whole list. Nil where the whole list is needed: identities to check or order
+    /// fields to renumber across it.
+    init?(
+        replacing index: Int, of oldCount: Int, with item: TodoItem, old: Old, layout: ItemLayout,
+        movesAcrossDepths: Bool = false
+    ) {
+        // `ListRewrite.renumbered` renumbers where the layout has order fields (or no items).
+        guard layout.identityKey == nil, !layout.hasOrder, layout.itemCount > 0 else { return nil }
+        rewrite = ListRewrite(prefix: index, suffix: oldCount - index - 1, oldCount: oldCount, newCount: oldCount)
+        items = []
+        middleItems = [item]
+        middle = Self.placements(
+            of: [item], given: [item], old: [old], layout: layout, movesAcrossDepths: movesAcrossDepths)
+        outer = [:]
+    }
+
+    /// The placements of the middle's top-level items `items` (`given`: as given, before
+    /// order fields were renumbered) over the file's items `old` there.
+    private static func placements(
+        of items: ArraySlice<TodoItem>, given: ArraySlice<TodoItem>, old: [Old], layout: ItemLayout,
+        movesAcrossDepths: Bool
+    ) -> [ItemPlacement<Old>] {
+        let newMiddle = Array(given)
         var middle: [ItemPlacement<Old>] = []
         middle.reserveCapacity(newMiddle.count)
         if old.isEmpty || newMiddle.isEmpty {
             // Nothing to align: every item of the middle is new.
             var flat = 0
-            for item in items[rewrite.newMiddle] {
+            for item in items {
                 middle.append(.added(item, nil, .middle(flat)))
-                flat += Self.size(of: item)
+                flat += size(of: item)
             }
         } else {
             let alignment = MiddleAlignment(old: old.map(\.item), new: newMiddle, identityKey: layout.identityKey)
@@ -93,29 +141,15 @@ struct ListPlan<Old: PlannedOldItem> {
                 }
                 let old = oldFlat[o]
                 if alignment.alignment.isUnchanged(f) && item.fields == before.fields
-                    && Self.childrenKept(children, of: old)
+                    && childrenKept(children, of: old)
                 {
                     return .kept(old)
                 }
                 return .changed(old, item, children, .middle(f))
             }
-            for i in rewrite.newMiddle { middle.append(place(items[i], given[i])) }
+            for (item, before) in zip(items, given) { middle.append(place(item, before)) }
         }
-        self.middle = middle
-        var outer: [Int: ItemPlacement<Old>] = [:]
-        if renumbered != nil {
-            func zip(_ old: Old, _ item: TodoItem, _ before: TodoItem, _ path: [Int]) -> ItemPlacement<Old> {
-                let children = item.children.indices.map {
-                    zip(old.children[$0], item.children[$0], before.children[$0], path + [$0])
-                }
-                if item.fields == before.fields && Self.childrenKept(children, of: old) { return .kept(old) }
-                return .changed(old, item, children, .path(path))
-            }
-            for i in items.indices where !rewrite.newMiddle.contains(i) && items[i] != given[i] {
-                outer[i] = zip(try oldItem(rewrite.oldIndex(ofOuter: i)), items[i], given[i], [i])
-            }
-        }
-        self.outer = outer
+        return middle
     }
 
     /// Whether any item is new (so new ids may be needed).
@@ -174,7 +208,7 @@ struct ListPlan<Old: PlannedOldItem> {
                     walk(item.children, path + [j])
                 }
             }
-            walk(Array(items[rewrite.newMiddle]), [])
+            walk(middleItems, [])
             guard let (path, item) = found else { return "" }
             var full = path
             full[0] += rewrite.newMiddle.lowerBound

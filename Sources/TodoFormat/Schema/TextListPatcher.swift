@@ -318,7 +318,72 @@ struct TextListPatcher<Syntax: TextListSyntax> {
     /// Writes the file with `given` as its list into `sink`; returns what it could not hold.
     mutating func write(_ given: [TodoItem], to sink: inout ByteSink) throws -> [ConversionWarning] {
         let rewrite = try unchangedEnds(given)
-        // The items between the unchanged start and end, read where they stand.
+        let middle = try readMiddle(rewrite)
+        let plan = try ListPlan(given, rewrite: rewrite, old: middle, layout: layout, path: path) { try readItem($0) }
+        return try write(plan, to: &sink)
+    }
+
+    /// The file's top-level item `k` as it reads where it stands (with its children), the
+    /// scan going up to it; nil when the list has no item `k`.
+    mutating func topLevelItem(_ k: Int) throws -> TodoItem? {
+        guard try hasItem(k) else { return nil }
+        return try readItem(k).item
+    }
+
+    /// `ListFormat.updateItem` on the file at `file`, which this patcher reads: the top-level
+    /// item `index` as `change` makes it, written into a new file that replaces `file` when
+    /// committed.
+    mutating func updateItem(at index: Int, in file: String, change: (TodoItem) throws -> TodoItem?) throws
+        -> ItemUpdate
+    {
+        guard let old = try topLevelItem(index) else { return .unsupported }
+        guard let item = try change(old) else { return .unchanged }
+        let output = try Output.file(file)
+        do {
+            var sink = output.makeSink()
+            guard let warnings = try write(replacing: index, with: item, to: &sink) else {
+                output.discard()
+                return .unsupported
+            }
+            _ = try sink.finish(path: output.name)
+            return .pending(PendingWrite(warnings: warnings, commit: output.commit, discard: output.discard))
+        } catch {
+            output.discard()
+            throw error
+        }
+    }
+
+    /// Writes the file with its top-level item `k` replaced by `item` and every other item
+    /// as it stands, into `sink`; returns what it could not hold. This is what
+    /// `write(_:to:)` writes for that list, found without the list: an editing command that
+    /// changes one item of a long file reads only that item (and the layout's sample)
+    /// instead of building every item and comparing it. Nil, with nothing written, where
+    /// the comparison could find another middle (the item equals a neighbour) or the plan
+    /// needs the whole list (`ListPlan.init(replacing:…)`): the caller writes the whole
+    /// list then.
+    mutating func write(replacing k: Int, with item: TodoItem, to sink: inout ByteSink) throws
+        -> [ConversionWarning]?
+    {
+        try scanAll()
+        let count = list.elements.count
+        // An item the comparison takes for the file's (its bytes are what todofmt writes for
+        // it) is rare enough to be left to it.
+        guard k < count, try !isSame(k, item) else { return nil }
+        // After the first difference `unchangedEnds` tries the old item against the next
+        // new one and the new item against the next old one before taking them as one
+        // changed item: where either is the same, it would align them otherwise.
+        if k + 1 < count, try isSame(k, readItem(k + 1).item) || isSame(k + 1, item) { return nil }
+        let rewrite = ListRewrite(prefix: k, suffix: count - k - 1, oldCount: count, newCount: count)
+        let middle = try readMiddle(rewrite)
+        guard let plan = ListPlan(replacing: k, of: count, with: item, old: middle[0], layout: layout) else {
+            return nil
+        }
+        return try write(plan, to: &sink)
+    }
+
+    /// The file's items in the middle of `rewrite`, read where they stand; the layout learns
+    /// from those past the sample.
+    private mutating func readMiddle(_ rewrite: ListRewrite) throws -> [SpannedItem] {
         var middle: [SpannedItem] = []
         for k in rewrite.oldMiddle {
             let item = try readItem(k)
@@ -331,7 +396,12 @@ struct TextListPatcher<Syntax: TextListSyntax> {
             layout.dropsNulls = dropsNulls
             syntax.use(layout)
         }
-        let plan = try ListPlan(given, rewrite: rewrite, old: middle, layout: layout, path: path) { try readItem($0) }
+        return middle
+    }
+
+    /// Writes the file with the list `plan` plans into `sink`; returns what it could not hold.
+    private mutating func write(_ plan: ListPlan<SpannedItem>, to sink: inout ByteSink) throws -> [ConversionWarning] {
+        let rewrite = plan.rewrite
         self.plan = plan
         if layout.integerID != nil, plan.hasNew { nextID = try ItemLayout.id(after: largestID()) }
 
@@ -340,7 +410,7 @@ struct TextListPatcher<Syntax: TextListSyntax> {
         let elements = list.elements
         let mapped = self.mapped
         try emitArray(
-            count: plan.items.count, old: list, arrayID: 0, line: lineIndent(at: list.whole.lowerBound), to: &sink
+            count: rewrite.newCount, old: list, arrayID: 0, line: lineIndent(at: list.whole.lowerBound), to: &sink
         ) { i in
             if rewrite.newMiddle.contains(i) { return (plan.middle[i - rewrite.prefix], nil) }
             if let placed = plan.outer[i] { return (placed, nil) }

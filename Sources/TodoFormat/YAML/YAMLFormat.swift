@@ -51,6 +51,18 @@ struct YAMLFormat: ListFormat {
         try YAMLListWriter(into: output.makeSink(), outputName: output.name, layout: ItemLayout(options.schema))
     }
 
+    /// Changes one item where it stands (`YAMLListPatcher.updateItem`): the file is parsed
+    /// once, not read into items first.
+    func updateItem(
+        _ existing: Input, at index: Int, options: ListOptions, change: (TodoItem) throws -> TodoItem?
+    ) throws -> ItemUpdate {
+        guard let path = existing.path, let mapped = MappedFile(path: path), mapped.bytes.contains(where: { $0 > 32 })
+        else { return .unsupported }
+        return try YAMLListPatcher.updateItem(
+            at: index, in: path, bytes: mapped.bytes, path: existing.name, options: options, mapped: mapped,
+            change: change)
+    }
+
     /// Writes the list into the file changing only what changed (`YAMLListPatcher`): comments,
     /// the header document, other keys, the layout, quoting and every unchanged item keep
     /// their bytes. An empty file is written anew.

@@ -78,6 +78,44 @@ struct YAMLListPatcher {
         return warnings
     }
 
+    /// `ListFormat.updateItem` on the YAML text `bytes`, the file `file`: its top-level item
+    /// `index` as `change` makes it, every other byte as it stands. This is what `write`
+    /// writes for the list with that item changed (top-level items are compared in place,
+    /// so the middle is that item), without reading the list a second time into items.
+    /// Unsupported where the file has anchors, aliases or merge keys (what is written is
+    /// read back as the whole list), or the plan needs the whole list.
+    static func updateItem(
+        at index: Int, in file: String, bytes: UnsafeBufferPointer<UInt8>, path: String, options: ListOptions,
+        mapped: MappedFile?, change: (TodoItem) throws -> TodoItem?
+    ) throws -> ItemUpdate {
+        var patcher = YAMLListPatcher(bytes: bytes, path: path, options: options, mapped: mapped)
+        try patcher.locate()
+        guard !patcher.sawAnchor, !patcher.keepsAll, index < patcher.scan.elements.count else { return .unsupported }
+        // Read again where the list is written: its arrays are numbered as `write` numbers them.
+        let arrayIDs = patcher.arrayIDs
+        let old = try patcher.readItem(index).item
+        patcher.arrayIDs = arrayIDs
+        guard let item = try change(old) else { return .unchanged }
+        // The comparison is by hash: an item that hashes as the file's stays (rare: left to it).
+        guard !patcher.isSame(index, item) else { return .unsupported }
+        let output = try Output.file(file)
+        do {
+            var sink = output.makeSink()
+            guard
+                let warnings = try patcher.write(
+                    .item(index, item), metadata: patcher.scan.header?.fields ?? [], to: &sink)
+            else {
+                output.discard()
+                return .unsupported
+            }
+            _ = try sink.finish(path: output.name)
+            return .pending(PendingWrite(warnings: warnings, commit: output.commit, discard: output.discard))
+        } catch {
+            output.discard()
+            throw error
+        }
+    }
+
     /// Fails when `written` does not read back as `list` (its names, statuses and fields).
     private static func check(_ written: [UInt8], reads list: TodoList, path: String, options: ListOptions) throws {
         let read: TodoList
@@ -349,9 +387,28 @@ struct YAMLListPatcher {
     private typealias Placement = ItemPlacement<SpannedItem>
 
     private mutating func write(_ list: TodoList, to sink: inout ByteSink) throws -> [ConversionWarning] {
-        let given = list.items
+        try write(.list(list.items), metadata: list.metadata, to: &sink)!
+    }
+
+    /// What is written into the file: a whole list, or the file's list with one top-level
+    /// item changed.
+    private enum Change {
+        case list([TodoItem])
+        case item(Int, TodoItem)
+    }
+
+    /// Writes the change into the file, into `sink`; returns what could not be written as
+    /// asked. Nil, with nothing written, where one changed item needs the whole list
+    /// (`ListPlan.init(replacing:…)`).
+    private mutating func write(_ change: Change, metadata: [Field], to sink: inout ByteSink) throws
+        -> [ConversionWarning]?
+    {
         let count = scan.elements.count
-        let rewrite = ListRewrite(oldCount: count, new: given) { isSame($0, $1) }
+        let rewrite: ListRewrite
+        switch change {
+        case .list(let given): rewrite = ListRewrite(oldCount: count, new: given) { isSame($0, $1) }
+        case .item(let k, _): rewrite = ListRewrite(prefix: k, suffix: count - k - 1, oldCount: count, newCount: count)
+        }
         // The layout and style: from the first items and those that changed.
         var learner = ItemLayout.Learner(options.schema)
         var sample: [SpannedItem] = []
@@ -368,27 +425,37 @@ struct YAMLListPatcher {
         // Keys go where the file's items have theirs, also when those follow todofmt's order
         // of roles (a key added after the others stays after them).
         if layout.keyOrder.isEmpty { layout.keyOrder = style.keyOrder }
-        let plan = try ListPlan(
-            given, rewrite: rewrite, old: middle, layout: layout, path: path, movesAcrossDepths: true
-        ) { try readItem($0) }
+        let plan: ListPlan<SpannedItem>
+        switch change {
+        case .list(let given):
+            plan = try ListPlan(
+                given, rewrite: rewrite, old: middle, layout: layout, path: path, movesAcrossDepths: true
+            ) { try readItem($0) }
+        case .item(let k, let item):
+            guard
+                let one = ListPlan(
+                    replacing: k, of: count, with: item, old: middle[0], layout: layout, movesAcrossDepths: true)
+            else { return nil }
+            plan = one
+        }
         self.plan = plan
         if layout.integerID != nil, plan.hasNew { nextID = try ItemLayout.id(after: largestID(sampled: sampled)) }
 
         // Metadata: a changed one replaces the header document's mapping.
         var from = 0
-        if !list.metadata.isEmpty, list.metadata != scan.header?.fields {
+        if !metadata.isEmpty, metadata != scan.header?.fields {
             if let header = scan.header, header.span.upperBound <= scan.whole.lowerBound {
                 sink.write(UnsafeBufferPointer(rebasing: bytes[0..<header.span.lowerBound]))
-                sink.write(bytes: try Self.mapping(list.metadata))
+                sink.write(bytes: try Self.mapping(metadata))
                 from = header.span.upperBound
             } else if scan.header == nil && scan.afterColon == nil && !startsWithDocument() {
-                sink.write(bytes: Array("---\n".utf8) + (try Self.mapping(list.metadata)) + Array("\n---\n".utf8))
+                sink.write(bytes: Array("---\n".utf8) + (try Self.mapping(metadata)) + Array("\n---\n".utf8))
             } else {
                 warnings.note(
                     .metadata, "the list's metadata (front matter) was not written: the file keeps its own", item: "")
             }
         }
-        if plan.items.isEmpty {
+        if rewrite.newCount == 0 {
             // An emptied list stays where it was, as an empty sequence.
             if count == 0 {
                 sink.write(UnsafeBufferPointer(rebasing: bytes[from..<bytes.count]))
@@ -429,7 +496,7 @@ struct YAMLListPatcher {
         let elements = scan.elements
         let mapped = self.mapped
         try emitArray(
-            count: plan.items.count, old: old, flow: scan.flow, dashColumn: scan.dashColumn, arrayID: 0, to: &out,
+            count: rewrite.newCount, old: old, flow: scan.flow, dashColumn: scan.dashColumn, arrayID: 0, to: &out,
             flush: &sink
         ) { i in
             if rewrite.newMiddle.contains(i) { return (plan.middle[i - rewrite.prefix], nil) }

@@ -19,7 +19,7 @@ struct NameEscapeShortcutTests {
             NameSyntax.escape(Substring(name), continuation: "  ")
                 == NameSyntax.escapeScalars(Substring(name), continuation: "  "), "\(name.debugDescription)")
         // `list` writes a name that is written as it is straight from its bytes.
-        if Array(name.utf8).withUnsafeBufferPointer({ NameSyntax.isWrittenAsItIs($0) }) {
+        if Array(name.utf8).withUnsafeBufferPointer({ NameSyntax.isWrittenAsIs($0) }) {
             #expect(NameSyntax.escape(Substring(name), continuation: "  ") == name, "\(name.debugDescription)")
         }
     }
@@ -32,7 +32,7 @@ struct NameEscapeShortcutTests {
             ("line\nbreak", false),
         ])
     func writtenAsItIs(name: String, asItIs: Bool) {
-        #expect(Array(name.utf8).withUnsafeBufferPointer { NameSyntax.isWrittenAsItIs($0) } == asItIs)
+        #expect(Array(name.utf8).withUnsafeBufferPointer { NameSyntax.isWrittenAsIs($0) } == asItIs)
         if asItIs { #expect(NameSyntax.escape(Substring(name), continuation: "  ") == name) }
     }
 }

@@ -1,0 +1,163 @@
+import Foundation
+import Testing
+
+@testable import TodoFormat
+
+/// An edit of one item is made on that item alone where the format can (`FileEdit.editItem`,
+/// `TextListPatcher.write(replacing:…)`): it must write what reading and writing the whole
+/// list writes, byte for byte.
+@Suite("Editing one item alone writes what the whole list's write writes")
+struct FileEditItemTests {
+    static let files: [(name: String, text: String)] = [
+        (
+            "plain.json",
+            #"[{"name": "a", "checked": false}, {"name": "b", "checked": true}, {"name": "c", "checked": false}]"#
+        ),
+        (
+            "crlf.json",
+            "[\r\n  {\"name\": \"a\", \"checked\": false},\r\n  {\"name\": \"b\", \"checked\": true, \"children\": [\r\n"
+                + "    {\"name\": \"c\", \"checked\": false}\r\n  ]},\r\n  {\"name\": \"d\", \"checked\": false}\r\n]\r\n"
+        ),
+        (
+            "repeated.json",
+            #"[{"name": "a", "checked": false, "checked": true}, {"name": "b", "name": "bb", "checked": false}, "#
+                + #"{"name": "c", "checked": false, "children": [{"name": "x", "checked": false}], "#
+                + #""children": [{"name": "y", "checked": true}]}]"#
+        ),
+        // Neighbours alike: the whole list's comparison may align the items otherwise.
+        (
+            "alike.json",
+            #"[{"name": "a", "checked": false}, {"name": "a", "checked": true}, {"name": "a", "checked": true}]"#
+        ),
+        // Ids and order fields are checked and renumbered across the list.
+        ("ids.json", #"[{"title": "a", "done": false, "id": 1}, {"title": "b", "done": true, "id": 2}]"#),
+        ("order.json", #"[{"name": "a", "checked": false, "order": 10}, {"name": "b", "checked": true, "order": 20}]"#),
+        (
+            "object.json",
+            #"{"version": 2, "todos": [{"name": "a", "completed": false, "tags": ["x"]}, {"name": "b", "completed": true}]}"#
+        ),
+        (
+            "fields.json",
+            "[\n    {\n        \"name\": \"a\",\n        \"checked\": false,\n        \"priority\": 1,\n"
+                + "        \"status\": \"/\"\n    },\n    {\n        \"name\": \"b\",\n        \"checked\": false,\n"
+                + "        \"children\": [\n            {\n                \"name\": \"c\",\n"
+                + "                \"checked\": true\n            }\n        ]\n    }\n]\n"
+        ),
+        (
+            "nested.plist",
+            "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<plist version=\"1.0\">\n<array>\n\t<dict>\n"
+                + "\t\t<key>name</key>\n\t\t<string>a</string>\n\t\t<key>checked</key>\n\t\t<false/>\n"
+                + "\t\t<key>priority</key>\n\t\t<integer>1</integer>\n\t</dict>\n\t<dict>\n"
+                + "\t\t<key>name</key>\n\t\t<string>b</string>\n\t\t<key>checked</key>\n\t\t<true/>\n"
+                + "\t\t<key>children</key>\n\t\t<array>\n\t\t\t<dict>\n\t\t\t\t<key>name</key>\n"
+                + "\t\t\t\t<string>c</string>\n\t\t\t\t<key>checked</key>\n\t\t\t\t<false/>\n"
+                + "\t\t\t</dict>\n\t\t</array>\n\t</dict>\n<!-- a comment --><dict><key>name</key>"
+                + "<string>c &amp; d</string><key>checked</key><false/><key>name</key><string>e</string></dict>\n"
+                + "</array>\n</plist>\n"
+        ),
+        (
+            "crlf.plist",
+            "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\r\n<plist version=\"1.0\">\r\n<dict>\r\n"
+                + "\t<key>todos</key>\r\n\t<array>\r\n\t\t<dict><key>title</key><string>a</string>"
+                + "<key>done</key><false/></dict>\r\n\t\t<dict><key>title</key><string>b</string>"
+                + "<key>done</key><true/></dict>\r\n\t</array>\r\n</dict>\r\n</plist>\r\n"
+        ),
+        (
+            "header.yaml",
+            "title: My list\n---\n# comment\n- name: a\n  checked: false   # trailing\n  priority: 1\n"
+                + "- name: b\n  checked: true\n  children:\n    - name: c\n      checked: false\n"
+                + "- {name: d, checked: false}\n"
+        ),
+        ("crlf.yaml", "todos:\r\n  - name: a\r\n    checked: false\r\n  - name: \"b\"\r\n    checked: true\r\n"),
+        // Anchors: what is written is read back as the whole list.
+        ("anchor.yaml", "base: &b {checked: false}\nitems:\n  - name: a\n    <<: *b\n  - name: b\n    checked: true\n"),
+    ]
+
+    static let edits: [Edit] = [
+        .check([.position([1])]), .check([.position([2])]), .uncheck([.position([2])]), .toggle([.position([3])]),
+        .check([.position([2, 1])]), .check([.position([2]), .position([2, 1])]), .rename(.position([1]), to: "z"),
+        .rename(.position([1]), to: "a"), .set(.position([2]), [Field("priority", .integer(3))]),
+        .set(.position([1]), [Field("note", .string("n")), Field("v", .double(-0.0))]),
+        .unset(.position([1]), ["priority", "status"]), .check([.position([9])]), .check([.position([2, 7])]),
+    ]
+
+    @Test(
+        "JSON, XML property lists and YAML change one item alone",
+        arguments: ["plain.json", "crlf.json", "nested.plist"] + (buildHasYAML ? ["header.yaml"] : []))
+    func takesItemAlone(_ name: String) throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("todofmt-item-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let file = folder.appendingPathComponent(name)
+        try Data(Self.files.first { $0.name == name }!.text.utf8).write(to: file)
+        let format = try FormatRegistry.format(
+            name.hasSuffix(".json") ? .json : name.hasSuffix(".yaml") ? .yaml : .plist)
+        let update = try format.updateItem(Input(file: file.path), at: 1, options: ListOptions()) { item in
+            var item = item
+            item.status = item.status == .done ? .open : .done
+            return item
+        }
+        guard case .pending(let write) = update else {
+            Issue.record("\(name): the item was not changed alone")
+            return
+        }
+        write.discard()
+    }
+
+    @Test("done, undo, toggle, rename, set and unset", arguments: files.indices)
+    func sameBytes(_ index: Int) throws {
+        let (name, text) = Self.files[index]
+        try Self.compare(name, Array(text.utf8), Self.edits)
+    }
+
+    /// A binary property list of more objects than 2-byte references reach (the only ones
+    /// changed one item alone).
+    @Test("a large binary property list")
+    func binary() throws {
+        let items = (0..<25_000).map { i in
+            TodoItem(
+                name: "item \(i)", status: i % 3 == 0 ? .done : .open, fields: [Field("n", .integer(i))],
+                children: i % 7 == 0 ? [TodoItem(name: "child \(i)")] : [])
+        }
+        let bytes = try TodoList(items: items).encoded(as: .bplist)
+        try Self.compare(
+            "large.bplist", bytes,
+            [
+                .check([.position([2])]), .uncheck([.position([1])]), .rename(.position([8, 1]), to: "x"),
+                .set(.position([5]), [Field("n", .integer(-1)), Field("m", .string("new"))]),
+                .unset(.position([5]), ["n"]),
+            ])
+    }
+
+    /// Makes each edit on the file `name` holding `bytes` on its item alone and on the whole
+    /// list, and expects the same outcome and the same bytes.
+    static func compare(_ name: String, _ bytes: [UInt8], _ edits: [Edit]) throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("todofmt-item-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try Clock.$pinned.withValue(Date(timeIntervalSince1970: 1_700_000_000)) {
+            for edit in edits {
+                var results: [(bytes: [UInt8], outcome: String)] = []
+                for alone in [true, false] {
+                    let file = folder.appendingPathComponent(name)
+                    try Data(bytes).write(to: file)
+                    var fileEdit = FileEdit(file: file, edits: [edit])
+                    fileEdit.editsItemAlone = alone
+                    let outcome: String
+                    do {
+                        let result = try fileEdit.run()
+                        outcome = "\(result.changed) \(result.warnings.map(\.description))"
+                    } catch {
+                        outcome = "\(error)"
+                    }
+                    results.append((Array(try Data(contentsOf: file)), outcome))
+                }
+                #expect(results[0].outcome == results[1].outcome, "\(name): \(edit)")
+                #expect(
+                    results[0].bytes == results[1].bytes,
+                    "\(name): \(edit)\n\(String(decoding: results[0].bytes, as: UTF8.self))\n\(String(decoding: results[1].bytes, as: UTF8.self))"
+                )
+            }
+        }
+    }
+}
