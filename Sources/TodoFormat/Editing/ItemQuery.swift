@@ -395,18 +395,9 @@ public struct ItemQuery: Sendable {
                 return
             }
             guard isNextPrinted() else { return }
-            writePosition()
-            let position = self.position  // (a copy: the sink changes self)
-            position.withBytes { position in
-                if json {
-                    sink.write(static: printed == 0 ? "[\n  " : ",\n  ")
-                    ItemQuery.writeJSONObject(item, at: position, to: &sink)
-                } else {
-                    ItemQuery.writeLine(item, at: position, to: &sink)
-                }
+            ItemQuery.withName(item) {
+                emit(name: $0, status: item.status, fields: item.fields, section: item.section)
             }
-            printed += 1
-            sink.flushIfFull()
         }
 
         /// Plain items, tested and printed from their names' bytes, without an item made of
@@ -429,20 +420,28 @@ public struct ItemQuery: Sendable {
                 guard wanted.isEmpty, query.matches(status: entry.status, section: section) else { continue }
                 if let needle, !needle.isFound(inUTF8: name) { continue }
                 guard isNextPrinted() else { continue }
-                writePosition()
-                let position = self.position  // (a copy: the sink changes self)
-                position.withBytes { position in
-                    if json {
-                        sink.write(static: printed == 0 ? "[\n  " : ",\n  ")
-                        ItemQuery.writeJSONObject(
-                            at: position, name: name, status: entry.status, fields: [], section: itemSection, to: &sink)
-                    } else {
-                        ItemQuery.writeLine(at: position, name: name, status: entry.status, fields: [], to: &sink)
-                    }
-                }
-                printed += 1
-                sink.flushIfFull()
+                emit(name: name, status: entry.status, fields: [], section: itemSection)
             }
+        }
+
+        /// Prints the item at the current position from its parts: a line, or an object of
+        /// the JSON array.
+        private mutating func emit(
+            name: UnsafeBufferPointer<UInt8>, status: TodoStatus, fields: [Field], section: String?
+        ) {
+            writePosition()
+            let position = self.position  // (a copy: the sink changes self)
+            position.withBytes { position in
+                if json {
+                    sink.write(static: printed == 0 ? "[\n  " : ",\n  ")
+                    ItemQuery.writeJSONObject(
+                        at: position, name: name, status: status, fields: fields, section: section, to: &sink)
+                } else {
+                    ItemQuery.writeLine(at: position, name: name, status: status, fields: fields, to: &sink)
+                }
+            }
+            printed += 1
+            sink.flushIfFull()
         }
 
         /// Counts an item at `depth` (made at most one deeper than the item before).

@@ -46,6 +46,27 @@ enum ItemUpdate {
     case unchanged
     /// The file with the item changed, to be committed.
     case pending(PendingWrite)
+
+    /// The file at `file` written anew by `body` into a temporary file beside it, pending
+    /// until committed; `.unsupported` (nothing written) when `body` returns nil, else the
+    /// warnings it returns go with the write.
+    static func rewriting(
+        _ file: String, _ body: (inout ByteSink) throws -> [ConversionWarning]?
+    ) throws -> ItemUpdate {
+        let output = try Output.file(file)
+        do {
+            var sink = output.makeSink()
+            guard let warnings = try body(&sink) else {
+                output.discard()
+                return .unsupported
+            }
+            _ = try sink.finish(path: output.name)
+            return .pending(PendingWrite(warnings: warnings, commit: output.commit, discard: output.discard))
+        } catch {
+            output.discard()
+            throw error
+        }
+    }
 }
 
 extension ListFormat {

@@ -348,20 +348,13 @@ struct BinaryListRewriter {
         let middle = try rewriter.readMiddle(rewrite)
         guard let plan = ListPlan(replacing: index, of: count, with: item, old: middle[0], layout: rewriter.layout)
         else { return .unsupported }
-        let output = try Output.file(file)
-        do {
-            var sink = output.makeSink()
+        return try .rewriting(file) { sink in
             sink.write("bplist00")
             let top = try rewriter.copy(reader.topObject, replacing: route[...], to: &sink) { rewriter, sink in
                 try rewriter.write(plan, to: &sink)
             }
             rewriter.writer.end(top: top, to: &sink)
-            _ = try sink.finish(path: output.name)
-            return .pending(
-                PendingWrite(warnings: rewriter.warnings.warnings, commit: output.commit, discard: output.discard))
-        } catch {
-            output.discard()
-            throw error
+            return rewriter.warnings.warnings
         }
     }
 

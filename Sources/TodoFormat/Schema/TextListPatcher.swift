@@ -338,19 +338,7 @@ struct TextListPatcher<Syntax: TextListSyntax> {
     {
         guard let old = try topLevelItem(index) else { return .unsupported }
         guard let item = try change(old) else { return .unchanged }
-        let output = try Output.file(file)
-        do {
-            var sink = output.makeSink()
-            guard let warnings = try write(replacing: index, with: item, to: &sink) else {
-                output.discard()
-                return .unsupported
-            }
-            _ = try sink.finish(path: output.name)
-            return .pending(PendingWrite(warnings: warnings, commit: output.commit, discard: output.discard))
-        } catch {
-            output.discard()
-            throw error
-        }
+        return try .rewriting(file) { try write(replacing: index, with: item, to: &$0) }
     }
 
     /// Writes the file with its top-level item `k` replaced by `item` and every other item

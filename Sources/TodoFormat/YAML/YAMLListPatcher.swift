@@ -98,21 +98,8 @@ struct YAMLListPatcher {
         guard let item = try change(old) else { return .unchanged }
         // The comparison is by hash: an item that hashes as the file's stays (rare: left to it).
         guard !patcher.isSame(index, item) else { return .unsupported }
-        let output = try Output.file(file)
-        do {
-            var sink = output.makeSink()
-            guard
-                let warnings = try patcher.write(
-                    .item(index, item), metadata: patcher.scan.header?.fields ?? [], to: &sink)
-            else {
-                output.discard()
-                return .unsupported
-            }
-            _ = try sink.finish(path: output.name)
-            return .pending(PendingWrite(warnings: warnings, commit: output.commit, discard: output.discard))
-        } catch {
-            output.discard()
-            throw error
+        return try .rewriting(file) {
+            try patcher.write(.item(index, item), metadata: patcher.scan.header?.fields ?? [], to: &$0)
         }
     }
 
