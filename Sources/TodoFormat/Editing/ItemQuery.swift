@@ -325,8 +325,9 @@ public struct ItemQuery: Sendable {
         let json: Bool
         var sink: ByteSink
         private var counters: [Int] = []
-        /// The current item's position as `list` prints it (`3.2`), made from `counters`.
-        private var position = ByteSink()
+        /// The current item's position as `list` prints it (`3.2`): `counters` in decimal,
+        /// joined by dots, kept as they change (most items add one to the last number).
+        private var position: [UInt8] = []
         private var section: String?
         private var selected = 0
         private var printed = 0
@@ -356,6 +357,13 @@ public struct ItemQuery: Sendable {
         private let columns: [Int?]
         private let valueCount: Int
         private let sortsByName: Bool
+        /// Where each sort key's value comes from, in the query's order.
+        private let sources: [SortSource]
+
+        private enum SortSource {
+            case name, checked, status, position
+            case field(String)
+        }
 
         private enum ValueKind: UInt8 {
             case missing, integer, other
@@ -378,6 +386,15 @@ public struct ItemQuery: Sendable {
                 }
             }
             self.columns = columns
+            sources = query.sort.map {
+                switch $0.key {
+                case "name": .name
+                case "checked": .checked
+                case "status": .status
+                case "position": .position
+                default: .field($0.key)
+                }
+            }
             valueCount = count
             sortsByName = columns.contains { $0 == nil }
         }
@@ -389,9 +406,9 @@ public struct ItemQuery: Sendable {
             if counters.count == 1 { section = item.section }
             guard query.matches(item, section: section, needle: needle, wanted: wanted) else { return }
             if !query.sort.isEmpty {
-                writePosition()
-                let position = self.position  // (a copy: keep changes self)
-                position.withBytes { keep(item, at: $0) }
+                ItemQuery.withName(item) {
+                    keep(name: $0, status: item.status, fields: item.fields, section: item.section)
+                }
                 return
             }
             guard isNextPrinted() else { return }
@@ -402,23 +419,20 @@ public struct ItemQuery: Sendable {
 
         /// Plain items, tested and printed from their names' bytes, without an item made of
         /// each: most of a checklist's items, which `list` on a large checklist spends its
-        /// time on. Sorted items are kept as items (`keep`).
+        /// time on. Sorted items are kept from their bytes too (`keep`).
         mutating func items(plain: ArraySlice<PlainItem>, text: UnsafeBufferPointer<UInt8>, sections: [String]) {
             for entry in plain {
                 let name = UnsafeBufferPointer(rebasing: text[entry.nameStart..<entry.nameEnd])
                 let itemSection = entry.depth == 0 && entry.section >= 0 ? sections[entry.section] : nil
-                guard query.sort.isEmpty else {
-                    let item = TodoItem(
-                        nameStorage: Substring(String(decoding: name, as: UTF8.self)), status: entry.status,
-                        fields: [], children: [], section: itemSection)
-                    self.item(item, depth: entry.depth)
-                    continue
-                }
                 count(depth: entry.depth)
                 if counters.count == 1 { section = itemSection }
                 // A plain item has no fields, so it has none of those wanted.
                 guard wanted.isEmpty, query.matches(status: entry.status, section: section) else { continue }
                 if let needle, !needle.isFound(inUTF8: name) { continue }
+                if !query.sort.isEmpty {
+                    keep(name: name, status: entry.status, fields: [], section: itemSection)
+                    continue
+                }
                 guard isNextPrinted() else { continue }
                 emit(name: name, status: entry.status, fields: [], section: itemSection)
             }
@@ -429,9 +443,8 @@ public struct ItemQuery: Sendable {
         private mutating func emit(
             name: UnsafeBufferPointer<UInt8>, status: TodoStatus, fields: [Field], section: String?
         ) {
-            writePosition()
             let position = self.position  // (a copy: the sink changes self)
-            position.withBytes { position in
+            position.withUnsafeBufferPointer { position in
                 if json {
                     sink.write(static: printed == 0 ? "[\n  " : ",\n  ")
                     ItemQuery.writeJSONObject(
@@ -447,24 +460,39 @@ public struct ItemQuery: Sendable {
         /// Counts an item at `depth` (made at most one deeper than the item before).
         private mutating func count(depth: Int) {
             let depth = min(max(depth, 0), counters.count)
-            if counters.count > depth + 1 { counters.removeLast(counters.count - depth - 1) }
-            if counters.count < depth + 1 { counters.append(0) }
+            if depth == counters.count {  // the first child: `3` → `3.1`
+                counters.append(1)
+                if depth > 0 { position.append(UInt8(ascii: ".")) }
+                position.append(UInt8(ascii: "1"))
+                return
+            }
+            if counters.count > depth + 1 {  // back up: `3.2.1` → `3`, then `4`
+                var dots = counters.count - depth - 1
+                counters.removeLast(dots)
+                while dots > 0 { if position.removeLast() == UInt8(ascii: ".") { dots -= 1 } }
+            }
             counters[depth] += 1
+            addOneToPosition()
+        }
+
+        /// Adds one to the last number of `position`, in place (`3.19` → `3.20`).
+        private mutating func addOneToPosition() {
+            var i = position.count - 1
+            while i >= 0, position[i] == UInt8(ascii: "9") {
+                position[i] = UInt8(ascii: "0")
+                i -= 1
+            }
+            if i >= 0, position[i] != UInt8(ascii: ".") {
+                position[i] += 1
+            } else {
+                position.insert(UInt8(ascii: "1"), at: i + 1)  // 9 → 10, 3.99 → 3.100
+            }
         }
 
         /// Counts a selected item past the offset and the limit: whether it is printed.
         private mutating func isNextPrinted() -> Bool {
             selected += 1
             return selected > query.offset && query.limit.map({ printed < $0 }) ?? true
-        }
-
-        /// Writes the current position (`counters`, `3.2`) into `position`.
-        private mutating func writePosition() {
-            position.removeAll()
-            for (i, n) in counters.enumerated() {
-                if i > 0 { position.write(byte: UInt8(ascii: ".")) }
-                position.write(decimal: n)
-            }
         }
 
         /// Makes room for the items of a file of `size` bytes, so that the arrays never grow
@@ -479,14 +507,19 @@ public struct ItemQuery: Sendable {
             numbers.reserveCapacity(size / 32 * valueCount)
         }
 
-        /// Keeps an item to be sorted: its output, and its keys.
-        private mutating func keep(_ item: TodoItem, at position: UnsafeBufferPointer<UInt8>) {
+        /// Keeps an item at the current position to be sorted: its output, and its keys.
+        private mutating func keep(
+            name: UnsafeBufferPointer<UInt8>, status: TodoStatus, fields: [Field], section: String?
+        ) {
             let index = lengths.count
             let start = store.byteCount
-            let written =
+            let position = self.position  // (a copy: writing changes self)
+            let written = position.withUnsafeBufferPointer { position in
                 json
-                ? ItemQuery.writeJSONObject(item, at: position, to: &store)
-                : ItemQuery.writeLine(item, at: position, to: &store)
+                    ? ItemQuery.writeJSONObject(
+                        at: position, name: name, status: status, fields: fields, section: section, to: &store)
+                    : ItemQuery.writeLine(at: position, name: name, status: status, fields: fields, to: &store)
+            }
             let length = store.byteCount - start
             if let short = UInt32(exactly: length), short != UInt32.max {
                 lengths.append(short)
@@ -496,24 +529,23 @@ public struct ItemQuery: Sendable {
             }
             if sortsByName {
                 let offset = written.lowerBound - start
-                if offset < 1 << 16, written.count < 1 << 16,
-                    Self.isWrittenAsNFC(item.nameStorage, written: written, in: store)
-                {
+                if offset < 1 << 16, written.count < 1 << 16, Self.isWrittenAsNFC(name, written: written, in: store) {
                     nameSpans.append(UInt32(offset) << 16 | UInt32(written.count))
                 } else {
                     nameSpans.append(Self.elsewhere)
                     let from = names.count
-                    String(item.nameStorage)._withNFCCodeUnits { names.append($0) }
+                    String(decoding: name, as: UTF8.self)._withNFCCodeUnits { names.append($0) }
                     nameRanges[index] = from..<names.count
                 }
             }
-            for (key, column) in zip(query.sort, columns) where column != nil {
+            for source in sources {
                 let value: FieldValue?
-                switch key.key {
-                case "checked": value = .integer(item.isChecked ? 1 : 0)
-                case "status": value = .integer(Int(item.status.marker.value))
-                case "position": value = .integer(index)  // the items come in document order
-                default: value = item.fields[key: key.key]
+                switch source {
+                case .name: continue
+                case .checked: value = .integer(status.isChecked ? 1 : 0)
+                case .status: value = .integer(Int(status.marker.value))
+                case .position: value = .integer(index)  // the items come in document order
+                case .field(let key): value = fields.isEmpty ? nil : fields[key: key]
                 }
                 switch value {
                 case nil:
@@ -533,40 +565,31 @@ public struct ItemQuery: Sendable {
         /// Whether the name's text in `store` at `written` is the name as it is, and in
         /// Unicode's NFC form: such bytes compare as Swift's strings do (`<` on strings orders
         /// their NFC forms' scalars, which is the order of their UTF-8 bytes), without the
-        /// stdlib's normalisation in every comparison.
-        private static func isWrittenAsNFC(_ name: Substring, written: Range<Int>, in store: ByteSink) -> Bool {
-            let same = name.utf8.withContiguousStorageIfAvailable { raw -> Bool in
-                guard raw.count == written.count else { return false }
-                return store.withBytes { buffer in
-                    raw.isEmpty || memcmp(buffer.baseAddress! + written.lowerBound, raw.baseAddress!, raw.count) == 0
-                }
+        /// stdlib's normalisation in every comparison. (`name` is valid UTF-8.)
+        private static func isWrittenAsNFC(
+            _ name: UnsafeBufferPointer<UInt8>, written: Range<Int>, in store: ByteSink
+        ) -> Bool {
+            guard name.count == written.count else { return false }
+            guard !name.isEmpty else { return true }
+            let same = store.withBytes {
+                memcmp($0.baseAddress! + written.lowerBound, name.baseAddress!, name.count) == 0
             }
-            guard same == true else { return false }
-            var span = name.utf8Span
-            return span.checkForNFC(quickCheck: true)
-        }
-
-        /// Key `column` of kept item `i` as a value (nil: the item has no such field).
-        private func value(_ i: Int, _ column: Int) -> FieldValue? {
-            let at = i * valueCount + column
-            switch kinds[at] {
-            case .missing: return nil
-            case .integer: return .integer(Int(numbers[at]))
-            case .other: return others[at]
-            }
+            guard same else { return false }
+            return NFCCheck.isNFC(name)
         }
 
         mutating func end() {}
 
         mutating func finish() throws {
             if !query.sort.isEmpty {
-                let order = sortedKept()
+                let starts = self.starts()
+                let order = sortedKept(starts: starts)
                 let from = min(query.offset, order.count)
                 let to = query.limit.map { min(from + $0, order.count) } ?? order.count
-                let starts = self.starts()
                 let stored = store
                 stored.withBytes { buffer in
-                    for i in order[from..<to] {
+                    for key in order[from..<to] {
+                        let i = Int(key.index)
                         if json { sink.write(printed == 0 ? "[\n  " : ",\n  ") }
                         sink.write(UnsafeBufferPointer(rebasing: buffer[starts[i]..<starts[i + 1]]))
                         printed += 1
@@ -589,12 +612,28 @@ public struct ItemQuery: Sendable {
             return starts
         }
 
-        /// The kept items' indexes in the query's order (ties in document order).
-        private func sortedKept() -> [Int] {
+        /// The kept items in the query's order (ties in document order), by `index`; `starts`
+        /// is where their outputs start in `store`.
+        ///
+        /// The leading keys of each item are packed into the 160 bits of a `PackedKey`
+        /// (`packedKeys`), so that most comparisons are of three numbers; only items whose
+        /// packed keys are equal are compared key by key (`isBefore`).
+        private func sortedKept(starts: [Int]) -> [PackedKey] {
             let sort = query.sort
             let k = valueCount
             let stored = store
-            let starts = sortsByName ? self.starts() : []
+            // (Locals, so that the comparisons capture these and not a copy of `self`.)
+            let (columns, kinds, numbers, others) = (columns, kinds, numbers, others)
+            let (nameSpans, nameRanges) = (nameSpans, nameRanges)
+            /// Key `column` of kept item `i` as a value (nil: the item has no such field).
+            func value(_ i: Int, _ column: Int) -> FieldValue? {
+                let at = i * k + column
+                switch kinds[at] {
+                case .missing: return nil
+                case .integer: return .integer(Int(numbers[at]))
+                case .other: return others[at]
+                }
+            }
             return stored.withBytes { buffer in
                 names.withUnsafeBufferPointer { names in
                     /// Kept item `i`'s name's NFC bytes.
@@ -606,19 +645,7 @@ public struct ItemQuery: Sendable {
                         }
                         return UnsafeBufferPointer(rebasing: names[nameRanges[i]!])
                     }
-                    // Each name's first 8 bytes as a number (0 after its end): most names compare
-                    // by it, without memcmp.
-                    // (A constant: a variable the comparisons capture is checked at every access.)
-                    let prefixes: [UInt64] =
-                        !sortsByName
-                        ? []
-                        : lengths.indices.map { i in
-                            var prefix: UInt64 = 0
-                            for (k, byte) in name(i).prefix(8).enumerated() { prefix |= UInt64(byte) << (56 - 8 * k) }
-                            return prefix
-                        }
                     func compareNames(_ a: Int, _ b: Int) -> Int {
-                        if prefixes[a] != prefixes[b] { return prefixes[a] < prefixes[b] ? -1 : 1 }
                         let x = name(a)
                         let y = name(b)
                         let n = min(x.count, y.count)
@@ -626,9 +653,10 @@ public struct ItemQuery: Sendable {
                         if c != 0 { return c < 0 ? -1 : 1 }
                         return ItemQuery.compare(x.count, y.count)
                     }
-                    var order = Array(lengths.indices)
-                    order.sort { a, b in
-                        for (j, column) in columns.enumerated() {
+                    /// Whether kept item `a` comes before `b`, by the keys from the `from`th on.
+                    func isBefore(_ a: Int, _ b: Int, from: Int) -> Bool {
+                        for j in from..<columns.count {
+                            let column = columns[j]
                             let c: Int
                             if let column {
                                 let x = kinds[a * k + column]
@@ -649,9 +677,119 @@ public struct ItemQuery: Sendable {
                         }
                         return a < b
                     }
-                    return order
+                    var (keys, packed) = packedKeys(name: name)
+                    let complete = packed == columns.count && sortsByName == false
+                    // When the packed keys end with the name, items with equal packed keys
+                    // differ at most by it and the keys after it.
+                    let nameKey = packed > 0 && columns[packed - 1] == nil ? packed - 1 : nil
+                    // By the packed keys, then in document order; then each run of equal
+                    // packed keys (a few items), if they do not hold every key, key by key.
+                    keys.sort { a, b in
+                        if a.high != b.high { return a.high < b.high }
+                        if a.middle != b.middle { return a.middle < b.middle }
+                        if a.low != b.low { return a.low < b.low }
+                        return a.index < b.index
+                    }
+                    guard !complete else { return keys }
+                    // (One closure for every run, and the runs sorted in place: a closure made
+                    // in the loop would copy `self` for each run, a slice's sort the run.)
+                    let isBeforeInRun = { (a: PackedKey, b: PackedKey) -> Bool in
+                        guard let nameKey else { return isBefore(Int(a.index), Int(b.index), from: 0) }
+                        let c = compareNames(Int(a.index), Int(b.index))
+                        if c != 0 { return sort[nameKey].descending ? c > 0 : c < 0 }
+                        return isBefore(Int(a.index), Int(b.index), from: nameKey + 1)
+                    }
+                    keys.withUnsafeMutableBufferPointer { keys in
+                        var start = 0
+                        while start < keys.count {
+                            var end = start + 1
+                            while end < keys.count, keys[end].isPackedEqual(to: keys[start]) { end += 1 }
+                            if end - start > 1 {
+                                var run = UnsafeMutableBufferPointer(rebasing: keys[start..<end])
+                                run.sort(by: isBeforeInRun)
+                            }
+                            start = end
+                        }
+                    }
+                    return keys
                 }
             }
+        }
+
+        /// A kept item's leading sort keys packed into 160 bits (`high`, then `middle`, then
+        /// `low`), the first key in the highest bits, so that an item whose packed keys are
+        /// less comes first; and the item's index.
+        private struct PackedKey {
+            var high: UInt64
+            var middle: UInt64
+            var low: UInt32
+            var index: UInt32
+
+            /// How many bytes of keys one holds.
+            static let size = 20
+
+            func isPackedEqual(to other: PackedKey) -> Bool {
+                high == other.high && middle == other.middle && low == other.low
+            }
+        }
+
+        /// Each kept item's packed keys, and how many of the query's keys they hold (whole,
+        /// or for the name, its first bytes). Packed as bytes, in the query's order:
+        /// keys of integers that fit 32 bits or are missing, 5 bytes each (1 when missing,
+        /// then the number, with its sign bit flipped to order as unsigned bytes); then, if
+        /// the next key is the name, as many of its first bytes as fit (0 past its end). A
+        /// descending key's bytes are inverted, except the byte that puts missing values
+        /// last. Packing stops at the first key holding other values, and after the name.
+        private func packedKeys(name: (Int) -> UnsafeBufferPointer<UInt8>) -> ([PackedKey], Int) {
+            let k = valueCount
+            let count = lengths.count
+            var packed: [(column: Int?, descending: Bool)] = []
+            for (key, column) in zip(query.sort, columns) {
+                if let column {
+                    let integers = stride(from: column, to: kinds.count, by: k).allSatisfy { kinds[$0] != .other }
+                    guard integers, 5 * (packed.count + 1) <= PackedKey.size else { break }
+                    packed.append((column, key.descending))
+                } else {
+                    packed.append((nil, key.descending))
+                    break
+                }
+            }
+            var keys: [PackedKey] = []
+            keys.reserveCapacity(count)
+            for i in 0..<count {
+                var raw: (UInt64, UInt64, UInt64) = (0, 0, 0)
+                withUnsafeMutableBytes(of: &raw) { bytes in
+                    var at = 0
+                    for (column, descending) in packed {
+                        if let column {
+                            let n = i * k + column
+                            if kinds[n] == .missing {
+                                bytes[at] = 1  // last either way
+                            } else {
+                                let bits = UInt32(bitPattern: numbers[n]) ^ 0x8000_0000
+                                bytes.storeBytes(
+                                    of: (descending ? ~bits : bits).bigEndian, toByteOffset: at + 1, as: UInt32.self)
+                            }
+                            at += 5
+                        } else {
+                            let text = name(i)
+                            let taken = min(text.count, PackedKey.size - at)
+                            if taken > 0 {
+                                (bytes.baseAddress! + at).copyMemory(from: text.baseAddress!, byteCount: taken)
+                            }
+                            if descending {
+                                for b in at..<PackedKey.size { bytes[b] = ~bytes[b] }
+                            }
+                        }
+                    }
+                }
+                keys.append(
+                    PackedKey(
+                        high: UInt64(bigEndian: raw.0), middle: UInt64(bigEndian: raw.1),
+                        low: UInt32(truncatingIfNeeded: UInt64(bigEndian: raw.2) >> 32),
+                        index: UInt32(truncatingIfNeeded: i)))
+            }
+            return (keys, packed.count)
         }
     }
 }

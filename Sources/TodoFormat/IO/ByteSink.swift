@@ -107,24 +107,6 @@ struct ByteSink {
         }
     }
 
-    /// A number that is not negative, in decimal digits.
-    mutating func write(decimal n: Int) {
-        var digits = 1
-        var rest = n / 10
-        while rest > 0 {
-            digits += 1
-            rest /= 10
-        }
-        write(upTo: digits) { out in
-            var value = n
-            for i in stride(from: digits - 1, through: 0, by: -1) {
-                out[i] = UInt8(truncatingIfNeeded: 48 + value % 10)
-                value /= 10
-            }
-            return digits
-        }
-    }
-
     /// Forgets what a sink that keeps everything in memory holds, keeping its memory.
     mutating func removeAll() {
         if isKnownUniquelyReferenced(&storage) { count = 0 } else { self = ByteSink() }

@@ -49,6 +49,11 @@ struct ItemQueryTests {
         - [ ] ab c [prio:: 2]
         - [ ] caf\u{E9}
         - [ ] cafe\u{301} again
+        - [ ] a long name that shares its first thirty bytes, one [prio:: -3]
+        - [ ] a long name that shares its first thirty bytes, two [prio:: -3]
+        - [ ] a long name that shares its first thirty bytes [size:: big]
+        - [ ] b [size:: 3] [prio:: -20]
+        - [x] a long name that shares its first thirty bytes, one [size:: 3]
 
         """
 
@@ -80,6 +85,17 @@ struct ItemQueryTests {
             ("sorted", query { $0.sort = [("name", true)] }),
             ("sorted up", query { $0.sort = [("name", false)] }),
             ("sorted by prio, then name", query { $0.sort = [("prio", true), ("name", false)] }),
+            ("sorted by prio up, then name down", query { $0.sort = [("prio", false), ("name", true)] }),
+            ("sorted by name down, then prio", query { $0.sort = [("name", true), ("prio", false)] }),
+            ("sorted by size (not all numbers), then name", query { $0.sort = [("size", false), ("name", false)] }),
+            (
+                "sorted by checked, status, prio, size, position",
+                query {
+                    $0.sort = [
+                        ("checked", false), ("status", true), ("prio", true), ("size", false), ("position", true),
+                    ]
+                }
+            ),
         ]
     }()
 
@@ -98,6 +114,38 @@ struct ItemQueryTests {
             #expect(streamed == listed, "\(label)")
             #expect(!listed.isEmpty)
         }
+    }
+
+    /// Positions past 9 and 99 at every depth, and back up (`list` adds one to the last
+    /// number of the position in place, and carries: `3.9` → `3.10`, `99` → `100`).
+    @Test("counts positions past 9 and 99 at every depth", arguments: [false, true])
+    func positions(sorted: Bool) throws {
+        var lines: [String] = []
+        for top in 1...120 {
+            lines.append("- [ ] top \(top)")
+            guard top == 9 || top == 99 || top == 105 else { continue }
+            for child in 1...12 {
+                lines.append("  - [x] child \(top).\(child)")
+                if child == 10 || child == 12 {
+                    for grandchild in 1...11 { lines.append("    - [ ] grandchild \(grandchild)") }
+                }
+            }
+        }
+        let text = lines.joined(separator: "\n") + "\n"
+        var query = ItemQuery()
+        if sorted { query.sort = [("checked", true)] }
+        let directory = try TemporaryDirectory()
+        let file = directory.url.appendingPathComponent("list.md")
+        try Data(text.utf8).write(to: file)
+        let streamed = try Self.output {
+            try query.print(file: file, format: nil, options: ListOptions(), json: false, to: $0)
+        }
+        let listed = try Self.output {
+            try ItemQuery.print(query.items(of: try TodoList(markdown: text)), json: false, to: $0)
+        }
+        #expect(streamed == listed)
+        #expect(streamed.contains("99.12.11 [ ] grandchild 11\n"))
+        #expect(streamed.contains("100 [ ] top 100\n"))
     }
 
     @Test("finds what lowering both finds", arguments: ["milk", "MILK", "日本語", "k", "i", "é", "CRÈME", "ß", ""])
