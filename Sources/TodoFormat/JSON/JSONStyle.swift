@@ -167,6 +167,19 @@ final class JSONRenderer {
 
     deinit { escaping.deallocate() }
 
+    /// The last indentation `indented` was asked for, and it one level deeper: the items of
+    /// an array share their line's indentation, so most items make none anew.
+    private var lastLine: [UInt8] = []
+    private var lastInner: [UInt8]?
+
+    /// `line` one level deeper.
+    private func indented(_ line: [UInt8]) -> [UInt8] {
+        if let lastInner, line == lastLine { return lastInner }
+        let inner = line + style.indent
+        (lastLine, lastInner) = (line, inner)
+        return inner
+    }
+
     /// Whether an item written reads back with its status (`ItemLayout.keepsStatus`).
     func keepsStatus(of item: TodoItem) -> Bool { layout.keepsStatus(of: item, keys: keys) }
 
@@ -285,7 +298,7 @@ final class JSONRenderer {
     ) {
         out.append(open)
         if count > 0 {
-            let inner = lines ? line + style.indent : line
+            let inner = lines ? indented(line) : line
             for i in 0..<count {
                 if lines {
                     if i > 0 { out.append(UInt8(ascii: ",")) }
@@ -313,7 +326,7 @@ final class JSONRenderer {
         if plainItems && item.fields.isEmpty && children == nil { return plainItem(item, line: line, to: &out) }
         let entries = layout.entries(of: item, keys: keys)
         out.append(UInt8(ascii: "{"))
-        let inner = style.itemLines ? line + style.indent : line
+        let inner = style.itemLines ? indented(line) : line
         for (i, entry) in entries.enumerated() {
             if style.itemLines {
                 if i > 0 { out.append(UInt8(ascii: ",")) }
@@ -345,7 +358,7 @@ final class JSONRenderer {
     /// An item without fields, written as `entries(of:)` would give it without building them.
     private func plainItem(_ item: TodoItem, line: [UInt8], to out: inout [UInt8]) {
         out.append(UInt8(ascii: "{"))
-        let inner = style.itemLines ? line + style.indent : line
+        let inner = style.itemLines ? indented(line) : line
         var first = true
         func separate() {
             if style.itemLines {
@@ -414,7 +427,7 @@ final class JSONRenderer {
             out.append(UInt8(ascii: "]"))
             return
         }
-        let inner = style.arrayLines ? line + style.indent : line
+        let inner = style.arrayLines ? indented(line) : line
         for (i, child) in items.enumerated() {
             if style.arrayLines {
                 if i > 0 { out.append(UInt8(ascii: ",")) }

@@ -71,12 +71,12 @@ struct XMLRenderer {
         if plain == true { return }
         for scalar in s.unicodeScalars {
             switch scalar.value {
-            case 0x3C: out.append(contentsOf: Array("&lt;".utf8))
-            case 0x3E: out.append(contentsOf: Array("&gt;".utf8))
-            case 0x26: out.append(contentsOf: Array("&amp;".utf8))
-            case 0x0D: out.append(contentsOf: Array("&#13;".utf8))
+            case 0x3C: out.append(contentsOf: "&lt;".utf8)
+            case 0x3E: out.append(contentsOf: "&gt;".utf8)
+            case 0x26: out.append(contentsOf: "&amp;".utf8)
+            case 0x0D: out.append(contentsOf: "&#13;".utf8)
             case 0x09, 0x0A: out.append(UInt8(scalar.value))
-            case 0..<0x20, 0xFFFE, 0xFFFF: out.append(contentsOf: Array("\u{FFFD}".utf8))
+            case 0..<0x20, 0xFFFE, 0xFFFF: out.append(contentsOf: "\u{FFFD}".utf8)
             default: out.append(contentsOf: String(scalar).utf8)
             }
         }
@@ -98,13 +98,30 @@ struct XMLRenderer {
     }
 
     func key(_ key: String, to out: inout [UInt8]) {
-        out.append(contentsOf: Array("<key>".utf8))
+        out.append(contentsOf: Tag.key.open)
         text(key, to: &out)
-        out.append(contentsOf: Array("</key>".utf8))
+        out.append(contentsOf: Tag.key.close)
     }
 
-    private func element(_ name: String, _ content: String, to out: inout [UInt8]) {
-        out.append(contentsOf: Array("<\(name)>\(content)</\(name)>".utf8))
+    /// An element's tags as bytes, made once: a long list writes them millions of times.
+    private struct Tag {
+        let open: [UInt8], close: [UInt8], empty: [UInt8]
+
+        init(_ name: String) {
+            open = Array("<\(name)>".utf8)
+            close = Array("</\(name)>".utf8)
+            empty = Array("<\(name)/>".utf8)
+        }
+
+        static let key = Tag("key"), string = Tag("string"), integer = Tag("integer"), real = Tag("real")
+        static let date = Tag("date"), data = Tag("data"), array = Tag("array"), dict = Tag("dict")
+        static let `true` = Tag("true"), `false` = Tag("false")
+    }
+
+    private func element(_ tag: Tag, _ content: String, to out: inout [UInt8]) {
+        out.append(contentsOf: tag.open)
+        out.append(contentsOf: content.utf8)
+        out.append(contentsOf: tag.close)
     }
 
     /// The text of a real number.
@@ -120,21 +137,21 @@ struct XMLRenderer {
     func value(_ value: FieldValue, line: [UInt8], to out: inout [UInt8]) {
         switch value {
         case .string(let s):
-            out.append(contentsOf: Array("<string>".utf8))
+            out.append(contentsOf: Tag.string.open)
             text(s, to: &out)
-            out.append(contentsOf: Array("</string>".utf8))
-        case .integer(let i): element("integer", String(i), to: &out)
-        case .bigInteger(let digits): element("integer", digits, to: &out)
-        case .double(let d): element("real", real(d), to: &out)
-        case .bool(let b): out.append(contentsOf: Array((b ? "<true/>" : "<false/>").utf8))
+            out.append(contentsOf: Tag.string.close)
+        case .integer(let i): element(.integer, String(i), to: &out)
+        case .bigInteger(let digits): element(.integer, digits, to: &out)
+        case .double(let d): element(.real, real(d), to: &out)
+        case .bool(let b): out.append(contentsOf: b ? Tag.true.empty : Tag.false.empty)
         case .date(let d):
             // XML property list dates are whole seconds (plistlib and Apple read no fraction).
             element(
-                "date", ISO8601.format(Date(timeIntervalSince1970: d.timeIntervalSince1970.rounded(.down))), to: &out)
+                .date, ISO8601.format(Date(timeIntervalSince1970: d.timeIntervalSince1970.rounded(.down))), to: &out)
         case .data(let d):
             let base64 = d.base64EncodedString()
-            guard dataLines && lines else { return element("data", base64, to: &out) }
-            out.append(contentsOf: Array("<data>".utf8))
+            guard dataLines && lines else { return element(.data, base64, to: &out) }
+            out.append(contentsOf: Tag.data.open)
             let width = Self.dataLineWidth(indent: line)
             var chars = Substring(base64)
             while !chars.isEmpty {
@@ -145,16 +162,16 @@ struct XMLRenderer {
             }
             out.append(10)
             out.append(contentsOf: line)
-            out.append(contentsOf: Array("</data>".utf8))
+            out.append(contentsOf: Tag.data.close)
         case .null: break
         case .array(let values):
-            let values = values.filter { $0 != .null }
-            container("array", values.count, line: line, lines: lines, to: &out) { i, inner, out in
+            let values = values.contains(.null) ? values.filter { $0 != .null } : values
+            container(.array, values.count, line: line, lines: lines, to: &out) { i, inner, out in
                 self.value(values[i], line: inner, to: &out)
             }
         case .dictionary(let fields):
-            let fields = fields.filter { $0.value != .null }
-            container("dict", fields.count, line: line, lines: lines, to: &out) { i, inner, out in
+            let fields = fields.contains { $0.value == .null } ? fields.filter { $0.value != .null } : fields
+            container(.dict, fields.count, line: line, lines: lines, to: &out) { i, inner, out in
                 key(fields[i].key, to: &out)
                 if lines {
                     out.append(10)
@@ -167,14 +184,14 @@ struct XMLRenderer {
 
     /// `<name>`, the elements (one a line, or on one line), `</name>`; `<name/>` when empty.
     private func container(
-        _ name: String, _ count: Int, line: [UInt8], lines: Bool, to out: inout [UInt8],
+        _ tag: Tag, _ count: Int, line: [UInt8], lines: Bool, to out: inout [UInt8],
         _ element: (Int, [UInt8], inout [UInt8]) -> Void
     ) {
         guard count > 0 else {
-            out.append(contentsOf: Array("<\(name)/>".utf8))
+            out.append(contentsOf: tag.empty)
             return
         }
-        out.append(contentsOf: Array("<\(name)>".utf8))
+        out.append(contentsOf: tag.open)
         let inner = lines ? line + indent : line
         for i in 0..<count {
             if lines {
@@ -187,7 +204,7 @@ struct XMLRenderer {
             out.append(10)
             out.append(contentsOf: line)
         }
-        out.append(contentsOf: Array("</\(name)>".utf8))
+        out.append(contentsOf: tag.close)
     }
 
     /// An item's dictionary with its children, as the file's items are written.
@@ -195,10 +212,12 @@ struct XMLRenderer {
         _ item: TodoItem, layout: ItemLayout, keys: ItemLayout.EntryKeys, line: [UInt8], arrayLines: Bool,
         to out: inout [UInt8]
     ) {
-        let entries = layout.entries(of: item, keys: keys).filter {
-            if case .value(.null) = $0.value { false } else { true }
+        func isNull(_ entry: OutputEntry) -> Bool {
+            if case .value(.null) = entry.value { true } else { false }
         }
-        container("dict", entries.count, line: line, lines: lines, to: &out) { i, inner, out in
+        var entries = layout.entries(of: item, keys: keys)
+        if entries.contains(where: isNull) { entries.removeAll(where: isNull) }
+        container(.dict, entries.count, line: line, lines: lines, to: &out) { i, inner, out in
             key(entries[i].key, to: &out)
             if lines {
                 out.append(10)
@@ -207,7 +226,7 @@ struct XMLRenderer {
             switch entries[i].value {
             case .value(let v): value(v, line: inner, to: &out)
             case .items(let children):
-                container("array", children.count, line: inner, lines: arrayLines, to: &out) { j, childLine, out in
+                container(.array, children.count, line: inner, lines: arrayLines, to: &out) { j, childLine, out in
                     self.item(
                         children[j], layout: layout, keys: keys, line: childLine, arrayLines: arrayLines, to: &out)
                 }
