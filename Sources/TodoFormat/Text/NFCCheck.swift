@@ -10,14 +10,16 @@ enum NFCCheck {
             let lead = bytes[i]
             switch lead {
             case 0..<0x80:
-                // Eight ASCII bytes at a time where there are eight.
-                if i + 8 <= count,
-                    UnsafeRawPointer(bytes.baseAddress! + i).loadUnaligned(as: UInt64.self) & 0x8080_8080_8080_8080 == 0
-                {
-                    i += 8
-                } else {
+                // Eight bytes at a time where there are eight: all of them when they are ASCII,
+                // else those before the first that is not.
+                guard i + 8 <= count else {
                     i += 1
+                    continue
                 }
+                let high =
+                    UInt64(littleEndian: UnsafeRawPointer(bytes.baseAddress! + i).loadUnaligned(as: UInt64.self))
+                    & 0x8080_8080_8080_8080
+                i += high == 0 ? 8 : high.trailingZeroBitCount >> 3
             // U+0080–U+02FF: Latin-1 and the Latin Extended letters, IPA, spacing modifiers.
             case 0xC2...0xCB: i += 2
             // U+0388–U+03FF: Greek; U+0400–U+047F: Cyrillic.
