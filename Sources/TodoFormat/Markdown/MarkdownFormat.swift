@@ -11,20 +11,8 @@ struct MarkdownFormat: ListFormat {
 
     /// A task line in the first 200 lines; otherwise Markdown is what text falls back to.
     func recognition(of head: UnsafeBufferPointer<UInt8>) -> Recognition {
-        // The lines the text splits into at "\n" characters (not at "\r\n", one character to
-        // Swift), empty ones left out; each is made a string only when it is looked at, not
-        // the whole head (splitting 64 KiB into characters took millions of instructions).
-        var start = 0
-        var lines = 0
-        while start < head.count && lines < 200 {
-            var end = start
-            while end < head.count && !(head[end] == 10 && (end == 0 || head[end - 1] != 13)) { end += 1 }
-            if end > start {
-                lines += 1
-                let line = String(decoding: UnsafeBufferPointer(rebasing: head[start..<end]), as: UTF8.self)
-                if Self.isTaskLine(line.drop { $0 == " " || $0 == "\t" }) { return .likely }
-            }
-            start = end + 1
+        for line in HeadLines(head, limit: 200) where Self.isTaskLine(line.drop { $0 == " " || $0 == "\t" }) {
+            return .likely
         }
         return .fallback
     }

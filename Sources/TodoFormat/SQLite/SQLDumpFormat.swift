@@ -14,11 +14,11 @@ struct SQLDumpFormat: ListFormat {
 
     /// The first statement of a dump: `PRAGMA`, `BEGIN`, `CREATE` or `INSERT`, ending in `;`.
     func recognition(of head: UnsafeBufferPointer<UInt8>) -> Recognition {
-        let text = String(decoding: head, as: UTF8.self)
-        for line in text.split(separator: "\n", maxSplits: 50).prefix(50) {
-            let words = line.uppercased().split(separator: " ")
-            guard let first = words.first, !first.hasPrefix("--") else { continue }
-            return ["PRAGMA", "BEGIN", "CREATE", "INSERT"].contains(String(first)) && line.contains(";") ? .likely : .no
+        for line in HeadLines(head, limit: 50) {
+            // The first word (the line upper-cased would be the same word, upper-cased).
+            let first = line.drop { $0 == " " }.prefix { $0 != " " }.uppercased()
+            guard !first.isEmpty, !first.hasPrefix("--") else { continue }
+            return ["PRAGMA", "BEGIN", "CREATE", "INSERT"].contains(first) && line.contains(";") ? .likely : .no
         }
         return .no
     }

@@ -14,8 +14,7 @@ struct YAMLFormat: ListFormat {
     /// A line that is a mapping key (`key:` at the start of a line, then a space or the end)
     /// or a sequence entry holding one (`- key:`), after any comments and document markers.
     func recognition(of head: UnsafeBufferPointer<UInt8>) -> Recognition {
-        let text = String(decoding: head, as: UTF8.self)
-        for line in text.split(separator: "\n", maxSplits: 200).prefix(200) {
+        for line in HeadLines(head, limit: 200) {
             if line.hasPrefix("#") || line.hasPrefix("---") || line.hasPrefix("%")
                 || line.allSatisfy({ $0 == " " || $0 == "\r" })
             {
