@@ -266,7 +266,11 @@ final class Statement {
         let count = Int(sqlite3_column_bytes(handle, Int32(i)))
         guard let text = sqlite3_column_text(handle, Int32(i)) else { return "" }
         let bytes = UnsafeBufferPointer(start: text, count: count)
-        if let previous, previous.utf8.count == count, previous.utf8.elementsEqual(bytes) { return previous }
+        if var same = previous, same.utf8.count == count,
+            count == 0 || same.withUTF8({ memcmp($0.baseAddress!, text, count) == 0 })
+        {
+            return same
+        }
         let string = String(decoding: bytes, as: UTF8.self)
         previous = string
         return string

@@ -3,23 +3,37 @@ import Foundation
 /// A column of a table, as `PRAGMA table_info` describes it.
 struct ColumnInfo: Hashable {
     var name: String
-    var declaredType: String
+    /// The declared type, and what it says, worked out once (rows ask for every value).
+    var declaredType: String {
+        didSet { (isDateType, isBooleanType, isTextType, isJSONType) = Self.kinds(of: declaredType) }
+    }
     /// Its place in the primary key, from 1; 0 when it is not part of it.
     var primaryKeyIndex = 0
     var notNull = false
     var hasDefault = false
+    /// A date or time column by its declared type (`TIMESTAMP`, `DATETIME`, `DATE`).
+    private(set) var isDateType: Bool
+    private(set) var isBooleanType: Bool
+    /// A column for text: no type, or one with text affinity (or `STRING`).
+    private(set) var isTextType: Bool
+    /// Declared `JSON`: text in it is read as a JSON value.
+    private(set) var isJSONType: Bool
+
+    init(name: String, declaredType: String) {
+        self.name = name
+        self.declaredType = declaredType
+        (isDateType, isBooleanType, isTextType, isJSONType) = Self.kinds(of: declaredType)
+    }
 
     var isPrimaryKey: Bool { primaryKeyIndex > 0 }
-    /// A date or time column by its declared type (`TIMESTAMP`, `DATETIME`, `DATE`).
-    var isDateType: Bool {
+
+    private static func kinds(of declaredType: String) -> (date: Bool, boolean: Bool, text: Bool, json: Bool) {
         let t = declaredType.uppercased()
-        return t.contains("DATE") || t.contains("TIME")
-    }
-    var isBooleanType: Bool { declaredType.uppercased().contains("BOOL") }
-    /// A column for text: no type, or one with text affinity (or `STRING`).
-    var isTextType: Bool {
-        let t = declaredType.uppercased()
-        return t.isEmpty || t.contains("CHAR") || t.contains("TEXT") || t.contains("CLOB") || t.contains("STRING")
+        return (
+            t.contains("DATE") || t.contains("TIME"), t.contains("BOOL"),
+            t.isEmpty || t.contains("CHAR") || t.contains("TEXT") || t.contains("CLOB") || t.contains("STRING"),
+            t == "JSON"
+        )
     }
 }
 
@@ -366,7 +380,7 @@ struct ListTable {
             return .double(d)
         case .text(let s):
             if holdsDates(column), let date = ISO8601.parse(s.utf8, assumeUTC: true) { return .date(date) }
-            if column.declaredType.uppercased() == "JSON" {
+            if column.isJSONType {
                 let bytes = Array(s.utf8)
                 if let parsed = bytes.withUnsafeBufferPointer({ buffer -> FieldValue? in
                     var scanner = JSONScanner(bytes: buffer, path: "")
@@ -493,8 +507,11 @@ struct ListTable {
         while try statement.step() {
             var item = TodoItem(name: statement.isNull(nameIndex) ? "" : statement.text(nameIndex))
             if !statement.isNull(checkedIndex) { item.status = statement.int64(checkedIndex) != 0 ? .done : .open }
-            for (i, column, key) in fieldIndexes where !statement.isNull(i) {
-                if let value = fieldValue(statement.value(i), column: column) { item.fields.append(Field(key, value)) }
+            // (By index: a loop over the tuples would copy each one's column, strings and all.)
+            for f in fieldIndexes.indices where !statement.isNull(fieldIndexes[f].0) {
+                if let value = fieldValue(statement.value(fieldIndexes[f].0), column: fieldIndexes[f].1) {
+                    item.fields.append(Field(fieldIndexes[f].2, value))
+                }
             }
             if !statement.isNull(own.status), let status = ItemBuilder.status(from: statement.text(own.status)) {
                 item.status = status
