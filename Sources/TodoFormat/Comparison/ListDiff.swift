@@ -61,9 +61,9 @@ public struct ListDiff: Hashable, Sendable {
         /// The change as one line (README, "diff"): `checked 2: Eggs`, `moved 1 (was 3): Milk`,
         /// `field 4 qty: 3 (was 2)`, `added 5: [ ] Bread`.
         public var description: String {
-            let name = (item?.name ?? "").replacingOccurrences(of: "\n", with: " ")
+            let name = (item?.name ?? "").onOneLine
             func text(_ value: FieldValue?) -> String {
-                value.map { $0.description.replacingOccurrences(of: "\n", with: " ") } ?? "none"
+                value.map { $0.description.onOneLine } ?? "none"
             }
             switch kind {
             case .added, .removed: return "\(kind.rawValue) \(position): \(item?.checklistText ?? "")"
@@ -72,7 +72,7 @@ public struct ListDiff: Hashable, Sendable {
                 let was = oldStatus.map { "[" + String($0.marker) + "]" } ?? "[ ]"
                 return "status \(position): [\(String(item?.status.marker ?? " "))] \(name) (was \(was))"
             case .renamed:
-                return "renamed \(position): \(name) (was \((oldName ?? "").replacingOccurrences(of: "\n", with: " ")))"
+                return "renamed \(position): \(name) (was \((oldName ?? "").onOneLine))"
             case .moved: return "moved \(position) (was \(oldPosition ?? "?")): \(name)"
             case .field: return "field \(position) \(key ?? ""): \(text(newValue)) (was \(text(oldValue)))"
             case .section: return "section \(position): \(item?.section ?? "none") (was \(oldSection ?? "none"))"

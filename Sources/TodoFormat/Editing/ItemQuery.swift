@@ -284,7 +284,7 @@ public struct ItemQuery: Sendable {
             sink.write(name)
         } else {
             var escaped = NameSyntax.escape(Substring(String(decoding: name, as: UTF8.self)), continuation: "")
-            if escaped.utf8.contains(10) { escaped = escaped.replacingOccurrences(of: "\n", with: " ") }
+            if escaped.utf8.contains(10) { escaped = escaped.onOneLine }
             wrote = !escaped.isEmpty
             sink.write(escaped)
         }

@@ -502,7 +502,7 @@ struct ChecklistSplice {
         if !blankBefore { out.append(contentsOf: lineEnding) }
         out.append(contentsOf: Array(repeating: UInt8(ascii: "#"), count: level))
         out.append(32)
-        out.append(contentsOf: section.replacingOccurrences(of: "\n", with: " ").utf8)
+        out.append(contentsOf: section.onOneLine.utf8)
         out.append(contentsOf: lineEnding)
         createdSection = section
         lastWasItem = false

@@ -113,7 +113,7 @@ enum FrontMatter {
         try emitter.streamEnd()
         var yaml = String(decoding: emitter.output, as: UTF8.self)
         if yaml.hasSuffix("...\n") { yaml.removeLast(4) }
-        if lineEnding != "\n" { yaml = yaml.replacingOccurrences(of: "\n", with: lineEnding) }
+        if lineEnding != "\n" { yaml = yaml.replacingEvery("\n", with: lineEnding) }
         return "---" + lineEnding + yaml + "---" + lineEnding
     }
     #else

@@ -31,7 +31,7 @@ struct MarkdownWriter: ListWriter {
             if let heading = item.section {
                 if wroteItem { sink.write(lineEnding) }
                 sink.write("# ")
-                sink.write(heading.replacingOccurrences(of: "\n", with: " "))
+                sink.write(heading.onOneLine)
                 sink.write(lineEnding)
                 self.heading = true
             }

@@ -3,7 +3,6 @@ extension TodoItem {
     /// A name's line breaks show as spaces.
     public var checklistText: String {
         "[" + String(status.marker) + "] "
-            + FieldSyntax.render(name: nameStorage, fields: fields, continuation: "").replacingOccurrences(
-                of: "\n", with: " ")
+            + FieldSyntax.render(name: nameStorage, fields: fields, continuation: "").onOneLine
     }
 }

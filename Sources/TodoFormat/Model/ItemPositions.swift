@@ -23,6 +23,6 @@ struct ItemPositions {
 
     /// The position and name of an item, as warnings name it: `2.1 Brown ones`.
     static func describe(_ position: String, _ item: TodoItem) -> String {
-        position + " " + item.name.replacingOccurrences(of: "\n", with: " ")
+        position + " " + item.name.onOneLine
     }
 }

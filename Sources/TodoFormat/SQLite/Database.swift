@@ -148,12 +148,12 @@ final class Database {
 
     /// Quotes an identifier (a table or column name from a file or the user).
     static func quote(_ name: String) -> String {
-        "\"" + name.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+        "\"" + name.replacingEvery("\"", with: "\"\"") + "\""
     }
 
     /// Quotes a text as an SQL string literal.
     static func literal(_ text: String) -> String {
-        "'" + text.replacingOccurrences(of: "'", with: "''") + "'"
+        "'" + text.replacingEvery("'", with: "''") + "'"
     }
 }
 
@@ -175,7 +175,7 @@ enum SQLValue: Hashable {
             if d.isInfinite { return d < 0 ? "-1e999" : "1e999" }
             let text = String(d)
             return text.contains(".") || text.contains("e") ? text : text + ".0"
-        case .text(let s): return "'" + s.replacingOccurrences(of: "'", with: "''") + "'"
+        case .text(let s): return "'" + s.replacingEvery("'", with: "''") + "'"
         case .blob(let d): return "X'" + d.map { String(format: "%02X", $0) }.joined() + "'"
         }
     }

@@ -75,7 +75,7 @@ enum ISO8601 {
     /// `yyyy-MM-dd HH:mm:ss` in UTC, as SQLite's date functions and the notes app write dates.
     static func formatSQL(_ date: Date) -> String {
         let iso = format(Date(timeIntervalSince1970: date.timeIntervalSince1970.rounded(.down)))
-        return String(iso.dropLast()).replacingOccurrences(of: "T", with: " ")
+        return String(iso.dropLast()).replacingEvery("T", with: " ")
     }
 
     /// Seconds since 1970 of 0001-01-01T00:00:00Z and of 10000-01-01T00:00:00Z: the dates
