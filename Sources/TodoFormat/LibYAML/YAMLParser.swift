@@ -85,28 +85,6 @@ final class YAMLParser {
         return result
     }
 
-    /// Moves past the node that starts with `event` (read already): a collection's events
-    /// up to its end are parsed, their text not copied out. A scalar or an alias is whole.
-    func skipNode(startingWith event: YAMLEvent) throws(ParseError) {
-        switch event.kind {
-        case .mappingStart, .sequenceStart: break
-        default: return
-        }
-        var depth = 1
-        while depth > 0 {
-            var raw = yaml_event_t()
-            guard yaml_parser_parse(parser, &raw) == 1 else { throw currentError() }
-            switch raw.type {
-            case YAML_MAPPING_START_EVENT, YAML_SEQUENCE_START_EVENT: depth += 1
-            case YAML_MAPPING_END_EVENT, YAML_SEQUENCE_END_EVENT: depth -= 1
-            case YAML_STREAM_END_EVENT, YAML_NO_EVENT: depth = 0  // (libyaml reports an unclosed node first)
-            default: break
-            }
-            if raw.end_mark.index > raw.start_mark.index { lastContentEnd = Int(raw.end_mark.index) }
-            yaml_event_delete(&raw)
-        }
-    }
-
     /// Where an event starts in the input, in bytes. libyaml counts characters, after a
     /// byte order mark; this counts them off from the start, so call it rarely.
     func byteOffset(of event: YAMLEvent) -> Int {

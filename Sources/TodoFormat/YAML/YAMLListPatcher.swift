@@ -46,9 +46,6 @@ struct YAMLListPatcher {
     private var sawAnchor = false
     /// How many top-level items the list written has (the file likely has as many).
     private var expectedCount = 0
-    /// The only top-level item read into an item (and hashed) by the scan, when one item is
-    /// edited (`updateItem`): the others are only found, their events parsed and passed over.
-    private var onlyItem: Int? = nil
     /// The file, when it is mapped: pages are handed back as passes over them go on.
     private let mapped: MappedFile?
     private static var releaseEvery: Int { 4096 }
@@ -92,7 +89,6 @@ struct YAMLListPatcher {
         mapped: MappedFile?, change: (TodoItem) throws -> TodoItem?
     ) throws -> ItemUpdate {
         var patcher = YAMLListPatcher(bytes: bytes, path: path, options: options, mapped: mapped)
-        patcher.onlyItem = index
         try patcher.locate()
         guard !patcher.sawAnchor, !patcher.keepsAll, index < patcher.scan.elements.count else { return .unsupported }
         // Read again where the list is written: its arrays are numbered as `write` numbers them.
@@ -322,14 +318,10 @@ struct YAMLListPatcher {
                 scan.elements.append(item.span)
             } else {
                 let itemStart = parser.byteOffset(ofCharacter: event.characterOffset)
-                if let onlyItem, onlyItem != scan.elements.count {
-                    try parser.skipNode(startingWith: event)
-                    scan.hashes.append(0)  // (never compared)
-                } else {
-                    scan.hashes.append(try reader.item(startingWith: event, depth: 0).hashValue)
-                }
+                let item = try reader.item(startingWith: event, depth: 0)
                 var itemEnd = spans.contentEnd()
                 if !start.isFlow { itemEnd = spans.extendedOverComments(itemEnd, dashColumn: scan.dashColumn) }
+                scan.hashes.append(item.hashValue)
                 scan.elements.append(itemStart..<itemEnd)
                 if let mapped, scan.elements.count % Self.releaseEvery == 0 { mapped.release(before: itemStart) }
             }

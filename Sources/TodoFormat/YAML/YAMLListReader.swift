@@ -119,6 +119,20 @@ enum YAMLListReader {
         let parser = try YAMLParser(bytes: bytes, file: path)
         let reader = ItemReader(
             parser: parser, schema: schema, anchors: YAMLAnchors(limitFor: bytes.count), merges: mayMerge(bytes))
+        /// Moves past the node that starts with `event`.
+        func skip(_ event: YAMLEvent) throws {
+            var depth = 0
+            var event = event
+            while true {
+                switch event.kind {
+                case .mappingStart, .sequenceStart: depth += 1
+                case .mappingEnd, .sequenceEnd: depth -= 1
+                default: break
+                }
+                if depth == 0 { return }
+                event = try parser.next()
+            }
+        }
         var mappings = 0
         // The document's root mapping.
         while true {
@@ -127,7 +141,7 @@ enum YAMLListReader {
             if case .mappingStart = event.kind {
                 if mappings == document { break }
                 mappings += 1
-                try parser.skipNode(startingWith: event)
+                try skip(event)
             }
         }
         // Down the key path: in each mapping, the value under the next key.
@@ -138,8 +152,8 @@ enum YAMLListReader {
                 if case .mappingEnd = keyEvent.kind { return nil }
                 let value = try parser.next()
                 guard case .scalar(let scalar) = keyEvent.kind, YAMLValue.key(scalar) == key else {
-                    try parser.skipNode(startingWith: keyEvent)
-                    try parser.skipNode(startingWith: value)
+                    if case .scalar = keyEvent.kind {} else { try skip(keyEvent) }
+                    try skip(value)
                     continue
                 }
                 switch value.kind {
