@@ -132,8 +132,8 @@ public struct ItemQuery: Sendable {
 
     private static func compare<T: Comparable>(_ a: T, _ b: T) -> Int { a < b ? -1 : a == b ? 0 : 1 }
 
-    /// Values of one kind compare by value (numbers as numbers, dates by time); of
-    /// different kinds, by kind: booleans, numbers, dates, strings, then the rest; null last.
+    /// Values of one kind compare by value (numbers as numbers, NaN after them, dates by
+    /// time); of different kinds, by kind: booleans, numbers, dates, strings, then the rest; null last.
     static func compare(_ a: FieldValue, _ b: FieldValue) -> Int {
         func rank(_ v: FieldValue) -> Int {
             switch v {
@@ -164,7 +164,12 @@ public struct ItemQuery: Sendable {
         case (.date(let x), .date(let y)): return compare(x, y)
         case (.string(let x), .string(let y)): return compare(x, y)
         default:
-            if let x = number(a), let y = number(b) { return compare(x, y) }
+            if let x = number(a), let y = number(b) {
+                // NaN, neither less nor more than any number, after all of them: else the
+                // comparison is no order, and a sort of it no order either.
+                if x.isNaN || y.isNaN { return compare(x.isNaN ? 1 : 0, y.isNaN ? 1 : 0) }
+                return compare(x, y)
+            }
             return compare(FieldSyntax.renderValue(a, bare: false), FieldSyntax.renderValue(b, bare: false))
         }
     }

@@ -148,6 +148,39 @@ struct ItemQueryTests {
         #expect(streamed.contains("100 [ ] top 100\n"))
     }
 
+    /// NaN sorts after every number (and first when descending), so that a field holding
+    /// one leaves the other items in order; streamed and in memory alike.
+    @Test func notANumberSortsAfterTheNumbers() throws {
+        let text = """
+            - [ ] n0 [prio:: 3]
+            - [ ] n1 [prio:: nan]
+            - [ ] n2 [prio:: 2.5]
+            - [ ] n3 [prio:: 1]
+            - [ ] n4 [prio:: -5]
+            - [ ] n5 [prio:: nan]
+
+            """
+        let list = try TodoList(markdown: text)
+        guard case .double(let nan) = list.items[1].fields.first?.value else {
+            Issue.record("nan did not read as a number")
+            return
+        }
+        #expect(nan.isNaN)
+        let directory = try TemporaryDirectory()
+        let file = directory.url.appendingPathComponent("list.md")
+        try Data(text.utf8).write(to: file)
+        for (descending, expected) in [(false, "n4 n3 n2 n0 n1 n5"), (true, "n1 n5 n0 n2 n3 n4")] {
+            var query = ItemQuery()
+            query.sort = [("prio", descending)]
+            #expect(query.items(of: list).map(\.item.name).joined(separator: " ") == expected)
+            let streamed = try Self.output {
+                try query.print(file: file, format: nil, options: ListOptions(), json: false, to: $0)
+            }
+            let listed = try Self.output { try ItemQuery.print(query.items(of: list), json: false, to: $0) }
+            #expect(streamed == listed)
+        }
+    }
+
     @Test("finds what lowering both finds", arguments: ["milk", "MILK", "日本語", "k", "i", "é", "CRÈME", "ß", ""])
     func needle(text: String) {
         let needle = GrepNeedle(text)
