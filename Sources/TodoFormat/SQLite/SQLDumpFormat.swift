@@ -15,8 +15,8 @@ struct SQLDumpFormat: ListFormat {
     /// The first statement of a dump: `PRAGMA`, `BEGIN`, `CREATE` or `INSERT`, ending in `;`.
     func recognition(of head: UnsafeBufferPointer<UInt8>) -> Recognition {
         for line in HeadLines(head, limit: 50) {
-            // The first word (the line upper-cased would be the same word, upper-cased).
-            let first = line.drop { $0 == " " }.prefix { $0 != " " }.uppercased()
+            // The first word, after any indentation.
+            let first = line.drop { $0 == " " || $0 == "\t" }.prefix { $0 != " " && $0 != "\t" }.uppercased()
             guard !first.isEmpty, !first.hasPrefix("--") else { continue }
             return ["PRAGMA", "BEGIN", "CREATE", "INSERT"].contains(first) && line.contains(";") ? .likely : .no
         }

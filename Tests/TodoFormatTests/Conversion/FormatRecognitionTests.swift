@@ -4,8 +4,7 @@ import Testing
 @testable import TodoFormat
 
 /// Telling a file's format from its head (`FormatRegistry.recognize`): the recognisers look
-/// at its first lines one at a time (`HeadLines`), which must split them as splitting the
-/// head's whole text splits it.
+/// at its first lines one at a time (`HeadLines`), split at every line feed, CRLF as LF.
 struct FormatRecognitionTests {
     static let heads: [String] = [
         "- name: milk\n  checked: false\n",
@@ -28,23 +27,52 @@ struct FormatRecognitionTests {
         "",
         "\u{FEFF}- name: milk\n",
         "e\u{301}: accent\n\n- name: x\n",
+        "a\rb: c\n",
     ]
 
     /// YAML's and SQL dumps' recognisers give what they gave when they split the head's
     /// whole text into lines (the reference below, which took 30 million instructions on
-    /// the head of a database).
+    /// the head of a database), the lines split as `HeadLines` splits them.
     @Test(arguments: heads)
     func linesAsTheWholeTextSplitsThem(_ head: String) {
         let bytes = Array(head.utf8)
         bytes.withUnsafeBufferPointer { buffer in
             #if YAML
-            #expect(YAMLFormat().recognition(of: buffer) == Self.yamlReference(head))
+            #expect(YAMLFormat().recognition(of: buffer) == Self.yamlReference(Self.lines(head, 200)))
             #endif
-            #expect(SQLDumpFormat().recognition(of: buffer) == Self.dumpReference(head))
+            #expect(SQLDumpFormat().recognition(of: buffer) == Self.dumpReference(Self.lines(head, 50)))
             var lines: [String] = []
             for line in HeadLines(buffer, limit: 200) { lines.append(line) }
-            #expect(lines == head.split(separator: "\n", maxSplits: 200).prefix(200).map(String.init))
+            #expect(lines == Self.lines(head, 200))
         }
+    }
+
+    /// Files that need CRLF lines, a byte order mark or a tab to be told apart (found reading
+    /// as checklists): a comment or a document marker first, statements after comments.
+    @Test(arguments: [
+        ("# my list\r\n- name: a\r\n  checked: false\r\n", DocumentFormat.yaml),
+        ("---\r\ntitle: x\r\n---\r\n- name: a\r\n", .yaml),
+        ("\u{FEFF}- name: a\n  checked: false\n", .yaml),
+        ("-- made by hand\r\n-- twice\r\nCREATE TABLE t(name TEXT);\r\n", .sql),
+        ("\u{FEFF}PRAGMA foreign_keys=OFF;\n", .sql),
+        ("\tINSERT INTO t VALUES('a');\n", .sql),
+        ("Note: bring bags\r\n- [ ] milk\r\n", .markdown),
+    ])
+    func crlfAndByteOrderMarks(_ head: String, _ format: DocumentFormat) {
+        #if YAML
+        #expect(DocumentFormat.read(from: Array(head.utf8)) == format)
+        #else
+        if format != .yaml { #expect(DocumentFormat.read(from: Array(head.utf8)) == format) }
+        #endif
+    }
+
+    /// The head's lines as `HeadLines` gives them, by another way: the text's scalars split
+    /// at line feeds, a carriage return before one and a byte order mark left out.
+    static func lines(_ head: String, _ limit: Int) -> [String] {
+        let text = head.hasPrefix("\u{FEFF}") ? String(head.unicodeScalars.dropFirst()) : head
+        return text.unicodeScalars.split(separator: "\n").map { line in
+            String(line.last == "\r" ? line.dropLast() : line)
+        }.filter { !$0.isEmpty }.prefix(limit).map { $0 }
     }
 
     /// A database's and a binary property list's heads (one long line of binary) are told
@@ -63,8 +91,8 @@ struct FormatRecognitionTests {
         }
     }
 
-    static func yamlReference(_ head: String) -> Recognition {
-        for line in head.split(separator: "\n", maxSplits: 200).prefix(200) {
+    static func yamlReference(_ lines: [String]) -> Recognition {
+        for line in lines {
             if line.hasPrefix("#") || line.hasPrefix("---") || line.hasPrefix("%")
                 || line.allSatisfy({ $0 == " " || $0 == "\r" })
             {
@@ -88,9 +116,9 @@ struct FormatRecognitionTests {
         return .no
     }
 
-    static func dumpReference(_ head: String) -> Recognition {
-        for line in head.split(separator: "\n", maxSplits: 50).prefix(50) {
-            let words = line.uppercased().split(separator: " ")
+    static func dumpReference(_ lines: [String]) -> Recognition {
+        for line in lines {
+            let words = line.uppercased().split(whereSeparator: { $0 == " " || $0 == "\t" })
             guard let first = words.first, !first.hasPrefix("--") else { continue }
             return ["PRAGMA", "BEGIN", "CREATE", "INSERT"].contains(String(first)) && line.contains(";") ? .likely : .no
         }
