@@ -44,16 +44,20 @@ enum DumpLiteral {
         }
         let nl = hasNL ? unused("\\n", "\\012") : ""
         let cr = hasCR ? unused("\\r", "\\015") : ""
-        var body = "'"
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "'": body += "''"
-            case "\n" where hasNL: body += nl
-            case "\r" where hasCR: body += cr
-            default: body.unicodeScalars.append(scalar)
+        // Byte by byte (a quote and line breaks are never part of a longer character);
+        // invalid UTF-8 is repaired as `text` repaired it.
+        var quoted: [UInt8] = [UInt8(ascii: "'")]
+        quoted.reserveCapacity(bytes.count + 2)
+        for b in bytes {
+            switch b {
+            case UInt8(ascii: "'"): quoted += [UInt8(ascii: "'"), UInt8(ascii: "'")]
+            case 10 where hasNL: quoted += nl.utf8
+            case 13 where hasCR: quoted += cr.utf8
+            default: quoted.append(b)
             }
         }
-        body += "'"
+        quoted.append(UInt8(ascii: "'"))
+        var body = String(decoding: quoted, as: UTF8.self)
         if hasCR { body = "replace(\(body),'\(cr)',char(13))" }
         if hasNL { body = "replace(\(body),'\(nl)',char(10))" }
         return body
@@ -216,7 +220,10 @@ struct DumpEditor {
             var lines = ""
             for row in values { lines += try insert([row], into: table, like: template) + "\n" }
             let at = anchor.map { lineEnd(after: recorder.statements[$0].range.upperBound) } ?? closingPoint()
-            if at > 0 && text[at - 1] != 10 { lines = "\n" + lines.dropLast() }
+            if at > 0 && text[at - 1] != 10 {
+                lines.removeLast()
+                lines = "\n" + lines
+            }
             edits.append((at..<at, lines))
         }
         // Tables whose rows cannot be told apart by statement: all their INSERTs written again.
@@ -240,7 +247,9 @@ struct DumpEditor {
             }
             guard let first = statements.first else { continue }
             for index in statements.dropFirst() { edits.append((lineRange(of: recorder.statements[index].range), "")) }
-            edits.append((recorder.statements[first].range, String(try whole(table).dropLast())))
+            var lines = try whole(table)
+            if !lines.isEmpty { lines.removeLast() }  // its last line break: the statement's own stays
+            edits.append((recorder.statements[first].range, lines))
         }
         for table in created {
             let at = closingPoint()
@@ -300,20 +309,31 @@ struct DumpEditor {
         return lines
     }
 
+    /// Where the `(` after `VALUES` (in any case, white space between) is in an INSERT
+    /// statement's bytes, when no `(` comes before (a column list): its rows' values start
+    /// there. Looked for in the bytes, not with Foundation: every row written asks.
+    static func valuesOpening(_ statement: ArraySlice<UInt8>) -> Int? {
+        let word = Array("VALUES".utf8)
+        var i = statement.startIndex
+        while i + word.count <= statement.endIndex {
+            if statement[i] == UInt8(ascii: "(") { return nil }
+            if zip(statement[i..<(i + word.count)], word).allSatisfy({ $0 & 0xDF == $1 }) {
+                var open = i + word.count
+                while open < statement.endIndex, [9, 10, 11, 12, 13, 32].contains(statement[open]) { open += 1 }
+                return open < statement.endIndex && statement[open] == UInt8(ascii: "(") ? open : nil
+            }
+            i += 1
+        }
+        return nil
+    }
+
     /// An INSERT statement of rows, beginning as `template` began (`INSERT INTO Note VALUES(`).
     private func insert(_ rows: [[SQLValue]], into table: String, like template: DumpRecorder.Statement?) throws
         -> String
     {
         var prefix = "INSERT INTO \(DumpLiteral.tableName(table)) VALUES("
-        if let template {
-            let original = String(decoding: text[template.range], as: UTF8.self)
-            if let values = original.range(of: "VALUES", options: .caseInsensitive),
-                let open = original[values.upperBound...].firstIndex(of: "("),
-                original[values.upperBound..<open].allSatisfy(\.isWhitespace),
-                !original[..<values.lowerBound].contains("(")
-            {
-                prefix = String(original[...open])
-            }
+        if let template, let open = Self.valuesOpening(text[template.range]) {
+            prefix = String(decoding: text[template.range.lowerBound...open], as: UTF8.self)
         }
         return try prefix + rows.map { try $0.map(literal).joined(separator: ",") }.joined(separator: "),(") + ");"
     }
