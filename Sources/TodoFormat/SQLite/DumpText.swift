@@ -309,20 +309,57 @@ struct DumpEditor {
         return lines
     }
 
-    /// Where the `(` after `VALUES` (in any case, white space between) is in an INSERT
-    /// statement's bytes, when no `(` comes before (a column list): its rows' values start
-    /// there. Looked for in the bytes, not with Foundation: every row written asks.
+    /// Where the `(` after the keyword `VALUES` (in any case, white space between) is in an
+    /// INSERT statement's bytes, when no `(` comes before it (a column list): its rows'
+    /// values start there. Quoted names and texts and comments are passed over, so that a
+    /// `VALUES(` inside them (`/* VALUES( */`, a table named `"VALUES("`) is not taken for
+    /// it, which wrote a row's values into the comment or the name. Nil when not found.
     static func valuesOpening(_ statement: ArraySlice<UInt8>) -> Int? {
-        let word = Array("VALUES".utf8)
+        let end = statement.endIndex
+        /// A byte of a bare word: ASCII letters, digits, `_`, `$`, and anything not ASCII.
+        func isWordByte(_ b: UInt8) -> Bool {
+            b >= 0x80 || b == UInt8(ascii: "_") || b == UInt8(ascii: "$") || (b >= 48 && b <= 57)
+                || (b | 0x20 >= UInt8(ascii: "a") && b | 0x20 <= UInt8(ascii: "z"))
+        }
         var i = statement.startIndex
-        while i + word.count <= statement.endIndex {
-            if statement[i] == UInt8(ascii: "(") { return nil }
-            if zip(statement[i..<(i + word.count)], word).allSatisfy({ $0 & 0xDF == $1 }) {
-                var open = i + word.count
-                while open < statement.endIndex, [9, 10, 11, 12, 13, 32].contains(statement[open]) { open += 1 }
-                return open < statement.endIndex && statement[open] == UInt8(ascii: "(") ? open : nil
+        while i < end {
+            let b = statement[i]
+            let next = i + 1 < end ? statement[i + 1] : 0
+            switch b {
+            case UInt8(ascii: "'"), UInt8(ascii: "\""), UInt8(ascii: "`"):
+                // Up to the closing quote (a doubled one is inside).
+                i += 1
+                while i < end && !(statement[i] == b && (i + 1 == end || statement[i + 1] != b)) {
+                    i += statement[i] == b ? 2 : 1
+                }
+                i += 1
+            case UInt8(ascii: "["):
+                while i < end && statement[i] != UInt8(ascii: "]") { i += 1 }
+                i += 1
+            case UInt8(ascii: "-") where next == UInt8(ascii: "-"):
+                while i < end && statement[i] != 10 { i += 1 }
+            case UInt8(ascii: "/") where next == UInt8(ascii: "*"):
+                i += 2
+                while i < end
+                    && !(statement[i] == UInt8(ascii: "*") && i + 1 < end && statement[i + 1] == UInt8(ascii: "/"))
+                {
+                    i += 1
+                }
+                i += 2
+            case UInt8(ascii: "("):
+                return nil
+            case _ where isWordByte(b):
+                let start = i
+                while i < end && isWordByte(statement[i]) { i += 1 }
+                guard i - start == 6, zip(statement[start..<i], "VALUES".utf8).allSatisfy({ $0 & 0xDF == $1 }) else {
+                    continue
+                }
+                var open = i
+                while open < end, [9, 10, 11, 12, 13, 32].contains(statement[open]) { open += 1 }
+                return open < end && statement[open] == UInt8(ascii: "(") ? open : nil
+            default:
+                i += 1
             }
-            i += 1
         }
         return nil
     }

@@ -1,0 +1,56 @@
+import Foundation
+import Testing
+
+@testable import TodoFormat
+
+/// A row written back into a dump begins as the file's INSERT began (`INSERT INTO Note
+/// VALUES(`): the `VALUES(` is the keyword's, never one inside a comment or a quoted name.
+struct DumpTemplateTests {
+    static let table = "CREATE TABLE todos(id INTEGER PRIMARY KEY, name TEXT, done INTEGER);\n"
+
+    /// Dumps of two rows, each INSERT beginning so, and how a row written back begins.
+    @Test(arguments: [
+        (table, "/* VALUES( */ INSERT INTO todos VALUES(", "/* VALUES( */ INSERT INTO todos VALUES("),
+        (table, "INSERT INTO todos /* VALUES(7,'x',0) */ VALUES(", "INSERT INTO todos /* VALUES(7,'x',0) */ VALUES("),
+        (table, "-- VALUES(\nINSERT INTO todos VALUES (", "INSERT INTO todos VALUES ("),
+        (table, "insert into todos values\t(", "insert into todos values\t("),
+        (
+            "CREATE TABLE \"VALUES(\"(id INTEGER PRIMARY KEY, name TEXT, done INTEGER);\n",
+            "INSERT INTO \"VALUES(\" VALUES(", "INSERT INTO \"VALUES(\" VALUES("
+        ),
+        (
+            "CREATE TABLE [my values](id INTEGER PRIMARY KEY, name TEXT, done INTEGER);\n",
+            "INSERT INTO [my values] VALUES(", "INSERT INTO [my values] VALUES("
+        ),
+        // A column list: the row is written as the shell writes one.
+        (table, "INSERT INTO todos(id,name,done) VALUES(", "INSERT INTO todos VALUES("),
+    ])
+    func doneKeepsTheStatementsBeginning(_ create: String, _ insert: String, _ expected: String) throws {
+        let directory = try TemporaryDirectory()
+        let url = directory.url.appendingPathComponent("l.sql")
+        let dump = create + insert + "1,'Milk',0);\n" + insert + "2,'Eggs',1);\n"
+        try Data(dump.utf8).write(to: url)
+        _ = try FileEdit(file: url, edits: [.check([ItemAddress("1")])]).run()
+        let list = try TodoList(contentsOf: url)
+        #expect(list.items.map(\.name) == ["Milk", "Eggs"])
+        #expect(list.items.map(\.isChecked) == [true, true])
+        let text = try String(contentsOf: url, encoding: .utf8)
+        #expect(text.contains(expected + "1,'Milk',1);"), "\(text)")
+    }
+
+    @Test(
+        arguments: [
+            ("INSERT INTO t VALUES(1)", 20),
+            ("insert into t values (1)", 21),
+            ("INSERT INTO t(a) VALUES(1)", nil),
+            ("INSERT INTO MYVALUES VALUES(1)", 27),
+            ("INSERT INTO 'VALUES(' VALUES(1)", 28),
+            ("INSERT INTO \"a\"\"VALUES(\" VALUES(1)", 31),
+            ("INSERT INTO t VALUES x", nil),
+            ("INSERT INTO t /* never closed VALUES(1)", nil),
+        ] as [(String, Int?)])
+    func valuesOpening(_ statement: String, _ expected: Int?) {
+        let bytes = Array(statement.utf8)
+        #expect(DumpEditor.valuesOpening(bytes[...]) == expected)
+    }
+}
