@@ -18,6 +18,21 @@ extension String {
         return String(decoding: bytes, as: UTF8.self)
     }
 
-    /// The text on one line: each line feed a space (how lists and reports show a name).
-    var onOneLine: String { replacingEvery("\n", with: " ") }
+    /// The text on one line, as lists and reports show a name: each line break (a line
+    /// feed, a carriage return, the two together) a space.
+    var onOneLine: String {
+        guard utf8.contains(where: { $0 == 10 || $0 == 13 }) else { return self }
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(utf8.count)
+        var afterCR = false
+        for b in utf8 {
+            if b == 10 && afterCR {
+                afterCR = false
+                continue  // the LF of a CRLF: its space is written
+            }
+            afterCR = b == 13
+            bytes.append(b == 10 || b == 13 ? 32 : b)
+        }
+        return String(decoding: bytes, as: UTF8.self)
+    }
 }

@@ -17,6 +17,14 @@ struct CharacterReplacementTests {
         #expect(Array(text.replacingEvery(target, with: replacement).utf8) == Array(expected.utf8))
     }
 
+    @Test(arguments: [
+        ("plain", "plain"), ("a\nb", "a b"), ("a\r\nb", "a b"), ("a\rb", "a b"), ("a\n\rb", "a  b"),
+        ("\n\u{301}x\r", " \u{301}x "), ("日本\r\n語\n", "日本 語 "),
+    ])
+    func onOneLine(_ text: String, _ expected: String) {
+        #expect(Array(text.onOneLine.utf8) == Array(expected.utf8))
+    }
+
     /// Quoted names and texts with a quote that a combining mark follows still make the SQL
     /// they should: SQLite reads back exactly what was quoted.
     @Test func sqlQuotesHoldQuotesBeforeCombiningMarks() throws {
