@@ -36,7 +36,14 @@ struct SQLDumpFormat: ListFormat {
     }
 
     func writer(to output: Output, options: ListOptions) throws -> any ListWriter {
-        DumpWriter(sink: output.makeSink(), outputName: output.name, table: options.table ?? ListTable.ownName)
+        let table = options.table ?? ListTable.ownName
+        // SQLite refuses to make such a table: a dump making one would load nowhere (a
+        // database refuses it as it is written; a dump is text, written without SQLite).
+        if table.lowercased().hasPrefix("sqlite_") {
+            throw ConversionError.unsupported(
+                "\(output.name): SQLite reserves table names that begin with sqlite_ (--table \(table))")
+        }
+        return DumpWriter(sink: output.makeSink(), outputName: output.name, table: table)
     }
 
     /// Updates the dump as its database would be updated (`SQLiteFormat.write`): the dump

@@ -38,6 +38,21 @@ struct DumpTemplateTests {
         #expect(text.contains(expected + "1,'Milk',1);"), "\(text)")
     }
 
+    /// A table SQLite reserves (`sqlite_…`) is refused in a dump as a database refuses it,
+    /// and nothing is written: a dump making it would load nowhere.
+    @Test(arguments: ["out.sql", "out.sqlite"])
+    func reservedTableNames(_ name: String) throws {
+        let directory = try TemporaryDirectory()
+        let input = directory.path("in.md")
+        try Data("- [ ] milk\n".utf8).write(to: URL(fileURLWithPath: input))
+        var options = ListOptions()
+        options.table = "SQLite_x"
+        #expect(throws: (any Error).self) {
+            try Conversion(input: .at(input), output: .at(directory.path(name)), options: options).run()
+        }
+        #expect(!FileManager.default.fileExists(atPath: directory.path(name)))
+    }
+
     @Test(
         arguments: [
             ("INSERT INTO t VALUES(1)", 20),
