@@ -12,13 +12,37 @@ struct SQLDumpFormat: ListFormat {
     var aliases: [String] { ["dump"] }
     var extensions: [String] { ["sql"] }
 
-    /// The first statement of a dump: `PRAGMA`, `BEGIN`, `CREATE` or `INSERT`, ending in `;`.
+    /// The first statement of a dump: `PRAGMA`, `BEGIN`, `CREATE` or `INSERT`, ending in `;`
+    /// on its line or a later one (of the first 50), after any comments (`--`, `/* */`)
+    /// and indentation.
     func recognition(of head: UnsafeBufferPointer<UInt8>) -> Recognition {
+        var inComment = false
+        var inStatement = false
         for line in HeadLines(head, limit: 50) {
-            // The first word, after any indentation.
-            let first = line.drop { $0 == " " || $0 == "\t" }.prefix { $0 != " " && $0 != "\t" }.uppercased()
+            var rest = line[...]
+            if inStatement {
+                if rest.contains(";") { return .likely }
+                continue
+            }
+            while true {
+                if inComment {
+                    guard let close = rest.firstRange(of: "*/") else {
+                        rest = ""
+                        break
+                    }
+                    rest = rest[close.upperBound...]
+                    inComment = false
+                }
+                rest = rest.drop { $0 == " " || $0 == "\t" }
+                guard rest.hasPrefix("/*") else { break }
+                inComment = true
+                rest = rest.dropFirst(2)
+            }
+            let first = rest.prefix { $0 != " " && $0 != "\t" && $0 != ";" && $0 != "(" }.uppercased()
             guard !first.isEmpty, !first.hasPrefix("--") else { continue }
-            return ["PRAGMA", "BEGIN", "CREATE", "INSERT"].contains(first) && line.contains(";") ? .likely : .no
+            guard ["PRAGMA", "BEGIN", "CREATE", "INSERT"].contains(first) else { return .no }
+            if rest.contains(";") { return .likely }
+            inStatement = true
         }
         return .no
     }

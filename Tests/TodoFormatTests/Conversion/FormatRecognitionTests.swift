@@ -18,7 +18,12 @@ struct FormatRecognitionTests {
         ("-- a dump\n\nPRAGMA foreign_keys=OFF;\nBEGIN TRANSACTION;\n", .no, .likely, .sql),
         ("  create table todo(name text);\n", .no, .likely, .sql),
         ("INSERT INTO todo VALUES('a');", .no, .likely, .sql),
-        ("insert into todo values('a')\n;\n", .no, .no, .markdown),
+        ("insert into todo values('a')\n;\n", .no, .likely, .sql),
+        ("BEGIN;\r\nCREATE TABLE t(x);\r\n", .no, .likely, .sql),
+        ("CREATE TABLE t(\n  name TEXT\n);\n", .no, .likely, .sql),
+        ("/* made by hand\n   VALUES */ PRAGMA x;\n", .no, .likely, .sql),
+        ("/* a */ /* b */\n\tinsert into t values(1);\n", .no, .likely, .sql),
+        ("Create a list (no dump)\n- [ ] milk\n", .no, .no, .markdown),
         // The statement on line 62: past the 50 lines a dump is looked for in.
         ("--\n" + String(repeating: "-- comment\n", count: 60) + "CREATE TABLE t(x);\n", .no, .no, .markdown),
         ("straße ß;\n", .no, .no, .markdown),
