@@ -288,8 +288,8 @@ public struct ItemQuery: Sendable {
         if NameSyntax.isWrittenAsIs(name) {
             sink.write(name)
         } else {
-            var escaped = NameSyntax.escape(Substring(String(decoding: name, as: UTF8.self)), continuation: "")
-            if escaped.utf8.contains(10) { escaped = escaped.onOneLine }
+            let escaped = NameSyntax.escape(Substring(String(decoding: name, as: UTF8.self)), continuation: "")
+                .onOneLine
             wrote = !escaped.isEmpty
             sink.write(escaped)
         }

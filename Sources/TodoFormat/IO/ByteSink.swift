@@ -107,11 +107,6 @@ struct ByteSink {
         }
     }
 
-    /// Forgets what a sink that keeps everything in memory holds, keeping its memory.
-    mutating func removeAll() {
-        if isKnownUniquelyReferenced(&storage) { count = 0 } else { self = ByteSink() }
-    }
-
     mutating func write(byte: UInt8) {
         makeRoom(1)
         base[count] = byte

@@ -34,8 +34,10 @@ enum DumpLiteral {
     private static func quotedPart(_ bytes: ArraySlice<UInt8>, escapingLineBreaks: Bool) -> String {
         let hasNL = escapingLineBreaks && bytes.contains(10)
         let hasCR = escapingLineBreaks && bytes.contains(13)
-        let text = String(decoding: bytes, as: UTF8.self)
+        /// An escape for a line break the text does not hold (its text made only then: most
+        /// texts have no line break, and every value of a dump is quoted here).
         func unused(_ first: String, _ second: String) -> String {
+            let text = String(decoding: bytes, as: UTF8.self)
             if !text.contains(first) { return first }
             if !text.contains(second) { return second }
             var n = 0
@@ -45,12 +47,12 @@ enum DumpLiteral {
         let nl = hasNL ? unused("\\n", "\\012") : ""
         let cr = hasCR ? unused("\\r", "\\015") : ""
         // Byte by byte (a quote and line breaks are never part of a longer character);
-        // invalid UTF-8 is repaired as `text` repaired it.
+        // invalid UTF-8 is repaired at the end as decoding the text would repair it.
         var quoted: [UInt8] = [UInt8(ascii: "'")]
         quoted.reserveCapacity(bytes.count + 2)
         for b in bytes {
             switch b {
-            case UInt8(ascii: "'"): quoted += [UInt8(ascii: "'"), UInt8(ascii: "'")]
+            case UInt8(ascii: "'"): quoted += "''".utf8
             case 10 where hasNL: quoted += nl.utf8
             case 13 where hasCR: quoted += cr.utf8
             default: quoted.append(b)
