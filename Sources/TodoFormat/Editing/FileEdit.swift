@@ -70,6 +70,9 @@ public struct FileEdit: Sendable {
         guard editsItemAlone, !dryRun, let (index, edits) = Edit.inOneTopLevelItem(edits) else { return nil }
         let path = file.filePath
         let pending: PendingWrite
+        // A database is changed inside its transaction, not written beside it: the file is
+        // checked before the transaction starts (as `editList` does).
+        if format == .sqlite { try fingerprint.check(path) }
         do {
             let update = try FormatRegistry.format(format).updateItem(input, at: index, options: options) { item in
                 var tree = TreeList(TodoList(items: [item]))

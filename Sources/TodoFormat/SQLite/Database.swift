@@ -165,6 +165,13 @@ enum SQLValue: Hashable {
     case text(String)
     case blob(Data)
 
+    /// Whether SQLite would store the same: texts by their bytes (Swift's `==` calls texts
+    /// in two Unicode normal forms equal, which a table keeps apart).
+    func isIdentical(to other: SQLValue) -> Bool {
+        if case .text(let a) = self, case .text(let b) = other { return a.utf8.elementsEqual(b.utf8) }
+        return self == other
+    }
+
     /// As SQL text, for a dump.
     var literal: String {
         switch self {

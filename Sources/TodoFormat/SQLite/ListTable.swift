@@ -492,9 +492,19 @@ struct ListTable {
         return try Self.tree(items, ids: ids, parents: parents, positions: positions)
     }
 
-    /// Each row of todofmt's own table as an item, with its id, parent and position.
-    private func forEachOwnRow(in db: Database, _ body: (TodoItem, Int64, Int64?, Int64) throws -> Void) throws {
-        let statement = try db.prepare("SELECT rowid, * FROM \(Database.quote(name)) ORDER BY rowid")
+    /// Each row of todofmt's own table (those whose rowid is in `rowids`, or all) as an
+    /// item, with its id, parent and position.
+    func forEachOwnRow(
+        in db: Database, rowids: Range<Int64>? = nil, _ body: (TodoItem, Int64, Int64?, Int64) throws -> Void
+    ) throws {
+        let statement: Statement
+        if let rowids {
+            statement = try db.prepare(
+                "SELECT rowid, * FROM \(Database.quote(name)) WHERE rowid >= ? AND rowid < ? ORDER BY rowid")
+            try statement.bind([.integer(rowids.lowerBound), .integer(rowids.upperBound)])
+        } else {
+            statement = try db.prepare("SELECT rowid, * FROM \(Database.quote(name)) ORDER BY rowid")
+        }
         let index = Dictionary(uniqueKeysWithValues: columns.enumerated().map { ($1.name, $0 + 1) })
         let fieldIndexes = fieldColumns.map { (index[$0.column.name]!, $0.column, $0.key) }
         let nameIndex = index["name"]!
@@ -556,7 +566,7 @@ struct ListTable {
 
     /// Nests items by their parent ids, each parent's children by position. Rows stored depth
     /// first (as todofmt writes them) nest in one pass; others are sorted first.
-    private static func tree(_ items: [TodoItem], ids: [Int64], parents: [Int64?], positions: [Int64]) throws
+    static func tree(_ items: [TodoItem], ids: [Int64], parents: [Int64?], positions: [Int64]) throws
         -> [TodoItem]
     {
         var tree = ListBuilder(keepingSlices: ())

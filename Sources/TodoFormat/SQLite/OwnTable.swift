@@ -86,7 +86,8 @@ struct OwnTable {
         return row
     }
 
-    private static func kind(of value: FieldValue) -> String {
+    /// The column type todofmt's table gives values of this kind.
+    static func kind(of value: FieldValue) -> String {
         switch value {
         case .string: "TEXT"
         case .integer: "INTEGER"

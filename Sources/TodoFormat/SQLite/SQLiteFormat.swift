@@ -83,6 +83,34 @@ struct SQLiteFormat: ListFormat {
         }
     }
 
+    /// An edit of one item of todofmt's own table made on that item's rows alone, in one
+    /// transaction that the pending write commits (`ListTable.updateOwnItem`).
+    func updateItem(
+        _ existing: Input, at index: Int, options: ListOptions, change: (TodoItem) throws -> TodoItem?
+    ) throws -> ItemUpdate {
+        guard let path = existing.path, try !existing.head(1).isEmpty else { return .unsupported }
+        let db = try Database(path: path, readOnly: false, name: existing.name)
+        try db.execute("BEGIN IMMEDIATE")
+        do {
+            switch try ListTable.find(in: db, options: options).updateOwnItem(at: index, in: db, change: change) {
+            case nil:
+                try db.execute("ROLLBACK")
+                return .unsupported
+            case .unchanged:
+                try db.execute("ROLLBACK")
+                return .unchanged
+            case .changed(let warnings):
+                return .pending(
+                    PendingWrite(
+                        warnings: warnings, commit: { try db.execute("COMMIT") },
+                        discard: { try? db.execute("ROLLBACK") }))
+            }
+        } catch {
+            try? db.execute("ROLLBACK")
+            throw error
+        }
+    }
+
     /// Writes a list into a database (a file, or a dump loaded in memory), in the caller's
     /// transaction: into the list's table as it is, into todofmt's table, or (where there
     /// is no list, or `--table` names a table that is not there) into a new todofmt table.

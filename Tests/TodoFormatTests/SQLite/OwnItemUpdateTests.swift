@@ -1,0 +1,161 @@
+import Foundation
+import Testing
+
+@testable import TodoFormat
+
+/// An edit of one top-level item of todofmt's own table made on that item's rows alone
+/// (`ListTable.updateOwnItem`) must leave the database as reading and writing the whole
+/// list leaves it: the same rows, the same schema, and (logged by a trigger the sqlite3
+/// shell adds) the same rows updated, in the same order.
+@Suite("Editing one item of todofmt's table on its rows alone")
+struct OwnItemUpdateTests {
+    static let list = TodoList(items: [
+        TodoItem(
+            name: "a", fields: [Field("prio", .integer(1)), Field("due", .date(Date(timeIntervalSince1970: 0)))],
+            section: "Home"),
+        TodoItem(
+            name: "b", status: .done,
+            children: [
+                TodoItem(
+                    name: "c", fields: [Field("prio", .integer(2))],
+                    children: [TodoItem(name: "d", status: .custom("/"))]),
+                TodoItem(name: "e"),
+            ], section: "Home"),
+        TodoItem(name: "café", fields: [Field("owner", .string("x"))], section: "Work"),
+        TodoItem(name: "f", section: "Work"),
+    ])
+
+    static let edits: [Edit] = [
+        .check([.position([1])]), .uncheck([.position([2])]), .toggle([.position([2, 1, 1])]),
+        .check([.position([2]), .position([2, 2])]), .check([.position([4])]),
+        // The same name in another normal form is another name to the table.
+        .rename(.position([3]), to: "cafe\u{301}"), .rename(.position([1]), to: "a"),
+        .set(.position([1]), [Field("prio", .integer(5))]), .set(.position([2, 2]), [Field("prio", .integer(5))]),
+        .set(.position([1]), [Field("due", .date(Date(timeIntervalSince1970: 86400)))]),
+        // A value of another kind, a new column, a column left empty: the table is made again.
+        .set(.position([1]), [Field("prio", .string("high"))]), .set(.position([1]), [Field("new", .bool(true))]),
+        .unset(.position([3]), ["owner"]), .unset(.position([2, 1]), ["prio"]),
+        .set(.position([4]), [Field("prio", .null)]), .set(.position([2]), [Field("prio", .double(.nan))]),
+        .check([.position([9])]), .check([.position([2, 7])]),
+    ]
+
+    /// The trigger that logs each updated row's id in a table of its own.
+    static let logging =
+        "CREATE TABLE updated(id INTEGER); CREATE TRIGGER logged AFTER UPDATE ON todo_items BEGIN INSERT INTO updated VALUES (new.id); END;"
+
+    @Test("as todofmt writes the table: each edit as the whole list's write makes it")
+    func asWritten() throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.path("made.sqlite")
+        _ = try Self.list.write(to: URL(fileURLWithPath: path))
+        _ = try Databases.sqlite3(path, [Self.logging])
+        try Self.compare(path, Self.edits)
+    }
+
+    @Test("one checked item updates one row, on the item's rows alone")
+    func oneRow() throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.path("one.sqlite")
+        _ = try Self.list.write(to: URL(fileURLWithPath: path))
+        _ = try Databases.sqlite3(path, [Self.logging])
+        let update = try FormatRegistry.format(.sqlite).updateItem(Input(file: path), at: 3, options: ListOptions()) {
+            var item = $0
+            item.status = .done
+            return item
+        }
+        guard case .pending(let write) = update else {
+            Issue.record("the item was not changed alone")
+            return
+        }
+        try write.commit()
+        #expect(try Databases.sqlite3(path, ["SELECT id FROM updated"]) == "7\n")
+        #expect(try Databases.sqlite3(path, ["SELECT name, checked FROM todo_items WHERE id = 7"]) == "f|1\n")
+    }
+
+    @Test("a value taken out of a column others still use: that row alone, the table and its trigger kept")
+    func valueTakenOut() throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.path("unset.sqlite")
+        _ = try Self.list.write(to: URL(fileURLWithPath: path))
+        _ = try Databases.sqlite3(path, [Self.logging])
+        let before = try Databases.dump(path)
+        _ = try FileEdit(file: URL(fileURLWithPath: path), edits: [.unset(.position([1]), ["prio"])]).run()
+        let after = try Databases.dump(path)
+        #expect(
+            after
+                == before.replacingOccurrences(
+                    of: "VALUES(1,NULL,0,'a',0,NULL,'Home',1,", with: "VALUES(1,NULL,0,'a',0,NULL,'Home',NULL,"
+                )
+                .replacingOccurrences(
+                    of: "CREATE TRIGGER", with: "INSERT INTO updated VALUES(1);\nCREATE TRIGGER"))
+    }
+
+    /// Rows another program stored otherwise: top-level items not in position order, a
+    /// child away from its parent, a parent id that is no row's, children out of order, a
+    /// position that is not a number. Whichever way the edit is made, the list reads back
+    /// as the list `todofmt list` showed, edited.
+    @Test(
+        "rows stored otherwise: the item the list shows at the position is edited",
+        arguments: [
+            "(5,NULL,0,'first',0,NULL,NULL),(2,NULL,1,'second',0,NULL,NULL),(3,5,0,'child of first',0,NULL,NULL),"
+                + "(1,2,0,'child of second',0,NULL,NULL),(4,NULL,2,'third',0,NULL,NULL)",
+            "(1,NULL,0,'a',0,NULL,NULL),(2,NULL,1,'b',0,NULL,NULL),(3,1,0,'child of a',0,NULL,NULL)",
+            "(1,NULL,0,'a',0,NULL,NULL),(2,9,0,'orphan',0,NULL,NULL),(3,NULL,1,'b',0,NULL,NULL)",
+            "(1,NULL,0,'a',0,NULL,NULL),(2,1,1,'second child',0,NULL,NULL),(3,1,0,'first child',0,NULL,NULL),"
+                + "(4,NULL,1,'b',0,NULL,NULL)",
+            "(1,NULL,0,'a',0,NULL,NULL),(2,1,1,'second child',0,NULL,NULL),(3,NULL,1,'b',0,NULL,NULL),"
+                + "(4,1,0,'first child',0,NULL,NULL)",
+            "(1,NULL,3,'a',0,NULL,NULL),(2,NULL,3,'b',0,NULL,NULL),(3,NULL,'x','c',0,NULL,NULL),"
+                + "(4,NULL,2.5,'d',0,NULL,NULL)",
+        ])
+    func storedOtherwise(_ rows: String) throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.path("other.sqlite")
+        let create =
+            "CREATE TABLE todo_items (id INTEGER PRIMARY KEY, parent INTEGER, position INTEGER NOT NULL, "
+            + "name TEXT NOT NULL, checked BOOLEAN NOT NULL, status TEXT, section TEXT); "
+            + "INSERT INTO todo_items VALUES \(rows);"
+        let edits: [Edit] = [
+            .check([.position([1])]), .check([.position([2])]), .check([.position([3])]), .check([.position([1, 1])]),
+            .rename(.position([1, 2]), to: "z"), .check([.position([2, 1])]),
+        ]
+        for edit in edits {
+            try? FileManager.default.removeItem(atPath: path)
+            _ = try Databases.sqlite3(path, [create])
+            let url = URL(fileURLWithPath: path)
+            var expected = TreeList(try TodoList(contentsOf: url))
+            let expectedError = Result { try edit.apply(to: &expected, file: path) }
+            let outcome = Result { try FileEdit(file: url, edits: [edit]).run() }
+            switch (expectedError, outcome) {
+            case (.success, .success): #expect(try TodoList(contentsOf: url) == expected.list, "\(rows): \(edit)")
+            case (.failure, .failure): break
+            default: Issue.record("\(rows): \(edit): \(expectedError) \(outcome)")
+            }
+        }
+    }
+
+    /// Makes each edit on a copy of the database at `path` on the item's rows alone and on
+    /// the whole list, and expects the same outcome and the same `.dump`.
+    static func compare(_ path: String, _ edits: [Edit]) throws {
+        let original = try Data(contentsOf: URL(fileURLWithPath: path))
+        for edit in edits {
+            var results: [(dump: String, outcome: String)] = []
+            for alone in [true, false] {
+                try original.write(to: URL(fileURLWithPath: path))
+                var fileEdit = FileEdit(file: URL(fileURLWithPath: path), edits: [edit])
+                fileEdit.editsItemAlone = alone
+                let outcome: String
+                do {
+                    let result = try fileEdit.run()
+                    outcome = "\(result.changed) \(result.warnings.map(\.description))"
+                } catch {
+                    outcome = "\(error)"
+                }
+                results.append((try Databases.dump(path), outcome))
+            }
+            #expect(results[0].outcome == results[1].outcome, "\(edit)")
+            #expect(results[0].dump == results[1].dump, "\(edit)\n\(results[0].dump)\n\(results[1].dump)")
+        }
+        try original.write(to: URL(fileURLWithPath: path))
+    }
+}
