@@ -72,7 +72,7 @@ enum QuickFileMerge {
         let texts = [
             try b.readBytes(start..<end), try o.readBytes(start..<oursEnd), try t.readBytes(start..<theirsEnd),
         ]
-        let strings = texts.compactMap { String(validating: $0, as: UTF8.self) }
+        let strings = texts.compactMap { UTF8Validation.string($0) }
         guard strings.count == 3 else { return nil }
         var result = try TodoMerge.checklists(base: strings[0], ours: strings[1], theirs: strings[2], path: path)
         try write(ours.path!, [.file(b, 0..<start), .bytes(result.bytes), .file(b, end..<b.count)])

@@ -148,7 +148,7 @@ struct XMLPropertyListReader {
                 }
                 let textEnd = close.offset
                 if clean { return try decode(UnsafeBufferPointer(rebasing: bytes[start..<textEnd]), at: start) }
-                guard let s = String(validating: out, as: UTF8.self) else { throw error("invalid UTF-8", at: start) }
+                guard let s = UTF8Validation.string(out) else { throw error("invalid UTF-8", at: start) }
                 return s
             }
             if c == UInt8(ascii: "&") {
@@ -164,7 +164,7 @@ struct XMLPropertyListReader {
     }
 
     private func decode(_ raw: UnsafeBufferPointer<UInt8>, at offset: Int) throws(ParseError) -> String {
-        guard let s = String(validating: raw, as: UTF8.self) else { throw error("invalid UTF-8", at: offset) }
+        guard let s = UTF8Validation.string(raw) else { throw error("invalid UTF-8", at: offset) }
         return s
     }
 

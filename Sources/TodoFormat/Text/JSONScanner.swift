@@ -91,7 +91,7 @@ struct JSONScanner {
     mutating func string() throws(ParseError) -> String {
         let start = position
         if let raw = try rawString() {
-            guard let s = String(validating: raw, as: UTF8.self) else {
+            guard let s = UTF8Validation.string(raw) else {
                 throw error("invalid UTF-8 in string", at: start)
             }
             return s
@@ -102,7 +102,7 @@ struct JSONScanner {
             let c = bytes[position]
             position += 1
             if c == UInt8(ascii: "\"") {
-                guard let s = String(validating: out, as: UTF8.self) else {
+                guard let s = UTF8Validation.string(out) else {
                     throw error("invalid UTF-8 in string", at: start)
                 }
                 return s

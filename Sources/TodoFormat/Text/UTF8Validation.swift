@@ -6,6 +6,24 @@ enum UTF8Validation {
     /// to it, and the characters from there are checked one after another while they are not
     /// ASCII (text in other scripts is runs of them).
     static func firstInvalidOffset(_ bytes: UnsafeBufferPointer<UInt8>) -> Int {
+        firstInvalidOffset(in: bytes)
+    }
+
+    /// The bytes as a string, or nil when they are not UTF-8. (The standard library's
+    /// `String(validating:as:)` is generic over the encoding and on Linux looks up type
+    /// metadata on every call: over a thousand instructions for a short name, a fifth of
+    /// reading a JSON list.)
+    static func string(_ bytes: UnsafeBufferPointer<UInt8>) -> String? {
+        firstInvalidOffset(in: bytes) < 0 ? String(decoding: bytes, as: UTF8.self) : nil
+    }
+
+    /// The bytes as a string, or nil when they are not UTF-8.
+    static func string(_ bytes: [UInt8]) -> String? {
+        bytes.withUnsafeBufferPointer { string($0) }
+    }
+
+    @inline(__always)
+    private static func firstInvalidOffset(in bytes: UnsafeBufferPointer<UInt8>) -> Int {
         guard let p = bytes.baseAddress else { return -1 }
         let n = bytes.count
         let raw = UnsafeRawPointer(p)

@@ -142,7 +142,11 @@ struct ConversionTests {
             bytes.insert(UInt8.random(in: 0x80...0xFF, using: &rng), at: Int.random(in: 0..<bytes.count, using: &rng))
         }
         let ours = bytes.withUnsafeBufferPointer { UTF8Validation.firstInvalidOffset($0) }
-        #expect((ours == -1) == (String(validating: bytes, as: UTF8.self) != nil))
+        let swift = String(validating: bytes, as: UTF8.self)
+        #expect((ours == -1) == (swift != nil))
+        // The strings JSON and property list readers make: Swift's, or none.
+        let string = UTF8Validation.string(bytes)
+        #expect(string.map { Array($0.utf8) } == swift.map { Array($0.utf8) })
     }
 }
 
