@@ -67,14 +67,17 @@ public struct FileEdit: Sendable {
     /// then, and the error (a position not there, a file that does not read) is said as
     /// reading it says it.
     private func editItem(_ input: Input, format: DocumentFormat, fingerprint: FileFingerprint) throws -> Result? {
-        guard editsItemAlone, !dryRun, let (index, edits) = Edit.inOneTopLevelItem(edits) else { return nil }
+        guard editsItemAlone, let (index, edits) = Edit.inOneTopLevelItem(edits) else { return nil }
         let path = file.filePath
+        // A dry run makes the edit on a copy, as the real one would be made, and compares.
+        let copy = dryRun ? try DryRunCopy(of: path) : nil
         let pending: PendingWrite
         // A database is changed inside its transaction, not written beside it: the file is
         // checked before the transaction starts (as `editList` does).
-        if format == .sqlite { try fingerprint.check(path) }
+        if format == .sqlite && !dryRun { try fingerprint.check(path) }
         do {
-            let update = try FormatRegistry.format(format).updateItem(input, at: index, options: options) { item in
+            let target = copy.map { Input(file: $0.path) } ?? input
+            let update = try FormatRegistry.format(format).updateItem(target, at: index, options: options) { item in
                 var tree = TreeList(TodoList(items: [item]))
                 for edit in edits { try edit.apply(to: &tree, file: path) }
                 guard tree.changed else { return nil }
@@ -88,6 +91,15 @@ public struct FileEdit: Sendable {
             }
         } catch {
             return nil
+        }
+        if let copy {
+            if strict && !pending.warnings.isEmpty {
+                pending.discard()
+                throw ConversionError.lossRefused(path: path, pending.warnings)
+            }
+            try pending.commit()
+            let changes = try copy.changes(from: path, format: format, options: options)
+            return Result(warnings: pending.warnings, changed: true, changes: changes)
         }
         beforeCommit?()
         return try commit(pending, format: format, fingerprint: fingerprint)
@@ -132,8 +144,6 @@ public struct FileEdit: Sendable {
         if stat(path, &info) == 0 { builder.reserveCapacity(max(1024, Int(info.st_size) / 32)) }
         try reader.read(input, options: options, into: &builder)
         var tree = TreeList(builder.finish())
-        // A dry run shows the items before and after; a write needs only the new ones.
-        let oldList = dryRun ? tree.list : TodoList()
         for edit in edits { try edit.apply(to: &tree, file: path) }
         var result = Result()
         guard tree.changed else { return result }
@@ -145,7 +155,7 @@ public struct FileEdit: Sendable {
         tree = TreeList(TodoList())
         try list.checkDepth()
         if dryRun {
-            (result.changes, result.warnings) = try preview(of: list, format: format, old: oldList, options: options)
+            (result.changes, result.warnings) = try preview(of: list, format: format, options: options)
             if strict && !result.warnings.isEmpty {
                 throw ConversionError.lossRefused(path: path, result.warnings)
             }
@@ -184,28 +194,49 @@ public struct FileEdit: Sendable {
         return Result(warnings: pending.warnings, changed: true)
     }
 
-    /// What writing `list` would change: the update made on a copy of the file, compared.
-    /// What writing `list` would change, and the warnings the write would give.
-    private func preview(of list: TodoList, format: DocumentFormat, old: TodoList, options: ListOptions) throws
+    /// What writing `list` would change, and the warnings the write would give: the update
+    /// made on a copy of the file, compared.
+    private func preview(of list: TodoList, format: DocumentFormat, options: ListOptions) throws
         -> (String, [ConversionWarning])
     {
-        let path = file.filePath
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("todofmt-dry-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let copy = folder.appendingPathComponent(file.lastPathComponent).path
-        for suffix in ["", "-wal"] where FileManager.default.fileExists(atPath: path + suffix) {
-            try FileManager.default.copyItem(atPath: path + suffix, toPath: copy + suffix)
-        }
-        let pending = try FormatRegistry.format(format).update(Input(file: copy), with: list, options: options)
+        let copy = try DryRunCopy(of: file.filePath)
+        let pending = try FormatRegistry.format(format).update(Input(file: copy.path), with: list, options: options)
         try pending.commit()
-        let changes =
-            switch format {
-            case .bplist: UnifiedDiff.text(old: old.listing(), new: list.listing(), name: path + " (items)")
-            case .sqlite: try DatabaseRows.changes(from: path, to: copy)
-            default: UnifiedDiff.text(old: try Input(file: path).text(), new: try Input(file: copy).text(), name: path)
+        return (try copy.changes(from: file.filePath, format: format, options: options), pending.warnings)
+    }
+}
+
+/// A copy of a file (with its write-ahead log) in a folder of its own, for a dry run to
+/// write into; removed with the value.
+private final class DryRunCopy {
+    let folder: URL
+    let path: String
+
+    init(of file: String) throws {
+        folder = FileManager.default.temporaryDirectory.appendingPathComponent("todofmt-dry-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        path = folder.appendingPathComponent(URL(fileURLWithPath: file).lastPathComponent).path
+        for suffix in ["", "-wal"] where FileManager.default.fileExists(atPath: file + suffix) {
+            try FileManager.default.copyItem(atPath: file + suffix, toPath: path + suffix)
+        }
+    }
+
+    deinit { try? FileManager.default.removeItem(at: folder) }
+
+    /// What changed from `original` to the copy: a unified diff of the text, the rows of a
+    /// database, the items of a binary property list as `list` prints them.
+    func changes(from original: String, format: DocumentFormat, options: ListOptions) throws -> String {
+        switch format {
+        case .bplist:
+            let lists = try [original, path].map {
+                try TodoList(contentsOf: URL(fileURLWithPath: $0), options: options)
             }
-        return (changes, pending.warnings)
+            return UnifiedDiff.text(old: lists[0].listing(), new: lists[1].listing(), name: original + " (items)")
+        case .sqlite: return try DatabaseRows.changes(from: original, to: path)
+        default:
+            return UnifiedDiff.text(
+                old: try Input(file: original).text(), new: try Input(file: path).text(), name: original)
+        }
     }
 }
 

@@ -14,75 +14,79 @@ extension ListTable {
     }
 
     /// Changes top-level item `index` of todofmt's own table (with its children) as `change`
-    /// makes it, in the caller's transaction. Nil, with nothing changed, where that needs
+    /// makes it, in the caller's transaction. Nil, with nothing written, where that needs
     /// more than the item's rows: rows not stored as todofmt stores them (an item's rows
     /// together, in order), an edit that adds or removes rows, or a field whose column is
     /// not there or holds another kind of value.
     func updateOwnItem(
         at index: Int, in db: Database, change: (TodoItem) throws -> TodoItem?
     ) throws -> OwnItemChange? {
-        guard isOwn else { return nil }
-        let table = Database.quote(name)
-        // The item's first row: the index-th row without a parent, in stored order (its id and
-        // position as the list reads them, `Statement.int64`)…
-        guard
-            let first = try db.rows(
-                "SELECT rowid, CAST(id AS INTEGER), CAST(position AS INTEGER) FROM \(table) WHERE parent IS NULL "
-                    + "ORDER BY rowid LIMIT 1 OFFSET ?",
-                [.integer(Int64(index))]
-            ).first,
-            case .integer(let start) = first[0], case .integer(let id) = first[1],
-            case .integer(let position) = first[2]
-        else { return nil }
-        // …and its rows up to the next top-level one.
-        let next = try db.scalar(
-            "SELECT min(rowid) FROM \(table) WHERE parent IS NULL AND rowid > ?", [.integer(start)])
-        let end: Int64
-        if case .integer(let n) = next {
-            end = n
-        } else if case .integer(let last) = try db.scalar("SELECT max(rowid) FROM \(table)") {
-            end = last + 1
-        } else {
+        // A column named as the rowid hides it from SQL.
+        guard isOwn, !columns.contains(where: { ["rowid", "_rowid_", "oid"].contains($0.name.lowercased()) }) else {
             return nil
         }
-        // The list reads top-level items in (position, id) order, as integers, and children
-        // by parent id: the item is index-th in that order and every row of it lies in the
-        // range, or the list is read whole. (One pass over the table.)
+        let fieldColumns = self.fieldColumns
+        let fields = Dictionary(fieldColumns.map { ($0.key, $0.column) }, uniquingKeysWith: { a, _ in a })
+        guard fields.count == fieldColumns.count else { return nil }
+        let table = Database.quote(name)
+        // Values as the list reads them (`Statement.int64`: NULL is 0, text its number).
+        let id = "coalesce(CAST(id AS INTEGER), 0)"
+        let position = "coalesce(CAST(position AS INTEGER), 0)"
+        // The item's first row: the index-th row without a parent, in stored order…
+        guard
+            let first = try db.rows(
+                "SELECT rowid, \(id), \(position) FROM \(table) WHERE parent IS NULL ORDER BY rowid LIMIT 1 OFFSET ?",
+                [.integer(Int64(index))]
+            ).first,
+            case .integer(let start) = first[0], case .integer(let itemID) = first[1],
+            case .integer(let itemPosition) = first[2]
+        else { return nil }
+        // …and its rows up to the next top-level one.
+        let last: Int64
+        switch try db.scalar("SELECT min(rowid) FROM \(table) WHERE parent IS NULL AND rowid > ?", [.integer(start)]) {
+        case .integer(let next): last = next - 1
+        default:
+            guard case .integer(let end) = try db.scalar("SELECT max(rowid) FROM \(table)") else { return nil }
+            last = end
+        }
+        // The list reads top-level items in (position, id) order and children by parent id:
+        // the item is index-th in that order and every row of it lies in the range, or the
+        // list is read whole. (One pass over the table.)
         let check = try db.rows(
-            "SELECT count(*) FILTER (WHERE parent IS NULL AND (CAST(position AS INTEGER) < ?1 "
-                + "OR (CAST(position AS INTEGER) = ?1 AND CAST(id AS INTEGER) < ?2))), "
-                + "count(*) FILTER (WHERE parent IN (SELECT id FROM \(table) WHERE rowid >= ?3 AND rowid < ?4) "
-                + "AND (rowid < ?3 OR rowid >= ?4)) FROM \(table)",
-            [.integer(position), .integer(id), .integer(start), .integer(end)])
+            "SELECT count(*) FILTER (WHERE parent IS NULL AND (\(position) < ?1 OR (\(position) = ?1 AND \(id) < ?2))), "
+                + "count(*) FILTER (WHERE parent IS NOT NULL AND (rowid < ?3 OR rowid > ?4) AND CAST(parent AS INTEGER) IN "
+                + "(SELECT \(id) FROM \(table) WHERE rowid BETWEEN ?3 AND ?4)) FROM \(table)",
+            [.integer(itemPosition), .integer(itemID), .integer(start), .integer(last)])
         guard let counts = check.first, counts == [.integer(Int64(index)), .integer(0)] else { return nil }
         var items: [TodoItem] = []
         var ids: [Int64] = []
         var parents: [Int64?] = []
         var positions: [Int64] = []
-        try forEachOwnRow(in: db, rowids: start..<end) { item, id, parent, position in
+        var rowidOfID: [Int64: Int64] = [:]
+        try forEachOwnRow(in: db, rowids: start...last) { item, id, parent, position, rowid in
             items.append(item)
             ids.append(id)
             parents.append(parent)
             positions.append(position)
+            rowidOfID[id] = rowid
         }
-        // The rowids in the order the tree lists the rows (depth first, children by position).
-        let rowidOfID = Dictionary(ids.enumerated().map { ($1, start + Int64($0)) }, uniquingKeysWith: { a, _ in a })
-        guard rowidOfID.count == ids.count else { return nil }
+        guard rowidOfID.count == ids.count, ids.first == itemID else { return nil }
         let tree = try Self.tree(items, ids: ids, parents: parents, positions: positions)
-        guard tree.count == 1, ids.first == id, let old = tree.first, old.count == items.count else { return nil }
+        guard tree.count == 1, let old = tree.first, old.count == items.count else { return nil }
         guard let new = try change(old) else { return .unchanged }
         guard new.hasShape(of: old) else { return nil }
         // The tree's rows in depth-first order are the range's rows sorted the same way.
         let rowids = Self.depthFirstIDs(items, ids: ids, parents: parents, positions: positions).map { rowidOfID[$0]! }
 
-        let fields = Dictionary(fieldColumns.map { ($0.key, $0.column) }, uniquingKeysWith: { a, _ in a })
+        // What changes, row by row, before anything is written.
         var log = WarningLog()
-        var emptied: Set<String> = []
+        var updates: [(rowid: Int64, set: [(column: String, value: SQLValue)])] = []
+        var emptied: [String: [Int64]] = [:]  // columns set to NULL, and in which rows
         var row = 0
-        var failed = false
-        func visit(_ old: TodoItem, _ new: TodoItem, position: String, depth: Int) throws {
-            guard !failed else { return }
-            var set: [(String, SQLValue)] = []
+        func visit(_ old: TodoItem, _ new: TodoItem, position: String, depth: Int) -> Bool {
+            let rowid = rowids[row]
+            row += 1
+            var set: [(column: String, value: SQLValue)] = []
             if !new.nameStorage.utf8.elementsEqual(old.nameStorage.utf8) { set.append(("name", .text(new.name))) }
             if new.status != old.status {
                 set.append(("checked", .integer(new.isChecked ? 1 : 0)))
@@ -97,10 +101,7 @@ extension ListTable {
                 set.append(("section", section))
             }
             for field in new.fields {
-                guard let column = fields[field.key] else {
-                    failed = true
-                    return
-                }
+                guard let column = fields[field.key] else { return false }
                 SQLiteValueLoss.note(field.value, declaredType: column.declaredType, in: &log) {
                     ItemPositions.describe(position, new)
                 }
@@ -111,29 +112,29 @@ extension ListTable {
                 guard !value.isIdentical(to: OwnTable.sqlValue(old.fields[key: key] ?? .null)) else { continue }
                 // A value of another kind than the column's would make the whole list's
                 // write retype the column; one taken out may leave it empty.
-                if after != .null && OwnTable.kind(of: after) != column.declaredType.uppercased() {
-                    failed = true
-                    return
-                }
-                if after == .null { emptied.insert(column.name) }
+                if after != .null && OwnTable.kind(of: after) != column.declaredType.uppercased() { return false }
+                if value == .null { emptied[column.name, default: []].append(rowid) }
                 set.append((column.name, value))
             }
-            if !set.isEmpty {
-                try db.prepare(
-                    "UPDATE \(table) SET \(set.map { "\(Database.quote($0.0)) = ?" }.joined(separator: ", ")) WHERE rowid = ?"
-                ).run(set.map(\.1) + [.integer(rowids[row])])
+            if !set.isEmpty { updates.append((rowid, set)) }
+            for (i, pair) in zip(old.children, new.children).enumerated()
+            where !visit(pair.0, pair.1, position: position + ".\(i + 1)", depth: depth + 1) {
+                return false
             }
-            row += 1
-            for (i, pair) in zip(old.children, new.children).enumerated() {
-                try visit(pair.0, pair.1, position: position + ".\(i + 1)", depth: depth + 1)
-            }
+            return true
         }
-        try visit(old, new, position: String(index + 1), depth: 0)
-        guard !failed else { return nil }
-        // A column no row holds a value in any more is left out of the whole list's table.
-        for column in emptied
-        where try db.scalar("SELECT 1 FROM \(table) WHERE \(Database.quote(column)) IS NOT NULL LIMIT 1") == nil {
-            return nil
+        guard visit(old, new, position: String(index + 1), depth: 0) else { return nil }
+        // A column no row would hold a value in is left out of the whole list's table.
+        for (column, rows) in emptied {
+            let others = try db.scalar(
+                "SELECT 1 FROM \(table) WHERE \(Database.quote(column)) IS NOT NULL "
+                    + "AND rowid NOT IN (\(rows.map(String.init).joined(separator: ", "))) LIMIT 1")
+            if others == nil { return nil }
+        }
+        for update in updates {
+            try db.prepare(
+                "UPDATE \(table) SET \(update.set.map { "\(Database.quote($0.column)) = ?" }.joined(separator: ", ")) WHERE rowid = ?"
+            ).run(update.set.map(\.value) + [.integer(update.rowid)])
         }
         return .changed(log.warnings)
     }

@@ -453,7 +453,7 @@ struct ListTable {
                 return
             }
             var row = 0
-            try forEachOwnRow(in: db) { item, _, _, _ in
+            try forEachOwnRow(in: db) { item, _, _, _, _ in
                 var item = item
                 if depths[row] > 0 { item.section = nil }
                 try sink.item(item, depth: Int(depths[row]))
@@ -483,7 +483,7 @@ struct ListTable {
         var parents: [Int64?] = []
         var ids: [Int64] = []
         var positions: [Int64] = []
-        try forEachOwnRow(in: db) { item, id, parent, position in
+        try forEachOwnRow(in: db) { item, id, parent, position, _ in
             items.append(item)
             ids.append(id)
             parents.append(parent)
@@ -493,25 +493,32 @@ struct ListTable {
     }
 
     /// Each row of todofmt's own table (those whose rowid is in `rowids`, or all) as an
-    /// item, with its id, parent and position.
+    /// item, with its id, parent, position and rowid.
     func forEachOwnRow(
-        in db: Database, rowids: Range<Int64>? = nil, _ body: (TodoItem, Int64, Int64?, Int64) throws -> Void
+        in db: Database, rowids: ClosedRange<Int64>? = nil,
+        _ body: (TodoItem, Int64, Int64?, Int64, Int64) throws -> Void
     ) throws {
         let statement: Statement
         if let rowids {
             statement = try db.prepare(
-                "SELECT rowid, * FROM \(Database.quote(name)) WHERE rowid >= ? AND rowid < ? ORDER BY rowid")
+                "SELECT rowid, * FROM \(Database.quote(name)) WHERE rowid BETWEEN ? AND ? ORDER BY rowid")
             try statement.bind([.integer(rowids.lowerBound), .integer(rowids.upperBound)])
         } else {
             statement = try db.prepare("SELECT rowid, * FROM \(Database.quote(name)) ORDER BY rowid")
         }
-        let index = Dictionary(uniqueKeysWithValues: columns.enumerated().map { ($1.name, $0 + 1) })
-        let fieldIndexes = fieldColumns.map { (index[$0.column.name]!, $0.column, $0.key) }
-        let nameIndex = index["name"]!
-        let checkedIndex = index["checked"]!
+        // Columns by place: names of fields may be equal as Swift compares strings (`é`
+        // composed and not) and still be two columns.
+        func index(_ name: String) -> Int { columns.firstIndex { $0.name == name }! + 1 }
+        let fieldIndexes = columns.indices.compactMap { i -> (Int, ColumnInfo, String)? in
+            let column = columns[i]
+            if Self.ownColumns.contains(column.name) { return nil }
+            return (i + 1, column, column.name.hasPrefix("field:") ? String(column.name.dropFirst(6)) : column.name)
+        }
+        let nameIndex = index("name")
+        let checkedIndex = index("checked")
         let own = (
-            id: index["id"]!, parent: index["parent"]!, position: index["position"]!, status: index["status"]!,
-            section: index["section"]!
+            id: index("id"), parent: index("parent"), position: index("position"), status: index("status"),
+            section: index("section")
         )
         var lastSection: String? = nil
         while try statement.step() {
@@ -529,7 +536,7 @@ struct ListTable {
             if !statement.isNull(own.section) { item.section = statement.text(own.section, reusing: &lastSection) }
             try body(
                 item, statement.int64(own.id), statement.isNull(own.parent) ? nil : statement.int64(own.parent),
-                statement.int64(own.position))
+                statement.int64(own.position), statement.int64(0))
         }
     }
 
@@ -598,8 +605,10 @@ struct ListTable {
             path.append(ids[i])
         }
         if inOrder { return tree.finish().items }
+        // Top-level rows first, then each parent's rows together (a parent id of -1 too).
         let order = items.indices.sorted { a, b in
-            (parents[a] ?? -1, positions[a], ids[a]) < (parents[b] ?? -1, positions[b], ids[b])
+            (parents[a] == nil ? 0 : 1, parents[a] ?? 0, positions[a], ids[a])
+                < (parents[b] == nil ? 0 : 1, parents[b] ?? 0, positions[b], ids[b])
         }
         return try grouped(order.map { items[$0] }, ids: order.map { ids[$0] }, parents: order.map { parents[$0] })
     }
@@ -617,7 +626,10 @@ struct ListTable {
             i = j
         }
         let known = Set(ids)
-        for (parent, range) in groups where !known.contains(parent) { roots.append(contentsOf: range) }
+        // In the order the groups come (a dictionary's order differs from run to run).
+        for range in groups.filter({ !known.contains($0.key) }).values.sorted(by: { $0.lowerBound < $1.lowerBound }) {
+            roots.append(contentsOf: range)
+        }
         func build(_ i: Int, depth: Int) throws -> TodoItem {
             guard depth < Limits.itemLevels else { throw ConversionError.unsupported(Limits.itemDepthMessage) }
             var item = items[i]

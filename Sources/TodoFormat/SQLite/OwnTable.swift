@@ -159,6 +159,22 @@ struct OwnTable {
             try write(to: db)
             return
         }
+        // Rows are matched by id: ids that are not distinct integers (a table made by hand
+        // without `INTEGER PRIMARY KEY`) cannot say which row is which; deleting by such an
+        // id would delete every row that has it. The table is made again.
+        let idIsRowID =
+            table.columns.filter(\.isPrimaryKey).map(\.name) == ["id"]
+            && table.columns.first { $0.name == "id" }?.declaredType.uppercased() == "INTEGER"
+        if !idIsRowID {
+            let q = Database.quote(name)
+            let odd = try db.scalar(
+                "SELECT (SELECT count(*) FROM \(q) WHERE typeof(id) != 'integer') "
+                    + "+ (SELECT count(*) - count(DISTINCT id) FROM \(q))")
+            guard odd == .integer(0) else {
+                try write(to: db)
+                return
+            }
+        }
         // First the differences, by id, while the table is only read.
         let select = try db.prepare("SELECT * FROM \(Database.quote(name)) ORDER BY id")
         var more = try select.step()

@@ -88,7 +88,11 @@ struct SQLiteFormat: ListFormat {
     func updateItem(
         _ existing: Input, at index: Int, options: ListOptions, change: (TodoItem) throws -> TodoItem?
     ) throws -> ItemUpdate {
-        guard let path = existing.path, try !existing.head(1).isEmpty else { return .unsupported }
+        // A write-ahead-logged database is left to the whole list's update: closing it, even
+        // unchanged, moves its log into the file, which the update would then see as changed.
+        guard let path = existing.path, try !existing.head(1).isEmpty, !InputFile.isWriteAheadLogged(path) else {
+            return .unsupported
+        }
         let db = try Database(path: path, readOnly: false, name: existing.name)
         try db.execute("BEGIN IMMEDIATE")
         do {

@@ -90,48 +90,149 @@ struct OwnItemUpdateTests {
                     of: "CREATE TRIGGER", with: "INSERT INTO updated VALUES(1);\nCREATE TRIGGER"))
     }
 
+    static let ownColumns =
+        "id INTEGER PRIMARY KEY, parent INTEGER, position INTEGER NOT NULL, name TEXT NOT NULL, "
+        + "checked BOOLEAN NOT NULL, status TEXT, section TEXT"
+
+    /// Rows of todofmt's columns, each set in a table of its own.
+    static let storedRows: [String] = [
+        "(5,NULL,0,'first',0,NULL,NULL),(2,NULL,1,'second',0,NULL,NULL),(3,5,0,'child of first',0,NULL,NULL),"
+            + "(1,2,0,'child of second',0,NULL,NULL),(4,NULL,2,'third',0,NULL,NULL)",
+        "(1,NULL,0,'a',0,NULL,NULL),(2,NULL,1,'b',0,NULL,NULL),(3,1,0,'child of a',0,NULL,NULL)",
+        "(1,NULL,0,'a',0,NULL,NULL),(2,9,0,'orphan',0,NULL,NULL),(3,NULL,1,'b',0,NULL,NULL)",
+        "(1,NULL,0,'a',0,NULL,NULL),(2,1,1,'second child',0,NULL,NULL),(3,1,0,'first child',0,NULL,NULL),"
+            + "(4,NULL,1,'b',0,NULL,NULL)",
+        "(1,NULL,0,'a',0,NULL,NULL),(2,1,1,'second child',0,NULL,NULL),(3,NULL,1,'b',0,NULL,NULL),"
+            + "(4,1,0,'first child',0,NULL,NULL)",
+        "(1,NULL,0,'a',0,NULL,NULL),(2,1,1,'second child',0,NULL,NULL),(3,NULL,1,'b',0,NULL,NULL),"
+            + "(4,1.5,0,'first child',0,NULL,NULL)",
+        "(1,NULL,3,'a',0,NULL,NULL),(2,NULL,3,'b',0,NULL,NULL),(3,NULL,'x','c',0,NULL,NULL),"
+            + "(4,NULL,2.5,'d',0,NULL,NULL)",
+        // A row deleted by hand: rowids with a gap.
+        "(1,NULL,0,'a',0,NULL,NULL),(3,1,1,'a2',0,NULL,NULL),(4,1,2,'a3',0,NULL,NULL),(5,NULL,1,'b',0,NULL,NULL)",
+        "(1,NULL,0,'a',0,NULL,NULL),(9223372036854775807,NULL,1,'b',0,NULL,NULL)",
+    ]
+
+    static let storedTables: [String] =
+        storedRows.map { "CREATE TABLE todo_items (\(ownColumns)); INSERT INTO todo_items VALUES \($0);" } + [
+            "CREATE TABLE todo_items (id INTEGER PRIMARY KEY, parent INTEGER, position INTEGER, name TEXT NOT NULL, "
+                + "checked BOOLEAN NOT NULL, status TEXT, section TEXT); "
+                + "INSERT INTO todo_items VALUES (1,NULL,5,'b',0,NULL,NULL),(2,NULL,NULL,'a',0,NULL,NULL);",
+            "CREATE TABLE todo_items (id INTEGER, parent INTEGER, position INTEGER, name TEXT, checked BOOLEAN, "
+                + "status TEXT, section TEXT); "
+                + "INSERT INTO todo_items VALUES (5,NULL,1,'b',0,NULL,NULL),(NULL,NULL,1,'a',0,NULL,NULL);",
+            "CREATE TABLE todo_items (id, parent, position, name, checked, status, section); "
+                + "INSERT INTO todo_items VALUES (1,NULL,0,'a',0,NULL,NULL),(2,1,1,'second child',0,NULL,NULL),"
+                + "(3,NULL,1,'b',0,NULL,NULL),(4,'1',0,'first child',0,NULL,NULL);",
+            // Ids that are not the rowid, the rowids with gaps.
+            "CREATE TABLE todo_items (id INTEGER, parent INTEGER, position INTEGER, name TEXT, checked BOOLEAN, "
+                + "status TEXT, section TEXT); INSERT INTO todo_items (rowid, id, parent, position, name, checked) "
+                + "VALUES (1,1,NULL,0,'a',0),(2,2,1,0,'a1',0),(6,3,1,1,'a2',0),(9,4,3,0,'a2x',0),(12,5,NULL,1,'b',0);",
+            // Ids given twice: deleting one by its id deleted both.
+            "CREATE TABLE todo_items (id INTEGER, parent INTEGER, position INTEGER, name TEXT, checked BOOLEAN, "
+                + "status TEXT, section TEXT); INSERT INTO todo_items VALUES (1,NULL,0,'a',0,NULL,NULL),"
+                + "(2,1,0,'a1',0,NULL,NULL),(1,NULL,1,'b',0,NULL,NULL),(3,NULL,2,'c',0,NULL,NULL);",
+            // A field named rowid hides SQLite's rowid.
+            "CREATE TABLE todo_items (\(ownColumns), rowid INTEGER); INSERT INTO todo_items VALUES "
+                + "(1,NULL,0,'one',0,NULL,NULL,10),(2,1,0,'c1',0,NULL,NULL,10),(3,1,1,'c2',0,NULL,NULL,12),"
+                + "(4,NULL,1,'two',0,NULL,NULL,20);",
+        ]
+
     /// Rows another program stored otherwise: top-level items not in position order, a
-    /// child away from its parent, a parent id that is no row's, children out of order, a
-    /// position that is not a number. Whichever way the edit is made, the list reads back
-    /// as the list `todofmt list` showed, edited.
+    /// child away from its parent (its parent id a real, or text), a parent id that is no
+    /// row's, children out of order, a position that is not a number or NULL, a NULL id,
+    /// rowids with gaps or apart from the ids, the largest rowid, a column named `rowid`.
+    /// Whichever way the edit is made, the list reads back as the list `todofmt list`
+    /// showed, edited.
     @Test(
         "rows stored otherwise: the item the list shows at the position is edited",
-        arguments: [
-            "(5,NULL,0,'first',0,NULL,NULL),(2,NULL,1,'second',0,NULL,NULL),(3,5,0,'child of first',0,NULL,NULL),"
-                + "(1,2,0,'child of second',0,NULL,NULL),(4,NULL,2,'third',0,NULL,NULL)",
-            "(1,NULL,0,'a',0,NULL,NULL),(2,NULL,1,'b',0,NULL,NULL),(3,1,0,'child of a',0,NULL,NULL)",
-            "(1,NULL,0,'a',0,NULL,NULL),(2,9,0,'orphan',0,NULL,NULL),(3,NULL,1,'b',0,NULL,NULL)",
-            "(1,NULL,0,'a',0,NULL,NULL),(2,1,1,'second child',0,NULL,NULL),(3,1,0,'first child',0,NULL,NULL),"
-                + "(4,NULL,1,'b',0,NULL,NULL)",
-            "(1,NULL,0,'a',0,NULL,NULL),(2,1,1,'second child',0,NULL,NULL),(3,NULL,1,'b',0,NULL,NULL),"
-                + "(4,1,0,'first child',0,NULL,NULL)",
-            "(1,NULL,3,'a',0,NULL,NULL),(2,NULL,3,'b',0,NULL,NULL),(3,NULL,'x','c',0,NULL,NULL),"
-                + "(4,NULL,2.5,'d',0,NULL,NULL)",
-        ])
-    func storedOtherwise(_ rows: String) throws {
+        arguments: storedTables)
+    func storedOtherwise(_ sql: String) throws {
         let directory = try TemporaryDirectory()
         let path = directory.path("other.sqlite")
-        let create =
-            "CREATE TABLE todo_items (id INTEGER PRIMARY KEY, parent INTEGER, position INTEGER NOT NULL, "
-            + "name TEXT NOT NULL, checked BOOLEAN NOT NULL, status TEXT, section TEXT); "
-            + "INSERT INTO todo_items VALUES \(rows);"
         let edits: [Edit] = [
             .check([.position([1])]), .check([.position([2])]), .check([.position([3])]), .check([.position([1, 1])]),
-            .rename(.position([1, 2]), to: "z"), .check([.position([2, 1])]),
+            .rename(.position([1, 2]), to: "z"), .check([.position([2, 1])]), .toggle([.position([1, 2, 1])]),
         ]
         for edit in edits {
             try? FileManager.default.removeItem(atPath: path)
-            _ = try Databases.sqlite3(path, [create])
+            _ = try Databases.sqlite3(path, [sql])
             let url = URL(fileURLWithPath: path)
             var expected = TreeList(try TodoList(contentsOf: url))
             let expectedError = Result { try edit.apply(to: &expected, file: path) }
             let outcome = Result { try FileEdit(file: url, edits: [edit]).run() }
             switch (expectedError, outcome) {
-            case (.success, .success): #expect(try TodoList(contentsOf: url) == expected.list, "\(rows): \(edit)")
+            case (.success, .success): #expect(try TodoList(contentsOf: url) == expected.list, "\(sql): \(edit)")
             case (.failure, .failure): break
-            default: Issue.record("\(rows): \(edit): \(expectedError) \(outcome)")
+            default: Issue.record("\(sql): \(edit): \(expectedError) \(outcome)")
             }
         }
+    }
+
+    @Test("rows whose parent is no row's come after the others, in the order of their parents, every time")
+    func orphansInOrder() throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.path("orphans.sqlite")
+        _ = try Databases.sqlite3(
+            path,
+            [
+                "CREATE TABLE todo_items (\(Self.ownColumns)); INSERT INTO todo_items VALUES (1,NULL,0,'a',0,NULL,NULL),"
+                    + "(2,99,0,'x',0,NULL,NULL),(3,98,0,'y',0,NULL,NULL),(4,-1,0,'m',0,NULL,NULL),"
+                    + "(5,NULL,1,'b',0,NULL,NULL),(6,-1,1,'n',0,NULL,NULL);"
+            ])
+        for _ in 0..<5 {
+            #expect(
+                try TodoList(contentsOf: URL(fileURLWithPath: path)).items.map(\.name) == [
+                    "a", "b", "m", "n", "y", "x",
+                ])
+        }
+    }
+
+    @Test("a database with its write-ahead log beside it is edited the first time, its log read")
+    func writeAheadLog() throws {
+        let directory = try TemporaryDirectory()
+        try Python.run(
+            """
+            import sqlite3, shutil, os, sys
+            d = sys.argv[1]
+            src = os.path.join(d, 'src.sqlite')
+            c = sqlite3.connect(src)
+            c.execute('PRAGMA journal_mode=WAL'); c.execute('PRAGMA wal_autocheckpoint=0')
+            c.execute('CREATE TABLE todo_items (\(Self.ownColumns))')
+            c.execute("INSERT INTO todo_items VALUES (1,NULL,0,'a',0,NULL,NULL),(2,NULL,1,'b',0,NULL,NULL)")
+            c.commit()
+            for suffix in ('', '-wal'): shutil.copyfile(src + suffix, os.path.join(d, 'wal.sqlite') + suffix)
+            c.close()
+            """, in: directory)
+        let path = directory.path("wal.sqlite")
+        #expect(FileManager.default.fileExists(atPath: path + "-wal"))
+        _ = try FileEdit(file: URL(fileURLWithPath: path), edits: [.check([.position([2])])]).run()
+        #expect(try Databases.sqlite3(path, ["SELECT name, checked FROM todo_items ORDER BY id"]) == "a|0\nb|1\n")
+    }
+
+    @Test("a dry run shows the rows the edit changes, and changes none")
+    func dryRun() throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.path("dry.sqlite")
+        _ = try Databases.sqlite3(
+            path,
+            [
+                "CREATE TABLE todo_items (\(Self.ownColumns), due DATETIME); INSERT INTO todo_items VALUES "
+                    + "(1,NULL,0,'a',0,NULL,NULL,'2024-06-01 09:00:00'),(2,NULL,1,'b',0,NULL,NULL,'2024-06-02 09:00:00');"
+            ])
+        let before = try Data(contentsOf: URL(fileURLWithPath: path))
+        var edit = FileEdit(file: URL(fileURLWithPath: path), edits: [.check([.position([2])])])
+        edit.dryRun = true
+        let result = try edit.run()
+        #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == before)
+        #expect(result.changed)
+        #expect(
+            result.changes.split(separator: "\n").filter { $0.hasPrefix("-") || $0.hasPrefix("+") }
+                == [
+                    "--- todo_items (id, parent, position, name, checked, status, section, due)",
+                    "-(2, NULL, 1, 'b', 0, NULL, NULL, '2024-06-02 09:00:00')",
+                    "+(2, NULL, 1, 'b', 1, NULL, NULL, '2024-06-02 09:00:00')",
+                ])
     }
 
     /// Makes each edit on a copy of the database at `path` on the item's rows alone and on
