@@ -26,7 +26,7 @@ extension ListTable {
             return nil
         }
         let fieldColumns = self.fieldColumns
-        let fields = Dictionary(fieldColumns.map { ($0.key, $0.column) }, uniquingKeysWith: { a, _ in a })
+        let fields = Dictionary(fieldColumns.map { (ExactText($0.key), $0.column) }, uniquingKeysWith: { a, _ in a })
         guard fields.count == fieldColumns.count else { return nil }
         let table = Database.quote(name)
         // Values as the list reads them (`Statement.int64`: NULL is 0, text its number).
@@ -101,15 +101,17 @@ extension ListTable {
                 set.append(("section", section))
             }
             for field in new.fields {
-                guard let column = fields[field.key] else { return false }
+                guard let column = fields[ExactText(field.key)] else { return false }
                 SQLiteValueLoss.note(field.value, declaredType: column.declaredType, in: &log) {
                     ItemPositions.describe(position, new)
                 }
             }
             for (key, column) in fields {
-                let after = new.fields[key: key] ?? .null
+                let after = new.fields.value(exactKey: key.text) ?? .null
                 let value = OwnTable.sqlValue(after)
-                guard !value.isIdentical(to: OwnTable.sqlValue(old.fields[key: key] ?? .null)) else { continue }
+                guard !value.isIdentical(to: OwnTable.sqlValue(old.fields.value(exactKey: key.text) ?? .null)) else {
+                    continue
+                }
                 // A value of another kind than the column's would make the whole list's
                 // write retype the column; one taken out may leave it empty.
                 if after != .null && OwnTable.kind(of: after) != column.declaredType.uppercased() { return false }

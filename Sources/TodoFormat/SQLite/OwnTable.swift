@@ -14,12 +14,14 @@ struct OwnTable {
         self.name = name
         // One column per field key, typed by the values it holds.
         var keys: [String] = []
-        var kinds: [String: Set<String>] = [:]
+        // Keys by their bytes: two forms of `é` are two keys, and two columns.
+        var kinds: [ExactText: Set<String>] = [:]
         func visit(_ items: [TodoItem]) {
             for item in items {
                 for field in item.fields where field.value != .null {
-                    if kinds[field.key] == nil { keys.append(field.key) }
-                    kinds[field.key, default: []].insert(Self.kind(of: field.value))
+                    let key = ExactText(field.key)
+                    if kinds[key] == nil { keys.append(field.key) }
+                    kinds[key, default: []].insert(Self.kind(of: field.value))
                 }
                 if !item.children.isEmpty { visit(item.children) }
             }
@@ -33,7 +35,7 @@ struct OwnTable {
             ("section", "TEXT"),
         ]
         for key in keys {
-            let set = kinds[key]!
+            let set = kinds[ExactText(key)]!
             let type = set.count == 1 ? set.first! : ""
             // A field named like a structure column gets a column of its own name.
             columns.append((ListTable.ownColumns.contains(key) || key.hasPrefix("field:") ? "field:" + key : key, type))
@@ -43,15 +45,15 @@ struct OwnTable {
     /// What the table's columns cannot give back as the list has it (`SQLiteValueLoss`).
     var warnings: [ConversionWarning] {
         var log = WarningLog()
-        var types: [String: String] = [:]
-        for (i, key) in keys.enumerated() { types[key] = columns[ListTable.ownColumns.count + i].type }
+        var types: [ExactText: String] = [:]
+        for (i, key) in keys.enumerated() { types[ExactText(key)] = columns[ListTable.ownColumns.count + i].type }
         var positions = ItemPositions()
         func visit(_ items: [TodoItem], depth: Int) {
             for item in items {
                 // The position's text is made only for a warning (a million items have none).
                 positions.advance(depth: depth)
                 for field in item.fields {
-                    SQLiteValueLoss.note(field.value, declaredType: types[field.key] ?? "", in: &log) {
+                    SQLiteValueLoss.note(field.value, declaredType: types[ExactText(field.key)] ?? "", in: &log) {
                         ItemPositions.describe(positions.current, item)
                     }
                 }
@@ -83,7 +85,9 @@ struct OwnTable {
             { if case .custom(let s) = item.status { return .text(String(s)) } else { return .null } }(),
             item.section.map { .text($0) } ?? .null,
         ]
-        for key in keys { row.append(item.fields.isEmpty ? .null : item.fields[key: key].map(Self.sqlValue) ?? .null) }
+        for key in keys {
+            row.append(item.fields.isEmpty ? .null : item.fields.value(exactKey: key).map(Self.sqlValue) ?? .null)
+        }
         return row
     }
 
@@ -239,7 +243,7 @@ struct OwnTable {
         }
         guard select.holds(item.section.map { .text($0) } ?? .null, at: 6) else { return false }
         for (k, key) in keys.enumerated() {
-            let value = item.fields.isEmpty ? .null : item.fields[key: key].map(Self.sqlValue) ?? .null
+            let value = item.fields.isEmpty ? .null : item.fields.value(exactKey: key).map(Self.sqlValue) ?? .null
             if !select.holds(value, at: 7 + k) { return false }
         }
         return true

@@ -188,6 +188,30 @@ struct OwnItemUpdateTests {
         }
     }
 
+    @Test("field keys in two Unicode forms are two columns, written, read and edited")
+    func keysInTwoForms() throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.path("forms.sqlite")
+        let composed = "\u{E9}"
+        let decomposed = "e\u{301}"
+        let list = TodoList(items: [
+            TodoItem(name: "x", fields: [Field(composed, .string("one")), Field(decomposed, .string("two"))]),
+            TodoItem(name: "y"),
+        ])
+        _ = try list.write(to: URL(fileURLWithPath: path))
+        let original = try Data(contentsOf: URL(fileURLWithPath: path))
+        for alone in [true, false] {
+            try original.write(to: URL(fileURLWithPath: path))
+            var edit = FileEdit(file: URL(fileURLWithPath: path), edits: [.check([.position([1])])])
+            edit.editsItemAlone = alone
+            _ = try edit.run()
+            let item = try TodoList(contentsOf: URL(fileURLWithPath: path)).items[0]
+            #expect(item.isChecked)
+            #expect(item.fields.map { Array($0.key.utf8) } == [Array(composed.utf8), Array(decomposed.utf8)])
+            #expect(item.fields.map(\.value) == [.string("one"), .string("two")])
+        }
+    }
+
     @Test("a database with its write-ahead log beside it is edited the first time, its log read")
     func writeAheadLog() throws {
         let directory = try TemporaryDirectory()

@@ -1,0 +1,23 @@
+/// A text that equals another only with the same bytes. Swift's strings compare by
+/// canonical equivalence (`é` composed and `e` with a combining accent are equal), but a
+/// field key or a column name in another form is another key to every file format.
+struct ExactText: Hashable {
+    let text: String
+
+    init(_ text: String) { self.text = text }
+
+    static func == (a: ExactText, b: ExactText) -> Bool { a.text.utf8.elementsEqual(b.text.utf8) }
+
+    func hash(into hasher: inout Hasher) {
+        var text = text
+        text.withUTF8 { hasher.combine(bytes: UnsafeRawBufferPointer($0)) }
+    }
+}
+
+extension Array where Element == Field {
+    /// The value of the first field whose key has exactly these bytes (`subscript(key:)`
+    /// compares keys as Swift compares strings).
+    func value(exactKey key: String) -> FieldValue? {
+        first { $0.key.utf8.elementsEqual(key.utf8) }?.value
+    }
+}
