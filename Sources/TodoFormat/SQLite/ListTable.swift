@@ -509,11 +509,12 @@ struct ListTable {
         // Columns by place: names of fields may be equal as Swift compares strings (`é`
         // composed and not) and still be two columns.
         func index(_ name: String) -> Int { columns.firstIndex { $0.name == name }! + 1 }
-        let fieldIndexes = columns.indices.compactMap { i -> (Int, ColumnInfo, String)? in
-            let column = columns[i]
-            if Self.ownColumns.contains(column.name) { return nil }
-            return (i + 1, column, column.name.hasPrefix("field:") ? String(column.name.dropFirst(6)) : column.name)
-        }
+        // The field columns in arrays of their own: an array of tuples is copied a tuple at
+        // a time through the runtime (its column's strings and all) whenever one is read.
+        let fieldPlaces = columns.indices.filter { !Self.ownColumns.contains(columns[$0].name) }
+        let fieldIndexes = fieldPlaces.map { $0 + 1 }
+        let fieldColumns = fieldPlaces.map { columns[$0] }
+        let fieldKeys = fieldColumns.map { $0.name.hasPrefix("field:") ? String($0.name.dropFirst(6)) : $0.name }
         let nameIndex = index("name")
         let checkedIndex = index("checked")
         let own = (
@@ -524,10 +525,9 @@ struct ListTable {
         while try statement.step() {
             var item = TodoItem(name: statement.isNull(nameIndex) ? "" : statement.text(nameIndex))
             if !statement.isNull(checkedIndex) { item.status = statement.int64(checkedIndex) != 0 ? .done : .open }
-            // (By index: a loop over the tuples would copy each one's column, strings and all.)
-            for f in fieldIndexes.indices where !statement.isNull(fieldIndexes[f].0) {
-                if let value = fieldValue(statement.value(fieldIndexes[f].0), column: fieldIndexes[f].1) {
-                    item.fields.append(Field(fieldIndexes[f].2, value))
+            for f in fieldIndexes.indices where !statement.isNull(fieldIndexes[f]) {
+                if let value = fieldValue(statement.value(fieldIndexes[f]), column: fieldColumns[f]) {
+                    item.fields.append(Field(fieldKeys[f], value))
                 }
             }
             if !statement.isNull(own.status), let status = ItemBuilder.status(from: statement.text(own.status)) {
