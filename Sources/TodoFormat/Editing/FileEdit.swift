@@ -76,7 +76,7 @@ public struct FileEdit: Sendable {
         // checked before the transaction starts (as `editList` does).
         if format == .sqlite && !dryRun { try fingerprint.check(path) }
         do {
-            let target = copy.map { Input(file: $0.path) } ?? input
+            let target = copy.map { Input(file: $0.path, name: input.name) } ?? input
             let update = try FormatRegistry.format(format).updateItem(target, at: index, options: options) { item in
                 var tree = TreeList(TodoList(items: [item]))
                 for edit in edits { try edit.apply(to: &tree, file: path) }
@@ -98,7 +98,7 @@ public struct FileEdit: Sendable {
                 throw ConversionError.lossRefused(path: path, pending.warnings)
             }
             try pending.commit()
-            let changes = try copy.changes(from: path, format: format, options: options)
+            let changes = try copy.changes(format: format, options: options)
             return Result(warnings: pending.warnings, changed: true, changes: changes)
         }
         beforeCommit?()
@@ -199,43 +199,68 @@ public struct FileEdit: Sendable {
     private func preview(of list: TodoList, format: DocumentFormat, options: ListOptions) throws
         -> (String, [ConversionWarning])
     {
-        let copy = try DryRunCopy(of: file.filePath)
-        let pending = try FormatRegistry.format(format).update(Input(file: copy.path), with: list, options: options)
+        let path = file.filePath
+        let copy = try DryRunCopy(of: path)
+        var info = stat()
+        if stat(copy.path, &info) == 0, info.st_size == 0 {
+            // An empty file holds no list to update: the list is written as a new file (as
+            // `editList` writes it).
+            let warnings = try list.write(
+                to: URL(fileURLWithPath: copy.path), format: format, options: options, strict: strict)
+            return (try copy.changes(format: format, options: options), warnings)
+        }
+        let pending = try FormatRegistry.format(format).update(
+            Input(file: copy.path, name: path), with: list, options: options)
         try pending.commit()
-        return (try copy.changes(from: file.filePath, format: format, options: options), pending.warnings)
+        return (try copy.changes(format: format, options: options), pending.warnings)
     }
 }
 
 /// A copy of a file (with its write-ahead log) in a folder of its own, for a dry run to
-/// write into; removed with the value.
+/// write into, beside a second copy kept as it was to compare with (the file itself is not
+/// opened again: a database's log would change beside it); removed with the value. A
+/// symbolic link is followed: the copy is of the file it names.
 private final class DryRunCopy {
     let folder: URL
+    /// The copy to write into.
     let path: String
+    /// The copy kept as it was.
+    private let original: String
+    /// The file's name in messages and diffs.
+    private let name: String
 
     init(of file: String) throws {
+        name = file
+        let source = URL(fileURLWithPath: file).resolvingSymlinksInPath().path
         folder = FileManager.default.temporaryDirectory.appendingPathComponent("todofmt-dry-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        path = folder.appendingPathComponent(URL(fileURLWithPath: file).lastPathComponent).path
-        for suffix in ["", "-wal"] where FileManager.default.fileExists(atPath: file + suffix) {
-            try FileManager.default.copyItem(atPath: file + suffix, toPath: path + suffix)
+        let base = URL(fileURLWithPath: file).lastPathComponent
+        path = folder.appendingPathComponent("new").appendingPathComponent(base).path
+        original = folder.appendingPathComponent("old").appendingPathComponent(base).path
+        for target in [path, original] {
+            try FileManager.default.createDirectory(
+                atPath: (target as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+            for suffix in ["", "-wal"] where FileManager.default.fileExists(atPath: source + suffix) {
+                try FileManager.default.copyItem(atPath: source + suffix, toPath: target + suffix)
+            }
         }
     }
 
     deinit { try? FileManager.default.removeItem(at: folder) }
 
-    /// What changed from `original` to the copy: a unified diff of the text, the rows of a
-    /// database, the items of a binary property list as `list` prints them.
-    func changes(from original: String, format: DocumentFormat, options: ListOptions) throws -> String {
+    /// What changed in the copy: a unified diff of the text, the rows of a database, the
+    /// items of a binary property list as `list` prints them.
+    func changes(format: DocumentFormat, options: ListOptions) throws -> String {
         switch format {
         case .bplist:
             let lists = try [original, path].map {
                 try TodoList(contentsOf: URL(fileURLWithPath: $0), options: options)
             }
-            return UnifiedDiff.text(old: lists[0].listing(), new: lists[1].listing(), name: original + " (items)")
+            return UnifiedDiff.text(old: lists[0].listing(), new: lists[1].listing(), name: name + " (items)")
         case .sqlite: return try DatabaseRows.changes(from: original, to: path)
         default:
             return UnifiedDiff.text(
-                old: try Input(file: original).text(), new: try Input(file: path).text(), name: original)
+                old: try Input(file: original, name: name).bytes(), new: try Input(file: path, name: name).bytes(),
+                name: name)
         }
     }
 }

@@ -8,9 +8,12 @@ import Foundation
 enum UnifiedDiff {
     /// The diff of `old` and `new`, labelled with `name`; empty when they are the same.
     static func text(old: String, new: String, name: String, context: Int = 3) -> String {
-        if old == new { return "" }
-        let a = Array(old.utf8)
-        let b = Array(new.utf8)
+        text(old: Array(old.utf8), new: Array(new.utf8), name: name, context: context)
+    }
+
+    /// The diff of two files' bytes (bytes that are not UTF-8 shown as U+FFFD).
+    static func text(old a: [UInt8], new b: [UInt8], name: String, context: Int = 3) -> String {
+        if a == b { return "" }
         let aLines = lines(a)
         let bLines = lines(b)
         // The lines both start with and end with.
@@ -162,8 +165,9 @@ enum UnifiedDiff {
     }
 
     private static func line(_ bytes: [UInt8], _ range: Range<Int>) -> String {
+        // By the last byte: to Swift a line ending "\r\n" does not end with "\n".
         let text = String(decoding: bytes[range], as: UTF8.self)
-        return text.hasSuffix("\n") ? text : text + "\n\\ No newline at end of file\n"
+        return bytes[range].last == 10 ? text : text + "\n\\ No newline at end of file\n"
     }
 }
 

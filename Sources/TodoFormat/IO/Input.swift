@@ -12,10 +12,11 @@ struct Input: Sendable {
     /// The name messages use: the path as given, or `<stdin>`.
     let name: String
 
-    /// The file at `path`.
-    init(file path: String) {
+    /// The file at `path`, named in messages as `name` (the path when not given: a copy a
+    /// dry run writes into is named as the file it copies).
+    init(file path: String, name: String? = nil) {
         source = .file(path)
-        name = path
+        self.name = name ?? path
     }
 
     /// Standard input, read whole now (it can be read only once).

@@ -55,9 +55,14 @@ extension ListTable {
         let check = try db.rows(
             "SELECT count(*) FILTER (WHERE parent IS NULL AND (\(position) < ?1 OR (\(position) = ?1 AND \(id) < ?2))), "
                 + "count(*) FILTER (WHERE parent IS NOT NULL AND (rowid < ?3 OR rowid > ?4) AND CAST(parent AS INTEGER) IN "
+                + "(SELECT \(id) FROM \(table) WHERE rowid BETWEEN ?3 AND ?4)), "
+                + "count(*) FILTER (WHERE (rowid < ?3 OR rowid > ?4) AND \(id) IN "
                 + "(SELECT \(id) FROM \(table) WHERE rowid BETWEEN ?3 AND ?4)) FROM \(table)",
             [.integer(itemPosition), .integer(itemID), .integer(start), .integer(last)])
-        guard let counts = check.first, counts == [.integer(Int64(index)), .integer(0)] else { return nil }
+        // (…and no row outside the range has the id of one inside: the list nests by id.)
+        guard let counts = check.first, counts == [.integer(Int64(index)), .integer(0), .integer(0)] else {
+            return nil
+        }
         var items: [TodoItem] = []
         var ids: [Int64] = []
         var parents: [Int64?] = []

@@ -132,6 +132,11 @@ struct OwnItemUpdateTests {
             "CREATE TABLE todo_items (id INTEGER, parent INTEGER, position INTEGER, name TEXT, checked BOOLEAN, "
                 + "status TEXT, section TEXT); INSERT INTO todo_items VALUES (1,NULL,0,'a',0,NULL,NULL),"
                 + "(2,1,0,'a1',0,NULL,NULL),(1,NULL,1,'b',0,NULL,NULL),(3,NULL,2,'c',0,NULL,NULL);",
+            // An id given again outside the item: the list nests its children under both.
+            "CREATE TABLE todo_items (id INTEGER, parent INTEGER, position INTEGER, name TEXT, checked BOOLEAN, "
+                + "status TEXT, section TEXT); INSERT INTO todo_items VALUES (1,NULL,0,'a',0,NULL,NULL),"
+                + "(2,1,0,'a1',0,NULL,NULL),(3,2,0,'grand',0,NULL,NULL),(10,NULL,2,'b',0,NULL,NULL),"
+                + "(2,10,0,'b1',0,NULL,NULL),(20,NULL,1,'c',0,NULL,NULL);",
             // A field named rowid hides SQLite's rowid.
             "CREATE TABLE todo_items (\(ownColumns), rowid INTEGER); INSERT INTO todo_items VALUES "
                 + "(1,NULL,0,'one',0,NULL,NULL,10),(2,1,0,'c1',0,NULL,NULL,10),(3,1,1,'c2',0,NULL,NULL,12),"
