@@ -307,10 +307,22 @@ final class Statement {
         let index = Int32(i)
         guard sqlite3_column_type(handle, index) == SQLITE_TEXT else { return false }
         let count = Int(sqlite3_column_bytes(handle, index))
-        guard count == text.utf8.count else { return false }
+        guard count == text.utf8.count else { return holdsRepaired(text.utf8, at: index) }
         guard count > 0, let stored = sqlite3_column_text(handle, index) else { return count == 0 }
-        return text.utf8.withContiguousStorageIfAvailable { memcmp($0.baseAddress!, stored, count) == 0 }
+        let same =
+            text.utf8.withContiguousStorageIfAvailable { memcmp($0.baseAddress!, stored, count) == 0 }
             ?? text.utf8.elementsEqual(UnsafeBufferPointer(start: stored, count: count))
+        return same || holdsRepaired(text.utf8, at: index)
+    }
+
+    /// Whether a text column holds bytes that are not UTF-8 and read as `text` (each bad
+    /// sequence as U+FFFD): what todofmt read from it, so an unchanged item's text keeps
+    /// its stored bytes rather than being written back repaired.
+    private func holdsRepaired<C: Collection<UInt8>>(_ text: C, at index: Int32) -> Bool {
+        guard text.contains(0xEF), let stored = sqlite3_column_text(handle, index) else { return false }
+        let bytes = UnsafeBufferPointer(start: stored, count: Int(sqlite3_column_bytes(handle, index)))
+        guard UTF8Validation.firstInvalidOffset(bytes) >= 0 else { return false }
+        return String(decoding: bytes, as: UTF8.self).utf8.elementsEqual(text)
     }
 
     /// Whether a column's value is `value` (of the same storage class), compared without
@@ -325,9 +337,9 @@ final class Statement {
         case .text(var s):
             guard type == SQLITE_TEXT else { return false }
             let count = Int(sqlite3_column_bytes(handle, index))
-            guard count == s.utf8.count else { return false }
+            guard count == s.utf8.count else { return holdsRepaired(s.utf8, at: index) }
             guard count > 0, let text = sqlite3_column_text(handle, index) else { return count == 0 }
-            return s.withUTF8 { memcmp($0.baseAddress!, text, count) == 0 }
+            return s.withUTF8 { memcmp($0.baseAddress!, text, count) == 0 } || holdsRepaired(s.utf8, at: index)
         case .blob(let d):
             guard type == SQLITE_BLOB else { return false }
             let count = Int(sqlite3_column_bytes(handle, index))

@@ -217,6 +217,27 @@ struct OwnItemUpdateTests {
         }
     }
 
+    @Test("text that is not UTF-8 in rows the edit does not change keeps its bytes", arguments: [true, false])
+    func invalidUTF8Kept(alone: Bool) throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.path("bytes.sqlite")
+        _ = try Databases.sqlite3(
+            path,
+            [
+                "CREATE TABLE todo_items (\(Self.ownColumns), note TEXT); INSERT INTO todo_items VALUES "
+                    + "(1,NULL,0,'a',0,NULL,NULL,CAST(X'636166E9' AS TEXT)),(2,NULL,1,CAST(X'62FF' AS TEXT),0,NULL,NULL,NULL),"
+                    + "(3,NULL,2,'c',0,NULL,NULL,NULL);"
+            ])
+        for edit in [Edit.check([.position([3])]), .add(name: "new", under: nil, at: nil)] {
+            var fileEdit = FileEdit(file: URL(fileURLWithPath: path), edits: [edit])
+            fileEdit.editsItemAlone = alone
+            _ = try fileEdit.run()
+            #expect(
+                try Databases.sqlite3(path, ["SELECT hex(name), hex(note) FROM todo_items WHERE id < 3 ORDER BY id"])
+                    == "61|636166E9\n62FF|\n", "\(edit)")
+        }
+    }
+
     @Test("a database with its write-ahead log beside it is edited the first time, its log read")
     func writeAheadLog() throws {
         let directory = try TemporaryDirectory()
