@@ -20,6 +20,27 @@ enum ByteScan {
         (x &- ones &* UInt64(n)) & ~x & highs
     }
 
+    /// The offset of the first byte at or after `start` that is `"`, `\` or below 0x20 (what
+    /// ends the plain run of a JSON string), or `bytes.count` when there is none. (Each
+    /// word's lowest flagged byte is a real one: a false flag only follows a real one.)
+    static func firstJSONStringSpecial(_ bytes: UnsafeBufferPointer<UInt8>, from start: Int) -> Int {
+        guard let base = bytes.baseAddress else { return bytes.count }
+        let n = bytes.count
+        var i = start
+        while i + 8 <= n {
+            let x = UInt64(littleEndian: UnsafeRawPointer(base).loadUnaligned(fromByteOffset: i, as: UInt64.self))
+            let hit = has(x, 0x22) | has(x, 0x5C) | hasBelow(x, 0x20)
+            if hit != 0 { return i + hit.trailingZeroBitCount >> 3 }
+            i += 8
+        }
+        while i < n {
+            let c = base[i]
+            if c == 0x22 || c == 0x5C || c < 0x20 { return i }
+            i += 1
+        }
+        return n
+    }
+
     /// Whether `bytes` holds `a` or `b`.
     static func contains(_ bytes: UnsafeBufferPointer<UInt8>, _ a: UInt8, _ b: UInt8) -> Bool {
         words(bytes, bytewise: { $0 == a || $0 == b }, wordwise: { has($0, a) | has($0, b) != 0 })

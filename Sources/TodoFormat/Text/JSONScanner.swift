@@ -73,18 +73,16 @@ struct JSONScanner {
     mutating func rawString() throws(ParseError) -> UnsafeBufferPointer<UInt8>? {
         guard peek() == UInt8(ascii: "\"") else { throw unexpected(expecting: "a string") }
         let start = position + 1
-        var i = start
-        while i < bytes.count {
-            let c = bytes[i]
-            if c == UInt8(ascii: "\"") {
-                position = i + 1
-                return UnsafeBufferPointer(rebasing: bytes[start..<i])
-            }
-            if c == UInt8(ascii: "\\") { return nil }
-            if c < 32 { throw error("control character in string", at: i) }
-            i += 1
+        // Eight bytes at a time to the first quote, backslash or control character.
+        let i = ByteScan.firstJSONStringSpecial(bytes, from: start)
+        guard i < bytes.count else { throw error("unterminated string", at: position) }
+        let c = bytes[i]
+        if c == UInt8(ascii: "\"") {
+            position = i + 1
+            return UnsafeBufferPointer(rebasing: bytes[start..<i])
         }
-        throw error("unterminated string", at: position)
+        if c == UInt8(ascii: "\\") { return nil }
+        throw error("control character in string", at: i)
     }
 
     /// A string value.

@@ -118,6 +118,11 @@ struct ByteScanTests {
             #expect(
                 ByteScan.containsEscapeOrJSONEscape(buffer)
                     == bytes.contains { $0 < 0x20 || $0 == 0x22 || $0 == 0x5C || $0 == 0x26 })
+            for start in 0...bytes.count {
+                #expect(
+                    ByteScan.firstJSONStringSpecial(buffer, from: start)
+                        == (bytes[start...].firstIndex { $0 < 0x20 || $0 == 0x22 || $0 == 0x5C } ?? bytes.count))
+            }
         }
     }
 }
