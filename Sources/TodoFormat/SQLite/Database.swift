@@ -302,6 +302,17 @@ final class Statement {
 
     func row() -> [SQLValue] { (0..<columnCount).map(value) }
 
+    /// A text column's bytes when they are not UTF-8 (`value` reads them repaired); nil
+    /// for any other value.
+    func textNotUTF8(_ i: Int) -> [UInt8]? {
+        let index = Int32(i)
+        guard sqlite3_column_type(handle, index) == SQLITE_TEXT, let text = sqlite3_column_text(handle, index) else {
+            return nil
+        }
+        let bytes = UnsafeBufferPointer(start: text, count: Int(sqlite3_column_bytes(handle, index)))
+        return UTF8Validation.firstInvalidOffset(bytes) >= 0 ? Array(bytes) : nil
+    }
+
     /// Whether a column's value is this text, compared without making a Swift value of it.
     func holds(_ text: Substring, at i: Int) -> Bool {
         let index = Int32(i)

@@ -233,7 +233,7 @@ struct DumpEditor {
             let statements = recorder.statements.indices.filter { recorder.statements[$0].inserts == table }
             guard let first = statements.first else { continue }
             for index in statements.dropFirst() { edits.append((lineRange(of: recorder.statements[index].range), "")) }
-            let all = try db.rows("SELECT * FROM main.\(Database.quote(table))")
+            let all = try Self.rows(of: table, in: db)
             let lines = try all.map { try insert([$0], into: table, like: recorder.statements[first]) }.joined(
                 separator: "\n")
             edits.append(
@@ -272,6 +272,31 @@ struct DumpEditor {
         }
     }
 
+    /// A value of a row as the dump writes it: the value, or for a text that is not UTF-8
+    /// (which a Swift string would repair) the SQL that makes its exact bytes.
+    enum DumpValue {
+        case value(SQLValue)
+        case sql(String)
+    }
+
+    /// The values of a statement's current row.
+    fileprivate static func values(_ statement: Statement) -> [DumpValue] {
+        (0..<statement.columnCount).map { i in
+            if let bytes = statement.textNotUTF8(i) {
+                return .sql("CAST(X'" + bytes.map { String(format: "%02X", $0) }.joined() + "' AS TEXT)")
+            }
+            return .value(statement.value(i))
+        }
+    }
+
+    /// Every row of a table, as it is now.
+    private static func rows(of table: String, in db: Database) throws -> [[DumpValue]] {
+        let statement = try db.prepare("SELECT * FROM main.\(Database.quote(table))")
+        var rows: [[DumpValue]] = []
+        while try statement.step() { rows.append(values(statement)) }
+        return rows
+    }
+
     /// Reads rows as they are now by their identity, with one prepared statement a table.
     private struct RowReader {
         let db: Database
@@ -280,14 +305,14 @@ struct DumpEditor {
         init(db: Database) { self.db = db }
 
         /// A row's values, by its identity; nil when it is gone.
-        mutating func current(_ table: String, _ identity: SQLValue) throws -> [SQLValue]? {
+        mutating func current(_ table: String, _ identity: SQLValue) throws -> [DumpValue]? {
             if statements[table] == nil {
                 let condition = try db.rowIdentity(of: table)
                 statements[table] = try db.prepare("SELECT * FROM main.\(Database.quote(table)) WHERE \(condition) = ?")
             }
             let statement = statements[table]!
             try statement.bind([identity])
-            return try statement.step() ? statement.row() : nil
+            return try statement.step() ? DumpEditor.values(statement) : nil
         }
     }
 
@@ -299,7 +324,7 @@ struct DumpEditor {
         {
             lines += sql + ";\n"
         }
-        for row in try db.rows("SELECT * FROM main.\(Database.quote(table))") {
+        for row in try Self.rows(of: table, in: db) {
             lines += try insert([row], into: table, like: nil) + "\n"
         }
         for row in try db.rows(
@@ -367,7 +392,7 @@ struct DumpEditor {
     }
 
     /// An INSERT statement of rows, beginning as `template` began (`INSERT INTO Note VALUES(`).
-    private func insert(_ rows: [[SQLValue]], into table: String, like template: DumpRecorder.Statement?) throws
+    private func insert(_ rows: [[DumpValue]], into table: String, like template: DumpRecorder.Statement?) throws
         -> String
     {
         var prefix = "INSERT INTO \(DumpLiteral.tableName(table)) VALUES("
@@ -379,7 +404,12 @@ struct DumpEditor {
 
     /// A value as the shell writes it: reals with 20 significant digits by SQLite's own
     /// printf (`.0` on whole numbers), text and blobs as `DumpLiteral` writes them.
-    private func literal(_ value: SQLValue) throws -> String {
+    private func literal(_ dumpValue: DumpValue) throws -> String {
+        let value: SQLValue
+        switch dumpValue {
+        case .sql(let text): return text
+        case .value(let v): value = v
+        }
         switch value {
         case .null: return "NULL"
         case .integer(let i): return String(i)

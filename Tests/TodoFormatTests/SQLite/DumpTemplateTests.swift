@@ -69,3 +69,26 @@ struct DumpTemplateTests {
         #expect(DumpEditor.valuesOpening(bytes[...]) == expected)
     }
 }
+
+/// Texts of a dump that are not UTF-8 keep their bytes through an edit: in rows the edit
+/// does not touch (their statements are not written again) and in the row it changes
+/// (written as the SQL that makes those bytes, not as a Swift string that repairs them).
+@Suite("Dump texts that are not UTF-8")
+struct DumpBytesTests {
+    @Test("keep their bytes in the edited row and in the others", arguments: [1, 2])
+    func kept(_ position: Int) throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.path("bytes.sql")
+        var dump = Array(
+            "CREATE TABLE todo_items (\"id\" INTEGER PRIMARY KEY, \"parent\" INTEGER, \"position\" INTEGER NOT NULL, \"name\" TEXT NOT NULL, \"checked\" BOOLEAN NOT NULL, \"status\" TEXT, \"section\" TEXT, \"note\" TEXT);\nINSERT INTO todo_items VALUES(1,NULL,0,'a',0,NULL,NULL,'caf"
+                .utf8)
+        dump += [0xE9] + Array("');\nINSERT INTO todo_items VALUES(2,NULL,1,'b',0,NULL,NULL,NULL);\n".utf8)
+        try Data(dump).write(to: URL(fileURLWithPath: path))
+        _ = try FileEdit(file: URL(fileURLWithPath: path), edits: [.check([.position([position])])]).run()
+        let database = directory.path("loaded.sqlite")
+        _ = try Databases.sqlite3(database, [".read \(path)"])
+        #expect(
+            try Databases.sqlite3(database, ["SELECT id, checked, hex(note) FROM todo_items ORDER BY id"])
+                == "1|\(position == 1 ? 1 : 0)|636166E9\n2|\(position == 2 ? 1 : 0)|\n")
+    }
+}
