@@ -93,10 +93,7 @@ public struct FileEdit: Sendable {
             return nil
         }
         if let copy {
-            if strict && !pending.warnings.isEmpty {
-                pending.discard()
-                throw ConversionError.lossRefused(path: path, pending.warnings)
-            }
+            try refuseLoss(pending)
             try pending.commit()
             let changes = try copy.changes(format: format, options: options)
             return Result(warnings: pending.warnings, changed: true, changes: changes)
@@ -179,10 +176,7 @@ public struct FileEdit: Sendable {
         -> Result
     {
         let path = file.filePath
-        if strict && !pending.warnings.isEmpty {
-            pending.discard()
-            throw ConversionError.lossRefused(path: path, pending.warnings)
-        }
+        try refuseLoss(pending)
         do {
             // A database is changed inside its transaction, not on disk: it was checked before.
             if format != .sqlite { try fingerprint.check(path) }
@@ -192,6 +186,13 @@ public struct FileEdit: Sendable {
             throw error
         }
         return Result(warnings: pending.warnings, changed: true)
+    }
+
+    /// Throws `lossRefused` (the write discarded) when `strict` and the write gives warnings.
+    private func refuseLoss(_ pending: PendingWrite) throws {
+        guard strict && !pending.warnings.isEmpty else { return }
+        pending.discard()
+        throw ConversionError.lossRefused(path: file.filePath, pending.warnings)
     }
 
     /// What writing `list` would change, and the warnings the write would give: the update

@@ -283,7 +283,7 @@ struct DumpEditor {
     fileprivate static func values(_ statement: Statement) -> [DumpValue] {
         (0..<statement.columnCount).map { i in
             if let bytes = statement.textNotUTF8(i) {
-                return .sql("CAST(X'" + bytes.map { String(format: "%02X", $0) }.joined() + "' AS TEXT)")
+                return .sql("CAST(" + DumpLiteral.blob(Data(bytes)) + " AS TEXT)")
             }
             return .value(statement.value(i))
         }

@@ -67,21 +67,21 @@ extension ListTable {
         var ids: [Int64] = []
         var parents: [Int64?] = []
         var positions: [Int64] = []
-        var rowidOfID: [Int64: Int64] = [:]
+        var stored: [Int64] = []  // the rows' rowids
         try forEachOwnRow(in: db, rowids: start...last) { item, id, parent, position, rowid in
             items.append(item)
             ids.append(id)
             parents.append(parent)
             positions.append(position)
-            rowidOfID[id] = rowid
+            stored.append(rowid)
         }
-        guard rowidOfID.count == ids.count, ids.first == itemID else { return nil }
+        guard ids.first == itemID, Set(ids).count == ids.count else { return nil }
         let tree = try Self.tree(items, ids: ids, parents: parents, positions: positions)
         guard tree.count == 1, let old = tree.first, old.count == items.count else { return nil }
         guard let new = try change(old) else { return .unchanged }
         guard new.hasShape(of: old) else { return nil }
         // The tree's rows in depth-first order are the range's rows sorted the same way.
-        let rowids = Self.depthFirstIDs(items, ids: ids, parents: parents, positions: positions).map { rowidOfID[$0]! }
+        let rowids = Self.depthFirstRows(ids: ids, parents: parents, positions: positions).map { stored[$0] }
 
         // What changes, row by row, before anything is written.
         var log = WarningLog()
@@ -111,10 +111,10 @@ extension ListTable {
                     ItemPositions.describe(position, new)
                 }
             }
-            for (key, column) in fields {
-                let after = new.fields.value(exactKey: key.text) ?? .null
+            for (column, key) in fieldColumns {
+                let after = new.fields.value(exactKey: key) ?? .null
                 let value = OwnTable.sqlValue(after)
-                guard !value.isIdentical(to: OwnTable.sqlValue(old.fields.value(exactKey: key.text) ?? .null)) else {
+                guard !value.isIdentical(to: OwnTable.sqlValue(old.fields.value(exactKey: key) ?? .null)) else {
                     continue
                 }
                 // A value of another kind than the column's would make the whole list's
@@ -146,15 +146,14 @@ extension ListTable {
         return .changed(log.warnings)
     }
 
-    /// The ids of rows in the order `tree` lists them: depth first, children by position.
-    private static func depthFirstIDs(_ items: [TodoItem], ids: [Int64], parents: [Int64?], positions: [Int64])
-        -> [Int64]
-    {
+    /// The rows (their places in the arrays, the first the top-level one) in the order
+    /// `tree` lists them: depth first, children by position.
+    private static func depthFirstRows(ids: [Int64], parents: [Int64?], positions: [Int64]) -> [Int] {
         var children: [Int64: [Int]] = [:]
-        for i in items.indices { if let parent = parents[i] { children[parent, default: []].append(i) } }
-        var order: [Int64] = []
+        for i in ids.indices { if let parent = parents[i] { children[parent, default: []].append(i) } }
+        var order: [Int] = []
         func add(_ i: Int) {
-            order.append(ids[i])
+            order.append(i)
             for child in (children[ids[i]] ?? []).sorted(by: { (positions[$0], ids[$0]) < (positions[$1], ids[$1]) }) {
                 add(child)
             }

@@ -43,21 +43,25 @@ struct OwnItemUpdateTests {
     static let logging =
         "CREATE TABLE updated(id INTEGER); CREATE TRIGGER logged AFTER UPDATE ON todo_items BEGIN INSERT INTO updated VALUES (new.id); END;"
 
+    /// `list` written as todofmt writes it into `name`, with the trigger that logs updates.
+    static func logged(_ name: String, in directory: TemporaryDirectory) throws -> String {
+        let path = directory.path(name)
+        _ = try list.write(to: URL(fileURLWithPath: path))
+        _ = try Databases.sqlite3(path, [logging])
+        return path
+    }
+
     @Test("as todofmt writes the table: each edit as the whole list's write makes it")
     func asWritten() throws {
         let directory = try TemporaryDirectory()
-        let path = directory.path("made.sqlite")
-        _ = try Self.list.write(to: URL(fileURLWithPath: path))
-        _ = try Databases.sqlite3(path, [Self.logging])
+        let path = try Self.logged("made.sqlite", in: directory)
         try Self.compare(path, Self.edits)
     }
 
     @Test("one checked item updates one row, on the item's rows alone")
     func oneRow() throws {
         let directory = try TemporaryDirectory()
-        let path = directory.path("one.sqlite")
-        _ = try Self.list.write(to: URL(fileURLWithPath: path))
-        _ = try Databases.sqlite3(path, [Self.logging])
+        let path = try Self.logged("one.sqlite", in: directory)
         let update = try FormatRegistry.format(.sqlite).updateItem(Input(file: path), at: 3, options: ListOptions()) {
             var item = $0
             item.status = .done
@@ -75,9 +79,7 @@ struct OwnItemUpdateTests {
     @Test("a value taken out of a column others still use: that row alone, the table and its trigger kept")
     func valueTakenOut() throws {
         let directory = try TemporaryDirectory()
-        let path = directory.path("unset.sqlite")
-        _ = try Self.list.write(to: URL(fileURLWithPath: path))
-        _ = try Databases.sqlite3(path, [Self.logging])
+        let path = try Self.logged("unset.sqlite", in: directory)
         let before = try Databases.dump(path)
         _ = try FileEdit(file: URL(fileURLWithPath: path), edits: [.unset(.position([1]), ["prio"])]).run()
         let after = try Databases.dump(path)
@@ -177,14 +179,11 @@ struct OwnItemUpdateTests {
     @Test("rows whose parent is no row's come after the others, in the order of their parents, every time")
     func orphansInOrder() throws {
         let directory = try TemporaryDirectory()
-        let path = directory.path("orphans.sqlite")
-        _ = try Databases.sqlite3(
-            path,
-            [
-                "CREATE TABLE todo_items (\(Self.ownColumns)); INSERT INTO todo_items VALUES (1,NULL,0,'a',0,NULL,NULL),"
-                    + "(2,99,0,'x',0,NULL,NULL),(3,98,0,'y',0,NULL,NULL),(4,-1,0,'m',0,NULL,NULL),"
-                    + "(5,NULL,1,'b',0,NULL,NULL),(6,-1,1,'n',0,NULL,NULL);"
-            ])
+        let path = try WriteBackTests.database(
+            "CREATE TABLE todo_items (\(Self.ownColumns)); INSERT INTO todo_items VALUES (1,NULL,0,'a',0,NULL,NULL),"
+                + "(2,99,0,'x',0,NULL,NULL),(3,98,0,'y',0,NULL,NULL),(4,-1,0,'m',0,NULL,NULL),"
+                + "(5,NULL,1,'b',0,NULL,NULL),(6,-1,1,'n',0,NULL,NULL);",
+            in: directory, name: "orphans.sqlite")
         for _ in 0..<5 {
             #expect(
                 try TodoList(contentsOf: URL(fileURLWithPath: path)).items.map(\.name) == [
@@ -220,14 +219,11 @@ struct OwnItemUpdateTests {
     @Test("text that is not UTF-8 in rows the edit does not change keeps its bytes", arguments: [true, false])
     func invalidUTF8Kept(alone: Bool) throws {
         let directory = try TemporaryDirectory()
-        let path = directory.path("bytes.sqlite")
-        _ = try Databases.sqlite3(
-            path,
-            [
-                "CREATE TABLE todo_items (\(Self.ownColumns), note TEXT); INSERT INTO todo_items VALUES "
-                    + "(1,NULL,0,'a',0,NULL,NULL,CAST(X'636166E9' AS TEXT)),(2,NULL,1,CAST(X'62FF' AS TEXT),0,NULL,NULL,NULL),"
-                    + "(3,NULL,2,'c',0,NULL,NULL,NULL);"
-            ])
+        let path = try WriteBackTests.database(
+            "CREATE TABLE todo_items (\(Self.ownColumns), note TEXT); INSERT INTO todo_items VALUES "
+                + "(1,NULL,0,'a',0,NULL,NULL,CAST(X'636166E9' AS TEXT)),(2,NULL,1,CAST(X'62FF' AS TEXT),0,NULL,NULL,NULL),"
+                + "(3,NULL,2,'c',0,NULL,NULL,NULL);",
+            in: directory, name: "bytes.sqlite")
         for edit in [Edit.check([.position([3])]), .add(name: "new", under: nil, at: nil)] {
             var fileEdit = FileEdit(file: URL(fileURLWithPath: path), edits: [edit])
             fileEdit.editsItemAlone = alone
@@ -263,13 +259,10 @@ struct OwnItemUpdateTests {
     @Test("a dry run shows the rows the edit changes, and changes none")
     func dryRun() throws {
         let directory = try TemporaryDirectory()
-        let path = directory.path("dry.sqlite")
-        _ = try Databases.sqlite3(
-            path,
-            [
-                "CREATE TABLE todo_items (\(Self.ownColumns), due DATETIME); INSERT INTO todo_items VALUES "
-                    + "(1,NULL,0,'a',0,NULL,NULL,'2024-06-01 09:00:00'),(2,NULL,1,'b',0,NULL,NULL,'2024-06-02 09:00:00');"
-            ])
+        let path = try WriteBackTests.database(
+            "CREATE TABLE todo_items (\(Self.ownColumns), due DATETIME); INSERT INTO todo_items VALUES "
+                + "(1,NULL,0,'a',0,NULL,NULL,'2024-06-01 09:00:00'),(2,NULL,1,'b',0,NULL,NULL,'2024-06-02 09:00:00');",
+            in: directory, name: "dry.sqlite")
         let before = try Data(contentsOf: URL(fileURLWithPath: path))
         var edit = FileEdit(file: URL(fileURLWithPath: path), edits: [.check([.position([2])])])
         edit.dryRun = true
