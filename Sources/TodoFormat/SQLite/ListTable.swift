@@ -614,7 +614,9 @@ struct ListTable {
     }
 
     /// Nests rows that come grouped by parent (roots first), each group in order; a parent
-    /// that is not there makes its rows roots.
+    /// that is not there makes its rows roots. Each row is placed once: rows in a parent
+    /// cycle (reached from no root) come last, each cycle from the row where following
+    /// parents from its first row comes round again; under a repeated id, the first row.
     private static func grouped(_ items: [TodoItem], ids: [Int64], parents: [Int64?]) throws -> [TodoItem] {
         var groups: [Int64: Range<Int>] = [:]
         var roots: [Int] = []
@@ -630,13 +632,29 @@ struct ListTable {
         for range in groups.filter({ !known.contains($0.key) }).values.sorted(by: { $0.lowerBound < $1.lowerBound }) {
             roots.append(contentsOf: range)
         }
+        var placed = [Bool](repeating: false, count: items.count)
         func build(_ i: Int, depth: Int) throws -> TodoItem {
             guard depth < Limits.itemLevels else { throw ConversionError.unsupported(Limits.itemDepthMessage) }
+            placed[i] = true
             var item = items[i]
             if depth > 0 { item.section = nil }
-            if let range = groups[ids[i]] { item.children = try range.map { try build($0, depth: depth + 1) } }
+            if let range = groups[ids[i]] {
+                for child in range where !placed[child] { item.children.append(try build(child, depth: depth + 1)) }
+            }
             return item
         }
-        return try roots.map { try build($0, depth: 0) }
+        var tree = try roots.map { try build($0, depth: 0) }
+        guard tree.count < items.count, placed.contains(false) else { return tree }
+        // What is left hangs from a cycle (a row whose parents lead back to it): a row's
+        // parent is then a row of the same id not yet placed either.
+        var rowOfID: [Int64: Int] = [:]
+        for (row, id) in ids.enumerated() where rowOfID[id] == nil { rowOfID[id] = row }
+        for first in items.indices where !placed[first] {
+            var seen: Set<Int> = [first]
+            var row = first
+            while let parent = parents[row], let next = rowOfID[parent], seen.insert(next).inserted { row = next }
+            tree.append(try build(row, depth: 0))
+        }
+        return tree
     }
 }

@@ -192,6 +192,49 @@ struct OwnItemUpdateTests {
         }
     }
 
+    @Test("rows in a parent cycle are listed after the others, and a write keeps every row")
+    func parentCycles() throws {
+        let directory = try TemporaryDirectory()
+        // x and y are each other's parent, z is y's child; s is its own parent.
+        let path = try WriteBackTests.database(
+            "CREATE TABLE todo_items (\(Self.ownColumns)); INSERT INTO todo_items VALUES (1,NULL,0,'a',0,NULL,NULL),"
+                + "(2,3,0,'x',0,NULL,NULL),(3,2,0,'y',0,NULL,NULL),(4,3,1,'z',0,NULL,NULL),"
+                + "(5,NULL,1,'b',0,NULL,NULL),(6,6,0,'s',0,NULL,NULL);",
+            in: directory, name: "cycles.sqlite")
+        let url = URL(fileURLWithPath: path)
+        let expected = [
+            TodoItem(name: "a"), TodoItem(name: "b"),
+            TodoItem(name: "x", children: [TodoItem(name: "y", children: [TodoItem(name: "z")])]),
+            TodoItem(name: "s"),
+        ]
+        #expect(try TodoList(contentsOf: url).items == expected)
+        let original = try Data(contentsOf: url)
+        for alone in [true, false] {
+            try original.write(to: url)
+            var edit = FileEdit(file: url, edits: [.check([.position([1])])])
+            edit.editsItemAlone = alone
+            _ = try edit.run()
+            var edited = expected
+            edited[0].status = .done
+            #expect(try TodoList(contentsOf: url).items == edited)
+            #expect(try Databases.sqlite3(path, ["SELECT count(*) FROM todo_items"]) == "6\n")
+        }
+    }
+
+    @Test("the children of an id two rows have are listed once")
+    func repeatedParentID() throws {
+        let directory = try TemporaryDirectory()
+        let path = try WriteBackTests.database(
+            "CREATE TABLE todo_items (\(Self.ownColumns.replacingOccurrences(of: " PRIMARY KEY", with: "")));"
+                + "INSERT INTO todo_items VALUES (1,NULL,1,'a',0,NULL,NULL),(1,NULL,0,'b',0,NULL,NULL),"
+                + "(2,1,0,'c',0,NULL,NULL);",
+            in: directory, name: "repeated.sqlite")
+        #expect(
+            try TodoList(contentsOf: URL(fileURLWithPath: path)).items == [
+                TodoItem(name: "b", children: [TodoItem(name: "c")]), TodoItem(name: "a"),
+            ])
+    }
+
     @Test("field keys in two Unicode forms are two columns, written, read and edited")
     func keysInTwoForms() throws {
         let directory = try TemporaryDirectory()
