@@ -86,7 +86,6 @@ extension ListTable {
         // What changes, row by row, before anything is written.
         var log = WarningLog()
         var updates: [(rowid: Int64, set: [(column: String, value: SQLValue)])] = []
-        var emptied: [String: [Int64]] = [:]  // columns set to NULL, and in which rows
         var row = 0
         func visit(_ old: TodoItem, _ new: TodoItem, position: String, depth: Int) -> Bool {
             let rowid = rowids[row]
@@ -118,9 +117,10 @@ extension ListTable {
                     continue
                 }
                 // A value of another kind than the column's would make the whole list's
-                // write retype the column; one taken out may leave it empty.
-                if after != .null && OwnTable.kind(of: after) != column.declaredType.uppercased() { return false }
-                if value == .null { emptied[column.name, default: []].append(rowid) }
+                // write retype the column.
+                if after != .null && !OwnTable.column(declared: column.declaredType, holds: OwnTable.kind(of: after)) {
+                    return false
+                }
                 set.append((column.name, value))
             }
             if !set.isEmpty { updates.append((rowid, set)) }
@@ -131,13 +131,6 @@ extension ListTable {
             return true
         }
         guard visit(old, new, position: String(index + 1), depth: 0) else { return nil }
-        // A column no row would hold a value in is left out of the whole list's table.
-        for (column, rows) in emptied {
-            let others = try db.scalar(
-                "SELECT 1 FROM \(table) WHERE \(Database.quote(column)) IS NOT NULL "
-                    + "AND rowid NOT IN (\(rows.map(String.init).joined(separator: ", "))) LIMIT 1")
-            if others == nil { return nil }
-        }
         for update in updates {
             try db.prepare(
                 "UPDATE \(table) SET \(update.set.map { "\(Database.quote($0.column)) = ?" }.joined(separator: ", ")) WHERE rowid = ?"

@@ -7,7 +7,7 @@ struct OwnTable {
     /// The table's name: `todo_items`, or what `--table` named.
     let name: String
     private let list: TodoList
-    private let keys: [String]
+    private var keys: [String]
 
     init(_ list: TodoList, name: String = ListTable.ownName) {
         self.list = list
@@ -106,6 +106,14 @@ struct OwnTable {
         }
     }
 
+    /// Whether a column declared `declaredType` gives back values of `kind` (a type `kind(of:)`
+    /// names, "" for several) as a column of that type would: its own type, or no type
+    /// (no affinity) for the kinds SQLite stores as they are.
+    static func column(declared declaredType: String, holds kind: String) -> Bool {
+        let declared = declaredType.uppercased()
+        return declared == kind || declared.isEmpty && ["INTEGER", "REAL", "TEXT", "BLOB"].contains(kind)
+    }
+
     /// A field value as todofmt's table stores it.
     static func sqlValue(_ value: FieldValue) -> SQLValue {
         switch value {
@@ -148,20 +156,52 @@ struct OwnTable {
         }
     }
 
+    /// The table for the same list with the field columns `table` has, in its order and
+    /// with its types, and the list's other keys' columns after them: nil when a key's
+    /// values need another type than its column's, or the structure columns differ.
+    /// (Columns no item uses stay, empty: an app may name them.)
+    private func fitted(to table: ListTable) -> OwnTable? {
+        let own = ListTable.ownColumns.count
+        guard table.columns.count >= own, zip(table.columns, columns).prefix(own).allSatisfy({ $0.name == $1.name })
+        else { return nil }
+        var types: [ExactText: String] = [:]
+        for (i, key) in keys.enumerated() { types[ExactText(key)] = columns[own + i].type }
+        var fitted = self
+        fitted.keys = []
+        fitted.columns.removeLast(columns.count - own)
+        for column in table.columns[own...] {
+            let key = column.name.hasPrefix("field:") ? String(column.name.dropFirst(6)) : column.name
+            let exact = ExactText(key)
+            // (A name that two keys would share, `x` and `field:x`, is left to a new table.)
+            guard fitted.keys.allSatisfy({ ExactText($0) != exact }) else { return nil }
+            if let type = types.removeValue(forKey: exact) {
+                guard Self.column(declared: column.declaredType, holds: type) else { return nil }
+            }
+            fitted.keys.append(key)
+            fitted.columns.append((column.name, column.declaredType))
+        }
+        for (i, key) in keys.enumerated() where types[ExactText(key)] != nil {
+            fitted.keys.append(key)
+            fitted.columns.append(columns[own + i])
+        }
+        return fitted
+    }
+
     /// Writes the list into todofmt's table as it stands in `db`, changing only the rows
     /// that differ from what a new table would hold (rows are numbered depth first, so an
-    /// unchanged list changes nothing and one changed item one row). A table whose columns
-    /// differ from the list's is made again.
-    func update(in db: Database, table: ListTable) throws {
-        // The same columns: the structure's by name, the fields' by name and type.
-        let existing = table.columns.map { ($0.name, $0.declaredType.uppercased()) }
-        guard existing.count == columns.count,
-            zip(existing, columns).enumerated().allSatisfy({ i, pair in
-                pair.0.0 == pair.1.name && (i < ListTable.ownColumns.count || pair.0.1 == pair.1.type.uppercased())
-            })
-        else {
-            try write(to: db)
-            return
+    /// unchanged list changes nothing and one changed item one row). Keys the table has no
+    /// column for get one (`ALTER TABLE … ADD COLUMN`); a table whose columns cannot hold
+    /// the list's values is made again. Returns what the table could not keep.
+    func update(in db: Database, table: ListTable) throws -> [ConversionWarning] {
+        guard let fitted = fitted(to: table) else { return try remake(in: db) }
+        return try fitted.updateRows(in: db, table: table)
+    }
+
+    private func updateRows(in db: Database, table: ListTable) throws -> [ConversionWarning] {
+        for column in columns[table.columns.count...] {
+            try db.execute(
+                "ALTER TABLE \(Database.quote(name)) ADD COLUMN "
+                    + "\(Database.quote(column.name)) \(column.type)".trimmingCharacters(in: .whitespaces))
         }
         // Rows are matched by id: ids that are not distinct integers (a table made by hand
         // without `INTEGER PRIMARY KEY`) cannot say which row is which; deleting by such an
@@ -174,10 +214,7 @@ struct OwnTable {
             let odd = try db.scalar(
                 "SELECT (SELECT count(*) FROM \(q) WHERE typeof(id) != 'integer') "
                     + "+ (SELECT count(*) - count(DISTINCT id) FROM \(q))")
-            guard odd == .integer(0) else {
-                try write(to: db)
-                return
-            }
+            guard odd == .integer(0) else { return try remake(in: db) }
         }
         // First the differences, by id, while the table is only read.
         let select = try db.prepare("SELECT * FROM \(Database.quote(name)) ORDER BY id")
@@ -204,12 +241,12 @@ struct OwnTable {
             deletes.append(select.int64(0))
             more = try select.step()
         }
-        guard !updates.isEmpty || !inserts.isEmpty || !deletes.isEmpty else { return }
+        guard !updates.isEmpty || !inserts.isEmpty || !deletes.isEmpty else { return [] }
         var statements = StatementCache(db: db)
         for id in deletes { try statements.run("DELETE FROM \(Database.quote(name)) WHERE id = ?", [.integer(id)]) }
         // Then the rows that differ, in id order; the walk stops after the last of them.
         let targets = (Array(updates.keys) + inserts).sorted()
-        guard !targets.isEmpty else { return }
+        guard !targets.isEmpty else { return [] }
         let insert = try db.prepare(insertStatement)
         var next = 0
         struct Done: Error {}
@@ -228,6 +265,35 @@ struct OwnTable {
                 if next == targets.count { throw Done() }
             }
         } catch is Done {}
+        return []
+    }
+
+    /// Makes the table again (`write`) in place of the one in `db`, and then its indexes and
+    /// triggers as they were; those that name a column the list no longer has are left out,
+    /// each a warning.
+    private func remake(in db: Database) throws -> [ConversionWarning] {
+        let dependents = try db.rows(
+            "SELECT type, name, sql FROM sqlite_schema WHERE tbl_name = ? COLLATE NOCASE "
+                + "AND type IN ('index', 'trigger') AND sql IS NOT NULL ORDER BY rowid", [.text(name)])
+        try write(to: db)
+        var log = WarningLog()
+        for row in dependents {
+            guard case (.text(let type), .text(let dependent), .text(let sql)) = (row[0], row[1], row[2]) else {
+                continue
+            }
+            do {
+                try db.execute(sql)
+            } catch {
+                log.append(
+                    contentsOf: [
+                        ConversionWarning(
+                            .fields,
+                            "the table was made again for the list's fields, and its \(type) \(dependent) no longer "
+                                + "could be (\(error.message)); it was left out")
+                    ])
+            }
+        }
+        return log.warnings
     }
 
     /// Whether the statement's row holds what `row` would, compared without making it.

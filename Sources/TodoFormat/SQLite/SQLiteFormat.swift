@@ -137,8 +137,7 @@ struct SQLiteFormat: ListFormat {
             warnings.append(contentsOf: update.warnings.warnings)
         } else if let table {
             let own = OwnTable(list, name: table.name)
-            try own.update(in: db, table: table)
-            warnings.append(contentsOf: own.warnings)
+            warnings.append(contentsOf: own.warnings + (try own.update(in: db, table: table)))
         } else {
             let own = OwnTable(list, name: options.table ?? ListTable.ownName)
             try own.write(to: db)

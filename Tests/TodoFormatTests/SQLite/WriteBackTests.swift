@@ -317,18 +317,60 @@ struct WriteBackTests {
         let change = try Self.edit(url.path) { $0.items[3].status = .done }
         #expect(change.gone == ["INSERT INTO todo_items VALUES(5,NULL,3,'item 4',0,NULL,NULL,4);"])
         #expect(change.new == ["INSERT INTO todo_items VALUES(5,NULL,3,'item 4',1,NULL,NULL,4);"])
-        // Whatever the edit, the table ends as a new one of the same list would be.
-        for edit in [
-            { (list: inout TodoList) in list.items.remove(at: 1) }, { $0.items.insert(TodoItem(name: "new"), at: 0) },
-            { $0.items = [] },
+        // Whatever the edit, the table ends with the rows a new one of the same list would
+        // have; a column no item uses any more stays, empty.
+        for (edit, unused) in [
+            ({ (list: inout TodoList) in list.items.remove(at: 1) }, false),
+            ({ $0.items.insert(TodoItem(name: "new"), at: 0) }, false), ({ $0.items = [] }, true),
         ] {
             var edited = try TodoList(contentsOf: url)
             edit(&edited)
             try edited.write(to: url)
             let fresh = URL(fileURLWithPath: directory.path("fresh-\(UUID().uuidString).sqlite"))
             try edited.write(to: fresh)
+            if unused {
+                _ = try Databases.sqlite3(fresh.path, ["ALTER TABLE todo_items ADD COLUMN \"n\" INTEGER"])
+            }
             #expect(try Databases.dump(url.path) == Databases.dump(fresh.path))
         }
+    }
+
+    @Test(
+        "todofmt's own table keeps its indexes and triggers when the list needs a new column, or the table is made again"
+    )
+    func ownTableSchemaKept() throws {
+        let directory = try TemporaryDirectory()
+        let url = URL(fileURLWithPath: directory.path("schema.sqlite"))
+        let list = TodoList(items: [
+            TodoItem(name: "a", fields: [Field("n", .integer(1))]),
+            TodoItem(name: "b", fields: [Field("t", .string("x"))]),
+        ])
+        try list.write(to: url)
+        let schema = [
+            "CREATE INDEX by_name ON todo_items(name)", "CREATE INDEX by_t ON todo_items(t)",
+            "CREATE TABLE log(id INTEGER)",
+            "CREATE TRIGGER logged AFTER UPDATE ON todo_items BEGIN INSERT INTO log VALUES (new.id); END",
+        ]
+        _ = try Databases.sqlite3(url.path, [schema.joined(separator: ";")])
+        let objects = "SELECT type, name FROM sqlite_schema WHERE tbl_name = 'todo_items' ORDER BY name"
+        let before = try Databases.sqlite3(url.path, [objects])
+        // A new key: its column is added, every row and object stays.
+        let added = try Self.edit(url.path) { $0.items[1].fields.append(Field("due", .string("soon"))) }
+        #expect(added.warnings.isEmpty)
+        #expect(try Databases.sqlite3(url.path, [objects]) == before)
+        #expect(try Databases.sqlite3(url.path, ["SELECT * FROM log"]) == "2\n")
+        #expect(try TodoList(contentsOf: url).items[1].fields.map(\.key) == ["t", "due"])
+        // A value its column cannot hold: the table is made again, and its index and
+        // trigger with it; the index of a column no item uses any more cannot be.
+        let remade = try Self.edit(url.path) {
+            $0.items[0].fields = [Field("n", .string("one"))]
+            $0.items[1].fields.removeAll { $0.key == "t" }
+        }
+        #expect(remade.warnings.map(\.message).contains { $0.contains("index by_t no longer could be") })
+        #expect(
+            try Databases.sqlite3(url.path, [objects])
+                == "index|by_name\ntrigger|logged\ntable|todo_items\n")
+        #expect(try TodoList(contentsOf: url).items[0].fields == [Field("n", .string("one"))])
     }
 }
 
