@@ -21,8 +21,9 @@ extension ListTable {
     func updateOwnItem(
         at index: Int, in db: Database, change: (TodoItem) throws -> TodoItem?
     ) throws -> OwnItemChange? {
-        // A column named as the rowid hides it from SQL.
-        guard isOwn, !columns.contains(where: { ["rowid", "_rowid_", "oid"].contains($0.name.lowercased()) }) else {
+        // A column named as the rowid hides it from SQL; a `WITHOUT ROWID` table has none.
+        guard isOwn, hasRowID, !columns.contains(where: { ["rowid", "_rowid_", "oid"].contains($0.name.lowercased()) })
+        else {
             return nil
         }
         let fieldColumns = self.fieldColumns

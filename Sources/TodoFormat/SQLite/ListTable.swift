@@ -267,10 +267,12 @@ struct ListTable {
             && ((table == ownName && Set(ownColumns).isSubset(of: names))
                 || Array(columns.prefix(ownColumns.count).map(\.name)) == ownColumns)
         {
-            return ListTable(
+            var own = ListTable(
                 name: table, columns: columns, isOwn: true, nameColumn: "name", checkedColumn: "checked",
                 orderColumn: "position",
                 keyColumns: ["id"])
+            own.hasRowID = db.hasRowID(table)
+            return own
         }
         var list = ListTable(name: table, columns: columns, nameColumn: "")
         list.hasRowID = db.hasRowID(table)
@@ -492,8 +494,12 @@ struct ListTable {
         return try Self.tree(items, ids: ids, parents: parents, positions: positions)
     }
 
+    /// The order todofmt's own table is written in: its rows' rowids, or in a `WITHOUT
+    /// ROWID` table (which has none) their ids.
+    private var storedOrder: String { hasRowID ? "rowid" : "id" }
+
     /// Each row of todofmt's own table (those whose rowid is in `rowids`, or all) as an
-    /// item, with its id, parent, position and rowid.
+    /// item, with its id, parent, position and rowid (in a `WITHOUT ROWID` table, its id).
     func forEachOwnRow(
         in db: Database, rowids: ClosedRange<Int64>? = nil,
         _ body: (TodoItem, Int64, Int64?, Int64, Int64) throws -> Void
@@ -504,7 +510,7 @@ struct ListTable {
                 "SELECT rowid, * FROM \(Database.quote(name)) WHERE rowid BETWEEN ? AND ? ORDER BY rowid")
             try statement.bind([.integer(rowids.lowerBound), .integer(rowids.upperBound)])
         } else {
-            statement = try db.prepare("SELECT rowid, * FROM \(Database.quote(name)) ORDER BY rowid")
+            statement = try db.prepare("SELECT \(storedOrder), * FROM \(Database.quote(name)) ORDER BY \(storedOrder)")
         }
         // Columns by place: names of fields may be equal as Swift compares strings (`é`
         // composed and not) and still be two columns.
@@ -543,7 +549,8 @@ struct ListTable {
     /// Each row's depth when todofmt's table is stored depth first with siblings in position
     /// order; nil otherwise.
     private func depthsInStoredOrder(_ db: Database) throws -> [Int32]? {
-        let statement = try db.prepare("SELECT id, parent, position FROM \(Database.quote(name)) ORDER BY rowid")
+        let statement = try db.prepare(
+            "SELECT id, parent, position FROM \(Database.quote(name)) ORDER BY \(storedOrder)")
         var depths: [Int32] = []
         var path: [Int64] = []  // ids of the items around the next one
         var siblings: [Int64] = []  // position of the last item at each depth under the current path

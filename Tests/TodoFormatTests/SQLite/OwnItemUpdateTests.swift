@@ -221,6 +221,29 @@ struct OwnItemUpdateTests {
         }
     }
 
+    @Test("a WITHOUT ROWID table of todofmt's columns is read and edited, and stays one")
+    func withoutRowID() throws {
+        let directory = try TemporaryDirectory()
+        let path = try WriteBackTests.database(
+            "CREATE TABLE todo_items (\(Self.ownColumns), prio INTEGER) WITHOUT ROWID; INSERT INTO todo_items VALUES "
+                + "(1,NULL,0,'a',0,NULL,NULL,1),(2,1,0,'c',0,NULL,NULL,NULL),(3,NULL,1,'b',1,NULL,NULL,2);",
+            in: directory, name: "norowid.sqlite")
+        let url = URL(fileURLWithPath: path)
+        var expected = [
+            TodoItem(name: "a", fields: [Field("prio", .integer(1))], children: [TodoItem(name: "c")]),
+            TodoItem(name: "b", status: .done, fields: [Field("prio", .integer(2))]),
+        ]
+        #expect(try TodoList(contentsOf: url).items == expected)
+        _ = try FileEdit(
+            file: url, edits: [.check([.position([1])]), .set(.position([2]), [Field("due", .string("soon"))])]
+        )
+        .run()
+        expected[0].status = .done
+        expected[1].fields.append(Field("due", .string("soon")))
+        #expect(try TodoList(contentsOf: url).items == expected)
+        #expect(try Databases.sqlite3(path, ["SELECT sql LIKE '%WITHOUT ROWID' FROM sqlite_schema"]) == "1\n")
+    }
+
     @Test("the children of an id two rows have are listed once")
     func repeatedParentID() throws {
         let directory = try TemporaryDirectory()
