@@ -15,10 +15,13 @@ final class DumpRecorder {
         var creates: String?
         /// The rowid of the one row the statement made, in a table with rowids.
         var rowid: Int64?
+        /// The table a CREATE INDEX or CREATE TRIGGER is on.
+        var on: String? = nil
     }
 
     /// A statement as it is kept (a dump has a million of them): tables by their index in
-    /// `tables`, -1 for none; `Int64.min` for no rowid.
+    /// `tables`, -1 for none (in `creates`, -2 - the index for the table an index or trigger
+    /// is on: a statement creates one thing); `Int64.min` for no rowid.
     fileprivate struct Packed {
         var start: Int
         var end: Int
@@ -39,7 +42,8 @@ final class DumpRecorder {
             let p = packed[index]
             return Statement(
                 range: p.start..<p.end, inserts: p.inserts < 0 ? nil : tables[Int(p.inserts)],
-                creates: p.creates < 0 ? nil : tables[Int(p.creates)], rowid: p.rowid == .min ? nil : p.rowid)
+                creates: p.creates < 0 ? nil : tables[Int(p.creates)], rowid: p.rowid == .min ? nil : p.rowid,
+                on: p.creates < -1 ? tables[Int(-2 - p.creates)] : nil)
         }
 
         fileprivate mutating func append(_ statement: Statement) {
@@ -54,7 +58,8 @@ final class DumpRecorder {
                 Packed(
                     start: statement.range.lowerBound, end: statement.range.upperBound,
                     inserts: index(statement.inserts),
-                    creates: index(statement.creates), rowid: statement.rowid ?? .min))
+                    creates: statement.on.map { -2 - index($0) } ?? index(statement.creates),
+                    rowid: statement.rowid ?? .min))
         }
 
         fileprivate mutating func setRowID(_ rowid: Int64, at index: Int) { packed[index].rowid = rowid }
@@ -100,6 +105,7 @@ extension Database {
             var ownStatement = false
             var inserts: String?
             var creates: String?
+            var on: String?
             /// Progress calls left for the statement that runs (`Limits.dumpStatementSteps`).
             var stepsLeft = 0
         }
@@ -122,8 +128,11 @@ extension Database {
                 case SQLITE_CREATE_TABLE:
                     if guardian.creates == nil { guardian.creates = a }
                     return SQLITE_OK
+                case SQLITE_CREATE_INDEX, SQLITE_CREATE_TRIGGER:
+                    if guardian.on == nil { guardian.on = b }
+                    return SQLITE_OK
                 // Making an index reindexes it; ANALYZE's statistics are what `.dump` writes after it.
-                case SQLITE_CREATE_INDEX, SQLITE_CREATE_VIEW, SQLITE_CREATE_TRIGGER, SQLITE_TRANSACTION, SQLITE_READ,
+                case SQLITE_CREATE_VIEW, SQLITE_TRANSACTION, SQLITE_READ,
                     SQLITE_SELECT, SQLITE_SAVEPOINT, SQLITE_RECURSIVE, SQLITE_REINDEX, SQLITE_ANALYZE:
                     return SQLITE_OK
                 case SQLITE_UPDATE where a.hasPrefix("sqlite_"), SQLITE_DELETE where a.hasPrefix("sqlite_"):
@@ -177,6 +186,7 @@ extension Database {
                     guardian.refusal = nil
                     guardian.inserts = nil
                     guardian.creates = nil
+                    guardian.on = nil
                     recorder?.current = Int64(recorder?.statements.count ?? 0)
                     // Errors name the statement's line and show its first line (up to where
                     // SQLite stopped reading it, or its line's end when it read none of it).
@@ -215,7 +225,8 @@ extension Database {
                     }
                     if let recorder {
                         let made = DumpRecorder.Statement(
-                            range: statementStart..<offset, inserts: guardian.inserts, creates: guardian.creates)
+                            range: statementStart..<offset, inserts: guardian.inserts, creates: guardian.creates,
+                            on: guardian.creates == nil ? guardian.on : nil)
                         recorder.statements.append(made)
                         guardian.ownStatement = true
                         defer { guardian.ownStatement = false }

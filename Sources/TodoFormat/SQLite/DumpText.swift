@@ -242,14 +242,27 @@ struct DumpEditor {
                     lines
                 ))
         }
-        // Tables made again replace their statements; new tables go before the closing COMMIT.
+        // Tables made again replace their statements. Their indexes and triggers stay where
+        // they are as long as they are there as they were; those gone go, those new (or
+        // changed) follow the rows. New tables go before the closing COMMIT.
         for table in remade {
+            var kept: Set<String> = []
+            let present = try Set(dependents(of: table))
             let statements = recorder.statements.indices.filter {
-                recorder.statements[$0].inserts == table || recorder.statements[$0].creates == table
+                let statement = recorder.statements[$0]
+                if statement.on == table {
+                    let sql = String(decoding: text[statement.range].dropLast(), as: UTF8.self)
+                    if present.contains(sql) {
+                        kept.insert(sql)
+                        return false
+                    }
+                    return true
+                }
+                return statement.inserts == table || statement.creates == table
             }
             guard let first = statements.first else { continue }
             for index in statements.dropFirst() { edits.append((lineRange(of: recorder.statements[index].range), "")) }
-            var lines = try whole(table)
+            var lines = try whole(table, except: kept)
             if !lines.isEmpty { lines.removeLast() }  // its last line break: the statement's own stays
             edits.append((recorder.statements[first].range, lines))
         }
@@ -316,8 +329,17 @@ struct DumpEditor {
         }
     }
 
-    /// A table's CREATE statement and all its rows, as `.dump` writes them.
-    private func whole(_ table: String) throws -> String {
+    /// The CREATE statements of a table's indexes and triggers.
+    private func dependents(of table: String) throws -> [String] {
+        try db.rows(
+            "SELECT sql FROM sqlite_master WHERE type IN ('index', 'trigger') AND tbl_name = ? AND sql IS NOT NULL",
+            [.text(table)]
+        ).compactMap { if case .text(let sql) = $0[0] { sql } else { nil } }
+    }
+
+    /// A table's CREATE statement and all its rows, as `.dump` writes them, then its indexes
+    /// and triggers but those in `kept`.
+    private func whole(_ table: String, except kept: Set<String> = []) throws -> String {
         var lines = ""
         if case .text(let sql)? = try db.scalar(
             "SELECT sql FROM sqlite_master WHERE type = 'table' AND name = ?", [.text(table)])
@@ -327,12 +349,7 @@ struct DumpEditor {
         for row in try Self.rows(of: table, in: db) {
             lines += try insert([row], into: table, like: nil) + "\n"
         }
-        for row in try db.rows(
-            "SELECT sql FROM sqlite_master WHERE type IN ('index', 'trigger') AND tbl_name = ? AND sql IS NOT NULL",
-            [.text(table)])
-        {
-            if case .text(let sql) = row[0] { lines += sql + ";\n" }
-        }
+        for sql in try dependents(of: table) where !kept.contains(sql) { lines += sql + ";\n" }
         return lines
     }
 

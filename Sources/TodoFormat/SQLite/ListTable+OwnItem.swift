@@ -119,7 +119,7 @@ extension ListTable {
                 }
                 // A value of another kind than the column's would make the whole list's
                 // write retype the column.
-                if after != .null && !OwnTable.column(declared: column.declaredType, holds: OwnTable.kind(of: after)) {
+                if after != .null && !OwnTable.column(column, holds: after) {
                     return false
                 }
                 set.append((column.name, value))

@@ -27,6 +27,19 @@ struct ColumnInfo: Hashable {
 
     var isPrimaryKey: Bool { primaryKeyIndex > 0 }
 
+    /// SQLite's type affinity, by its rules for a declared type: what a value stored in the
+    /// column is turned into.
+    enum Affinity { case integer, text, blob, real, numeric }
+
+    var affinity: Affinity {
+        let t = declaredType.uppercased()
+        if t.contains("INT") { return .integer }
+        if t.contains("CHAR") || t.contains("CLOB") || t.contains("TEXT") { return .text }
+        if t.isEmpty || t.contains("BLOB") { return .blob }
+        if t.contains("REAL") || t.contains("FLOA") || t.contains("DOUB") { return .real }
+        return .numeric
+    }
+
     private static func kinds(of declaredType: String) -> (date: Bool, boolean: Bool, text: Bool, json: Bool) {
         let t = declaredType.uppercased()
         return (
@@ -369,7 +382,7 @@ struct ListTable {
         switch value {
         case .null: return nil
         case .integer(let i):
-            if column.isBooleanType { return .bool(i != 0) }
+            if column.isBooleanType && (i == 0 || i == 1) { return .bool(i == 1) }
             if column.isDateType && isCoreData && ISO8601.holds(secondsSinceReferenceDate: Double(i)) {
                 return .date(Date(timeIntervalSinceReferenceDate: Double(i)))
             }

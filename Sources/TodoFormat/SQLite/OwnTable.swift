@@ -1,3 +1,4 @@
+internal import CSQLite
 import Foundation
 
 /// todofmt's own table for a list: the columns it needs, and its rows made one at a time
@@ -8,6 +9,8 @@ struct OwnTable {
     let name: String
     private let list: TodoList
     private var keys: [String]
+    /// The kinds of value (`kind(of:)`) each key has.
+    private let kinds: [ExactText: Set<String>]
 
     init(_ list: TodoList, name: String = ListTable.ownName) {
         self.list = list
@@ -28,6 +31,7 @@ struct OwnTable {
         }
         visit(list.items)
         self.keys = keys
+        self.kinds = kinds
         columns = [
             ("id", "INTEGER PRIMARY KEY"), ("parent", "INTEGER REFERENCES \(Self.reference(name))(id)"),
             ("position", "INTEGER NOT NULL"), ("name", "TEXT NOT NULL"), ("checked", "BOOLEAN NOT NULL"),
@@ -106,12 +110,52 @@ struct OwnTable {
         }
     }
 
-    /// Whether a column declared `declaredType` gives back values of `kind` (a type `kind(of:)`
-    /// names, "" for several) as a column of that type would: its own type, or no type
-    /// (no affinity) for the kinds SQLite stores as they are.
-    static func column(declared declaredType: String, holds kind: String) -> Bool {
-        let declared = declaredType.uppercased()
-        return declared == kind || declared.isEmpty && ["INTEGER", "REAL", "TEXT", "BLOB"].contains(kind)
+    /// Whether `column` gives back values of `kind` (a type `kind(of:)` names) as they were
+    /// written, stored under its affinity and read as its declared type says: an app's
+    /// `VARCHAR(40)` holds text as `TEXT` does, an `INT` integers, while an `INTEGER` column
+    /// turns the text `12` into a number and a `NUMERIC` one 2.0 into 2. (Integers in a
+    /// boolean column: only those other than 0 and 1, which read as booleans; `holds`.)
+    static func column(_ column: ColumnInfo, holds kind: String) -> Bool {
+        let affinity = column.affinity
+        switch kind {
+        case "TEXT": return !column.isDateType && !column.isJSONType && [.text, .blob].contains(affinity)
+        case "INTEGER": return !column.isBooleanType && [.integer, .numeric, .blob].contains(affinity)
+        case "REAL": return !column.isBooleanType && [.real, .blob].contains(affinity)
+        case "BOOLEAN": return column.isBooleanType && [.integer, .numeric].contains(affinity)
+        case "DATETIME": return column.isDateType && [.numeric, .text, .blob].contains(affinity)
+        case "JSON": return column.isJSONType
+        default: return true  // blobs: no affinity changes one
+        }
+    }
+
+    /// Whether `column` gives back `value` as it was written (`column(_:holds:)`).
+    static func column(_ column: ColumnInfo, holds value: FieldValue) -> Bool {
+        if case .integer(let i) = value, column.isBooleanType {
+            return i != 0 && i != 1 && [.integer, .numeric].contains(column.affinity)
+        }
+        return value == .null || Self.column(column, holds: kind(of: value))
+    }
+
+    /// Whether every value of `key` the list has comes back from `column` as it was written.
+    private func column(_ column: ColumnInfo, holdsValuesOf key: String) -> Bool {
+        let exact = ExactText(key)
+        guard let kinds = kinds[exact] else { return true }
+        if kinds.count == 1, let kind = kinds.first, !(kind == "INTEGER" && column.isBooleanType) {
+            return Self.column(column, holds: kind)
+        }
+        // Several kinds (a boolean column's integers): value by value.
+        func visit(_ items: [TodoItem]) -> Bool {
+            for item in items {
+                if !item.fields.isEmpty, let value = item.fields.value(exactKey: key),
+                    !Self.column(column, holds: value)
+                {
+                    return false
+                }
+                if !item.children.isEmpty, !visit(item.children) { return false }
+            }
+            return true
+        }
+        return visit(list.items)
     }
 
     /// A field value as todofmt's table stores it.
@@ -157,16 +201,18 @@ struct OwnTable {
     }
 
     /// The table for the same list with the field columns `table` has, in its order and
-    /// with its types, and the list's other keys' columns after them: nil when a key's
-    /// values need another type than its column's, or the structure columns differ.
-    /// (Columns no item uses stay, empty: an app may name them.)
-    private func fitted(to table: ListTable) -> OwnTable? {
+    /// with its types (columns no item uses stay, empty: an app may name them), and the
+    /// list's other keys' columns after them; whether a column must be made again, because
+    /// the list's values for it need another type (`column(_:holds:)`), which it then has.
+    /// Nil when the structure columns are not todofmt's, first.
+    private func fitted(to table: ListTable) -> (table: OwnTable, retyped: Bool)? {
         let own = ListTable.ownColumns.count
         guard table.columns.count >= own, zip(table.columns, columns).prefix(own).allSatisfy({ $0.name == $1.name })
         else { return nil }
         var types: [ExactText: String] = [:]
         for (i, key) in keys.enumerated() { types[ExactText(key)] = columns[own + i].type }
         var fitted = self
+        var retyped = false
         fitted.keys = []
         fitted.columns.removeLast(columns.count - own)
         for column in table.columns[own...] {
@@ -174,27 +220,30 @@ struct OwnTable {
             let exact = ExactText(key)
             // (A name that two keys would share, `x` and `field:x`, is left to a new table.)
             guard fitted.keys.allSatisfy({ ExactText($0) != exact }) else { return nil }
-            if let type = types.removeValue(forKey: exact) {
-                guard Self.column(declared: column.declaredType, holds: type) else { return nil }
+            var type = column.declaredType
+            if let needed = types.removeValue(forKey: exact), !self.column(column, holdsValuesOf: key) {
+                type = needed
+                retyped = true
             }
             fitted.keys.append(key)
-            fitted.columns.append((column.name, column.declaredType))
+            fitted.columns.append((column.name, type))
         }
         for (i, key) in keys.enumerated() where types[ExactText(key)] != nil {
             fitted.keys.append(key)
             fitted.columns.append(columns[own + i])
         }
-        return fitted
+        return (fitted, retyped)
     }
 
     /// Writes the list into todofmt's table as it stands in `db`, changing only the rows
     /// that differ from what a new table would hold (rows are numbered depth first, so an
     /// unchanged list changes nothing and one changed item one row). Keys the table has no
-    /// column for get one (`ALTER TABLE … ADD COLUMN`); a table whose columns cannot hold
-    /// the list's values is made again. Returns what the table could not keep.
+    /// column for get one (`ALTER TABLE … ADD COLUMN`); a table with a column that cannot
+    /// hold the list's values is made again, its other columns as they are. Returns what the
+    /// table could not keep.
     func update(in db: Database, table: ListTable) throws -> [ConversionWarning] {
-        guard let fitted = fitted(to: table) else { return try remake(in: db) }
-        return try fitted.updateRows(in: db, table: table)
+        guard let (fitted, retyped) = fitted(to: table) else { return try remake(in: db) }
+        return retyped ? try fitted.remake(in: db) : try fitted.updateRows(in: db, table: table)
     }
 
     private func updateRows(in db: Database, table: ListTable) throws -> [ConversionWarning] {
@@ -248,6 +297,7 @@ struct OwnTable {
         let targets = (Array(updates.keys) + inserts).sorted()
         guard !targets.isEmpty else { return [] }
         let insert = try db.prepare(insertStatement)
+        let defaults = Set(table.columns.indices.filter { table.columns[$0].hasDefault })
         var next = 0
         struct Done: Error {}
         do {
@@ -260,7 +310,16 @@ struct OwnTable {
                         "UPDATE \(Database.quote(name)) SET \(differing.map { "\(Database.quote(columns[$0].name)) = ?" }.joined(separator: ", ")) WHERE id = ?",
                         differing.map { new[$0] } + [.integer(id)])
                 } else {
-                    try insert.run(row(id, parent, position, item))
+                    // A column with a default gets it where the item has no value for it.
+                    let values = row(id, parent, position, item)
+                    let given = values.indices.filter { values[$0] != .null || !defaults.contains($0) }
+                    if given.count == values.count {
+                        try insert.run(values)
+                    } else {
+                        try statements.run(
+                            "INSERT INTO \(Database.quote(name)) (\(given.map { Database.quote(columns[$0].name) }.joined(separator: ", "))) VALUES (\(given.map { _ in "?" }.joined(separator: ", ")))",
+                            given.map { values[$0] })
+                    }
                 }
                 if next == targets.count { throw Done() }
             }
@@ -269,8 +328,8 @@ struct OwnTable {
     }
 
     /// Makes the table again (`write`) in place of the one in `db`, and then its indexes and
-    /// triggers as they were; those that name a column the list no longer has are left out,
-    /// each a warning.
+    /// triggers as they were; those that name a column the table no longer has are left out,
+    /// each a warning. A unique index the rows would break fails the write.
     private func remake(in db: Database) throws -> [ConversionWarning] {
         let dependents = try db.rows(
             "SELECT type, name, sql FROM sqlite_schema WHERE tbl_name = ? COLLATE NOCASE "
@@ -283,6 +342,8 @@ struct OwnTable {
             }
             do {
                 try db.execute(sql)
+            } catch  where error.code & 0xFF == SQLITE_CONSTRAINT {
+                throw error  // a unique index the rows no longer keep: the write fails, as an UPDATE would
             } catch {
                 log.append(
                     contentsOf: [
