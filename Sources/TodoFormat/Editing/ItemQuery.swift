@@ -162,7 +162,7 @@ public struct ItemQuery: Sendable {
         case (.bool(let x), .bool(let y)): return compare(x ? 1 : 0, y ? 1 : 0)
         case (.integer(let x), .integer(let y)): return compare(x, y)
         case (.date(let x), .date(let y)): return compare(x, y)
-        case (.string(let x), .string(let y)): return compare(x, y)
+        case (.string(let x), .string(let y)): return NFCCheck.order(x, y)
         default:
             if let x = number(a), let y = number(b) {
                 // NaN, neither less nor more than any number, after all of them: else the
@@ -170,7 +170,7 @@ public struct ItemQuery: Sendable {
                 if x.isNaN || y.isNaN { return compare(x.isNaN ? 1 : 0, y.isNaN ? 1 : 0) }
                 return compare(x, y)
             }
-            return compare(FieldSyntax.renderValue(a, bare: false), FieldSyntax.renderValue(b, bare: false))
+            return NFCCheck.order(FieldSyntax.renderValue(a, bare: false), FieldSyntax.renderValue(b, bare: false))
         }
     }
 
@@ -568,9 +568,9 @@ public struct ItemQuery: Sendable {
         }
 
         /// Whether the name's text in `store` at `written` is the name as it is, and in
-        /// Unicode's NFC form: such bytes compare as Swift's strings do (`<` on strings orders
-        /// their NFC forms' scalars, which is the order of their UTF-8 bytes), without the
-        /// stdlib's normalisation in every comparison. (`name` is valid UTF-8.)
+        /// Unicode's NFC form: such bytes compare as names are ordered (`NFCCheck.order`: by
+        /// their NFC forms' UTF-8 bytes), without a normalisation in every comparison. (`name`
+        /// is valid UTF-8.)
         private static func isWrittenAsNFC(
             _ name: UnsafeBufferPointer<UInt8>, written: Range<Int>, in store: ByteSink
         ) -> Bool {
@@ -650,14 +650,7 @@ public struct ItemQuery: Sendable {
                         }
                         return UnsafeBufferPointer(rebasing: names[nameRanges[i]!])
                     }
-                    func compareNames(_ a: Int, _ b: Int) -> Int {
-                        let x = name(a)
-                        let y = name(b)
-                        let n = min(x.count, y.count)
-                        let c = n == 0 ? 0 : memcmp(x.baseAddress!, y.baseAddress!, n)
-                        if c != 0 { return c < 0 ? -1 : 1 }
-                        return ItemQuery.compare(x.count, y.count)
-                    }
+                    func compareNames(_ a: Int, _ b: Int) -> Int { NFCCheck.order(name(a), name(b)) }
                     /// Whether kept item `a` comes before `b`, by the keys from the `from`th on.
                     func isBefore(_ a: Int, _ b: Int, from: Int) -> Bool {
                         for j in from..<columns.count {
@@ -689,12 +682,7 @@ public struct ItemQuery: Sendable {
                     let nameKey = packed > 0 && columns[packed - 1] == nil ? packed - 1 : nil
                     // By the packed keys, then in document order; then each run of equal
                     // packed keys (a few items), if they do not hold every key, key by key.
-                    keys.sort { a, b in
-                        if a.high != b.high { return a.high < b.high }
-                        if a.middle != b.middle { return a.middle < b.middle }
-                        if a.low != b.low { return a.low < b.low }
-                        return a.index < b.index
-                    }
+                    keys.sort { $0.isBefore($1) }
                     guard !complete else { return keys }
                     // (One closure for every run, and the runs sorted in place: a closure made
                     // in the loop would copy `self` for each run, a slice's sort the run.)
@@ -735,6 +723,14 @@ public struct ItemQuery: Sendable {
 
             func isPackedEqual(to other: PackedKey) -> Bool {
                 high == other.high && middle == other.middle && low == other.low
+            }
+
+            /// Whether it comes before `other`: by the packed keys, then in document order.
+            func isBefore(_ other: PackedKey) -> Bool {
+                if high != other.high { return high < other.high }
+                if middle != other.middle { return middle < other.middle }
+                if low != other.low { return low < other.low }
+                return index < other.index
             }
         }
 

@@ -148,6 +148,68 @@ struct ItemQueryTests {
         #expect(streamed.contains("100 [ ] top 100\n"))
     }
 
+    /// Thousands of items, whose packed keys tie in long runs: names from a few words, so
+    /// that many share their first bytes or all of them, in two normal forms (which found
+    /// that Swift's `<` on strings is no order); numbers that share their high bytes,
+    /// negative ones, missing ones; a field that is not all numbers; nesting.
+    @Test("sorts thousands of items as the list in memory does", arguments: 0..<4)
+    func sortsMany(seed: UInt64) throws {
+        var random = SeededGenerator(seed: seed)
+        let words = [
+            "milk", "milk 2", "日本語", "cafe\u{301}", "caf\u{E9}", "a long name that shares its first thirty bytes",
+        ]
+        var lines: [String] = []
+        for i in 0..<3000 {
+            let indent = i > 0 && Int.random(in: 0..<4, using: &random) == 0 ? "  " : ""
+            let box = ["[ ]", "[x]", "[/]"].randomElement(using: &random)!
+            var line = "\(indent)- \(box) \(words.randomElement(using: &random)!)"
+            if Bool.random(using: &random) { line += " \(Int.random(in: 0..<40, using: &random))" }
+            switch Int.random(in: 0..<4, using: &random) {
+            case 0: break
+            case 1: line += " [prio:: \(Int.random(in: -3...3, using: &random))]"
+            case 2: line += " [prio:: \(Int.random(in: -70000...70000, using: &random) * 4099)]"
+            default:
+                line +=
+                    " [prio:: \(Int.random(in: 0...2, using: &random))] [size:: \(["big", "1", "2.5"].randomElement(using: &random)!)]"
+            }
+            lines.append(line)
+        }
+        let text = lines.joined(separator: "\n") + "\n"
+        let list = try TodoList(markdown: text)
+        let directory = try TemporaryDirectory()
+        let file = directory.url.appendingPathComponent("list.md")
+        try Data(text.utf8).write(to: file)
+        for keys in [
+            [("name", false)], [("name", true)], [("prio", true), ("name", false)], [("prio", false)],
+            [("checked", false), ("prio", true), ("name", true)], [("size", false), ("name", false)],
+            [("status", true), ("prio", false), ("size", true), ("position", true)],
+        ] {
+            var query = ItemQuery()
+            query.sort = keys
+            let streamed = try Self.output {
+                try query.print(file: file, format: nil, options: ListOptions(), json: false, to: $0)
+            }
+            let listed = try Self.output { try ItemQuery.print(query.items(of: list), json: false, to: $0) }
+            #expect(streamed == listed, "\(keys)")
+        }
+    }
+
+    /// Swift's `<` on strings (6.3) is no order for a composed `é` followed by more against a
+    /// decomposed one: neither is less. Names sort by their NFC bytes, in memory and streamed.
+    @Test func namesInTwoNormalFormsSortInOrder() throws {
+        for (a, b) in [("caf\u{E9} 10", "cafe\u{301} 1"), ("\u{E9}1", "e\u{301}"), ("e\u{301} 2", "\u{E9}")] {
+            #expect(NFCCheck.order(a, b) == 1, "\(a) \(b)")
+            #expect(NFCCheck.order(b, a) == -1, "\(a) \(b)")
+        }
+        #expect(NFCCheck.order("caf\u{E9}", "cafe\u{301}") == 0)
+        #expect(NFCCheck.order("a", "b") == -1)
+        let list = try TodoList(
+            markdown: "- [ ] caf\u{E9} 10\n- [ ] cafe\u{301} 1\n- [ ] caf\u{E9} 1\n- [ ] cafe\u{301} 2\n")
+        var query = ItemQuery()
+        query.sort = [("name", false)]
+        #expect(query.items(of: list).map(\.position) == ["2", "3", "1", "4"])
+    }
+
     /// NaN sorts after every number (and first when descending), so that a field holding
     /// one leaves the other items in order; streamed and in memory alike.
     @Test func notANumberSortsAfterTheNumbers() throws {
