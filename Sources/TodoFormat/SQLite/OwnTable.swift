@@ -282,7 +282,10 @@ struct OwnTable {
             }
             if !matches(select, id, parent, position, item) {
                 let new = row(id, parent, position, item)
-                updates[id] = new.indices.filter { !select.holds(new[$0], at: $0) }
+                let own = ListTable.ownColumns.count
+                updates[id] = new.indices.filter { i in
+                    i < own ? !select.holds(new[i], at: i) : !holds(select, item.field(exactKey: keys[i - own]), at: i)
+                }
             }
             more = try select.step()
         }
@@ -369,11 +372,29 @@ struct OwnTable {
             return false
         }
         guard select.holds(item.section.map { .text($0) } ?? .null, at: 6) else { return false }
-        for (k, key) in keys.enumerated() {
-            let value = item.fields.isEmpty ? .null : item.fields.value(exactKey: key).map(Self.sqlValue) ?? .null
-            if !select.holds(value, at: 7 + k) { return false }
-        }
+        for (k, key) in keys.enumerated() where !holds(select, item.field(exactKey: key), at: 7 + k) { return false }
         return true
+    }
+
+    /// Whether column `i` of the statement's row holds a field's value (nil: no field): as
+    /// todofmt writes it, or for a date or a JSON value, as a text that reads as the same
+    /// one (a date written with another zone or fraction, JSON spaced otherwise), which a
+    /// write leaves as it is.
+    private func holds(_ select: Statement, _ value: FieldValue?, at i: Int) -> Bool {
+        guard let value else { return select.isNull(i) }
+        if select.holds(Self.sqlValue(value), at: i) { return true }
+        guard case .text(let text) = select.value(i) else { return false }
+        switch value {
+        case .date(let date): return ISO8601.parse(text.utf8, assumeUTC: true) == date
+        case .array, .dictionary:
+            let bytes = Array(text.utf8)
+            return bytes.withUnsafeBufferPointer { buffer in
+                var scanner = JSONScanner(bytes: buffer, path: "")
+                guard let read = try? scanner.value(), (try? scanner.expectEnd()) != nil else { return false }
+                return read == value
+            }
+        default: return false
+        }
     }
 
     /// The table as an SQL dump, as `sqlite3 DB .dump` writes one.
@@ -420,5 +441,12 @@ extension SQLValue {
         } else {
             sink.write(DumpLiteral.quoted(s, escapingLineBreaks: carriageReturn))
         }
+    }
+}
+
+extension TodoItem {
+    /// The value of its field whose key has exactly these bytes (`value(exactKey:)`).
+    fileprivate func field(exactKey key: String) -> FieldValue? {
+        fields.isEmpty ? nil : fields.value(exactKey: key)
     }
 }

@@ -385,6 +385,28 @@ struct WriteBackTests {
         #expect(try Databases.dump(url.path) == unchanged)
     }
 
+    @Test("todofmt's table: a date or JSON text written otherwise stays, until its value changes")
+    func ownTableTextsWrittenOtherwise() throws {
+        let directory = try TemporaryDirectory()
+        let url = URL(fileURLWithPath: directory.path("texts.sqlite"))
+        let day = try #require(ISO8601.parse("2024-06-01T09:00:00Z".utf8))
+        try TodoList(items: [
+            TodoItem(name: "a", fields: [Field("due", .date(day)), Field("tags", .array([.string("x")]))]),
+            TodoItem(name: "b", fields: [Field("due", .date(day))]),
+        ]).write(to: url)
+        _ = try Databases.sqlite3(
+            url.path,
+            [
+                "UPDATE todo_items SET due = '2024-06-01T11:00:00.000+02:00', tags = '[ \"x\" ]' WHERE id = 1;"
+                    + "UPDATE todo_items SET due = '2024-06-01 09:00:00' WHERE id = 2"
+            ])
+        let added = try Self.edit(url.path) { $0.items.append(TodoItem(name: "c")) }
+        #expect(added.gone.isEmpty)
+        #expect(added.new == ["INSERT INTO todo_items VALUES(3,NULL,2,'c',0,NULL,NULL,NULL,NULL);"])
+        let moved = try Self.edit(url.path) { $0.items[1].fields = [Field("due", .date(day.addingTimeInterval(60)))] }
+        #expect(moved.new == ["INSERT INTO todo_items VALUES(2,NULL,1,'b',0,NULL,NULL,'2024-06-01T09:01:00Z',NULL);"])
+    }
+
     @Test("an app's column types hold the list's values as todofmt's would: no table made again")
     func ownTableAppTypes() throws {
         let directory = try TemporaryDirectory()
