@@ -38,12 +38,26 @@ struct OwnTable {
             ("status", "TEXT"),
             ("section", "TEXT"),
         ]
+        var taken = Set(columns.map { Self.folded($0.name) })
         for key in keys {
             let set = kinds[ExactText(key)]!
             let type = set.count == 1 ? set.first! : ""
-            // A field named like a structure column gets a column of its own name.
-            columns.append((ListTable.ownColumns.contains(key) || key.hasPrefix("field:") ? "field:" + key : key, type))
+            let name = Self.columnName(for: key, taken: taken)
+            taken.insert(Self.folded(name))
+            columns.append((name, type))
         }
+    }
+
+    /// The column for a field key: its name, or `field:` and its name for a key named like a
+    /// structure column or another column to SQLite (which ignores ASCII case: `K` beside
+    /// `k`, `Parent`), or that starts `field:`. (The reader takes `field:` off again.)
+    private static func columnName(for key: String, taken: Set<String>) -> String {
+        key.hasPrefix("field:") || taken.contains(folded(key)) ? "field:" + key : key
+    }
+
+    /// A name as SQLite compares names: ASCII letters in lower case.
+    private static func folded(_ name: String) -> String {
+        String(decoding: name.utf8.map { $0 >= 65 && $0 <= 90 ? $0 + 32 : $0 }, as: UTF8.self)
     }
 
     /// What the table's columns cannot give back as the list has it (`SQLiteValueLoss`).
@@ -228,9 +242,12 @@ struct OwnTable {
             fitted.keys.append(key)
             fitted.columns.append((column.name, type))
         }
+        var taken = Set(fitted.columns.map { Self.folded($0.name) })
         for (i, key) in keys.enumerated() where types[ExactText(key)] != nil {
+            let name = Self.columnName(for: key, taken: taken)
+            taken.insert(Self.folded(name))
             fitted.keys.append(key)
-            fitted.columns.append(columns[own + i])
+            fitted.columns.append((name, columns[own + i].type))
         }
         return (fitted, retyped)
     }

@@ -407,6 +407,29 @@ struct WriteBackTests {
         #expect(moved.new == ["INSERT INTO todo_items VALUES(2,NULL,1,'b',0,NULL,NULL,'2024-06-01T09:01:00Z',NULL);"])
     }
 
+    @Test(
+        "field keys SQLite takes for one name (`k` and `K`, `Parent`) get columns of their own, in databases and dumps")
+    func ownTableKeysInOtherCase() throws {
+        let directory = try TemporaryDirectory()
+        let list = TodoList(items: [
+            TodoItem(name: "a", fields: [Field("k", .integer(1)), Field("K", .integer(2))]),
+            TodoItem(name: "b", fields: [Field("Parent", .integer(5))]),
+        ])
+        for name in ["keys.sqlite", "keys.sql"] {
+            let url = URL(fileURLWithPath: directory.path(name))
+            try list.write(to: url)
+            #expect(try TodoList(contentsOf: url) == list, "\(name)")
+            // A key of another case written into the table later gets its own column too.
+            var edited = list
+            edited.items[1].fields.append(Field("kk", .integer(3)))
+            edited.items[1].fields.append(Field("KK", .integer(4)))
+            try edited.write(to: url)
+            #expect(try TodoList(contentsOf: url) == edited, "\(name)")
+        }
+        let dump = try String(contentsOfFile: directory.path("keys.sql"), encoding: .utf8)
+        _ = try Databases.sqlite3(directory.path("loaded.sqlite"), [], stdin: dump)
+    }
+
     @Test("an app's column types hold the list's values as todofmt's would: no table made again")
     func ownTableAppTypes() throws {
         let directory = try TemporaryDirectory()
