@@ -692,17 +692,54 @@ public struct ItemQuery: Sendable {
                         if c != 0 { return sort[nameKey].descending ? c > 0 : c < 0 }
                         return isBefore(Int(a.index), Int(b.index), from: nameKey + 1)
                     }
-                    keys.withUnsafeMutableBufferPointer { keys in
+                    /// Packs the bytes of each key's name from `offset` on into it, as
+                    /// `packedKeys` packs a name's first ones; false when no name is that long.
+                    func repack(_ run: UnsafeMutableBufferPointer<PackedKey>, from offset: Int) -> Bool {
+                        let descending = nameKey.map { sort[$0].descending } ?? false
+                        var reaches = false
+                        for i in run.indices {
+                            let text = name(Int(run[i].index))
+                            var raw: (UInt64, UInt64, UInt64) = (0, 0, 0)
+                            if text.count > offset {
+                                reaches = true
+                                withUnsafeMutableBytes(of: &raw) {
+                                    $0.baseAddress!.copyMemory(
+                                        from: text.baseAddress! + offset,
+                                        byteCount: min(text.count - offset, PackedKey.size))
+                                }
+                            }
+                            if descending { raw = (~raw.0, ~raw.1, ~raw.2) }
+                            run[i].high = UInt64(bigEndian: raw.0)
+                            run[i].middle = UInt64(bigEndian: raw.1)
+                            run[i].low = UInt32(truncatingIfNeeded: UInt64(bigEndian: raw.2) >> 32)
+                        }
+                        return reaches
+                    }
+                    /// Sorts each run of keys whose packed keys are equal. When those end with
+                    /// the name (whose bytes before `nameFrom` they share), the run is packed
+                    /// again from the name's next bytes and sorted so, and so on while names
+                    /// go on: names that share a long start (`review the pull request 1…`)
+                    /// are compared twenty bytes at a time, not each pair from its start.
+                    func sortRuns(_ keys: UnsafeMutableBufferPointer<PackedKey>, nameFrom offset: Int) {
                         var start = 0
                         while start < keys.count {
                             var end = start + 1
                             while end < keys.count, keys[end].isPackedEqual(to: keys[start]) { end += 1 }
                             if end - start > 1 {
                                 var run = UnsafeMutableBufferPointer(rebasing: keys[start..<end])
-                                run.sort(by: isBeforeInRun)
+                                if nameKey != nil, run.count > 8, repack(run, from: offset) {
+                                    run.sort { $0.isBefore($1) }
+                                    sortRuns(run, nameFrom: offset + PackedKey.size)
+                                } else {
+                                    run.sort(by: isBeforeInRun)
+                                }
                             }
                             start = end
                         }
+                    }
+                    // The name's first bytes are packed after the integer keys before it.
+                    keys.withUnsafeMutableBufferPointer {
+                        sortRuns($0, nameFrom: PackedKey.size - 5 * (nameKey ?? 0))
                     }
                     return keys
                 }
