@@ -29,7 +29,9 @@ extension TodoDocument: ItemOutline {
         }
         item.detachName()
         let parsed = self.parsed(index)
-        let (range, replacement) = text.withBytes { Self.rewrite(parsed, as: item, lineEnding: lineEnding, in: $0) }
+        let (range, replacement) = text.withBytes {
+            Self.rewrite(parsed, from: old, as: item, lineEnding: lineEnding, in: $0)
+        }
         replace([(range, replacement)])
         return true
     }

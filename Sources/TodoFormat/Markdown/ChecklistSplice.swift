@@ -451,7 +451,8 @@ struct ChecklistSplice {
                 copy(record.lineStart..<headEnd(o), reprefix: nil)
             } else {
                 let (range, replacement) = TodoDocument.rewrite(
-                    old[o].parsed, as: item, lineEnding: String(decoding: lineEnding, as: UTF8.self), in: bytes)
+                    old[o].parsed, from: oldItem, as: item, lineEnding: String(decoding: lineEnding, as: UTF8.self),
+                    in: bytes)
                 copy(record.lineStart..<range.lowerBound, reprefix: nil)
                 out.append(contentsOf: replacement)
                 copy(range.upperBound..<headEnd(o), reprefix: nil)

@@ -241,7 +241,7 @@ public struct TodoDocument: Sendable {
         var bytes = Array(text.utf8)
         let before = bytes.count
         let (range, replacement) = bytes.withUnsafeBufferPointer {
-            Self.rewrite(parsed, as: item, lineEnding: lineEnding, in: $0)
+            Self.rewrite(parsed, from: old, as: item, lineEnding: lineEnding, in: $0)
         }
         let lineDelta = replacement.count { $0 == 10 } - bytes[range].count { $0 == 10 }
         bytes.replaceSubrange(range, with: replacement)
@@ -249,20 +249,39 @@ public struct TodoDocument: Sendable {
         reparse(around: parsed.line, byteDelta: bytes.count - before, lineDelta: lineDelta)
     }
 
-    /// What changing an item to `item` replaces in the text: from its status character to the
-    /// end of its name, with the new status, name and fields; the marker, the box and
-    /// everything around stay. Continuation lines of a multi-line name start like the item's
-    /// own second line, else with the characters before the marker and spaces up to the box.
+    /// What changing an item from `old` (as the text has it) to `item` replaces in the text:
+    /// its status character, and from there to the end of its name, with the new status,
+    /// name and fields, as little as the change needs: a new status alone replaces the status
+    /// character; new fields alone the fields, the name's text staying as it is written
+    /// (`\[b\]`, `&amp;`: written again from the name, such text could read otherwise); the
+    /// marker, the box and everything around stay. Continuation lines of a multi-line name
+    /// start like the item's own second line, else with the characters before the marker and
+    /// spaces up to the box.
     static func rewrite(
-        _ parsed: ParsedItem, as item: TodoItem, lineEnding: String, in bytes: UnsafeBufferPointer<UInt8>
+        _ parsed: ParsedItem, from old: TodoItem, as item: TodoItem, lineEnding: String,
+        in bytes: UnsafeBufferPointer<UInt8>
     ) -> (Range<Int>, [UInt8]) {
+        let marker = Array(String(item.status.marker).utf8)
+        let sameName = old.nameStorage.utf8.elementsEqual(item.nameStorage.utf8)
+        if sameName && old.fields == item.fields { return ((parsed.boxStart + 1)..<parsed.statusEnd, marker) }
         let prefix = continuationPrefix(of: parsed, in: bytes)
         // The fields as the item's last line writes them: unchanged ones keep their text.
         let lastLine = parsed.moreNameLines.last ?? parsed.firstNameLine
         var written: [(field: Field, text: String)] = []
         let line = ArraySlice(bytes[lastLine])
-        if let split = FieldSyntax.splitFieldGroups(line) {
+        let split = FieldSyntax.splitFieldGroups(line)
+        if let split {
             written = zip(split.fields, split.groups).map { ($0, String(decoding: line[$1], as: UTF8.self)) }
+        }
+        if sameName && !old.nameStorage.isEmpty {
+            // The name's text as it is; the status and the fields after it written again.
+            let nameTextEnd = min(lastLine.lowerBound + (split?.nameEnd ?? line.count), parsed.nameEnd)
+            let fields = FieldSyntax.render(
+                name: "", fields: item.fields, continuation: prefix, lineEnding: lineEnding, written: written)
+            var replacement = marker
+            replacement.append(contentsOf: bytes[parsed.statusEnd..<nameTextEnd])
+            if !fields.isEmpty { replacement.append(contentsOf: Array((" " + fields).utf8)) }
+            return ((parsed.boxStart + 1)..<parsed.nameEnd, replacement)
         }
         let rendered = Array(
             FieldSyntax.render(
@@ -272,7 +291,7 @@ public struct TodoDocument: Sendable {
         var nameStart = parsed.firstNameLine.lowerBound
         // No name yet: it goes after the white space character that follows `]`.
         if parsed.firstNameLine.isEmpty && parsed.moreNameLines.isEmpty { nameStart = parsed.statusEnd + 2 }
-        var replacement = Array(String(item.status.marker).utf8)
+        var replacement = marker
         replacement.append(contentsOf: bytes[parsed.statusEnd..<nameStart])
         replacement.append(contentsOf: rendered)
         return ((parsed.boxStart + 1)..<max(nameStart, parsed.nameEnd), replacement)

@@ -53,6 +53,14 @@ struct TodoMergeTests {
         #expect(try Self.merge(base, changed, changed) == (changed, 0))
     }
 
+    @Test("a check on each side keeps both names' text as written (escapes, entities): a clean merge")
+    func keepsNameText() throws {
+        let base = "- [ ] a \\[b\\] c\n- [ ] back\\\\slash &amp;\n"
+        let ours = "- [x] a \\[b\\] c\n- [ ] back\\\\slash &amp;\n"
+        let theirs = "- [ ] a \\[b\\] c\n- [/] back\\\\slash &amp;\n"
+        #expect(try Self.merge(base, ours, theirs) == ("- [x] a \\[b\\] c\n- [/] back\\\\slash &amp;\n", 0))
+    }
+
     @Test("theirs removes an item whose nested item ours added: that item moves up")
     func orphan() throws {
         let base = "- [ ] a\n- [ ] b\n"

@@ -78,4 +78,34 @@ struct FieldTextEditTests {
                 == Self.line.replacingOccurrences(of: "1.10", with: "2"))
         #expect(try Self.edited(.check([.position([1])])) == Self.line.replacingOccurrences(of: "[ ]", with: "[x]"))
     }
+
+    /// A name's text written again from the name can read otherwise: `\[b\]` as `[b]` is a
+    /// link when a `[b]:` definition follows, `&amp;` as `\&amp;` no longer an ampersand.
+    @Test(
+        "done, set and unset keep the name's text as it is written",
+        arguments: [
+            "plain \\[b\\]", "ref &#65; here", "x &amp; y", "back\\\\slash", "*em* `code` <b>", "ends in \\[a:: 1]",
+            "multi\n  line \\[x]",
+        ])
+    func keepsNameText(name: String) throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(UUID().uuidString)
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let file = folder.appendingPathComponent("t.md")
+        let text = "- [ ] \(name)\r\n- [ ] other\r\n\r\n[b]: http://example.com\r\n"
+        try text.write(to: file, atomically: false, encoding: .utf8)
+        let steps: [(Edit, String)] = [
+            (.check([.position([1])]), text.replacingOccurrences(of: "- [ ] \(name)", with: "- [x] \(name)")),
+            (
+                .set(.position([1]), [Field("k", .integer(1))]),
+                text.replacingOccurrences(of: "- [ ] \(name)", with: "- [x] \(name) [k:: 1]")
+            ),
+            (.toggle([.position([1])]), text.replacingOccurrences(of: "- [ ] \(name)", with: "- [ ] \(name) [k:: 1]")),
+            (.unset(.position([1]), ["k"]), text),
+        ]
+        for (edit, expected) in steps {
+            _ = try FileEdit(file: file, edits: [edit]).run()
+            #expect(try String(contentsOf: file, encoding: .utf8) == expected, "\(edit)")
+        }
+    }
 }
