@@ -48,10 +48,22 @@ struct ListMerge {
         a.status == b.status && a.fields == b.fields && a.nameStorage == b.nameStorage
     }
 
-    init(base: [TodoItem], ours: [TodoItem], theirs: [TodoItem]) {
+    /// `notes`, when given: for base, ours and theirs, a hash of each item's notes (text
+    /// under it that is no item, `TodoDocument.noteHashes`), in document order. An item one
+    /// side removed is kept in a conflict when the other changed its notes.
+    init(base: [TodoItem], ours: [TodoItem], theirs: [TodoItem], notes: [[Int]]? = nil) {
         self.base = ItemAlignment.entries(of: base)
         self.ours = ItemAlignment.entries(of: ours)
         self.theirs = ItemAlignment.entries(of: theirs)
+        let notes = notes.flatMap { notes in
+            notes.count == 3 && notes[0].count == self.base.count && notes[1].count == self.ours.count
+                && notes[2].count == self.theirs.count ? notes : nil
+        }
+        /// Whether a side's item `i` (side 1 ours, 2 theirs) has other notes than base's `b`.
+        func notesChanged(_ side: Int, _ i: Int, from b: Int) -> Bool {
+            guard let notes else { return false }
+            return notes[side][i] != notes[0][b]
+        }
         let toOurs = ItemPairing(old: self.base, new: self.ours)
         let toTheirs = ItemPairing(old: self.base, new: self.theirs)
         // The depths of the items theirs removed above the current one: what ours nested in
@@ -88,7 +100,7 @@ struct ListMerge {
                     if entry.item.section == was.section && now.section != was.section && entry.depth == 0 {
                         node.item.section = now.section
                     }
-                } else if oursChanged {
+                } else if oursChanged || notesChanged(1, o, from: b) {
                     node.conflict = .removedByTheirs
                     conflictDepth = entry.depth
                 } else {
@@ -124,7 +136,7 @@ struct ListMerge {
                 continue
             }
             guard let o = toOurs.target[b] else {
-                if !Self.sameContent(entry.item, self.base[b].item) {
+                if !Self.sameContent(entry.item, self.base[b].item) || notesChanged(2, t, from: b) {
                     insert(
                         Node(item: entry.item, depth: entry.depth, base: b, theirs: t, conflict: .removedByOurs),
                         after: t)

@@ -28,7 +28,8 @@ public enum TodoMerge {
         }
         let documents = try [base, ours, theirs].map { try TodoDocument(parsing: $0, path: path) }
         let merge = ListMerge(
-            base: documents[0].list.items, ours: documents[1].list.items, theirs: documents[2].list.items)
+            base: documents[0].list.items, ours: documents[1].list.items, theirs: documents[2].list.items,
+            notes: documents.map { $0.noteHashes() })
         let items = merge.items
         let lineEnding = Array(documents[1].lineEnding.utf8)
         let conflicts = merge.nodes.indices.filter { merge.nodes[$0].conflict != nil }
@@ -333,6 +334,37 @@ extension TodoDocument {
             var lines = Array(bytes[range])
             if lines.last != 10 { lines += lineEnding }
             return lines
+        }
+    }
+
+    /// For each item, a hash of its notes: the lines after its own that are indented past
+    /// its first line's indentation (paragraphs, code, plain bullets inside it), up to the
+    /// next item, without trailing blank lines. An item one side removes while the other
+    /// changed its notes is a conflict, as git's merge by lines would make it.
+    func noteHashes() -> [Int] {
+        text.withBytes { bytes in
+            records.indices.map { index in
+                var indent = records[index].lineStart
+                while indent < bytes.count && (bytes[indent] == 32 || bytes[indent] == 9) { indent += 1 }
+                let width = indent - records[index].lineStart
+                let limit = index + 1 < records.count ? records[index + 1].lineStart : bytes.count
+                var hasher = Hasher()
+                var line = ownLineRange(of: index, in: bytes).upperBound
+                var kept = line  // the end of the last line that is not blank
+                while line < limit {
+                    var end = line
+                    while end < limit && bytes[end] != 10 { end += 1 }
+                    var first = line
+                    while first < end && (bytes[first] == 32 || bytes[first] == 9 || bytes[first] == 13) { first += 1 }
+                    if first < end {
+                        guard first - line > width else { break }  // text outside the item
+                        hasher.combine(bytes: UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: bytes[kept..<end])))
+                        kept = end
+                    }
+                    line = end + 1
+                }
+                return hasher.finalize()
+            }
         }
     }
 

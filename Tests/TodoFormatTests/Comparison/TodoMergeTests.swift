@@ -61,6 +61,26 @@ struct TodoMergeTests {
         #expect(try Self.merge(base, ours, theirs) == ("- [x] a \\[b\\] c\n- [/] back\\\\slash &amp;\n", 0))
     }
 
+    @Test(
+        "an item one side removed and the other gave notes (a paragraph, code, a plain bullet) is a conflict; the notes stay"
+    )
+    func removedWithNotes() throws {
+        let base = "- [ ] a1\n- [ ] a2\n- [ ] a3\n"
+        let removed = "- [ ] a1\n- [ ] a3\n"
+        for notes in ["\n  Important: call Bob\n\n", "  - plain bullet\n", "  ```\n  code\n  ```\n"] {
+            let noted = "- [ ] a1\n- [ ] a2\n" + notes + "- [ ] a3\n"
+            for (ours, theirs) in [(noted, removed), (removed, noted)] {
+                let (merged, conflicts) = try Self.merge(base, ours, theirs)
+                #expect(conflicts == 1, "\(notes)")
+                #expect(merged.contains(notes.trimmingCharacters(in: .newlines)), "\(notes)")
+                #expect(merged.contains("- [ ] a2\n"), "\(notes)")
+            }
+        }
+        // Notes of another item, or prose outside the list, do not keep a removed item.
+        let prose = "- [ ] a1\n- [ ] a2\n- [ ] a3\n\nMore prose.\n"
+        #expect(try Self.merge(base + "\nProse.\n", prose, removed + "\nProse.\n") == (removed + "\nMore prose.\n", 0))
+    }
+
     @Test("theirs removes an item whose nested item ours added: that item moves up")
     func orphan() throws {
         let base = "- [ ] a\n- [ ] b\n"
