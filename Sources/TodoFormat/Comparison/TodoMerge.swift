@@ -57,12 +57,26 @@ public enum TodoMerge {
             block += Array(">>>>>>> theirs".utf8) + lineEnding
             return block
         }
-        // The front matter merged by key where no key changed differently on both sides;
-        // else each text keeps its own, for the line merge.
-        let metadata = mergedFields(
-            base: documents[0].metadata, ours: documents[1].metadata, theirs: documents[2].metadata)
+        // The front matter merged by lines, as git would, where that is clean: each text keeps
+        // its own, for the line merge, and comments and layout stay. Else by key where no key
+        // changed differently on both sides (written again); else by lines, with conflicts.
+        // Where the lines conflict (changes to neighbouring keys), by key as written: each
+        // key's lines (with the comments after them) from the side that changed them.
+        let heads = documents.map { Array($0.text.utf8.prefix($0.bodyStart)) }
+        var mergedHead: [UInt8]? = nil
+        var metadata: [Field]? = nil
+        if LineMerge(base: heads[0], ours: heads[1], theirs: heads[2], lineEnding: lineEnding).conflicts > 0 {
+            mergedHead = mergedKeyLines(base: heads[0], ours: heads[1], theirs: heads[2])
+            if let head = mergedHead, (try? TodoDocument(parsing: String(decoding: head, as: UTF8.self))) == nil {
+                mergedHead = nil
+            }
+            if mergedHead == nil {
+                metadata = mergedFields(
+                    base: documents[0].metadata, ours: documents[1].metadata, theirs: documents[2].metadata)
+            }
+        }
         var texts: [[UInt8]] = []
-        for document in documents {
+        for (d, document) in documents.enumerated() {
             var written = document
             do {
                 try written.update(with: TodoList(metadata: metadata ?? document.metadata, items: items))
@@ -72,7 +86,9 @@ public enum TodoMerge {
                     base: Array(base.utf8), ours: Array(ours.utf8), theirs: Array(theirs.utf8), lineEnding: lineEnding)
                 return Result(bytes: lines.bytes, conflicts: lines.conflicts)
             }
-            texts.append(written.replacingOwnLines(of: runs, with: blocks))
+            var text = written.replacingOwnLines(of: runs, with: blocks)
+            if let mergedHead { text.replaceSubrange(0..<heads[d].count, with: mergedHead) }
+            texts.append(text)
         }
         let lines = LineMerge(base: texts[0], ours: texts[1], theirs: texts[2], lineEnding: lineEnding)
         return Result(bytes: lines.bytes, conflicts: lines.conflicts + conflicts.count)
@@ -214,6 +230,63 @@ public enum TodoMerge {
     }
 
     /// The metadata with each side's changes of its keys; nil when both changed a key differently.
+    /// Front matters (their `---` lines included) merged key by key as they are written:
+    /// each top-level key's lines, with the lines after them up to the next key (its nested
+    /// values, comments), are ours', or theirs' where only theirs changed, added or removed
+    /// them; the lines before the first key count as one more key. Nil when a key changed
+    /// on both sides differently, or one is there twice.
+    static func mergedKeyLines(base: [UInt8], ours: [UInt8], theirs: [UInt8]) -> [UInt8]? {
+        /// The front matter's lines between its `---` lines, by key, in order.
+        func blocks(_ head: [UInt8]) -> (
+            open: ArraySlice<UInt8>, keys: [(String, ArraySlice<UInt8>)], close: ArraySlice<UInt8>
+        )? {
+            var lines: [Range<Int>] = []
+            var start = 0
+            while start < head.count {
+                var end = start
+                while end < head.count && head[end] != 10 { end += 1 }
+                lines.append(start..<min(end + 1, head.count))
+                start = end + 1
+            }
+            guard lines.count >= 2 else { return nil }
+            var keys: [(String, ArraySlice<UInt8>)] = []
+            var current = ("", lines[1].lowerBound)
+            for line in lines[1..<(lines.count - 1)] {
+                let first = head[line.lowerBound]
+                guard first != 32, first != 9, first != 35, first != 45, first != 10, first != 13,
+                    let colon = head[line].firstIndex(of: UInt8(ascii: ":"))
+                else { continue }
+                keys.append((current.0, head[current.1..<line.lowerBound]))
+                current = (String(decoding: head[line.lowerBound..<colon], as: UTF8.self), line.lowerBound)
+            }
+            keys.append((current.0, head[current.1..<lines[lines.count - 1].lowerBound]))
+            guard Set(keys.map(\.0)).count == keys.count else { return nil }
+            return (head[lines[0]], keys, head[lines[lines.count - 1]])
+        }
+        guard let b = blocks(base), let o = blocks(ours), let t = blocks(theirs) else { return nil }
+        func find(_ key: String, _ side: [(String, ArraySlice<UInt8>)]) -> ArraySlice<UInt8>? {
+            side.first { $0.0 == key }?.1
+        }
+        var result = o.keys
+        for (key, now) in t.keys {
+            let was = find(key, b.keys)
+            let mine = find(key, result)
+            if now == was || now == mine { continue }
+            guard mine == was else { return nil }
+            if let i = result.firstIndex(where: { $0.0 == key }) {
+                result[i].1 = now
+            } else {
+                result.append((key, now))
+            }
+        }
+        for (key, was) in b.keys where find(key, t.keys) == nil {
+            guard let mine = find(key, result) else { continue }
+            guard mine == was else { return nil }
+            result.removeAll { $0.0 == key }
+        }
+        return Array(o.open) + result.flatMap { Array($0.1) } + Array(o.close)
+    }
+
     static func mergedFields(base: [Field], ours: [Field], theirs: [Field]) -> [Field]? {
         var result = ours
         for (key, was, now) in ListDiff.fieldChanges(base, theirs) {

@@ -81,6 +81,32 @@ struct TodoMergeTests {
         #expect(try Self.merge(base + "\nProse.\n", prose, removed + "\nProse.\n") == (removed + "\nMore prose.\n", 0))
     }
 
+    @Test("front matter keys changed on each side keep their comments and layout, near or far apart")
+    func frontMatterAsWritten() throws {
+        let base = "---\n# keep me\ntitle: \"x\"   # trailing\nowner: me\ntags: [a, b]\n---\n- [ ] Milk\n"
+        func edited(_ from: String, _ to: String, in text: String = base) -> String {
+            text.replacingOccurrences(of: from, with: to)
+        }
+        let both = edited("tags: [a, b]", "tags: [a, b, c]", in: edited("title: \"x\"", "title: \"z\""))
+        // Far apart (git merges them too), and neighbours (git conflicts): each key's own lines.
+        #expect(
+            try Self.merge(base, edited("title: \"x\"", "title: \"z\""), edited("tags: [a, b]", "tags: [a, b, c]")) == (
+                both, 0
+            ))
+        let near = edited("owner: me\n", "")
+        #expect(
+            try Self.merge(
+                near, edited("title: \"x\"", "title: \"z\"", in: near),
+                edited("tags: [a, b]", "tags: [a, b, c]", in: near))
+                == (edited("owner: me\n", "", in: both), 0))
+        // A key added on one side next to a key changed on the other; the same key changed
+        // differently on both is a conflict.
+        #expect(
+            try Self.merge(near, edited("tags:", "due: soon\ntags:", in: near), edited("# keep me", "# kept", in: near))
+                == (edited("# keep me", "# kept", in: edited("tags:", "due: soon\ntags:", in: near)), 0))
+        #expect(try Self.merge(base, edited("owner: me", "owner: you"), edited("owner: me", "owner: them")).1 == 1)
+    }
+
     @Test("theirs removes an item whose nested item ours added: that item moves up")
     func orphan() throws {
         let base = "- [ ] a\n- [ ] b\n"
