@@ -62,7 +62,10 @@ enum QuickFileMerge {
             t.close()
         }
         guard let first = try changed(b, o), let second = try changed(b, t) else { return nil }
-        guard let start = try taskLine(in: b, atOrBefore: min(first.start, second.start)), start > 0,
+        // The window starts at the top-level item before the first change: lines inserted
+        // just before a top-level item may be nested in the one before it (indented four
+        // spaces or a tab, they would read as code in a window that starts with them).
+        guard let start = try taskLine(in: b, atOrBefore: max(0, min(first.start, second.start) - 1)), start > 0,
             let end = try taskLine(in: b, after: max(first.baseEnd, second.baseEnd)),
             try start >= frontMatterEnd(b), try !hasFenceOrHTML(b)
         else { return nil }

@@ -107,6 +107,26 @@ struct TodoMergeTests {
         #expect(try Self.merge(base, edited("owner: me", "owner: you"), edited("owner: me", "owner: them")).1 == 1)
     }
 
+    @Test("both sides add a nested item at the same place, indented four spaces, a tab, or two levels: a clean merge")
+    func bothAddNested() throws {
+        for (indent, deeper) in [("    ", "        "), ("\t", "\t\t"), ("  ", "    ")] {
+            let base = "- [ ] top\n- [ ] parent\n\(indent)- [ ] c1\n\(deeper)- [ ] g1\n- [ ] other\n"
+            let ours = base.replacingOccurrences(of: "g1\n", with: "g1\n\(deeper)- [ ] ga\n")
+            let theirs = base.replacingOccurrences(of: "g1\n", with: "g1\n\(deeper)- [ ] gz\n")
+            let both = base.replacingOccurrences(of: "g1\n", with: "g1\n\(deeper)- [ ] ga\n\(deeper)- [ ] gz\n")
+            #expect(
+                try WindowedMergeTests.mergeFiles("nested.md", [base, ours, theirs]) == (both, 0),
+                "\(indent.debugDescription)")
+            let childOurs = base.replacingOccurrences(of: "- [ ] other", with: "\(indent)- [ ] ca\n- [ ] other")
+            let childTheirs = base.replacingOccurrences(of: "- [ ] other", with: "\(indent)- [ ] cz\n- [ ] other")
+            let children = base.replacingOccurrences(
+                of: "- [ ] other", with: "\(indent)- [ ] ca\n\(indent)- [ ] cz\n- [ ] other")
+            #expect(
+                try WindowedMergeTests.mergeFiles("nested.md", [base, childOurs, childTheirs]) == (children, 0),
+                "\(indent.debugDescription)")
+        }
+    }
+
     @Test("theirs removes an item whose nested item ours added: that item moves up")
     func orphan() throws {
         let base = "- [ ] a\n- [ ] b\n"
