@@ -183,6 +183,15 @@ struct DiffCommandTests {
         try FileManager.default.removeItem(at: repo.url.appendingPathComponent("gone.md"))
         try repo.run("add", "-A")
         let diff = try repo.run("-c", "diff.todofmt.command=\(GitRepository.todofmt) diff", "diff", "--cached")
+        // A renamed file: git passes nine arguments; the header names both paths.
+        try repo.commit("changed")
+        try repo.run("mv", "TODO.md", "DONE.md")
+        try repo.write("DONE.md", Self.new + "- [ ] Extra\n")
+        try repo.run("add", "-A")
+        let renamed = try repo.run(
+            "-c", "diff.todofmt.command=\(GitRepository.todofmt) diff", "diff", "--cached", "-M", "--", "DONE.md",
+            "TODO.md")
+        #expect(renamed.stdout.hasPrefix("todofmt diff a/TODO.md b/DONE.md\n"), "\(renamed.stdout)\(renamed.stderr)")
         #expect(
             diff.stdout == """
                 todofmt diff a/TODO.md b/TODO.md

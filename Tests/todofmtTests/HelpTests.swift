@@ -719,8 +719,9 @@ let goldenHelp: [(command: String, text: String)] = [
         different formats.
 
         The exit status is 0 when the lists are the same, 1 when they differ, 2 when a
-        file cannot be read. Called by git (seven arguments) it prints a header line and
-        exits 0 when the lists differ, as git requires of an external diff.
+        file cannot be read. Called by git (seven arguments, nine for a renamed file) it
+        prints a header line and exits 0 when the lists differ, as git requires of an
+        external diff.
 
         USAGE: todofmt diff [--key <key>] [--table <table>] [--entity <name>]
                             [--field <role>=<key> ...] <file> ...
@@ -729,7 +730,8 @@ let goldenHelp: [(command: String, text: String)] = [
           <file>                  The old and the new list, each in any format todofmt
                                   reads (- for standard input, /dev/null for none); or
                                   the seven arguments git passes an external diff: path
-                                  old-file old-hex old-mode new-file new-hex new-mode.
+                                  old-file old-hex old-mode new-file new-hex new-mode
+                                  (and for a renamed file new-path similarity).
 
         OPTIONS:
           --key <key>             The key of a dictionary root (a UserDefaults file, a

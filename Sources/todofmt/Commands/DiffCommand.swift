@@ -7,6 +7,8 @@ enum DiffCommand: Command {
     struct Options {
         /// The name a header shows, when git called (its `path`), else nil.
         var path: String?
+        /// A renamed file's new name, when git gave one.
+        var newPath: String? = nil
         var old: String
         var new: String
         var list: ListOptions
@@ -16,7 +18,7 @@ enum DiffCommand: Command {
         name: "file", kind: .file, count: .oneOrMore,
         help: "The old and the new list, each in any format todofmt reads (- for standard input, "
             + "/dev/null for none); or the seven arguments git passes an external diff: path old-file "
-            + "old-hex old-mode new-file new-hex new-mode.")
+            + "old-hex old-mode new-file new-hex new-mode (and for a renamed file new-path similarity).")
 
     static let spec = CommandSpec(
         name: "diff",
@@ -26,8 +28,8 @@ enum DiffCommand: Command {
                 + "position), checked, unchecked, status, renamed, moved, field, section, metadata. "
                 + "Items are paired by an id field, else by content; the lists may be in different formats.",
             "The exit status is 0 when the lists are the same, 1 when they differ, 2 when a file cannot "
-                + "be read. Called by git (seven arguments) it prints a header line and exits 0 when the "
-                + "lists differ, as git requires of an external diff.",
+                + "be read. Called by git (seven arguments, nine for a renamed file) it prints a header line "
+                + "and exits 0 when the lists differ, as git requires of an external diff.",
         ],
         arguments: [files],
         options: SharedOptions.list)
@@ -39,7 +41,9 @@ enum DiffCommand: Command {
         let list = try arguments.listOptions()
         switch values.count {
         case 2: return Options(path: nil, old: values[0], new: values[1], list: list)
-        case 7, 9: return Options(path: values[0], old: values[1], new: values[4], list: list)
+        case 7: return Options(path: values[0], old: values[1], new: values[4], list: list)
+        // A rename: the new path follows the seven arguments, then the similarity.
+        case 9: return Options(path: values[0], newPath: values[7], old: values[1], new: values[4], list: list)
         default:
             throw UsageError(
                 "diff takes two files, or the seven arguments git passes an external diff, not \(values.count)")
@@ -55,7 +59,7 @@ enum DiffCommand: Command {
                 old: URL(fileURLWithPath: options.old), new: URL(fileURLWithPath: options.new), options: options.list)
         }
         if let path = options.path {
-            terminal.print("todofmt diff a/\(path) b/\(path)")
+            terminal.print("todofmt diff a/\(path) b/\(options.newPath ?? path)")
         }
         if !diff.isEmpty { terminal.print(diff.changes.map(\.description).joined(separator: "\n")) }
         return diff.isEmpty || options.path != nil ? .success : .failure
