@@ -57,29 +57,22 @@ public enum TodoMerge {
             block += Array(">>>>>>> theirs".utf8) + lineEnding
             return block
         }
-        // The front matter merged by lines, as git would, where that is clean: each text keeps
-        // its own, for the line merge, and comments and layout stay. Else by key where no key
-        // changed differently on both sides (written again); else by lines, with conflicts.
-        // Where the lines conflict (changes to neighbouring keys), by key as written: each
-        // key's lines (with the comments after them) from the side that changed them.
+        // The front matter as written, never written again: by lines, as git would (each
+        // text keeps its own for the line merge below), and where the lines conflict (changes
+        // to neighbouring keys) key by key (`mergedKeyLines`), else with the line conflicts.
         let heads = documents.map { Array($0.text.utf8.prefix($0.bodyStart)) }
         var mergedHead: [UInt8]? = nil
-        var metadata: [Field]? = nil
         if LineMerge(base: heads[0], ours: heads[1], theirs: heads[2], lineEnding: lineEnding).conflicts > 0 {
             mergedHead = mergedKeyLines(base: heads[0], ours: heads[1], theirs: heads[2])
             if let head = mergedHead, (try? TodoDocument(parsing: String(decoding: head, as: UTF8.self))) == nil {
                 mergedHead = nil
-            }
-            if mergedHead == nil {
-                metadata = mergedFields(
-                    base: documents[0].metadata, ours: documents[1].metadata, theirs: documents[2].metadata)
             }
         }
         var texts: [[UInt8]] = []
         for (d, document) in documents.enumerated() {
             var written = document
             do {
-                try written.update(with: TodoList(metadata: metadata ?? document.metadata, items: items))
+                try written.update(with: TodoList(metadata: document.metadata, items: items))
             } catch {
                 // The list cannot be written into this text: a merge by lines, as git's.
                 let lines = LineMerge(
@@ -231,10 +224,10 @@ public enum TodoMerge {
 
     /// The metadata with each side's changes of its keys; nil when both changed a key differently.
     /// Front matters (their `---` lines included) merged key by key as they are written:
-    /// each top-level key's lines, with the lines after them up to the next key (its nested
-    /// values, comments), are ours', or theirs' where only theirs changed, added or removed
-    /// them; the lines before the first key count as one more key. Nil when a key changed
-    /// on both sides differently, or one is there twice.
+    /// each top-level key's lines (the comment and blank lines before it, its line, and the
+    /// indented lines after it: nested values) are ours', or theirs' where only theirs
+    /// changed, added or removed them; comment lines after the last key count as one more
+    /// key. Nil when a key's lines changed on both sides differently, or a key is there twice.
     static func mergedKeyLines(base: [UInt8], ours: [UInt8], theirs: [UInt8]) -> [UInt8]? {
         /// The front matter's lines between its `---` lines, by key, in order.
         func blocks(_ head: [UInt8]) -> (
@@ -250,16 +243,35 @@ public enum TodoMerge {
             }
             guard lines.count >= 2 else { return nil }
             var keys: [(String, ArraySlice<UInt8>)] = []
-            var current = ("", lines[1].lowerBound)
+            var blockStart = lines[1].lowerBound
+            var key: String? = nil  // the current block's key, once its key line came
+            var pendingStart: Int? = nil  // comment or blank lines since the key's nested lines
             for line in lines[1..<(lines.count - 1)] {
                 let first = head[line.lowerBound]
-                guard first != 32, first != 9, first != 35, first != 45, first != 10, first != 13,
-                    let colon = head[line].firstIndex(of: UInt8(ascii: ":"))
-                else { continue }
-                keys.append((current.0, head[current.1..<line.lowerBound]))
-                current = (String(decoding: head[line.lowerBound..<colon], as: UTF8.self), line.lowerBound)
+                if first == 32 || first == 9 {  // a nested line: the key's (comments before it too)
+                    pendingStart = nil
+                    continue
+                }
+                if first == 35 || first == 10 || first == 13 {  // a comment or blank line
+                    if pendingStart == nil { pendingStart = line.lowerBound }
+                    continue
+                }
+                guard let name = Self.keyName(head[line]) else { return nil }
+                if let current = key {
+                    let end = pendingStart ?? line.lowerBound
+                    keys.append((current, head[blockStart..<end]))
+                    blockStart = end
+                }
+                key = name
+                pendingStart = nil
             }
-            keys.append((current.0, head[current.1..<lines[lines.count - 1].lowerBound]))
+            let close = lines[lines.count - 1].lowerBound
+            if let current = key {
+                let end = pendingStart ?? close
+                keys.append((current, head[blockStart..<end]))
+                blockStart = end
+            }
+            if blockStart < close { keys.append(("#", head[blockStart..<close])) }  // comments at the end
             guard Set(keys.map(\.0)).count == keys.count else { return nil }
             return (head[lines[0]], keys, head[lines[lines.count - 1]])
         }
@@ -275,6 +287,11 @@ public enum TodoMerge {
             guard mine == was else { return nil }
             if let i = result.firstIndex(where: { $0.0 == key }) {
                 result[i].1 = now
+            } else if let after = t.keys.firstIndex(where: { $0.0 == key }).flatMap({ $0 > 0 ? t.keys[$0 - 1].0 : nil }
+            ),
+                let i = result.firstIndex(where: { $0.0 == after })
+            {
+                result.insert((key, now), at: i + 1)  // after the key theirs put it after
             } else {
                 result.append((key, now))
             }
@@ -285,6 +302,30 @@ public enum TodoMerge {
             result.removeAll { $0.0 == key }
         }
         return Array(o.open) + result.flatMap { Array($0.1) } + Array(o.close)
+    }
+
+    /// The key a top-level front matter line starts (`title: x`, `"a:b": 1`), as written;
+    /// nil when the line starts no key (a list item, a document marker, no `:` outside quotes).
+    private static func keyName(_ line: ArraySlice<UInt8>) -> String? {
+        guard let first = line.first, first != UInt8(ascii: "-"), first != UInt8(ascii: "["),
+            first != UInt8(ascii: "{")
+        else { return nil }
+        var quote: UInt8? = nil
+        var i = line.startIndex
+        while i < line.endIndex {
+            let c = line[i]
+            if let q = quote {
+                if c == q { quote = nil }
+            } else if c == UInt8(ascii: "\"") || c == UInt8(ascii: "'") {
+                quote = c
+            } else if c == UInt8(ascii: ":")
+                && (i + 1 == line.endIndex || [32, 9, 10, 13].contains(line[i + 1]))
+            {
+                return String(decoding: line[line.startIndex..<i], as: UTF8.self)
+            }
+            i += 1
+        }
+        return nil
     }
 
     static func mergedFields(base: [Field], ours: [Field], theirs: [Field]) -> [Field]? {

@@ -273,7 +273,10 @@ public struct TodoDocument: Sendable {
         if let split {
             written = zip(split.fields, split.groups).map { ($0, String(decoding: line[$1], as: UTF8.self)) }
         }
-        if sameName && !old.nameStorage.isEmpty {
+        // (Not when the fields have a line of their own: the name then ends in a line break,
+        // which the name's text says only with the fields after it.)
+        let fieldsOwnLine = !parsed.moreNameLines.isEmpty && split?.nameEnd == 0
+        if sameName && !old.nameStorage.isEmpty && !fieldsOwnLine {
             // The name's text as it is; the status and the fields after it written again.
             let nameTextEnd = min(lastLine.lowerBound + (split?.nameEnd ?? line.count), parsed.nameEnd)
             let fields = FieldSyntax.render(

@@ -105,6 +105,30 @@ struct TodoMergeTests {
             try Self.merge(near, edited("tags:", "due: soon\ntags:", in: near), edited("# keep me", "# kept", in: near))
                 == (edited("# keep me", "# kept", in: edited("tags:", "due: soon\ntags:", in: near)), 0))
         #expect(try Self.merge(base, edited("owner: me", "owner: you"), edited("owner: me", "owner: them")).1 == 1)
+        // A comment belongs to the key after it, nested lines to the key before them; a key
+        // added goes after the key theirs put it after; quoted keys may hold colons.
+        let commented = "---\ntitle: G\n# who buys\nowner: bob\n---\n- [ ] Milk\n"
+        #expect(
+            try Self.merge(
+                commented, edited("title: G", "title: W", in: commented),
+                edited("title: G", "title: G\nstore: Aldi", in: commented))
+                == (edited("title: G", "title: W\nstore: Aldi", in: commented), 0))
+        #expect(
+            try Self.merge(
+                commented, edited("title: G", "title: W", in: commented),
+                edited("# who buys", "# who buys (weekly)", in: commented))
+                == (edited("# who buys", "# who buys (weekly)", in: edited("title: G", "title: W", in: commented)), 0))
+        let nested = "---\ntitle: G\nowner:\n  name: bob\nlist: x\n---\n- [ ] Milk\n"
+        #expect(
+            try Self.merge(
+                nested, edited("owner:\n  name: bob\n", "", in: nested),
+                edited("name: bob", "name: bob # x", in: nested)
+            ).1 == 1)
+        let quoted = "---\n# top\n\"a:b\": 1\n\"a:c\": 2\n---\n- [ ] M\n"
+        #expect(
+            try Self.merge(
+                quoted, edited("\"a:b\": 1", "\"a:b\": 5", in: quoted), edited("\"a:c\": 2", "\"a:c\": 6", in: quoted))
+                == (edited("\"a:c\": 2", "\"a:c\": 6", in: edited("\"a:b\": 1", "\"a:b\": 5", in: quoted)), 0))
     }
 
     @Test("both sides add a nested item at the same place, indented four spaces, a tab, or two levels: a clean merge")

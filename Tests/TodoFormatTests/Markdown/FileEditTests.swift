@@ -108,4 +108,15 @@ struct FieldTextEditTests {
             #expect(try String(contentsOf: file, encoding: .utf8) == expected, "\(edit)")
         }
     }
+
+    @Test("unset of fields on a line of their own keeps a name that ends in a line break")
+    func fieldsOnTheirOwnLine() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(UUID().uuidString)
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let file = folder.appendingPathComponent("t.md")
+        try "- [ ] Foo\n  [a:: 1]\n- [ ] Bar\n".write(to: file, atomically: false, encoding: .utf8)
+        _ = try FileEdit(file: file, edits: [.unset(.position([1]), ["a"])]).run()
+        #expect(try TodoList(contentsOf: file).items.map(\.name) == ["Foo\n", "Bar"])
+    }
 }
