@@ -153,11 +153,21 @@ struct ListMerge {
             nodes.append(pool[id])
             id = next[id]
         }
-        // Items whose parent went keep to the levels that can hold them.
+        // Items whose parent went keep to the levels that can hold them; one that comes up to
+        // the top stays in the section around it (the top-level item's before it, else after).
+        var movedUp: [Int] = []
         for k in nodes.indices {
             let deepest = k == 0 ? 0 : nodes[k - 1].depth + 1
-            if nodes[k].depth > deepest { nodes[k].depth = deepest }
+            if nodes[k].depth > deepest {
+                nodes[k].depth = deepest
+                if deepest == 0 { movedUp.append(k) }
+            }
             if nodes[k].depth > 0 { nodes[k].item.section = nil }
+        }
+        for k in movedUp where nodes[k].item.section == nil {
+            let before = nodes[..<k].last { $0.depth == 0 }
+            let after = nodes[(k + 1)...].first { $0.depth == 0 }
+            nodes[k].item.section = before?.item.section ?? after?.item.section
         }
     }
 

@@ -151,6 +151,15 @@ struct TodoMergeTests {
         }
     }
 
+    @Test("a nested item ours removed with its parent and theirs changed stays in its section, under the heading")
+    func conflictKeepsSection() throws {
+        let base = "# List\n- [ ] a\n  - [ ] a1\n  - [ ] a2\n- [ ] c\n"
+        let (merged, conflicts) = try Self.merge(
+            base, "# List\n- [ ] c\n", base.replacingOccurrences(of: "a1", with: "a1 changed"))
+        #expect(conflicts == 1)
+        #expect(merged.hasPrefix("# List\n<<<<<<< ours\n=======\n  - [ ] a1 changed\n>>>>>>> theirs\n"), "\(merged)")
+    }
+
     @Test("theirs removes an item whose nested item ours added: that item moves up")
     func orphan() throws {
         let base = "- [ ] a\n- [ ] b\n"
