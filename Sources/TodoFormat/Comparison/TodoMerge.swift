@@ -441,45 +441,50 @@ public enum TodoMerge {
 
 extension TodoDocument {
     /// The lines of item `index` without its nested items: from its marker's line to the end
-    /// of its name's last line, ending with a line ending.
+    /// of its name's last line, and its notes (`notesRange`), ending with a line ending.
     func ownLines(of index: Int, lineEnding: [UInt8]) -> [UInt8] {
         text.withBytes { bytes in
-            let range = ownLineRange(of: index, in: bytes)
-            var lines = Array(bytes[range])
+            var lines = Array(bytes[ownLineRange(of: index, in: bytes).lowerBound..<notesEnd(of: index, in: bytes)])
             if lines.last != 10 { lines += lineEnding }
             return lines
         }
     }
 
-    /// For each item, a hash of its notes: the lines after its own that are indented past
-    /// its first line's indentation (paragraphs, code, plain bullets inside it), up to the
-    /// next item, without trailing blank lines. An item one side removes while the other
-    /// changed its notes is a conflict, as git's merge by lines would make it.
+    /// For each item, a hash of its notes (`notesEnd`). An item one side removes while the
+    /// other changed its notes is a conflict, as git's merge by lines would make it.
     func noteHashes() -> [Int] {
         text.withBytes { bytes in
             records.indices.map { index in
-                var indent = records[index].lineStart
-                while indent < bytes.count && (bytes[indent] == 32 || bytes[indent] == 9) { indent += 1 }
-                let width = indent - records[index].lineStart
-                let limit = index + 1 < records.count ? records[index + 1].lineStart : bytes.count
                 var hasher = Hasher()
-                var line = ownLineRange(of: index, in: bytes).upperBound
-                var kept = line  // the end of the last line that is not blank
-                while line < limit {
-                    var end = line
-                    while end < limit && bytes[end] != 10 { end += 1 }
-                    var first = line
-                    while first < end && (bytes[first] == 32 || bytes[first] == 9 || bytes[first] == 13) { first += 1 }
-                    if first < end {
-                        guard first - line > width else { break }  // text outside the item
-                        hasher.combine(bytes: UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: bytes[kept..<end])))
-                        kept = end
-                    }
-                    line = end + 1
-                }
+                let notes = ownLineRange(of: index, in: bytes).upperBound..<notesEnd(of: index, in: bytes)
+                hasher.combine(bytes: UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: bytes[notes])))
                 return hasher.finalize()
             }
         }
+    }
+
+    /// Where item `index`'s notes end: the lines after its own that are indented past its
+    /// first line's indentation (paragraphs, code, plain bullets inside it), up to the next
+    /// item, without trailing blank lines (their end: its own lines' end when it has none).
+    private func notesEnd(of index: Int, in bytes: UnsafeBufferPointer<UInt8>) -> Int {
+        var indent = records[index].lineStart
+        while indent < bytes.count && (bytes[indent] == 32 || bytes[indent] == 9) { indent += 1 }
+        let width = indent - records[index].lineStart
+        let limit = index + 1 < records.count ? records[index + 1].lineStart : bytes.count
+        var line = ownLineRange(of: index, in: bytes).upperBound
+        var kept = line  // the end of the last line that is not blank
+        while line < limit {
+            var end = line
+            while end < limit && bytes[end] != 10 { end += 1 }
+            var first = line
+            while first < end && (bytes[first] == 32 || bytes[first] == 9 || bytes[first] == 13) { first += 1 }
+            if first < end {
+                guard first - line > width else { break }  // text outside the item
+                kept = min(end + 1, limit)
+            }
+            line = end + 1
+        }
+        return kept
     }
 
     private func ownLineRange(of index: Int, in bytes: UnsafeBufferPointer<UInt8>) -> Range<Int> {
@@ -490,7 +495,7 @@ extension TodoDocument {
     }
 
     /// The text with the lines of each run of items (from the first's marker line to the end
-    /// of the last's name; in order) replaced by `blocks`.
+    /// of the last's name and notes; in order) replaced by `blocks`.
     func replacingOwnLines(of runs: [ClosedRange<Int>], with blocks: [[UInt8]]) -> [UInt8] {
         text.withBytes { bytes in
             var out = [UInt8]()
@@ -498,7 +503,7 @@ extension TodoDocument {
             var at = 0
             for (run, block) in zip(runs, blocks) {
                 let start = ownLineRange(of: run.lowerBound, in: bytes).lowerBound
-                let end = ownLineRange(of: run.upperBound, in: bytes).upperBound
+                let end = notesEnd(of: run.upperBound, in: bytes)
                 out.append(contentsOf: bytes[at..<start])
                 out.append(contentsOf: block)
                 at = end

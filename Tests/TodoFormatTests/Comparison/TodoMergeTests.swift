@@ -62,7 +62,7 @@ struct TodoMergeTests {
     }
 
     @Test(
-        "an item one side removed and the other gave notes (a paragraph, code, a plain bullet) is a conflict; the notes stay"
+        "an item one side removed and the other gave notes (a paragraph, code, a plain bullet) is a conflict, the notes in it"
     )
     func removedWithNotes() throws {
         let base = "- [ ] a1\n- [ ] a2\n- [ ] a3\n"
@@ -72,8 +72,12 @@ struct TodoMergeTests {
             for (ours, theirs) in [(noted, removed), (removed, noted)] {
                 let (merged, conflicts) = try Self.merge(base, ours, theirs)
                 #expect(conflicts == 1, "\(notes)")
-                #expect(merged.contains(notes.trimmingCharacters(in: .newlines)), "\(notes)")
-                #expect(merged.contains("- [ ] a2\n"), "\(notes)")
+                // The item with its notes between the markers, on the side that kept it.
+                var body = notes
+                while body.hasSuffix("\n\n") { body.removeLast() }  // (blank lines after the notes stay out)
+                let kept = "- [ ] a2\n" + body
+                let block = ours == noted ? "<<<<<<< ours\n\(kept)=======\n" : "=======\n\(kept)>>>>>>> theirs\n"
+                #expect(merged.contains(block), "\(notes): \(merged)")
             }
         }
         // Notes of another item, or prose outside the list, do not keep a removed item.
