@@ -233,14 +233,7 @@ public enum TodoMerge {
         func blocks(_ head: [UInt8]) -> (
             open: ArraySlice<UInt8>, keys: [(String, ArraySlice<UInt8>)], close: ArraySlice<UInt8>
         )? {
-            var lines: [Range<Int>] = []
-            var start = 0
-            while start < head.count {
-                var end = start
-                while end < head.count && head[end] != 10 { end += 1 }
-                lines.append(start..<min(end + 1, head.count))
-                start = end + 1
-            }
+            let lines = ByteScan.lineRanges(head)
             guard lines.count >= 2 else { return nil }
             var keys: [(String, ArraySlice<UInt8>)] = []
             var blockStart = lines[1].lowerBound
@@ -280,17 +273,14 @@ public enum TodoMerge {
             side.first { $0.0 == key }?.1
         }
         var result = o.keys
-        for (key, now) in t.keys {
+        for (k, (key, now)) in t.keys.enumerated() {
             let was = find(key, b.keys)
             let mine = find(key, result)
             if now == was || now == mine { continue }
             guard mine == was else { return nil }
             if let i = result.firstIndex(where: { $0.0 == key }) {
                 result[i].1 = now
-            } else if let after = t.keys.firstIndex(where: { $0.0 == key }).flatMap({ $0 > 0 ? t.keys[$0 - 1].0 : nil }
-            ),
-                let i = result.firstIndex(where: { $0.0 == after })
-            {
+            } else if k > 0, let i = result.firstIndex(where: { $0.0 == t.keys[k - 1].0 }) {
                 result.insert((key, now), at: i + 1)  // after the key theirs put it after
             } else {
                 result.append((key, now))

@@ -699,19 +699,12 @@ public struct ItemQuery: Sendable {
                         var reaches = false
                         for i in run.indices {
                             let text = name(Int(run[i].index))
+                            reaches = reaches || text.count > offset
                             var raw: (UInt64, UInt64, UInt64) = (0, 0, 0)
-                            if text.count > offset {
-                                reaches = true
-                                withUnsafeMutableBytes(of: &raw) {
-                                    $0.baseAddress!.copyMemory(
-                                        from: text.baseAddress! + offset,
-                                        byteCount: min(text.count - offset, PackedKey.size))
-                                }
+                            withUnsafeMutableBytes(of: &raw) {
+                                PackedKey.pack(text, from: offset, into: $0, at: 0, descending: descending)
                             }
-                            if descending { raw = (~raw.0, ~raw.1, ~raw.2) }
-                            run[i].high = UInt64(bigEndian: raw.0)
-                            run[i].middle = UInt64(bigEndian: raw.1)
-                            run[i].low = UInt32(truncatingIfNeeded: UInt64(bigEndian: raw.2) >> 32)
+                            run[i] = PackedKey(raw, index: run[i].index)
                         }
                         return reaches
                     }
@@ -762,6 +755,29 @@ public struct ItemQuery: Sendable {
                 high == other.high && middle == other.middle && low == other.low
             }
 
+            /// The key whose bytes are `raw`'s first 20 (the first the most significant).
+            init(_ raw: (UInt64, UInt64, UInt64), index: UInt32) {
+                high = UInt64(bigEndian: raw.0)
+                middle = UInt64(bigEndian: raw.1)
+                low = UInt32(truncatingIfNeeded: UInt64(bigEndian: raw.2) >> 32)
+                self.index = index
+            }
+
+            /// Packs the bytes of `text` from `offset` on into `bytes` from `at` to the key's
+            /// end (0 past the text's end), inverted when `descending`.
+            static func pack(
+                _ text: UnsafeBufferPointer<UInt8>, from offset: Int, into bytes: UnsafeMutableRawBufferPointer,
+                at: Int, descending: Bool
+            ) {
+                let taken = min(text.count - offset, size - at)
+                if taken > 0 {
+                    (bytes.baseAddress! + at).copyMemory(from: text.baseAddress! + offset, byteCount: taken)
+                }
+                if descending {
+                    for b in at..<size { bytes[b] = ~bytes[b] }
+                }
+            }
+
             /// Whether it comes before `other`: by the packed keys, then in document order.
             func isBefore(_ other: PackedKey) -> Bool {
                 if high != other.high { return high < other.high }
@@ -810,22 +826,11 @@ public struct ItemQuery: Sendable {
                             }
                             at += 5
                         } else {
-                            let text = name(i)
-                            let taken = min(text.count, PackedKey.size - at)
-                            if taken > 0 {
-                                (bytes.baseAddress! + at).copyMemory(from: text.baseAddress!, byteCount: taken)
-                            }
-                            if descending {
-                                for b in at..<PackedKey.size { bytes[b] = ~bytes[b] }
-                            }
+                            PackedKey.pack(name(i), from: 0, into: bytes, at: at, descending: descending)
                         }
                     }
                 }
-                keys.append(
-                    PackedKey(
-                        high: UInt64(bigEndian: raw.0), middle: UInt64(bigEndian: raw.1),
-                        low: UInt32(truncatingIfNeeded: UInt64(bigEndian: raw.2) >> 32),
-                        index: UInt32(truncatingIfNeeded: i)))
+                keys.append(PackedKey(raw, index: UInt32(truncatingIfNeeded: i)))
             }
             return (keys, packed.count)
         }

@@ -14,8 +14,8 @@ enum UnifiedDiff {
     /// The diff of two files' bytes (bytes that are not UTF-8 shown as U+FFFD).
     static func text(old a: [UInt8], new b: [UInt8], name: String, context: Int = 3) -> String {
         if a == b { return "" }
-        let aLines = lines(a)
-        let bLines = lines(b)
+        let aLines = ByteScan.lineRanges(a)
+        let bLines = ByteScan.lineRanges(b)
         // The lines both start with and end with.
         var prefix = 0
         while prefix < aLines.count && prefix < bLines.count && a[aLines[prefix]].elementsEqual(b[bLines[prefix]]) {
@@ -40,20 +40,6 @@ enum UnifiedDiff {
         for op in script { ops.append((op.kind, op.a + prefix, op.b + prefix)) }
         for k in 0..<suffix { ops.append((0, aLines.count - suffix + k, bLines.count - suffix + k)) }
         return render(ops, a: a, aLines: aLines, b: b, bLines: bLines, name: name, context: context)
-    }
-
-    /// The byte range of each line, its line ending included.
-    private static func lines(_ bytes: [UInt8]) -> [Range<Int>] {
-        var ranges: [Range<Int>] = []
-        var start = 0
-        bytes.withUnsafeBufferPointer { buffer in
-            for i in 0..<buffer.count where buffer[i] == 10 {
-                ranges.append(start..<(i + 1))
-                start = i + 1
-            }
-        }
-        if start < bytes.count { ranges.append(start..<bytes.count) }
-        return ranges
     }
 
     /// The shortest edit script from n lines to m lines (`same(i, j)`: line i of the first

@@ -276,28 +276,28 @@ public struct TodoDocument: Sendable {
         // (Not when the fields have a line of their own: the name then ends in a line break,
         // which the name's text says only with the fields after it.)
         let fieldsOwnLine = !parsed.moreNameLines.isEmpty && split?.nameEnd == 0
+        // The text kept after the status character, up to where the new text goes, and how far
+        // the old text it replaces reaches.
+        let (kept, text, end): (Int, String, Int)
         if sameName && !old.nameStorage.isEmpty && !fieldsOwnLine {
-            // The name's text as it is; the status and the fields after it written again.
-            let nameTextEnd = min(lastLine.lowerBound + (split?.nameEnd ?? line.count), parsed.nameEnd)
+            // The name's text as it is; the fields after it written again.
             let fields = FieldSyntax.render(
                 name: "", fields: item.fields, continuation: prefix, lineEnding: lineEnding, written: written)
-            var replacement = marker
-            replacement.append(contentsOf: bytes[parsed.statusEnd..<nameTextEnd])
-            if !fields.isEmpty { replacement.append(contentsOf: Array((" " + fields).utf8)) }
-            return ((parsed.boxStart + 1)..<parsed.nameEnd, replacement)
-        }
-        let rendered = Array(
-            FieldSyntax.render(
+            kept = min(lastLine.lowerBound + (split?.nameEnd ?? line.count), parsed.nameEnd)
+            (text, end) = (fields.isEmpty ? "" : " " + fields, parsed.nameEnd)
+        } else {
+            // No name yet: it goes after the white space character that follows `]`.
+            let nameless = parsed.firstNameLine.isEmpty && parsed.moreNameLines.isEmpty
+            kept = nameless ? parsed.statusEnd + 2 : parsed.firstNameLine.lowerBound
+            text = FieldSyntax.render(
                 name: item.nameStorage, fields: item.fields, continuation: prefix, lineEnding: lineEnding,
-                written: written
-            ).utf8)
-        var nameStart = parsed.firstNameLine.lowerBound
-        // No name yet: it goes after the white space character that follows `]`.
-        if parsed.firstNameLine.isEmpty && parsed.moreNameLines.isEmpty { nameStart = parsed.statusEnd + 2 }
+                written: written)
+            end = max(kept, parsed.nameEnd)
+        }
         var replacement = marker
-        replacement.append(contentsOf: bytes[parsed.statusEnd..<nameStart])
-        replacement.append(contentsOf: rendered)
-        return ((parsed.boxStart + 1)..<max(nameStart, parsed.nameEnd), replacement)
+        replacement.append(contentsOf: bytes[parsed.statusEnd..<kept])
+        replacement.append(contentsOf: Array(text.utf8))
+        return ((parsed.boxStart + 1)..<end, replacement)
     }
 
     private static func continuationPrefix(of parsed: ParsedItem, in bytes: UnsafeBufferPointer<UInt8>) -> String {

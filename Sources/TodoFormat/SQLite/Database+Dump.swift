@@ -296,6 +296,18 @@ extension Database {
         }
     }
 
+    /// A table's indexes and triggers (those it was given, not its constraints' own
+    /// indexes), in the order they were made: type, name and CREATE statement.
+    func dependents(of table: String) throws(StoreError) -> [(type: String, name: String, sql: String)] {
+        try rows(
+            "SELECT type, name, sql FROM sqlite_master WHERE tbl_name = ? COLLATE NOCASE "
+                + "AND type IN ('index', 'trigger') AND sql IS NOT NULL ORDER BY rowid", [.text(table)]
+        ).compactMap {
+            guard case (.text(let type), .text(let name), .text(let sql)) = ($0[0], $0[1], $0[2]) else { return nil }
+            return (type, name, sql)
+        }
+    }
+
     /// Whether a table has a rowid (it was not made `WITHOUT ROWID`).
     func hasRowID(_ table: String) -> Bool {
         var statement: OpaquePointer?

@@ -247,7 +247,7 @@ struct DumpEditor {
         // changed) follow the rows. New tables go before the closing COMMIT.
         for table in remade {
             var kept: Set<String> = []
-            let present = try Set(dependents(of: table))
+            let present = Set(try db.dependents(of: table).map(\.sql))
             let statements = recorder.statements.indices.filter {
                 let statement = recorder.statements[$0]
                 if statement.on == table {
@@ -329,14 +329,6 @@ struct DumpEditor {
         }
     }
 
-    /// The CREATE statements of a table's indexes and triggers.
-    private func dependents(of table: String) throws -> [String] {
-        try db.rows(
-            "SELECT sql FROM sqlite_master WHERE type IN ('index', 'trigger') AND tbl_name = ? AND sql IS NOT NULL",
-            [.text(table)]
-        ).compactMap { if case .text(let sql) = $0[0] { sql } else { nil } }
-    }
-
     /// A table's CREATE statement and all its rows, as `.dump` writes them, then its indexes
     /// and triggers but those in `kept`.
     private func whole(_ table: String, except kept: Set<String> = []) throws -> String {
@@ -349,7 +341,7 @@ struct DumpEditor {
         for row in try Self.rows(of: table, in: db) {
             lines += try insert([row], into: table, like: nil) + "\n"
         }
-        for sql in try dependents(of: table) where !kept.contains(sql) { lines += sql + ";\n" }
+        for (_, _, sql) in try db.dependents(of: table) where !kept.contains(sql) { lines += sql + ";\n" }
         return lines
     }
 

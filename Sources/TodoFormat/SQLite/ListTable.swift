@@ -5,7 +5,10 @@ struct ColumnInfo: Hashable {
     var name: String
     /// The declared type, and what it says, worked out once (rows ask for every value).
     var declaredType: String {
-        didSet { (isDateType, isBooleanType, isTextType, isJSONType) = Self.kinds(of: declaredType) }
+        didSet {
+            (isDateType, isBooleanType, isTextType, isJSONType) = Self.kinds(of: declaredType)
+            affinity = Self.affinity(of: declaredType)
+        }
     }
     /// Its place in the primary key, from 1; 0 when it is not part of it.
     var primaryKeyIndex = 0
@@ -23,6 +26,7 @@ struct ColumnInfo: Hashable {
         self.name = name
         self.declaredType = declaredType
         (isDateType, isBooleanType, isTextType, isJSONType) = Self.kinds(of: declaredType)
+        affinity = Self.affinity(of: declaredType)
     }
 
     var isPrimaryKey: Bool { primaryKeyIndex > 0 }
@@ -31,7 +35,10 @@ struct ColumnInfo: Hashable {
     /// column is turned into.
     enum Affinity { case integer, text, blob, real, numeric }
 
-    var affinity: Affinity {
+    /// The column's affinity (worked out once, as the kinds are).
+    private(set) var affinity: Affinity
+
+    private static func affinity(of declaredType: String) -> Affinity {
         let t = declaredType.uppercased()
         if t.contains("INT") { return .integer }
         if t.contains("CHAR") || t.contains("CLOB") || t.contains("TEXT") { return .text }
@@ -395,16 +402,7 @@ struct ListTable {
             return .double(d)
         case .text(let s):
             if holdsDates(column), let date = ISO8601.parse(s.utf8, assumeUTC: true) { return .date(date) }
-            if column.isJSONType {
-                let bytes = Array(s.utf8)
-                if let parsed = bytes.withUnsafeBufferPointer({ buffer -> FieldValue? in
-                    var scanner = JSONScanner(bytes: buffer, path: "")
-                    guard let v = try? scanner.value(), (try? scanner.expectEnd()) != nil else { return nil }
-                    return v
-                }) {
-                    return parsed
-                }
-            }
+            if column.isJSONType, let parsed = JSONScanner.wholeValue(of: Array(s.utf8)) { return parsed }
             return .string(s)
         case .blob(let d): return .data(d)
         }

@@ -351,15 +351,10 @@ struct OwnTable {
     /// triggers as they were; those that name a column the table no longer has are left out,
     /// each a warning. A unique index the rows would break fails the write.
     private func remake(in db: Database) throws -> [ConversionWarning] {
-        let dependents = try db.rows(
-            "SELECT type, name, sql FROM sqlite_schema WHERE tbl_name = ? COLLATE NOCASE "
-                + "AND type IN ('index', 'trigger') AND sql IS NOT NULL ORDER BY rowid", [.text(name)])
+        let dependents = try db.dependents(of: name)
         try write(to: db)
         var log = WarningLog()
-        for row in dependents {
-            guard case (.text(let type), .text(let dependent), .text(let sql)) = (row[0], row[1], row[2]) else {
-                continue
-            }
+        for (type, dependent, sql) in dependents {
             do {
                 try db.execute(sql)
             } catch  where error.code & 0xFF == SQLITE_CONSTRAINT {
@@ -403,13 +398,7 @@ struct OwnTable {
         guard case .text(let text) = select.value(i) else { return false }
         switch value {
         case .date(let date): return ISO8601.parse(text.utf8, assumeUTC: true) == date
-        case .array, .dictionary:
-            let bytes = Array(text.utf8)
-            return bytes.withUnsafeBufferPointer { buffer in
-                var scanner = JSONScanner(bytes: buffer, path: "")
-                guard let read = try? scanner.value(), (try? scanner.expectEnd()) != nil else { return false }
-                return read == value
-            }
+        case .array, .dictionary: return JSONScanner.wholeValue(of: Array(text.utf8)) == value
         default: return false
         }
     }

@@ -134,15 +134,10 @@ enum ListPlace: Hashable {
 
     /// The array a data value holds as JSON, or nil.
     static func jsonItems(in data: Data) -> [FieldValue]? {
-        let bytes = Array(data)
-        return bytes.withUnsafeBufferPointer { buffer -> [FieldValue]? in
-            var scanner = JSONScanner(bytes: buffer, path: "")
-            guard scanner.peek() == UInt8(ascii: "["), case .array(let items)? = try? scanner.value(),
-                (try? scanner.expectEnd()) != nil
-            else { return nil }
-            return items
-        }
+        guard case .array(let items)? = JSONScanner.wholeValue(of: Array(data)) else { return nil }
+        return items
     }
+
 }
 
 /// A list kept as the text of another format inside a value: the JSON bytes of a Codable

@@ -4,6 +4,20 @@
 /// Each test is on a 64-bit word: `x ^ (c * 0x01…01)` has a zero byte where `x` has `c`, and
 /// `(v - 0x01…01) & ~v & 0x80…80` is not zero exactly when `v` has a zero byte.
 enum ByteScan {
+    /// The byte range of each line, its line ending included.
+    static func lineRanges(_ bytes: [UInt8]) -> [Range<Int>] {
+        var ranges: [Range<Int>] = []
+        var start = 0
+        bytes.withUnsafeBufferPointer { buffer in
+            for i in 0..<buffer.count where buffer[i] == 10 {
+                ranges.append(start..<(i + 1))
+                start = i + 1
+            }
+        }
+        if start < bytes.count { ranges.append(start..<bytes.count) }
+        return ranges
+    }
+
     private static let ones: UInt64 = 0x0101_0101_0101_0101
     private static let highs: UInt64 = 0x8080_8080_8080_8080
 

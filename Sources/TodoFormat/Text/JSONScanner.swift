@@ -233,4 +233,14 @@ struct JSONScanner {
     mutating func expectEnd() throws(ParseError) {
         if peek() != 0 || position < bytes.count { throw unexpected(expecting: "the end of the file") }
     }
+
+    /// The one JSON value `bytes` hold (white space around it aside); nil when they hold
+    /// none, or more.
+    static func wholeValue(of bytes: [UInt8]) -> FieldValue? {
+        bytes.withUnsafeBufferPointer { buffer in
+            var scanner = JSONScanner(bytes: buffer, path: "")
+            guard let value = try? scanner.value(), (try? scanner.expectEnd()) != nil else { return nil }
+            return value
+        }
+    }
 }
