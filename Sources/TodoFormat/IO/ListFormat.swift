@@ -16,8 +16,8 @@ protocol ListFormat: Sendable {
     /// Reads the list, handing its metadata and items to `sink` as they are found.
     func read<S: ItemSink>(_ input: Input, options: ListOptions, into sink: inout S) throws
 
-    /// `read(_:options:into:)` into a sink that takes a checklist's plain items as bytes. Only
-    /// a checklist has such items: the other formats hand every item to `item(_:depth:)`.
+    /// `read(_:options:into:)` into a sink that takes plain items as bytes. Only a checklist
+    /// and a JSON list have such items: the other formats hand every item to `item(_:depth:)`.
     func read<S: PlainItemSink>(_ input: Input, options: ListOptions, plainNamesInto sink: inout S) throws
 
     /// A writer of a new file.
@@ -105,11 +105,12 @@ enum Recognition: Int, Comparable, Sendable {
     static func < (a: Recognition, b: Recognition) -> Bool { a.rawValue < b.rawValue }
 }
 
-/// A sink that takes a checklist's plain items as byte ranges of its text, many at a call,
-/// without a string or an item made of each: how a checklist is read fast (`convert` into
-/// JSON, `list`). Items that are not plain still come to `item(_:depth:)`, in order.
+/// A sink that takes a checklist's (or a JSON list's) plain items as byte ranges of its text,
+/// many at a call, without a string or an item made of each: how a checklist is read fast
+/// (`convert` into JSON, `list`, `diff`). Items that are not plain still come to
+/// `item(_:depth:)`, in order.
 protocol PlainItemSink: ItemSink {
-    /// A run of checklist items without fields whose names are the text as it is (one line,
+    /// A run of items without fields whose names are the text as it is (one line,
     /// nothing to unescape, no `"` and no control character), their names in `text`, their
     /// sections in `sections`.
     mutating func items(plain: ArraySlice<PlainItem>, text: UnsafeBufferPointer<UInt8>, sections: [String]) throws

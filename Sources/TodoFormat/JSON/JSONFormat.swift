@@ -25,15 +25,28 @@ struct JSONFormat: ListFormat {
     }
 
     func read<S: ItemSink>(_ input: Input, options: ListOptions, into sink: inout S) throws {
+        try read(input, sink: &sink) { buffer, sink in
+            try JSONListReader.read(buffer, path: input.name, schema: options.schema, key: options.key, into: &sink)
+        }
+    }
+
+    func read<S: PlainItemSink>(_ input: Input, options: ListOptions, plainNamesInto sink: inout S) throws {
+        try read(input, sink: &sink) { buffer, sink in
+            try JSONListReader.read(
+                buffer, path: input.name, schema: options.schema, key: options.key, plainNamesInto: &sink)
+        }
+    }
+
+    private func read<S: ItemSink>(
+        _ input: Input, sink: inout S, with read: (UnsafeBufferPointer<UInt8>, inout S) throws -> Void
+    ) throws {
         // An empty file is an empty list, as in every format (FORMAT.md, section 8).
         if try input.head(1).isEmpty {
             try sink.begin(metadata: [])
             return try sink.end()
         }
         let bytes = try input.bytes()
-        try bytes.withUnsafeBufferPointer { buffer in
-            try JSONListReader.read(buffer, path: input.name, schema: options.schema, key: options.key, into: &sink)
-        }
+        try bytes.withUnsafeBufferPointer { try read($0, &sink) }
     }
 
     func writer(to output: Output, options: ListOptions) throws -> any ListWriter {

@@ -5,11 +5,31 @@ enum JSONListReader {
     static func read<S: ItemSink>(
         _ bytes: UnsafeBufferPointer<UInt8>, path: String, schema: ItemSchema, key: String?, into sink: inout S
     ) throws {
+        try read(bytes, path: path, schema: schema, key: key, sink: &sink) { scanner, sink in
+            try readArray(&scanner, schema: schema, into: &sink)
+        }
+    }
+
+    /// `read(_:path:schema:key:into:)` for a sink that takes plain names: plain items
+    /// (`JSONPlainItems`) come to it as byte ranges of the text, many at a call.
+    static func read<S: PlainItemSink>(
+        _ bytes: UnsafeBufferPointer<UInt8>, path: String, schema: ItemSchema, key: String?,
+        plainNamesInto sink: inout S
+    ) throws {
+        try read(bytes, path: path, schema: schema, key: key, sink: &sink) { scanner, sink in
+            try readArray(&scanner, schema: schema, plainNamesInto: &sink)
+        }
+    }
+
+    private static func read<S: ItemSink>(
+        _ bytes: UnsafeBufferPointer<UInt8>, path: String, schema: ItemSchema, key: String?, sink: inout S,
+        array readArray: (inout JSONScanner, inout S) throws -> Void
+    ) throws {
         var scanner = JSONScanner(bytes: bytes, path: path)
         switch scanner.peek() {
         case UInt8(ascii: "["):
             try sink.begin(metadata: [])
-            try readArray(&scanner, schema: schema, into: &sink)
+            try readArray(&scanner, &sink)
             try scanner.expectEnd()
             try sink.end()
         case UInt8(ascii: "{"):
@@ -24,7 +44,7 @@ enum JSONListReader {
             scanner.position = start
             try seek(keys, in: &scanner)
             try sink.begin(metadata: [])
-            try readArray(&scanner, schema: schema, into: &sink)
+            try readArray(&scanner, &sink)
             try sink.end()
         case 0:
             throw scanner.error("empty file: expected a JSON array of items")
@@ -62,6 +82,31 @@ enum JSONListReader {
         }
     }
 
+    /// Items whose keys are todofmt's own go to the sink as plain items where they are
+    /// (`JSONPlainItems`); an item that is not plain is read again as an item, after the plain
+    /// items before it have gone.
+    private static func readArray<S: PlainItemSink>(
+        _ scanner: inout JSONScanner, schema: ItemSchema, plainNamesInto sink: inout S
+    ) throws {
+        guard schema.namesNoKeys && !schema.mapsStatusValues else {
+            return try readArray(&scanner, schema: schema, into: &sink)
+        }
+        try scanner.expect(UInt8(ascii: "["), "'['")
+        var plain = JSONPlainItems()
+        var first = true
+        while try scanner.nextElement(close: UInt8(ascii: "]"), first: &first) {
+            let start = scanner.position
+            if plain.read(&scanner, depth: 0) {
+                if plain.items.count >= 4096 { try plain.flush(into: &sink, text: scanner.bytes) }
+                continue
+            }
+            try plain.flush(into: &sink, text: scanner.bytes)
+            scanner.position = start
+            try sink.itemTree(try readItem(&scanner, schema: schema, depth: 0), depth: 0)
+        }
+        try plain.flush(into: &sink, text: scanner.bytes)
+    }
+
     /// An item object, its values read as they come.
     static func readItem(_ scanner: inout JSONScanner, schema: ItemSchema, depth: Int) throws(ParseError) -> TodoItem {
         let start = scanner.position
@@ -69,33 +114,48 @@ enum JSONListReader {
         guard scanner.peek() == UInt8(ascii: "{") else { throw scanner.unexpected(expecting: "an item object") }
         let open = scanner.position
         // A key given twice has its last value, as JSON.parse, Python's json and Foundation
-        // read it: the object is read again without the earlier ones.
+        // read it: the object is read again without the earlier ones. The first reading
+        // notes its keys in bits (todofmt's own keys) and a list of the others, so that an
+        // item of own keys allocates nothing for them.
         var superseded: Set<Int> = []
         var builder: ItemBuilder
         repeat {
             scanner.position = open + 1
             builder = ItemBuilder(schema: schema, depth: depth)
-            var keys: [String] = []
+            var ownSeen: UInt8 = 0
+            var others: [String] = []
+            var repeated = false
+            var index = -1
             var first = true
             while try scanner.nextElement(close: UInt8(ascii: "}"), first: &first) {
+                index += 1
                 let keyStart = scanner.position
                 let key: String
                 var role: ItemRole?
+                let live = superseded.isEmpty || !superseded.contains(index)
                 if schema.namesNoKeys, let raw = try scanner.rawString(), let own = ItemSchema.ownRole(of: raw) {
                     key = own.rawValue
                     role = nil
-                    keys.append(key)
-                    if !superseded.contains(keys.count - 1) { role = builder.claim(own, key: key) }
+                    if superseded.isEmpty { repeated = noteKey(own, seen: &ownSeen) || repeated }
+                    if live { role = builder.claim(own, key: key) }
                 } else {
                     scanner.position = keyStart
                     key = try scanner.string()
-                    keys.append(key)
                     role = nil
-                    if !superseded.contains(keys.count - 1) { role = builder.role(of: key) }
+                    if superseded.isEmpty {
+                        if let own = ItemSchema.ownRole(of: key) {
+                            repeated = noteKey(own, seen: &ownSeen) || repeated
+                        } else if others.contains(key) {
+                            repeated = true
+                        } else {
+                            others.append(key)
+                        }
+                    }
+                    if live { role = builder.role(of: key) }
                 }
                 try scanner.expect(UInt8(ascii: ":"), "':'")
                 scanner.skipWhitespace()
-                if superseded.contains(keys.count - 1) {
+                if !live {
                     try scanner.skipValue()
                     continue
                 }
@@ -120,10 +180,32 @@ enum JSONListReader {
                     throw scanner.error(message, at: valueStart)
                 }
             }
-            guard superseded.isEmpty, let repeated = keys.positionsGivenAgain() else { break }
-            superseded = repeated
+            guard superseded.isEmpty, repeated, let again = try keys(of: open, in: &scanner).positionsGivenAgain()
+            else { break }
+            superseded = again
         } while true
         guard let item = builder.build() else { throw scanner.error(builder.missingNameMessage, at: start) }
         return item
+    }
+
+    /// Notes one of todofmt's own keys; true when the object gave it before.
+    @inline(__always)
+    private static func noteKey(_ role: ItemRole, seen: inout UInt8) -> Bool {
+        let bit = ItemBuilder.bit(role)
+        defer { seen |= bit }
+        return seen & bit != 0
+    }
+
+    /// The keys of the object at `open`, in order (for an object that gives a key twice).
+    private static func keys(of open: Int, in scanner: inout JSONScanner) throws(ParseError) -> [String] {
+        scanner.position = open + 1
+        var keys: [String] = []
+        var first = true
+        while try scanner.nextElement(close: UInt8(ascii: "}"), first: &first) {
+            keys.append(try scanner.string())
+            try scanner.expect(UInt8(ascii: ":"), "':'")
+            try scanner.skipValue()
+        }
+        return keys
     }
 }

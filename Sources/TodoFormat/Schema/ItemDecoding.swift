@@ -82,6 +82,8 @@ struct ItemBuilder {
     /// done; `open`, `todo`, `active`, `pending` or empty is open; any other one character
     /// is a custom status. Nil for other words, which stay a field.
     static func status(fromWord text: String) -> TodoStatus? {
+        // One character, the common case, is no word: no lower-casing and comparing.
+        if text.utf8.count <= 4, let status = status(from: text) { return status }
         switch text.lowercased() {
         case "done", "completed", "complete", "closed", "finished", "resolved": return .done
         case "open", "todo", "to do", "active", "pending", "": return .open
@@ -89,7 +91,8 @@ struct ItemBuilder {
         }
     }
 
-    private static func bit(_ role: ItemRole) -> UInt8 {
+    /// A role's bit in `taken` (and in a reader's set of keys seen).
+    static func bit(_ role: ItemRole) -> UInt8 {
         switch role {
         case .name: 1
         case .checked: 2
@@ -140,8 +143,7 @@ struct ItemBuilder {
             done = fields.contains { ItemSchema.isCompletionDateKey($0.key) && $0.value != .null }
         }
         let status: TodoStatus = if case .custom = custom { custom! } else { done == true ? .done : .open }
-        return TodoItem(
-            name: name, status: status, fields: fields, children: children, section: section)
+        return TodoItem(name: name, status: status, fields: fields, children: children, section: section)
     }
 
     var missingNameMessage: String {

@@ -90,6 +90,9 @@ public struct ItemSchema: Hashable, Sendable {
     }
 
     /// The statuses the user gave values of `key` (nil when none).
+    /// Whether the user said what some key's values mean (`statusMap(of:)`).
+    var mapsStatusValues: Bool { !statusValues.isEmpty }
+
     func statusMap(of key: String) -> [String: TodoStatus]? {
         statusValues.isEmpty ? nil : statusValues[key.lowercased()]
     }
