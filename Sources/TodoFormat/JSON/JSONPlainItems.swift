@@ -1,3 +1,5 @@
+import Foundation
+
 /// The plain items of a JSON list, read without making an item of each: objects of
 /// todofmt's own keys (`name`, `checked`, `status`, `section`, `children`), each given once,
 /// whose name, status and section are strings without escapes and whose `checked` is `true`
@@ -79,8 +81,10 @@ struct JSONPlainItems {
                 if case .custom = status { custom = status } else { checked = status == .done }
             case .section:
                 // Below the top, a section is an ordinary field.
-                guard depth == 0, let range = text(&scanner) else { return false }
-                items[index].section = section(range, in: scanner.bytes)
+                guard depth == 0, let range = text(&scanner, checked: false),
+                    let section = section(range, in: scanner.bytes)
+                else { return false }
+                items[index].section = section
             case .children:
                 guard scanner.peek() == UInt8(ascii: "[") else { return false }
                 scanner.position += 1
@@ -107,21 +111,24 @@ struct JSONPlainItems {
         return true
     }
 
-    /// The bytes of a string without escapes that are UTF-8; nil for another value.
-    private func text(_ scanner: inout JSONScanner) -> Range<Int>? {
+    /// The bytes of a string without escapes that are UTF-8 (unless not `checked`); nil
+    /// for another value.
+    private func text(_ scanner: inout JSONScanner, checked: Bool = true) -> Range<Int>? {
         guard scanner.peek() == UInt8(ascii: "\""), let raw = try? scanner.rawString() else { return nil }
-        guard UTF8Validation.firstInvalidOffset(raw) < 0 else { return nil }
+        guard !checked || UTF8Validation.firstInvalidOffset(raw) < 0 else { return nil }
         let start = scanner.position - 1 - raw.count
         return start..<(scanner.position - 1)
     }
 
-    /// The index of a section in `sections`, added unless it is the last one's text.
-    private mutating func section(_ range: Range<Int>, in bytes: UnsafeBufferPointer<UInt8>) -> Int {
+    /// The index of a section in `sections`, added unless it is the last one's text (which
+    /// was checked to be UTF-8); nil when a new text is not UTF-8.
+    private mutating func section(_ range: Range<Int>, in bytes: UnsafeBufferPointer<UInt8>) -> Int? {
         if let last = lastSection, last.count == range.count,
-            bytes[last].elementsEqual(bytes[range])
+            memcmp(bytes.baseAddress! + last.lowerBound, bytes.baseAddress! + range.lowerBound, range.count) == 0
         {
             return sections.count - 1
         }
+        guard UTF8Validation.firstInvalidOffset(UnsafeBufferPointer(rebasing: bytes[range])) < 0 else { return nil }
         lastSection = range
         sections.append(String(decoding: UnsafeBufferPointer(rebasing: bytes[range]), as: UTF8.self))
         return sections.count - 1

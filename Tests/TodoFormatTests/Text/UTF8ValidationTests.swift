@@ -1,0 +1,51 @@
+import Testing
+
+@testable import TodoFormat
+
+@Suite("UTF-8 validation")
+struct UTF8ValidationTests {
+    /// The offset of the first byte of the first sequence that is not UTF-8, by the standard
+    /// library's decoder; -1 for UTF-8.
+    private func reference(_ bytes: [UInt8]) -> Int {
+        var iterator = bytes.makeIterator()
+        var decoder = UTF8()
+        var offset = 0
+        while true {
+            switch decoder.decode(&iterator) {
+            case .scalarValue(let scalar): offset += UTF8.width(scalar)
+            case .emptyInput: return -1
+            case .error: return offset
+            }
+        }
+    }
+
+    /// Pieces that valid and broken text is made of: ASCII, each length of character, and
+    /// each way a sequence goes wrong (overlong, surrogate, past U+10FFFF, a lone
+    /// continuation byte, a sequence cut short, bytes never in UTF-8).
+    private static let pieces: [[UInt8]] = [
+        [0x61], [0x20, 0x62, 0x63], [0xC3, 0xA9], [0xD0, 0x9F], [0xDF, 0xBF], [0xE3, 0x81, 0x82],
+        [0xE0, 0xA0, 0x80], [0xED, 0x9F, 0xBF], [0xEE, 0x80, 0x80], [0xEF, 0xBF, 0xBD],
+        [0xF0, 0x9F, 0x98, 0x80], [0xF0, 0x90, 0x80, 0x80], [0xF4, 0x8F, 0xBF, 0xBF],
+        [0xC0, 0xAF], [0xC1, 0xBF], [0xE0, 0x9F, 0xBF], [0xED, 0xA0, 0x80], [0xF0, 0x8F, 0xBF, 0xBF],
+        [0xF4, 0x90, 0x80, 0x80], [0xF5, 0x80, 0x80, 0x80], [0xF8, 0x88, 0x80, 0x80], [0x80], [0xBF],
+        [0xC3], [0xE3, 0x81], [0xF0, 0x9F, 0x98], [0xFE], [0xFF], [0xC3, 0x41], [0xE3, 0x41, 0x82],
+        [0xF0, 0x9F, 0x41, 0x80],
+    ]
+
+    @Test("the first byte that is not UTF-8 is the one Swift's decoder stops at", arguments: 0..<40)
+    func offsets(seed: Int) {
+        var rng = SeededGenerator(seed: UInt64(seed))
+        for _ in 0..<250 {
+            var bytes: [UInt8] = []
+            // Mostly valid pieces, so that the broken one comes after characters of each length.
+            for _ in 0..<Int.random(in: 0..<12, using: &rng) {
+                let valid = Int.random(in: 0..<10, using: &rng) < 8
+                let piece =
+                    valid ? Self.pieces[Int.random(in: 0..<13, using: &rng)] : Self.pieces.randomElement(using: &rng)!
+                bytes += piece
+            }
+            let ours = bytes.withUnsafeBufferPointer { UTF8Validation.firstInvalidOffset($0) }
+            #expect(ours == reference(bytes), "\(bytes.map { String($0, radix: 16) })")
+        }
+    }
+}
