@@ -244,11 +244,22 @@ public struct ItemQuery: Sendable {
             sink.write(static: ", \"status\": ")
             JSONText.writeString(Substring(String(scalar)), to: &sink)
         }
+        // A field whose key the object has already, or that a reader would take for a role,
+        // goes under `fields`, as a JSON file is written: every key once.
+        var nested: [Field] = []
         for field in fields {
+            if field.key == "at" || ItemSchema.standard.role(of: field.key).map({ $0 != .order }) == true {
+                nested.append(field)
+                continue
+            }
             sink.write(static: ", ")
             JSONText.writeString(Substring(field.key), to: &sink)
             sink.write(static: ": ")
             JSONText.writeValue(field.value, to: &sink)
+        }
+        if !nested.isEmpty {
+            sink.write(static: ", \"fields\": ")
+            JSONText.writeValue(.dictionary(nested), to: &sink)
         }
         if let section {
             sink.write(static: ", \"section\": ")

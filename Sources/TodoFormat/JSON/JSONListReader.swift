@@ -119,7 +119,7 @@ enum JSONListReader {
         // item of own keys allocates nothing for them.
         var superseded: Set<Int> = []
         var builder: ItemBuilder
-        repeat {
+        pass: repeat {
             scanner.position = open + 1
             builder = ItemBuilder(schema: schema, depth: depth)
             var ownSeen: UInt8 = 0
@@ -145,7 +145,7 @@ enum JSONListReader {
                     if superseded.isEmpty {
                         if let own = ItemSchema.ownRole(of: key) {
                             repeated = noteKey(own, seen: &ownSeen) || repeated
-                        } else if others.contains(key) {
+                        } else if others.contains(where: { $0.sameKey(as: key) }) {
                             repeated = true
                         } else {
                             others.append(key)
@@ -159,25 +159,37 @@ enum JSONListReader {
                     try scanner.skipValue()
                     continue
                 }
-                let valueStart = scanner.position
-                if role == .children && scanner.peek() == UInt8(ascii: "[") {
-                    // Children are item objects too; anything else under the key is a field.
-                    var probe = scanner
-                    probe.position += 1
-                    if probe.peek() == UInt8(ascii: "{") || probe.peek() == UInt8(ascii: "]") {
-                        scanner.position += 1
-                        var children: [TodoItem] = []
-                        var firstChild = true
-                        while try scanner.nextElement(close: UInt8(ascii: "]"), first: &firstChild) {
-                            children.append(try readItem(&scanner, schema: schema, depth: depth + 1))
+                // An error in a value a later key replaces is no error: the object is read again
+                // without it (`{"name": 5, "name": "a"}` is named `a`, as JSON's readers take it).
+                do throws(ParseError) {
+                    let valueStart = scanner.position
+                    if role == .children && scanner.peek() == UInt8(ascii: "[") {
+                        // Children are item objects too; anything else under the key is a field.
+                        var probe = scanner
+                        probe.position += 1
+                        if probe.peek() == UInt8(ascii: "{") || probe.peek() == UInt8(ascii: "]") {
+                            scanner.position += 1
+                            var children: [TodoItem] = []
+                            var firstChild = true
+                            while try scanner.nextElement(close: UInt8(ascii: "]"), first: &firstChild) {
+                                children.append(try readItem(&scanner, schema: schema, depth: depth + 1))
+                            }
+                            builder.setChildren(children)
+                            continue
                         }
-                        builder.setChildren(children)
-                        continue
                     }
-                }
-                let value = try scanner.value()
-                if let message = builder.set(role, key: key, value: value) {
-                    throw scanner.error(message, at: valueStart)
+                    let value = try scanner.value()
+                    if let message = builder.set(role, key: key, value: value) {
+                        throw scanner.error(message, at: valueStart)
+                    }
+                } catch {
+                    if superseded.isEmpty, let again = try? keys(of: open, in: &scanner).positionsGivenAgain(),
+                        again.contains(index)
+                    {
+                        superseded = again
+                        continue pass
+                    }
+                    throw error
                 }
             }
             guard superseded.isEmpty, repeated, let again = try keys(of: open, in: &scanner).positionsGivenAgain()

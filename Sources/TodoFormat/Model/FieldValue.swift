@@ -52,20 +52,31 @@ extension Array where Element == Field {
 extension RandomAccessCollection where Element == String, Index == Int {
     /// The positions of keys an object gives again later (whose values the later ones
     /// replace, as JSON's readers, PyYAML and plistlib take them); nil when no key repeats.
+    /// Keys are the same when their characters are (their UTF-8 bytes), as those readers
+    /// compare them: `K` and the Kelvin sign `K`, or a composed and a decomposed `é`, are
+    /// two keys (Swift's `==` would take them for one, and one's value would be lost).
     func positionsGivenAgain() -> Set<Int>? {
         guard count > 1 else { return nil }
         if count <= 16 {
             // An item's few keys: compared pairwise, without hashing each (a dictionary an
             // item was a fifth of `todofmt done` on a JSON file).
             var found: Set<Int>? = nil
-            for i in 0..<(count - 1) where self[(i + 1)...].contains(self[i]) {
+            for i in 0..<(count - 1) where self[(i + 1)...].contains(where: { $0.sameKey(as: self[i]) }) {
                 found = (found ?? []).union([i])
             }
             return found
         }
-        var last: [String: Int] = [:]
-        for (i, key) in enumerated() { last[key] = i }
+        var last: [[UInt8]: Int] = [:]
+        for (i, key) in enumerated() { last[Array(key.utf8)] = i }
         guard last.count < count else { return nil }
-        return Set(indices.filter { last[self[$0]] != $0 })
+        return Set(indices.filter { last[Array(self[$0].utf8)] != $0 })
+    }
+}
+
+extension String {
+    /// Whether two keys are the same key: the same characters, byte for byte (not Swift's
+    /// `==`, which takes canonically equivalent texts as equal).
+    func sameKey(as other: String) -> Bool {
+        utf8.count == other.utf8.count && utf8.elementsEqual(other.utf8)
     }
 }

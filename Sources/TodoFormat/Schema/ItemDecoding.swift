@@ -115,7 +115,7 @@ struct ItemBuilder {
     /// became goes, or the role it took (`role`) is free again for the key's last value.
     mutating func forget(_ key: String, role: ItemRole?) {
         guard let role else {
-            if let i = fields.lastIndex(where: { $0.key == key }) { fields.remove(at: i) }
+            if let i = fields.lastIndex(where: { $0.key.sameKey(as: key) }) { fields.remove(at: i) }
             return
         }
         taken &= ~Self.bit(role)

@@ -344,6 +344,9 @@ final class ItemReader {
         // last value, as PyYAML and JSON readers read it (FORMAT.md, section 7.3).
         var seen: [(key: String, role: ItemRole?)] = []
         seen.reserveCapacity(8)
+        // A value that cannot play its key's role is an error unless the key is given again
+        // (the last value is the one read): kept until the mapping ends.
+        var wrong: [(key: String, error: ParseError)] = []
         keys: while true {
             let keyEvent = try parser.next()
             let keyScalar: YAMLEvent.Scalar
@@ -356,14 +359,16 @@ final class ItemReader {
             let role: ItemRole?
             if schema.namesNoKeys, keyScalar.style == .plain, let own = ItemSchema.ownRole(of: keyScalar.text) {
                 key = keyScalar.text
-                if let i = seen.firstIndex(where: { $0.key == key }) {
+                if let i = seen.firstIndex(where: { $0.key.sameKey(as: key) }) {
                     builder.forget(key, role: seen.remove(at: i).role)
+                    wrong.removeAll { $0.key.sameKey(as: key) }
                 }
                 role = builder.claim(own, key: key)
             } else {
                 key = YAMLValue.key(keyScalar)
-                if let i = seen.firstIndex(where: { $0.key == key }) {
+                if let i = seen.firstIndex(where: { $0.key.sameKey(as: key) }) {
                     builder.forget(key, role: seen.remove(at: i).role)
+                    wrong.removeAll { $0.key.sameKey(as: key) }
                 }
                 role = builder.role(of: key)
             }
@@ -400,8 +405,11 @@ final class ItemReader {
                 builder.setChildren(try schema.items(from: values, depth: depth + 1) { ParseError($0, at: place) })
                 continue
             }
-            if let message = builder.set(role, key: key, value: value) { throw parser.error(message, at: valueEvent) }
+            if let message = builder.set(role, key: key, value: value) {
+                wrong.append((key, parser.error(message, at: valueEvent)))
+            }
         }
+        if let first = wrong.first { throw first.error }
         guard let item = builder.build() else { throw parser.error(builder.missingNameMessage, at: start) }
         return item
     }

@@ -258,6 +258,33 @@ struct ItemQueryTests {
         }
     }
 
+    @Test("--format json writes every key once: fields keyed like the object's keys go under fields")
+    func jsonKeysOnce() throws {
+        let text = "- [ ] a [prio:: 1] [name:: zz] [at:: 9] [status:: someday] [title:: t] [checked:: maybe]\n"
+        let list = try TodoList(markdown: text)
+        let directory = try TemporaryDirectory()
+        let file = directory.url.appendingPathComponent("list.md")
+        try Data(text.utf8).write(to: file)
+        let streamed = try Self.output {
+            try ItemQuery().print(file: file, format: nil, options: ListOptions(), json: true, to: $0)
+        }
+        let listed = try Self.output { try ItemQuery.print(ItemQuery().items(of: list), json: true, to: $0) }
+        #expect(streamed == listed)
+        #expect(
+            streamed == """
+                [
+                  {"at": "1", "name": "a", "checked": false, "prio": 1, "fields": {"name": "zz", "at": 9, \
+                "status": "someday", "title": "t", "checked": "maybe"}}
+                ]
+
+                """)
+        // Read back as a JSON list: the name, the status and every field as they were.
+        let back = try TodoList(bytes: Array(streamed.utf8), format: .json)
+        #expect(back.items.map(\.name) == ["a"])
+        #expect(back.items[0].status == .open)
+        #expect(back.items[0].fields.dropFirst().map(\.key) == ["prio", "name", "at", "status", "title", "checked"])
+    }
+
     /// What `body` writes to the file descriptor it is given.
     static func output(_ body: (Int32) throws -> Void) throws -> String {
         let directory = try TemporaryDirectory()

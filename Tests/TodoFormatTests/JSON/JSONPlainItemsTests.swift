@@ -112,6 +112,34 @@ struct JSONPlainItemsTests {
         }
     }
 
+    @Test("keys that differ in their characters are two keys, even when Swift's == takes them for one")
+    func keysByCharacters() throws {
+        // `K` and the Kelvin sign; a composed and a decomposed é.
+        let json = "[{\"name\": \"c\", \"K\": 1, \"\u{212A}\": 2, \"caf\u{E9}\": 3, \"cafe\u{301}\": 4}]"
+        let (plain, _, items) = try bothWays(json)
+        #expect(plain == items)
+        #expect(
+            items.items[0].fields.map(\.key).map { Array($0.unicodeScalars) } == [
+                ["K"], ["\u{212A}"], ["c", "a", "f", "\u{E9}"], ["c", "a", "f", "e", "\u{301}"],
+            ])
+        #expect(items.items[0].fields.map(\.value) == [.integer(1), .integer(2), .integer(3), .integer(4)])
+    }
+
+    @Test("a value a later key replaces is no error, as JSON's readers take it")
+    func replacedValueIsNoError() throws {
+        let (_, _, named) = try bothWays(#"[{"name": 5, "name": "a"}]"#)
+        #expect(named.items.map(\.name) == ["a"])
+        let (_, _, children) = try bothWays(#"[{"name": "a", "children": [{"x": 1}], "children": []}]"#)
+        #expect(children.items[0].children.isEmpty)
+        // A value no later key replaces is still an error where it stands.
+        #expect(
+            throws: ParseError(
+                "an item's name ('name') must be text", at: SourceLocation(file: "t.json", line: 1, column: 24))
+        ) {
+            _ = try bothWays(#"[{"name": "a", "name": 5}]"#)
+        }
+    }
+
     @Test("diff of a JSON file against a checklist, by item")
     func diffAcrossFormats() throws {
         let dir = try TemporaryDirectory()

@@ -86,6 +86,18 @@ struct YAMLListTests {
         }
     }
 
+    @Test("a value a later key replaces is no error; one no key replaces is, where it stands")
+    func replacedValue() throws {
+        let list = try TodoList(bytes: Array("- name: [a]\n  name: b\n".utf8), format: .yaml, name: "x.yaml")
+        #expect(list.items.map(\.name) == ["b"])
+        #expect(
+            throws: ParseError(
+                "an item's name ('name') must be text", at: SourceLocation(file: "x.yaml", line: 2, column: 9))
+        ) {
+            try TodoList(bytes: Array("- name: b\n  name: [a]\n".utf8), format: .yaml, name: "x.yaml")
+        }
+    }
+
     @Test("an alias repeats an anchored list or mapping, read after the anchor's whole node")
     func aliasToCollection() throws {
         let text = "- name: a\n  tags: &t [x, y]\n  more: &m {k: v}\n- name: b\n  tags: *t\n  more: *m\n"
