@@ -44,16 +44,9 @@ struct JSONPlainItems {
         var custom: TodoStatus? = nil
         var first = true
         while true {
-            let c = scanner.peek()
-            if c == UInt8(ascii: "}") {
-                scanner.position += 1
-                break
-            }
-            if !first {
-                guard c == UInt8(ascii: ",") else { return false }
-                scanner.position += 1
-            }
-            first = false
+            // (What is not well formed is not plain: `readItem` reports it.)
+            guard let more = try? scanner.nextElement(close: UInt8(ascii: "}"), first: &first) else { return false }
+            guard more else { break }
             guard scanner.peek() == UInt8(ascii: "\""), let key = try? scanner.rawString(),
                 let role = ItemSchema.ownRole(of: key), seen & ItemBuilder.bit(role) == 0,
                 scanner.peek() == UInt8(ascii: ":")
@@ -90,16 +83,10 @@ struct JSONPlainItems {
                 scanner.position += 1
                 var firstChild = true
                 while true {
-                    let c = scanner.peek()
-                    if c == UInt8(ascii: "]") {
-                        scanner.position += 1
-                        break
+                    guard let more = try? scanner.nextElement(close: UInt8(ascii: "]"), first: &firstChild) else {
+                        return false
                     }
-                    if !firstChild {
-                        guard c == UInt8(ascii: ",") else { return false }
-                        scanner.position += 1
-                    }
-                    firstChild = false
+                    guard more else { break }
                     guard readObject(&scanner, depth: depth + 1) else { return false }
                 }
             case .fields, .order:

@@ -17,9 +17,9 @@ enum UTF8Validation {
     /// reading a JSON list.)
     ///
     /// Decoding checks the bytes already, and puts U+FFFD in place of what is not UTF-8:
-    /// the text came back with the same bytes exactly when it was UTF-8 (each repair writes
-    /// three bytes that a valid sequence would have been read as). A comparison of bytes
-    /// costs a tenth of checking them again.
+    /// the text comes back with the same bytes exactly when it was UTF-8 (the first repair
+    /// writes U+FFFD's three bytes where the bytes held a sequence that was not U+FFFD).
+    /// Comparing the bytes costs a tenth of checking them a second time.
     static func string(_ bytes: UnsafeBufferPointer<UInt8>) -> String? {
         guard let base = bytes.baseAddress, !bytes.isEmpty else { return "" }
         var text = String(decoding: bytes, as: UTF8.self)

@@ -90,6 +90,8 @@ struct JSONPlainItemsTests {
         for (json, message) in [
             (#"[{"name": "ok"}, {"name": "a" "checked": true}]"#, "1:31"),
             (#"[{"name": "ok"},]"#, "trailing comma"),
+            (#"[{"name": "a",}]"#, "1:15: error: trailing comma"),
+            (#"[{"name": "a", "children": [{"name": "b"},]}]"#, "1:43: error: trailing comma"),
             (#"[{"checked": true}]"#, "item has no name"),
             ("[{\"name\": \"a\u{1}b\"}]", "control character"),
         ] {
