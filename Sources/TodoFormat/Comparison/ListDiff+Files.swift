@@ -19,6 +19,8 @@ extension ListDiff {
         var digests: [ItemDigests] = []
         for input in inputs {
             var sink = ItemDigests()
+            // The new list keeps its items from where it first differs from the old one.
+            sink.reference = digests.first?.hashes
             if let reader = try Self.reader(input, format) {
                 try reader.read(input, options: options, plainNamesInto: &sink)
             }
@@ -52,6 +54,10 @@ extension ListDiff {
         guard !oldRange.isEmpty || !newRange.isEmpty else { return }
         var middles: [[ItemAlignment.Entry]] = []
         for (input, range) in zip(inputs, [oldRange, newRange]) {
+            if !middles.isEmpty, let kept = b.window(range, common: middles[0], from: prefix) {
+                middles.append(kept)
+                break
+            }
             var window = ItemWindow(range: range)
             if !range.isEmpty, let reader = try Self.reader(input, format) {
                 do {
@@ -103,6 +109,42 @@ struct ItemDigests: PlainItemSink {
     var hashes: [Int] = []
     var depths: [UInt8] = []
     var metadata: [Field] = []
+    /// The other list's digests: from the first item that differs from them on, the items
+    /// are kept (`keptAtMost` of them), so that a diff with few changes reads this file
+    /// once (the items between the equal ends are otherwise read again).
+    var reference: [Int]? = nil
+    /// The index of the first item whose digest is not the reference's; nil while none.
+    private(set) var firstDifference: Int? = nil
+    private(set) var kept: [ItemAlignment.Entry] = []
+    static let keptAtMost = 4096
+
+    /// The entries of the items in `range` when they were kept or are among the items
+    /// before the first difference, which are those of `common` (the other list's window,
+    /// which starts at `start`); nil when the window reaches past what was kept.
+    func window(_ range: Range<Int>, common: [ItemAlignment.Entry], from start: Int) -> [ItemAlignment.Entry]? {
+        guard reference != nil, range.lowerBound == start else { return nil }
+        let first = firstDifference ?? hashes.count
+        guard range.lowerBound <= first, range.upperBound <= first + kept.count,
+            first - start <= common.count
+        else { return nil }
+        if range.upperBound <= first { return Array(common[0..<range.count]) }
+        return Array(common[0..<(first - start)]) + kept[0..<(range.upperBound - first)]
+    }
+
+    /// Appends an item's digest and depth; keeps its entry (made by `entry`) from the first
+    /// difference on.
+    @inline(__always)
+    private mutating func append(_ digest: Int, depth: Int, entry: () -> ItemAlignment.Entry) {
+        if let reference {
+            let index = hashes.count
+            if firstDifference == nil && (index >= reference.count || reference[index] != digest) {
+                firstDifference = index
+            }
+            if firstDifference != nil && kept.count < Self.keptAtMost { kept.append(entry()) }
+        }
+        hashes.append(digest)
+        depths.append(UInt8(clamping: depth))
+    }
 
     mutating func begin(metadata: [Field]) { self.metadata = metadata }
 
@@ -120,8 +162,7 @@ struct ItemDigests: PlainItemSink {
             }
             digest.combine(UInt64(UInt(bitPattern: hasher.finalize())))
         }
-        hashes.append(digest.value)
-        depths.append(UInt8(clamping: depth))
+        append(digest.value, depth: depth) { ItemWindow.entry(item, depth: depth) }
     }
 
     /// Plain items, hashed as `item(_:depth:)` hashes the same items (they have no fields).
@@ -130,8 +171,9 @@ struct ItemDigests: PlainItemSink {
             let section = entry.depth == 0 && entry.section >= 0 ? sections[entry.section] : nil
             var digest = Self.digest(depth: entry.depth, status: entry.status, section: section)
             digest.combine(bytes: UnsafeBufferPointer(rebasing: text[entry.nameStart..<entry.nameEnd]))
-            hashes.append(digest.value)
-            depths.append(UInt8(clamping: entry.depth))
+            append(digest.value, depth: entry.depth) {
+                ItemWindow.entry(ItemWindow.item(entry, text: text, section: section), depth: entry.depth)
+            }
         }
     }
 
@@ -167,10 +209,22 @@ struct ItemWindow: PlainItemSink {
         defer { index += 1 }
         if index >= range.upperBound { throw Done() }
         guard index >= range.lowerBound else { return }
+        entries.append(Self.entry(item, depth: depth))
+    }
+
+    /// An item as an entry that does not keep the file's text alive.
+    static func entry(_ item: TodoItem, depth: Int) -> ItemAlignment.Entry {
         var item = item
         item.children = []
         item.detachName()
-        entries.append(ItemAlignment.Entry(item, depth: depth))
+        return ItemAlignment.Entry(item, depth: depth)
+    }
+
+    /// A plain item as an item; `section` is its section (for a top-level item).
+    static func item(_ entry: PlainItem, text: UnsafeBufferPointer<UInt8>, section: String?) -> TodoItem {
+        let name = Substring(
+            String(decoding: UnsafeBufferPointer(rebasing: text[entry.nameStart..<entry.nameEnd]), as: UTF8.self))
+        return TodoItem(nameStorage: name, status: entry.status, fields: [], children: [], section: section)
     }
 
     /// Plain items: those before the window are only counted.
@@ -180,12 +234,8 @@ struct ItemWindow: PlainItemSink {
                 index += 1
                 continue
             }
-            let name = Substring(
-                String(decoding: UnsafeBufferPointer(rebasing: text[entry.nameStart..<entry.nameEnd]), as: UTF8.self))
             let section = entry.depth == 0 && entry.section >= 0 ? sections[entry.section] : nil
-            try item(
-                TodoItem(nameStorage: name, status: entry.status, fields: [], children: [], section: section),
-                depth: entry.depth)
+            try item(Self.item(entry, text: text, section: section), depth: entry.depth)
         }
     }
 

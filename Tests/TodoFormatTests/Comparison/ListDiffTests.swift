@@ -123,6 +123,41 @@ struct ListDiffFilesTests {
         #expect(!fromFiles.isEmpty)
     }
 
+    /// The new file keeps its items from its first difference on (`ItemDigests.kept`, at most
+    /// 4,096): a window inside them is not read again, a longer one is.
+    @Test("large lists, the changes close together or far apart, the old list in JSON or a checklist", arguments: 0..<8)
+    func keptWindow(seed: Int) throws {
+        var generator = SeededGenerator(seed: UInt64(seed))
+        var lines: [String] = ["# Start"]
+        for k in 0..<6000 {
+            let depth = k == 0 ? 0 : Int.random(in: 0...2, using: &generator) / 2
+            if k % 1000 == 999 { lines.append("## Part \(k / 1000)") }
+            lines.append(String(repeating: "  ", count: depth) + "- [ ] item \(k % 53)")
+        }
+        var edited = lines
+        let spread = seed % 2 == 0 ? 100 : 5900
+        let start = Int.random(in: 1..<(edited.count - spread - 5), using: &generator)
+        for _ in 0..<Int.random(in: 1...3, using: &generator) {
+            let k = start + Int.random(in: 0..<spread, using: &generator)
+            switch Int.random(in: 0..<4, using: &generator) {
+            case 0: edited[k] = edited[k].replacingOccurrences(of: "[ ]", with: "[x]")
+            case 1: edited[k] += " renamed"
+            case 2: edited.remove(at: k)
+            default: edited.insert("- [ ] new \(k)", at: k)
+            }
+        }
+        let folder = try TemporaryDirectory()
+        let old = try TodoList(markdown: lines.joined(separator: "\n") + "\n")
+        let a = folder.url.appendingPathComponent(seed % 4 < 2 ? "a.json" : "a.md")
+        try Data(try old.encoded(as: seed % 4 < 2 ? .json : .markdown)).write(to: a)
+        let b = folder.url.appendingPathComponent("b.md")
+        try (edited.joined(separator: "\n") + "\n").write(to: b, atomically: false, encoding: .utf8)
+        let fromFiles = try ListDiff(old: a, new: b)
+        let fromLists = ListDiff(from: try TodoList(contentsOf: a), to: try TodoList(contentsOf: b))
+        #expect(fromFiles.changes.map(\.description) == fromLists.changes.map(\.description))
+        #expect(!fromFiles.isEmpty)
+    }
+
     /// A checklist's plain items are hashed from its bytes, a JSON file's items from their
     /// strings: the same list in both, one name composed and the other decomposed, is no change.
     @Test("a checklist against the same list in JSON, accents composed or not, is no change; an edit is one")
