@@ -58,10 +58,17 @@ extension ListDiff {
                 middles.append(kept)
                 break
             }
-            var window = ItemWindow(range: range)
-            if !range.isEmpty, let reader = try Self.reader(input, format) {
+            let reader = range.isEmpty ? nil : try Self.reader(input, format)
+            // A JSON list is read from the last top-level item its reading noted before the window.
+            let resume = reader is JSONFormat ? digests[middles.count].start(before: range.lowerBound) : nil
+            var window = ItemWindow(range: range, from: resume?.index ?? 0)
+            if let reader {
                 do {
-                    try reader.read(input, options: options, plainNamesInto: &window)
+                    if let resume, let json = reader as? JSONFormat {
+                        try json.read(input, options: options, from: resume.offset, plainNamesInto: &window)
+                    } else {
+                        try reader.read(input, options: options, plainNamesInto: &window)
+                    }
                 } catch is ItemWindow.Done {}
             }
             middles.append(window.entries)
@@ -117,6 +124,25 @@ struct ItemDigests: PlainItemSink {
     private(set) var firstDifference: Int? = nil
     private(set) var kept: [ItemAlignment.Entry] = []
     static let keptAtMost = 4096
+    /// Where some top-level items start in the file (an item's index, its offset), one in
+    /// every 64 items or more, from a reader that can start there again (JSON).
+    private var starts: [(index: Int, offset: Int)] = []
+
+    mutating func nextTopLevelItem(at offset: Int, pending: Int) {
+        let index = hashes.count + pending
+        if starts.isEmpty || index - starts[starts.count - 1].index >= 64 { starts.append((index, offset)) }
+    }
+
+    /// The last top-level item noted at or before `index`.
+    func start(before index: Int) -> (index: Int, offset: Int)? {
+        var low = 0
+        var high = starts.count
+        while low < high {
+            let mid = (low + high) / 2
+            if starts[mid].index <= index { low = mid + 1 } else { high = mid }
+        }
+        return low == 0 ? nil : starts[low - 1]
+    }
 
     /// The entries of the items in `range` when they were kept or are among the items
     /// before the first difference, which are those of `common` (the other list's window,
@@ -201,7 +227,11 @@ struct ItemWindow: PlainItemSink {
     var entries: [ItemAlignment.Entry] = []
     private var index = 0
 
-    init(range: Range<Int>) { self.range = range }
+    /// The window `range` of a reading whose first item has the index `start`.
+    init(range: Range<Int>, from start: Int = 0) {
+        self.range = range
+        index = start
+    }
 
     mutating func begin(metadata: [Field]) {}
 

@@ -114,6 +114,15 @@ protocol PlainItemSink: ItemSink {
     /// nothing to unescape, no `"` and no control character), their names in `text`, their
     /// sections in `sections`.
     mutating func items(plain: ArraySlice<PlainItem>, text: UnsafeBufferPointer<UInt8>, sections: [String]) throws
+
+    /// Where in the file the next top-level item starts, from a reader that can start there
+    /// again (a JSON list's reader: `JSONFormat.read(_:options:from:plainNamesInto:)`);
+    /// `pending` items before it are read but not yet handed to the sink.
+    mutating func nextTopLevelItem(at offset: Int, pending: Int)
+}
+
+extension PlainItemSink {
+    mutating func nextTopLevelItem(at offset: Int, pending: Int) {}
 }
 
 /// A format's writer of a new file: a sink that owns its output.

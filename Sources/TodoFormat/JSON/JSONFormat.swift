@@ -37,6 +37,17 @@ struct JSONFormat: ListFormat {
         }
     }
 
+    /// `read(_:options:plainNamesInto:)` from the top-level item at `offset` (where a reading
+    /// of the same file said one starts) to the end of the list.
+    func read<S: PlainItemSink>(
+        _ input: Input, options: ListOptions, from offset: Int, plainNamesInto sink: inout S
+    ) throws {
+        try read(input, sink: &sink) { buffer, sink in
+            try JSONListReader.read(
+                buffer, path: input.name, schema: options.schema, from: offset, plainNamesInto: &sink)
+        }
+    }
+
     private func read<S: ItemSink>(
         _ input: Input, sink: inout S, with read: (UnsafeBufferPointer<UInt8>, inout S) throws -> Void
     ) throws {

@@ -92,10 +92,32 @@ enum JSONListReader {
             return try readArray(&scanner, schema: schema, into: &sink)
         }
         try scanner.expect(UInt8(ascii: "["), "'['")
+        try readElements(&scanner, schema: schema, first: true, plainNamesInto: &sink)
+    }
+
+    /// `read(_:path:schema:key:plainNamesInto:)` from the top-level item at `offset` on, to
+    /// the end of its array: where a reading of the whole file said one starts
+    /// (`PlainItemSink.nextTopLevelItem(at:)`).
+    static func read<S: PlainItemSink>(
+        _ bytes: UnsafeBufferPointer<UInt8>, path: String, schema: ItemSchema, from offset: Int,
+        plainNamesInto sink: inout S
+    ) throws {
+        var scanner = JSONScanner(bytes: bytes, path: path)
+        scanner.position = offset
+        try sink.itemTree(try readItem(&scanner, schema: schema, depth: 0), depth: 0)
+        try readElements(&scanner, schema: schema, first: false, plainNamesInto: &sink)
+    }
+
+    /// The array's items from the scanner on (after `[`, or after an item when not
+    /// `first`), through the closing `]`.
+    private static func readElements<S: PlainItemSink>(
+        _ scanner: inout JSONScanner, schema: ItemSchema, first: Bool, plainNamesInto sink: inout S
+    ) throws {
         var plain = JSONPlainItems()
-        var first = true
+        var first = first
         while try scanner.nextElement(close: UInt8(ascii: "]"), first: &first) {
             let start = scanner.position
+            sink.nextTopLevelItem(at: start, pending: plain.items.count)
             if plain.read(&scanner, depth: 0) {
                 if plain.items.count >= 4096 { try plain.flush(into: &sink, text: scanner.bytes) }
                 continue
