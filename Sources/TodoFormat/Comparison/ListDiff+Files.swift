@@ -60,11 +60,12 @@ extension ListDiff {
             }
             let reader = range.isEmpty ? nil : try Self.reader(input, format)
             // A JSON list is read from the last top-level item its reading noted before the window.
-            let resume = reader is JSONFormat ? digests[middles.count].start(before: range.lowerBound) : nil
+            let json = reader as? JSONFormat
+            let resume = json == nil ? nil : digests[middles.count].start(before: range.lowerBound)
             var window = ItemWindow(range: range, from: resume?.index ?? 0)
             if let reader {
                 do {
-                    if let resume, let json = reader as? JSONFormat {
+                    if let resume, let json {
                         try json.read(input, options: options, from: resume.offset, plainNamesInto: &window)
                     } else {
                         try reader.read(input, options: options, plainNamesInto: &window)
@@ -150,10 +151,9 @@ struct ItemDigests: PlainItemSink {
     func window(_ range: Range<Int>, common: [ItemAlignment.Entry], from start: Int) -> [ItemAlignment.Entry]? {
         guard reference != nil, range.lowerBound == start else { return nil }
         let first = firstDifference ?? hashes.count
-        guard range.lowerBound <= first, range.upperBound <= first + kept.count,
+        guard range.lowerBound <= first, first <= range.upperBound, range.upperBound <= first + kept.count,
             first - start <= common.count
         else { return nil }
-        if range.upperBound <= first { return Array(common[0..<range.count]) }
         return Array(common[0..<(first - start)]) + kept[0..<(range.upperBound - first)]
     }
 

@@ -92,7 +92,7 @@ enum JSONListReader {
             return try readArray(&scanner, schema: schema, into: &sink)
         }
         try scanner.expect(UInt8(ascii: "["), "'['")
-        try readElements(&scanner, schema: schema, first: true, plainNamesInto: &sink)
+        try readElements(&scanner, schema: schema, plainNamesInto: &sink)
     }
 
     /// `read(_:path:schema:key:plainNamesInto:)` from the top-level item at `offset` on, to
@@ -104,17 +104,16 @@ enum JSONListReader {
     ) throws {
         var scanner = JSONScanner(bytes: bytes, path: path)
         scanner.position = offset
-        try sink.itemTree(try readItem(&scanner, schema: schema, depth: 0), depth: 0)
-        try readElements(&scanner, schema: schema, first: false, plainNamesInto: &sink)
+        try readElements(&scanner, schema: schema, plainNamesInto: &sink)
     }
 
-    /// The array's items from the scanner on (after `[`, or after an item when not
-    /// `first`), through the closing `]`.
+    /// The array's items from the scanner on (after `[`, or at an item), through the
+    /// closing `]`.
     private static func readElements<S: PlainItemSink>(
-        _ scanner: inout JSONScanner, schema: ItemSchema, first: Bool, plainNamesInto sink: inout S
+        _ scanner: inout JSONScanner, schema: ItemSchema, plainNamesInto sink: inout S
     ) throws {
         var plain = JSONPlainItems()
-        var first = first
+        var first = true
         while try scanner.nextElement(close: UInt8(ascii: "]"), first: &first) {
             let start = scanner.position
             sink.nextTopLevelItem(at: start, pending: plain.items.count)
