@@ -158,3 +158,49 @@ struct ByteSink {
         return buffer
     }
 }
+
+/// Writes bytes at a pointer into memory that has room for them.
+struct BytePen {
+    var at: UnsafeMutablePointer<UInt8>
+
+    init(at start: UnsafeMutablePointer<UInt8>) {
+        at = start
+    }
+
+    @inline(__always)
+    mutating func put(_ text: StaticString) {
+        at.update(from: text.utf8Start, count: text.utf8CodeUnitCount)
+        at += text.utf8CodeUnitCount
+    }
+
+    @inline(__always)
+    mutating func put(_ bytes: UnsafeBufferPointer<UInt8>) {
+        guard let source = bytes.baseAddress else { return }
+        at.update(from: source, count: bytes.count)
+        at += bytes.count
+    }
+
+    @inline(__always)
+    mutating func put(byte: UInt8) {
+        at.pointee = byte
+        at += 1
+    }
+
+    mutating func spaces(_ n: Int) {
+        at.update(repeating: UInt8(ascii: " "), count: n)
+        at += n
+    }
+
+    /// `n` tabs, stored eight at a time (a loop of single bytes becomes a call of `memset`):
+    /// up to seven bytes after them are written over too, so the room asked for must allow
+    /// for them.
+    @inline(__always)
+    mutating func tabs(_ n: Int) {
+        var i = 0
+        while i < n {
+            UnsafeMutableRawPointer(at + i).storeBytes(of: 0x0909_0909_0909_0909 as UInt64, as: UInt64.self)
+            i += 8
+        }
+        at += n
+    }
+}

@@ -17,8 +17,8 @@ struct JSONListWriter: ListWriter {
     /// The section of the last item written in one piece, and its name as a JSON string.
     private var lastSection: String?
     private var lastSectionJSON: [UInt8] = []
-    /// Keys of fields met lately, and whether they go under `fields`.
-    private var nestingKeys: [(key: String, nests: Bool)] = []
+    /// Which fields go under `fields`.
+    private var nesting: FieldNesting
 
     /// Whether the layout is todofmt's own: items are then written without building entries.
     private let isStandard: Bool
@@ -32,6 +32,7 @@ struct JSONListWriter: ListWriter {
         self.layout = layout
         isStandard = layout == ItemLayout()
         entryKeys = layout.entryKeys
+        nesting = FieldNesting(layout)
     }
 
     mutating func begin(metadata: [Field]) {
@@ -184,21 +185,13 @@ struct JSONListWriter: ListWriter {
     /// `fields`.
     private mutating func writeStandardFields(of item: TodoItem) {
         var nested: [Field] = []
-        var isCustom = false
-        if case .custom = item.status { isCustom = true }
         for field in item.fields {
-            let key = field.key
-            let taken =
-                key == entryKeys.name || key == entryKeys.checked
-                || (key == entryKeys.status && isCustom) || (key == entryKeys.section && item.section != nil)
-            if taken || mustNest(key) || key == entryKeys.fields
-                || (key == entryKeys.children && !item.children.isEmpty)
-            {
+            if nesting.nests(field.key, of: item, hasChildren: !item.children.isEmpty) {
                 nested.append(field)
                 continue
             }
             sink.write(static: ", ")
-            JSONText.writeString(Substring(key), to: &sink)
+            JSONText.writeString(Substring(field.key), to: &sink)
             sink.write(static: ": ")
             JSONText.writeValue(field.value, to: &sink)
         }
@@ -208,16 +201,6 @@ struct JSONListWriter: ListWriter {
             sink.write(static: ": ")
             JSONText.writeValue(.dictionary(nested), to: &sink)
         }
-    }
-
-    /// `layout.schema.mustNest(key)`, kept for the last few keys: items repeat their keys,
-    /// and the schema's answer takes a dictionary look-up or two.
-    private mutating func mustNest(_ key: String) -> Bool {
-        if let known = nestingKeys.first(where: { $0.key == key }) { return known.nests }
-        let nests = layout.schema.mustNest(key)
-        if nestingKeys.count >= 16 { nestingKeys.removeFirst() }
-        nestingKeys.append((key, nests))
-        return nests
     }
 
     /// A section's name as a JSON string: the same for a thousand items in a row, so kept.
@@ -291,38 +274,5 @@ struct JSONListWriter: ListWriter {
             sink.write(static: "]}")
             level -= 1
         }
-    }
-}
-
-/// Writes bytes at a pointer into memory that has room for them.
-private struct BytePen {
-    var at: UnsafeMutablePointer<UInt8>
-
-    init(at start: UnsafeMutablePointer<UInt8>) {
-        at = start
-    }
-
-    @inline(__always)
-    mutating func put(_ text: StaticString) {
-        at.update(from: text.utf8Start, count: text.utf8CodeUnitCount)
-        at += text.utf8CodeUnitCount
-    }
-
-    @inline(__always)
-    mutating func put(_ bytes: UnsafeBufferPointer<UInt8>) {
-        guard let source = bytes.baseAddress else { return }
-        at.update(from: source, count: bytes.count)
-        at += bytes.count
-    }
-
-    @inline(__always)
-    mutating func put(byte: UInt8) {
-        at.pointee = byte
-        at += 1
-    }
-
-    mutating func spaces(_ n: Int) {
-        at.update(repeating: UInt8(ascii: " "), count: n)
-        at += n
     }
 }

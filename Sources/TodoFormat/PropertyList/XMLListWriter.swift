@@ -1,23 +1,33 @@
 /// Writes a new XML property list as the items arrive, as `PropertyListWriter` writes the
-/// whole list (byte for byte, warnings too), without holding the list: each item is written
-/// when the next one tells whether it has children (they go in its dictionary, last). An
-/// item's own entries come from `ItemLayout.entries`, so only a layout without a file's key
-/// order (whose children may come before other keys) is streamed.
+/// whole list (byte for byte, warnings too), without holding the list. An item's dictionary
+/// is left open when it is written: the next item tells whether its children's array opens
+/// in it (children go last) or it ends. An item's own entries come from
+/// `ItemLayout.entries`, so only a layout without a file's key order (whose children may
+/// come before other keys) is streamed.
 struct XMLListWriter: ListWriter {
     private var sink: ByteSink
     private let outputName: String
     private let layout: ItemLayout
     private let keys: ItemLayout.EntryKeys
     private let xml: XMLPropertyListWriter
-    /// Whether the layout is todofmt's own: an item without fields is then written without
-    /// building its entries (`writeStandard`).
+    /// Whether the layout is todofmt's own: items are then written without building their
+    /// entries, and a checklist's plain items from their bytes.
     private let isStandard: Bool
-    /// The item that waits for the next, and its depth.
+    /// Which fields go under `fields` (in todofmt's own layout).
+    private var nesting: FieldNesting
+    /// The depth of the item whose dictionary is open (-1 before the first).
+    private var open = OpenItems()
+    /// An item with a field keyed as children are, whose entries depend on whether it has
+    /// children (the field then goes under `fields`): written when the next item tells.
     private var pending: (item: TodoItem, depth: Int)?
-    private var started = false
     private var leftOutMetadata: [Field] = []
     private var log = WarningLog()
     private var positions = ItemPositions()
+    /// The section of the last plain item, as element content: the same for many items.
+    private var lastSection: String?
+    private var lastSectionText: [UInt8] = []
+    /// The children's key as a line's element, without the line's tabs.
+    private let childrenKeyLine: [UInt8]
 
     init(into sink: ByteSink, outputName: String, layout: ItemLayout) {
         self.sink = sink
@@ -26,6 +36,10 @@ struct XMLListWriter: ListWriter {
         keys = layout.entryKeys
         xml = XMLPropertyListWriter(layout: layout)
         isStandard = layout == ItemLayout()
+        nesting = FieldNesting(layout)
+        var keyLine = ByteSink()
+        xml.writeKey(keys.children, depth: 0, to: &keyLine)
+        childrenKeyLine = keyLine.buffer
     }
 
     mutating func begin(metadata: [Field]) { leftOutMetadata = metadata }
@@ -33,68 +47,133 @@ struct XMLListWriter: ListWriter {
     /// An item at `depth`, taken as one below the item before when it is deeper (as
     /// `ListBuilder` takes it).
     mutating func item(_ item: TodoItem, depth: Int) {
-        let depth = min(max(depth, 0), (pending?.depth ?? -1) + 1)
+        let depth = min(max(depth, 0), open.lastDepth + 1)
         positions.advance(depth: depth)
         let position = positions
         PropertyListFormat.noteLosses(of: item, binary: false, at: { position.current }, in: &log)
-        if !started {
-            sink.write(static: XMLPropertyListWriter.header)
-            sink.write(static: "<array>\n")
-            started = true
-        }
-        writePending(nextDepth: depth)
+        step(to: depth)
+        // Its children come after it, as items of their own.
         var bare = item
         if !bare.children.isEmpty { bare.children = [] }
-        pending = (bare, depth)
+        if item.fields.contains(where: { $0.key == keys.children }) {
+            pending = (bare, depth)
+            return
+        }
+        writeEntries(of: bare, depth: depth, hasChildren: false)
+    }
+
+    var takesPlainNames: Bool { isStandard }
+
+    /// Plain items of a checklist, each written from its name's bytes in one piece when XML
+    /// takes them as they are (`ByteScan.containsXMLSpecial`; a plain name has no control
+    /// character): the common item. Others are made into
+    /// items and written as any item is.
+    mutating func items(plain: ArraySlice<PlainItem>, text: UnsafeBufferPointer<UInt8>, sections: [String]) throws {
+        for item in plain {
+            let name = UnsafeBufferPointer(rebasing: text[item.nameStart..<item.nameEnd])
+            let depth = min(max(item.depth, 0), open.lastDepth + 1)
+            let section = depth == 0 && item.section >= 0 ? sections[item.section] : nil
+            var statusByte: UInt8 = 0
+            if case .custom(let scalar) = item.status, scalar.value > 0x20 && scalar.value < 0x7F,
+                scalar != "<" && scalar != ">" && scalar != "&"
+            {
+                statusByte = UInt8(scalar.value)
+            }
+            guard isStandard, statusByte != 0 || item.status == .open || item.status == .done,
+                !ByteScan.containsXMLSpecial(name), section.map({ isPlain($0) }) ?? true
+            else {
+                try self.item(plainName: name, status: item.status, section: section, depth: depth)
+                continue
+            }
+            positions.advance(depth: depth)
+            step(to: depth)
+            writePlain(name: name, isDone: item.status == .done, statusByte: statusByte, section: section, depth: depth)
+        }
+    }
+
+    /// Whether a section holds nothing XML 1.0 cannot (`noteLosses` has nothing to say of
+    /// it); its element content is then kept in `lastSectionText`.
+    private mutating func isPlain(_ section: String) -> Bool {
+        if section == lastSection { return true }
+        guard !XMLRenderer.mayHaveForbidden(section) else { return false }
+        var out = ByteSink()
+        xml.escaped(section, to: &out)
+        lastSection = section
+        lastSectionText = out.buffer
+        return true
     }
 
     mutating func end() {
-        guard started else {
+        guard open.lastDepth >= 0 else {
             sink.write(static: XMLPropertyListWriter.header)
             sink.write(static: "<array/>\n")
             sink.write(static: XMLPropertyListWriter.footer)
             return
         }
-        writePending(nextDepth: 0)
+        step(to: 0)
         sink.write(static: "</array>\n")
         sink.write(static: XMLPropertyListWriter.footer)
     }
 
-    /// Writes the waiting item, now that the next is at `nextDepth` (0 after the last): with
-    /// its children's array opened when it is deeper, else closed with the levels it ends.
-    private mutating func writePending(nextDepth: Int) {
-        guard let (item, depth) = pending else { return }
-        pending = nil
-        let indent = 1 + 2 * depth
-        let hasChildren = nextDepth > depth
-        let open: Bool
-        if isStandard && item.fields.isEmpty {
-            writeStandard(item, indent: indent)
-            open = true
-        } else {
-            open = xml.writeOpen(
-                layout.entries(of: item, keys: keys, hasChildren: hasChildren), depth: indent, to: &sink)
+    /// Ends what the items before leave open for an item at `depth` (0 at the end): writes the
+    /// pending item, then opens the last item's children's array when the next is deeper, or
+    /// ends its dictionary and the levels the next item leaves.
+    private mutating func step(to depth: Int) {
+        if let (item, itemDepth) = pending {
+            pending = nil
+            writeEntries(of: item, depth: itemDepth, hasChildren: depth > itemDepth)
         }
-        // (An item's dictionary is never empty: it has the name.)
-        if hasChildren && open {
-            xml.writeKey(keys.children, depth: indent + 1, to: &sink)
-            xml.line(indent + 1, "<array>\n", to: &sink)
+        let last = open.lastDepth
+        let step = open.advance(to: depth)
+        guard last >= 0 else {
+            sink.write(static: XMLPropertyListWriter.header)
+            sink.write(static: "<array>\n")
             return
         }
-        if open { xml.line(indent, "</dict>\n", to: &sink) }
-        // Close the children's arrays of the items above, down to the next item's depth.
-        var level = depth
-        while level > nextDepth {
-            level -= 1
-            let parentIndent = 1 + 2 * level
-            xml.line(parentIndent + 1, "</array>\n", to: &sink)
-            xml.line(parentIndent, "</dict>\n", to: &sink)
+        let indent = 1 + 2 * last
+        let keyLine = step.opensChildren ? childrenKeyLine : []
+        // Two lines for each level (and seven bytes `tabs` may write past the last).
+        let most = (step.closes + 1) * (2 * indent + 32) + keyLine.count + 8
+        sink.write(upTo: most) { start in
+            var pen = BytePen(at: start)
+            if step.opensChildren {
+                pen.tabs(indent + 1)
+                keyLine.withUnsafeBufferPointer { pen.put($0) }
+                pen.tabs(indent + 1)
+                pen.put("<array>\n")
+                return start.distance(to: pen.at)
+            }
+            pen.tabs(indent)
+            pen.put("</dict>\n")
+            var level = last
+            while level > depth {
+                level -= 1
+                let parentIndent = 1 + 2 * level
+                pen.tabs(parentIndent + 1)
+                pen.put("</array>\n")
+                pen.tabs(parentIndent)
+                pen.put("</dict>\n")
+            }
+            return start.distance(to: pen.at)
         }
-        sink.flushIfFull()
     }
 
-    /// The entries `ItemLayout.entries` gives an item without fields in todofmt's own layout
-    /// (its name, `checked`, a custom status, a section), written as `writeOpen` writes them.
+    /// An item's dictionary, without its end.
+    private mutating func writeEntries(of item: TodoItem, depth: Int, hasChildren: Bool) {
+        let indent = 1 + 2 * depth
+        if isStandard {
+            writeStandard(item, indent: indent)
+            if !item.fields.isEmpty { writeStandardFields(of: item, indent: indent, hasChildren: hasChildren) }
+        } else {
+            // (Never `<dict/>`: an item's dictionary has its name.)
+            _ = xml.writeOpen(
+                layout.entries(of: item, keys: keys, hasChildren: hasChildren), depth: indent, to: &sink)
+        }
+    }
+
+    /// The entries `ItemLayout.entries` gives an item in todofmt's own layout before its
+    /// fields (its name, `checked`, a custom status, a section), written as `writeOpen`
+    /// writes them.
     private mutating func writeStandard(_ item: TodoItem, indent: Int) {
         xml.line(indent, "<dict>\n", to: &sink)
         xml.line(indent + 1, "<key>name</key>\n", to: &sink)
@@ -115,6 +194,71 @@ struct XMLListWriter: ListWriter {
             xml.line(indent + 1, "<string>", to: &sink)
             xml.escaped(section, to: &sink)
             sink.write(static: "</string>\n")
+        }
+    }
+
+    /// The fields of an item in todofmt's own layout, after its name, `checked`, status and
+    /// section: as `ItemLayout.entries` gives them for that layout (`FieldNesting`), nulls
+    /// left out as `writeOpen` leaves them out.
+    private mutating func writeStandardFields(of item: TodoItem, indent: Int, hasChildren: Bool) {
+        var nested: [Field] = []
+        for field in item.fields {
+            if nesting.nests(field.key, of: item, hasChildren: hasChildren) {
+                nested.append(field)
+                continue
+            }
+            if case .null = field.value { continue }
+            xml.writeKey(field.key, depth: indent + 1, to: &sink)
+            xml.write(field.value, depth: indent + 1, to: &sink)
+        }
+        if !nested.isEmpty {
+            xml.writeKey(keys.fields, depth: indent + 1, to: &sink)
+            xml.write(.dictionary(nested), depth: indent + 1, to: &sink)
+        }
+    }
+
+    /// `writeStandard` for a plain item whose name, status and section XML takes as they are
+    /// (the section's text in `lastSectionText`): one write into the sink rather than a dozen
+    /// (each write has a cost of its own, more than the copying).
+    private mutating func writePlain(
+        name: UnsafeBufferPointer<UInt8>, isDone: Bool, statusByte: UInt8, section: String?, depth: Int
+    ) {
+        let indent = 1 + 2 * depth
+        let sectionText = section == nil ? [] : lastSectionText
+        // Nine lines at most, each indented (and seven bytes `tabs` may write past the last),
+        // and 170 bytes of tags.
+        let most = 9 * (indent + 1) + 8 + 170 + name.count + sectionText.count
+        sink.write(upTo: most) { start in
+            var pen = BytePen(at: start)
+            pen.tabs(indent)
+            pen.put("<dict>\n")
+            pen.tabs(indent + 1)
+            pen.put("<key>name</key>\n")
+            pen.tabs(indent + 1)
+            pen.put("<string>")
+            pen.put(name)
+            pen.put("</string>\n")
+            pen.tabs(indent + 1)
+            pen.put("<key>checked</key>\n")
+            pen.tabs(indent + 1)
+            pen.put(isDone ? "<true/>\n" : "<false/>\n")
+            if statusByte != 0 {
+                pen.tabs(indent + 1)
+                pen.put("<key>status</key>\n")
+                pen.tabs(indent + 1)
+                pen.put("<string>")
+                pen.put(byte: statusByte)
+                pen.put("</string>\n")
+            }
+            if section != nil {
+                pen.tabs(indent + 1)
+                pen.put("<key>section</key>\n")
+                pen.tabs(indent + 1)
+                pen.put("<string>")
+                sectionText.withUnsafeBufferPointer { pen.put($0) }
+                pen.put("</string>\n")
+            }
+            return start.distance(to: pen.at)
         }
     }
 

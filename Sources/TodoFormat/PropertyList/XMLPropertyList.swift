@@ -434,7 +434,8 @@ struct XMLPropertyListWriter {
         sink.write(static: "</key>\n")
     }
 
-    private func write(_ value: FieldValue, depth: Int, to sink: inout ByteSink) {
+    /// A value's element(s), the first after `depth` tabs (nothing for null).
+    func write(_ value: FieldValue, depth: Int, to sink: inout ByteSink) {
         switch value {
         case .string(let s):
             line(depth, "<string>", to: &sink)

@@ -637,3 +637,39 @@ extension WarningLog {
         }
     }
 }
+
+/// Which fields of an item in todofmt's own layout go under `fields` rather than under their
+/// own key, as `ItemLayout.entries(of:keys:hasChildren:)` decides for that layout: a field
+/// whose key would be read back as a role, or that a role's key took. For writers that write
+/// such items without building their entries (JSON's, XML's).
+struct FieldNesting {
+    private let schema: ItemSchema
+    private let keys: ItemLayout.EntryKeys
+    /// The schema's answer for the last few keys: items repeat their keys, and the answer
+    /// takes a dictionary look-up or two.
+    private var known: [(key: String, nests: Bool)] = []
+
+    init(_ layout: ItemLayout) {
+        schema = layout.schema
+        keys = layout.entryKeys
+    }
+
+    /// Whether the field keyed `key` of `item` goes under `fields`; `hasChildren` tells
+    /// whether the item has children (their key is then taken).
+    mutating func nests(_ key: String, of item: TodoItem, hasChildren: Bool) -> Bool {
+        var isCustom = false
+        if case .custom = item.status { isCustom = true }
+        let taken =
+            key == keys.name || key == keys.checked || (key == keys.status && isCustom)
+            || (key == keys.section && item.section != nil)
+        return taken || key == keys.fields || (key == keys.children && hasChildren) || schemaNests(key)
+    }
+
+    private mutating func schemaNests(_ key: String) -> Bool {
+        if let answer = known.first(where: { $0.key == key }) { return answer.nests }
+        let nests = schema.mustNest(key)
+        if known.count >= 16 { known.removeFirst() }
+        known.append((key, nests))
+        return nests
+    }
+}

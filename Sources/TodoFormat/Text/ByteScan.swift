@@ -75,6 +75,14 @@ enum ByteScan {
             wordwise: { has($0, 0x22) | has($0, 0x5C) | hasBelow($0, 0x20) != 0 })
     }
 
+    /// Whether `bytes` holds `<`, `>`, `&` (what XML escapes) or 0xEF (the first byte of
+    /// U+FFFE and U+FFFF, which XML 1.0 cannot hold).
+    static func containsXMLSpecial(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        words(
+            bytes, bytewise: { $0 == 0x3C || $0 == 0x3E || $0 == 0x26 || $0 == 0xEF },
+            wordwise: { has($0, 0x3C) | has($0, 0x3E) | has($0, 0x26) | has($0, 0xEF) != 0 })
+    }
+
     /// Whether `bytes` holds a byte that keeps a name from being written as it is
     /// (`NameSyntax.isPlain`): one below 0x20, `\`, `&`, 0x7F, 0xC2, and `[` unless
     /// `allowingBrackets`.

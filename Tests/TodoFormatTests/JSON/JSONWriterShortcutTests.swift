@@ -106,7 +106,10 @@ struct ByteScanTests {
     @Test("agree with a byte-by-byte search", arguments: 0..<200)
     func agree(seed: Int) {
         var rng = SeededGenerator(seed: UInt64(seed))
-        let alphabet: [UInt8] = Array("abc xyz\u{E9}".utf8) + [0x22, 0x5C, 0x26, 0x09, 0x1F, 0x20, 0x7F, 0x80, 0xFF]
+        let alphabet: [UInt8] =
+            Array("abc xyz\u{E9}".utf8) + [
+                0x22, 0x5C, 0x26, 0x09, 0x1F, 0x20, 0x7F, 0x80, 0xFF, 0x3C, 0x3E, 0xEF, 0xEE,
+            ]
         let count = Int.random(in: 0..<40, using: &rng)
         var bytes = (0..<count).map { _ in UInt8.random(in: 0x61...0x7A, using: &rng) }
         for _ in 0..<Int.random(in: 0..<3, using: &rng) where !bytes.isEmpty {
@@ -118,6 +121,9 @@ struct ByteScanTests {
             #expect(
                 ByteScan.containsEscapeOrJSONEscape(buffer)
                     == bytes.contains { $0 < 0x20 || $0 == 0x22 || $0 == 0x5C || $0 == 0x26 })
+            #expect(
+                ByteScan.containsXMLSpecial(buffer)
+                    == bytes.contains { $0 == 0x3C || $0 == 0x3E || $0 == 0x26 || $0 == 0xEF })
             for start in 0...bytes.count {
                 #expect(
                     ByteScan.firstJSONStringSpecial(buffer, from: start)

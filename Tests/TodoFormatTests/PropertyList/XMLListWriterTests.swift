@@ -57,4 +57,65 @@ struct XMLListWriterTests {
         #expect(a.warnings.map(\.description) == b.warnings.map(\.description))
         #expect(!a.bytes.isEmpty)
     }
+
+    /// What the streamed writer writes of a checklist read with plain names as bytes (how
+    /// `convert` reads a checklist into it), and what the whole list's writer writes of the
+    /// checklist read as items.
+    static func bothWays(_ checklist: String) throws -> (streamed: Written, whole: Written) {
+        let input = Input(bytes: Array(checklist.utf8), name: "t.md")
+        var streamed = XMLListWriter(into: ByteSink(), outputName: "x.plist", layout: ItemLayout())
+        #expect(streamed.takesPlainNames)
+        _ = try MarkdownFormat().read(input, options: ListOptions(), into: &streamed, leavingOutTextFor: .plist)
+        var builder = ListBuilder()
+        try MarkdownFormat().read(input, options: ListOptions(), into: &builder)
+        var whole = PropertyListWriter(
+            format: PropertyListFormat(isBinary: false, embedded: nil), sink: ByteSink(), outputName: "x.plist",
+            layout: ItemLayout())
+        try builder.finish().send(to: &whole)
+        return (try streamed.finish(), try whole.finish())
+    }
+
+    @Test("a checklist's plain items are written as the whole list's writer writes them")
+    func plainItems() throws {
+        let checklist = """
+            - [ ] Milk
+            - [x] 日本語 🎉 *b* `code` [link](https://example.com)
+              - [/] Brown ones
+                - [<] status XML escapes
+                - [>] status XML escapes too
+                  - [?] four deep
+              - [ ] back up two
+            # Work &amp; <play>
+            - [ ] <tag> and a > b
+            - [ ] \u{FFFE} is not XML's, \u{FF61} is
+              - [-] x
+            - [ ] a field [prio:: 2] [due:: 2024-06-01T09:00:00Z]
+              - [ ] child of a field's item [children:: 3]
+                - [ ] its child
+            - [ ] x [note:: null]
+            # \u{FFFF} section
+            - [ ] under a section XML cannot hold
+            # Home
+            - [✓] a status that is not ASCII
+            - [ ] last
+
+            """
+        let (streamed, whole) = try Self.bothWays(checklist)
+        #expect(String(decoding: streamed.bytes, as: UTF8.self) == String(decoding: whole.bytes, as: UTF8.self))
+        #expect(streamed.warnings.map(\.description) == whole.warnings.map(\.description))
+        #expect(streamed.warnings.count == 2, "\(streamed.warnings)")  // U+FFFE and U+FFFF; a null
+    }
+
+    @Test("random lists, read from their checklists, many items to a call", arguments: 0..<40)
+    func plainRandomLists(seed: Int) throws {
+        var rng = SeededGenerator(seed: UInt64(seed))
+        var list = TodoList(items: [])
+        for _ in 0..<(seed < 35 ? 8 : 600) { list.items.append(Self.item(depth: 0, &rng)) }
+        var markdown = MarkdownWriter(into: ByteSink(), outputName: "t.md")
+        try list.send(to: &markdown)
+        let checklist = String(decoding: try markdown.finish().bytes, as: UTF8.self)
+        let (streamed, whole) = try Self.bothWays(checklist)
+        #expect(String(decoding: streamed.bytes, as: UTF8.self) == String(decoding: whole.bytes, as: UTF8.self))
+        #expect(streamed.warnings.map(\.description) == whole.warnings.map(\.description))
+    }
 }
