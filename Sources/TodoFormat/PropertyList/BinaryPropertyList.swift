@@ -126,16 +126,21 @@ struct BinaryPropertyListReader {
 
     /// The references of an array's elements or a dictionary's keys and values.
     func references(start: Int, count: Int, at: Int) throws(ParseError) -> (Int) -> Int {
-        guard count >= 0, count <= (tableOffset - start) / referenceSize else {
+        guard referencesFit(start: start, count: count) else {
             throw error("collection runs past the object area", at: at)
         }
-        let size = referenceSize
-        let bytes = self.bytes
-        return { i in
-            var v = 0
-            for k in 0..<size { v = v << 8 | Int(bytes[start + i * size + k]) }
-            return v
-        }
+        return { i in reference(from: start, i) }
+    }
+
+    /// Whether `count` references from `start` lie in the object area.
+    func referencesFit(start: Int, count: Int) -> Bool {
+        count >= 0 && count <= (tableOffset - start) / referenceSize
+    }
+
+    /// The `i`th of references from `start` (that `referencesFit`).
+    @inline(__always)
+    func reference(from start: Int, _ i: Int) -> Int {
+        unsigned(start + i * referenceSize, referenceSize)
     }
 
     /// The elements of the array `object`, or nil when it is not an array.
@@ -174,28 +179,42 @@ struct BinaryPropertyListReader {
         }
     }
 
+    /// The bytes of an ASCII string object, or nil for another object or one not well formed.
+    func asciiString(_ object: Int) -> UnsafeBufferPointer<UInt8>? {
+        guard let h = try? header(of: object), h.marker >> 4 == 0x5, h.start + h.count <= tableOffset else {
+            return nil
+        }
+        return UnsafeBufferPointer(rebasing: bytes[h.start..<(h.start + h.count)])
+    }
+
     /// UTF-16 big-endian text as a string, transcoded by hand: the standard library's generic
     /// decoding is several times slower here. Unpaired surrogates become U+FFFD.
     static func utf16BigEndian(_ raw: UnsafeBufferPointer<UInt8>) -> String {
         let units = raw.count / 2
-        return String(unsafeUninitializedCapacity: units * 3) { out in
+        guard units > 0, let source = raw.baseAddress else { return "" }
+        return String(unsafeUninitializedCapacity: units * 3) { buffer in
+            // Through pointers: the buffers' checked subscripts were half the work. Three
+            // bytes a unit at most: a unit of four bytes is a pair of two units.
+            let out = buffer.baseAddress!
             var n = 0
             var i = 0
             while i < units {
-                var c = UInt32(raw[2 * i]) << 8 | UInt32(raw[2 * i + 1])
+                var c = UInt32(source[2 * i]) << 8 | UInt32(source[2 * i + 1])
                 i += 1
+                if c < 0x80 {
+                    out[n] = UInt8(c)
+                    n += 1
+                    continue
+                }
                 if c >= 0xD800 && c < 0xDC00, i < units {
-                    let low = UInt32(raw[2 * i]) << 8 | UInt32(raw[2 * i + 1])
+                    let low = UInt32(source[2 * i]) << 8 | UInt32(source[2 * i + 1])
                     if low >= 0xDC00 && low < 0xE000 {
                         c = 0x10000 + ((c - 0xD800) << 10) + (low - 0xDC00)
                         i += 1
                     }
                 }
                 if c >= 0xD800 && c < 0xE000 { c = 0xFFFD }
-                if c < 0x80 {
-                    out[n] = UInt8(c)
-                    n += 1
-                } else if c < 0x800 {
+                if c < 0x800 {
                     out[n] = UInt8(0xC0 | c >> 6)
                     out[n + 1] = UInt8(0x80 | c & 0x3F)
                     n += 2

@@ -9,7 +9,13 @@ enum PropertyListReader {
             let reader = try BinaryPropertyListReader(bytes: bytes, path: path)
             if let elements = try reader.arrayElements(reader.topObject) {
                 try sink.begin(metadata: [])
+                let direct = BinaryItems.reads(schema)
+                var items = BinaryItems(reader, schema: schema)
                 for (i, element) in elements.enumerated() {
+                    if direct, let item = items.item(element, depth: 0) {
+                        try sink.itemTree(item, depth: 0)
+                        continue
+                    }
                     let at = try reader.offset(of: element)
                     let value: FieldValue
                     do {

@@ -1,0 +1,146 @@
+/// Items of a binary property list read straight from its objects: a dictionary whose keys
+/// are todofmt's own (`name`, `checked`, `status`, `section`, `children`, each given once,
+/// with a string name, status and section and a boolean `checked`) and ordinary fields
+/// becomes its item without a value made of the whole dictionary, each key read once for
+/// the file (a writer that shares keys, as Apple's, plistlib and todofmt do, writes one
+/// object a key), and no search for keys given twice among the own keys: what
+/// `ItemSchema.item(from:…)` makes of the dictionary's value, at a third of the work. Any
+/// other dictionary (a key of another role, a key given twice, a value that cannot play its
+/// role, anything not well formed) is left to that path, which also reports what is wrong.
+struct BinaryItems {
+    private let reader: BinaryPropertyListReader
+    private let schema: ItemSchema
+    /// What each key object met is, by reference (a few dozen at most are kept).
+    private var keyObjects: [Int] = []
+    private var keyKinds: [KeyKind] = []
+    /// The last section and status objects read, and their text: a run of items shares them.
+    private var lastSection: (object: Int, text: String)?
+    private var lastStatus: (object: Int, text: String)?
+
+    private enum KeyKind {
+        /// One of todofmt's own keys.
+        case own(ItemRole)
+        /// A key of no role: the item's field.
+        case field(String)
+        /// Anything else (another role's key, a key that is not a string).
+        case other
+    }
+
+    /// A reader of `reader`'s items for a schema that names no keys and maps no status values
+    /// (`reads(_:)`).
+    init(_ reader: BinaryPropertyListReader, schema: ItemSchema) {
+        self.reader = reader
+        self.schema = schema
+    }
+
+    /// Whether a schema's items can be read so: todofmt's own keys play their roles.
+    static func reads(_ schema: ItemSchema) -> Bool { schema.namesNoKeys && !schema.mapsStatusValues }
+
+    /// The item of the dictionary `object` at `depth`, or nil when it is not one this reads.
+    mutating func item(_ object: Int, depth: Int) -> TodoItem? {
+        guard depth < Limits.itemLevels, let h = try? reader.header(of: object), h.marker >> 4 == 0xD,
+            reader.referencesFit(start: h.start, count: 2 * h.count)
+        else { return nil }
+        func ref(_ i: Int) -> Int { reader.reference(from: h.start, i) }
+        var seen: UInt8 = 0
+        var name: String?
+        // As `ItemBuilder` takes them: a custom status wins, else the last of `checked` and
+        // `status` says whether the item is done.
+        var checked = false
+        var custom: TodoStatus?
+        var section: String?
+        var children: [TodoItem] = []
+        var fields: [Field] = []
+        for i in 0..<h.count {
+            let value = ref(h.count + i)
+            let role: ItemRole
+            switch kind(ofKey: ref(i)) {
+            case .other: return nil
+            case .field(let key):
+                // A key given twice has its last value: the value path reads it.
+                guard !fields.contains(where: { $0.key.sameKey(as: key) }),
+                    let value = try? reader.value(value, depth: 2 * depth + 1)
+                else { return nil }
+                fields.append(Field(key, value))
+                continue
+            case .own(let own): role = own
+            }
+            guard seen & ItemBuilder.bit(role) == 0 else { return nil }
+            seen |= ItemBuilder.bit(role)
+            switch role {
+            case .name:
+                guard let text = string(value) else { return nil }
+                name = text
+            case .checked:
+                guard let at = try? reader.offset(of: value) else { return nil }
+                switch reader.bytes[at] {
+                case 0x08: checked = false
+                case 0x09: checked = true
+                default: return nil
+                }
+            case .status:
+                guard let text = string(value, last: &lastStatus), let status = ItemBuilder.status(fromWord: text)
+                else { return nil }
+                if case .custom = status { custom = status } else { checked = status == .done }
+            case .section:
+                // Below the top, a section is an ordinary field.
+                guard depth == 0, let text = string(value, last: &lastSection) else { return nil }
+                section = text
+            case .children:
+                guard let c = try? reader.header(of: value), c.marker >> 4 == 0xA,
+                    reader.referencesFit(start: c.start, count: c.count)
+                else { return nil }
+                children.reserveCapacity(c.count)
+                for k in 0..<c.count {
+                    guard let child = item(reader.reference(from: c.start, k), depth: depth + 1) else { return nil }
+                    children.append(child)
+                }
+            case .fields, .order:
+                return nil
+            }
+        }
+        guard let name else { return nil }
+        var status = custom ?? (checked ? .done : .open)
+        // Without a checked or status key, a completion date says the item is done.
+        if seen & (ItemBuilder.bit(.checked) | ItemBuilder.bit(.status)) == 0,
+            fields.contains(where: { ItemSchema.isCompletionDateKey($0.key) && $0.value != .null })
+        {
+            status = .done
+        }
+        return TodoItem(name: name, status: status, fields: fields, children: children, section: section)
+    }
+
+    /// A string object's text; nil for another object or one not well formed.
+    private func string(_ object: Int) -> String? {
+        guard let text = try? reader.string(object) else { return nil }
+        return text
+    }
+
+    /// `string(_:)`, kept in `last` for the next item whose value is the same object.
+    private func string(_ object: Int, last: inout (object: Int, text: String)?) -> String? {
+        if let last, last.object == object { return last.text }
+        guard let text = string(object) else { return nil }
+        last = (object, text)
+        return text
+    }
+
+    /// What a key object is, worked out once for each of the first few dozen met.
+    private mutating func kind(ofKey object: Int) -> KeyKind {
+        if let i = keyObjects.firstIndex(of: object) { return keyKinds[i] }
+        let kind: KeyKind
+        if let bytes = reader.asciiString(object), let own = ItemSchema.ownRole(of: bytes) {
+            kind = .own(own)
+        } else if let key = string(object), ItemSchema.ownRole(of: key) == nil, schema.role(of: key) == nil {
+            kind = .field(key)
+        } else {
+            kind = .other
+        }
+        // A writer that does not share keys has key objects of their own in every
+        // dictionary: those after the first few dozen are worked out each time.
+        if keyObjects.count < 48 {
+            keyObjects.append(object)
+            keyKinds.append(kind)
+        }
+        return kind
+    }
+}

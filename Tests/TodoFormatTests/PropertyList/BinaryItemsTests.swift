@@ -1,0 +1,99 @@
+import Foundation
+import Testing
+
+@testable import TodoFormat
+
+/// A binary property list's items are read straight from its objects (`BinaryItems`) when
+/// their keys are todofmt's own and ordinary fields; these tests hold that reading to what
+/// the value path (`BinaryPropertyListReader.value`, then `ItemSchema.item(from:…)`) makes
+/// of the same dictionaries.
+@Suite("Binary property list items read from their objects")
+struct BinaryItemsTests {
+    static let keys = [
+        "name", "name", "checked", "status", "section", "children", "children", "fields", "title", "done", "prio",
+        "due", "note", "completed_at", "completedAt", "日本語", "position", "Name",
+    ]
+    static let values: [FieldValue] = [
+        .string("Milk"), .string("日本語 🎉"), .string("x"), .string("/"), .string("done"), .string("someday"),
+        .string(""), .bool(true), .bool(false), .integer(1), .integer(0), .null, .double(2.5),
+        .date(Date(timeIntervalSinceReferenceDate: 800_000_000)), .array([.string("a")]), .array([]),
+        .dictionary([Field("k", .integer(1)), Field("k", .integer(2))]), .data(Data([1, 2])),
+    ]
+
+    /// A random item dictionary: mostly well formed, now and then with a key given twice, a
+    /// key of another role, a value that cannot play its key's role, or children that are not
+    /// all items.
+    static func dictionary(depth: Int, _ rng: inout SeededGenerator) -> FieldValue {
+        var fields: [Field] = []
+        if Int.random(in: 0..<6, using: &rng) > 0 { fields.append(Field("name", .string("item \(rng.next() % 100)"))) }
+        for _ in 0..<Int.random(in: 0...4, using: &rng) {
+            let key =
+                Int.random(in: 0..<5, using: &rng) == 0
+                ? "k\(Int.random(in: 0..<80, using: &rng))" : keys.randomElement(using: &rng)!
+            var value = values.randomElement(using: &rng)!
+            if key == "children" && depth < 3 && Bool.random(using: &rng) {
+                var children = (0..<Int.random(in: 0...3, using: &rng)).map { _ in dictionary(depth: depth + 1, &rng) }
+                if Int.random(in: 0..<8, using: &rng) == 0 { children.append(.string("not an item")) }
+                value = .array(children)
+            }
+            fields.insert(Field(key, value), at: Int.random(in: 0...fields.count, using: &rng))
+        }
+        return .dictionary(fields)
+    }
+
+    @Test("an item read from its objects is the item its value makes", arguments: 0..<30)
+    func agrees(seed: Int) throws {
+        var rng = SeededGenerator(seed: UInt64(seed))
+        let elements = (0..<200).map { _ in Self.dictionary(depth: 0, &rng) }
+        var sink = ByteSink()
+        BinaryPropertyListWriter.write(.value(.array(elements)), layout: ItemLayout(), to: &sink)
+        let bytes = sink.buffer
+        var direct = 0
+        try bytes.withUnsafeBufferPointer { buffer in
+            let reader = try BinaryPropertyListReader(bytes: buffer, path: "t.plist")
+            var items = BinaryItems(reader, schema: ItemSchema())
+            for element in try #require(try reader.arrayElements(reader.topObject)) {
+                guard let item = items.item(element, depth: 0) else { continue }
+                direct += 1
+                guard case .dictionary(let fields) = try reader.value(element) else {
+                    Issue.record("read an item from an object that is not a dictionary")
+                    continue
+                }
+                let expected = try? ItemSchema().item(from: fields, depth: 0) {
+                    ParseError($0, at: SourceLocation(file: "t.plist", byteOffset: 0))
+                }
+                #expect(item == expected, "\(fields)")
+            }
+        }
+        // Enough of the items are read so for the comparison to mean something.
+        #expect(direct > 40, "\(direct) items read from their objects")
+    }
+
+    @Test("a schema that names keys or maps status values reads values")
+    func schemas() {
+        #expect(BinaryItems.reads(ItemSchema()))
+        #expect(!BinaryItems.reads(ItemSchema(naming: [.name: "title"])))
+    }
+
+    @Test("a whole file reads the same list both ways, keys shared or not")
+    func wholeFile() throws {
+        // Keys `k0`…`k99`: more key objects than are kept, so most are worked out each time.
+        let elements: [FieldValue] = (0..<300).map { i in
+            .dictionary([
+                Field("name", .string("item \(i) é")), Field("checked", .bool(i % 3 == 0)),
+                Field("k\(i % 100)", .integer(i)), Field("section", .string(i < 150 ? "A" : "B")),
+            ])
+        }
+        var sink = ByteSink()
+        BinaryPropertyListWriter.write(.value(.array(elements)), layout: ItemLayout(), to: &sink)
+        let input = Input(bytes: sink.buffer, name: "t.plist")
+        var builder = ListBuilder()
+        try PropertyListFormat(isBinary: true, embedded: nil).read(input, options: ListOptions(), into: &builder)
+        let list = builder.finish()
+        #expect(list.items.count == 300)
+        #expect(
+            list.items[3] == TodoItem(name: "item 3 é", status: .done, fields: [Field("k3", .integer(3))], section: "A")
+        )
+        #expect(list.items[299].section == "B" && list.items[299].fields == [Field("k99", .integer(299))])
+    }
+}
