@@ -186,19 +186,22 @@ struct BytePen {
         at += 1
     }
 
-    mutating func spaces(_ n: Int) {
-        at.update(repeating: UInt8(ascii: " "), count: n)
-        at += n
-    }
+    /// `n` spaces, stored as `tabs` stores tabs (up to seven bytes after them are written
+    /// over too).
+    @inline(__always)
+    mutating func spaces(_ n: Int) { fill(0x2020_2020_2020_2020, n) }
 
     /// `n` tabs, stored eight at a time (a loop of single bytes becomes a call of `memset`):
     /// up to seven bytes after them are written over too, so the room asked for must allow
     /// for them.
     @inline(__always)
-    mutating func tabs(_ n: Int) {
+    mutating func tabs(_ n: Int) { fill(0x0909_0909_0909_0909, n) }
+
+    @inline(__always)
+    private mutating func fill(_ word: UInt64, _ n: Int) {
         var i = 0
         while i < n {
-            UnsafeMutableRawPointer(at + i).storeBytes(of: 0x0909_0909_0909_0909 as UInt64, as: UInt64.self)
+            UnsafeMutableRawPointer(at + i).storeBytes(of: word, as: UInt64.self)
             i += 8
         }
         at += n

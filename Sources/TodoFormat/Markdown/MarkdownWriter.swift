@@ -78,9 +78,29 @@ struct MarkdownWriter: ListWriter {
         to sink: inout ByteSink
     ) -> Bool {
         guard NameSyntax.isWrittenAsIs(name) else { return false }
-        writeMarker(status: status, depth: depth, to: &sink)
-        sink.write(name)
-        sink.write(lineEnding)
+        let crlf = lineEnding == "\r\n"
+        guard crlf || lineEnding == "\n" else {
+            writeMarker(status: status, depth: depth, to: &sink)
+            sink.write(name)
+            sink.write(lineEnding)
+            return true
+        }
+        // The line in one write: each write has a cost of its own, more than the copying.
+        sink.write(upTo: 2 * depth + 16 + name.count) { start in
+            var pen = BytePen(at: start)
+            pen.spaces(2 * depth)
+            switch status {
+            case .open: pen.put("- [ ] ")
+            case .done: pen.put("- [x] ")
+            case .custom(let scalar):
+                pen.put("- [")
+                for b in scalar.utf8 { pen.put(byte: b) }
+                pen.put("] ")
+            }
+            pen.put(name)
+            pen.put(crlf ? "\r\n" : "\n")
+            return start.distance(to: pen.at)
+        }
         return true
     }
 
