@@ -66,8 +66,7 @@ struct XMLListWriter: ListWriter {
 
     /// Plain items of a checklist, each written from its name's bytes in one piece when XML
     /// takes them as they are (`ByteScan.containsXMLSpecial`; a plain name has no control
-    /// character): the common item. Others are made into
-    /// items and written as any item is.
+    /// character): the common item. Others are made into items and written as any item is.
     mutating func items(plain: ArraySlice<PlainItem>, text: UnsafeBufferPointer<UInt8>, sections: [String]) throws {
         for item in plain {
             let name = UnsafeBufferPointer(rebasing: text[item.nameStart..<item.nameEnd])
