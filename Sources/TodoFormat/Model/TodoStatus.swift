@@ -21,6 +21,20 @@ public enum TodoStatus: Hashable, Sendable {
         }
     }
 
+    /// Whether a checklist's box holds `scalar` as a custom status (FORMAT.md, section 3):
+    /// any scalar but `[`, `]`, `\`, white space, control and format characters (and `x`,
+    /// `X`, which are done).
+    public static func isCustomMarker(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar {
+        case "x", "X", "[", "]", "\\": return false
+        case "!"..."~": return true
+        default:
+            let properties = scalar.properties
+            return scalar.value > 0x7F && !properties.isWhitespace && properties.generalCategory != .control
+                && properties.generalCategory != .format
+        }
+    }
+
     /// The character todofmt writes between the brackets.
     public var marker: Unicode.Scalar {
         switch self {

@@ -547,8 +547,14 @@ struct ListTable {
                     item.fields.append(Field(fieldKeys[f], value))
                 }
             }
-            if !statement.isNull(own.status), let status = ItemBuilder.status(from: statement.text(own.status)) {
-                item.status = status
+            if !statement.isNull(own.status) {
+                // Text that is no status (one a checklist's box cannot hold) stays, as a field.
+                let text = statement.text(own.status)
+                if let status = ItemBuilder.status(from: text) {
+                    item.status = status
+                } else {
+                    item.fields.append(Field("status", .string(text)))
+                }
             }
             if !statement.isNull(own.section) { item.section = statement.text(own.section, reusing: &lastSection) }
             try body(

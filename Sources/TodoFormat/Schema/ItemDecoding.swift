@@ -150,10 +150,14 @@ struct ItemBuilder {
         "item has no name (its keys: \(keys.isEmpty ? "none" : keys.joined(separator: ", ")))"
     }
 
-    /// A status from its text form: one character, or nil.
+    /// A status from its text form: one character a checklist's box holds (a space, `x`, `X`
+    /// or a custom status, `TodoStatus.isCustomMarker`), or nil. Any other character (`[`, a
+    /// tab, U+200B) would make a line that is no task item: it stays a field.
     static func status(from text: String) -> TodoStatus? {
         var scalars = text.unicodeScalars.makeIterator()
-        guard let scalar = scalars.next(), scalars.next() == nil else { return nil }
+        guard let scalar = scalars.next(), scalars.next() == nil,
+            scalar == " " || scalar == "x" || scalar == "X" || TodoStatus.isCustomMarker(scalar)
+        else { return nil }
         return TodoStatus(marker: scalar)
     }
 }

@@ -66,10 +66,11 @@ extension Arguments {
             let valueAndStatus = rest.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false).map(
                 String.init)
             guard role == .status, !key.isEmpty, valueAndStatus.count == 2, !valueAndStatus[0].isEmpty,
-                valueAndStatus[1].unicodeScalars.count == 1, let scalar = valueAndStatus[1].unicodeScalars.first
+                valueAndStatus[1].unicodeScalars.count == 1, let scalar = valueAndStatus[1].unicodeScalars.first,
+                scalar == " " || scalar == "x" || scalar == "X" || TodoStatus.isCustomMarker(scalar)
             else {
                 throw UsageError(
-                    "--field takes checked=<key>:<done value> or status=<key>:<value>=<c> (one character), not '\(pair)'"
+                    "--field takes checked=<key>:<done value> or status=<key>:<value>=<c> (one character a checklist's box holds: not [, ], \\, white space or a control character), not '\(pair)'"
                 )
             }
             mappings.append((key, valueAndStatus[0], TodoStatus(marker: scalar)))

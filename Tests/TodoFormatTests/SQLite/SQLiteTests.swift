@@ -224,6 +224,25 @@ struct SQLiteTests {
         #expect(try Databases.sqlite3(path, ["SELECT x FROM app"]) == "42\n")
     }
 
+    @Test("todofmt's table: status text no checklist box holds stays, as a field")
+    func ownTableStatusText() throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.path("own.sqlite")
+        try TodoList(markdown: "- [/] A\n- [ ] B\n- [ ] C\n- [x] D\n").write(to: .file(path))
+        _ = try Databases.sqlite3(
+            path,
+            [
+                "UPDATE todo_items SET status = '[' WHERE name = 'B'; UPDATE todo_items SET status = 'idea' WHERE name = 'C'"
+            ])
+        let items = try TodoList(contentsOf: .file(path)).items
+        #expect(items.map(\.status) == [.custom("/"), .open, .open, .done])
+        #expect(items.map(\.fields) == [[], [Field("status", .string("["))], [Field("status", .string("idea"))], []])
+        // And so a checklist of them reads back with every item.
+        let checklist = directory.path("own.md")
+        try TodoList(contentsOf: .file(path)).write(to: .file(checklist))
+        #expect(try TodoList(contentsOf: .file(checklist)) == TodoList(contentsOf: .file(path)))
+    }
+
     @Test("a new row gets its creation date, as the app would give it")
     func creationDate() throws {
         let directory = try TemporaryDirectory()

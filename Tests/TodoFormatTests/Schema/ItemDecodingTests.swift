@@ -25,6 +25,16 @@ struct ItemDecodingTests {
             (#""status": "active""#, .open, []),
             (#""status": "/""#, .custom("/"), []),
             (#""status": "idea""#, .open, [Field("status", .string("idea"))]),
+            // Characters no checklist box holds would make a line that is no task item.
+            (#""status": "[""#, .open, [Field("status", .string("["))]),
+            (#""status": "]""#, .open, [Field("status", .string("]"))]),
+            (#""status": "\\""#, .open, [Field("status", .string("\\"))]),
+            (#""status": "\t""#, .open, [Field("status", .string("\t"))]),
+            (#""status": "\u00a0""#, .open, [Field("status", .string("\u{A0}"))]),
+            (#""status": "\u200b""#, .open, [Field("status", .string("\u{200B}"))]),
+            (#""status": "\u007f""#, .open, [Field("status", .string("\u{7F}"))]),
+            (#""status": "ü""#, .custom("ü"), []),
+            (#""status": " ""#, .open, []),
             (#""status": 3"#, .open, [Field("status", .integer(3))]),
             (
                 #""completed_at": "2024-05-01T09:30:00Z""#, .done,

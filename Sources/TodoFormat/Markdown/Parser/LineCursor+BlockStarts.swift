@@ -158,9 +158,7 @@ extension LineCursor {
         guard length > 0, i + length <= end else { return nil }
         var decoder = UTF8()
         var iterator = UnsafeBufferPointer(rebasing: text[i..<(i + length)]).makeIterator()
-        guard case .scalarValue(let s) = decoder.decode(&iterator), !s.properties.isWhitespace,
-            s.properties.generalCategory != .control, s.properties.generalCategory != .format
-        else { return nil }
+        guard case .scalarValue(let s) = decoder.decode(&iterator), TodoStatus.isCustomMarker(s) else { return nil }
         return (s, length)
     }
 }
