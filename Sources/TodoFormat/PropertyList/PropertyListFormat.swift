@@ -142,10 +142,22 @@ struct PropertyListFormat: ListFormat {
         if !binary, let section = item.section, XMLRenderer.mayHaveForbidden(section) {
             messages += losses(.string(section))
         }
-        for field in item.fields { messages += losses(field.value) }
+        for field in item.fields {
+            messages += losses(field.value)
+            // A key XML cannot hold is written with U+FFFD, as a value is (two such keys may
+            // then read back as one).
+            if !binary && XMLRenderer.mayHaveForbidden(field.key) && XMLRenderer.hasForbidden(field.key) {
+                messages.append(PropertyListLosses.controlCharacters)
+            }
+        }
         guard !messages.isEmpty else { return }
         let described = ItemPositions.describe(position(), item)
-        for message in messages { log.note(.values, message, item: described) }
+        // Each loss once an item: the warning counts items.
+        var noted: [String] = []
+        for message in messages where !noted.contains(message) {
+            noted.append(message)
+            log.note(.values, message, item: described)
+        }
     }
 }
 

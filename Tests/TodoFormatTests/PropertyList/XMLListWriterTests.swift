@@ -118,4 +118,23 @@ struct XMLListWriterTests {
         #expect(String(decoding: streamed.bytes, as: UTF8.self) == String(decoding: whole.bytes, as: UTF8.self))
         #expect(streamed.warnings.map(\.description) == whole.warnings.map(\.description))
     }
+
+    @Test("a field key XML cannot hold is warned of, once an item, by both writers")
+    func forbiddenKey() throws {
+        let list = TodoList(items: [
+            TodoItem(name: "a", fields: [Field("k\u{1}", .integer(1)), Field("k\u{2}", .integer(2))]),
+            TodoItem(name: "b\u{1}", fields: [Field("k", .string("\u{1}"))]),
+            TodoItem(name: "c", fields: [Field("k", .integer(3))]),
+        ])
+        var streamed = XMLListWriter(into: ByteSink(), outputName: "x.plist", layout: ItemLayout())
+        try list.send(to: &streamed)
+        var whole = PropertyListWriter(
+            format: PropertyListFormat(isBinary: false, embedded: nil), sink: ByteSink(), outputName: "x.plist",
+            layout: ItemLayout())
+        try list.send(to: &whole)
+        let warnings = try streamed.finish().warnings
+        #expect(warnings.map(\.description) == (try whole.finish().warnings.map(\.description)))
+        #expect(warnings.count == 1)
+        #expect(warnings.first?.description.hasSuffix("(2 items, the first 1 a)") == true, "\(warnings)")
+    }
 }
