@@ -39,7 +39,10 @@ enum NameSyntax {
             // One line that needs no reference or backslash: only a link definition's `[`
             // at the start and the `[` of text that reads as fields need one (as below;
             // rendering it scalar by scalar gives its own bytes).
-            guard name.utf8.contains(UInt8(ascii: "[")) else { return String(name) }
+            let hasBracket =
+                name.utf8.withContiguousStorageIfAvailable { ByteScan.contains($0, 0x5B, 0x5B) }
+                ?? name.utf8.contains(0x5B)
+            guard hasBracket else { return String(name) }
             var bytes = Array(name.utf8)
             escapeBrackets(&bytes)
             return String(decoding: bytes, as: UTF8.self)

@@ -199,6 +199,18 @@ struct BinaryPropertyListReader {
             var n = 0
             var i = 0
             while i < units {
+                // Four ASCII units at a time (each a zero byte, then one below 0x80).
+                while i + 4 <= units {
+                    let word = UnsafeRawPointer(source + 2 * i).loadUnaligned(as: UInt64.self).littleEndian
+                    guard word & 0x80FF_80FF_80FF_80FF == 0 else { break }
+                    out[n] = UInt8(truncatingIfNeeded: word >> 8)
+                    out[n + 1] = UInt8(truncatingIfNeeded: word >> 24)
+                    out[n + 2] = UInt8(truncatingIfNeeded: word >> 40)
+                    out[n + 3] = UInt8(truncatingIfNeeded: word >> 56)
+                    n += 4
+                    i += 4
+                }
+                guard i < units else { break }
                 var c = UInt32(source[2 * i]) << 8 | UInt32(source[2 * i + 1])
                 i += 1
                 if c < 0x80 {

@@ -96,4 +96,23 @@ struct BinaryItemsTests {
         )
         #expect(list.items[299].section == "B" && list.items[299].fields == [Field("k99", .integer(299))])
     }
+
+    @Test("UTF-16 text is transcoded as the standard library decodes it", arguments: 0..<50)
+    func utf16(seed: Int) {
+        var rng = SeededGenerator(seed: UInt64(seed))
+        // ASCII runs of every length around the four-unit step, and units that end them:
+        // a NUL, DEL, two-byte and three-byte characters, pairs and lone surrogates.
+        let others: [[UInt16]] = [
+            [0], [0x7F], [0x80], [0xFF], [0x100], [0x3042], [0xD83D, 0xDE00], [0xD83D], [0xDE00],
+        ]
+        var units: [UInt16] = []
+        for _ in 0..<Int.random(in: 0...12, using: &rng) {
+            units += (0..<Int.random(in: 0...9, using: &rng)).map { _ in UInt16.random(in: 0x20...0x7E, using: &rng) }
+            units += others.randomElement(using: &rng)!
+        }
+        let bytes = units.flatMap { [UInt8($0 >> 8), UInt8($0 & 0xFF)] }
+        let text = bytes.withUnsafeBufferPointer { BinaryPropertyListReader.utf16BigEndian($0) }
+        #expect(text == String(decoding: units, as: UTF16.self), "\(units)")
+        #expect(Array(text.utf8) == Array(String(decoding: units, as: UTF16.self).utf8))
+    }
 }
