@@ -142,6 +142,9 @@ struct PropertyListFormat: ListFormat {
         if !binary, let section = item.section, XMLRenderer.mayHaveForbidden(section) {
             messages += losses(.string(section))
         }
+        if !binary, case .custom(let scalar) = item.status, scalar.value == 0xFFFE || scalar.value == 0xFFFF {
+            messages.append(PropertyListLosses.controlCharacters)
+        }
         for field in item.fields {
             messages += losses(field.value)
             // A key XML cannot hold is written with U+FFFD, as a value is (two such keys may

@@ -350,7 +350,9 @@ struct XMLListSyntax: TextListSyntax {
     /// Whether an XML property list holds an item (with its children) exactly.
     static func isExact(_ item: TodoItem) -> Bool {
         !XMLRenderer.mayHaveForbidden(item.nameStorage) && !(item.section.map(XMLRenderer.mayHaveForbidden) ?? false)
-            && item.fields.allSatisfy { XMLRenderer.losses(in: $0.value).isEmpty } && item.children.allSatisfy(isExact)
+            && item.fields.allSatisfy {
+                XMLRenderer.losses(in: $0.value).isEmpty && !XMLRenderer.mayHaveForbidden($0.key)
+            } && item.children.allSatisfy(isExact)
     }
 
     func value(_ value: FieldValue, line: [UInt8], to out: inout [UInt8]) {

@@ -593,10 +593,10 @@ struct TextListPatcher<Syntax: TextListSyntax> {
                 try emitArray(
                     children, old: old.childrenArray, arrayID: old.childrenArrayID, line: memberLine, to: &sink)
             case .insert(let key, let value):
-                writeKey(key, colon: colon, to: &sink)
+                writeKey(key, colon: colon, at: at, to: &sink)
                 writeValue(value, line: memberLine, at: at, to: &sink)
             case .insertChildren(let key):
-                writeKey(key, colon: colon, to: &sink)
+                writeKey(key, colon: colon, at: at, to: &sink)
                 try emitArray(children, old: nil, arrayID: -1, line: memberLine, to: &sink)
             }
         }
@@ -636,7 +636,7 @@ struct TextListPatcher<Syntax: TextListSyntax> {
                 put(syntax.memberSeparator(line: inner), to: &sink)
             }
             first = false
-            writeKey(entry.key, colon: syntax.colon(line: inner), to: &sink)
+            writeKey(entry.key, colon: syntax.colon(line: inner), at: at, to: &sink)
             switch entry.value {
             case .value(let value):
                 writeValue(value, line: inner, at: at, to: &sink)
@@ -662,7 +662,9 @@ struct TextListPatcher<Syntax: TextListSyntax> {
         sink.write(bytes: text)
     }
 
-    private mutating func writeKey(_ key: String, colon: [UInt8], to sink: inout ByteSink) {
+    private mutating func writeKey(_ key: String, colon: [UInt8], at: ItemAt, to sink: inout ByteSink) {
+        // A key is text as a value is: what the format cannot hold of it is noted the same.
+        note(.string(key), at: at)
         scratch.removeAll(keepingCapacity: true)
         syntax.key(key, to: &scratch)
         scratch += colon

@@ -282,4 +282,17 @@ struct PropertyListWriteBackTests {
             #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == before, "\(name)")
         }
     }
+
+    @Test("a field key XML cannot hold, written into an existing file, warns; --strict refuses it")
+    func forbiddenKeyIntoExisting() throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.path("k.plist")
+        try Self.write("- [ ] a\n", into: path)
+        let before = try Data(contentsOf: URL(fileURLWithPath: path))
+        let changed = #"- [ ] a ["k\u0001":: 1] ["k\u0002":: 2]"# + "\n"
+        #expect(throws: (any Error).self) { try Self.write(changed, into: path, strict: true) }
+        #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == before)
+        let warnings = try Self.write(changed, into: path)
+        #expect(warnings.map(\.message).contains(PropertyListLosses.controlCharacters), "\(warnings)")
+    }
 }

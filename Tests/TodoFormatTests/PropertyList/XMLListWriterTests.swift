@@ -125,6 +125,8 @@ struct XMLListWriterTests {
             TodoItem(name: "a", fields: [Field("k\u{1}", .integer(1)), Field("k\u{2}", .integer(2))]),
             TodoItem(name: "b\u{1}", fields: [Field("k", .string("\u{1}"))]),
             TodoItem(name: "c", fields: [Field("k", .integer(3))]),
+            // U+FFFE is a box's custom status, and no XML character.
+            TodoItem(name: "d", status: .custom("\u{FFFE}")),
         ])
         var streamed = XMLListWriter(into: ByteSink(), outputName: "x.plist", layout: ItemLayout())
         try list.send(to: &streamed)
@@ -135,6 +137,6 @@ struct XMLListWriterTests {
         let warnings = try streamed.finish().warnings
         #expect(warnings.map(\.description) == (try whole.finish().warnings.map(\.description)))
         #expect(warnings.count == 1)
-        #expect(warnings.first?.description.hasSuffix("(2 items, the first 1 a)") == true, "\(warnings)")
+        #expect(warnings.first?.description.hasSuffix("(3 items, the first 1 a)") == true, "\(warnings)")
     }
 }
