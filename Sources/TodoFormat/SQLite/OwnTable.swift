@@ -55,6 +55,23 @@ struct OwnTable {
         key.hasPrefix("field:") || taken.contains(folded(key)) ? "field:" + key : key
     }
 
+    /// Refuses a list two of whose field keys would be one column to SQLite even as
+    /// `field:KEY` (`status` and `STATUS`: both are taken, and SQLite ignores ASCII case),
+    /// which no table holds: SQLite refuses the table, and a dump of it would not load.
+    func checkColumnNames() throws {
+        var seen: [String: String] = [:]
+        for column in columns {
+            let folded = Self.folded(column.name)
+            let key = column.name.hasPrefix("field:") ? String(column.name.dropFirst(6)) : column.name
+            if let other = seen[folded] {
+                throw ConversionError.unsupported(
+                    "the fields '\(other)' and '\(key)' would be one column to SQLite, which ignores the case of ASCII letters in names: rename one"
+                )
+            }
+            seen[folded] = key
+        }
+    }
+
     /// A name as SQLite compares names: ASCII letters in lower case.
     private static func folded(_ name: String) -> String {
         String(decoding: name.utf8.map { $0 >= 65 && $0 <= 90 ? $0 + 32 : $0 }, as: UTF8.self)

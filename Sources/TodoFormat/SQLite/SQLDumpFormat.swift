@@ -151,6 +151,7 @@ struct DumpWriter: ListWriter {
     mutating func finish() throws -> Written {
         let list = builder.finish()
         let own = OwnTable(list, name: table)
+        try own.checkColumnNames()
         own.dump(to: &sink)
         var written = Written(bytes: try sink.finish(path: outputName))
         if !list.metadata.isEmpty { written.warnings.append(.metadataLeftOut(list.metadata, by: "an SQL dump")) }

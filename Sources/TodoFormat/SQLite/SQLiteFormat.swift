@@ -140,6 +140,7 @@ struct SQLiteFormat: ListFormat {
             warnings.append(contentsOf: own.warnings + (try own.update(in: db, table: table)))
         } else {
             let own = OwnTable(list, name: options.table ?? ListTable.ownName)
+            try own.checkColumnNames()
             try own.write(to: db)
             warnings.append(contentsOf: own.warnings)
         }
@@ -169,6 +170,7 @@ struct DatabaseWriter: ListWriter {
         var written = Written()
         if !list.metadata.isEmpty { written.warnings.append(.metadataLeftOut(list.metadata, by: "an SQLite table")) }
         let own = OwnTable(list, name: table)
+        try own.checkColumnNames()
         written.warnings += own.warnings
         if let file = output.temporaryPath {
             try Self.write(own, to: file, name: output.name)

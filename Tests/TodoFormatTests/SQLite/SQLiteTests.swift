@@ -243,6 +243,23 @@ struct SQLiteTests {
         #expect(try TodoList(contentsOf: .file(checklist)) == TodoList(contentsOf: .file(path)))
     }
 
+    @Test("fields one column to SQLite even as field:KEY are refused, into a database or a dump")
+    func clashingFieldKeys() throws {
+        let directory = try TemporaryDirectory()
+        let list = try TodoList(markdown: #"- [ ] a [status:: "["] [STATUS:: "]"]"# + "\n")
+        for name in ["t.sqlite", "t.sql"] {
+            let path = directory.path(name)
+            #expect(throws: ConversionError.self) { try list.write(to: .file(path)) }
+            #expect(!FileManager.default.fileExists(atPath: path))
+        }
+        // Keys that differ from a structure column's name or from each other only in case,
+        // one step apart, still get columns of their own.
+        let fine = try TodoList(markdown: "- [ ] a [Status:: 1] [k:: 2] [K:: 3]\n")
+        let path = directory.path("fine.sqlite")
+        try fine.write(to: .file(path))
+        #expect(try TodoList(contentsOf: .file(path)) == fine)
+    }
+
     @Test("a new row gets its creation date, as the app would give it")
     func creationDate() throws {
         let directory = try TemporaryDirectory()
