@@ -38,9 +38,9 @@ struct JSONPlainItems {
         let index = items.count
         items.append(PlainItem(nameStart: -1, nameEnd: -1, status: .open, depth: depth, section: -1))
         var seen: UInt8 = 0
-        // As `ItemBuilder` takes them: a custom status wins, else the last of `checked` and
-        // `status` says whether the item is done.
-        var checked = false
+        // As `ItemBuilder` takes them: the last of `checked` and `status` says whether the
+        // item is done (`ItemBuilder.status(checked:custom:fields:)`).
+        var checked: Bool?
         var custom: TodoStatus? = nil
         var first = true
         while true {
@@ -94,7 +94,7 @@ struct JSONPlainItems {
             }
         }
         guard items[index].nameStart >= 0 else { return false }
-        items[index].status = custom ?? (checked ? .done : .open)
+        items[index].status = ItemBuilder.status(checked: checked, custom: custom, fields: [])
         return true
     }
 

@@ -88,15 +88,7 @@ struct MarkdownWriter: ListWriter {
         // The line in one write: each write has a cost of its own, more than the copying.
         sink.write(upTo: 2 * depth + 16 + name.count) { start in
             var pen = BytePen(at: start)
-            pen.spaces(2 * depth)
-            switch status {
-            case .open: pen.put("- [ ] ")
-            case .done: pen.put("- [x] ")
-            case .custom(let scalar):
-                pen.put("- [")
-                for b in scalar.utf8 { pen.put(byte: b) }
-                pen.put("] ")
-            }
+            pen.marker(status, depth: depth)
             pen.put(name)
             pen.put(crlf ? "\r\n" : "\n")
             return start.distance(to: pen.at)
@@ -107,17 +99,27 @@ struct MarkdownWriter: ListWriter {
     /// The indentation, the marker and the box with the white space after it.
     private static func writeMarker(status: TodoStatus, depth: Int, to sink: inout ByteSink) {
         // Byte by byte rather than through strings: fmt writes every item's line this way.
-        sink.write(upTo: 2 * depth) { p in
-            p.initialize(repeating: 32, count: 2 * depth)
-            return 2 * depth
+        sink.write(upTo: 2 * depth + 16) { start in
+            var pen = BytePen(at: start)
+            pen.marker(status, depth: depth)
+            return start.distance(to: pen.at)
         }
+    }
+}
+
+extension BytePen {
+    /// A task line's indentation, list marker and box with the space after it: 16 bytes
+    /// and two a level of room.
+    @inline(__always)
+    fileprivate mutating func marker(_ status: TodoStatus, depth: Int) {
+        spaces(2 * depth)
         switch status {
-        case .open: sink.write(static: "- [ ] ")
-        case .done: sink.write(static: "- [x] ")
+        case .open: put("- [ ] ")
+        case .done: put("- [x] ")
         case .custom(let scalar):
-            sink.write(static: "- [")
-            for b in scalar.utf8 { sink.write(byte: b) }
-            sink.write(static: "] ")
+            put("- [")
+            for b in scalar.utf8 { put(byte: b) }
+            put("] ")
         }
     }
 }

@@ -44,9 +44,9 @@ struct BinaryItems {
         func ref(_ i: Int) -> Int { reader.reference(from: h.start, i) }
         var seen: UInt8 = 0
         var name: String?
-        // As `ItemBuilder` takes them: a custom status wins, else the last of `checked` and
-        // `status` says whether the item is done.
-        var checked = false
+        // As `ItemBuilder` takes them: the last of `checked` and `status` says whether the
+        // item is done (`ItemBuilder.status(checked:custom:fields:)`).
+        var checked: Bool?
         var custom: TodoStatus?
         var section: String?
         var children: [TodoItem] = []
@@ -100,14 +100,9 @@ struct BinaryItems {
             }
         }
         guard let name else { return nil }
-        var status = custom ?? (checked ? .done : .open)
-        // Without a checked or status key, a completion date says the item is done.
-        if seen & (ItemBuilder.bit(.checked) | ItemBuilder.bit(.status)) == 0,
-            fields.contains(where: { ItemSchema.isCompletionDateKey($0.key) && $0.value != .null })
-        {
-            status = .done
-        }
-        return TodoItem(name: name, status: status, fields: fields, children: children, section: section)
+        return TodoItem(
+            name: name, status: ItemBuilder.status(checked: checked, custom: custom, fields: fields), fields: fields,
+            children: children, section: section)
     }
 
     /// A string object's text; nil for another object or one not well formed.
@@ -130,7 +125,7 @@ struct BinaryItems {
         let kind: KeyKind
         if let bytes = reader.asciiString(object), let own = ItemSchema.ownRole(of: bytes) {
             kind = .own(own)
-        } else if let key = string(object), ItemSchema.ownRole(of: key) == nil, schema.role(of: key) == nil {
+        } else if let key = string(object), schema.role(of: key) == nil {
             kind = .field(key)
         } else {
             kind = .other

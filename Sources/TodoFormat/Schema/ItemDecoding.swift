@@ -138,12 +138,18 @@ struct ItemBuilder {
     /// when it has a completion date (`completed_at`…).
     func build() -> TodoItem? {
         guard let name else { return nil }
-        var done = checked
-        if done == nil && custom == nil {
-            done = fields.contains { ItemSchema.isCompletionDateKey($0.key) && $0.value != .null }
-        }
-        let status: TodoStatus = if case .custom = custom { custom! } else { done == true ? .done : .open }
-        return TodoItem(name: name, status: status, fields: fields, children: children, section: section)
+        return TodoItem(
+            name: name, status: Self.status(checked: checked, custom: custom, fields: fields), fields: fields,
+            children: children, section: section)
+    }
+
+    /// An item's status from what its keys said: a custom status wins, else done-ness from a
+    /// checked or status key (`checked`, nil when none said), else done when a completion
+    /// date is among its fields.
+    static func status(checked: Bool?, custom: TodoStatus?, fields: [Field]) -> TodoStatus {
+        if let custom { return custom }
+        let done = checked ?? fields.contains { ItemSchema.isCompletionDateKey($0.key) && $0.value != .null }
+        return done ? .done : .open
     }
 
     var missingNameMessage: String {
