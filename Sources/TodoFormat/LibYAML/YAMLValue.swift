@@ -79,6 +79,8 @@ enum YAMLValue {
         default:
             return nil
         }
+        // A word (null, true, false) has at most five letters; no number or date starts with one.
+        if first >= UInt8(ascii: "A") && text.utf8.count > 5 { return nil }
         switch text {
         case "~", "null", "Null", "NULL": return .null
         case "true", "True", "TRUE": return .bool(true)
@@ -322,21 +324,43 @@ enum YAMLValue {
     /// `1_000`, `685.230_15e+03`, `1:20`, `.inf`), a date (`2024-05-01`, with or without a
     /// time), the merge key `<<` or the value key `=`.
     static func needsQuotes(_ s: String) -> Bool {
-        if s.isEmpty { return true }
-        if s.utf8.contains(where: { $0 == 10 || $0 == 13 || $0 == 9 }) { return true }
-        if resolvePlain(s) != nil { return true }
-        switch s.lowercased() {
-        case "y", "n", "yes", "no", "on", "off", "=", "<<", "null", "~": return true
-        default: break
+        var text = s
+        return text.withUTF8 { b in
+            guard let first = b.first else { return true }
+            for c in b where c == 10 || c == 13 || c == 9 { return true }
+            // Only these bytes start null, a boolean, a number, a date, `=`, `<<` or `~`
+            // (most names start otherwise and need no more looking).
+            switch first {
+            case UInt8(ascii: "n"), UInt8(ascii: "N"), UInt8(ascii: "t"), UInt8(ascii: "T"), UInt8(ascii: "f"),
+                UInt8(ascii: "F"), UInt8(ascii: "y"), UInt8(ascii: "Y"), UInt8(ascii: "o"), UInt8(ascii: "O"),
+                UInt8(ascii: "~"), UInt8(ascii: "."), UInt8(ascii: "+"), UInt8(ascii: "-"), UInt8(ascii: "="),
+                UInt8(ascii: "<"), UInt8(ascii: "0")...UInt8(ascii: "9"):
+                break
+            default:
+                return false
+            }
+            if resolvePlain(s) != nil { return true }
+            return isYAML11Word(b) || looksNumeric(b)
         }
-        return looksNumeric(Array(s.utf8))
+    }
+
+    /// Whether text is, ignoring ASCII case, a word YAML 1.1 readers take for null or a
+    /// boolean, or `=` or `<<` (no other letters lower-case to these ASCII ones).
+    private static func isYAML11Word(_ b: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard b.count <= 4 else { return false }
+        var word: UInt32 = 0
+        for c in b { word = word << 8 | UInt32((c >= 65 && c <= 90) ? c | 0x20 : c) }
+        switch word {
+        case 0x79, 0x6E, 0x79_6573, 0x6E6F, 0x6F6E, 0x6F_6666, 0x3D, 0x3C3C, 0x6E75_6C6C, 0x7E: return true
+        default: return false
+        }
     }
 
     /// Text made of what YAML 1.1 numbers, sexagesimals and dates are made of, with a digit:
     /// an optional sign, then a digit or a dot, then digits, letters of hexadecimal, `x`,
     /// `o`, `_`, `:`, `.`, `+`, `-` (a date's `-`, an exponent's sign), or a date followed by
     /// a time. Some such texts are strings to every reader; quoting them costs nothing.
-    private static func looksNumeric(_ b: [UInt8]) -> Bool {
+    private static func looksNumeric(_ b: UnsafeBufferPointer<UInt8>) -> Bool {
         var i = 0
         if i < b.count && (b[i] == UInt8(ascii: "+") || b[i] == UInt8(ascii: "-")) { i += 1 }
         guard i < b.count, (b[i] >= 48 && b[i] <= 57) || b[i] == UInt8(ascii: ".") else { return false }
