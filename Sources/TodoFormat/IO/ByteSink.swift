@@ -186,6 +186,26 @@ struct BytePen {
         at += 1
     }
 
+    /// `value` in decimal digits, with a `-` before a negative one (20 bytes at most).
+    @inline(__always)
+    mutating func decimal(_ value: Int) {
+        if value < 0 { put(byte: UInt8(ascii: "-")) }
+        var magnitude = value.magnitude
+        var digits = 1
+        var rest = magnitude
+        while rest >= 10 {
+            rest /= 10
+            digits += 1
+        }
+        at += digits
+        var p = at
+        repeat {
+            p -= 1
+            p.pointee = UInt8(truncatingIfNeeded: 48 + magnitude % 10)
+            magnitude /= 10
+        } while magnitude > 0
+    }
+
     /// `n` spaces, stored as `tabs` stores tabs (up to seven bytes after them are written
     /// over too).
     @inline(__always)

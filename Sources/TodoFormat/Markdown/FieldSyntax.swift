@@ -71,15 +71,25 @@ enum FieldSyntax {
     // MARK: Keys and values
 
     static func renderKey(_ key: String) -> String {
-        let bytes = Array(key.utf8)
-        let bare =
-            !bytes.isEmpty && bytes.first != 32 && bytes.last != 32
-            && !NameSyntax.containsControl(bytes[...])
-            && !bytes.contains {
-                $0 == UInt8(ascii: "[") || $0 == UInt8(ascii: "]") || $0 == UInt8(ascii: ":")
-                    || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\")
+        isBareKey(key) ? key : quote(key)
+    }
+
+    /// Whether a key is written without quotes: not empty, no space at either end, no
+    /// control character and none of `[`, `]`, `:`, `"` and `\`.
+    static func isBareKey(_ key: String) -> Bool {
+        var previous: UInt8 = 0
+        for b in key.utf8 {
+            if b < 0x20 || b == 0x7F || b == UInt8(ascii: "[") || b == UInt8(ascii: "]") || b == UInt8(ascii: ":")
+                || b == UInt8(ascii: "\"") || b == UInt8(ascii: "\\")
+            {
+                return false
             }
-        return bare ? key : quote(key)
+            // The C1 controls, U+0080 to U+009F.
+            if previous == 0xC2 && b >= 0x80 && b <= 0x9F { return false }
+            if previous == 0 && b == 32 { return false }
+            previous = b
+        }
+        return previous != 0 && previous != 32
     }
 
     /// A value in its Markdown text form; `bare` allows an unquoted string.
@@ -88,7 +98,8 @@ enum FieldSyntax {
         return escapingControls(value.text(quotingStrings: true))
     }
 
-    private static func isBareString(_ s: String) -> Bool {
+    /// Whether a string value is written without quotes: it would read back as this text.
+    static func isBareString(_ s: String) -> Bool {
         let bytes = Array(s.utf8)
         guard let first = bytes.first, let last = bytes.last, first != 32, first != 9, last != 32, last != 9 else {
             return false

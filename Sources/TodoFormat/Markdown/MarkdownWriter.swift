@@ -62,6 +62,16 @@ struct MarkdownWriter: ListWriter {
         {
             return
         }
+        // Most fields are words with numbers, truth values or plain text: the line in one write.
+        if !item.fields.isEmpty,
+            item.nameStorage.utf8.withContiguousStorageIfAvailable({
+                writeLine(
+                    plainName: $0, fields: item.fields, status: item.status, depth: depth, lineEnding: lineEnding,
+                    to: &sink)
+            }) == true
+        {
+            return
+        }
         writeMarker(status: item.status, depth: depth, to: &sink)
         sink.write(
             FieldSyntax.render(
@@ -90,6 +100,50 @@ struct MarkdownWriter: ListWriter {
             var pen = BytePen(at: start)
             pen.marker(status, depth: depth)
             pen.put(name)
+            pen.put(crlf ? "\r\n" : "\n")
+            return start.distance(to: pen.at)
+        }
+        return true
+    }
+
+    /// `writeLine(of:depth:lineEnding:to:)` for an item named `name` with fields, when the
+    /// name is written as it is (`NameSyntax.isWrittenAsIs`) and every field is written as it is: a bare
+    /// key (`FieldSyntax.isBareKey`) with an integer, a truth value or a bare string. The
+    /// bytes are `FieldSyntax.render`'s. Returns false, having written nothing, otherwise.
+    static func writeLine(
+        plainName name: UnsafeBufferPointer<UInt8>, fields: [Field], status: TodoStatus, depth: Int,
+        lineEnding: String, to sink: inout ByteSink
+    ) -> Bool {
+        let crlf = lineEnding == "\r\n"
+        guard crlf || lineEnding == "\n", !name.isEmpty, NameSyntax.isWrittenAsIs(name) else { return false }
+        var room = 2 * depth + 16 + name.count
+        for field in fields {
+            guard FieldSyntax.isBareKey(field.key) else { return false }
+            switch field.value {
+            case .integer: room += 20
+            case .bool: room += 5
+            case .string(let text) where FieldSyntax.isBareString(text): room += text.utf8.count
+            default: return false
+            }
+            room += field.key.utf8.count + 6
+        }
+        sink.write(upTo: room) { start in
+            var pen = BytePen(at: start)
+            pen.marker(status, depth: depth)
+            pen.put(name)
+            for field in fields {
+                pen.put(" [")
+                var key = field.key
+                key.withUTF8 { pen.put($0) }
+                pen.put(":: ")
+                switch field.value {
+                case .integer(let value): pen.decimal(value)
+                case .bool(let value): value ? pen.put("true") : pen.put("false")
+                case .string(var text): text.withUTF8 { pen.put($0) }
+                default: break
+                }
+                pen.put(byte: UInt8(ascii: "]"))
+            }
             pen.put(crlf ? "\r\n" : "\n")
             return start.distance(to: pen.at)
         }

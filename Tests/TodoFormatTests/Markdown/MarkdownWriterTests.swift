@@ -1,0 +1,58 @@
+import Testing
+
+@testable import TodoFormat
+
+@Suite("Checklist lines as the writer writes them")
+struct MarkdownWriterTests {
+    @Test("a line with fields written in one go has the bytes of the escaped name and rendered fields")
+    func fieldsAtOnce() {
+        let names = [
+            "Milk", "a", "Привет мир 🎉", "code `x`", "x [y]", "", " lead", "back\\slash", "a & b", "two\nlines",
+            "[ticket](https://t.co/1)", "[a]: b", "n [k:: v]", "x]",
+        ]
+        let keys = [
+            "id", "position", "due date", "stuId", "κλειδί", "a:b", "[k]", " k", "k ", "", "q\"", "c\u{85}", "t\u{1}",
+        ]
+        let values: [FieldValue] = [
+            .integer(0), .integer(7), .integer(-42), .integer(.max), .integer(.min), .bool(true), .bool(false),
+            .string("plain"), .string("with space"), .string("true"), .string("42"), .string(" lead"),
+            .string("[x]"), .string("\"q\""), .string(""), .string("日本"), .string("c\u{9F}"), .double(1.5),
+            .null, .string("2024-05-01"), .array([.integer(1)]),
+        ]
+        var generator = SeededGenerator(seed: 5)
+        func pick<T>(_ choices: [T]) -> T { choices[Int(generator.next() % UInt64(choices.count))] }
+        for n in 0..<4_000 {
+            let fields = (0..<Int(generator.next() % 4)).map { _ in Field(pick(keys), pick(values)) }
+            let status = pick([TodoStatus.open, .done, .custom("/"), .custom("é")])
+            let item = TodoItem(name: pick(names), status: status, fields: fields)
+            let depth = Int(generator.next() % 5)
+            let lineEnding = n % 3 == 0 ? "\r\n" : n % 3 == 1 ? "\n" : "\r"
+            var sink = ByteSink()
+            MarkdownWriter.writeLine(of: item, depth: depth, lineEnding: lineEnding, to: &sink)
+            let box: String =
+                switch status {
+                case .open: "[ ]"
+                case .done: "[x]"
+                case .custom(let scalar): "[\(scalar)]"
+                }
+            let expected =
+                String(repeating: "  ", count: depth) + "- " + box + " "
+                + FieldSyntax.render(
+                    name: item.nameStorage, fields: fields, continuation: String(repeating: "  ", count: depth + 1),
+                    lineEnding: lineEnding) + lineEnding
+            #expect(String(decoding: sink.buffer, as: UTF8.self) == expected, "\(item)")
+        }
+    }
+
+    @Test(
+        "a key is bare unless quotes keep it whole",
+        arguments: [
+            ("id", true), ("due date", true), ("κλειδί", true), ("", false), (" k", false), ("k ", false),
+            ("a:b", false), ("[k]", false), ("q\"", false), ("b\\s", false), ("t\u{1}", false), ("d\u{7F}", false),
+            ("c\u{85}", false), ("c\u{A0}", true),
+        ])
+    func bareKey(key: String, bare: Bool) {
+        #expect(FieldSyntax.isBareKey(key) == bare)
+        #expect((FieldSyntax.renderKey(key) == key) == bare)
+    }
+}
