@@ -100,7 +100,14 @@ public struct Conversion: Sendable {
                 throw duplicate.located(in: input, format: source, list: list)
             }
         }
-        return try plan.write(options: options) { writer in try reader.read(input, options: options, into: &writer) }
+        return try plan.write(options: options) { writer in
+            // A writer that takes plain names as bytes gets them without strings made of them.
+            if writer.takesPlainNames {
+                try reader.read(input, options: options, plainNamesInto: &writer)
+            } else {
+                try reader.read(input, options: options, into: &writer)
+            }
+        }
     }
 }
 

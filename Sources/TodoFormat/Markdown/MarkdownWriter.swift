@@ -41,6 +41,25 @@ struct MarkdownWriter: ListWriter {
         Self.writeLine(of: item, depth: depth, lineEnding: lineEnding, to: &sink)
     }
 
+    var takesPlainNames: Bool { true }
+
+    /// An item without fields from its name's bytes: its line in one write when the name is
+    /// written as it is and the item starts no section and needs no warning; else the item
+    /// is made and written as any item is.
+    mutating func item(plainName: UnsafeBufferPointer<UInt8>, status: TodoStatus, section: String?, depth: Int) {
+        let section = depth == 0 ? section : nil
+        let sameSection = depth > 0 || (section == self.section && (section != nil ? wroteItem : !heading))
+        if sameSection,
+            Self.writeLine(plainName: plainName, status: status, depth: depth, lineEnding: lineEnding, to: &sink)
+        {
+            positions.advance(depth: depth)
+            wroteItem = true
+            return
+        }
+        let name = Substring(String(decoding: plainName, as: UTF8.self))
+        item(TodoItem(nameStorage: name, status: status, fields: [], children: [], section: section), depth: depth)
+    }
+
     mutating func end() {}
 
     mutating func finish() throws -> Written {

@@ -105,6 +105,112 @@ struct BinaryItems {
             children: children, section: section)
     }
 
+    // MARK: Plain items
+
+    /// Plain items gathered for a sink that takes them (`PlainItemSink`): names' UTF-8 in
+    /// `text`, top-level items' sections in `sections`.
+    struct PlainBatch {
+        var items: [PlainItem] = []
+        var text = ByteSink()
+        var sections: [String] = []
+    }
+
+    /// Adds the item of the top-level dictionary `object` and every item under it to
+    /// `batch` when all of them are plain: todofmt's own keys only, no field, and a name a
+    /// checklist's plain name could be (one line, no `"`, `\`, `&` or control character:
+    /// `ByteScan.containsEscapeOrJSONEscape`), so that every writer takes its bytes as they
+    /// are. Else returns false with `batch` as it was, for `item(_:depth:)` to read.
+    mutating func appendPlain(_ object: Int, to batch: inout PlainBatch) -> Bool {
+        let counts = (batch.items.count, batch.text.byteCount, batch.sections.count)
+        if appendPlain(object, depth: 0, to: &batch) { return true }
+        batch.items.removeSubrange(counts.0...)
+        batch.text.truncate(to: counts.1)
+        batch.sections.removeSubrange(counts.2...)
+        return false
+    }
+
+    private mutating func appendPlain(_ object: Int, depth: Int, to batch: inout PlainBatch) -> Bool {
+        guard depth < Limits.itemLevels, let h = try? reader.header(of: object), h.marker >> 4 == 0xD,
+            reader.referencesFit(start: h.start, count: 2 * h.count)
+        else { return false }
+        var seen: UInt8 = 0
+        var name = -1
+        var checked: Bool?
+        var custom: TodoStatus?
+        var section = -1
+        var children: (start: Int, count: Int)?
+        for i in 0..<h.count {
+            let value = reader.reference(from: h.start, h.count + i)
+            guard case .own(let role) = kind(ofKey: reader.reference(from: h.start, i)),
+                seen & ItemBuilder.bit(role) == 0
+            else { return false }
+            seen |= ItemBuilder.bit(role)
+            // Each role as `item(_:depth:)` reads it.
+            switch role {
+            case .name:
+                name = value
+            case .checked:
+                guard let at = try? reader.offset(of: value) else { return false }
+                switch reader.bytes[at] {
+                case 0x08: checked = false
+                case 0x09: checked = true
+                default: return false
+                }
+            case .status:
+                guard let text = string(value, last: &lastStatus), let status = ItemBuilder.status(fromWord: text)
+                else { return false }
+                if case .custom = status { custom = status } else { checked = status == .done }
+            case .section:
+                guard depth == 0, let text = string(value, last: &lastSection) else { return false }
+                if batch.sections.last != text { batch.sections.append(text) }
+                section = batch.sections.count - 1
+            case .children:
+                guard let c = try? reader.header(of: value), c.marker >> 4 == 0xA,
+                    reader.referencesFit(start: c.start, count: c.count)
+                else { return false }
+                children = (c.start, c.count)
+            case .fields, .order:
+                return false
+            }
+        }
+        guard name >= 0, let start = appendName(name, to: &batch.text) else { return false }
+        batch.items.append(
+            PlainItem(
+                nameStart: start, nameEnd: batch.text.byteCount,
+                status: ItemBuilder.status(checked: checked, custom: custom, fields: []), depth: depth,
+                section: section))
+        if let children {
+            for k in 0..<children.count {
+                guard appendPlain(reader.reference(from: children.start, k), depth: depth + 1, to: &batch) else {
+                    return false
+                }
+            }
+        }
+        return true
+    }
+
+    /// Appends a string object's text as UTF-8 (what `string(_:)` makes of it) when it is a
+    /// plain name; returns where it starts, or nil (with `text` as it was) otherwise.
+    private func appendName(_ object: Int, to text: inout ByteSink) -> Int? {
+        guard let stored = reader.storedString(object) else { return nil }
+        let start = text.byteCount
+        if stored.utf16 {
+            text.write(upTo: 3 * (stored.raw.count / 2)) {
+                BinaryPropertyListReader.utf16BigEndian(stored.raw, into: $0)
+            }
+        } else {
+            // `string(_:)` decodes ASCII objects as UTF-8: bytes that are not stay for it.
+            guard UTF8Validation.firstInvalidOffset(stored.raw) < 0 else { return nil }
+            text.write(stored.raw)
+        }
+        let plain = text.withBytes { !ByteScan.containsEscapeOrJSONEscape(UnsafeBufferPointer(rebasing: $0[start...])) }
+        guard plain else {
+            text.truncate(to: start)
+            return nil
+        }
+        return start
+    }
+
     /// A string object's text; nil for another object or one not well formed.
     private func string(_ object: Int) -> String? {
         guard let text = try? reader.string(object) else { return nil }

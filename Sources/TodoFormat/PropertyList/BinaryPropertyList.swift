@@ -187,64 +187,80 @@ struct BinaryPropertyListReader {
         return UnsafeBufferPointer(rebasing: bytes[h.start..<(h.start + h.count)])
     }
 
+    /// A string object's text as it is stored: its bytes, and whether they are UTF-16
+    /// (big-endian) rather than ASCII; nil for another object or one not well formed.
+    func storedString(_ object: Int) -> (raw: UnsafeBufferPointer<UInt8>, utf16: Bool)? {
+        guard let h = try? header(of: object) else { return nil }
+        let utf16 = h.marker >> 4 == 0x6
+        guard utf16 || h.marker >> 4 == 0x5 else { return nil }
+        let end = h.start + (utf16 ? 2 * h.count : h.count)
+        guard end <= tableOffset else { return nil }
+        return (UnsafeBufferPointer(rebasing: bytes[h.start..<end]), utf16)
+    }
+
     /// UTF-16 big-endian text as a string, transcoded by hand: the standard library's generic
     /// decoding is several times slower here. Unpaired surrogates become U+FFFD.
     static func utf16BigEndian(_ raw: UnsafeBufferPointer<UInt8>) -> String {
         let units = raw.count / 2
-        guard units > 0, let source = raw.baseAddress else { return "" }
-        return String(unsafeUninitializedCapacity: units * 3) { buffer in
-            // Through pointers: the buffers' checked subscripts were half the work. Three
-            // bytes a unit at most: a unit of four bytes is a pair of two units.
-            let out = buffer.baseAddress!
-            var n = 0
-            var i = 0
-            while i < units {
-                // Four ASCII units at a time (each a zero byte, then one below 0x80).
-                while i + 4 <= units {
-                    let word = UnsafeRawPointer(source + 2 * i).loadUnaligned(as: UInt64.self).littleEndian
-                    guard word & 0x80FF_80FF_80FF_80FF == 0 else { break }
-                    out[n] = UInt8(truncatingIfNeeded: word >> 8)
-                    out[n + 1] = UInt8(truncatingIfNeeded: word >> 24)
-                    out[n + 2] = UInt8(truncatingIfNeeded: word >> 40)
-                    out[n + 3] = UInt8(truncatingIfNeeded: word >> 56)
-                    n += 4
-                    i += 4
-                }
-                guard i < units else { break }
-                var c = UInt32(source[2 * i]) << 8 | UInt32(source[2 * i + 1])
-                i += 1
-                if c < 0x80 {
-                    out[n] = UInt8(c)
-                    n += 1
-                    continue
-                }
-                if c >= 0xD800 && c < 0xDC00, i < units {
-                    let low = UInt32(source[2 * i]) << 8 | UInt32(source[2 * i + 1])
-                    if low >= 0xDC00 && low < 0xE000 {
-                        c = 0x10000 + ((c - 0xD800) << 10) + (low - 0xDC00)
-                        i += 1
-                    }
-                }
-                if c >= 0xD800 && c < 0xE000 { c = 0xFFFD }
-                if c < 0x800 {
-                    out[n] = UInt8(0xC0 | c >> 6)
-                    out[n + 1] = UInt8(0x80 | c & 0x3F)
-                    n += 2
-                } else if c < 0x10000 {
-                    out[n] = UInt8(0xE0 | c >> 12)
-                    out[n + 1] = UInt8(0x80 | (c >> 6) & 0x3F)
-                    out[n + 2] = UInt8(0x80 | c & 0x3F)
-                    n += 3
-                } else {
-                    out[n] = UInt8(0xF0 | c >> 18)
-                    out[n + 1] = UInt8(0x80 | (c >> 12) & 0x3F)
-                    out[n + 2] = UInt8(0x80 | (c >> 6) & 0x3F)
-                    out[n + 3] = UInt8(0x80 | c & 0x3F)
-                    n += 4
+        guard units > 0 else { return "" }
+        return String(unsafeUninitializedCapacity: units * 3) { utf16BigEndian(raw, into: $0.baseAddress!) }
+    }
+
+    /// `utf16BigEndian(_:)` as UTF-8 into `out`, which has room for three bytes a unit;
+    /// returns how many bytes it wrote.
+    static func utf16BigEndian(_ raw: UnsafeBufferPointer<UInt8>, into out: UnsafeMutablePointer<UInt8>) -> Int {
+        let units = raw.count / 2
+        guard units > 0, let source = raw.baseAddress else { return 0 }
+        // Through pointers: the buffers' checked subscripts were half the work. Three
+        // bytes a unit at most: a unit of four bytes is a pair of two units.
+        var n = 0
+        var i = 0
+        while i < units {
+            // Four ASCII units at a time (each a zero byte, then one below 0x80).
+            while i + 4 <= units {
+                let word = UnsafeRawPointer(source + 2 * i).loadUnaligned(as: UInt64.self).littleEndian
+                guard word & 0x80FF_80FF_80FF_80FF == 0 else { break }
+                out[n] = UInt8(truncatingIfNeeded: word >> 8)
+                out[n + 1] = UInt8(truncatingIfNeeded: word >> 24)
+                out[n + 2] = UInt8(truncatingIfNeeded: word >> 40)
+                out[n + 3] = UInt8(truncatingIfNeeded: word >> 56)
+                n += 4
+                i += 4
+            }
+            guard i < units else { break }
+            var c = UInt32(source[2 * i]) << 8 | UInt32(source[2 * i + 1])
+            i += 1
+            if c < 0x80 {
+                out[n] = UInt8(c)
+                n += 1
+                continue
+            }
+            if c >= 0xD800 && c < 0xDC00, i < units {
+                let low = UInt32(source[2 * i]) << 8 | UInt32(source[2 * i + 1])
+                if low >= 0xDC00 && low < 0xE000 {
+                    c = 0x10000 + ((c - 0xD800) << 10) + (low - 0xDC00)
+                    i += 1
                 }
             }
-            return n
+            if c >= 0xD800 && c < 0xE000 { c = 0xFFFD }
+            if c < 0x800 {
+                out[n] = UInt8(0xC0 | c >> 6)
+                out[n + 1] = UInt8(0x80 | c & 0x3F)
+                n += 2
+            } else if c < 0x10000 {
+                out[n] = UInt8(0xE0 | c >> 12)
+                out[n + 1] = UInt8(0x80 | (c >> 6) & 0x3F)
+                out[n + 2] = UInt8(0x80 | c & 0x3F)
+                n += 3
+            } else {
+                out[n] = UInt8(0xF0 | c >> 18)
+                out[n + 1] = UInt8(0x80 | (c >> 12) & 0x3F)
+                out[n + 2] = UInt8(0x80 | (c >> 6) & 0x3F)
+                out[n + 3] = UInt8(0x80 | c & 0x3F)
+                n += 4
+            }
         }
+        return n
     }
 
     /// Any object as a value; `depth` guards against reference cycles.

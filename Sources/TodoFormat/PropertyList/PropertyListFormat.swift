@@ -45,6 +45,16 @@ struct PropertyListFormat: ListFormat {
         }
     }
 
+    func read<S: PlainItemSink>(_ input: Input, options: ListOptions, plainNamesInto sink: inout S) throws {
+        guard isBinary, try !input.head(1).isEmpty else { return try read(input, options: options, into: &sink) }
+        let bytes = try input.bytes()
+        try bytes.withUnsafeBufferPointer { buffer in
+            try PropertyListReader.read(
+                buffer, binary: true, path: input.name, schema: options.schema, key: options.key,
+                plainNamesInto: &sink)
+        }
+    }
+
     func writer(to output: Output, options: ListOptions) throws -> any ListWriter {
         let layout = ItemLayout(options.schema)
         if !isBinary && layout.keyOrder.isEmpty {

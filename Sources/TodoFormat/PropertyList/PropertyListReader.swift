@@ -9,21 +9,9 @@ enum PropertyListReader {
             let reader = try BinaryPropertyListReader(bytes: bytes, path: path)
             if let elements = try reader.arrayElements(reader.topObject) {
                 try sink.begin(metadata: [])
-                let direct = BinaryItems.reads(schema)
-                var items = BinaryItems(reader, schema: schema)
+                var items = BinaryItems.reads(schema) ? BinaryItems(reader, schema: schema) : nil
                 for (i, element) in elements.enumerated() {
-                    if direct, let item = items.item(element, depth: 0) {
-                        try sink.itemTree(item, depth: 0)
-                        continue
-                    }
-                    let at = try reader.offset(of: element)
-                    let value: FieldValue
-                    do {
-                        value = try reader.value(element)
-                    } catch {
-                        throw BinaryPropertyListReader.within("[\(i)]", error)
-                    }
-                    try sink.itemTree(try item(value, schema: schema) { reader.error($0, at: at) }, depth: 0)
+                    try send(element, at: i, of: reader, &items, schema: schema, into: &sink)
                 }
                 try sink.end()
             } else {
@@ -55,6 +43,59 @@ enum PropertyListReader {
                 reader.error($0, at: rootTag.offset)
             }
         }
+    }
+
+    /// `read` into a sink that takes plain items: a binary list's plain items
+    /// (`BinaryItems.appendPlain`) reach it as bytes, many at a call, without a string or an
+    /// item made of each; every other item, and every other file, is read as `read` reads it.
+    static func read<S: PlainItemSink>(
+        _ bytes: UnsafeBufferPointer<UInt8>, binary: Bool, path: String, schema: ItemSchema, key: String?,
+        plainNamesInto sink: inout S
+    ) throws {
+        guard binary, BinaryItems.reads(schema) else {
+            return try read(bytes, binary: binary, path: path, schema: schema, key: key, into: &sink)
+        }
+        let reader = try BinaryPropertyListReader(bytes: bytes, path: path)
+        guard let elements = try reader.arrayElements(reader.topObject) else {
+            return try read(bytes, binary: binary, path: path, schema: schema, key: key, into: &sink)
+        }
+        try sink.begin(metadata: [])
+        var items: BinaryItems? = BinaryItems(reader, schema: schema)
+        var batch = BinaryItems.PlainBatch()
+        func flush() throws {
+            try batch.text.withBytes { try sink.items(plain: batch.items[...], text: $0, sections: batch.sections) }
+            batch.items.removeAll(keepingCapacity: true)
+            batch.text.truncate(to: 0)
+            batch.sections.removeAll(keepingCapacity: true)
+        }
+        for (i, element) in elements.enumerated() {
+            if items?.appendPlain(element, to: &batch) == true {
+                if batch.items.count >= 4096 { try flush() }
+                continue
+            }
+            if !batch.items.isEmpty { try flush() }
+            try send(element, at: i, of: reader, &items, schema: schema, into: &sink)
+        }
+        if !batch.items.isEmpty { try flush() }
+        try sink.end()
+    }
+
+    /// Hands the binary list's element `index` (object `element`) to the sink as an item
+    /// tree: read straight from its objects by `items` where it can, else from its value,
+    /// which reports what is wrong with it.
+    private static func send<S: ItemSink>(
+        _ element: Int, at index: Int, of reader: BinaryPropertyListReader, _ items: inout BinaryItems?,
+        schema: ItemSchema, into sink: inout S
+    ) throws {
+        if let item = items?.item(element, depth: 0) { return try sink.itemTree(item, depth: 0) }
+        let at = try reader.offset(of: element)
+        let value: FieldValue
+        do {
+            value = try reader.value(element)
+        } catch {
+            throw BinaryPropertyListReader.within("[\(index)]", error)
+        }
+        try sink.itemTree(try item(value, schema: schema) { reader.error($0, at: at) }, depth: 0)
     }
 
     private static func item(_ value: FieldValue, schema: ItemSchema, fail: (String) -> ParseError) throws(ParseError)

@@ -44,6 +44,28 @@ struct MarkdownWriterTests {
         }
     }
 
+    @Test("items from their names' bytes give the checklist and warnings the items give", arguments: 0..<20)
+    func plainNames(seed: Int) throws {
+        var generator = SeededGenerator(seed: UInt64(seed))
+        func pick<T>(_ choices: [T]) -> T { choices[Int(generator.next() % UInt64(choices.count))] }
+        let names = ["Milk", "", "日本語 🎉", "x]", "[a]: b", "n [k:: v]", "# not a heading", "1. one", " lead", "a  b"]
+        let sections: [String?] = [nil, nil, "Home", "Shop", "Shop"]
+        var whole = MarkdownWriter(into: ByteSink(), outputName: "t.md")
+        var plain = MarkdownWriter(into: ByteSink(), outputName: "t.md")
+        var depth = 0
+        for _ in 0..<200 {
+            depth = Int(generator.next() % UInt64(depth + 2))
+            let status = pick([TodoStatus.open, .done, .custom("/")])
+            var name = pick(names)
+            let section = pick(sections)
+            whole.item(TodoItem(name: name, status: status, section: depth == 0 ? section : nil), depth: depth)
+            name.withUTF8 { plain.item(plainName: $0, status: status, section: section, depth: depth) }
+        }
+        let (a, b) = (try whole.finish(), try plain.finish())
+        #expect(String(decoding: b.bytes, as: UTF8.self) == String(decoding: a.bytes, as: UTF8.self))
+        #expect(b.warnings.map(\.description) == a.warnings.map(\.description))
+    }
+
     @Test(
         "a key is bare unless quotes keep it whole",
         arguments: [

@@ -13,6 +13,11 @@ struct BinaryItemsTests {
         "name", "name", "checked", "status", "section", "children", "children", "fields", "title", "done", "prio",
         "due", "note", "completed_at", "completedAt", "日本語", "position", "Name",
     ]
+    /// Names a writer takes as they are and names it does not.
+    static let names = [
+        "日本語 🎉", "", " lead", "say \"hi\"", "back\\slash", "a & b", "tab\there", "two\nlines", "x]",
+        "[t](u)", "<b>", "nul\u{0}", "c1\u{85}", "del\u{7F}", "\u{FEFF}bom", "pair 😀", "lone \u{FFFD}",
+    ]
     static let values: [FieldValue] = [
         .string("Milk"), .string("日本語 🎉"), .string("x"), .string("/"), .string("done"), .string("someday"),
         .string(""), .bool(true), .bool(false), .integer(1), .integer(0), .null, .double(2.5),
@@ -25,7 +30,11 @@ struct BinaryItemsTests {
     /// all items.
     static func dictionary(depth: Int, _ rng: inout SeededGenerator) -> FieldValue {
         var fields: [Field] = []
-        if Int.random(in: 0..<6, using: &rng) > 0 { fields.append(Field("name", .string("item \(rng.next() % 100)"))) }
+        if Int.random(in: 0..<6, using: &rng) > 0 {
+            let name =
+                Int.random(in: 0..<3, using: &rng) > 0 ? "item \(rng.next() % 100)" : names.randomElement(using: &rng)!
+            fields.append(Field("name", .string(name)))
+        }
         for _ in 0..<Int.random(in: 0...4, using: &rng) {
             let key =
                 Int.random(in: 0..<5, using: &rng) == 0
@@ -67,6 +76,72 @@ struct BinaryItemsTests {
         }
         // Enough of the items are read so for the comparison to mean something.
         #expect(direct > 40, "\(direct) items read from their objects")
+    }
+
+    @Test("a sink that takes plain items gets the list the items make, in order", arguments: 0..<20)
+    func plainItems(seed: Int) throws {
+        var rng = SeededGenerator(seed: UInt64(seed) + 1_000)
+        // Items the value path reads (a file with one it refuses fails either way), two in
+        // five plain, in runs.
+        var elements: [FieldValue] = []
+        while elements.count < 300 {
+            var element = Self.dictionary(depth: 0, &rng)
+            if Int.random(in: 0..<5, using: &rng) < 2 {
+                element = .dictionary([
+                    Field("name", .string(Self.names.randomElement(using: &rng)!)),
+                    Field("checked", .bool(Bool.random(using: &rng))),
+                    Field("section", .string(elements.count < 150 ? "A" : "B")),
+                ])
+            }
+            guard (try? Self.list(of: [element])) != nil else { continue }
+            elements.append(element)
+        }
+        var sink = ByteSink()
+        BinaryPropertyListWriter.write(.value(.array(elements)), layout: ItemLayout(), to: &sink)
+        var collector = PlainCollector()
+        try PropertyListFormat(isBinary: true, embedded: nil).read(
+            Input(bytes: sink.buffer, name: "t.plist"), options: ListOptions(), plainNamesInto: &collector)
+        let plain = collector.builder.finish()
+        #expect(plain == (try Self.list(of: elements)))
+        #expect(plain.items.count == 300)
+        #expect(collector.plainCount > 60, "\(collector.plainCount) plain items")
+    }
+
+    @Test("a binary list's plain names reach each writer that takes them: the bytes and warnings its items give")
+    func plainNamesIntoWriters() throws {
+        let directory = try TemporaryDirectory()
+        let source = directory.path("in.plist")
+        let list = TodoList(
+            items: Self.names.enumerated().map { i, name in
+                TodoItem(
+                    name: name, status: i % 3 == 0 ? .done : .open, children: [TodoItem(name: name + " child")],
+                    section: i < 8 ? "A" : "B \"quoted\"")
+            })
+        var binary = try FormatRegistry.format(.bplist).writer(to: .memory, options: ListOptions())
+        try list.send(to: &binary)
+        try Data(try binary.finish().bytes).write(to: URL(fileURLWithPath: source))
+        #expect(try TodoList(contentsOf: .file(source)) == list)
+        for target in [DocumentFormat.json, .plist, .markdown] {
+            var writer = try FormatRegistry.format(target).writer(to: .memory, options: ListOptions())
+            #expect(writer.takesPlainNames)
+            try list.send(to: &writer)
+            let expected = try writer.finish()
+            let output = directory.path("out.\(target.rawValue)")
+            let warnings = try Conversion(input: .at(source), output: .at(output)).run()
+            let bytes = try Data(contentsOf: URL(fileURLWithPath: output))
+            #expect(String(decoding: bytes, as: UTF8.self) == String(decoding: expected.bytes, as: UTF8.self))
+            #expect(warnings.map(\.description) == expected.warnings.map(\.description), "\(target)")
+        }
+    }
+
+    /// The list a binary file of `elements` reads as, item by item.
+    static func list(of elements: [FieldValue]) throws -> TodoList {
+        var sink = ByteSink()
+        BinaryPropertyListWriter.write(.value(.array(elements)), layout: ItemLayout(), to: &sink)
+        var builder = ListBuilder()
+        try PropertyListFormat(isBinary: true, embedded: nil).read(
+            Input(bytes: sink.buffer, name: "t.plist"), options: ListOptions(), into: &builder)
+        return builder.finish()
     }
 
     @Test("a schema that names keys or maps status values reads values")
