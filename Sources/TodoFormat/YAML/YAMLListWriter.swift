@@ -1,22 +1,213 @@
 #if YAML
-/// Writes todofmt's YAML form through libyaml's emitter: a metadata document when there is
-/// metadata, then the list of item mappings (FORMAT.md, section 7.3).
+/// Writes todofmt's YAML form: a metadata document when there is metadata, then the list of
+/// item mappings (FORMAT.md, section 7.3), with the bytes libyaml's emitter writes.
+///
+/// An item's keys and scalar values are written here, as the emitter would
+/// (`YAMLScalarText`); an item with a value this does not write (a non-empty collection,
+/// data, a text libyaml would break over lines) is written by the emitter alone and
+/// indented into place. Metadata, and an empty list, go through the emitter whole.
 struct YAMLListWriter: ListWriter {
     private var sink: ByteSink
     private let outputName: String
     private let layout: ItemLayout
-    private let emitter: YAMLEmitter
+    private let entryKeys: ItemLayout.EntryKeys
     private var open = OpenItems()
+    private var metadata: [Field] = []
     private var isFirst = true
+    /// One item's text, written into the sink once it is whole.
+    private var text = ByteSink()
+    /// Whether the layout is todofmt's own: an item without fields is then written without
+    /// building its entries.
+    private let isStandard: Bool
+    /// Keys as written, for the few keys a list's items share.
+    private var keyTexts: [(key: String, text: [UInt8])] = []
 
     init(into sink: ByteSink, outputName: String, layout: ItemLayout = ItemLayout()) throws(ConversionError) {
-        emitter = try YAMLEmitter()
         self.sink = sink
         self.outputName = outputName
         self.layout = layout
+        entryKeys = layout.entryKeys
+        isStandard = layout == ItemLayout()
     }
 
     mutating func begin(metadata: [Field]) throws {
+        self.metadata = metadata
+    }
+
+    mutating func item(_ item: TodoItem, depth: Int) throws {
+        if isFirst {
+            isFirst = false
+            try writeStart()
+        }
+        // A child is one level under the item before it, as the emitter nests it.
+        let depth = min(depth, open.lastDepth + 1)
+        if open.advance(to: depth).opensChildren {
+            // The previous item's children: a sequence under its key, dashes at the key's column.
+            text.truncate(to: 0)
+            guard YAMLScalarText.append(entryKeys.children, isKey: true, to: &text) else {
+                // libyaml would write it as a complex key (`? key`), which no YAML list of
+                // todofmt's has: refused before anything is committed.
+                throw ConversionError.unsupported(
+                    "the children key '\(entryKeys.children)' is longer than \(YAMLScalarText.simpleKeyBytes) bytes "
+                        + "or has a line break: YAML items cannot use it")
+            }
+            sink.write(upTo: 2 * depth + 8) { start in
+                var pen = BytePen(at: start)
+                pen.spaces(2 * depth)
+                return start.distance(to: pen.at)
+            }
+            text.withBytes { sink.write($0) }
+            sink.write(static: ":\n")
+        }
+        text.truncate(to: 0)
+        if isStandard && item.fields.isEmpty && writeStandard(item, depth: depth) {
+            text.withBytes { sink.write($0) }
+            return
+        }
+        let entries = layout.entries(of: item, keys: entryKeys)
+        text.truncate(to: 0)
+        if write(entries, depth: depth) {
+            text.withBytes { sink.write($0) }
+        } else {
+            try writeThroughEmitter(entries, depth: depth)
+        }
+    }
+
+    /// An item without fields in todofmt's own layout into `text`, as its entries are
+    /// written (`ItemLayout.entries`: the name, `checked`, a custom status, a section);
+    /// false where a text is one the emitter must write.
+    private mutating func writeStandard(_ item: TodoItem, depth: Int) -> Bool {
+        func line(_ key: StaticString, first: Bool = false) {
+            text.write(upTo: 2 * depth + 32) { start in
+                var pen = BytePen(at: start)
+                pen.spaces(2 * depth)
+                pen.put(first ? "- " : "  ")
+                pen.put(key)
+                return start.distance(to: pen.at)
+            }
+        }
+        line("name: ", first: true)
+        guard YAMLScalarText.append(item.name, isKey: false, to: &text) else { return false }
+        text.write(byte: 10)
+        line(item.status == .done ? "checked: true\n" : "checked: false\n")
+        if case .custom(let scalar) = item.status {
+            line("status: ")
+            guard YAMLScalarText.append(String(scalar), isKey: false, to: &text) else { return false }
+            text.write(byte: 10)
+        }
+        if let section = item.section {
+            line("section: ")
+            guard YAMLScalarText.append(section, isKey: false, to: &text) else { return false }
+            text.write(byte: 10)
+        }
+        return true
+    }
+
+    /// The item's mapping at `depth` into `text`, its dash at column `2 * depth`; false
+    /// where a value is one the emitter must write.
+    private mutating func write(_ entries: [OutputEntry], depth: Int) -> Bool {
+        var first = true
+        for entry in entries {
+            guard case .value(let value) = entry.value else { continue }  // children follow as items
+            text.write(upTo: 2 * depth + 16) { start in
+                var pen = BytePen(at: start)
+                pen.spaces(2 * depth)
+                pen.put(first ? "- " : "  ")
+                return start.distance(to: pen.at)
+            }
+            first = false
+            guard writeKey(entry.key) else { return false }
+            text.write(static: ": ")
+            guard Self.write(value, to: &text) else { return false }
+            text.write(byte: 10)
+        }
+        return true
+    }
+
+    /// A key into `text`, worked out once for each of the first few keys met.
+    private mutating func writeKey(_ key: String) -> Bool {
+        if let known = keyTexts.first(where: { $0.key == key }) {
+            text.write(bytes: known.text)
+            return true
+        }
+        let start = text.byteCount
+        guard YAMLScalarText.append(key, isKey: true, to: &text) else { return false }
+        if keyTexts.count < 16 { keyTexts.append((key, text.withBytes { Array($0[start...]) })) }
+        return true
+    }
+
+    /// A value on its key's line, as the emitter writes it (`YAMLValue.emit`).
+    private static func write(_ value: FieldValue, to out: inout ByteSink) -> Bool {
+        func plain(_ text: String) -> Bool {
+            var text = text
+            return text.withUTF8 { YAMLScalarText.appendRequestedPlain($0, to: &out) }
+        }
+        switch value {
+        case .string(let s): return YAMLScalarText.append(s, isKey: false, to: &out)
+        case .integer(let i): return plain(String(i))
+        case .bigInteger(let digits): return plain(digits)
+        case .double(let d): return plain(YAMLValue.realText(d))
+        case .bool(let b): out.write(b ? "true" : "false")
+        case .null: out.write("null")
+        case .date(let d): return plain(ISO8601.format(d))
+        case .array(let values) where values.isEmpty: out.write("[]")
+        case .dictionary(let fields) where fields.isEmpty: out.write("{}")
+        case .data, .array, .dictionary: return false
+        }
+        return true
+    }
+
+    /// The item written by the emitter as the one item of a list, its lines indented to `depth`.
+    private mutating func writeThroughEmitter(_ entries: [OutputEntry], depth: Int) throws {
+        let emitter = try YAMLEmitter()
+        try emitter.streamStart()
+        try emitter.documentStart(implicit: true)
+        try emitter.sequenceStart()
+        try emitter.mappingStart()
+        for entry in entries {
+            guard case .value(let value) = entry.value else { continue }
+            try YAMLValue.emitString(entry.key, to: emitter)
+            try YAMLValue.emit(value, to: emitter)
+        }
+        try emitter.mappingEnd()
+        try emitter.sequenceEnd()
+        try emitter.documentEnd()
+        try emitter.streamEnd()
+        // Every line moves right, and so does the indentation single quotes write after a
+        // raw U+2028 or U+2029 (a line break to YAML).
+        let out = emitter.output
+        let indent = repeatElement(UInt8(32), count: 2 * depth)
+        var start = 0
+        for i in out.indices {
+            let lineStart = i == 0 ? out[i] != 10 : out[i - 1] == 10 && out[i] != 10
+            let afterSeparator =
+                i >= 3 && out[i] == 32 && out[i - 3] == 0xE2 && out[i - 2] == 0x80
+                && (out[i - 1] == 0xA8 || out[i - 1] == 0xA9)
+            guard lineStart || afterSeparator else { continue }
+            sink.write(bytes: out[start..<i])
+            sink.write(bytes: indent)
+            start = i
+        }
+        sink.write(bytes: out[start...])
+    }
+
+    /// The metadata document, and the start of the list's document after it.
+    private mutating func writeStart() throws {
+        guard !metadata.isEmpty else { return }
+        let emitter = try YAMLEmitter()
+        try emitter.streamStart()
+        try emitter.documentStart(implicit: false)
+        try YAMLValue.emit(.dictionary(metadata), to: emitter)
+        try emitter.documentEnd()
+        try emitter.streamEnd()
+        sink.write(bytes: emitter.output)
+        sink.write(static: "---\n")
+    }
+
+    mutating func end() throws {
+        guard isFirst else { return }
+        // No items: the emitter writes the empty list (`[]`), after the metadata if any.
+        let emitter = try YAMLEmitter()
         try emitter.streamStart()
         if !metadata.isEmpty {
             try emitter.documentStart(implicit: false)
@@ -25,56 +216,14 @@ struct YAMLListWriter: ListWriter {
         }
         try emitter.documentStart(implicit: metadata.isEmpty)
         try emitter.sequenceStart()
-    }
-
-    mutating func item(_ item: TodoItem, depth: Int) throws {
-        let step = open.advance(to: depth)
-        if step.opensChildren {
-            try YAMLValue.emitString(layout.keys[.children] ?? "children", to: emitter)
-            try emitter.sequenceStart()
-        } else if !isFirst {
-            try emitter.mappingEnd()
-            for _ in 0..<step.closes {
-                try emitter.sequenceEnd()
-                try emitter.mappingEnd()
-            }
-        }
-        isFirst = false
-        try emitItem(item)
-        // Hand finished text on so a long list never sits whole in memory.
-        if emitter.output.count > 1 << 16 {
-            sink.write(bytes: emitter.output)
-            emitter.output.removeAll(keepingCapacity: true)
-        }
-    }
-
-    mutating func end() throws {
-        if !isFirst {
-            try emitter.mappingEnd()
-            for _ in 0..<open.lastDepth {
-                try emitter.sequenceEnd()
-                try emitter.mappingEnd()
-            }
-        }
         try emitter.sequenceEnd()
         try emitter.documentEnd()
         try emitter.streamEnd()
         sink.write(bytes: emitter.output)
-        emitter.output.removeAll()
     }
 
     mutating func finish() throws -> Written {
         Written(bytes: try sink.finish(path: outputName))
-    }
-
-    /// The item's mapping, left open for its children.
-    private func emitItem(_ item: TodoItem) throws {
-        try emitter.mappingStart()
-        for entry in layout.entries(of: item) {
-            guard case .value(let value) = entry.value else { continue }  // children follow as items
-            try YAMLValue.emitString(entry.key, to: emitter)
-            try YAMLValue.emit(value, to: emitter)
-        }
     }
 }
 #endif

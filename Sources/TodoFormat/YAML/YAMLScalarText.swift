@@ -1,0 +1,189 @@
+#if YAML
+/// A scalar's text as libyaml's emitter writes it when todofmt writes a new YAML file (the
+/// settings `YAMLEmitter` gives it: Unicode, no line width, indentation 2), worked out here
+/// so that the items of a long list need not go through the emitter one event at a time (it
+/// was a third of the time, and the events' strings another). `YAMLScalarTextTests` holds
+/// every choice to the emitter's on many texts.
+///
+/// A string that would read as another type (`YAMLValue.needsQuotes`) is asked for in double
+/// quotes; otherwise libyaml writes it plain where plain style reads it back, else in single
+/// quotes, and in double quotes when it holds a character it does not print. A text this
+/// does not know how libyaml writes (a line break inside single quotes, a key too long to
+/// be a simple key) gives nil: the caller lets the emitter write it.
+enum YAMLScalarText {
+    /// libyaml writes a longer key as a complex key (`? key`).
+    static let simpleKeyBytes = 128
+
+    /// Appends `text` as libyaml writes it; false, having appended nothing, where this does
+    /// not know.
+    static func append(_ text: String, isKey: Bool, to out: inout ByteSink) -> Bool {
+        let quoted = YAMLValue.needsQuotes(text)
+        var text = text
+        return text.withUTF8 { bytes in
+            if isKey && (bytes.count > simpleKeyBytes || hasLineBreak(bytes)) { return false }
+            if quoted {
+                appendDoubleQuoted(bytes, to: &out)
+                return true
+            }
+            return appendRequestedPlain(bytes, to: &out)
+        }
+    }
+
+    /// Whether text holds a line break (libyaml's `IS_BREAK`: CR, LF, U+0085, U+2028,
+    /// U+2029): such a key is no simple key to libyaml.
+    private static func hasLineBreak(_ b: UnsafeBufferPointer<UInt8>) -> Bool {
+        for (i, c) in b.enumerated() {
+            if c == 10 || c == 13 { return true }
+            if c == 0xC2 && i + 1 < b.count && b[i + 1] == 0x85 { return true }
+            if c == 0xE2 && i + 2 < b.count && b[i + 1] == 0x80 && (b[i + 2] == 0xA8 || b[i + 2] == 0xA9) {
+                return true
+            }
+        }
+        return false
+    }
+
+    /// Text asked for in plain style (a number, a date, a string that needs no quotes): as
+    /// libyaml's analysis of it chooses.
+    static func appendRequestedPlain(_ bytes: UnsafeBufferPointer<UInt8>, to out: inout ByteSink) -> Bool {
+        switch analysis(of: bytes) {
+        case .plain: out.write(bytes)
+        case .singleQuoted:
+            out.write(byte: UInt8(ascii: "'"))
+            for b in bytes {
+                if b == UInt8(ascii: "'") { out.write(byte: b) }
+                out.write(byte: b)
+            }
+            out.write(byte: UInt8(ascii: "'"))
+        case .doubleQuoted: appendDoubleQuoted(bytes, to: &out)
+        case .unknown: return false
+        }
+        return true
+    }
+
+    enum Style { case plain, singleQuoted, doubleQuoted, unknown }
+
+    /// The style libyaml's emitter gives text asked for in plain style in block context
+    /// (`yaml_emitter_analyze_scalar`, then `yaml_emitter_select_scalar_style`): not plain
+    /// where an indicator, white space at an end or a line break would be misread; double
+    /// quotes for a character it does not print; `unknown` for a line break, which single
+    /// quotes write on lines of their own.
+    static func analysis(of b: UnsafeBufferPointer<UInt8>) -> Style {
+        guard let first = b.first, let last = b.last else { return .doubleQuoted }
+        var plain = first != 32 && last != 32
+        if b.count >= 3
+            && ((b[0] == 0x2D && b[1] == 0x2D && b[2] == 0x2D) || (b[0] == 0x2E && b[1] == 0x2E && b[2] == 0x2E))
+        {
+            plain = false
+        }
+        switch first {
+        case UInt8(ascii: "#"), UInt8(ascii: ","), UInt8(ascii: "["), UInt8(ascii: "]"), UInt8(ascii: "{"),
+            UInt8(ascii: "}"), UInt8(ascii: "&"), UInt8(ascii: "*"), UInt8(ascii: "!"), UInt8(ascii: "|"),
+            UInt8(ascii: ">"), UInt8(ascii: "'"), UInt8(ascii: "\""), UInt8(ascii: "%"), UInt8(ascii: "@"),
+            UInt8(ascii: "`"):
+            plain = false
+        case UInt8(ascii: "?"), UInt8(ascii: ":"), UInt8(ascii: "-"):
+            if b.count == 1 || isBlank(b[1]) { plain = false }
+        default: break
+        }
+        var i = 0
+        while i < b.count {
+            let c = b[i]
+            if c < 0x80 {
+                // Printable ASCII is a space or 0x21 to 0x7E; a tab, a line feed and the
+                // other controls are escaped in double quotes.
+                if c < 0x20 || c == 0x7F { return c == 0x0A || c == 0x0D ? .unknown : .doubleQuoted }
+                if c == UInt8(ascii: ":") && (i + 1 == b.count || isBlank(b[i + 1])) { plain = false }
+                if c == UInt8(ascii: "#") && i > 0 && isBlank(b[i - 1]) { plain = false }
+                i += 1
+                continue
+            }
+            let scalar = decode(b, at: &i)
+            // U+2028 and U+2029 are line breaks libyaml prints.
+            if scalar == 0x2028 || scalar == 0x2029 { return .unknown }
+            if !isPrintable(scalar) { return .doubleQuoted }
+        }
+        return plain ? .plain : .singleQuoted
+    }
+
+    /// A space, a tab or a line break (libyaml's `IS_BLANKZ`, but for the end of the text,
+    /// which callers check).
+    private static func isBlank(_ c: UInt8) -> Bool { c == 32 || c == 9 || c == 10 || c == 13 }
+
+    /// What libyaml prints as it is (`IS_PRINTABLE`): a line feed, ASCII from the space to
+    /// `~`, and U+00A0 to U+FFFD but for surrogates, the byte order mark, U+FFFE and U+FFFF.
+    /// Nothing beyond U+FFFF: libyaml escapes emoji.
+    static func isPrintable(_ scalar: UInt32) -> Bool {
+        scalar == 0x0A || (scalar >= 0x20 && scalar <= 0x7E) || (scalar >= 0xA0 && scalar <= 0xD7FF)
+            || (scalar >= 0xE000 && scalar <= 0xFFFD && scalar != 0xFEFF)
+    }
+
+    /// The scalar whose UTF-8 starts at `i` (valid UTF-8), moving `i` past it.
+    private static func decode(_ b: UnsafeBufferPointer<UInt8>, at i: inout Int) -> UInt32 {
+        let c = UInt32(b[i])
+        if c < 0xE0 {
+            defer { i += 2 }
+            return (c & 0x1F) << 6 | UInt32(b[i + 1] & 0x3F)
+        }
+        if c < 0xF0 {
+            defer { i += 3 }
+            return (c & 0x0F) << 12 | UInt32(b[i + 1] & 0x3F) << 6 | UInt32(b[i + 2] & 0x3F)
+        }
+        defer { i += 4 }
+        return (c & 0x07) << 18 | UInt32(b[i + 1] & 0x3F) << 12 | UInt32(b[i + 2] & 0x3F) << 6
+            | UInt32(b[i + 3] & 0x3F)
+    }
+
+    /// Double quotes as libyaml writes them (`yaml_emitter_write_double_quoted`, no line
+    /// width): what it does not print, line breaks, the byte order mark, `"` and `\` are
+    /// escaped, by name where YAML has one, else as `\xXX`, `\uXXXX` or `\UXXXXXXXX`.
+    static func appendDoubleQuoted(_ b: UnsafeBufferPointer<UInt8>, to out: inout ByteSink) {
+        out.write(byte: UInt8(ascii: "\""))
+        var i = 0
+        while i < b.count {
+            let start = i
+            let c = b[i]
+            let scalar: UInt32
+            if c < 0x80 {
+                scalar = UInt32(c)
+                i += 1
+            } else {
+                scalar = decode(b, at: &i)
+            }
+            let escaped =
+                !isPrintable(scalar) || scalar == 0x0A || scalar == 0x0D || scalar == 0x85 || scalar == 0x2028
+                || scalar == 0x2029 || scalar == 0x22 || scalar == 0x5C
+            guard escaped else {
+                out.write(UnsafeBufferPointer(rebasing: b[start..<i]))
+                continue
+            }
+            out.write(byte: UInt8(ascii: "\\"))
+            switch scalar {
+            case 0x00: out.write(byte: UInt8(ascii: "0"))
+            case 0x07: out.write(byte: UInt8(ascii: "a"))
+            case 0x08: out.write(byte: UInt8(ascii: "b"))
+            case 0x09: out.write(byte: UInt8(ascii: "t"))
+            case 0x0A: out.write(byte: UInt8(ascii: "n"))
+            case 0x0B: out.write(byte: UInt8(ascii: "v"))
+            case 0x0C: out.write(byte: UInt8(ascii: "f"))
+            case 0x0D: out.write(byte: UInt8(ascii: "r"))
+            case 0x1B: out.write(byte: UInt8(ascii: "e"))
+            case 0x22: out.write(byte: UInt8(ascii: "\""))
+            case 0x5C: out.write(byte: UInt8(ascii: "\\"))
+            case 0x85: out.write(byte: UInt8(ascii: "N"))
+            case 0x2028: out.write(byte: UInt8(ascii: "L"))
+            case 0x2029: out.write(byte: UInt8(ascii: "P"))
+            default:
+                let (letter, digits): (UInt8, Int) =
+                    scalar <= 0xFF
+                    ? (UInt8(ascii: "x"), 2) : scalar <= 0xFFFF ? (UInt8(ascii: "u"), 4) : (UInt8(ascii: "U"), 8)
+                out.write(byte: letter)
+                for k in stride(from: digits - 1, through: 0, by: -1) {
+                    let digit = UInt8((scalar >> (4 * UInt32(k))) & 0xF)
+                    out.write(byte: digit < 10 ? 48 + digit : 55 + digit)
+                }
+            }
+        }
+        out.write(byte: UInt8(ascii: "\""))
+    }
+}
+#endif

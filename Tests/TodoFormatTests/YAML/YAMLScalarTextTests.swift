@@ -1,0 +1,196 @@
+#if YAML
+import Foundation
+import Testing
+
+@testable import TodoFormat
+
+/// A new YAML file's items are written without libyaml's emitter (`YAMLListWriter`,
+/// `YAMLScalarText`); these tests hold them to what the emitter writes, byte for byte.
+@Suite("Writing YAML as libyaml's emitter writes it")
+struct YAMLScalarTextTests {
+    /// Texts around every choice the emitter makes: indicators first, inside and last,
+    /// white space at the ends, YAML's typed words, characters it does not print (controls,
+    /// C1, the byte order mark, U+FFFE, emoji), line breaks of every kind, quotes.
+    static let pieces = [
+        "a", "Milk", " ", "-", "?", ":", "#", ",", "[", "]", "{", "}", "&", "*", "!", "|", ">", "'", "\"", "%",
+        "@", "`", ".", "---", "...", "- ", ": ", " #", "x", "yes", "null", "1", "0x1F", "2024-05-01", "é",
+        "日本語", "🎉", "\u{0}", "\u{1}", "\u{7}", "\u{8}", "\t", "\n", "\u{B}", "\u{C}", "\r", "\u{1B}",
+        "\u{7F}", "\u{85}", "\u{9F}", "\u{A0}", "\u{2028}", "\u{2029}", "\u{FEFF}", "\u{FFFD}", "\u{FFFE}",
+        "\u{FFFF}", "\u{D7FF}", "\u{E000}", "\u{10FFFF}", "\\",
+    ]
+
+    /// How libyaml's emitter writes `text` as a mapping's key and as its value, asked for as
+    /// `YAMLValue.emitString` asks.
+    static func emitted(_ text: String) throws -> String {
+        let emitter = try YAMLEmitter()
+        try emitter.streamStart()
+        try emitter.documentStart(implicit: true)
+        try emitter.mappingStart()
+        try YAMLValue.emitString(text, to: emitter)
+        try YAMLValue.emitString(text, to: emitter)
+        try emitter.mappingEnd()
+        try emitter.documentEnd()
+        try emitter.streamEnd()
+        return String(decoding: emitter.output, as: UTF8.self)
+    }
+
+    @Test("a text is written as the emitter writes it, as a key and as a value", arguments: 0..<8)
+    func scalars(seed: Int) throws {
+        var rng = SeededGenerator(seed: UInt64(seed))
+        var known = 0
+        for n in 0..<3_000 {
+            let count = n < Self.pieces.count ? 1 : Int.random(in: 1...5, using: &rng)
+            let text =
+                n < Self.pieces.count
+                ? Self.pieces[n] : (0..<count).map { _ in Self.pieces.randomElement(using: &rng)! }.joined()
+            var key = ByteSink()
+            var value = ByteSink()
+            guard YAMLScalarText.append(text, isKey: true, to: &key) else {
+                #expect(key.byteCount == 0)
+                continue
+            }
+            #expect(YAMLScalarText.append(text, isKey: false, to: &value))
+            known += 1
+            let ours = String(decoding: key.buffer + Array(": ".utf8) + value.buffer + [10], as: UTF8.self)
+            #expect(ours == (try Self.emitted(text)), "\(text.debugDescription)")
+        }
+        #expect(known > 2_000)
+    }
+
+    @Test("a key longer than a simple key is left to the emitter")
+    func longKey() {
+        var out = ByteSink()
+        #expect(!YAMLScalarText.append(String(repeating: "k", count: 129), isKey: true, to: &out))
+        #expect(YAMLScalarText.append(String(repeating: "k", count: 128), isKey: true, to: &out))
+        #expect(YAMLScalarText.append(String(repeating: "v", count: 129), isKey: false, to: &out))
+    }
+
+    static let values: [FieldValue] = [
+        .integer(-3), .integer(.max), .bigInteger("123456789012345678901234567890"), .double(1.5),
+        .double(1e-5), .double(-.infinity), .double(.nan), .bool(true), .null,
+        .date(Date(timeIntervalSince1970: 1_717_236_000.25)), .string("yes"), .string("a: b"), .string("🎉"),
+        .string("line\u{2028}sep"), .array([]), .dictionary([]), .array([.integer(1), .string("x")]),
+        .dictionary([Field("k", .string("v")), Field("n", .array([.null]))]), .data(Data([0, 1, 2])),
+    ]
+
+    static func item(depth: Int, _ rng: inout SeededGenerator) -> TodoItem {
+        let names = ["milk", "a: b", " lead", "- dash", "日本語 🎫", "ctrl \u{1}", "line\nbreak", "", "yes", "x\u{2028}y"]
+        let keys = ["prio", "children", "name", "fields", "due", "a: b", "#k", "🎉", String(repeating: "k", count: 130)]
+        var item = TodoItem(
+            name: names.randomElement(using: &rng)!,
+            status: [.open, .done, .custom("/"), .custom("#")].randomElement(using: &rng)!)
+        for _ in 0..<Int.random(in: 0...3, using: &rng) where Bool.random(using: &rng) {
+            item.fields.append(Field(keys.randomElement(using: &rng)!, values.randomElement(using: &rng)!))
+        }
+        if depth == 0 && Bool.random(using: &rng) {
+            item.section = ["Home", "Work: later", "🎉"].randomElement(using: &rng)
+        }
+        if depth < 4 {
+            item.children = (0..<Int.random(in: 0...2, using: &rng)).map { _ in Self.item(depth: depth + 1, &rng) }
+        }
+        return item
+    }
+
+    @Test(
+        "a list is written as the emitter writes it", arguments: 0..<80,
+        [ItemSchema(), ItemSchema(naming: [.name: "title", .checked: "done", .children: "subtasks"])])
+    func lists(seed: Int, schema: ItemSchema) throws {
+        var rng = SeededGenerator(seed: UInt64(seed))
+        let metadata: [Field] =
+            switch seed % 4 {
+            case 0: []
+            case 1: [Field("title", .string("Groceries"))]
+            case 2: [Field("title", .string("a: b\nc")), Field("tags", .array([.string("x")]))]
+            default: [Field("owner", .dictionary([Field("name", .string("🎉"))])), Field("n", .integer(1))]
+            }
+        let items = (0..<Int.random(in: 0...6, using: &rng)).map { _ in Self.item(depth: 0, &rng) }
+        let list = TodoList(metadata: metadata, items: items)
+        let layout = ItemLayout(schema)
+        var ours = try YAMLListWriter(into: ByteSink(), outputName: "t.yaml", layout: layout)
+        try list.send(to: &ours)
+        var reference = try EmitterYAMLListWriter(into: ByteSink(), outputName: "t.yaml", layout: layout)
+        try list.send(to: &reference)
+        let (a, b) = (try ours.finish(), try reference.finish())
+        #expect(String(decoding: a.bytes, as: UTF8.self) == String(decoding: b.bytes, as: UTF8.self))
+    }
+}
+
+/// The YAML writer as it was, every event through libyaml's emitter: the reference
+/// `YAMLListWriter` is held to, byte for byte.
+struct EmitterYAMLListWriter: ListWriter {
+    private var sink: ByteSink
+    private let outputName: String
+    private let layout: ItemLayout
+    private let emitter: YAMLEmitter
+    private var open = OpenItems()
+    private var isFirst = true
+
+    init(into sink: ByteSink, outputName: String, layout: ItemLayout = ItemLayout()) throws(ConversionError) {
+        emitter = try YAMLEmitter()
+        self.sink = sink
+        self.outputName = outputName
+        self.layout = layout
+    }
+
+    mutating func begin(metadata: [Field]) throws {
+        try emitter.streamStart()
+        if !metadata.isEmpty {
+            try emitter.documentStart(implicit: false)
+            try YAMLValue.emit(.dictionary(metadata), to: emitter)
+            try emitter.documentEnd()
+        }
+        try emitter.documentStart(implicit: metadata.isEmpty)
+        try emitter.sequenceStart()
+    }
+
+    mutating func item(_ item: TodoItem, depth: Int) throws {
+        let step = open.advance(to: depth)
+        if step.opensChildren {
+            try YAMLValue.emitString(layout.keys[.children] ?? "children", to: emitter)
+            try emitter.sequenceStart()
+        } else if !isFirst {
+            try emitter.mappingEnd()
+            for _ in 0..<step.closes {
+                try emitter.sequenceEnd()
+                try emitter.mappingEnd()
+            }
+        }
+        isFirst = false
+        try emitItem(item)
+        // Hand finished text on so a long list never sits whole in memory.
+        if emitter.output.count > 1 << 16 {
+            sink.write(bytes: emitter.output)
+            emitter.output.removeAll(keepingCapacity: true)
+        }
+    }
+
+    mutating func end() throws {
+        if !isFirst {
+            try emitter.mappingEnd()
+            for _ in 0..<open.lastDepth {
+                try emitter.sequenceEnd()
+                try emitter.mappingEnd()
+            }
+        }
+        try emitter.sequenceEnd()
+        try emitter.documentEnd()
+        try emitter.streamEnd()
+        sink.write(bytes: emitter.output)
+        emitter.output.removeAll()
+    }
+
+    mutating func finish() throws -> Written {
+        Written(bytes: try sink.finish(path: outputName))
+    }
+
+    /// The item's mapping, left open for its children.
+    private func emitItem(_ item: TodoItem) throws {
+        try emitter.mappingStart()
+        for entry in layout.entries(of: item) {
+            guard case .value(let value) = entry.value else { continue }  // children follow as items
+            try YAMLValue.emitString(entry.key, to: emitter)
+            try YAMLValue.emit(value, to: emitter)
+        }
+    }
+}
+#endif
