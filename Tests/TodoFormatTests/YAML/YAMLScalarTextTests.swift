@@ -65,6 +65,16 @@ struct YAMLScalarTextTests {
         #expect(YAMLScalarText.append(String(repeating: "v", count: 129), isKey: false, to: &out))
     }
 
+    @Test("a children key that cannot be a simple key is refused, not written otherwise")
+    func longChildrenKey() throws {
+        let list = TodoList(items: [TodoItem(name: "a", children: [TodoItem(name: "b")])])
+        for key in [String(repeating: "k", count: 129), "sub\ntasks"] {
+            var writer = try YAMLListWriter(
+                into: ByteSink(), outputName: "t.yaml", layout: ItemLayout(ItemSchema(naming: [.children: key])))
+            #expect(throws: ConversionError.self) { try list.send(to: &writer) }
+        }
+    }
+
     static let values: [FieldValue] = [
         .integer(-3), .integer(.max), .bigInteger("123456789012345678901234567890"), .double(1.5),
         .double(1e-5), .double(-.infinity), .double(.nan), .bool(true), .null,
