@@ -325,23 +325,26 @@ enum YAMLValue {
     /// time), the merge key `<<` or the value key `=`.
     static func needsQuotes(_ s: String) -> Bool {
         var text = s
-        return text.withUTF8 { b in
-            guard let first = b.first else { return true }
-            for c in b where c == 10 || c == 13 || c == 9 { return true }
-            // Only these bytes start null, a boolean, a number, a date, `=`, `<<` or `~`
-            // (most names start otherwise and need no more looking).
-            switch first {
-            case UInt8(ascii: "n"), UInt8(ascii: "N"), UInt8(ascii: "t"), UInt8(ascii: "T"), UInt8(ascii: "f"),
-                UInt8(ascii: "F"), UInt8(ascii: "y"), UInt8(ascii: "Y"), UInt8(ascii: "o"), UInt8(ascii: "O"),
-                UInt8(ascii: "~"), UInt8(ascii: "."), UInt8(ascii: "+"), UInt8(ascii: "-"), UInt8(ascii: "="),
-                UInt8(ascii: "<"), UInt8(ascii: "0")...UInt8(ascii: "9"):
-                break
-            default:
-                return false
-            }
-            if resolvePlain(s) != nil { return true }
-            return isYAML11Word(b) || looksNumeric(b)
+        return text.withUTF8 { needsQuotes($0) }
+    }
+
+    /// `needsQuotes(_:)` of the text whose UTF-8 this is.
+    static func needsQuotes(_ b: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard let first = b.first else { return true }
+        for c in b where c == 10 || c == 13 || c == 9 { return true }
+        // Only these bytes start null, a boolean, a number, a date, `=`, `<<` or `~`
+        // (most names start otherwise and need no more looking).
+        switch first {
+        case UInt8(ascii: "n"), UInt8(ascii: "N"), UInt8(ascii: "t"), UInt8(ascii: "T"), UInt8(ascii: "f"),
+            UInt8(ascii: "F"), UInt8(ascii: "y"), UInt8(ascii: "Y"), UInt8(ascii: "o"), UInt8(ascii: "O"),
+            UInt8(ascii: "~"), UInt8(ascii: "."), UInt8(ascii: "+"), UInt8(ascii: "-"), UInt8(ascii: "="),
+            UInt8(ascii: "<"), UInt8(ascii: "0")...UInt8(ascii: "9"):
+            break
+        default:
+            return false
         }
+        if resolvePlain(String(decoding: b, as: UTF8.self)) != nil { return true }
+        return isYAML11Word(b) || looksNumeric(b)
     }
 
     /// Whether text is, ignoring ASCII case, a word YAML 1.1 readers take for null or a

@@ -35,6 +35,49 @@ struct YAMLListWriter: ListWriter {
     }
 
     mutating func item(_ item: TodoItem, depth: Int) throws {
+        let depth = try start(depth: depth)
+        text.truncate(to: 0)
+        if isStandard && item.fields.isEmpty {
+            var name = item.nameStorage
+            let written = name.withUTF8 {
+                writeStandard(name: $0, status: item.status, section: item.section, depth: depth)
+            }
+            if written { return text.withBytes { sink.write($0) } }
+        }
+        let entries = layout.entries(of: item, keys: entryKeys)
+        text.truncate(to: 0)
+        if write(entries, depth: depth) {
+            text.withBytes { sink.write($0) }
+        } else {
+            try writeThroughEmitter(entries, depth: depth)
+        }
+    }
+
+    var takesPlainNames: Bool { isStandard }
+
+    mutating func item(plainName: UnsafeBufferPointer<UInt8>, status: TodoStatus, section: String?, depth: Int) throws {
+        let section = depth == 0 ? section : nil
+        let at = try start(depth: depth)
+        text.truncate(to: 0)
+        if isStandard && writeStandard(name: plainName, status: status, section: section, depth: at) {
+            return text.withBytes { sink.write($0) }
+        }
+        // Written as any item is (`start` is done: the item goes on at its depth).
+        let name = Substring(String(decoding: plainName, as: UTF8.self))
+        let entries = layout.entries(
+            of: TodoItem(nameStorage: name, status: status, fields: [], children: [], section: section), keys: entryKeys
+        )
+        text.truncate(to: 0)
+        if write(entries, depth: at) {
+            text.withBytes { sink.write($0) }
+        } else {
+            try writeThroughEmitter(entries, depth: at)
+        }
+    }
+
+    /// What comes before an item at `depth`: the metadata before the first, the children's
+    /// key before the first child. Returns the depth the item is written at.
+    private mutating func start(depth: Int) throws -> Int {
         if isFirst {
             isFirst = false
             try writeStart()
@@ -59,24 +102,15 @@ struct YAMLListWriter: ListWriter {
             text.withBytes { sink.write($0) }
             sink.write(static: ":\n")
         }
-        text.truncate(to: 0)
-        if isStandard && item.fields.isEmpty && writeStandard(item, depth: depth) {
-            text.withBytes { sink.write($0) }
-            return
-        }
-        let entries = layout.entries(of: item, keys: entryKeys)
-        text.truncate(to: 0)
-        if write(entries, depth: depth) {
-            text.withBytes { sink.write($0) }
-        } else {
-            try writeThroughEmitter(entries, depth: depth)
-        }
+        return depth
     }
 
     /// An item without fields in todofmt's own layout into `text`, as its entries are
     /// written (`ItemLayout.entries`: the name, `checked`, a custom status, a section);
     /// false where a text is one the emitter must write.
-    private mutating func writeStandard(_ item: TodoItem, depth: Int) -> Bool {
+    private mutating func writeStandard(
+        name: UnsafeBufferPointer<UInt8>, status: TodoStatus, section: String?, depth: Int
+    ) -> Bool {
         func line(_ key: StaticString, first: Bool = false) {
             text.write(upTo: 2 * depth + 32) { start in
                 var pen = BytePen(at: start)
@@ -87,15 +121,15 @@ struct YAMLListWriter: ListWriter {
             }
         }
         line("name: ", first: true)
-        guard YAMLScalarText.append(item.name, isKey: false, to: &text) else { return false }
+        guard YAMLScalarText.append(bytes: name, isKey: false, to: &text) else { return false }
         text.write(byte: 10)
-        line(item.status == .done ? "checked: true\n" : "checked: false\n")
-        if case .custom(let scalar) = item.status {
+        line(status == .done ? "checked: true\n" : "checked: false\n")
+        if case .custom(let scalar) = status {
             line("status: ")
             guard YAMLScalarText.append(String(scalar), isKey: false, to: &text) else { return false }
             text.write(byte: 10)
         }
-        if let section = item.section {
+        if let section {
             line("section: ")
             guard YAMLScalarText.append(section, isKey: false, to: &text) else { return false }
             text.write(byte: 10)

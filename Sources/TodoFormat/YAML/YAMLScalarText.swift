@@ -17,16 +17,18 @@ enum YAMLScalarText {
     /// Appends `text` as libyaml writes it; false, having appended nothing, where this does
     /// not know.
     static func append(_ text: String, isKey: Bool, to out: inout ByteSink) -> Bool {
-        let quoted = YAMLValue.needsQuotes(text)
         var text = text
-        return text.withUTF8 { bytes in
-            if isKey && (bytes.count > simpleKeyBytes || hasLineBreak(bytes)) { return false }
-            if quoted {
-                appendDoubleQuoted(bytes, to: &out)
-                return true
-            }
-            return appendRequestedPlain(bytes, to: &out)
+        return text.withUTF8 { append(bytes: $0, isKey: isKey, to: &out) }
+    }
+
+    /// `append(_:isKey:to:)` of the text whose UTF-8 this is.
+    static func append(bytes: UnsafeBufferPointer<UInt8>, isKey: Bool, to out: inout ByteSink) -> Bool {
+        if isKey && (bytes.count > simpleKeyBytes || hasLineBreak(bytes)) { return false }
+        if YAMLValue.needsQuotes(bytes) {
+            appendDoubleQuoted(bytes, to: &out)
+            return true
         }
+        return appendRequestedPlain(bytes, to: &out)
     }
 
     /// Whether text holds a line break (libyaml's `IS_BREAK`: CR, LF, U+0085, U+2028,

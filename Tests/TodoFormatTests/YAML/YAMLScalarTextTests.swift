@@ -65,6 +65,29 @@ struct YAMLScalarTextTests {
         #expect(YAMLScalarText.append(String(repeating: "v", count: 129), isKey: false, to: &out))
     }
 
+    @Test("items from their names' bytes are written as the items are", arguments: 0..<10)
+    func plainNames(seed: Int) throws {
+        var rng = SeededGenerator(seed: UInt64(seed))
+        var whole = try YAMLListWriter(into: ByteSink(), outputName: "t.yaml")
+        var plain = try YAMLListWriter(into: ByteSink(), outputName: "t.yaml")
+        let metadata = seed % 2 == 0 ? [] : [Field("title", .string("T"))]
+        try whole.begin(metadata: metadata)
+        try plain.begin(metadata: metadata)
+        var depth = 0
+        for _ in 0..<150 {
+            depth = Int.random(in: 0...(depth + 1), using: &rng)
+            var name = Self.pieces.randomElement(using: &rng)! + Self.pieces.randomElement(using: &rng)!
+            let status: TodoStatus = [.open, .done, .custom("/"), .custom("#")].randomElement(using: &rng)!
+            let section = ["Home", nil, "a: b"].randomElement(using: &rng)!
+            try whole.item(TodoItem(name: name, status: status, section: depth == 0 ? section : nil), depth: depth)
+            try name.withUTF8 { try plain.item(plainName: $0, status: status, section: section, depth: depth) }
+        }
+        try whole.end()
+        try plain.end()
+        let (a, b) = (try whole.finish(), try plain.finish())
+        #expect(String(decoding: b.bytes, as: UTF8.self) == String(decoding: a.bytes, as: UTF8.self))
+    }
+
     @Test("a children key that cannot be a simple key is refused, not written otherwise")
     func longChildrenKey() throws {
         let list = TodoList(items: [TodoItem(name: "a", children: [TodoItem(name: "b")])])
