@@ -29,6 +29,9 @@ struct MarkdownWriter: ListWriter {
         }
         if depth == 0 && (item.section != section || (!wroteItem && item.section != nil)) {
             if let heading = item.section {
+                if !Self.headingHolds(heading) {
+                    warnings.note(.fields, Self.changedSection, item: ItemPositions.describe(positions.current, item))
+                }
                 if wroteItem { sink.write(lineEnding) }
                 sink.write("# ")
                 sink.write(heading.onOneLine)
@@ -68,6 +71,23 @@ struct MarkdownWriter: ListWriter {
 
     static let nestedSection =
         "a checklist has sections (headings) for top-level items only: nested items' sections were left out"
+    static let changedSection =
+        "a checklist's heading drops white space at its ends, line breaks and closing #s, and is no section when empty: "
+        + "sections with them read back otherwise"
+
+    /// Whether `# section` reads back as `section` (FORMAT.md, section 3.3): not empty, no
+    /// white space at either end, no line break, and no `#`s at the end that a space (or
+    /// nothing) comes before.
+    static func headingHolds(_ section: String) -> Bool {
+        let b = Array(section.utf8)
+        guard let first = b.first, let last = b.last else { return false }
+        if first == 32 || first == 9 || last == 32 || last == 9 { return false }
+        if b.contains(where: { $0 == 10 || $0 == 13 }) { return false }
+        var hashes = b.count
+        while hashes > 0 && b[hashes - 1] == UInt8(ascii: "#") { hashes -= 1 }
+        return hashes == b.count || (hashes > 0 && b[hashes - 1] != 32 && b[hashes - 1] != 9)
+    }
+
     static let sectionless =
         "a checklist's heading covers the items after it: items without a section after one with a section read back under it"
 

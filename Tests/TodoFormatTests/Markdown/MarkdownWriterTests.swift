@@ -66,6 +66,23 @@ struct MarkdownWriterTests {
         #expect(b.warnings.map(\.description) == a.warnings.map(\.description))
     }
 
+    @Test("a section a heading cannot hold is warned of; every other reads back")
+    func headings() throws {
+        let sections = ["Home", "", " lead", "trail ", "a\nb", "A #", "#", "## ##", "C#", "a # b", "#tag", "x\t#"]
+        let list = TodoList(items: sections.map { TodoItem(name: "item", section: $0) })
+        var writer = MarkdownWriter(into: ByteSink(), outputName: "t.md")
+        try list.send(to: &writer)
+        let written = try writer.finish()
+        let back = try TodoList(bytes: written.bytes, format: .markdown, name: "t.md")
+        let kept = zip(sections, back.items).filter { $0.0 == $0.1.section }.map(\.0)
+        #expect(kept == ["Home", "C#", "a # b", "#tag"])
+        #expect(sections.filter(MarkdownWriter.headingHolds) == kept)
+        #expect(
+            written.warnings.map(\.description) == [
+                MarkdownWriter.changedSection + " (8 items, the first 2 item)"
+            ])
+    }
+
     @Test(
         "a key is bare unless quotes keep it whole",
         arguments: [
