@@ -72,24 +72,17 @@ struct BinaryItems {
                 guard let text = string(value) else { return nil }
                 name = text
             case .checked:
-                guard let at = try? reader.offset(of: value) else { return nil }
-                switch reader.bytes[at] {
-                case 0x08: checked = false
-                case 0x09: checked = true
-                default: return nil
-                }
+                guard let value = boolean(value) else { return nil }
+                checked = value
             case .status:
-                guard let text = string(value, last: &lastStatus), let status = ItemBuilder.status(fromWord: text)
-                else { return nil }
+                guard let status = status(value) else { return nil }
                 if case .custom = status { custom = status } else { checked = status == .done }
             case .section:
                 // Below the top, a section is an ordinary field.
                 guard depth == 0, let text = string(value, last: &lastSection) else { return nil }
                 section = text
             case .children:
-                guard let c = try? reader.header(of: value), c.marker >> 4 == 0xA,
-                    reader.referencesFit(start: c.start, count: c.count)
-                else { return nil }
+                guard let c = array(value) else { return nil }
                 children.reserveCapacity(c.count)
                 for k in 0..<c.count {
                     guard let child = item(reader.reference(from: c.start, k), depth: depth + 1) else { return nil }
@@ -150,24 +143,17 @@ struct BinaryItems {
             case .name:
                 name = value
             case .checked:
-                guard let at = try? reader.offset(of: value) else { return false }
-                switch reader.bytes[at] {
-                case 0x08: checked = false
-                case 0x09: checked = true
-                default: return false
-                }
+                guard let value = boolean(value) else { return false }
+                checked = value
             case .status:
-                guard let text = string(value, last: &lastStatus), let status = ItemBuilder.status(fromWord: text)
-                else { return false }
+                guard let status = status(value) else { return false }
                 if case .custom = status { custom = status } else { checked = status == .done }
             case .section:
                 guard depth == 0, let text = string(value, last: &lastSection) else { return false }
                 if batch.sections.last != text { batch.sections.append(text) }
                 section = batch.sections.count - 1
             case .children:
-                guard let c = try? reader.header(of: value), c.marker >> 4 == 0xA,
-                    reader.referencesFit(start: c.start, count: c.count)
-                else { return false }
+                guard let c = array(value) else { return false }
                 children = (c.start, c.count)
             case .fields, .order:
                 return false
@@ -209,6 +195,29 @@ struct BinaryItems {
             return nil
         }
         return start
+    }
+
+    /// A boolean object's value; nil for another object.
+    private func boolean(_ object: Int) -> Bool? {
+        guard let at = try? reader.offset(of: object) else { return nil }
+        switch reader.bytes[at] {
+        case 0x08: return false
+        case 0x09: return true
+        default: return nil
+        }
+    }
+
+    /// The status a string object's word says (kept for the next item with the same object).
+    private mutating func status(_ object: Int) -> TodoStatus? {
+        string(object, last: &lastStatus).flatMap { ItemBuilder.status(fromWord: $0) }
+    }
+
+    /// An array object's references, where they fit in the file.
+    private func array(_ object: Int) -> (start: Int, count: Int)? {
+        guard let h = try? reader.header(of: object), h.marker >> 4 == 0xA,
+            reader.referencesFit(start: h.start, count: h.count)
+        else { return nil }
+        return (h.start, h.count)
     }
 
     /// A string object's text; nil for another object or one not well formed.
