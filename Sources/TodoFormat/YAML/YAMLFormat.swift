@@ -47,7 +47,11 @@ struct YAMLFormat: ListFormat {
     }
 
     func writer(to output: Output, options: ListOptions) throws -> any ListWriter {
-        try YAMLListWriter(into: output.makeSink(), outputName: output.name, layout: ItemLayout(options.schema))
+        let layout = ItemLayout(options.schema)
+        if !YAMLScalarText.isSimpleKey(layout.entryKeys.children) {
+            return try EmitterYAMLListWriter(into: output.makeSink(), outputName: output.name, layout: layout)
+        }
+        return try YAMLListWriter(into: output.makeSink(), outputName: output.name, layout: layout)
     }
 
     /// Changes one item where it stands (`YAMLListPatcher.updateItem`): the file is parsed

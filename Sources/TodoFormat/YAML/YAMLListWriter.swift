@@ -5,7 +5,8 @@
 /// An item's keys and scalar values are written here, as the emitter would
 /// (`YAMLScalarText`); an item with a value this does not write (a non-empty collection,
 /// data, a text libyaml would break over lines) is written by the emitter alone and
-/// indented into place. Metadata, and an empty list, go through the emitter whole.
+/// indented into place. Metadata, and an empty list, go through the emitter whole; a
+/// layout whose children key libyaml writes as a complex key gets `EmitterYAMLListWriter`.
 struct YAMLListWriter: ListWriter {
     private var sink: ByteSink
     private let outputName: String
@@ -87,12 +88,9 @@ struct YAMLListWriter: ListWriter {
         if open.advance(to: depth).opensChildren {
             // The previous item's children: a sequence under its key, dashes at the key's column.
             text.truncate(to: 0)
+            // A key libyaml writes as a complex key gets `EmitterYAMLListWriter` (`YAMLFormat`).
             guard YAMLScalarText.append(entryKeys.children, isKey: true, to: &text) else {
-                // libyaml would write it as a complex key (`? key`), which no YAML list of
-                // todofmt's has: refused before anything is committed.
-                throw ConversionError.unsupported(
-                    "the children key '\(entryKeys.children)' is longer than \(YAMLScalarText.simpleKeyBytes) bytes "
-                        + "or has a line break: YAML items cannot use it")
+                throw ConversionError.unsupported("YAMLListWriter: a children key that is no simple key")
             }
             sink.write(upTo: 2 * depth + 8) { start in
                 var pen = BytePen(at: start)

@@ -31,6 +31,12 @@ enum YAMLScalarText {
         return appendRequestedPlain(bytes, to: &out)
     }
 
+    /// Whether libyaml writes `key` as a simple key (`key: value`) rather than a complex one.
+    static func isSimpleKey(_ key: String) -> Bool {
+        var key = key
+        return key.withUTF8 { $0.count <= simpleKeyBytes && !hasLineBreak($0) }
+    }
+
     /// Whether text holds a line break (libyaml's `IS_BREAK`: CR, LF, U+0085, U+2028,
     /// U+2029): such a key is no simple key to libyaml.
     private static func hasLineBreak(_ b: UnsafeBufferPointer<UInt8>) -> Bool {
