@@ -238,20 +238,11 @@ struct YAMLListWriter: ListWriter {
 
     mutating func end() throws {
         guard isFirst else { return }
-        // No items: the emitter writes the empty list (`[]`), after the metadata if any.
-        let emitter = try YAMLEmitter()
-        try emitter.streamStart()
-        if !metadata.isEmpty {
-            try emitter.documentStart(implicit: false)
-            try YAMLValue.emit(.dictionary(metadata), to: emitter)
-            try emitter.documentEnd()
-        }
-        try emitter.documentStart(implicit: metadata.isEmpty)
-        try emitter.sequenceStart()
-        try emitter.sequenceEnd()
-        try emitter.documentEnd()
-        try emitter.streamEnd()
-        sink.write(bytes: emitter.output)
+        // No items: the emitter's writer writes the empty list (`[]`), after the metadata if any.
+        var empty = try EmitterYAMLListWriter(into: ByteSink(), outputName: outputName, layout: layout)
+        try empty.begin(metadata: metadata)
+        try empty.end()
+        sink.write(bytes: try empty.finish().bytes)
     }
 
     mutating func finish() throws -> Written {
