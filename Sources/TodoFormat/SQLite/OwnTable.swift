@@ -444,10 +444,24 @@ extension SQLValue {
     /// the shell drops a raw one before a line feed when it reads the dump), so that the text
     /// loads back whole.
     func writeLiteral(to sink: inout ByteSink) {
-        guard case .text(let s) = self else {
+        // NULL and integers, most of a dump's columns, without a string made of them.
+        switch self {
+        case .null:
+            sink.write(static: "NULL")
+            return
+        case .integer(let i):
+            sink.write(upTo: 20) { start in
+                var pen = BytePen(at: start)
+                pen.decimal(Int(i))
+                return start.distance(to: pen.at)
+            }
+            return
+        case .text: break
+        case .real, .blob:
             sink.write(literal)
             return
         }
+        guard case .text(let s) = self else { return }
         var clean = true
         var carriageReturn = false
         for b in s.utf8 where b == UInt8(ascii: "'") || b == 0 || b == 13 {
