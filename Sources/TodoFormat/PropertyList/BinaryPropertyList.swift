@@ -181,10 +181,7 @@ struct BinaryPropertyListReader {
 
     /// The bytes of an ASCII string object, or nil for another object or one not well formed.
     func asciiString(_ object: Int) -> UnsafeBufferPointer<UInt8>? {
-        guard let h = try? header(of: object), h.marker >> 4 == 0x5, h.start + h.count <= tableOffset else {
-            return nil
-        }
-        return UnsafeBufferPointer(rebasing: bytes[h.start..<(h.start + h.count)])
+        storedString(object).flatMap { $0.utf16 ? nil : $0.raw }
     }
 
     /// A string object's text as it is stored: its bytes, and whether they are UTF-16

@@ -72,8 +72,13 @@ struct EmitterYAMLListWriter: ListWriter {
     /// The item's mapping, left open for its children.
     private func emitItem(_ item: TodoItem) throws {
         try emitter.mappingStart()
-        for entry in layout.entries(of: item) {
-            guard case .value(let value) = entry.value else { continue }  // children follow as items
+        try Self.emit(layout.entries(of: item), to: emitter)
+    }
+
+    /// An item's entries as keys and values of its mapping (children follow as items).
+    static func emit(_ entries: [OutputEntry], to emitter: YAMLEmitter) throws {
+        for entry in entries {
+            guard case .value(let value) = entry.value else { continue }
             try YAMLValue.emitString(entry.key, to: emitter)
             try YAMLValue.emit(value, to: emitter)
         }

@@ -45,13 +45,7 @@ struct YAMLListWriter: ListWriter {
             }
             if written { return text.withBytes { sink.write($0) } }
         }
-        let entries = layout.entries(of: item, keys: entryKeys)
-        text.truncate(to: 0)
-        if write(entries, depth: depth) {
-            text.withBytes { sink.write($0) }
-        } else {
-            try writeThroughEmitter(entries, depth: depth)
-        }
+        try writeEntries(of: item, depth: depth)
     }
 
     var takesPlainNames: Bool { isStandard }
@@ -65,14 +59,19 @@ struct YAMLListWriter: ListWriter {
         }
         // Written as any item is (`start` is done: the item goes on at its depth).
         let name = Substring(String(decoding: plainName, as: UTF8.self))
-        let entries = layout.entries(
-            of: TodoItem(nameStorage: name, status: status, fields: [], children: [], section: section), keys: entryKeys
-        )
+        try writeEntries(
+            of: TodoItem(nameStorage: name, status: status, fields: [], children: [], section: section), depth: at)
+    }
+
+    /// The item's entries (`ItemLayout.entries`) at `depth`: written here where they can be,
+    /// else by the emitter.
+    private mutating func writeEntries(of item: TodoItem, depth: Int) throws {
+        let entries = layout.entries(of: item, keys: entryKeys)
         text.truncate(to: 0)
-        if write(entries, depth: at) {
+        if write(entries, depth: depth) {
             text.withBytes { sink.write($0) }
         } else {
-            try writeThroughEmitter(entries, depth: at)
+            try writeThroughEmitter(entries, depth: depth)
         }
     }
 
@@ -196,11 +195,7 @@ struct YAMLListWriter: ListWriter {
         try emitter.documentStart(implicit: true)
         try emitter.sequenceStart()
         try emitter.mappingStart()
-        for entry in entries {
-            guard case .value(let value) = entry.value else { continue }
-            try YAMLValue.emitString(entry.key, to: emitter)
-            try YAMLValue.emit(value, to: emitter)
-        }
+        try EmitterYAMLListWriter.emit(entries, to: emitter)
         try emitter.mappingEnd()
         try emitter.sequenceEnd()
         try emitter.documentEnd()
@@ -226,14 +221,9 @@ struct YAMLListWriter: ListWriter {
     /// The metadata document, and the start of the list's document after it.
     private mutating func writeStart() throws {
         guard !metadata.isEmpty else { return }
-        let emitter = try YAMLEmitter()
-        try emitter.streamStart()
-        try emitter.documentStart(implicit: false)
-        try YAMLValue.emit(.dictionary(metadata), to: emitter)
-        try emitter.documentEnd()
-        try emitter.streamEnd()
-        sink.write(bytes: emitter.output)
         sink.write(static: "---\n")
+        sink.write(bytes: try YAMLListPatcher.mapping(metadata))
+        sink.write(static: "\n---\n")
     }
 
     mutating func end() throws {
