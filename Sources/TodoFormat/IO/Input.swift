@@ -44,10 +44,11 @@ struct Input: Sendable {
         }
     }
 
-    /// The whole content as UTF-8 text, or an error at the first byte that is not UTF-8.
-    func text() throws -> String {
+    /// The whole content as UTF-8 text, or an error at the first byte that is not UTF-8;
+    /// read from a file, the text's storage has `room` bytes more, to grow into in place.
+    func text(room: Int = 0) throws -> String {
         switch source {
-        case .file(let path): try InputFile.readText(path, name: name)
+        case .file(let path): try InputFile.readText(path, name: name, room: room)
         case .memory(let bytes): try UTF8Validation.decode(bytes, path: name)
         }
     }

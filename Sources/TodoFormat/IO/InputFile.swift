@@ -84,7 +84,14 @@ enum InputFile {
 extension InputFile {
     /// Reads a UTF-8 text file straight into a string's storage (one copy of the
     /// file in memory, not two), or fails at the first byte that is not UTF-8.
-    static func readText(_ path: String, name: String) throws -> String {
+    ///
+    /// The standard library checks the bytes as it makes the string (it cannot be told not
+    /// to) and puts U+FFFD where they are not UTF-8; checking them before as well was an
+    /// eighth of `todofmt done` on a large checklist. So only a text that then holds U+FFFD
+    /// is read again and checked here, to tell a repair from a U+FFFD of the file's own.
+    /// The storage has `room` bytes more, for an edit to make the text longer in place
+    /// (`todofmt rename`): a string that must grow is copied whole.
+    static func readText(_ path: String, name: String, room: Int = 0) throws -> String {
         var info = stat()
         guard path != "-", stat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else {
             return try UTF8Validation.decode(read(path), path: name)
@@ -94,26 +101,15 @@ extension InputFile {
         defer { close(fd) }
         let size = Int(info.st_size)
         var failure: Int32 = 0
-        var invalidAt = -1
-        let text = String(unsafeUninitializedCapacity: size) { buffer in
-            var count = 0
-            while count < size {
-                let n = Foundation.read(fd, buffer.baseAddress! + count, size - count)
-                if n < 0 && errno == EINTR { continue }
-                if n <= 0 {
-                    if n < 0 { failure = errno }
-                    break
-                }
-                count += n
-            }
-            invalidAt = UTF8Validation.firstInvalidOffset(UnsafeBufferPointer(rebasing: buffer[..<count]))
-            return invalidAt >= 0 ? 0 : count
+        var text = String(unsafeUninitializedCapacity: size + room) { buffer in
+            readAll(fd, into: UnsafeMutableBufferPointer(rebasing: buffer[..<size]), failure: &failure)
         }
         if failure != 0 { throw ConversionError.io(path: path, reason: String(cString: strerror(failure))) }
-        if invalidAt >= 0 {
-            // Read again for the message: this happens once, on a bad file.
-            return try UTF8Validation.decode(read(path), path: name)
-        }
-        return text
+        guard text.withUTF8({ ByteScan.containsReplacementCharacter($0) }) else { return text }
+        // Rare, and once: the file is read again; the text is it when the bytes are the same
+        // (the file's own U+FFFD), else the bytes are not UTF-8 and the message says where.
+        let bytes = try read(path)
+        let same = text.withUTF8 { $0.elementsEqual(bytes) }
+        return same ? text : try UTF8Validation.decode(bytes, path: name)
     }
 }

@@ -31,7 +31,7 @@ enum ChecklistFileUpdate {
             let closing = document.headings.first { $0.start >= old.count - shared.suffix && $0.end >= start }
             let end = closing?.end ?? old.count
             let region = try reader.read(start..<(end + delta), name: source.name)
-            let firstLine = old[..<start].count { $0 == 10 } + 1
+            let firstLine = ByteScan.count(of: 10, in: old[..<start]) + 1
             let section = document.section(before: start)
             // The source's items there; the heading that closes the region must still be one.
             let parsed = TodoDocument.parse(

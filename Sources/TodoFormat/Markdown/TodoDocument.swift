@@ -105,7 +105,8 @@ public struct TodoDocument: Sendable {
     /// Reads and parses a file. The text keeps room for edits, so that one changes it in place.
     public init(contentsOf url: URL) throws {
         let input = Input(file: url.filePath)
-        var text = try input.text()
+        // Room for edits to lengthen the text in place (a file read has it already).
+        var text = try input.text(room: 1 << 16)
         text.reserveCapacity(text.utf8.count + 1 << 16)
         try self.init(parsing: text, path: input.name)
     }
@@ -369,17 +370,21 @@ public struct TodoDocument: Sendable {
         }
         var lineDeltas: [Int] = []
         text.withBytes { bytes in
-            var line = 1
-            var position = 0
             for k in regions.indices {
-                line += bytes[position..<regions[k].start].count { $0 == 10 }
-                regions[k].firstLine = line
-                line += bytes[regions[k].start..<regions[k].end].count { $0 == 10 }
-                regions[k].endLine = line
-                position = regions[k].end
+                // A region starts where the body starts or after a heading: its line is
+                // counted from there, not from the start of the file.
+                let start = regions[k].start
+                if start == bodyStart {
+                    regions[k].firstLine = firstBodyLine
+                } else if let heading = headings.first(where: { $0.end == start }) {
+                    regions[k].firstLine = heading.line + ByteScan.count(of: 10, in: bytes[heading.start..<heading.end])
+                } else {
+                    regions[k].firstLine = 1 + ByteScan.count(of: 10, in: bytes[..<start])
+                }
+                regions[k].endLine = regions[k].firstLine + ByteScan.count(of: 10, in: bytes[start..<regions[k].end])
             }
             for edit in edits {
-                lineDeltas.append(edit.bytes.count { $0 == 10 } - bytes[edit.range].count { $0 == 10 })
+                lineDeltas.append(edit.bytes.count { $0 == 10 } - ByteScan.count(of: 10, in: bytes[edit.range]))
             }
         }
         // The new text, edited from the end so that earlier offsets stay.

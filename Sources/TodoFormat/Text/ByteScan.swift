@@ -34,6 +34,58 @@ enum ByteScan {
         (x &- ones &* UInt64(n)) & ~x & highs
     }
 
+    /// How many bytes of `bytes` are `c`, eight at a time: a line count over a whole file
+    /// costs about one instruction a byte, where a byte-at-a-time count costs six.
+    static func count(of c: UInt8, in bytes: UnsafeBufferPointer<UInt8>) -> Int {
+        guard let base = bytes.baseAddress else { return 0 }
+        let n = bytes.count
+        let pattern = ones &* UInt64(c)
+        let lows: UInt64 = 0x7F7F_7F7F_7F7F_7F7F
+        var count = 0
+        var i = 0
+        while i + 8 <= n {
+            let v = UnsafeRawPointer(base).loadUnaligned(fromByteOffset: i, as: UInt64.self) ^ pattern
+            // A byte's high bit is set here exactly when that byte of `v` is not zero (no
+            // carry crosses bytes: each low part is at most 0x7F + 0x7F).
+            let nonzero = (((v & lows) &+ lows) | v) & highs
+            count += 8 &- nonzero.nonzeroBitCount
+            i += 8
+        }
+        while i < n {
+            if base[i] == c { count += 1 }
+            i += 1
+        }
+        return count
+    }
+
+    /// Whether `bytes` holds U+FFFD (EF BF BD in UTF-8): only words with a byte 0xEF are
+    /// looked into.
+    static func containsReplacementCharacter(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard let base = bytes.baseAddress else { return false }
+        let n = bytes.count
+        func at(_ i: Int) -> Bool { i + 2 < n && base[i] == 0xEF && base[i + 1] == 0xBF && base[i + 2] == 0xBD }
+        var i = 0
+        while i + 8 <= n {
+            var hit = has(UnsafeRawPointer(base).loadUnaligned(fromByteOffset: i, as: UInt64.self), 0xEF)
+            // Flags above a real one may be false: each is checked.
+            while hit != 0 {
+                if at(i + hit.trailingZeroBitCount >> 3) { return true }
+                hit &= hit &- 1
+            }
+            i += 8
+        }
+        while i < n {
+            if at(i) { return true }
+            i += 1
+        }
+        return false
+    }
+
+    /// How many bytes of a slice of a buffer are `c`.
+    static func count(of c: UInt8, in bytes: Slice<UnsafeBufferPointer<UInt8>>) -> Int {
+        count(of: c, in: UnsafeBufferPointer(rebasing: bytes))
+    }
+
     /// The offset of the first byte at or after `start` that is `"`, `\` or below 0x20 (what
     /// ends the plain run of a JSON string), or `bytes.count` when there is none. (Each
     /// word's lowest flagged byte is a real one: a false flag only follows a real one.)
