@@ -127,7 +127,28 @@ final class YAMLParser {
 
     // One copy, with no allocation for the short texts of keys and most values (small strings).
     private static func text(_ bytes: UnsafeMutablePointer<yaml_char_t>?, count: Int) -> String {
-        String(decoding: UnsafeBufferPointer(start: bytes, count: count), as: UTF8.self)
+        if count <= 8, let bytes {
+            var packed: UInt64 = 0
+            for i in 0..<count { packed |= UInt64(bytes[i]) << (8 * i) }
+            if let word = commonWord(packed) { return word }
+        }
+        return String(decoding: UnsafeBufferPointer(start: bytes, count: count), as: UTF8.self)
+    }
+
+    /// The keys of todofmt's own layout and the truth values, which every item repeats, by
+    /// their bytes packed as `text(_:count:)` packs them (the first byte lowest): such a
+    /// scalar is a string literal, not a string made and checked as UTF-8 again.
+    private static func commonWord(_ packed: UInt64) -> String? {
+        switch packed {
+        case 0x656d_616e: "name"
+        case 0x64_656b_6365_6863: "checked"
+        case 0x7375_7461_7473: "status"
+        case 0x6e_6f69_7463_6573: "section"
+        case 0x6e65_7264_6c69_6863: "children"
+        case 0x6575_7274: "true"
+        case 0x65_736c_6166: "false"
+        default: nil
+        }
     }
 
     // Tags and anchors are NUL-terminated, and rare.
@@ -135,6 +156,7 @@ final class YAMLParser {
         cString.map { String(cString: $0) }
     }
 
+    @inline(__always)
     private static func properties(
         _ tag: UnsafeMutablePointer<yaml_char_t>?, _ anchor: UnsafeMutablePointer<yaml_char_t>?
     ) -> YAMLEvent.Properties {
@@ -142,6 +164,7 @@ final class YAMLParser {
             ? YAMLEvent.Properties() : YAMLEvent.Properties(tag: text(tag), anchor: text(anchor))
     }
 
+    @inline(__always)
     private static func style(_ style: yaml_scalar_style_t) -> YAMLScalarStyle {
         switch style {
         case YAML_SINGLE_QUOTED_SCALAR_STYLE: .singleQuoted

@@ -12,7 +12,9 @@ enum YAMLListReader {
     static func read<S: ItemSink>(
         _ bytes: UnsafeBufferPointer<UInt8>, path: String, schema: ItemSchema, key: String? = nil, into sink: inout S
     ) throws {
-        if bytes.count >= 1 << 22, let (metadata, halves) = readInParallel(bytes, path: path, schema: schema) {
+        if bytes.count >= 1 << 22, Processors.available >= 2,
+            let (metadata, halves) = readInParallel(bytes, path: path, schema: schema)
+        {
             try sink.begin(metadata: metadata)
             for half in halves {
                 for item in half { try sink.itemTree(item, depth: 0) }
@@ -186,7 +188,8 @@ enum YAMLListReader {
 
     /// A large list in todofmt's own layout (a block sequence at column 0, after an
     /// optional metadata document) is cut at an item near its middle and the halves are
-    /// parsed on two cores: libyaml's parse is most of the time a conversion takes.
+    /// parsed on two cores, where the process has two: libyaml's parse is most of the time a
+    /// conversion takes.
     /// Nil when the file is not of that layout or either half fails; the caller then
     /// reads it whole, which also reports any error at its true place.
     private static func readInParallel(_ bytes: UnsafeBufferPointer<UInt8>, path: String, schema: ItemSchema) -> (

@@ -54,6 +54,24 @@ struct YAMLParserTests {
             ])
     }
 
+    @Test("a scalar's text is its bytes, for the words every item repeats and for those near them")
+    func commonWords() throws {
+        let words = ["name", "checked", "status", "section", "children", "true", "false"]
+        // Each word, cut short, one letter longer, a letter changed, capitalized, quoted.
+        var texts = ["", "n", "x", "12345678", "日本", "é", "🚀"]
+        for word in words {
+            texts += [word, String(word.dropLast()), word + "s", word.capitalized, "a" + word.dropFirst()]
+            texts.append(String(word.dropLast()) + "é")
+        }
+        let list = texts.map { "- '\($0.replacingOccurrences(of: "'", with: "''"))'\n" }.joined()
+        let scalars = try Self.events(list).compactMap { event -> String? in
+            if case .scalar(let scalar) = event.kind { return scalar.text }
+            return nil
+        }
+        #expect(scalars == texts)
+        #expect(scalars.map { Array($0.utf8) } == texts.map { Array($0.utf8) })
+    }
+
     @Test("a tag and an anchor on one node, and the anchor each node event defines")
     func properties() throws {
         let events = try Self.events("- &a !!int 1\n- &m {k: v}\n- *a\n")
