@@ -462,21 +462,17 @@ extension SQLValue {
             return
         }
         guard case .text(let s) = self else { return }
-        var clean = true
-        var carriageReturn = false
-        for b in s.utf8 where b == UInt8(ascii: "'") || b == 0 || b == 13 {
-            clean = false
-            if b == 13 {
-                carriageReturn = true
-                break
-            }
-        }
-        if clean {
+        // Eight bytes at a time (a byte at a time through the string's view was a fifth of
+        // `convert x.md x.sql`).
+        let special =
+            s.utf8.withContiguousStorageIfAvailable(ByteScan.containsSQLSpecial)
+            ?? s.utf8.contains { $0 == UInt8(ascii: "'") || $0 == 0 || $0 == 13 }
+        if !special {
             sink.write(byte: UInt8(ascii: "'"))
             sink.write(s)
             sink.write(byte: UInt8(ascii: "'"))
         } else {
-            sink.write(DumpLiteral.quoted(s, escapingLineBreaks: carriageReturn))
+            sink.write(DumpLiteral.quoted(s, escapingLineBreaks: s.utf8.contains(13)))
         }
     }
 }

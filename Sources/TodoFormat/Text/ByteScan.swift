@@ -112,6 +112,14 @@ enum ByteScan {
         words(bytes, bytewise: { $0 == a || $0 == b }, wordwise: { has($0, a) | has($0, b) != 0 })
     }
 
+    /// Whether `bytes` holds `'`, NUL or a carriage return: what an SQL text literal cannot
+    /// hold as it is (`SQLValue.writeLiteral`).
+    static func containsSQLSpecial(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        words(
+            bytes, bytewise: { $0 == 0x27 || $0 == 0 || $0 == 13 },
+            wordwise: { has($0, 0x27) | has($0, 13) | hasBelow($0, 1) != 0 })
+    }
+
     /// Whether `bytes` holds `\`, `&` (a checklist's escapes and references) or a byte that
     /// JSON strings escape.
     static func containsEscapeOrJSONEscape(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {

@@ -2,7 +2,7 @@ import Testing
 
 @testable import TodoFormat
 
-@Suite("Byte counts and U+FFFD")
+@Suite("Byte counts, U+FFFD and SQL's specials")
 struct ByteScanCountTests {
     /// Random bytes drawn mostly from those the scans look for and their near neighbours
     /// (a byte off by one, or by the high bit, is what a word-wise test gets wrong).
@@ -41,6 +41,16 @@ struct ByteScanCountTests {
             }
             let expected = bytes.indices.contains { bytes[$0...].starts(with: [0xEF, 0xBF, 0xBD]) }
             #expect(bytes.withUnsafeBufferPointer { ByteScan.containsReplacementCharacter($0) } == expected, "\(bytes)")
+        }
+    }
+
+    @Test("what an SQL text literal cannot hold as it is is found wherever it stands", arguments: 0..<8)
+    func sqlSpecial(seed: Int) {
+        var rng = SeededGenerator(seed: UInt64(seed))
+        for _ in 0..<500 {
+            let bytes = Self.bytes(&rng)
+            let expected = bytes.contains { $0 == 0x27 || $0 == 0 || $0 == 13 }
+            #expect(bytes.withUnsafeBufferPointer { ByteScan.containsSQLSpecial($0) } == expected, "\(bytes)")
         }
     }
 }
