@@ -93,20 +93,24 @@ public struct Conversion: Sendable {
             // anyway: a million names are not copied one by one.
             var builder = ListBuilder(keepingSlices: ())
             try reader.read(input, options: options, into: &builder)
+            let leftOut = builder.warnings
             let list = builder.finish()
             do {
-                return try plan.write(list, options: options)
+                return try plan.write(list, options: options, adding: leftOut)
             } catch let duplicate as DuplicateIdentity {
                 throw duplicate.located(in: input, format: source, list: list)
             }
         }
         return try plan.write(options: options) { writer in
+            // What the reader leaves out (a dictionary root's other keys) joins the writer's warnings.
+            var noting = WarningAddingWriter(base: writer, warnings: [])
             // A writer that takes plain names as bytes gets them without strings made of them.
             if writer.takesPlainNames {
-                try reader.read(input, options: options, plainNamesInto: &writer)
+                try reader.read(input, options: options, plainNamesInto: &noting)
             } else {
-                try reader.read(input, options: options, into: &writer)
+                try reader.read(input, options: options, into: &noting)
             }
+            writer = noting
         }
     }
 }

@@ -38,11 +38,12 @@ enum JSONListReader {
             let start = scanner.position
             guard case .dictionary(let root) = try scanner.value() else { return }
             try scanner.expectEnd()
-            guard case (.key(let keys), _) = try ListPlace.locate(in: root, key: key, schema: schema, path: path) else {
-                return
-            }
+            let (place, _) = try ListPlace.locate(in: root, key: key, schema: schema, path: path)
+            guard case .key(let keys) = place else { return }
             scanner.position = start
             try seek(keys, in: &scanner)
+            let beside = place.keysBeside(in: root)
+            if !beside.isEmpty { try sink.leftOut(.keysBesideList(beside, place: place, file: path)) }
             try sink.begin(metadata: [])
             try readArray(&scanner, &sink)
             try sink.end()

@@ -72,6 +72,17 @@ struct WarningLog: Sendable {
 }
 
 extension ConversionWarning {
+    /// The keys `keys` of a dictionary root beside the list at `place` in the file `file`
+    /// (an app's other data, a preference file's other settings) are not part of the list.
+    static func keysBesideList(_ keys: [String], place: ListPlace, file: String) -> ConversionWarning {
+        let shown =
+            keys.count > 8
+            ? keys.prefix(8).joined(separator: ", ") + " and \(keys.count - 8) more" : keys.joined(separator: ", ")
+        return ConversionWarning(
+            .metadata,
+            "only the list under '\(place.keyPath)' is read from \(file): the keys beside it (\(shown)) were left out")
+    }
+
     /// The list's metadata has no place in `target` (`plain JSON`, `a property list`…).
     static func metadataLeftOut(_ metadata: [Field], by target: String) -> ConversionWarning {
         ConversionWarning(

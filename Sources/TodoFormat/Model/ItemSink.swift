@@ -12,9 +12,16 @@ public protocol ItemSink {
     mutating func item(_ item: TodoItem, depth: Int) throws
     /// After the last item.
     mutating func end() throws
+    /// What the reader leaves out of what it hands on: the keys beside the list in a
+    /// dictionary root. A sink that writes a file passes it on as a warning; one that only
+    /// looks at the items may ignore it (the default).
+    mutating func leftOut(_ warning: ConversionWarning) throws
 }
 
 extension ItemSink {
+    /// Ignores what the reader left out: a sink that does not write a file.
+    public mutating func leftOut(_ warning: ConversionWarning) throws {}
+
     /// Sends an item and then its children, depth first.
     public mutating func itemTree(_ item: TodoItem, depth: Int) throws {
         try self.item(item, depth: depth)
@@ -36,6 +43,8 @@ public struct ListBuilder: ItemSink {
     // levels[d] holds the items at depth d whose parent is still being built.
     private var levels: [[TodoItem]] = [[]]
     private var metadata: [Field] = []
+    /// What the reader left out (`leftOut(_:)`), for the write of the list to say.
+    private(set) var warnings: [ConversionWarning] = []
     /// Whether names that are slices of a larger text get storage of their own.
     private let detachesNames: Bool
 
@@ -76,6 +85,9 @@ public struct ListBuilder: ItemSink {
 
     /// Nothing to do: `finish()` makes the list.
     public mutating func end() {}
+
+    /// Keeps what the reader left out, for the write of the list to say.
+    public mutating func leftOut(_ warning: ConversionWarning) { warnings.append(warning) }
 
     private mutating func fold() {
         let children = levels.removeLast()

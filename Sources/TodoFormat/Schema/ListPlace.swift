@@ -19,6 +19,25 @@ enum ListPlace: Hashable {
         }
     }
 
+    /// The keys of a dictionary root beside the list at this place, as paths (`version`,
+    /// `data.count`), in the file's order: what a conversion of the list leaves out.
+    func keysBeside(in root: [Field]) -> [String] {
+        let path: [String]
+        switch self {
+        case .root: return []
+        case .key(let keys), .jsonData(let keys): path = keys
+        }
+        var beside: [String] = []
+        var fields = root
+        for (depth, key) in path.enumerated() {
+            let prefix = path[..<depth].map { $0 + "." }.joined()
+            for field in fields where field.key != key { beside.append(prefix + field.key) }
+            guard depth + 1 < path.count, case .dictionary(let inner)? = fields.lastOfEachKey()[key: key] else { break }
+            fields = inner
+        }
+        return beside
+    }
+
     /// How deep the search for a list without `--key` goes into nested dictionaries.
     private static let searchDepth = 4
 
