@@ -207,6 +207,7 @@ struct OutputPlan {
         try list.checkDepth()
         var list = list
         var extra = extra
+        if format != .markdown { extra += list.repeatedKeyWarnings() }
         #if !YAML
         if format != .markdown, list.metadata.contains(where: { $0.key == FrontMatter.rawKey }) {
             list.metadata = TodoList.withoutRawFrontMatter(list.metadata)

@@ -1,13 +1,32 @@
 /// A writer that refuses items nested deeper than todofmt reads (`Limits.itemLevels`), so
 /// that it never writes a file it cannot read back; the refusal comes before anything is
-/// committed.
+/// committed. Into a format of keyed values (every one but a checklist) it also notes an
+/// item that gives a field key twice (`[tag:: a] [tag:: b]`): each reader of such a file
+/// keeps one value a key.
 struct DepthLimitedWriter: ListWriter {
     var base: any ListWriter
+    /// Whether the output keeps an item's fields by key (not a checklist).
+    let keysFields: Bool
+    private var positions = PositionCounters()
+    private var repeated = WarningLog()
+
+    init(base: any ListWriter, keysFields: Bool) {
+        self.base = base
+        self.keysFields = keysFields
+    }
 
     mutating func begin(metadata: [Field]) throws { try base.begin(metadata: metadata) }
 
     mutating func item(_ item: TodoItem, depth: Int) throws {
         guard depth < Limits.itemLevels else { throw ConversionError.unsupported(Limits.itemDepthMessage) }
+        if keysFields {
+            positions.advance(depth: depth)
+            if item.fields.count > 1, let key = Self.repeatedKey(in: item.fields) {
+                repeated.note(
+                    .fields, .repeatedKeyMessage(key),
+                    item: ItemPositions.describe(positions.current, item))
+            }
+        }
         try base.item(item, depth: depth)
     }
 
@@ -15,21 +34,105 @@ struct DepthLimitedWriter: ListWriter {
 
     mutating func item(plainName: UnsafeBufferPointer<UInt8>, status: TodoStatus, section: String?, depth: Int) throws {
         guard depth < Limits.itemLevels else { throw ConversionError.unsupported(Limits.itemDepthMessage) }
+        if keysFields { positions.advance(depth: depth) }
         try base.item(plainName: plainName, status: status, section: section, depth: depth)
     }
 
     mutating func items(plain: ArraySlice<PlainItem>, text: UnsafeBufferPointer<UInt8>, sections: [String]) throws {
-        guard !plain.contains(where: { $0.depth >= Limits.itemLevels }) else {
-            throw ConversionError.unsupported(Limits.itemDepthMessage)
-        }
+        // One pass: each depth is checked, and followed where a warning may name a position.
+        guard keysFields ? positions.advance(over: plain) : !plain.contains(where: { $0.depth >= Limits.itemLevels })
+        else { throw ConversionError.unsupported(Limits.itemDepthMessage) }
         try base.items(plain: plain, text: text, sections: sections)
     }
 
     mutating func end() throws { try base.end() }
-    mutating func finish() throws -> Written { try base.finish() }
+
+    mutating func finish() throws -> Written {
+        var written = try base.finish()
+        written.warnings += repeated.warnings
+        return written
+    }
+
+    /// The first key `fields` gives more than once, or nil.
+    static func repeatedKey(in fields: [Field]) -> String? {
+        for i in fields.indices.dropFirst() where fields[..<i].contains(where: { $0.key == fields[i].key }) {
+            return fields[i].key
+        }
+        return nil
+    }
+}
+
+/// Items' positions as `ItemPositions` follows them, at a few instructions an item for a
+/// run of plain items (a checklist's, into JSON: every item of a large list): one counter
+/// a level todofmt reads, in storage that never grows, and how many levels are in use.
+private struct PositionCounters {
+    private var counters = [Int](repeating: 0, count: Limits.itemLevels + 1)
+    private var levels = 0
+
+    mutating func advance(depth: Int) {
+        var levels = self.levels
+        counters.withUnsafeMutableBufferPointer { Self.advance($0, &levels, depth) }
+        self.levels = levels
+    }
+
+    /// Moves over a run of items; false, at the first, when one is deeper than todofmt reads.
+    mutating func advance(over items: ArraySlice<PlainItem>) -> Bool {
+        var levels = self.levels
+        let limit = Limits.itemLevels
+        let fits = counters.withUnsafeMutableBufferPointer { counters in
+            for item in items {
+                guard item.depth < limit else { return false }
+                Self.advance(counters, &levels, item.depth)
+            }
+            return true
+        }
+        self.levels = levels
+        return fits
+    }
+
+    /// An item at `depth` (below `Limits.itemLevels`): the levels below it end, and levels
+    /// it skips count 0.
+    @inline(__always)
+    private static func advance(_ counters: UnsafeMutableBufferPointer<Int>, _ levels: inout Int, _ depth: Int) {
+        if depth < levels {
+            counters[depth] += 1
+        } else {
+            for level in levels..<depth { counters[level] = 0 }
+            counters[depth] = 1
+        }
+        levels = depth + 1
+    }
+
+    /// The position of the item `advance` last moved to (`2.1`).
+    var current: String { counters[..<levels].map(String.init).joined(separator: ".") }
+}
+
+extension String {
+    /// The warning for an item that gives the field key `key` twice.
+    static func repeatedKeyMessage(_ key: String) -> String {
+        "the field '\(key)' is given more than once in an item; this format keeps one value a key, so read back the item has one"
+    }
 }
 
 extension TodoList {
+    /// The warnings `DepthLimitedWriter` gives for the items that give a field key twice,
+    /// for a write of the whole list into an existing file.
+    func repeatedKeyWarnings() -> [ConversionWarning] {
+        var positions = ItemPositions()
+        var log = WarningLog()
+        func visit(_ items: [TodoItem], _ depth: Int) {
+            for item in items {
+                positions.advance(depth: depth)
+                if item.fields.count > 1, let key = DepthLimitedWriter.repeatedKey(in: item.fields) {
+                    log.note(.fields, .repeatedKeyMessage(key), item: ItemPositions.describe(positions.current, item))
+                }
+                visit(item.children, depth + 1)
+            }
+        }
+        visit(items, 0)
+        return log.warnings
+    }
+
     /// Refuses a list nested deeper than todofmt reads.
     func checkDepth() throws {
         func check(_ items: [TodoItem], _ depth: Int) throws {
@@ -47,9 +150,9 @@ extension DepthLimitedWriter {
     /// without YAML, raw front matter left out of formats other than a checklist.
     static func guarding(_ writer: any ListWriter, format: DocumentFormat) -> any ListWriter {
         #if YAML
-        return DepthLimitedWriter(base: writer)
+        return DepthLimitedWriter(base: writer, keysFields: format != .markdown)
         #else
-        let limited = DepthLimitedWriter(base: writer)
+        let limited = DepthLimitedWriter(base: writer, keysFields: format != .markdown)
         return format == .markdown ? limited : RawFrontMatterDroppingWriter(base: limited)
         #endif
     }
