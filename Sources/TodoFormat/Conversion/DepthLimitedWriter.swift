@@ -23,7 +23,7 @@ struct DepthLimitedWriter: ListWriter {
             positions.advance(depth: depth)
             if item.fields.count > 1, let key = Self.repeatedKey(in: item.fields) {
                 repeated.note(
-                    .fields, .repeatedKeyMessage(key),
+                    .fields, ConversionWarning.repeatedKeyMessage(key),
                     item: ItemPositions.describe(positions.current, item))
             }
         }
@@ -107,13 +107,6 @@ private struct PositionCounters {
     var current: String { counters[..<levels].map(String.init).joined(separator: ".") }
 }
 
-extension String {
-    /// The warning for an item that gives the field key `key` twice.
-    static func repeatedKeyMessage(_ key: String) -> String {
-        "the field '\(key)' is given more than once in an item; this format keeps one value a key, so read back the item has one"
-    }
-}
-
 extension TodoList {
     /// The warnings `DepthLimitedWriter` gives for the items that give a field key twice,
     /// for a write of the whole list into an existing file.
@@ -124,7 +117,9 @@ extension TodoList {
             for item in items {
                 positions.advance(depth: depth)
                 if item.fields.count > 1, let key = DepthLimitedWriter.repeatedKey(in: item.fields) {
-                    log.note(.fields, .repeatedKeyMessage(key), item: ItemPositions.describe(positions.current, item))
+                    log.note(
+                        .fields, ConversionWarning.repeatedKeyMessage(key),
+                        item: ItemPositions.describe(positions.current, item))
                 }
                 visit(item.children, depth + 1)
             }

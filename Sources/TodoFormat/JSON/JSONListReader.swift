@@ -42,8 +42,7 @@ enum JSONListReader {
             guard case .key(let keys) = place else { return }
             scanner.position = start
             try seek(keys, in: &scanner)
-            let beside = place.keysBeside(in: root)
-            if !beside.isEmpty { try sink.leftOut(.keysBesideList(beside, place: place, file: path)) }
+            try sink.leaveOutKeys(beside: place, in: root, file: path)
             try sink.begin(metadata: [])
             try readArray(&scanner, &sink)
             try sink.end()

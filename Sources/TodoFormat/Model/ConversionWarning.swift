@@ -83,6 +83,12 @@ extension ConversionWarning {
             "only the list under '\(place.keyPath)' is read from \(file): the keys beside it (\(shown)) were left out")
     }
 
+    /// The message for an item that gives the field key `key` twice, written into a format
+    /// that keeps one value a key.
+    static func repeatedKeyMessage(_ key: String) -> String {
+        "the field '\(key)' is given more than once in an item; this format keeps one value a key, so read back the item has one"
+    }
+
     /// The list's metadata has no place in `target` (`plain JSON`, `a property list`…).
     static func metadataLeftOut(_ metadata: [Field], by target: String) -> ConversionWarning {
         ConversionWarning(

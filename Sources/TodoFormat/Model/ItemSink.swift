@@ -22,6 +22,13 @@ extension ItemSink {
     /// Ignores what the reader left out: a sink that does not write a file.
     public mutating func leftOut(_ warning: ConversionWarning) throws {}
 
+    /// Tells the sink of the keys beside the list at `place` in the dictionary root `root`
+    /// of the file `file`, when there are any (`ListPlace.keysBeside`).
+    mutating func leaveOutKeys(beside place: ListPlace, in root: [Field], file: String) throws {
+        let beside = place.keysBeside(in: root)
+        if !beside.isEmpty { try leftOut(.keysBesideList(beside, place: place, file: file)) }
+    }
+
     /// Sends an item and then its children, depth first.
     public mutating func itemTree(_ item: TodoItem, depth: Int) throws {
         try self.item(item, depth: depth)

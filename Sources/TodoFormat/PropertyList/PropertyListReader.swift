@@ -114,8 +114,7 @@ enum PropertyListReader {
         }
         try refuseKeyedArchive(fields, path: path)
         let (place, values) = try ListPlace.locate(in: fields, key: key, schema: schema, path: path)
-        let beside = place.keysBeside(in: fields)
-        if !beside.isEmpty { try sink.leftOut(.keysBesideList(beside, place: place, file: path)) }
+        try sink.leaveOutKeys(beside: place, in: fields, file: path)
         let items = try schema.items(from: values, depth: 0) { message in
             if case .jsonData(let key) = place {
                 return fail("in the JSON data under '\(key)': \(message)")

@@ -62,8 +62,7 @@ enum YAMLListReader {
                         else { throw error }
                         items = streamed
                     }
-                    let beside = found.keysBeside(in: root)
-                    if !beside.isEmpty { try sink.leftOut(.keysBesideList(beside, place: found, file: path)) }
+                    try sink.leaveOutKeys(beside: found, in: root, file: path)
                     try sink.begin(metadata: metadata)
                     for item in items { try sink.itemTree(item, depth: 0) }
                     try sink.end()

@@ -21,7 +21,7 @@ struct RepeatedFieldKeyTests {
 
     static func expected(_ format: String) -> [String] {
         [("tag", "2 Milk"), ("x", "2.1 Brown")].map { key, item in
-            ConversionWarning(.fields, .repeatedKeyMessage(key), firstItem: item).description
+            ConversionWarning(.fields, ConversionWarning.repeatedKeyMessage(key), firstItem: item).description
         }
     }
 
