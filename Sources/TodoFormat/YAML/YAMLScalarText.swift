@@ -146,10 +146,16 @@ enum YAMLScalarText {
     /// escaped, by name where YAML has one, else as `\xXX`, `\uXXXX` or `\UXXXXXXXX`.
     static func appendDoubleQuoted(_ b: UnsafeBufferPointer<UInt8>, to out: inout ByteSink) {
         out.write(byte: UInt8(ascii: "\""))
+        // Characters written as they are go out a run at a time, an escape in one write.
+        var run = 0
         var i = 0
         while i < b.count {
             let start = i
             let c = b[i]
+            if c >= 0x20 && c < 0x7F && c != 0x22 && c != 0x5C {
+                i += 1
+                continue
+            }
             let scalar: UInt32
             if c < 0x80 {
                 scalar = UInt32(c)
@@ -160,38 +166,48 @@ enum YAMLScalarText {
             let escaped =
                 !isPrintable(scalar) || scalar == 0x0A || scalar == 0x0D || scalar == 0x85 || scalar == 0x2028
                 || scalar == 0x2029 || scalar == 0x22 || scalar == 0x5C
-            guard escaped else {
-                out.write(UnsafeBufferPointer(rebasing: b[start..<i]))
-                continue
-            }
-            out.write(byte: UInt8(ascii: "\\"))
-            switch scalar {
-            case 0x00: out.write(byte: UInt8(ascii: "0"))
-            case 0x07: out.write(byte: UInt8(ascii: "a"))
-            case 0x08: out.write(byte: UInt8(ascii: "b"))
-            case 0x09: out.write(byte: UInt8(ascii: "t"))
-            case 0x0A: out.write(byte: UInt8(ascii: "n"))
-            case 0x0B: out.write(byte: UInt8(ascii: "v"))
-            case 0x0C: out.write(byte: UInt8(ascii: "f"))
-            case 0x0D: out.write(byte: UInt8(ascii: "r"))
-            case 0x1B: out.write(byte: UInt8(ascii: "e"))
-            case 0x22: out.write(byte: UInt8(ascii: "\""))
-            case 0x5C: out.write(byte: UInt8(ascii: "\\"))
-            case 0x85: out.write(byte: UInt8(ascii: "N"))
-            case 0x2028: out.write(byte: UInt8(ascii: "L"))
-            case 0x2029: out.write(byte: UInt8(ascii: "P"))
-            default:
-                let (letter, digits): (UInt8, Int) =
-                    scalar <= 0xFF
-                    ? (UInt8(ascii: "x"), 2) : scalar <= 0xFFFF ? (UInt8(ascii: "u"), 4) : (UInt8(ascii: "U"), 8)
-                out.write(byte: letter)
-                for k in stride(from: digits - 1, through: 0, by: -1) {
-                    let digit = UInt8((scalar >> (4 * UInt32(k))) & 0xF)
-                    out.write(byte: digit < 10 ? 48 + digit : 55 + digit)
-                }
-            }
+            guard escaped else { continue }
+            if run < start { out.write(UnsafeBufferPointer(rebasing: b[run..<start])) }
+            run = i
+            out.write(upTo: 10) { escape(scalar, into: $0) }
         }
+        if run < b.count { out.write(UnsafeBufferPointer(rebasing: b[run...])) }
         out.write(byte: UInt8(ascii: "\""))
+    }
+
+    /// Writes libyaml's escape of `scalar` at `p` (at most ten bytes); returns its length.
+    private static func escape(_ scalar: UInt32, into p: UnsafeMutablePointer<UInt8>) -> Int {
+        p[0] = UInt8(ascii: "\\")
+        let short: UInt8? =
+            switch scalar {
+            case 0x00: UInt8(ascii: "0")
+            case 0x07: UInt8(ascii: "a")
+            case 0x08: UInt8(ascii: "b")
+            case 0x09: UInt8(ascii: "t")
+            case 0x0A: UInt8(ascii: "n")
+            case 0x0B: UInt8(ascii: "v")
+            case 0x0C: UInt8(ascii: "f")
+            case 0x0D: UInt8(ascii: "r")
+            case 0x1B: UInt8(ascii: "e")
+            case 0x22: UInt8(ascii: "\"")
+            case 0x5C: UInt8(ascii: "\\")
+            case 0x85: UInt8(ascii: "N")
+            case 0x2028: UInt8(ascii: "L")
+            case 0x2029: UInt8(ascii: "P")
+            default: nil
+            }
+        if let short {
+            p[1] = short
+            return 2
+        }
+        let (letter, digits): (UInt8, Int) =
+            scalar <= 0xFF ? (UInt8(ascii: "x"), 2) : scalar <= 0xFFFF ? (UInt8(ascii: "u"), 4) : (UInt8(ascii: "U"), 8)
+        p[1] = letter
+        for k in 0..<digits {
+            let digit = UInt8((scalar >> (4 * UInt32(digits - 1 - k))) & 0xF)
+            p[2 + k] = digit < 10 ? 48 + digit : 55 + digit
+        }
+        return 2 + digits
     }
 }
 #endif
