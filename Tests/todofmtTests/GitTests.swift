@@ -96,6 +96,13 @@ struct GitTextconvTests {
         #expect(plist.stdout == "- [ ] Milk\n- [x] Eggs\n- [ ] Bread from the bakery\n")
         let stdin = try Run(["cat", "-"], stdin: "- name: Milk\n")
         #expect(stdin.stdout == "- [ ] Milk\n")
+        // A UserDefaults file's other settings are not the list cat shows: no warning of
+        // them on every git diff (convert names them).
+        let defaults = Self.samples.appendingPathComponent("userdefaults-tasks.plist").path
+        let view = try Run(["cat", defaults])
+        #expect(view.status == 0 && view.stderr.isEmpty && view.stdout.hasPrefix("- ["))
+        let converted = try Run(["convert", defaults, "--to", "md"])
+        #expect(converted.stdout == view.stdout && converted.stderr.contains("'launchCount'"))
     }
 
     @Test("git diff and git log -p of a committed binary property list show checklist lines")

@@ -4,7 +4,9 @@ import Foundation
 public enum ChecklistText {
     /// Writes the list in `source` to standard output as a checklist: a checklist's bytes as
     /// they are (read and written in blocks, never whole), any other format as `Conversion`
-    /// writes it. Returns what the checklist could not hold.
+    /// writes it. Returns what the checklist could not hold; the keys beside the list in a
+    /// dictionary root are not part of the list this shows, and not warned of (as git's
+    /// textconv, every `git diff` of an app's file would say so).
     public static func print(
         _ source: Conversion.Source, format: DocumentFormat? = nil, options: ListOptions = ListOptions()
     ) throws -> [ConversionWarning] {
@@ -26,6 +28,6 @@ public enum ChecklistText {
         }
         return try Conversion(
             input: source, output: .standardOutput, inputFormat: format, outputFormat: .markdown, options: options
-        ).run()
+        ).run().filter { $0.kind != .besideList }
     }
 }

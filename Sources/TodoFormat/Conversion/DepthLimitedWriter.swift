@@ -1,8 +1,8 @@
 /// A writer that refuses items nested deeper than todofmt reads (`Limits.itemLevels`), so
 /// that it never writes a file it cannot read back; the refusal comes before anything is
 /// committed. Into a format of keyed values (every one but a checklist) it also notes an
-/// item that gives a field key twice (`[tag:: a] [tag:: b]`): each reader of such a file
-/// keeps one value a key.
+/// item that gives a field key twice with different values (`[tag:: a] [tag:: b]`): read
+/// back from such a file, the item has one of them.
 struct DepthLimitedWriter: ListWriter {
     var base: any ListWriter
     /// Whether the output keeps an item's fields by key (not a checklist).
@@ -21,11 +21,7 @@ struct DepthLimitedWriter: ListWriter {
         guard depth < Limits.itemLevels else { throw ConversionError.unsupported(Limits.itemDepthMessage) }
         if keysFields {
             positions.advance(depth: depth)
-            if item.fields.count > 1, let key = Self.repeatedKey(in: item.fields) {
-                repeated.note(
-                    .fields, ConversionWarning.repeatedKeyMessage(key),
-                    item: ItemPositions.describe(positions.current, item))
-            }
+            if item.fields.count > 1 { repeated.noteRepeatedKeys(of: item, at: positions.current) }
         }
         try base.item(item, depth: depth)
     }
@@ -53,12 +49,16 @@ struct DepthLimitedWriter: ListWriter {
         return written
     }
 
-    /// The first key `fields` gives more than once, or nil.
-    static func repeatedKey(in fields: [Field]) -> String? {
-        for i in fields.indices.dropFirst() where fields[..<i].contains(where: { $0.key == fields[i].key }) {
-            return fields[i].key
+    /// The keys `fields` gives more than once with different values, each once, in order:
+    /// a value given again as it was loses nothing.
+    static func repeatedKeys(in fields: [Field]) -> [String] {
+        var keys: [String] = []
+        for i in fields.indices.dropFirst() where !keys.contains(fields[i].key) {
+            if fields[..<i].contains(where: { $0.key == fields[i].key && $0.value != fields[i].value }) {
+                keys.append(fields[i].key)
+            }
         }
-        return nil
+        return keys
     }
 }
 
@@ -107,6 +107,16 @@ private struct PositionCounters {
     var current: String { counters[..<levels].map(String.init).joined(separator: ".") }
 }
 
+extension WarningLog {
+    /// Notes each field key `item` (at the position `position`) gives more than once with
+    /// different values.
+    mutating func noteRepeatedKeys(of item: TodoItem, at position: String) {
+        for key in DepthLimitedWriter.repeatedKeys(in: item.fields) {
+            note(.fields, ConversionWarning.repeatedKeyMessage(key), item: ItemPositions.describe(position, item))
+        }
+    }
+}
+
 extension TodoList {
     /// The warnings `DepthLimitedWriter` gives for the items that give a field key twice,
     /// for a write of the whole list into an existing file.
@@ -116,11 +126,7 @@ extension TodoList {
         func visit(_ items: [TodoItem], _ depth: Int) {
             for item in items {
                 positions.advance(depth: depth)
-                if item.fields.count > 1, let key = DepthLimitedWriter.repeatedKey(in: item.fields) {
-                    log.note(
-                        .fields, ConversionWarning.repeatedKeyMessage(key),
-                        item: ItemPositions.describe(positions.current, item))
-                }
+                if item.fields.count > 1 { log.noteRepeatedKeys(of: item, at: positions.current) }
                 visit(item.children, depth + 1)
             }
         }

@@ -21,6 +21,9 @@ public struct ConversionWarning: Hashable, Sendable, CustomStringConvertible {
         case keys
         /// A checklist's text that is not its items: prose, headings that name no section, code.
         case prose
+        /// Keys of a dictionary root beside the list (an app's other data, other settings),
+        /// which a list read out of the file leaves behind.
+        case besideList
     }
 
     /// What was lost.
@@ -75,18 +78,19 @@ extension ConversionWarning {
     /// The keys `keys` of a dictionary root beside the list at `place` in the file `file`
     /// (an app's other data, a preference file's other settings) are not part of the list.
     static func keysBesideList(_ keys: [String], place: ListPlace, file: String) -> ConversionWarning {
+        let quoted = keys.map { "'\($0)'" }
         let shown =
             keys.count > 8
-            ? keys.prefix(8).joined(separator: ", ") + " and \(keys.count - 8) more" : keys.joined(separator: ", ")
+            ? quoted.prefix(8).joined(separator: ", ") + " and \(keys.count - 8) more" : quoted.joined(separator: ", ")
         return ConversionWarning(
-            .metadata,
+            .besideList,
             "only the list under '\(place.keyPath)' is read from \(file): the keys beside it (\(shown)) were left out")
     }
 
-    /// The message for an item that gives the field key `key` twice, written into a format
-    /// that keeps one value a key.
+    /// The message for an item that gives the field key `key` more than once with different
+    /// values, written into a format that keeps one value a key.
     static func repeatedKeyMessage(_ key: String) -> String {
-        "the field '\(key)' is given more than once in an item; this format keeps one value a key, so read back the item has one"
+        "the field '\(key)' is given more than once in an item, with different values; read back, the item has one of them"
     }
 
     /// The list's metadata has no place in `target` (`plain JSON`, `a property list`…).

@@ -28,7 +28,16 @@ enum DumpLiteral {
             start = i + 1
         }
         if start < bytes.count { parts.append(quotedPart(bytes[start...], escapingLineBreaks: escapingLineBreaks)) }
-        return parts.joined(separator: "||")
+        return concatenated(parts[...])
+    }
+
+    /// Parts joined by `||`; more than 64 (a text of hundreds of NULs) as parenthesized
+    /// halves, so that SQLite parses the expression within its depth limit (1,000), which a
+    /// chain of them passes: the dump would not load.
+    private static func concatenated(_ parts: ArraySlice<String>) -> String {
+        guard parts.count > 64 else { return parts.joined(separator: "||") }
+        let middle = parts.startIndex + parts.count / 2
+        return "(" + concatenated(parts[..<middle]) + ")||(" + concatenated(parts[middle...]) + ")"
     }
 
     private static func quotedPart(_ bytes: ArraySlice<UInt8>, escapingLineBreaks: Bool) -> String {

@@ -33,15 +33,15 @@ struct KeysBesideListTests {
         #expect(text == "- [ ] a\n- [x] b\n")
         #expect(
             warnings.map(\.message) == [
-                "only the list under 'todos' is read from \(flat): the keys beside it (settings, version, zone) were left out"
+                "only the list under 'todos' is read from \(flat): the keys beside it ('settings', 'version', 'zone') were left out"
             ])
-        #expect(warnings.map(\.kind) == [.metadata])
+        #expect(warnings.map(\.kind) == [.besideList])
 
         let nested = try KeyPlacementTests.make(
             "nested.\(ext)", "{'data': {'n': 2, 'todos': \(Self.items)}, 'v': 1}", in: directory)
         #expect(
             try Self.convert(nested, in: directory).0.map(\.message) == [
-                "only the list under 'data.todos' is read from \(nested): the keys beside it (v, data.n) were left out"
+                "only the list under 'data.todos' is read from \(nested): the keys beside it ('v', 'data.n') were left out"
             ])
     }
 
@@ -69,7 +69,7 @@ struct KeysBesideListTests {
         let existing = directory.path("other.json")
         try #"[{"name": "old", "checked": false}]"#.write(toFile: existing, atomically: false, encoding: .utf8)
         let warnings = try Conversion(input: .at(input), output: .at(existing)).run()
-        #expect(warnings.map(\.kind) == [.metadata])
+        #expect(warnings.map(\.kind) == [.besideList])
         #expect(try String(contentsOfFile: existing, encoding: .utf8).contains("\"b\""))
     }
 }

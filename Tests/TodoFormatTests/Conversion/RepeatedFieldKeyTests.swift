@@ -3,24 +3,25 @@ import Testing
 
 @testable import TodoFormat
 
-/// A checklist item may give a field key twice (`[tag:: a] [tag:: b]`); every other format
-/// keeps one value a key (JSON, YAML and property list readers the last, a table one
-/// column), so a conversion names such items in a warning.
+/// A checklist item may give a field key twice (`[tag:: a] [tag:: b]`); read back from any
+/// other format the item has one value a key (JSON, YAML and property list readers keep the
+/// last, a table's column the first), so a conversion names each such key and item in a
+/// warning; a value given again as it was loses nothing and says nothing.
 @Suite("A field key given twice")
 struct RepeatedFieldKeyTests {
     static let checklist = """
         - [ ] Bread
           - [ ] Rye
-        - [ ] Milk [tag:: a] [tag:: b]
+        - [ ] Milk [tag:: a] [tag:: b] [n:: 1] [n:: 1] [z:: 1] [z:: 2] [z:: 1]
           - [ ] Brown [x:: 1] [y:: 2] [x:: 3]
-        - [ ] Eggs [tag:: c] [other:: d]
+        - [ ] Eggs [tag:: c] [other:: d] [same:: 1] [same:: 1]
 
         """
 
     static let outputs = ["json", "plist", "sqlite", "sql"] + (buildHasYAML ? ["yaml"] : [])
 
     static func expected(_ format: String) -> [String] {
-        [("tag", "2 Milk"), ("x", "2.1 Brown")].map { key, item in
+        [("tag", "2 Milk"), ("z", "2 Milk"), ("x", "2.1 Brown")].map { key, item in
             ConversionWarning(.fields, ConversionWarning.repeatedKeyMessage(key), firstItem: item).description
         }
     }
@@ -54,12 +55,16 @@ struct RepeatedFieldKeyTests {
         }
     }
 
-    @Test("the first key given again, by its exact bytes")
-    func repeatedKey() {
-        let f = { (k: String) in Field(k, .string("v")) }
-        #expect(DepthLimitedWriter.repeatedKey(in: [f("a"), f("b")]) == nil)
-        #expect(DepthLimitedWriter.repeatedKey(in: [f("a"), f("b"), f("c"), f("b"), f("a")]) == "b")
-        #expect(DepthLimitedWriter.repeatedKey(in: [f("Tag"), f("tag")]) == nil)
-        #expect(DepthLimitedWriter.repeatedKey(in: []) == nil)
+    @Test("each key given again with another value, once, in order, by its exact bytes")
+    func repeatedKeys() {
+        let f = { (k: String, v: Int) in Field(k, .integer(v)) }
+        #expect(DepthLimitedWriter.repeatedKeys(in: [f("a", 1), f("b", 1)]).isEmpty)
+        #expect(
+            DepthLimitedWriter.repeatedKeys(in: [f("a", 1), f("b", 1), f("c", 1), f("b", 2), f("a", 2), f("b", 3)])
+                == ["b", "a"])
+        #expect(DepthLimitedWriter.repeatedKeys(in: [f("a", 1), f("a", 1)]).isEmpty)
+        #expect(DepthLimitedWriter.repeatedKeys(in: [f("a", 1), f("a", 1), f("a", 2)]) == ["a"])
+        #expect(DepthLimitedWriter.repeatedKeys(in: [f("Tag", 1), f("tag", 2)]).isEmpty)
+        #expect(DepthLimitedWriter.repeatedKeys(in: []).isEmpty)
     }
 }
