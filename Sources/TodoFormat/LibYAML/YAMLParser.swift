@@ -208,6 +208,15 @@ final class YAMLParser {
         if let context = p.context.map({ String(cString: $0) }) {
             message += " " + context
         }
+        if p.error == YAML_READER_ERROR {
+            // A reader error (a byte that is not UTF-8) has no mark: libyaml gives the byte's
+            // offset (after a byte order mark) and value instead.
+            let offset = ByteOrderMark.length(in: bytes) + Int(p.problem_offset)
+            if p.problem_value >= 0 { message += String(format: " (byte 0x%02X)", p.problem_value) }
+            var location = SourceLocation.of(offset: offset, in: bytes, file: file)
+            location.line += lineOffset
+            return ParseError(message, at: location)
+        }
         let mark = p.problem_mark
         return ParseError(message, at: place(line: Int(mark.line) + 1, column: Int(mark.column) + 1))
     }

@@ -118,5 +118,22 @@ struct YAMLParserTests {
             try Self.events("a: [1, 2\nb: 3\n")
         }
     }
+
+    @Test("a byte that is not UTF-8 is an error at its line and column (libyaml gives no mark)")
+    func notUTF8() throws {
+        let bytes = Array("- name: a\n  checked: false\n- name: bé".utf8) + [0xFF] + Array("\n".utf8)
+        for lineOffset in [0, 3] {
+            #expect(
+                throws: ParseError(
+                    "yaml: invalid leading UTF-8 octet (byte 0xFF)",
+                    at: SourceLocation(file: "t.yaml", line: 3 + lineOffset, column: 11))
+            ) {
+                try bytes.withUnsafeBufferPointer { buffer in
+                    let parser = try YAMLParser(bytes: buffer, file: "t.yaml", lineOffset: lineOffset)
+                    while try parser.next().kind != .streamEnd {}
+                }
+            }
+        }
+    }
 }
 #endif
