@@ -102,15 +102,12 @@ public struct Conversion: Sendable {
             }
         }
         return try plan.write(options: options) { writer in
-            // What the reader leaves out (a dictionary root's other keys) joins the writer's warnings.
-            var noting = WarningAddingWriter(base: writer, warnings: [])
             // A writer that takes plain names as bytes gets them without strings made of them.
             if writer.takesPlainNames {
-                try reader.read(input, options: options, plainNamesInto: &noting)
+                try reader.read(input, options: options, plainNamesInto: &writer)
             } else {
-                try reader.read(input, options: options, into: &noting)
+                try reader.read(input, options: options, into: &writer)
             }
-            writer = noting
         }
     }
 }

@@ -2,13 +2,14 @@
 /// that it never writes a file it cannot read back; the refusal comes before anything is
 /// committed. Into a format of keyed values (every one but a checklist) it also notes an
 /// item that gives a field key twice with different values (`[tag:: a] [tag:: b]`): read
-/// back from such a file, the item has one of them.
+/// back from such a file, the item has one of them. What the reader left out
+/// (`ItemSink.leftOut`) joins the warnings too: every new file's writer is behind this one.
 struct DepthLimitedWriter: ListWriter {
     var base: any ListWriter
     /// Whether the output keeps an item's fields by key (not a checklist).
     let keysFields: Bool
     private var positions = PositionCounters()
-    private var repeated = WarningLog()
+    private var warnings = WarningLog()
 
     init(base: any ListWriter, keysFields: Bool) {
         self.base = base
@@ -21,7 +22,7 @@ struct DepthLimitedWriter: ListWriter {
         guard depth < Limits.itemLevels else { throw ConversionError.unsupported(Limits.itemDepthMessage) }
         if keysFields {
             positions.advance(depth: depth)
-            if item.fields.count > 1 { repeated.noteRepeatedKeys(of: item, at: positions.current) }
+            if item.fields.count > 1 { warnings.noteRepeatedKeys(of: item, at: positions.current) }
         }
         try base.item(item, depth: depth)
     }
@@ -42,10 +43,11 @@ struct DepthLimitedWriter: ListWriter {
     }
 
     mutating func end() throws { try base.end() }
+    mutating func leftOut(_ warning: ConversionWarning) { warnings.append(contentsOf: [warning]) }
 
     mutating func finish() throws -> Written {
         var written = try base.finish()
-        written.warnings += repeated.warnings
+        written.warnings += warnings.warnings
         return written
     }
 
@@ -65,6 +67,8 @@ struct DepthLimitedWriter: ListWriter {
 /// Items' positions as `ItemPositions` follows them, at a few instructions an item for a
 /// run of plain items (a checklist's, into JSON: every item of a large list): one counter
 /// a level todofmt reads, in storage that never grows, and how many levels are in use.
+/// Storage of a fixed size holds only behind the depth check `DepthLimitedWriter` makes
+/// first; `ItemPositions` grows for callers that make none.
 private struct PositionCounters {
     private var counters = [Int](repeating: 0, count: Limits.itemLevels + 1)
     private var levels = 0
@@ -186,6 +190,7 @@ struct RawFrontMatterDroppingWriter: ListWriter {
     }
 
     mutating func end() throws { try base.end() }
+    mutating func leftOut(_ warning: ConversionWarning) throws { try base.leftOut(warning) }
 
     mutating func finish() throws -> Written {
         var written = try base.finish()

@@ -131,7 +131,7 @@ struct MarkdownFormat: ListFormat {
 /// A writer that adds warnings to another's (what reading found the output has no place for).
 struct WarningAddingWriter: ListWriter {
     var base: any ListWriter
-    var warnings: [ConversionWarning]
+    let warnings: [ConversionWarning]
 
     mutating func begin(metadata: [Field]) throws { try base.begin(metadata: metadata) }
     mutating func item(_ item: TodoItem, depth: Int) throws { try base.item(item, depth: depth) }
@@ -146,10 +146,6 @@ struct WarningAddingWriter: ListWriter {
     }
 
     mutating func end() throws { try base.end() }
-    mutating func leftOut(_ warning: ConversionWarning) { warnings.append(warning) }
-    mutating func nextTopLevelItem(at offset: Int, pending: Int) {
-        base.nextTopLevelItem(at: offset, pending: pending)
-    }
 
     mutating func finish() throws -> Written {
         var written = try base.finish()

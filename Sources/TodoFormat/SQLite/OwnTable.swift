@@ -448,31 +448,27 @@ extension SQLValue {
         switch self {
         case .null:
             sink.write(static: "NULL")
-            return
         case .integer(let i):
             sink.write(upTo: 20) { start in
                 var pen = BytePen(at: start)
                 pen.decimal(Int(i))
                 return start.distance(to: pen.at)
             }
-            return
-        case .text: break
+        case .text(let s):
+            // Eight bytes at a time (a byte at a time through the string's view was a fifth
+            // of `convert x.md x.sql`).
+            let special =
+                s.utf8.withContiguousStorageIfAvailable(ByteScan.containsSQLSpecial)
+                ?? s.utf8.contains { $0 == UInt8(ascii: "'") || $0 == 0 || $0 == 13 }
+            if !special {
+                sink.write(byte: UInt8(ascii: "'"))
+                sink.write(s)
+                sink.write(byte: UInt8(ascii: "'"))
+            } else {
+                sink.write(DumpLiteral.quoted(s, escapingLineBreaks: s.utf8.contains(13)))
+            }
         case .real, .blob:
             sink.write(literal)
-            return
-        }
-        guard case .text(let s) = self else { return }
-        // Eight bytes at a time (a byte at a time through the string's view was a fifth of
-        // `convert x.md x.sql`).
-        let special =
-            s.utf8.withContiguousStorageIfAvailable(ByteScan.containsSQLSpecial)
-            ?? s.utf8.contains { $0 == UInt8(ascii: "'") || $0 == 0 || $0 == 13 }
-        if !special {
-            sink.write(byte: UInt8(ascii: "'"))
-            sink.write(s)
-            sink.write(byte: UInt8(ascii: "'"))
-        } else {
-            sink.write(DumpLiteral.quoted(s, escapingLineBreaks: s.utf8.contains(13)))
         }
     }
 }

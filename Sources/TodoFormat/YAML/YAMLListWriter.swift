@@ -88,7 +88,7 @@ struct YAMLListWriter: ListWriter {
             // The previous item's children: a sequence under its key, dashes at the key's column.
             text.truncate(to: 0)
             // A key libyaml writes as a complex key gets `EmitterYAMLListWriter` (`YAMLFormat`).
-            guard YAMLScalarText.append(entryKeys.children, isKey: true, to: &text) else {
+            guard writeKey(entryKeys.children) else {
                 throw ConversionError.unsupported("YAMLListWriter: a children key that is no simple key")
             }
             sink.write(upTo: 2 * depth + 8) { start in

@@ -23,7 +23,7 @@ enum YAMLScalarText {
 
     /// `append(_:isKey:to:)` of the text whose UTF-8 this is.
     static func append(bytes: UnsafeBufferPointer<UInt8>, isKey: Bool, to out: inout ByteSink) -> Bool {
-        if isKey && (bytes.count > simpleKeyBytes || hasLineBreak(bytes)) { return false }
+        if isKey && !isSimpleKey(bytes) { return false }
         if YAMLValue.needsQuotes(bytes) {
             appendDoubleQuoted(bytes, to: &out)
             return true
@@ -34,7 +34,11 @@ enum YAMLScalarText {
     /// Whether libyaml writes `key` as a simple key (`key: value`) rather than a complex one.
     static func isSimpleKey(_ key: String) -> Bool {
         var key = key
-        return key.withUTF8 { $0.count <= simpleKeyBytes && !hasLineBreak($0) }
+        return key.withUTF8(isSimpleKey)
+    }
+
+    private static func isSimpleKey(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        bytes.count <= simpleKeyBytes && !hasLineBreak(bytes)
     }
 
     /// Whether text holds a line break (libyaml's `IS_BREAK`: CR, LF, U+0085, U+2028,
