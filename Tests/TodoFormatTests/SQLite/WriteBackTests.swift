@@ -568,16 +568,7 @@ struct DumpWriteBackTests {
         let text = try String(contentsOf: url, encoding: .utf8)
         #expect(text.contains("VALUES(1,NULL,0,'a'||char(0)||'b',0,NULL,NULL);"))
         #expect(text.contains("VALUES(2,NULL,1,char(0)||'''x'''||char(0),0,NULL,NULL);"))
-        let loaded = directory.path("loaded.db")
-        _ = try Databases.sqlite3(loaded, [], stdin: text)
-        let names = try ExternalTool.run(
-            "python3",
-            [
-                "-c",
-                "import sqlite3, sys; print(repr([r[0] for r in sqlite3.connect(sys.argv[1]).execute('select name from todo_items order by id')]))",
-                loaded,
-            ]
-        ).text
+        let names = try Self.loadedNames(text, "repr(names)", in: directory)
         #expect(names == "['a\\x00b', \"\\x00'x'\\x00\"]\n")
         // Into an existing dump of an app's table.
         let dump = "CREATE TABLE n(title TEXT);\nINSERT INTO n VALUES('a');\n"
@@ -585,6 +576,16 @@ struct DumpWriteBackTests {
             TodoList(items: [TodoItem(name: "a\u{0}b", fields: [Field("rowid", .integer(1))])]), into: dump,
             in: directory)
         #expect(written == "CREATE TABLE n(title TEXT);\nINSERT INTO n VALUES('a'||char(0)||'b');\n")
+    }
+
+    /// The dump `text` loaded by the `sqlite3` shell, its items' names (`names`, by id) read
+    /// by Python's sqlite3 and printed as `expression` makes them.
+    static func loadedNames(_ text: String, _ expression: String, in directory: TemporaryDirectory) throws -> String {
+        let loaded = directory.path("loaded-\(UUID().uuidString).db")
+        _ = try Databases.sqlite3(loaded, [], stdin: text)
+        let program =
+            "import sqlite3, sys; names = [r[0] for r in sqlite3.connect(sys.argv[1]).execute('select name from todo_items order by id')]; print(\(expression))"
+        return try ExternalTool.run("python3", ["-c", program, loaded]).text
     }
 
     @Test("a name of hundreds of NULs makes a dump the shell and todofmt load back whole")
@@ -596,16 +597,7 @@ struct DumpWriteBackTests {
         let url = URL(fileURLWithPath: directory.path("new.sql"))
         try list.write(to: url)
         let text = try String(contentsOf: url, encoding: .utf8)
-        let loaded = directory.path("loaded.db")
-        _ = try Databases.sqlite3(loaded, [], stdin: text)
-        let lengths = try ExternalTool.run(
-            "python3",
-            [
-                "-c",
-                "import sqlite3, sys; print([len(r[0]) for r in sqlite3.connect(sys.argv[1]).execute('select name from todo_items order by id')])",
-                loaded,
-            ]
-        ).text
+        let lengths = try Self.loadedNames(text, "[len(n) for n in names]", in: directory)
         #expect(lengths == "[2001, 702]\n")
         #expect(try TodoList(contentsOf: url).items.map(\.name) == names)
     }
