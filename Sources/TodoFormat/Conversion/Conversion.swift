@@ -67,7 +67,15 @@ public struct Conversion: Sendable {
         if source == .markdown {
             // The reader knows the checklist's text that is not items, which the output has no place for.
             let markdown = MarkdownFormat()
+            func read(into writer: inout any ListWriter) throws {
+                if let warning = try markdown.read(
+                    input, options: options, into: &writer, leavingOutTextFor: plan.format)
+                {
+                    writer = WarningAddingWriter(base: writer, warnings: [warning])
+                }
+            }
             if plan.existing != nil {
+                if let warnings = try plan.update(options: options, read) { return warnings }
                 // Names stay slices of the checklist's text, held while the list is written
                 // anyway: a million names are not copied one by one.
                 var builder = ListBuilder(keepingSlices: ())
@@ -79,16 +87,19 @@ public struct Conversion: Sendable {
                     throw duplicate.located(in: input, format: source, list: list)
                 }
             }
-            return try plan.write(options: options) { writer in
-                if let warning = try markdown.read(
-                    input, options: options, into: &writer, leavingOutTextFor: plan.format)
-                {
-                    writer = WarningAddingWriter(base: writer, warnings: [warning])
-                }
-            }
+            return try plan.write(options: options, read)
         }
         let reader = try FormatRegistry.format(source)
+        func read(into writer: inout any ListWriter) throws {
+            // A writer that takes plain names as bytes gets them without strings made of them.
+            if writer.takesPlainNames {
+                try reader.read(input, options: options, plainNamesInto: &writer)
+            } else {
+                try reader.read(input, options: options, into: &writer)
+            }
+        }
         if plan.existing != nil {
+            if let warnings = try plan.update(options: options, read) { return warnings }
             // Names stay slices of the input's text, which is held while the list is built
             // anyway: a million names are not copied one by one.
             var builder = ListBuilder(keepingSlices: ())
@@ -101,14 +112,7 @@ public struct Conversion: Sendable {
                 throw duplicate.located(in: input, format: source, list: list)
             }
         }
-        return try plan.write(options: options) { writer in
-            // A writer that takes plain names as bytes gets them without strings made of them.
-            if writer.takesPlainNames {
-                try reader.read(input, options: options, plainNamesInto: &writer)
-            } else {
-                try reader.read(input, options: options, into: &writer)
-            }
-        }
+        return try plan.write(options: options, read)
     }
 }
 
@@ -193,6 +197,16 @@ struct OutputPlan {
         case .standardOutput: name = "<stdout>"
         }
         throw ConversionError.lossRefused(path: name, warnings)
+    }
+
+    /// Writes a list that a reader hands to `read` into the existing file as it is read,
+    /// where its format can (`ListFormat.update(_:options:streaming:)`); nil, with nothing
+    /// written, where it cannot (the list is then built and written by `write(_:options:adding:)`).
+    func update(options: ListOptions, _ read: (inout any ListWriter) throws -> Void) throws -> [ConversionWarning]? {
+        guard let existing,
+            let pending = try FormatRegistry.format(format).update(existing, options: options, streaming: read)
+        else { return nil }
+        return try write(pending)
     }
 
     /// Writes a list in memory: into the existing file, or as a new one; `extra` are warnings

@@ -10,8 +10,11 @@ struct ByteSink {
     private var base: UnsafeMutablePointer<UInt8>
     private var capacity: Int
     private var count = 0
+    /// The file descriptor; -1 for a sink that keeps its bytes in memory, -2 for one that
+    /// hands them to `comparison`.
     private let descriptor: Int32
     private var failure: Int32 = 0
+    private var comparison: ByteComparison? = nil
     private static let blockSize = 1 << 20
 
     /// Owns the memory, and frees it.
@@ -43,6 +46,16 @@ struct ByteSink {
         base = storage.base
     }
 
+    /// A sink that writes nothing: its bytes go, a block at a time, to `comparison`, which
+    /// compares them with an existing file's.
+    init(comparingWith comparison: ByteComparison) {
+        descriptor = -2
+        self.comparison = comparison
+        capacity = Self.blockSize + 4096
+        storage = Storage(capacity: capacity)
+        base = storage.base
+    }
+
     /// The bytes written and not yet flushed: all of them for a memory sink (a copy).
     var buffer: [UInt8] { Array(UnsafeBufferPointer(start: base, count: count)) }
 
@@ -63,7 +76,7 @@ struct ByteSink {
     /// Drops the bytes written after the first `count` (a sink that keeps everything in
     /// memory): a writer that wrote something it then finds it need not keep.
     mutating func truncate(to count: Int) {
-        precondition(descriptor < 0 && count <= self.count)
+        precondition(descriptor == -1 && count <= self.count)
         self.count = count
     }
 
@@ -85,6 +98,13 @@ struct ByteSink {
     mutating func write(_ bytes: UnsafeBufferPointer<UInt8>) {
         let n = bytes.count
         guard n > 0, let source = bytes.baseAddress else { return }
+        if n >= Self.blockSize && descriptor >= 0 {
+            // A large piece (a file's unchanged start) goes to the file as it is, not through
+            // memory of the sink's own.
+            flush()
+            put(bytes)
+            return
+        }
         makeRoom(n)
         (base + count).update(from: source, count: n)
         count += n
@@ -130,14 +150,26 @@ struct ByteSink {
 
     @inline(__always)
     mutating func flushIfFull() {
-        if descriptor >= 0 && count >= Self.blockSize { flush() }
+        if descriptor != -1 && count >= Self.blockSize { flush() }
     }
 
     private mutating func flush() {
+        if let comparison {
+            comparison.take(UnsafeBufferPointer(start: base, count: count))
+            count = 0
+            return
+        }
         guard descriptor >= 0, failure == 0 else { return }
+        put(UnsafeBufferPointer(start: base, count: count))
+        count = 0
+    }
+
+    /// Writes bytes to the file descriptor (the first error stops every later write).
+    private mutating func put(_ bytes: UnsafeBufferPointer<UInt8>) {
+        guard descriptor >= 0, failure == 0, let start = bytes.baseAddress else { return }
         var done = 0
-        while done < count {
-            let n = Foundation.write(descriptor, base + done, count - done)
+        while done < bytes.count {
+            let n = Foundation.write(descriptor, start + done, bytes.count - done)
             if n < 0 {
                 if errno == EINTR { continue }
                 failure = errno
@@ -145,7 +177,6 @@ struct ByteSink {
             }
             done += n
         }
-        count = 0
     }
 
     /// Writes what is left; returns the bytes for a memory sink. Throws the first write error.

@@ -27,6 +27,13 @@ protocol ListFormat: Sendable {
     /// is not the list. Nothing changes until the pending write is committed.
     func update(_ existing: Input, with list: TodoList, options: ListOptions) throws -> PendingWrite
 
+    /// `update(_:with:options:)` for a list that a reader hands to `read` as it reads it,
+    /// without building it first. Nil (nothing written, `read` perhaps called) where the
+    /// format cannot do so for this file: the caller builds the list and calls `update`.
+    func update(
+        _ existing: Input, options: ListOptions, streaming read: (inout any ListWriter) throws -> Void
+    ) throws -> PendingWrite?
+
     /// Writes into the existing file `existing` its top-level item `index` (with its
     /// children) as `change` makes it (nil: unchanged), every other byte as it stands:
     /// what `update` writes for the file's list with that item changed, without reading the
@@ -79,6 +86,10 @@ extension ListFormat {
     func updateItem(
         _ existing: Input, at index: Int, options: ListOptions, change: (TodoItem) throws -> TodoItem?
     ) throws -> ItemUpdate { .unsupported }
+
+    func update(
+        _ existing: Input, options: ListOptions, streaming read: (inout any ListWriter) throws -> Void
+    ) throws -> PendingWrite? { nil }
 
     /// A format without an update of its own writes the file anew.
     func update(_ existing: Input, with list: TodoList, options: ListOptions) throws -> PendingWrite {

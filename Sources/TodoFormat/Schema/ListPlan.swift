@@ -50,6 +50,10 @@ struct ListPlan<Old: PlannedOldItem> {
     let middle: [ItemPlacement<Old>]
     /// Placements of top-level items outside the middle whose order numbers changed.
     let outer: [Int: ItemPlacement<Old>]
+    /// How many top-level items of the file stand before the plan's list, where it plans
+    /// only a run of the file's items (`TextListPatcher.write(replacingElements:…)`): the
+    /// positions warnings name count them. Worked out only when a warning needs it.
+    var itemsBefore: () -> Int = { 0 }
 
     /// Plans the list `given`; `old` holds the file's items in the middle, `oldItem(k)` reads
     /// the file's top-level item `k`. Fails when two items share an identity. With
@@ -211,7 +215,7 @@ struct ListPlan<Old: PlannedOldItem> {
             walk(middleItems, [])
             guard let (path, item) = found else { return "" }
             var full = path
-            full[0] += rewrite.newMiddle.lowerBound
+            full[0] += rewrite.newMiddle.lowerBound + itemsBefore()
             return ItemPositions.describe(Self.position(full), item)
         }
     }

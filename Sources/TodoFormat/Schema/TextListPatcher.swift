@@ -369,6 +369,38 @@ struct TextListPatcher<Syntax: TextListSyntax> {
         return try write(plan, to: &sink)
     }
 
+    /// Writes the file with its top-level items at `spans` (a run of the list's elements,
+    /// each found where the one before ends) replaced by `items`, and every other byte as
+    /// it stands, into `sink`; returns what it could not hold. This is what `write(_:to:)`
+    /// writes where the comparison finds that middle, for a caller that compared the rest
+    /// itself (`JSONFormat.update(_:options:streaming:)`), and so has no list of the items
+    /// before and after it. `itemsBefore` counts the list's items before the run (for the
+    /// positions warnings name). Nil, with nothing written, where the plan needs the whole
+    /// list: order fields to renumber, or new integer ids to number after the largest.
+    /// Identities are the caller's to check across the whole list.
+    mutating func write(
+        replacingElements spans: [Range<Int>], with items: [TodoItem], itemsBefore: @escaping () -> Int,
+        to sink: inout ByteSink
+    ) throws -> [ConversionWarning]? {
+        guard !layout.hasOrder, let first = spans.first, let last = spans.last, !items.isEmpty else { return nil }
+        // The run stands for the list: an array without brackets, whose elements' gaps are
+        // the file's; what is before and after it is copied as it stands.
+        let firstIndex = list.elements.firstIndex { $0.lowerBound == first.lowerBound } ?? sampled
+        list = ArraySpan(
+            whole: first.lowerBound..<last.upperBound, inside: first.lowerBound..<last.upperBound, elements: spans)
+        scan = .end(closeAt: last.upperBound, arrayEnd: last.upperBound)
+        // Items of the run past the sample teach the layout, as in `readMiddle`.
+        sampled = max(0, sampled - firstIndex)
+        // The run is compared as `write(_:to:)` compares a list: its own unchanged start and
+        // end (where an item was inserted before an equal one, say) stay as they are.
+        let rewrite = try unchangedEnds(items)
+        let middle = try readMiddle(rewrite)
+        var plan = try ListPlan(items, rewrite: rewrite, old: middle, layout: layout, path: path) { try readItem($0) }
+        if layout.integerID != nil, plan.hasNew { return nil }
+        plan.itemsBefore = itemsBefore
+        return try write(plan, to: &sink)
+    }
+
     /// The file's items in the middle of `rewrite`, read where they stand; the layout learns
     /// from those past the sample.
     private mutating func readMiddle(_ rewrite: ListRewrite) throws -> [SpannedItem] {

@@ -1,0 +1,90 @@
+import Foundation
+
+/// A writer's bytes compared with an existing file's as they are written
+/// (`ByteSink(comparingWith:)`): how far from the start they agree, and what the writer
+/// wrote after the first difference. A write into an existing file that is mostly what the
+/// writer would write anyway learns this way where the change is, without building the
+/// list or keeping the bytes that agree.
+final class ByteComparison {
+    /// The existing file's bytes.
+    let old: UnsafeBufferPointer<UInt8>
+    /// How many bytes at the start of the output are the old bytes' start.
+    private(set) var matched = 0
+    /// The output after `matched`: empty until the first difference.
+    private(set) var rest: [UInt8] = []
+    /// Whether the output has differed from the old bytes (or run past them).
+    private(set) var differs = false
+
+    init(_ old: UnsafeBufferPointer<UInt8>) {
+        self.old = old
+    }
+
+    /// Takes the next bytes of the output.
+    func take(_ bytes: UnsafeBufferPointer<UInt8>) {
+        guard !differs else {
+            rest.append(contentsOf: bytes)
+            return
+        }
+        let same = Self.commonPrefix(bytes, UnsafeBufferPointer(rebasing: old[matched...]))
+        matched += same
+        guard same < bytes.count else { return }
+        differs = true
+        // The rest is about as long as what is left of the old bytes: room for it at once.
+        rest.reserveCapacity(old.count - matched + (bytes.count - same) + 4096)
+        rest.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[same...]))
+    }
+
+    /// Whether the output is the old bytes exactly.
+    var isSame: Bool { !differs && matched == old.count }
+
+    /// How many bytes the output has.
+    var outputCount: Int { matched + rest.count }
+
+    /// The output's byte at `offset`.
+    func outputByte(at offset: Int) -> UInt8 { offset < matched ? old[offset] : rest[offset - matched] }
+
+    /// The output's bytes in `range`.
+    func output(_ range: Range<Int>) -> [UInt8] {
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(range.count)
+        if range.lowerBound < matched { bytes += old[range.lowerBound..<min(range.upperBound, matched)] }
+        if range.upperBound > matched {
+            bytes += rest[max(range.lowerBound, matched) - matched..<range.upperBound - matched]
+        }
+        return bytes
+    }
+
+    /// How many bytes at the end of the output are the old bytes' end, not counting any of
+    /// the `matched` ones on either side.
+    func commonSuffix() -> Int {
+        let limit = min(old.count - matched, rest.count)
+        return rest.withUnsafeBufferPointer { rest in
+            var n = 0
+            // Eight bytes at a time from the end, then byte by byte.
+            while n + 8 <= limit {
+                let a = UnsafeRawPointer(old.baseAddress! + old.count - n - 8).loadUnaligned(as: UInt64.self)
+                let b = UnsafeRawPointer(rest.baseAddress! + rest.count - n - 8).loadUnaligned(as: UInt64.self)
+                guard a == b else { break }
+                n += 8
+            }
+            while n < limit && old[old.count - 1 - n] == rest[rest.count - 1 - n] { n += 1 }
+            return n
+        }
+    }
+
+    /// How many bytes at the start of `a` and `b` are the same.
+    static func commonPrefix(_ a: UnsafeBufferPointer<UInt8>, _ b: UnsafeBufferPointer<UInt8>) -> Int {
+        let n = min(a.count, b.count)
+        guard n > 0 else { return 0 }
+        if memcmp(a.baseAddress!, b.baseAddress!, n) == 0 { return n }
+        var i = 0
+        while i + 8 <= n
+            && UnsafeRawPointer(a.baseAddress! + i).loadUnaligned(as: UInt64.self)
+                == UnsafeRawPointer(b.baseAddress! + i).loadUnaligned(as: UInt64.self)
+        {
+            i += 8
+        }
+        while i < n && a[i] == b[i] { i += 1 }
+        return i
+    }
+}

@@ -1,0 +1,93 @@
+import Foundation
+import Testing
+
+@testable import TodoFormat
+
+/// `ByteComparison` and the sink that feeds it: where a writer's bytes first differ from a
+/// file's, what it wrote after, and how much of both ends the same.
+@Suite("Byte comparison")
+struct ByteComparisonTests {
+    /// Writes `output` through a comparing sink in pieces of `piece` bytes against `old`.
+    static func compare(_ output: [UInt8], with old: [UInt8], piece: Int) throws
+        -> (matched: Int, rest: [UInt8], same: Bool, suffix: Int)
+    {
+        try old.withUnsafeBufferPointer { old throws -> (matched: Int, rest: [UInt8], same: Bool, suffix: Int) in
+            let comparison = ByteComparison(old)
+            var sink = ByteSink(comparingWith: comparison)
+            var i = 0
+            while i < output.count {
+                output[i..<min(i + piece, output.count)].withUnsafeBufferPointer { sink.write($0) }
+                i += piece
+            }
+            let kept = try sink.finish(path: "x")
+            #expect(kept.isEmpty)
+            #expect(comparison.outputCount == output.count)
+            for k in [0, comparison.matched / 2, comparison.matched, output.count - 1] where k >= 0 && k < output.count
+            {
+                #expect(comparison.outputByte(at: k) == output[k])
+            }
+            let middle = max(0, comparison.matched - 3)..<min(output.count, comparison.matched + 5)
+            #expect(comparison.output(middle) == Array(output[middle]))
+            return (comparison.matched, comparison.rest, comparison.isSame, comparison.commonSuffix())
+        }
+    }
+
+    @Test(
+        "the first difference, the rest after it and the common end, whatever the pieces",
+        arguments: [7, 4096, 1 << 21])
+    func differences(piece: Int) throws {
+        let old = Array((0..<3_000_000).map { UInt8(truncatingIfNeeded: $0 &* 31 >> 3) })
+        var changed = old
+        changed[1_234_567] &+= 1
+        var r = try Self.compare(changed, with: old, piece: piece)
+        #expect(r.matched == 1_234_567)
+        #expect(r.rest == Array(changed[1_234_567...]))
+        #expect(!r.same)
+        #expect(r.suffix == old.count - 1_234_568)
+
+        // Bytes inserted: the common end does not reach into what matched at the start.
+        var inserted = old
+        inserted.insert(contentsOf: [1, 2, 3], at: 2_000_001)
+        r = try Self.compare(inserted, with: old, piece: piece)
+        #expect(r.matched <= 2_000_001 && r.matched >= 2_000_000)
+        #expect(r.matched + r.suffix <= old.count)
+        #expect(r.matched + r.suffix >= old.count - 3)
+
+        r = try Self.compare(old, with: old, piece: piece)
+        #expect(r.same && r.rest.isEmpty && r.suffix == 0 && r.matched == old.count)
+
+        // Output longer or shorter than the file.
+        r = try Self.compare(old + [9], with: old, piece: piece)
+        #expect(!r.same && r.matched == old.count && r.rest == [9])
+        r = try Self.compare(Array(old.dropLast()), with: old, piece: piece)
+        #expect(!r.same && r.matched == old.count - 1 && r.rest.isEmpty)
+    }
+
+    @Test("the first differing byte is found in any of eight places of a word")
+    func commonPrefix() {
+        let a: [UInt8] = Array(0..<40)
+        for k in 0..<40 {
+            var b = a
+            b[k] = 200
+            let n = a.withUnsafeBufferPointer { a in b.withUnsafeBufferPointer { ByteComparison.commonPrefix(a, $0) } }
+            #expect(n == k)
+        }
+    }
+
+    @Test("a file sink writes a piece larger than its block as it is, in order with what came before")
+    func largeWrite() throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.path("out")
+        let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+        #expect(fd >= 0)
+        var sink = ByteSink(descriptor: fd)
+        let big = Array((0..<3_000_000).map { UInt8(truncatingIfNeeded: $0 % 251) })
+        sink.write("head,")
+        big.withUnsafeBufferPointer { sink.write($0) }
+        sink.write(",tail")
+        _ = try sink.finish(path: path)
+        close(fd)
+        let written = Array(try Data(contentsOf: URL(fileURLWithPath: path)))
+        #expect(written == Array("head,".utf8) + big + Array(",tail".utf8))
+    }
+}

@@ -1,0 +1,217 @@
+import Foundation
+import Testing
+
+@testable import TodoFormat
+
+/// Writing a checklist into a JSON file laid out as todofmt writes one, by comparing the new
+/// file's bytes with the file's as the checklist streams (`JSONFormat.update(_:options:
+/// streaming:)`): each edit must give the bytes the whole-list write gives
+/// (`update(_:with:options:)`), and where the streamed write does not apply it must say so
+/// and leave the file alone.
+@Suite("Streamed writes into existing JSON")
+struct JSONStreamedUpdateTests {
+    static let base = """
+        ---
+        title: Week
+        ---
+        # Home
+        - [ ] Milk "whole" \\ 2%
+        - [x] Eggs
+          - [ ] Brown ones
+          - [/] Free range [prio:: 2]
+            - [ ] From the farm
+        - [ ] Café crème 日本語 😀 [due:: 2026-01-02T09:00:00Z]
+        - [ ] Bread [tag:: rye]
+
+        # Work
+        - [ ] Mail [id:: 7]
+        - [ ] `code` and [a link](https://example.com)
+          - [x] Review
+        - [ ] Last one
+
+        """
+
+    /// Edits of the checklist's lines (0 is `---`): what each must come to.
+    static let edits: [(name: String, edit: @Sendable ([String]) -> [String])] = [
+        ("nothing", { $0 }),
+        ("uncheck an item", { set($0, 5, "- [ ] Eggs") }),
+        ("check a nested item", { set($0, 8, "    - [x] From the farm") }),
+        ("rename the first item", { set($0, 4, "- [ ] Oat milk") }),
+        ("rename the last item", { set($0, 16, "- [ ] The very last one") }),
+        ("insert at the start", { insert($0, 4, "- [ ] Coffee") }),
+        ("insert in the middle", { insert($0, 10, "- [ ] Butter") }),
+        ("append", { $0 + ["- [ ] Tea"] }),
+        ("append in the first section", { insert($0, 11, "- [ ] Jam") }),
+        ("add a child", { insert($0, 7, "  - [ ] White ones") }),
+        ("delete the first item", { remove($0, 4) }),
+        ("delete a middle item", { remove($0, 10) }),
+        ("delete the last item", { remove($0, 16) }),
+        ("delete an item with children", { remove(remove(remove(remove($0, 8), 7), 6), 5) }),
+        ("delete a child", { remove($0, 6) }),
+        ("move the last item to the start", { insert(remove($0, 16), 4, "- [ ] Last one") }),
+        ("add a field", { set($0, 10, "- [ ] Bread [tag:: rye] [prio:: 1]") }),
+        ("rename a section", { set($0, 12, "# Office") }),
+        ("an item twice", { insert($0, 5, "- [ ] Milk \"whole\" \\ 2%") }),
+        (
+            "rename two neighbours",
+            { set(set($0, 9, "- [ ] Tea 日本語 😀 [due:: 2026-01-02T09:00:00Z]"), 10, "- [ ] Bored [tag:: rye]") }
+        ),
+        ("several edits apart", { set(set(insert($0, 15, "  - [ ] Reply"), 4, "- [x] Milk"), 10, "- [ ] Rye bread") }),
+    ]
+
+    static func set(_ lines: [String], _ i: Int, _ line: String) -> [String] {
+        var lines = lines
+        lines[i] = line
+        return lines
+    }
+
+    static func insert(_ lines: [String], _ i: Int, _ line: String) -> [String] {
+        var lines = lines
+        lines.insert(line, at: i)
+        return lines
+    }
+
+    static func remove(_ lines: [String], _ i: Int) -> [String] {
+        var lines = lines
+        lines.remove(at: i)
+        return lines
+    }
+
+    /// A JSON file todofmt writes for `checklist`, at `name` in `directory`.
+    static func newFile(_ checklist: String, _ name: String, in directory: TemporaryDirectory) throws -> String {
+        let source = directory.path(name + ".md")
+        try checklist.write(toFile: source, atomically: false, encoding: .utf8)
+        let path = directory.path(name)
+        _ = try Conversion(input: .at(source), output: .at(path)).run()
+        return path
+    }
+
+    /// The streamed write of the checklist at `checklist` into the JSON file at `path`,
+    /// committed; nil where it does not apply.
+    static func streamed(_ checklist: String, into path: String, options: ListOptions = ListOptions()) throws
+        -> [ConversionWarning]?
+    {
+        let pending = try JSONFormat().update(Input(file: path), options: options) { writer in
+            _ = try MarkdownFormat().read(
+                Input(file: checklist), options: options, into: &writer, leavingOutTextFor: .json)
+        }
+        try pending?.commit()
+        return pending?.warnings
+    }
+
+    /// The whole-list write of the checklist at `checklist` into the JSON file at `path`, committed.
+    static func whole(_ checklist: String, into path: String) throws {
+        let list = try TodoList(contentsOf: .file(checklist))
+        try JSONFormat().update(Input(file: path), with: list, options: ListOptions()).commit()
+    }
+
+    static func bytes(_ path: String) throws -> [UInt8] { Array(try Data(contentsOf: URL(fileURLWithPath: path))) }
+
+    @Test("each edit gives the whole-list write's bytes", arguments: edits.map(\.name))
+    func sameAsWholeList(name: String) throws {
+        let directory = try TemporaryDirectory()
+        let original = try Self.newFile(Self.base, "list.json", in: directory)
+        let edit = Self.edits.first { $0.name == name }!.edit
+        let edited = directory.path("edited.md")
+        try edit(Self.base.components(separatedBy: "\n")).joined(separator: "\n").write(
+            toFile: edited, atomically: false, encoding: .utf8)
+        let streamedPath = directory.path("streamed.json")
+        let wholePath = directory.path("whole.json")
+        try FileManager.default.copyItem(atPath: original, toPath: streamedPath)
+        try FileManager.default.copyItem(atPath: original, toPath: wholePath)
+
+        let warnings = try #require(try Self.streamed(edited, into: streamedPath))
+        try Self.whole(edited, into: wholePath)
+        #expect(try Self.bytes(streamedPath) == (try Self.bytes(wholePath)))
+        // The metadata JSON has no place for, said once.
+        #expect(warnings.map(\.description).filter { $0.contains("metadata") }.count == 1)
+        // And the file reads as the checklist.
+        let expected = try TodoList(contentsOf: .file(edited)).encoded(as: .json)
+        #expect(try TodoList(contentsOf: .file(streamedPath)).encoded(as: .json) == expected)
+    }
+
+    @Test("checking one item of many changes one line, and an unchanged list leaves the file as it was")
+    func oneLine() throws {
+        let directory = try TemporaryDirectory()
+        let lines = (1...500).map { "- [ ] Item \($0) [n:: \($0)]" }
+        let path = try Self.newFile(lines.joined(separator: "\n") + "\n", "list.json", in: directory)
+        let before = try String(contentsOfFile: path, encoding: .utf8)
+        let same = directory.path("same.md")
+        try (lines.joined(separator: "\n") + "\n").write(toFile: same, atomically: false, encoding: .utf8)
+        #expect(try Self.streamed(same, into: path) == [])
+        #expect(try String(contentsOfFile: path, encoding: .utf8) == before)
+
+        let checked = directory.path("checked.md")
+        try (Self.set(lines, 249, "- [x] Item 250 [n:: 250]").joined(separator: "\n") + "\n").write(
+            toFile: checked, atomically: false, encoding: .utf8)
+        #expect(try Self.streamed(checked, into: path) == [])
+        let after = try String(contentsOfFile: path, encoding: .utf8)
+        let changed = zip(before.split(separator: "\n"), after.split(separator: "\n")).filter { $0 != $1 }
+        #expect(changed.map(\.1) == [#"  {"name": "Item 250", "checked": true, "n": 250},"#])
+        #expect(before.split(separator: "\n").count == after.split(separator: "\n").count)
+    }
+
+    @Test("a file the writer would not write so is left to the whole-list write, unchanged")
+    func givesUp() throws {
+        let directory = try TemporaryDirectory()
+        let checklist = directory.path("list.md")
+        try "- [ ] Milk\n- [x] Eggs\n".write(toFile: checklist, atomically: false, encoding: .utf8)
+        for text in [
+            // Another indentation.
+            "[\n    {\"name\": \"Milk\", \"checked\": false}\n]\n",
+            // An object root.
+            "{\"todos\": [{\"name\": \"Milk\", \"checked\": false}]}\n",
+            // Order fields, which the whole-list write renumbers.
+            "[\n  {\"name\": \"Milk\", \"checked\": false, \"order\": 1}\n]\n",
+        ] {
+            let path = directory.path("x.json")
+            try text.write(toFile: path, atomically: false, encoding: .utf8)
+            #expect(try Self.streamed(checklist, into: path) == nil, "\(text)")
+            #expect(try String(contentsOfFile: path, encoding: .utf8) == text)
+        }
+    }
+
+    @Test("a file with an app's keys, laid out as todofmt lays out, is written as the whole-list write writes it")
+    func appKeys() throws {
+        let directory = try TemporaryDirectory()
+        let checklist = directory.path("list.md")
+        try "- [x] Milk\n- [ ] Eggs\n- [ ] Tea\n".write(toFile: checklist, atomically: false, encoding: .utf8)
+        let text = "[\n  {\"title\": \"Milk\", \"done\": false},\n  {\"title\": \"Eggs\", \"done\": false}\n]\n"
+        let streamedPath = directory.path("streamed.json")
+        let wholePath = directory.path("whole.json")
+        try text.write(toFile: streamedPath, atomically: false, encoding: .utf8)
+        try text.write(toFile: wholePath, atomically: false, encoding: .utf8)
+        #expect(try Self.streamed(checklist, into: streamedPath) != nil)
+        try Self.whole(checklist, into: wholePath)
+        #expect(try Self.bytes(streamedPath) == (try Self.bytes(wholePath)))
+        #expect(try String(contentsOfFile: streamedPath, encoding: .utf8).contains(#"{"title": "Tea", "done": false}"#))
+    }
+
+    @Test("two items with one identity leave the file alone and the error names both lines")
+    func duplicateIdentity() throws {
+        let directory = try TemporaryDirectory()
+        let path = try Self.newFile("- [ ] A [id:: 1]\n- [ ] B [id:: 2]\n", "x.json", in: directory)
+        let before = try Self.bytes(path)
+        let checklist = directory.path("dup.md")
+        try "- [ ] A [id:: 1]\n- [ ] B [id:: 1]\n".write(toFile: checklist, atomically: false, encoding: .utf8)
+        #expect(try Self.streamed(checklist, into: path) == nil)
+        #expect(try Self.bytes(path) == before)
+        #expect {
+            try Conversion(input: .at(checklist), output: .at(path)).run()
+        } throws: { "\($0)".contains("lines 1 and 2 both carry id 1") }
+        #expect(try Self.bytes(path) == before)
+    }
+
+    @Test("convert takes the streamed write into a todofmt file and the whole-list one otherwise, alike")
+    func throughConvert() throws {
+        let directory = try TemporaryDirectory()
+        let path = try Self.newFile(Self.base, "list.json", in: directory)
+        let edited = directory.path("edited.md")
+        try Self.base.replacingOccurrences(of: "- [ ] Bread", with: "- [x] Bread").write(
+            toFile: edited, atomically: false, encoding: .utf8)
+        let warnings = try Conversion(input: .at(edited), output: .at(path)).run()
+        #expect(warnings.map(\.description).contains { $0.contains("metadata") })
+        let expected = try TodoList(contentsOf: .file(edited)).encoded(as: .json)
+        #expect(try Self.bytes(path) == expected)
+    }
+}
