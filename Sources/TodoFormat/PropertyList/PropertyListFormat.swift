@@ -95,6 +95,39 @@ struct PropertyListFormat: ListFormat {
         }
     }
 
+    /// A new XML property list's top-level items each start a line with a tab and `<dict>`.
+    static let streamedUpdate = StreamedUpdate<XMLListSyntax>(marker: Array("\n\t<dict>".utf8), itemOffset: 2)
+
+    /// `update(_:with:options:)` for a list that a reader hands to `read` as it reads it, into
+    /// an XML file laid out as todofmt writes a new one (`StreamedUpdate`); nil where that
+    /// does not apply (a binary file, a list kept in a data value, another layout), with
+    /// nothing written.
+    func update(
+        _ existing: Input, options: ListOptions, streaming read: (inout any ListWriter) throws -> Void
+    ) throws -> PendingWrite? {
+        let layout = ItemLayout(options.schema)
+        guard !isBinary, layout.keyOrder.isEmpty, let path = existing.path, let mapped = MappedFile(path: path)
+        else { return nil }
+        let old = mapped.bytes
+        // A new file's root array holds its first item on the next line: a file whose first
+        // item is not there (a dictionary root, which `find` would read whole) is not one.
+        let head = UnsafeBufferPointer(rebasing: old.prefix(1024))
+        guard let first = Self.streamedUpdate.topLevelStarts(in: head, before: head.count).first,
+            Self.endsWithArrayOpen(head, before: first),
+            case .array(var patcher)? = try? XMLListPatcher.find(in: old, path: existing.name, options: options)
+        else { return nil }
+        return try Self.streamedUpdate.write(
+            into: path, name: existing.name, old: old, patcher: &patcher, format: id, schema: options.schema,
+            writer: { XMLListWriter(into: $0, outputName: existing.name, layout: layout) }, read: read)
+    }
+
+    /// Whether the bytes before an item's start at `offset` end with a root `<array>` and the
+    /// item's line break and tab.
+    private static func endsWithArrayOpen(_ head: UnsafeBufferPointer<UInt8>, before offset: Int) -> Bool {
+        let open = Array("<array>\n\t".utf8)
+        return offset >= open.count && head[(offset - open.count)..<offset].elementsEqual(open)
+    }
+
     /// Changes one item where it stands: in an XML file the file is mapped and scanned, not
     /// read into items (`TextListPatcher.write(replacing:…)`); a binary file is written anew
     /// reading only that item (`BinaryListRewriter.updateItem`).

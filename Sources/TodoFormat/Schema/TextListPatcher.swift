@@ -4,6 +4,8 @@ import Foundation
 /// item where it stands, how the file is laid out, and how to write keys, values and items
 /// in that layout.
 protocol TextListSyntax {
+    /// The syntax of the text `bytes` (named `path` in messages), items read by `schema`.
+    init(bytes: UnsafeBufferPointer<UInt8>, path: String, schema: ItemSchema)
     /// The item object whose text starts at `offset`, with where its keys and values stand;
     /// `arrayIDs` numbers the arrays of children it reads.
     func readItem(at offset: Int, depth: Int, arrayIDs: inout Int) throws -> SpannedItem

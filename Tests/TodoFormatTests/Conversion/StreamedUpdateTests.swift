@@ -3,13 +3,15 @@ import Testing
 
 @testable import TodoFormat
 
-/// Writing a checklist into a JSON file laid out as todofmt writes one, by comparing the new
-/// file's bytes with the file's as the checklist streams (`JSONFormat.update(_:options:
-/// streaming:)`): each edit must give the bytes the whole-list write gives
-/// (`update(_:with:options:)`), and where the streamed write does not apply it must say so
-/// and leave the file alone.
-@Suite("Streamed writes into existing JSON")
-struct JSONStreamedUpdateTests {
+/// Writing a checklist into a JSON or XML property list file laid out as todofmt writes one,
+/// by comparing the new file's bytes with the file's as the checklist streams
+/// (`StreamedUpdate`, `ListFormat.update(_:options:streaming:)`): each edit must give the
+/// bytes the whole-list write gives (`update(_:with:options:)`), and where the streamed
+/// write does not apply it must say so and leave the file alone.
+@Suite("Streamed writes into existing JSON and XML property lists")
+struct StreamedUpdateTests {
+    static let formats: [DocumentFormat] = [.json, .plist]
+
     static let base = """
         ---
         title: Week
@@ -91,9 +93,11 @@ struct JSONStreamedUpdateTests {
     static func streamed(_ checklist: String, into path: String, options: ListOptions = ListOptions()) throws
         -> [ConversionWarning]?
     {
-        let pending = try JSONFormat().update(Input(file: path), options: options) { writer in
+        let format = try FormatRegistry.format(path.hasSuffix(".plist") ? .plist : .json)
+        let target: DocumentFormat = path.hasSuffix(".plist") ? .plist : .json
+        let pending = try format.update(Input(file: path), options: options) { writer in
             _ = try MarkdownFormat().read(
-                Input(file: checklist), options: options, into: &writer, leavingOutTextFor: .json)
+                Input(file: checklist), options: options, into: &writer, leavingOutTextFor: target)
         }
         try pending?.commit()
         return pending?.warnings
@@ -102,21 +106,22 @@ struct JSONStreamedUpdateTests {
     /// The whole-list write of the checklist at `checklist` into the JSON file at `path`, committed.
     static func whole(_ checklist: String, into path: String) throws {
         let list = try TodoList(contentsOf: .file(checklist))
-        try JSONFormat().update(Input(file: path), with: list, options: ListOptions()).commit()
+        let format = try FormatRegistry.format(path.hasSuffix(".plist") ? .plist : .json)
+        try format.update(Input(file: path), with: list, options: ListOptions()).commit()
     }
 
     static func bytes(_ path: String) throws -> [UInt8] { Array(try Data(contentsOf: URL(fileURLWithPath: path))) }
 
-    @Test("each edit gives the whole-list write's bytes", arguments: edits.map(\.name))
-    func sameAsWholeList(name: String) throws {
+    @Test("each edit gives the whole-list write's bytes", arguments: edits.map(\.name), formats)
+    func sameAsWholeList(name: String, format: DocumentFormat) throws {
         let directory = try TemporaryDirectory()
-        let original = try Self.newFile(Self.base, "list.json", in: directory)
+        let original = try Self.newFile(Self.base, "list.\(format)", in: directory)
         let edit = Self.edits.first { $0.name == name }!.edit
         let edited = directory.path("edited.md")
         try edit(Self.base.components(separatedBy: "\n")).joined(separator: "\n").write(
             toFile: edited, atomically: false, encoding: .utf8)
-        let streamedPath = directory.path("streamed.json")
-        let wholePath = directory.path("whole.json")
+        let streamedPath = directory.path("streamed.\(format)")
+        let wholePath = directory.path("whole.\(format)")
         try FileManager.default.copyItem(atPath: original, toPath: streamedPath)
         try FileManager.default.copyItem(atPath: original, toPath: wholePath)
 
@@ -126,15 +131,17 @@ struct JSONStreamedUpdateTests {
         // The metadata JSON has no place for, said once.
         #expect(warnings.map(\.description).filter { $0.contains("metadata") }.count == 1)
         // And the file reads as the checklist.
-        let expected = try TodoList(contentsOf: .file(edited)).encoded(as: .json)
-        #expect(try TodoList(contentsOf: .file(streamedPath)).encoded(as: .json) == expected)
+        let expected = try TodoList(contentsOf: .file(edited)).encoded(as: format)
+        #expect(try TodoList(contentsOf: .file(streamedPath)).encoded(as: format) == expected)
     }
 
-    @Test("checking one item of many changes one line, and an unchanged list leaves the file as it was")
-    func oneLine() throws {
+    @Test(
+        "checking one item of many changes one line, and an unchanged list leaves the file as it was",
+        arguments: zip(formats, [#"  {"name": "Item 250", "checked": true, "n": 250},"#, "\t\t<true/>"]))
+    func oneLine(format: DocumentFormat, line: String) throws {
         let directory = try TemporaryDirectory()
         let lines = (1...500).map { "- [ ] Item \($0) [n:: \($0)]" }
-        let path = try Self.newFile(lines.joined(separator: "\n") + "\n", "list.json", in: directory)
+        let path = try Self.newFile(lines.joined(separator: "\n") + "\n", "list.\(format)", in: directory)
         let before = try String(contentsOfFile: path, encoding: .utf8)
         let same = directory.path("same.md")
         try (lines.joined(separator: "\n") + "\n").write(toFile: same, atomically: false, encoding: .utf8)
@@ -147,7 +154,7 @@ struct JSONStreamedUpdateTests {
         #expect(try Self.streamed(checked, into: path) == [])
         let after = try String(contentsOfFile: path, encoding: .utf8)
         let changed = zip(before.split(separator: "\n"), after.split(separator: "\n")).filter { $0 != $1 }
-        #expect(changed.map(\.1) == [#"  {"name": "Item 250", "checked": true, "n": 250},"#])
+        #expect(changed.map(\.1) == [Substring(line)])
         #expect(before.split(separator: "\n").count == after.split(separator: "\n").count)
     }
 
@@ -161,6 +168,9 @@ struct JSONStreamedUpdateTests {
             "[\n    {\"name\": \"Milk\", \"checked\": false}\n]\n",
             // An object root.
             "{\"todos\": [{\"name\": \"Milk\", \"checked\": false}]}\n",
+            // A new item where every item has an integer id: the next id is the largest's
+            // successor, which the whole-list write finds.
+            "[\n  {\"name\": \"Milk\", \"checked\": false, \"id\": 1}\n]\n",
             // Order fields, which the whole-list write renumbers.
             "[\n  {\"name\": \"Milk\", \"checked\": false, \"order\": 1}\n]\n",
         ] {
@@ -185,6 +195,31 @@ struct JSONStreamedUpdateTests {
         try Self.whole(checklist, into: wholePath)
         #expect(try Self.bytes(streamedPath) == (try Self.bytes(wholePath)))
         #expect(try String(contentsOfFile: streamedPath, encoding: .utf8).contains(#"{"title": "Tea", "done": false}"#))
+    }
+
+    @Test("a property list plistlib wrote, an app's keys, is written as the whole-list write writes it")
+    func plistlibFile() throws {
+        let directory = try TemporaryDirectory()
+        try Python.run(
+            Python.prelude + """
+                v = [{"title": "Milk", "done": False}, {"title": "Eggs", "done": True}, {"title": "Tea", "done": False}]
+                for name in ["streamed.plist", "whole.plist"]:
+                    open(os.path.join(d, name), "wb").write(plistlib.dumps(v))
+                """, in: directory)
+        let checklist = directory.path("list.md")
+        try "- [ ] Milk\n- [x] Eggs\n- [x] Tea\n- [ ] Jam\n".write(
+            toFile: checklist, atomically: false, encoding: .utf8)
+        #expect(try Self.streamed(checklist, into: directory.path("streamed.plist")) != nil)
+        try Self.whole(checklist, into: directory.path("whole.plist"))
+        let streamed = try Self.bytes(directory.path("streamed.plist"))
+        #expect(streamed == (try Self.bytes(directory.path("whole.plist"))))
+        let read = try Python.run(
+            Python.prelude
+                + "print([(i['title'], i['done']) for i in plistlib.load(open(os.path.join(d, 'streamed.plist'), 'rb'))])",
+            in: directory)
+        #expect(
+            read.trimmingCharacters(in: .whitespacesAndNewlines)
+                == "[('Milk', False), ('Eggs', True), ('Tea', True), ('Jam', False)]")
     }
 
     @Test("two items with one identity leave the file alone and the error names both lines")

@@ -1,0 +1,222 @@
+import Foundation
+
+/// A write of a list into an existing text file laid out as todofmt writes a new one (a
+/// file todofmt wrote, edited since), as the list streams: what the whole-list write
+/// (`TextListPatcher.write(_:to:)`) writes, without building the list or writing each item
+/// to compare it. JSON (`JSONFormat`) and XML property lists (`PropertyListFormat`) use it.
+///
+/// The list goes through a new file's writer whose bytes are compared with the file's as
+/// they come (`ByteComparison`) instead of being written. Where they first differ, the file's
+/// bytes before are that writer's, whose top-level items each start a line with the same
+/// bytes (`marker`: `\n  {` in JSON), which nothing else in such a file has; so the item
+/// there starts at the last marker. From there the file's items are scanned until one
+/// starts where the rest of the file is the rest of the output and the output has an item
+/// too: both parsers stand at the start of an item with the same bytes after, so the rest
+/// is the same items. Only the run of items between is read, from both, and written by
+/// `TextListPatcher.write(replacingElements:…)`; every other byte is copied as it stands.
+struct StreamedUpdate<Syntax: TextListSyntax> {
+    /// The bytes a top-level item's line starts with in a new file: a line break, the
+    /// indentation, and the item's first bytes.
+    let marker: [UInt8]
+    /// Where in `marker` the item starts.
+    let itemOffset: Int
+
+    /// Writes into the file at `path` (named `name` in messages; its bytes `old`, of which
+    /// `patcher` has the list) the list that `read` hands to `writer`, a new file's writer
+    /// into the sink it is given. Nil, with nothing written and `read` perhaps called,
+    /// where this does not apply (the caller builds the list and calls the whole-list
+    /// write): the output differs before the file's first item, two items have one identity
+    /// (the whole-list write reports them), the file is not well formed after the
+    /// difference, or the patcher needs the whole list (`write(replacingElements:…)`).
+    func write(
+        into path: String, name: String, old: UnsafeBufferPointer<UInt8>, patcher: inout TextListPatcher<Syntax>,
+        format: DocumentFormat, schema: ItemSchema, writer: (ByteSink) -> any ListWriter,
+        read: (inout any ListWriter) throws -> Void
+    ) throws -> PendingWrite? {
+        guard !patcher.layout.hasOrder else { return nil }
+        let comparison = ByteComparison(old)
+        var compared: any ListWriter = ComparedWriter(
+            base: DepthLimitedWriter.guarding(writer(ByteSink(comparingWith: comparison)), format: format),
+            comparison: comparison, identityKey: patcher.layout.identityKey,
+            keepsItems: { topLevelStart(before: $0, in: old) != nil })
+        let written: Written
+        do {
+            try read(&compared)
+            written = try compared.finish()
+        } catch is ComparedWriter.GivenUp {
+            return nil
+        }
+        if comparison.isSame { return PendingWrite(warnings: written.warnings, commit: {}, discard: {}) }
+        guard let start = topLevelStart(before: comparison.matched, in: old),
+            let (spans, runEnd) = run(from: start, of: comparison, syntax: patcher.syntax)
+        else { return nil }
+        let run = comparison.output(start..<runEnd)
+        guard let items = try? run.withUnsafeBufferPointer({ try self.items(in: $0, name: name, schema: schema) })
+        else { return nil }
+
+        let output = try Output.file(path)
+        do {
+            var sink = output.makeSink()
+            guard
+                let warnings = try patcher.write(
+                    replacingElements: spans, with: items, itemsBefore: { topLevelCount(before: start, in: old) },
+                    to: &sink)
+            else {
+                output.discard()
+                return nil
+            }
+            _ = try sink.finish(path: output.name)
+            return PendingWrite(warnings: written.warnings + warnings, commit: output.commit, discard: output.discard)
+        } catch {
+            output.discard()
+            throw error
+        }
+    }
+
+    /// The file's items from the one at `start` (where the output first differs, or before)
+    /// to the first that starts where the rest of the file is the rest of the output and the
+    /// output has an item too, past `start` (so that the run of new items is not empty); and
+    /// where the run ends in the output (its end when the file's list ends first). Nil
+    /// when the file is not well formed there.
+    private func run(from start: Int, of comparison: ByteComparison, syntax: Syntax) -> ([Range<Int>], Int)? {
+        let old = comparison.old
+        let sameFrom = old.count - comparison.commonSuffix()
+        let shift = comparison.outputCount - old.count
+        var spans: [Range<Int>] = []
+        var element = start
+        do {
+            while true {
+                let end = try syntax.elementEnd(from: element)
+                spans.append(element..<end)
+                guard case .element(let next) = try syntax.element(after: end) else {
+                    return (spans, comparison.outputCount)
+                }
+                let there = next + shift
+                if next >= sameFrom, there > start, isTopLevelStart(there, comparison.outputByte) {
+                    return (spans, there)
+                }
+                element = next
+            }
+        } catch {
+            return nil
+        }
+    }
+
+    /// The top-level items of a run of a new file's output (from an item's start).
+    private func items(in run: UnsafeBufferPointer<UInt8>, name: String, schema: ItemSchema) throws -> [TodoItem] {
+        let syntax = Syntax(bytes: run, path: name, schema: schema)
+        var arrayIDs = 0
+        var items = [try syntax.readItem(at: 0, depth: 0, arrayIDs: &arrayIDs).item]
+        for start in topLevelStarts(in: run, before: run.count) where start > 0 {
+            items.append(try syntax.readItem(at: start, depth: 0, arrayIDs: &arrayIDs).item)
+        }
+        return items
+    }
+
+    /// Whether `marker` stands at `offset` of `bytes`.
+    @inline(__always)
+    private func hasMarker(at offset: Int, _ byte: (Int) -> UInt8) -> Bool {
+        for (i, b) in marker.enumerated() where byte(offset + i) != b { return false }
+        return true
+    }
+
+    /// Where the last top-level item that starts in the first `end` bytes of a new file's
+    /// text starts, its whole marker among them; nil when there is none.
+    func topLevelStart(before end: Int, in bytes: UnsafeBufferPointer<UInt8>) -> Int? {
+        var i = end - marker.count
+        while i >= 0 {
+            if bytes[i] == marker[0] && hasMarker(at: i, { bytes[$0] }) { return i + itemOffset }
+            i -= 1
+        }
+        return nil
+    }
+
+    /// Whether a top-level item starts at `offset` of a new file's text (`byte` reads it).
+    func isTopLevelStart(_ offset: Int, _ byte: (Int) -> UInt8) -> Bool {
+        offset >= itemOffset && hasMarker(at: offset - itemOffset, byte)
+    }
+
+    /// Where the top-level items whose markers lie in the first `end` bytes of a new file's text start.
+    func topLevelStarts(in bytes: UnsafeBufferPointer<UInt8>, before end: Int) -> [Int] {
+        var starts: [Int] = []
+        var i = 0
+        let last = end - marker.count
+        while i <= last, let found = memchr(bytes.baseAddress! + i, Int32(marker[0]), last + 1 - i) {
+            let at = bytes.baseAddress!.distance(to: found.assumingMemoryBound(to: UInt8.self))
+            if hasMarker(at: at, { bytes[$0] }) { starts.append(at + itemOffset) }
+            i = at + 1
+        }
+        return starts
+    }
+
+    /// How many top-level items start in the first `end` bytes of a new file's text.
+    func topLevelCount(before end: Int, in bytes: UnsafeBufferPointer<UInt8>) -> Int {
+        topLevelStarts(in: bytes, before: end).count
+    }
+}
+
+/// The writer of a streamed update: a new file's writer whose bytes go to a
+/// `ByteComparison`, watched for what makes the update give up so that the caller writes
+/// the whole list instead (`GivenUp`): two items with the same identity (which the
+/// whole-list write reports, naming both), or a first difference before the file's first
+/// item, where nothing of the file can be kept this way (another layout than the writer's).
+struct ComparedWriter: ListWriter {
+    /// Thrown to stop the reader: the update gives up.
+    struct GivenUp: Error {}
+
+    private var base: any ListWriter
+    private let comparison: ByteComparison
+    /// Whether the file's bytes up to the first difference hold the start of an item.
+    private let keepsItems: (Int) -> Bool
+    private var checked = false
+    private let identityKey: String?
+    private var identities: Set<FieldValue> = []
+
+    /// `keepsItems(offset)` says whether the first `offset` bytes of the file hold the start
+    /// of one of its items; `identityKey` is the key of the file's items' identities.
+    init(
+        base: any ListWriter, comparison: ByteComparison, identityKey: String?, keepsItems: @escaping (Int) -> Bool
+    ) {
+        self.base = base
+        self.comparison = comparison
+        self.identityKey = identityKey
+        self.keepsItems = keepsItems
+    }
+
+    /// Gives up once the output has differed before the file's first item.
+    private mutating func check() throws {
+        guard !checked, comparison.differs else { return }
+        checked = true
+        if !keepsItems(comparison.matched) { throw GivenUp() }
+    }
+
+    mutating func begin(metadata: [Field]) throws { try base.begin(metadata: metadata) }
+
+    mutating func item(_ item: TodoItem, depth: Int) throws {
+        if let identityKey, let value = item.fields[key: identityKey], value != .null,
+            !identities.insert(value).inserted
+        {
+            throw GivenUp()
+        }
+        try base.item(item, depth: depth)
+        try check()
+    }
+
+    var takesPlainNames: Bool { base.takesPlainNames }
+
+    mutating func item(plainName: UnsafeBufferPointer<UInt8>, status: TodoStatus, section: String?, depth: Int) throws {
+        try base.item(plainName: plainName, status: status, section: section, depth: depth)
+        try check()
+    }
+
+    mutating func items(plain: ArraySlice<PlainItem>, text: UnsafeBufferPointer<UInt8>, sections: [String]) throws {
+        try base.items(plain: plain, text: text, sections: sections)
+        try check()
+    }
+
+    mutating func leftOut(_ warning: ConversionWarning) throws { try base.leftOut(warning) }
+
+    mutating func end() throws { try base.end() }
+
+    mutating func finish() throws -> Written { try base.finish() }
+}
