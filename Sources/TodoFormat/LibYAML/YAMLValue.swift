@@ -330,8 +330,15 @@ enum YAMLValue {
 
     /// `needsQuotes(_:)` of the text whose UTF-8 this is.
     static func needsQuotes(_ b: UnsafeBufferPointer<UInt8>) -> Bool {
-        guard let first = b.first else { return true }
+        guard !b.isEmpty else { return true }
         for c in b where c == 10 || c == 13 || c == 9 { return true }
+        return readsAsAnotherType(b)
+    }
+
+    /// `needsQuotes(_:)` of a text known to hold no tab or line break, and not empty: whether
+    /// it reads as null, a boolean, a number, a date, `=` or `<<`.
+    static func readsAsAnotherType(_ b: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard let first = b.first else { return true }
         // Only these bytes start null, a boolean, a number, a date, `=`, `<<` or `~`
         // (most names start otherwise and need no more looking).
         switch first {

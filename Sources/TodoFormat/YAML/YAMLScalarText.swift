@@ -24,11 +24,24 @@ enum YAMLScalarText {
     /// `append(_:isKey:to:)` of the text whose UTF-8 this is.
     static func append(bytes: UnsafeBufferPointer<UInt8>, isKey: Bool, to out: inout ByteSink) -> Bool {
         if isKey && !isSimpleKey(bytes) { return false }
-        if YAMLValue.needsQuotes(bytes) {
+        // One pass over the text, the analysis, tells most of `needsQuotes` too: it stops at
+        // the first control character, and a text without one has no tab or line break.
+        let style = analysis(of: bytes)
+        switch style {
+        case .plain, .singleQuoted:
+            if YAMLValue.readsAsAnotherType(bytes) {
+                appendDoubleQuoted(bytes, to: &out)
+            } else {
+                append(bytes, style, to: &out)
+            }
+        case .doubleQuoted:
+            // Asked for in double quotes or not, libyaml writes them.
             appendDoubleQuoted(bytes, to: &out)
-            return true
+        case .unknown:
+            guard YAMLValue.needsQuotes(bytes) else { return false }
+            appendDoubleQuoted(bytes, to: &out)
         }
-        return appendRequestedPlain(bytes, to: &out)
+        return true
     }
 
     /// Whether libyaml writes `key` as a simple key (`key: value`) rather than a complex one.
@@ -57,7 +70,13 @@ enum YAMLScalarText {
     /// Text asked for in plain style (a number, a date, a string that needs no quotes): as
     /// libyaml's analysis of it chooses.
     static func appendRequestedPlain(_ bytes: UnsafeBufferPointer<UInt8>, to out: inout ByteSink) -> Bool {
-        switch analysis(of: bytes) {
+        append(bytes, analysis(of: bytes), to: &out)
+    }
+
+    /// Appends text in the style the analysis chose; false for `.unknown`.
+    @discardableResult
+    private static func append(_ bytes: UnsafeBufferPointer<UInt8>, _ style: Style, to out: inout ByteSink) -> Bool {
+        switch style {
         case .plain: out.write(bytes)
         case .singleQuoted:
             out.write(byte: UInt8(ascii: "'"))
@@ -99,6 +118,12 @@ enum YAMLScalarText {
         }
         var i = 0
         while i < b.count {
+            // Eight bytes at a time while they are printable ASCII other than `:` and `#`,
+            // which change nothing (the bytes around them are looked at one by one).
+            if i + 8 <= b.count, isQuietASCII(UnsafeRawPointer(b.baseAddress! + i).loadUnaligned(as: UInt64.self)) {
+                i += 8
+                continue
+            }
             let c = b[i]
             if c < 0x80 {
                 // Printable ASCII is a space or 0x21 to 0x7E; a tab, a line feed and the
@@ -115,6 +140,19 @@ enum YAMLScalarText {
             if !isPrintable(scalar) { return .doubleQuoted }
         }
         return plain ? .plain : .singleQuoted
+    }
+
+    /// Whether eight bytes are all ASCII from the space to `~` and none is `:` or `#`.
+    @inline(__always)
+    static func isQuietASCII(_ x: UInt64) -> Bool {
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let high: UInt64 = 0x8080_8080_8080_8080
+        // Whether a byte is zero; exact for the whole word, as is the test for bytes below 0x20.
+        @inline(__always) func hasZero(_ y: UInt64) -> UInt64 { (y &- ones) & ~y & high }
+        let below = (x &- ones &* 0x20) & ~x & high
+        let flags =
+            x & high | below | hasZero(x ^ (ones &* 0x7F)) | hasZero(x ^ (ones &* 0x3A)) | hasZero(x ^ (ones &* 0x23))
+        return flags == 0
     }
 
     /// A space, a tab or a line break (libyaml's `IS_BLANKZ`, but for the end of the text,
