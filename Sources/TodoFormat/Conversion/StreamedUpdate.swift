@@ -26,7 +26,8 @@ struct StreamedUpdate<Syntax: TextListSyntax> {
     /// into the sink it is given. Nil, with nothing written and `read` perhaps called,
     /// where this does not apply (the caller builds the list and calls the whole-list
     /// write): the output differs before the file's first item, two items have one identity
-    /// (the whole-list write reports them), the file is not well formed after the
+    /// (the whole-list write reports them), a value the format cannot hold (the whole-list
+    /// write warns of it only in the items it writes), the file is not well formed after the
     /// difference, or the patcher needs the whole list (`write(replacingElements:…)`).
     func write(
         into path: String, name: String, old: UnsafeBufferPointer<UInt8>, patcher: inout TextListPatcher<Syntax>,
@@ -46,6 +47,10 @@ struct StreamedUpdate<Syntax: TextListSyntax> {
         } catch is ComparedWriter.GivenUp {
             return nil
         }
+        // A value the format cannot hold is warned of where an item is written, and the whole-
+        // list write writes only the items that changed: the writer warned of every item.
+        // (Such values are rare; repeated field keys are warned of for the whole list in both.)
+        if written.warnings.contains(where: { $0.firstItem != nil && $0.kind != .fields }) { return nil }
         if comparison.isSame { return PendingWrite(warnings: written.warnings, commit: {}, discard: {}) }
         guard let start = topLevelStart(before: comparison.matched, in: old),
             let (spans, runEnd) = run(from: start, of: comparison, syntax: patcher.syntax)

@@ -222,6 +222,25 @@ struct StreamedUpdateTests {
                 == "[('Milk', False), ('Eggs', True), ('Tea', True), ('Jam', False)]")
     }
 
+    @Test(
+        "a value the format cannot hold is warned of only where its item is written, once",
+        arguments: zip(formats, ["[neg:: -0.0]", "[big:: 99999999999999999999]"]))
+    func valueLosses(format: DocumentFormat, field: String) throws {
+        let directory = try TemporaryDirectory()
+        let path = try Self.newFile("- [ ] a\n- [ ] b \(field)\n- [ ] c\n", "x.\(format)", in: directory)
+        let checklist = directory.path("edited.md")
+        // The item with the value unchanged: nothing to say, and `--strict` writes.
+        try "- [x] a\n- [ ] b \(field)\n- [ ] c\n".write(toFile: checklist, atomically: false, encoding: .utf8)
+        #expect(try Self.streamed(checklist, into: path) == nil)
+        #expect(try Conversion(input: .at(checklist), output: .at(path), strict: true).run() == [])
+        #expect(try TodoList(contentsOf: .file(path)).items[0].status == .done)
+        // The value written into an item: one warning naming it.
+        let plain = try Self.newFile("- [ ] a\n- [ ] b\n- [ ] c\n", "plain.\(format)", in: directory)
+        let warnings = try Conversion(input: .at(checklist), output: .at(plain)).run()
+        #expect(warnings.count == 1)
+        #expect(warnings.first?.kind == .values && warnings.first?.firstItem == "2 b")
+    }
+
     @Test("two items with one identity leave the file alone and the error names both lines")
     func duplicateIdentity() throws {
         let directory = try TemporaryDirectory()
