@@ -350,6 +350,10 @@ enum YAMLValue {
         default:
             return false
         }
+        // A word YAML reads as null or a boolean has at most five letters, and no number or
+        // date starts with a letter: a longer text that does reads as text (`resolvePlain`
+        // says so too), with no string made of it.
+        if first >= UInt8(ascii: "A") && b.count > 5 { return false }
         if resolvePlain(String(decoding: b, as: UTF8.self)) != nil { return true }
         return isYAML11Word(b) || looksNumeric(b)
     }

@@ -22,6 +22,10 @@ struct YAMLListWriter: ListWriter {
     private let isStandard: Bool
     /// Keys as written, for the few keys a list's items share.
     private var keyTexts: [(key: String, text: [UInt8])] = []
+    /// The last section written and its text (nil: the emitter's to write): the same for a
+    /// run of items, so worked out once for the run.
+    private var lastSection: String? = nil
+    private var lastSectionText: [UInt8]? = nil
 
     init(into sink: ByteSink, outputName: String, layout: ItemLayout = ItemLayout()) throws(ConversionError) {
         self.sink = sink
@@ -128,7 +132,13 @@ struct YAMLListWriter: ListWriter {
         }
         if let section {
             line("section: ")
-            guard YAMLScalarText.append(section, isKey: false, to: &text) else { return false }
+            if section != lastSection {
+                var out = ByteSink()
+                lastSectionText = YAMLScalarText.append(section, isKey: false, to: &out) ? out.buffer : nil
+                lastSection = section
+            }
+            guard let sectionText = lastSectionText else { return false }
+            sectionText.withUnsafeBufferPointer { text.write($0) }
             text.write(byte: 10)
         }
         return true
