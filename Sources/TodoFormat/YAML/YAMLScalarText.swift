@@ -118,14 +118,14 @@ enum YAMLScalarText {
         }
         var i = 0
         while i < b.count {
-            // Eight bytes at a time while they are printable ASCII other than `:` and `#`,
-            // which change nothing (the bytes around them are looked at one by one).
-            if i + 8 <= b.count, isQuietASCII(UnsafeRawPointer(b.baseAddress! + i).loadUnaligned(as: UInt64.self)) {
-                i += 8
-                continue
-            }
             let c = b[i]
             if c < 0x80 {
+                // Eight bytes at a time while they are printable ASCII other than `:` and
+                // `#`, which change nothing (the bytes around them are looked at one by one).
+                if i + 8 <= b.count, isQuietASCII(UnsafeRawPointer(b.baseAddress! + i).loadUnaligned(as: UInt64.self)) {
+                    i += 8
+                    continue
+                }
                 // Printable ASCII is a space or 0x21 to 0x7E; a tab, a line feed and the
                 // other controls are escaped in double quotes.
                 if c < 0x20 || c == 0x7F { return c == 0x0A || c == 0x0D ? .unknown : .doubleQuoted }
@@ -133,6 +133,19 @@ enum YAMLScalarText {
                 if c == UInt8(ascii: "#") && i > 0 && isBlank(b[i - 1]) { plain = false }
                 i += 1
                 continue
+            }
+            // Lead bytes all of whose characters libyaml prints (valid UTF-8 has no surrogates
+            // after 0xED): U+00C0 to U+07FF, U+0800 to U+1FFF, U+3000 to U+D7FF, U+E000 to
+            // U+EFFF; the rest (U+0080 to U+00BF, U+2000 to U+2FFF, U+F000 on, emoji) are
+            // decoded and looked at.
+            switch c {
+            case 0xC3...0xDF:
+                i += 2
+                continue
+            case 0xE0, 0xE1, 0xE3...0xEE:
+                i += 3
+                continue
+            default: break
             }
             let scalar = decode(b, at: &i)
             // U+2028 and U+2029 are line breaks libyaml prints.
