@@ -122,9 +122,14 @@ enum YAMLScalarText {
             if c < 0x80 {
                 // Eight bytes at a time while they are printable ASCII other than `:` and
                 // `#`, which change nothing (the bytes around them are looked at one by one).
-                if i + 8 <= b.count, isQuietASCII(UnsafeRawPointer(b.baseAddress! + i).loadUnaligned(as: UInt64.self)) {
-                    i += 8
-                    continue
+                if i + 8 <= b.count {
+                    let flags = loudBytes(UnsafeRawPointer(b.baseAddress! + i).loadUnaligned(as: UInt64.self))
+                    // The lowest flag is exact: the quiet bytes before it go at once.
+                    let quiet = flags == 0 ? 8 : flags.trailingZeroBitCount >> 3
+                    if quiet > 0 {
+                        i += quiet
+                        continue
+                    }
                 }
                 // Printable ASCII is a space or 0x21 to 0x7E; a tab, a line feed and the
                 // other controls are escaped in double quotes.
@@ -155,17 +160,16 @@ enum YAMLScalarText {
         return plain ? .plain : .singleQuoted
     }
 
-    /// Whether eight bytes are all ASCII from the space to `~` and none is `:` or `#`.
+    /// The high bit of each of eight bytes (loaded little-endian) that is not ASCII from the
+    /// space to `~` or is `:` or `#`: zero when all are quiet. Borrows may flag a byte above a
+    /// flagged one, never one below: the lowest flag is exact.
     @inline(__always)
-    static func isQuietASCII(_ x: UInt64) -> Bool {
+    static func loudBytes(_ x: UInt64) -> UInt64 {
         let ones: UInt64 = 0x0101_0101_0101_0101
         let high: UInt64 = 0x8080_8080_8080_8080
-        // Whether a byte is zero; exact for the whole word, as is the test for bytes below 0x20.
-        @inline(__always) func hasZero(_ y: UInt64) -> UInt64 { (y &- ones) & ~y & high }
+        @inline(__always) func zeros(_ y: UInt64) -> UInt64 { (y &- ones) & ~y & high }
         let below = (x &- ones &* 0x20) & ~x & high
-        let flags =
-            x & high | below | hasZero(x ^ (ones &* 0x7F)) | hasZero(x ^ (ones &* 0x3A)) | hasZero(x ^ (ones &* 0x23))
-        return flags == 0
+        return x & high | below | zeros(x ^ (ones &* 0x7F)) | zeros(x ^ (ones &* 0x3A)) | zeros(x ^ (ones &* 0x23))
     }
 
     /// A space, a tab or a line break (libyaml's `IS_BLANKZ`, but for the end of the text,
