@@ -64,7 +64,8 @@ struct StreamedUpdate<Syntax: TextListSyntax> {
             var sink = output.makeSink()
             guard
                 let warnings = try patcher.write(
-                    replacingElements: spans, with: items, itemsBefore: { topLevelCount(before: start, in: old) },
+                    replacingElements: spans, with: items,
+                    itemsBefore: { topLevelStarts(in: old, before: start).count },
                     to: &sink)
             else {
                 output.discard()
@@ -130,7 +131,7 @@ struct StreamedUpdate<Syntax: TextListSyntax> {
     func topLevelStart(before end: Int, in bytes: UnsafeBufferPointer<UInt8>) -> Int? {
         var i = end - marker.count
         while i >= 0 {
-            if bytes[i] == marker[0] && hasMarker(at: i, { bytes[$0] }) { return i + itemOffset }
+            if hasMarker(at: i, { bytes[$0] }) { return i + itemOffset }
             i -= 1
         }
         return nil
@@ -154,10 +155,6 @@ struct StreamedUpdate<Syntax: TextListSyntax> {
         return starts
     }
 
-    /// How many top-level items start in the first `end` bytes of a new file's text.
-    func topLevelCount(before end: Int, in bytes: UnsafeBufferPointer<UInt8>) -> Int {
-        topLevelStarts(in: bytes, before: end).count
-    }
 }
 
 /// The writer of a streamed update: a new file's writer whose bytes go to a

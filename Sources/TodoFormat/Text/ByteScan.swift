@@ -21,16 +21,18 @@ enum ByteScan {
     private static let ones: UInt64 = 0x0101_0101_0101_0101
     private static let highs: UInt64 = 0x8080_8080_8080_8080
 
-    /// Not zero when a byte of `x` is `c`.
+    /// Not zero when a byte of `x` is `c`; the lowest flagged byte is one that is `c` (a
+    /// borrow flags only bytes above).
     @inline(__always)
-    private static func has(_ x: UInt64, _ c: UInt8) -> UInt64 {
+    static func has(_ x: UInt64, _ c: UInt8) -> UInt64 {
         let v = x ^ (ones &* UInt64(c))
         return (v &- ones) & ~v & highs
     }
 
-    /// Not zero when a byte of `x` is below `n` (at most 128).
+    /// Not zero when a byte of `x` is below `n` (at most 128); the lowest flagged byte is one
+    /// that is below `n`.
     @inline(__always)
-    private static func hasBelow(_ x: UInt64, _ n: UInt8) -> UInt64 {
+    static func hasBelow(_ x: UInt64, _ n: UInt8) -> UInt64 {
         (x &- ones &* UInt64(n)) & ~x & highs
     }
 

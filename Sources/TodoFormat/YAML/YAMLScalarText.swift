@@ -165,11 +165,8 @@ enum YAMLScalarText {
     /// flagged one, never one below: the lowest flag is exact.
     @inline(__always)
     static func loudBytes(_ x: UInt64) -> UInt64 {
-        let ones: UInt64 = 0x0101_0101_0101_0101
-        let high: UInt64 = 0x8080_8080_8080_8080
-        @inline(__always) func zeros(_ y: UInt64) -> UInt64 { (y &- ones) & ~y & high }
-        let below = (x &- ones &* 0x20) & ~x & high
-        return x & high | below | zeros(x ^ (ones &* 0x7F)) | zeros(x ^ (ones &* 0x3A)) | zeros(x ^ (ones &* 0x23))
+        x & 0x8080_8080_8080_8080 | ByteScan.hasBelow(x, 0x20) | ByteScan.has(x, 0x7F) | ByteScan.has(x, 0x3A)
+            | ByteScan.has(x, 0x23)
     }
 
     /// A space, a tab or a line break (libyaml's `IS_BLANKZ`, but for the end of the text,
