@@ -13,8 +13,6 @@ struct OwnTable {
     private let kinds: [ExactText: Set<String>]
 
     init(_ list: TodoList, name: String = ListTable.ownName) {
-        self.list = list
-        self.name = name
         // One column per field key, typed by the values it holds.
         var keys: [String] = []
         // Keys by their bytes: two forms of `é` are two keys, and two columns.
@@ -30,6 +28,14 @@ struct OwnTable {
             }
         }
         visit(list.items)
+        self.init(keys: keys, kinds: kinds, name: name, list: list)
+    }
+
+    /// The table for field keys in the order they first have a value (`keys`), and the
+    /// kinds of value (`kind(of:)`) each has; its rows are those of `list`.
+    init(keys: [String], kinds: [ExactText: Set<String>], name: String, list: TodoList = TodoList()) {
+        self.list = list
+        self.name = name
         self.keys = keys
         self.kinds = kinds
         columns = [
@@ -47,6 +53,9 @@ struct OwnTable {
             columns.append((name, type))
         }
     }
+
+    /// The declared types of the field keys' columns, in the keys' order.
+    var fieldColumnTypes: [String] { columns[ListTable.ownColumns.count...].map(\.type) }
 
     /// The column for a field key: its name, or `field:` and its name for a key named like a
     /// structure column or another column to SQLite (which ignores ASCII case: `K` beside
@@ -420,22 +429,6 @@ struct OwnTable {
         case .array, .dictionary: return JSONScanner.wholeValue(of: Array(text.utf8)) == value
         default: return false
         }
-    }
-
-    /// The table as an SQL dump, as `sqlite3 DB .dump` writes one.
-    func dump(to sink: inout ByteSink) {
-        sink.write("PRAGMA foreign_keys=OFF;\nBEGIN TRANSACTION;\n")
-        sink.write(createStatement + ";\n")
-        let prefix = "INSERT INTO \(Self.reference(name)) VALUES("
-        forEachRow { id, parent, position, item in
-            sink.write(prefix)
-            for (i, value) in row(id, parent, position, item).enumerated() {
-                if i > 0 { sink.write(byte: UInt8(ascii: ",")) }
-                value.writeLiteral(to: &sink)
-            }
-            sink.write(");\n")
-        }
-        sink.write("COMMIT;\n")
     }
 }
 

@@ -67,7 +67,34 @@ struct SQLDumpFormat: ListFormat {
             throw ConversionError.unsupported(
                 "\(output.name): SQLite reserves table names that begin with sqlite_ (--table \(table))")
         }
-        return DumpWriter(sink: output.makeSink(), outputName: output.name, table: table)
+        // The rows wait beside the output until the table's columns are known.
+        let directory = output.temporaryPath.map { ($0 as NSString).deletingLastPathComponent }
+        return DumpWriter(sink: output.makeSink(), outputName: output.name, table: table, spillDirectory: directory)
+    }
+
+    /// `update(_:with:options:)` for a list that a reader hands to `read` as it reads it,
+    /// where that changes nothing: the list goes through a new dump's writer whose bytes are
+    /// compared with the file's, and where they are the same the file is left as it is, as
+    /// loading the dump and writing the list into it would leave it. Nil (nothing written)
+    /// where they differ, or where a value the table cannot give back as it was (-0.0, an
+    /// integer past 64 bits, a null field) would make that write change a row that reads
+    /// back otherwise: the caller builds the list and calls `update`.
+    func update(
+        _ existing: Input, options: ListOptions, streaming read: (inout any ListWriter) throws -> Void
+    ) throws -> PendingWrite? {
+        guard let path = existing.path, let mapped = MappedFile(path: path) else { return nil }
+        let comparison = ByteComparison(mapped.bytes)
+        let directory = (path as NSString).deletingLastPathComponent
+        var writer = DepthLimitedWriter.guarding(
+            DumpWriter(
+                sink: ByteSink(comparingWith: comparison), outputName: existing.name,
+                table: options.table ?? ListTable.ownName, spillDirectory: directory.isEmpty ? "." : directory),
+            format: .sql)
+        try read(&writer)
+        let written = try writer.finish()
+        guard comparison.isSame, !written.warnings.contains(where: { $0.firstItem != nil && $0.kind != .fields })
+        else { return nil }
+        return PendingWrite(warnings: written.warnings, commit: {}, discard: {})
     }
 
     /// Updates the dump as its database would be updated (`SQLiteFormat.write`): the dump
@@ -127,35 +154,5 @@ extension SQLDumpFormat {
         }
         if failure != 0 { throw ConversionError.io(path: input.name, reason: String(cString: strerror(failure))) }
         return bytes
-    }
-}
-
-/// Writes todofmt's table as a dump: the items are gathered (the table's columns depend on
-/// every item's fields), then written row by row.
-struct DumpWriter: ListWriter {
-    private var sink: ByteSink
-    private let outputName: String
-    private let table: String
-    private var builder = ListBuilder(keepingSlices: ())
-
-    init(sink: ByteSink, outputName: String, table: String = ListTable.ownName) {
-        self.sink = sink
-        self.outputName = outputName
-        self.table = table
-    }
-
-    mutating func begin(metadata: [Field]) { builder.begin(metadata: metadata) }
-    mutating func item(_ item: TodoItem, depth: Int) { builder.item(item, depth: depth) }
-    mutating func end() {}
-
-    mutating func finish() throws -> Written {
-        let list = builder.finish()
-        let own = OwnTable(list, name: table)
-        try own.checkColumnNames()
-        own.dump(to: &sink)
-        var written = Written(bytes: try sink.finish(path: outputName))
-        if !list.metadata.isEmpty { written.warnings.append(.metadataLeftOut(list.metadata, by: "an SQL dump")) }
-        written.warnings += own.warnings
-        return written
     }
 }

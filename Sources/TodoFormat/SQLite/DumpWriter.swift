@@ -1,0 +1,377 @@
+import Foundation
+
+/// Writes todofmt's table as an SQL dump (FORMAT.md, section 7.8) as the items arrive,
+/// without holding the list: what `OwnTable` makes of the whole list, byte for byte.
+///
+/// The dump's `CREATE TABLE` comes first but depends on every item (a column for each field
+/// key, typed by all its values), so the rows are written as they come into a buffer that
+/// goes to an unlinked temporary file once it is large (holding the rows of a million items
+/// in memory would be more than twice the checklist they came from), and follow the header
+/// at the end. Rows written before a key first had a value lack its column: their missing
+/// trailing `NULL`s are put in as the rows are copied (columns are only ever added last).
+struct DumpWriter: ListWriter {
+    private var sink: ByteSink
+    private let outputName: String
+    private let table: String
+    /// The rows not yet moved to `spill`.
+    private var rows = ByteSink()
+    private let spill: RowSpill
+    /// The field keys in the order they first had a value: their columns, in order.
+    private var keys: [String] = []
+    private var keyIndex: [ExactText: Int] = [:]
+    /// The kinds of value each key's column holds (`OwnTable.kind(of:)`).
+    private var kinds: [Set<String>] = []
+    /// For each column, the item's field that gives its value (-1: none), while a row is made.
+    private var slots: [Int] = []
+    /// From which row on how many field columns were written: starts of runs, in order.
+    private var fieldColumns: [(row: Int, count: Int)] = [(0, 0)]
+    /// Where each row's values end, before `);`, in the rows' bytes.
+    private var rowEnds: [Int] = []
+    /// For each level of the items being written: the id of its last item, and how many
+    /// items the level has had (the next one's position).
+    private var levels: [(id: RowID, count: Int)] = []
+    /// The next row's id.
+    private var nextID = RowID()
+    private var metadata: [Field] = []
+    private var losses = LossLog()
+    /// `INSERT INTO table VALUES(`.
+    private let rowPrefix: [UInt8]
+    /// The last section written and its literal: items of a section follow one another.
+    private var lastSection = ""
+    private var lastSectionLiteral: [UInt8] = Array("''".utf8)
+    /// The custom statuses written and their literals.
+    private var customStatusLiterals: [Unicode.Scalar: [UInt8]] = [:]
+
+    init(sink: ByteSink, outputName: String, table: String = ListTable.ownName, spillDirectory: String? = nil) {
+        self.sink = sink
+        self.outputName = outputName
+        self.table = table
+        spill = RowSpill(directory: spillDirectory ?? NSTemporaryDirectory())
+        rowPrefix = Array("INSERT INTO \(OwnTable.reference(table)) VALUES(".utf8)
+    }
+
+    mutating func begin(metadata: [Field]) { self.metadata = metadata }
+    mutating func end() {}
+
+    var takesPlainNames: Bool { true }
+
+    /// Writes the start of an item's row at `depth` (taken as one below the item before when
+    /// it is deeper, as `ListBuilder` takes it): its id, parent and position, and the `,`
+    /// before its name.
+    private mutating func startRow(depth: Int) {
+        let depth = min(max(depth, 0), levels.count)
+        if levels.count > depth + 1 { levels.removeLast(levels.count - depth - 1) }
+        if levels.count == depth { levels.append((nextID, 0)) }
+        let id = nextID
+        nextID.increment()
+        let position = levels[depth].count
+        levels[depth] = (id, position + 1)
+        let parent = depth > 0 ? levels[depth - 1].id : nil
+        rowPrefix.withUnsafeBufferPointer { prefix in
+            rows.write(upTo: prefix.count + 64) { start in
+                var pen = BytePen(at: start)
+                pen.put(prefix)
+                id.write(to: &pen)
+                pen.put(byte: UInt8(ascii: ","))
+                if let parent { parent.write(to: &pen) } else { pen.put("NULL") }
+                pen.put(byte: UInt8(ascii: ","))
+                pen.decimal(position)
+                pen.put(byte: UInt8(ascii: ","))
+                return start.distance(to: pen.at)
+            }
+        }
+    }
+
+    /// The checked, status and section columns.
+    private mutating func writeStatus(_ status: TodoStatus, section: String?) {
+        if case .custom(let s) = status {
+            if customStatusLiterals[s] == nil { customStatusLiterals[s] = Self.literal(String(s)) }
+            rows.write(static: ",0,")
+            customStatusLiterals[s]!.withUnsafeBufferPointer { rows.write($0) }
+            rows.write(byte: UInt8(ascii: ","))
+        } else {
+            rows.write(static: status == .done ? ",1,NULL," : ",0,NULL,")
+        }
+        guard let section else { return rows.write(static: "NULL") }
+        if section != lastSection {
+            lastSection = section
+            lastSectionLiteral = Self.literal(section)
+        }
+        lastSectionLiteral.withUnsafeBufferPointer { rows.write($0) }
+    }
+
+    private static func literal(_ text: String) -> [UInt8] {
+        var literal = ByteSink()
+        SQLValue.text(text).writeLiteral(to: &literal)
+        return literal.buffer
+    }
+
+    private mutating func endRow() throws {
+        rowEnds.append(spill.count + rows.byteCount)
+        rows.write(static: ");\n")
+        try spill.takeIfLarge(&rows)
+    }
+
+    mutating func item(_ item: TodoItem, depth: Int) throws {
+        startRow(depth: depth)
+        // Keys first: a key's first value gives it a column, in this row already. Each
+        // column takes the first field with its key (`value(exactKey:)`).
+        for (i, field) in item.fields.enumerated() {
+            let key = ExactText(field.key)
+            var column = keyIndex[key]
+            if column == nil && field.value != .null {
+                column = keys.count
+                keyIndex[key] = keys.count
+                keys.append(field.key)
+                kinds.append([])
+                slots.append(-1)
+                if fieldColumns.last!.row == rowEnds.count {
+                    fieldColumns[fieldColumns.count - 1].count = keys.count
+                } else {
+                    fieldColumns.append((rowEnds.count, keys.count))
+                }
+            }
+            if let column {
+                if field.value != .null { kinds[column].insert(OwnTable.kind(of: field.value)) }
+                if slots[column] < 0 { slots[column] = i }
+            }
+            let levels = self.levels
+            losses.note(field.value, key: column) {
+                ItemPositions.describe(levels.map { String($0.count) }.joined(separator: "."), item)
+            }
+        }
+        SQLValue.text(item.name).writeLiteral(to: &rows)
+        writeStatus(item.status, section: item.section)
+        for column in slots.indices {
+            rows.write(byte: UInt8(ascii: ","))
+            if slots[column] >= 0 {
+                OwnTable.sqlValue(item.fields[slots[column]].value).writeLiteral(to: &rows)
+                slots[column] = -1
+            } else {
+                rows.write(static: "NULL")
+            }
+        }
+        try endRow()
+    }
+
+    mutating func item(plainName: UnsafeBufferPointer<UInt8>, status: TodoStatus, section: String?, depth: Int) throws {
+        startRow(depth: depth)
+        let section = depth == 0 ? section : nil
+        if !ByteScan.containsSQLSpecial(plainName) {
+            // The common item: its name, status, section and empty fields in one write.
+            if let section, section != lastSection {
+                lastSection = section
+                lastSectionLiteral = Self.literal(section)
+            }
+            var statusLiteral: [UInt8] = []
+            if case .custom(let s) = status {
+                if customStatusLiterals[s] == nil { customStatusLiterals[s] = Self.literal(String(s)) }
+                statusLiteral = customStatusLiterals[s]!
+            }
+            let nulls = keys.count
+            lastSectionLiteral.withUnsafeBufferPointer { sectionLiteral in
+                let size = plainName.count + 11 + statusLiteral.count + sectionLiteral.count + 5 * nulls
+                rows.write(upTo: size) { start in
+                    var pen = BytePen(at: start)
+                    pen.put(byte: UInt8(ascii: "'"))
+                    pen.put(plainName)
+                    if case .custom = status {
+                        pen.put("',0,")
+                        statusLiteral.withUnsafeBufferPointer { pen.put($0) }
+                        pen.put(byte: UInt8(ascii: ","))
+                    } else {
+                        pen.put(status == .done ? "',1,NULL," : "',0,NULL,")
+                    }
+                    if section != nil { pen.put(sectionLiteral) } else { pen.put("NULL") }
+                    for _ in 0..<nulls { pen.put(",NULL") }
+                    return start.distance(to: pen.at)
+                }
+            }
+            return try endRow()
+        }
+        SQLValue.text(String(decoding: plainName, as: UTF8.self)).writeLiteral(to: &rows)
+        writeStatus(status, section: section)
+        for _ in keys.indices { rows.write(static: ",NULL") }
+        try endRow()
+    }
+
+    mutating func finish() throws -> Written {
+        var kindsByKey: [ExactText: Set<String>] = [:]
+        for (key, kinds) in zip(keys, kinds) { kindsByKey[ExactText(key)] = kinds }
+        let own = OwnTable(keys: keys, kinds: kindsByKey, name: table)
+        try own.checkColumnNames()
+        sink.write("PRAGMA foreign_keys=OFF;\nBEGIN TRANSACTION;\n")
+        sink.write(own.createStatement + ";\n")
+        // Rows before the last key's first value lack the columns added after them.
+        let all = keys.count
+        var at = 0
+        let total = spill.count + rows.byteCount
+        try spill.reading(after: rows) { read in
+            var run = 0
+            for row in 0..<fieldColumns.last!.row {
+                while fieldColumns[run + 1].row <= row { run += 1 }
+                read(at, rowEnds[row], &sink)
+                for _ in fieldColumns[run].count..<all { sink.write(static: ",NULL") }
+                at = rowEnds[row]
+            }
+            read(at, total, &sink)
+        }
+        sink.write("COMMIT;\n")
+        var written = Written(bytes: try sink.finish(path: outputName))
+        if !metadata.isEmpty { written.warnings.append(.metadataLeftOut(metadata, by: "an SQL dump")) }
+        written.warnings += losses.warnings(declaredTypes: own.fieldColumnTypes)
+        return written
+    }
+}
+
+/// A row's id as its decimal digits, which count up as rows are added: making them from the
+/// number for every row (and its parent) was most of writing a row's numbers.
+private struct RowID {
+    /// The digits, right-aligned in 24 bytes (an id has at most 19), zeros before them.
+    private var words: (UInt64, UInt64, UInt64) = (0x3030_3030_3030_3030, 0x3030_3030_3030_3030, 0x3130_3030_3030_3030)
+    /// Where the first digit is.
+    private var first = 23
+
+    /// The next id.
+    mutating func increment() {
+        withUnsafeMutableBytes(of: &words) { raw in
+            var i = 23
+            while raw[i] == UInt8(ascii: "9") {
+                raw[i] = UInt8(ascii: "0")
+                i -= 1
+            }
+            raw[i] += 1
+            first = min(first, i)
+        }
+    }
+
+    @inline(__always)
+    func write(to pen: inout BytePen) {
+        withUnsafeBytes(of: words) { raw in
+            pen.put(
+                UnsafeBufferPointer(
+                    start: raw.baseAddress!.assumingMemoryBound(to: UInt8.self) + first, count: 24 - first))
+        }
+    }
+}
+
+/// The rows of a dump moved out of memory: an unlinked temporary file, made once they
+/// are many.
+private final class RowSpill {
+    /// Bytes moved to the file.
+    private(set) var count = 0
+    private var file: Int32 = -1
+    private let directory: String
+    private static let threshold = 4 << 20
+
+    init(directory: String) { self.directory = directory }
+
+    deinit { if file >= 0 { close(file) } }
+
+    private func failure(_ code: Int32) -> ConversionError {
+        .io(path: directory, reason: "a temporary file for the rows: " + String(cString: strerror(code)))
+    }
+
+    /// Moves the rows in `rows` to the file, once there are many.
+    func takeIfLarge(_ rows: inout ByteSink) throws {
+        guard rows.byteCount >= Self.threshold else { return }
+        if file < 0 {
+            let path = (directory.hasSuffix("/") ? directory : directory + "/") + ".todofmt-rows-XXXXXX"
+            var template = Array(path.utf8CString)
+            file = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
+            guard file >= 0 else { throw failure(errno) }
+            template.withUnsafeBufferPointer { _ = unlink($0.baseAddress!) }
+        }
+        try rows.withBytes { bytes in
+            var done = 0
+            while done < bytes.count {
+                let n = Foundation.write(file, bytes.baseAddress! + done, bytes.count - done)
+                if n < 0 && errno == EINTR { continue }
+                guard n > 0 else { throw failure(n < 0 ? errno : EIO) }
+                done += n
+            }
+        }
+        count += rows.byteCount
+        rows.truncate(to: 0)
+    }
+
+    /// Calls `body` with a function that writes the rows' bytes from one offset to another
+    /// (the file's, then those of `rows` after them) into a sink; offsets must not go back.
+    func reading(after rows: ByteSink, _ body: (_ read: (Int, Int, inout ByteSink) -> Void) throws -> Void) throws {
+        let chunkSize = 1 << 20
+        let chunk = UnsafeMutablePointer<UInt8>.allocate(capacity: file >= 0 ? chunkSize : 0)
+        defer { chunk.deallocate() }
+        var chunkStart = 0
+        var chunkCount = 0
+        var error: Int32 = 0
+        let spilled = count
+        try rows.withBytes { memory in
+            try body { from, to, out in
+                var from = from
+                while from < min(to, spilled) && error == 0 {
+                    if from < chunkStart || from >= chunkStart + chunkCount {
+                        chunkStart = from
+                        chunkCount = 0
+                        let want = min(chunkSize, spilled - from)
+                        while chunkCount < want {
+                            let n = pread(file, chunk + chunkCount, want - chunkCount, off_t(from + chunkCount))
+                            if n < 0 && errno == EINTR { continue }
+                            guard n > 0 else {
+                                error = n < 0 ? errno : EIO
+                                return
+                            }
+                            chunkCount += n
+                        }
+                    }
+                    let end = min(to, spilled, chunkStart + chunkCount)
+                    out.write(UnsafeBufferPointer(start: chunk + (from - chunkStart), count: end - from))
+                    from = end
+                }
+                if from < to { out.write(UnsafeBufferPointer(rebasing: memory[(from - spilled)..<(to - spilled)])) }
+            }
+        }
+        if error != 0 { throw failure(error) }
+    }
+}
+
+/// What the rows' values lose in SQLite (`SQLiteValueLoss`), noted as they are written.
+/// Whether -0.0 becomes 0 depends on its column's type, known only at the end: those are
+/// noted per column, and every warning takes its place by the first value it concerns.
+private struct LossLog {
+    private var log = WarningLog()
+    /// For each warning of `log`, the value it first concerned.
+    private var firstAt: [Int] = []
+    /// -0.0 values by column (field key index): how many, and the first's number and item.
+    private var negativeZeros: [Int: (count: Int, first: Int, item: String)] = [:]
+    private var values = 0
+
+    mutating func note(_ value: FieldValue, key: Int?, item: () -> String) {
+        values += 1
+        if case .double(let d) = value, d == 0, d.sign == .minus, let key {
+            if negativeZeros[key] == nil { negativeZeros[key] = (0, values, item()) }
+            negativeZeros[key]!.count += 1
+            return
+        }
+        let before = log.warnings.count
+        SQLiteValueLoss.note(value, declaredType: "", in: &log, item: item)
+        if log.warnings.count > before { firstAt.append(values) }
+    }
+
+    /// The warnings, given the field columns' declared types (by key index).
+    func warnings(declaredTypes: [String]) -> [ConversionWarning] {
+        var found = zip(firstAt, log.warnings).map { (at: $0, warning: $1) }
+        var zeros: (count: Int, first: Int, item: String)? = nil
+        for (key, noted) in negativeZeros.sorted(by: { $0.value.first < $1.value.first })
+        where SQLiteValueLoss.hasNumericAffinity(declaredTypes[key]) {
+            zeros = zeros.map { ($0.count + noted.count, $0.first, $0.item) } ?? noted
+        }
+        if let zeros {
+            var probe = WarningLog()
+            SQLiteValueLoss.note(.double(-0.0), declaredType: "REAL", in: &probe) { zeros.item }
+            var warning = probe.warnings[0]
+            warning.count = zeros.count
+            found.append((zeros.first, warning))
+        }
+        return found.sorted { $0.at < $1.at }.map(\.warning)
+    }
+}

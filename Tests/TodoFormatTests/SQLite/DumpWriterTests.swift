@@ -1,0 +1,125 @@
+import Foundation
+import Testing
+
+@testable import TodoFormat
+
+/// A new SQL dump is written as the items stream (`DumpWriter`): its rows wait, in memory and
+/// then in a temporary file, until the table's columns are known, and rows from before a
+/// key's first value get its column's `NULL` as they are copied. The dump must be what the
+/// sqlite3 shell's `.dump` prints for the database todofmt writes from the same list.
+@Suite("SQL dumps written as the items stream")
+struct DumpWriterTests {
+    static let checklist = """
+        # Home
+        - [ ] Milk it's "whole"
+          - [x] Eggs
+            - [/] Brown [prio:: 2]
+        - [-] Café 日本語 😀
+        - [ ] Bread [prio:: high] [n:: 1.5]
+        # Work
+        - [x] Mail [prio:: 3] [late:: yes] [when:: 2026-01-02T09:00:00Z]
+          - [ ] Reply [n:: -0.25]
+        - [ ] Last
+
+        """
+
+    /// The dump todofmt writes for the checklist, and the shell's dump of the database
+    /// todofmt writes for it.
+    static func dumps(of checklist: String, in directory: TemporaryDirectory) throws -> (todofmt: String, shell: String)
+    {
+        let source = directory.path("list.md")
+        try checklist.write(toFile: source, atomically: false, encoding: .utf8)
+        _ = try Conversion(input: .at(source), output: .at(directory.path("list.sql"))).run()
+        _ = try Conversion(input: .at(source), output: .at(directory.path("list.db"))).run()
+        return (
+            try String(contentsOfFile: directory.path("list.sql"), encoding: .utf8),
+            try Databases.dump(directory.path("list.db"))
+        )
+    }
+
+    @Test("a dump is the shell's dump of todofmt's database, columns added late included")
+    func sameAsShell() throws {
+        let directory = try TemporaryDirectory()
+        let (dump, shell) = try Self.dumps(of: Self.checklist, in: directory)
+        #expect(dump == shell)
+        // Rows before `late` first had a value have its column too, empty.
+        #expect(
+            dump.contains(
+                "INSERT INTO todo_items VALUES(1,NULL,0,'Milk it''s \"whole\"',0,NULL,'Home',NULL,NULL,NULL,NULL);"
+            ))
+        #expect(try TodoList(contentsOf: .file(directory.path("list.sql"))) == TodoList(markdown: Self.checklist))
+    }
+
+    @Test("rows past the memory the writer keeps go through a temporary file, and none is left beside the dump")
+    func manyRows() throws {
+        let directory = try TemporaryDirectory()
+        // About 7 MB of rows; a key first has a value in the last item.
+        var lines = (1...60_000).map { "- [\($0 % 3 == 0 ? "x" : " ")] Item \($0) with a name long enough to fill" }
+        lines.append("  - [ ] Nested last [key:: 1]")
+        let (dump, shell) = try Self.dumps(of: lines.joined(separator: "\n") + "\n", in: directory)
+        #expect(dump == shell)
+        #expect(dump.hasSuffix("INSERT INTO todo_items VALUES(60001,60000,0,'Nested last',0,NULL,NULL,1);\nCOMMIT;\n"))
+        #expect(
+            dump.contains(
+                "INSERT INTO todo_items VALUES(7,NULL,6,'Item 7 with a name long enough to fill',0,NULL,NULL,NULL);"))
+        #expect(
+            try FileManager.default.contentsOfDirectory(atPath: directory.url.path).sorted() == [
+                "list.db", "list.md", "list.sql",
+            ])
+    }
+
+    @Test("what SQLite cannot give back is warned of as for a database, each warning by its first item")
+    func warnings() throws {
+        let directory = try TemporaryDirectory()
+        let json = directory.path("in.json")
+        try """
+        [{"name": "a", "fields": {"z": 1.5}},
+         {"name": "b", "fields": {"big": 123456789012345678901234, "z": -0.0, "gone": null}},
+         {"name": "c", "fields": {"t": "x", "w": -0.0, "z": -0.0}},
+         {"name": "d", "fields": {"t": -0.0}}]
+        """.write(toFile: json, atomically: false, encoding: .utf8)
+        let dump = try Conversion(input: .at(json), output: .at(directory.path("x.sql"))).run()
+        let database = try Conversion(input: .at(json), output: .at(directory.path("x.db"))).run()
+        #expect(dump == database)
+        #expect(dump.map(\.count) == [1, 3, 1])
+        #expect(dump.map(\.firstItem) == ["2 b", "2 b", "2 b"])
+        // -0.0 only where the column converts reals (`z`, `w`), not in the mixed column `t`.
+        #expect(
+            dump[0].message.contains("64 bits") && dump[1].message.contains("-0.0") && dump[2].message.contains("null"))
+    }
+
+    /// The streamed write of the checklist at `source` into the dump at `path`; nil where
+    /// it does not apply.
+    static func streamed(_ source: String, into path: String) throws -> PendingWrite? {
+        try SQLDumpFormat().update(Input(file: path), options: ListOptions()) { writer in
+            _ = try MarkdownFormat().read(
+                Input(file: source), options: ListOptions(), into: &writer, leavingOutTextFor: .sql)
+        }
+    }
+
+    @Test("writing a list into a dump that already holds it leaves the file as it was")
+    func unchanged() throws {
+        let directory = try TemporaryDirectory()
+        let source = directory.path("list.md")
+        try Self.checklist.write(toFile: source, atomically: false, encoding: .utf8)
+        let path = directory.path("list.sql")
+        _ = try Conversion(input: .at(source), output: .at(path)).run()
+        let before = try FileManager.default.attributesOfItem(atPath: path)
+        let bytes = try Data(contentsOf: URL(fileURLWithPath: path))
+        let pending = try #require(try Self.streamed(source, into: path))
+        #expect(pending.warnings.isEmpty)
+        try pending.commit()
+        let after = try FileManager.default.attributesOfItem(atPath: path)
+        #expect(after[.systemFileNumber] as? Int == before[.systemFileNumber] as? Int)
+        #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == bytes)
+
+        // A changed list, or one with a value the table changes (-0.0 stored as 0), is not
+        // written this way: loading the dump and writing the list into it decides.
+        try (Self.checklist + "- [ ] More\n").write(toFile: source, atomically: false, encoding: .utf8)
+        #expect(try Self.streamed(source, into: path) == nil)
+        try "- [ ] Zero [z:: -0.0]\n".write(toFile: source, atomically: false, encoding: .utf8)
+        try FileManager.default.removeItem(atPath: path)
+        _ = try Conversion(input: .at(source), output: .at(path)).run()
+        #expect(try Self.streamed(source, into: path) == nil)
+    }
+}
