@@ -42,8 +42,18 @@ struct DumpWriter: ListWriter {
     /// The custom statuses written and their literals.
     private var customStatusLiterals: [Unicode.Scalar: [UInt8]] = [:]
 
-    init(sink: ByteSink, outputName: String, table: String = ListTable.ownName, spillDirectory: String? = nil) {
+    /// What `finish` learns that a write into an existing dump needs to know.
+    final class Facts {
+        var remakesTable = false
+    }
+    private let facts: Facts?
+
+    init(
+        sink: ByteSink, outputName: String, table: String = ListTable.ownName, spillDirectory: String? = nil,
+        facts: Facts? = nil
+    ) {
         self.sink = sink
+        self.facts = facts
         self.outputName = outputName
         self.table = table
         spill = RowSpill(directory: spillDirectory ?? NSTemporaryDirectory())
@@ -109,7 +119,7 @@ struct DumpWriter: ListWriter {
     private mutating func endRow() throws {
         rowEnds.append(spill.count + rows.byteCount)
         rows.write(static: ");\n")
-        try spill.takeIfLarge(&rows)
+        spill.takeIfLarge(&rows)
     }
 
     mutating func item(_ item: TodoItem, depth: Int) throws {
@@ -124,7 +134,8 @@ struct DumpWriter: ListWriter {
                 keyIndex[key] = keys.count
                 keys.append(field.key)
                 kinds.append([])
-                slots.append(-1)
+                // The column's value is the item's first with the key, a null before it too.
+                slots.append(item.fields[..<i].firstIndex { $0.key.utf8.elementsEqual(field.key.utf8) } ?? -1)
                 if fieldColumns.last!.row == rowEnds.count {
                     fieldColumns[fieldColumns.count - 1].count = keys.count
                 } else {
@@ -195,6 +206,14 @@ struct DumpWriter: ListWriter {
         try endRow()
     }
 
+    /// Whether loading this dump and writing the same list into its table would make the
+    /// table again (`OwnTable.update(in:table:)`): a key whose values are of several kinds,
+    /// one of them a boolean, a date or JSON, which a column of no type does not give back as
+    /// such. Every row is then written again, as the shell spells it.
+    var remakesTable: Bool {
+        kinds.contains { $0.count > 1 && !$0.isDisjoint(with: ["BOOLEAN", "DATETIME", "JSON"]) }
+    }
+
     mutating func finish() throws -> Written {
         var kindsByKey: [ExactText: Set<String>] = [:]
         for (key, kinds) in zip(keys, kinds) { kindsByKey[ExactText(key)] = kinds }
@@ -220,6 +239,7 @@ struct DumpWriter: ListWriter {
         var written = Written(bytes: try sink.finish(path: outputName))
         if !metadata.isEmpty { written.warnings.append(.metadataLeftOut(metadata, by: "an SQL dump")) }
         written.warnings += losses.warnings(declaredTypes: own.fieldColumnTypes)
+        facts?.remakesTable = remakesTable
         return written
     }
 }
@@ -262,6 +282,8 @@ private final class RowSpill {
     private(set) var count = 0
     private var file: Int32 = -1
     private let directory: String
+    /// Whether the file could not be made or written: the rows stay in memory.
+    private var failed = false
     private static let threshold = 4 << 20
 
     init(directory: String) { self.directory = directory }
@@ -272,24 +294,47 @@ private final class RowSpill {
         .io(path: directory, reason: "a temporary file for the rows: " + String(cString: strerror(code)))
     }
 
-    /// Moves the rows in `rows` to the file, once there are many.
-    func takeIfLarge(_ rows: inout ByteSink) throws {
-        guard rows.byteCount >= Self.threshold else { return }
+    /// Moves the rows in `rows` to the file, once there are many. Where no file can be made
+    /// or written (no room, no temporary directory) they stay in memory, as they did before
+    /// the file was made: the file only spares memory.
+    func takeIfLarge(_ rows: inout ByteSink) {
+        guard rows.byteCount >= Self.threshold, !failed else { return }
         if file < 0 {
             let path = (directory.hasSuffix("/") ? directory : directory + "/") + ".todofmt-rows-XXXXXX"
             var template = Array(path.utf8CString)
-            file = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
-            guard file >= 0 else { throw failure(errno) }
+            var made = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
+            guard made >= 0 else {
+                failed = true
+                return
+            }
             template.withUnsafeBufferPointer { _ = unlink($0.baseAddress!) }
+            // Not as standard input, output or error, when one of those is closed: what is
+            // written there would go into this file.
+            if made <= 2 {
+                let moved = fcntl(made, F_DUPFD_CLOEXEC, 3)
+                close(made)
+                made = moved
+                guard made >= 0 else {
+                    failed = true
+                    return
+                }
+            }
+            file = made
         }
-        try rows.withBytes { bytes in
+        let written = rows.withBytes { bytes in
             var done = 0
             while done < bytes.count {
                 let n = Foundation.write(file, bytes.baseAddress! + done, bytes.count - done)
                 if n < 0 && errno == EINTR { continue }
-                guard n > 0 else { throw failure(n < 0 ? errno : EIO) }
+                guard n > 0 else { return false }
                 done += n
             }
+            return true
+        }
+        // (Bytes a failed write left in the file past `count` are never read.)
+        guard written else {
+            failed = true
+            return
         }
         count += rows.byteCount
         rows.truncate(to: 0)

@@ -72,29 +72,47 @@ struct SQLDumpFormat: ListFormat {
         return DumpWriter(sink: output.makeSink(), outputName: output.name, table: table, spillDirectory: directory)
     }
 
-    /// `update(_:with:options:)` for a list that a reader hands to `read` as it reads it,
-    /// where that changes nothing: the list goes through a new dump's writer whose bytes are
-    /// compared with the file's, and where they are the same the file is left as it is, as
-    /// loading the dump and writing the list into it would leave it. Nil (nothing written)
-    /// where they differ, or where a value the table cannot give back as it was (-0.0, an
-    /// integer past 64 bits, a null field) would make that write change a row that reads
-    /// back otherwise: the caller builds the list and calls `update`.
+    /// `update(_:with:options:)` for a list that a reader hands to `read` as it reads it, into
+    /// a dump laid out as todofmt writes one: the list goes through a new dump's writer whose
+    /// bytes are compared with the file's; where they are the same the file is left as it
+    /// is, as loading the dump and writing the list into it would leave it, and where they
+    /// differ only the run of rows between is written again (`DumpStreamedUpdate`). Nil
+    /// (nothing written) where that does not apply, or where a value the table cannot give
+    /// back as it was (-0.0, an integer past 64 bits, a null field) would make that write
+    /// change a row that reads back otherwise: the caller builds the list and calls `update`.
     func update(
         _ existing: Input, options: ListOptions, streaming read: (inout any ListWriter) throws -> Void
     ) throws -> PendingWrite? {
         guard let path = existing.path, let mapped = MappedFile(path: path) else { return nil }
         let comparison = ByteComparison(mapped.bytes)
         let directory = (path as NSString).deletingLastPathComponent
+        let table = options.table ?? ListTable.ownName
+        let facts = DumpWriter.Facts()
         var writer = DepthLimitedWriter.guarding(
             DumpWriter(
-                sink: ByteSink(comparingWith: comparison), outputName: existing.name,
-                table: options.table ?? ListTable.ownName, spillDirectory: directory.isEmpty ? "." : directory),
+                sink: ByteSink(comparingWith: comparison), outputName: existing.name, table: table,
+                spillDirectory: directory.isEmpty ? "." : directory, facts: facts),
             format: .sql)
         try read(&writer)
         let written = try writer.finish()
-        guard comparison.isSame, !written.warnings.contains(where: { $0.firstItem != nil && $0.kind != .fields })
+        let update = DumpStreamedUpdate(table: table)
+        guard !written.warnings.contains(where: { $0.firstItem != nil && $0.kind != .fields }), !facts.remakesTable,
+            update.headerLoads(mapped.bytes)
         else { return nil }
-        return PendingWrite(warnings: written.warnings, commit: {}, discard: {})
+        if comparison.isSame { return PendingWrite(warnings: written.warnings, commit: {}, discard: {}) }
+        guard let patch = update.patched(comparison) else { return nil }
+        let output = try Output.file(path)
+        do {
+            var sink = output.makeSink()
+            sink.write(UnsafeBufferPointer(rebasing: mapped.bytes[..<patch.start]))
+            patch.text.withUnsafeBufferPointer { sink.write($0) }
+            sink.write(UnsafeBufferPointer(rebasing: mapped.bytes[patch.end...]))
+            _ = try sink.finish(path: output.name)
+        } catch {
+            output.discard()
+            throw error
+        }
+        return PendingWrite(warnings: written.warnings, commit: output.commit, discard: output.discard)
     }
 
     /// Updates the dump as its database would be updated (`SQLiteFormat.write`): the dump

@@ -50,6 +50,14 @@ struct DumpWriterTests {
         #expect(try TodoList(contentsOf: .file(directory.path("list.sql"))) == TodoList(markdown: Self.checklist))
     }
 
+    @Test("a key given twice, null first, is null in its column, as the database has it")
+    func nullFirst() throws {
+        let directory = try TemporaryDirectory()
+        let (dump, shell) = try Self.dumps(of: "- [ ] x [k:: null] [k:: 1]\n- [ ] y [k:: 2]\n", in: directory)
+        #expect(dump == shell)
+        #expect(dump.contains("VALUES(1,NULL,0,'x',0,NULL,NULL,NULL);"))
+    }
+
     @Test("rows past the memory the writer keeps go through a temporary file, and none is left beside the dump")
     func manyRows() throws {
         let directory = try TemporaryDirectory()
@@ -113,13 +121,115 @@ struct DumpWriterTests {
         #expect(after[.systemFileNumber] as? Int == before[.systemFileNumber] as? Int)
         #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == bytes)
 
-        // A changed list, or one with a value the table changes (-0.0 stored as 0), is not
-        // written this way: loading the dump and writing the list into it decides.
-        try (Self.checklist + "- [ ] More\n").write(toFile: source, atomically: false, encoding: .utf8)
-        #expect(try Self.streamed(source, into: path) == nil)
+        // A list with a value the table changes (-0.0 stored as 0) is not written this way:
+        // loading the dump and writing the list into it decides.
         try "- [ ] Zero [z:: -0.0]\n".write(toFile: source, atomically: false, encoding: .utf8)
         try FileManager.default.removeItem(atPath: path)
         _ = try Conversion(input: .at(source), output: .at(path)).run()
         #expect(try Self.streamed(source, into: path) == nil)
+    }
+}
+
+/// Writing a checklist into a dump todofmt wrote, edited since, by comparing the new dump's
+/// bytes with the file's (`DumpStreamedUpdate`): each edit must give the bytes that loading
+/// the dump and writing the list into it gives (`update(_:with:options:)`).
+@Suite("Streamed writes into existing SQL dumps")
+struct DumpStreamedUpdateTests {
+    /// The checklist at `source` written into the dump at `path` as it streams (nil where
+    /// that does not apply), and into a copy at `wholePath` by loading it.
+    static func both(_ source: String, into path: String, whole wholePath: String) throws -> PendingWrite? {
+        try FileManager.default.copyItem(atPath: path, toPath: wholePath)
+        let list = try TodoList(contentsOf: .file(source))
+        try SQLDumpFormat().update(Input(file: wholePath), with: list, options: ListOptions()).commit()
+        let pending = try DumpWriterTests.streamed(source, into: path)
+        try pending?.commit()
+        return pending
+    }
+
+    @Test(
+        "each edit gives the bytes of the write that loads the dump", arguments: StreamedUpdateTests.edits.map(\.name))
+    func sameAsLoaded(name: String) throws {
+        let directory = try TemporaryDirectory()
+        let base = directory.path("base.md")
+        // Values the shell spells as todofmt does, in rows that change: no reals or line breaks.
+        let checklist = StreamedUpdateTests.base.replacingOccurrences(
+            of: "[due:: 2026-01-02T09:00:00Z]", with: "[due:: soon]")
+        try checklist.write(toFile: base, atomically: false, encoding: .utf8)
+        let path = directory.path("list.sql")
+        _ = try Conversion(input: .at(base), output: .at(path)).run()
+        try FileManager.default.copyItem(atPath: path, toPath: directory.path("base.sql"))
+        let edit = StreamedUpdateTests.edits.first { $0.name == name }!.edit
+        let edited = directory.path("edited.md")
+        try edit(checklist.components(separatedBy: "\n")).joined(separator: "\n").write(
+            toFile: edited, atomically: false, encoding: .utf8)
+        let whole = directory.path("whole.sql")
+        let pending = try Self.both(edited, into: path, whole: whole)
+        if pending == nil {
+            try SQLDumpFormat().update(
+                Input(file: path), with: TodoList(contentsOf: .file(edited)), options: ListOptions()
+            )
+            .commit()
+        }
+        #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == Data(contentsOf: URL(fileURLWithPath: whole)))
+        // Every edit is written so but where the table's columns change (a key's only value
+        // gone, or of another kind): the new dump differs before its first row.
+        _ = try Conversion(input: .at(edited), output: .at(directory.path("new.sql"))).run()
+        func create(_ path: String) throws -> String? {
+            try String(contentsOfFile: path, encoding: .utf8).split(separator: "\n").first { $0.hasPrefix("CREATE") }
+                .map(String.init)
+        }
+        #expect((pending != nil) == (try create(directory.path("new.sql")) == create(directory.path("base.sql"))))
+        #expect(
+            try TodoList(contentsOf: .file(path)).flattened().map(\.item.name)
+                == TodoList(contentsOf: .file(edited)).flattened().map(\.item.name))
+    }
+
+    @Test("checking one item of many changes one line")
+    func oneLine() throws {
+        let directory = try TemporaryDirectory()
+        let lines = (1...500).map { "- [ ] Item \($0) [n:: \($0)]" }
+        let source = directory.path("list.md")
+        try (lines.joined(separator: "\n") + "\n").write(toFile: source, atomically: false, encoding: .utf8)
+        let path = directory.path("list.sql")
+        _ = try Conversion(input: .at(source), output: .at(path)).run()
+        let before = try String(contentsOfFile: path, encoding: .utf8)
+        try (StreamedUpdateTests.set(lines, 249, "- [x] Item 250 [n:: 250]").joined(separator: "\n") + "\n").write(
+            toFile: source, atomically: false, encoding: .utf8)
+        #expect(try Self.both(source, into: path, whole: directory.path("whole.sql")) != nil)
+        let after = try String(contentsOfFile: path, encoding: .utf8)
+        let changed = zip(before.split(separator: "\n"), after.split(separator: "\n")).filter { $0 != $1 }
+        #expect(changed.map(\.1) == ["INSERT INTO todo_items VALUES(250,NULL,249,'Item 250',1,NULL,NULL,250);"])
+        #expect(after == (try String(contentsOfFile: directory.path("whole.sql"), encoding: .utf8)))
+    }
+
+    @Test(
+        "rows the loading write would write otherwise, or cannot tell apart, are left to it",
+        arguments: [
+            // A real in a changed row: the shell writes 20 digits.
+            ("- [ ] A [n:: 1.5]\n- [ ] B\n", "- [x] A [n:: 1.5]\n- [ ] B\n", nil as String?),
+            // A date written otherwise in the file: the same value.
+            (
+                "- [ ] A [d:: 2026-01-02T09:00:00Z]\n", "- [x] A [d:: 2026-01-02T09:00:00Z]\n",
+                "'2026-01-02T10:00:00+01:00'"
+            ),
+            // A number written otherwise.
+            ("- [ ] A [n:: 7]\n", "- [x] A [n:: 7]\n", "07"),
+            // Another spacing.
+            ("- [ ] A\n- [ ] B\n", "- [x] A\n- [ ] B\n", "1, NULL"),
+        ])
+    func givesUp(before: String, after: String, respell: String?) throws {
+        let directory = try TemporaryDirectory()
+        let source = directory.path("list.md")
+        try before.write(toFile: source, atomically: false, encoding: .utf8)
+        let path = directory.path("list.sql")
+        _ = try Conversion(input: .at(source), output: .at(path)).run()
+        if let respell {
+            var text = try String(contentsOfFile: path, encoding: .utf8)
+            let original = ["'2026-01-02T09:00:00Z'", "7);", "1,NULL"].first { text.contains($0) }!
+            text = text.replacingOccurrences(of: original, with: original.hasSuffix(");") ? respell + ");" : respell)
+            try text.write(toFile: path, atomically: false, encoding: .utf8)
+        }
+        try after.write(toFile: source, atomically: false, encoding: .utf8)
+        #expect(try Self.both(source, into: path, whole: directory.path("whole.sql")) == nil)
     }
 }
