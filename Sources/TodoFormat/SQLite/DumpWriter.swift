@@ -6,7 +6,8 @@ import Foundation
 /// The dump's `CREATE TABLE` comes first but depends on every item (a column for each field
 /// key, typed by all its values), so the rows are written as they come into a buffer that
 /// goes to an unlinked temporary file once it is large (holding the rows of a million items
-/// in memory would be more than twice the checklist they came from), and follow the header
+/// in memory would be more than twice the checklist they came from; where no such file can
+/// be made or written, they stay in memory), and follow the header
 /// at the end. Rows written before a key first had a value lack its column: their missing
 /// trailing `NULL`s are put in as the rows are copied (columns are only ever added last).
 struct DumpWriter: ListWriter {
