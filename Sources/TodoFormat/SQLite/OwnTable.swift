@@ -44,7 +44,9 @@ struct OwnTable {
             ("status", "TEXT"),
             ("section", "TEXT"),
         ]
-        var taken = Set(columns.map { Self.folded($0.name) })
+        // The rowid's names too: a column so named hides the row's id from SQL (which the
+        // write into an existing dump relies on).
+        var taken = Set(columns.map { Self.folded($0.name) } + Self.rowIDNames)
         for key in keys {
             let set = kinds[ExactText(key)]!
             let type = set.count == 1 ? set.first! : ""
@@ -57,9 +59,13 @@ struct OwnTable {
     /// The declared types of the field keys' columns, in the keys' order.
     var fieldColumnTypes: [String] { columns[ListTable.ownColumns.count...].map(\.type) }
 
+    /// The names SQL gives a row's id, which a column so named hides.
+    private static let rowIDNames = ["rowid", "_rowid_", "oid"]
+
     /// The column for a field key: its name, or `field:` and its name for a key named like a
-    /// structure column or another column to SQLite (which ignores ASCII case: `K` beside
-    /// `k`, `Parent`), or that starts `field:`. (The reader takes `field:` off again.)
+    /// structure column, the rowid or another column to SQLite (which ignores ASCII case:
+    /// `K` beside `k`, `Parent`, `ROWID`), or that starts `field:`. (The reader takes
+    /// `field:` off again.)
     private static func columnName(for key: String, taken: Set<String>) -> String {
         key.hasPrefix("field:") || taken.contains(folded(key)) ? "field:" + key : key
     }
@@ -270,7 +276,7 @@ struct OwnTable {
             fitted.keys.append(key)
             fitted.columns.append((column.name, type))
         }
-        var taken = Set(fitted.columns.map { Self.folded($0.name) })
+        var taken = Set(fitted.columns.map { Self.folded($0.name) } + Self.rowIDNames)
         for (i, key) in keys.enumerated() where types[ExactText(key)] != nil {
             let name = Self.columnName(for: key, taken: taken)
             taken.insert(Self.folded(name))

@@ -233,3 +233,23 @@ struct DumpStreamedUpdateTests {
         #expect(try Self.both(source, into: path, whole: directory.path("whole.sql")) == nil)
     }
 }
+
+extension DumpWriterTests {
+    @Test("a key named as the row's id gets a column named field:KEY, in a dump and a database, and reads back")
+    func rowIDKeys() throws {
+        let directory = try TemporaryDirectory()
+        let checklist = "- [ ] A [rowid:: 7] [OID:: x] [_rowid_:: 1.5]\n- [x] B\n"
+        let (dump, shell) = try Self.dumps(of: checklist, in: directory)
+        #expect(dump == shell)
+        #expect(dump.contains(#""field:rowid" INTEGER, "field:OID" TEXT, "field:_rowid_" REAL"#))
+        #expect(try TodoList(contentsOf: .file(directory.path("list.sql"))) == TodoList(markdown: checklist))
+        #expect(try TodoList(contentsOf: .file(directory.path("list.db"))) == TodoList(markdown: checklist))
+        // Written into again (one box changed), the dump changes one row.
+        let edited = directory.path("edited.md")
+        try checklist.replacingOccurrences(of: "- [x] B", with: "- [ ] B").write(
+            toFile: edited, atomically: false, encoding: .utf8)
+        _ = try Conversion(input: .at(edited), output: .at(directory.path("list.sql"))).run()
+        let after = try String(contentsOfFile: directory.path("list.sql"), encoding: .utf8)
+        #expect(after == dump.replacingOccurrences(of: "'B',1,", with: "'B',0,"))
+    }
+}
