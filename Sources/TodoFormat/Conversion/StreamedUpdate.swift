@@ -15,11 +15,12 @@ import Foundation
 /// is the same items. Only the run of items between is read, from both, and written by
 /// `TextListPatcher.write(replacingElements:…)`; every other byte is copied as it stands.
 struct StreamedUpdate<Syntax: TextListSyntax> {
-    /// The bytes a top-level item's line starts with in a new file: a line break, the
-    /// indentation, and the item's first bytes.
-    let marker: [UInt8]
-    /// Where in `marker` the item starts.
-    let itemOffset: Int
+    /// How a top-level item's line starts in a new file.
+    let marker: LineMarker
+
+    init(marker: [UInt8], itemOffset: Int) {
+        self.marker = LineMarker(bytes: marker, itemOffset: itemOffset)
+    }
 
     /// Writes into the file at `path` (named `name` in messages; its bytes `old`, of which
     /// `patcher` has the list) the list that `read` hands to `writer`, a new file's writer
@@ -39,7 +40,7 @@ struct StreamedUpdate<Syntax: TextListSyntax> {
         var compared: any ListWriter = ComparedWriter(
             base: DepthLimitedWriter.guarding(writer(ByteSink(comparingWith: comparison)), format: format),
             comparison: comparison, identityKey: patcher.layout.identityKey,
-            keepsItems: { topLevelStart(before: $0, in: old) != nil })
+            keepsItems: { marker.lastStart(before: $0, in: old) != nil })
         let written: Written
         do {
             try read(&compared)
@@ -52,7 +53,7 @@ struct StreamedUpdate<Syntax: TextListSyntax> {
         // (Such values are rare; repeated field keys are warned of for the whole list in both.)
         if written.warnings.contains(where: { $0.firstItem != nil && $0.kind != .fields }) { return nil }
         if comparison.isSame { return PendingWrite(warnings: written.warnings, commit: {}, discard: {}) }
-        guard let start = topLevelStart(before: comparison.matched, in: old),
+        guard let start = marker.lastStart(before: comparison.matched, in: old),
             let (spans, runEnd) = run(from: start, of: comparison, syntax: patcher.syntax)
         else { return nil }
         let run = comparison.output(start..<runEnd)
@@ -65,7 +66,7 @@ struct StreamedUpdate<Syntax: TextListSyntax> {
             guard
                 let warnings = try patcher.write(
                     replacingElements: spans, with: items,
-                    itemsBefore: { topLevelStarts(in: old, before: start).count },
+                    itemsBefore: { marker.starts(in: old, before: start).count },
                     to: &sink)
             else {
                 output.discard()
@@ -98,7 +99,9 @@ struct StreamedUpdate<Syntax: TextListSyntax> {
                     return (spans, comparison.outputCount)
                 }
                 let there = next + shift
-                if next >= sameFrom, there > start, isTopLevelStart(there, comparison.outputByte) {
+                if next >= sameFrom, there > start,
+                    marker.isStart(there, count: comparison.outputCount, comparison.outputByte)
+                {
                     return (spans, there)
                 }
                 element = next
@@ -113,48 +116,11 @@ struct StreamedUpdate<Syntax: TextListSyntax> {
         let syntax = Syntax(bytes: run, path: name, schema: schema)
         var arrayIDs = 0
         var items = [try syntax.readItem(at: 0, depth: 0, arrayIDs: &arrayIDs).item]
-        for start in topLevelStarts(in: run, before: run.count) where start > 0 {
+        for start in marker.starts(in: run, before: run.count) where start > 0 {
             items.append(try syntax.readItem(at: start, depth: 0, arrayIDs: &arrayIDs).item)
         }
         return items
     }
-
-    /// Whether `marker` stands at `offset` of `bytes`.
-    @inline(__always)
-    private func hasMarker(at offset: Int, _ byte: (Int) -> UInt8) -> Bool {
-        for (i, b) in marker.enumerated() where byte(offset + i) != b { return false }
-        return true
-    }
-
-    /// Where the last top-level item that starts in the first `end` bytes of a new file's
-    /// text starts, its whole marker among them; nil when there is none.
-    func topLevelStart(before end: Int, in bytes: UnsafeBufferPointer<UInt8>) -> Int? {
-        var i = end - marker.count
-        while i >= 0 {
-            if hasMarker(at: i, { bytes[$0] }) { return i + itemOffset }
-            i -= 1
-        }
-        return nil
-    }
-
-    /// Whether a top-level item starts at `offset` of a new file's text (`byte` reads it).
-    func isTopLevelStart(_ offset: Int, _ byte: (Int) -> UInt8) -> Bool {
-        offset >= itemOffset && hasMarker(at: offset - itemOffset, byte)
-    }
-
-    /// Where the top-level items whose markers lie in the first `end` bytes of a new file's text start.
-    func topLevelStarts(in bytes: UnsafeBufferPointer<UInt8>, before end: Int) -> [Int] {
-        var starts: [Int] = []
-        var i = 0
-        let last = end - marker.count
-        while i <= last, let found = memchr(bytes.baseAddress! + i, Int32(marker[0]), last + 1 - i) {
-            let at = bytes.baseAddress!.distance(to: found.assumingMemoryBound(to: UInt8.self))
-            if hasMarker(at: at, { bytes[$0] }) { starts.append(at + itemOffset) }
-            i = at + 1
-        }
-        return starts
-    }
-
 }
 
 /// The writer of a streamed update: a new file's writer whose bytes go to a

@@ -112,7 +112,7 @@ struct PropertyListFormat: ListFormat {
         // A new file's root array holds its first item on the next line: a file whose first
         // item is not there (a dictionary root, which `find` would read whole) is not one.
         let head = UnsafeBufferPointer(rebasing: old.prefix(1024))
-        guard let first = Self.streamedUpdate.topLevelStarts(in: head, before: head.count).first,
+        guard let first = Self.streamedUpdate.marker.starts(in: head, before: head.count, limit: 1).first,
             Self.endsWithArrayOpen(head, before: first),
             case .array(var patcher)? = try? XMLListPatcher.find(in: old, path: existing.name, options: options)
         else { return nil }

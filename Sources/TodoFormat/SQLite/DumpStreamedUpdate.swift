@@ -17,10 +17,10 @@ import Foundation
 /// order, or anything but such statements in the run.
 struct DumpStreamedUpdate {
     /// `\nINSERT INTO table VALUES(`: every row's line starts so, and nothing else does.
-    private let marker: [UInt8]
+    private let marker: LineMarker
 
     init(table: String) {
-        marker = Array("\nINSERT INTO \(DumpLiteral.tableName(table)) VALUES(".utf8)
+        marker = LineMarker(bytes: Array("\nINSERT INTO \(DumpLiteral.tableName(table)) VALUES(".utf8), itemOffset: 1)
     }
 
     /// A row's statement: where it is, and its values' texts.
@@ -34,7 +34,8 @@ struct DumpStreamedUpdate {
     /// whole write would write it; nil where this does not apply.
     func patched(_ comparison: ByteComparison) -> (start: Int, end: Int, text: [UInt8])? {
         let old = comparison.old
-        guard let start = lastMarker(before: comparison.matched, in: old) else { return nil }
+        let prefix = marker.bytes[marker.itemOffset...]
+        guard let start = marker.lastStart(before: comparison.matched, in: old) else { return nil }
         let sameFrom = old.count - comparison.commonSuffix()
         let shift = comparison.outputCount - old.count
         // The file's run: its rows from `start` to the first that starts where the rest of the
@@ -42,21 +43,22 @@ struct DumpStreamedUpdate {
         var oldRows: [Row] = []
         var at = start
         while true {
-            guard hasMarker(at: at - 1, in: old), let row = Self.row(in: old, at: at, prefix: marker.count - 1)
+            guard marker.isStart(at, count: old.count, { old[$0] }),
+                let row = Self.row(in: old, at: at, prefix: prefix.count)
             else { return nil }
             oldRows.append(row)
             at = row.range.upperBound
             if at >= sameFrom && at + shift > start { break }
         }
-        let atTableEnd = !hasMarker(at: at - 1, in: old)
+        let atTableEnd = !marker.isStart(at, count: old.count) { old[$0] }
         let runEnd = at
         let newRun = comparison.output(start..<runEnd + shift)
         var newRows: [Row] = []
         let parsed: Bool = newRun.withUnsafeBufferPointer { bytes in
             var at = 0
             while at < bytes.count {
-                guard at == 0 || hasMarker(at: at - 1, in: bytes),
-                    let row = Self.row(in: bytes, at: at, prefix: marker.count - 1)
+                guard at == 0 || marker.isStart(at, count: bytes.count, { bytes[$0] }),
+                    let row = Self.row(in: bytes, at: at, prefix: prefix.count)
                 else { return false }
                 newRows.append(row)
                 at = row.range.upperBound
@@ -83,7 +85,6 @@ struct DumpStreamedUpdate {
 
         var text: [UInt8] = []
         text.reserveCapacity(newRun.count + 64)
-        let prefix = marker[1...]
         for (i, row) in oldRows.enumerated() {
             guard i < newRows.count else { continue }  // gone: its line goes
             let new = newRows[i]
@@ -128,33 +129,10 @@ struct DumpStreamedUpdate {
     /// has none): loading the dump runs them first, and fails where they fail (a column
     /// name SQLite cannot read), which a write that does not load it must not hide.
     func headerLoads(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
-        var end = bytes.count
-        if bytes.count >= marker.count,
-            let found = bytes.indices.dropLast(marker.count - 1).first(where: { hasMarker(at: $0, in: bytes) })
-        {
-            end = found + 1
-        }
+        let end = marker.starts(in: bytes, before: bytes.count, limit: 1).first ?? bytes.count
         let header = UnsafeBufferPointer(rebasing: bytes[..<end])
         guard !header.contains(0), let db = try? Database(path: ":memory:", readOnly: false) else { return false }
         return (try? db.execute(String(decoding: header, as: UTF8.self))) != nil
-    }
-
-    /// Where the last row's line that starts in the first `end` bytes starts (its `INSERT`),
-    /// its whole marker among them.
-    private func lastMarker(before end: Int, in bytes: UnsafeBufferPointer<UInt8>) -> Int? {
-        var i = min(end, bytes.count) - marker.count
-        while i >= 0 {
-            if hasMarker(at: i, in: bytes) { return i + 1 }
-            i -= 1
-        }
-        return nil
-    }
-
-    private func hasMarker<C: RandomAccessCollection<UInt8>>(at offset: Int, in bytes: C) -> Bool
-    where C.Index == Int {
-        guard offset >= bytes.startIndex, offset + marker.count <= bytes.endIndex else { return false }
-        for (i, b) in marker.enumerated() where bytes[offset + i] != b { return false }
-        return true
     }
 
     /// The row statement at `at` (`prefix` bytes of `INSERT INTO table VALUES(` there),

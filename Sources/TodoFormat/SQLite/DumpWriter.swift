@@ -96,19 +96,29 @@ struct DumpWriter: ListWriter {
     /// The checked, status and section columns.
     private mutating func writeStatus(_ status: TodoStatus, section: String?) {
         if case .custom(let s) = status {
-            if customStatusLiterals[s] == nil { customStatusLiterals[s] = Self.literal(String(s)) }
             rows.write(static: ",0,")
-            customStatusLiterals[s]!.withUnsafeBufferPointer { rows.write($0) }
+            customStatusLiteral(s).withUnsafeBufferPointer { rows.write($0) }
             rows.write(byte: UInt8(ascii: ","))
         } else {
             rows.write(static: status == .done ? ",1,NULL," : ",0,NULL,")
         }
         guard let section else { return rows.write(static: "NULL") }
-        if section != lastSection {
-            lastSection = section
-            lastSectionLiteral = Self.literal(section)
-        }
+        noteSection(section)
         lastSectionLiteral.withUnsafeBufferPointer { rows.write($0) }
+    }
+
+    /// Makes `lastSectionLiteral` the literal of `section`.
+    private mutating func noteSection(_ section: String) {
+        guard section != lastSection else { return }
+        lastSection = section
+        lastSectionLiteral = Self.literal(section)
+    }
+
+    private mutating func customStatusLiteral(_ status: Unicode.Scalar) -> [UInt8] {
+        if let literal = customStatusLiterals[status] { return literal }
+        let literal = Self.literal(String(status))
+        customStatusLiterals[status] = literal
+        return literal
     }
 
     private static func literal(_ text: String) -> [UInt8] {
@@ -127,6 +137,7 @@ struct DumpWriter: ListWriter {
         startRow(depth: depth)
         // Keys first: a key's first value gives it a column, in this row already. Each
         // column takes the first field with its key (`value(exactKey:)`).
+        let levels = self.levels
         for (i, field) in item.fields.enumerated() {
             let key = ExactText(field.key)
             var column = keyIndex[key]
@@ -147,7 +158,6 @@ struct DumpWriter: ListWriter {
                 if field.value != .null { kinds[column].insert(OwnTable.kind(of: field.value)) }
                 if slots[column] < 0 { slots[column] = i }
             }
-            let levels = self.levels
             losses.note(field.value, key: column) {
                 ItemPositions.describe(levels.map { String($0.count) }.joined(separator: "."), item)
             }
@@ -171,15 +181,9 @@ struct DumpWriter: ListWriter {
         let section = depth == 0 ? section : nil
         if !ByteScan.containsSQLSpecial(plainName) {
             // The common item: its name, status, section and empty fields in one write.
-            if let section, section != lastSection {
-                lastSection = section
-                lastSectionLiteral = Self.literal(section)
-            }
+            if let section { noteSection(section) }
             var statusLiteral: [UInt8] = []
-            if case .custom(let s) = status {
-                if customStatusLiterals[s] == nil { customStatusLiterals[s] = Self.literal(String(s)) }
-                statusLiteral = customStatusLiterals[s]!
-            }
+            if case .custom(let s) = status { statusLiteral = customStatusLiteral(s) }
             let nulls = keys.count
             lastSectionLiteral.withUnsafeBufferPointer { sectionLiteral in
                 let size = plainName.count + 11 + statusLiteral.count + sectionLiteral.count + 5 * nulls
