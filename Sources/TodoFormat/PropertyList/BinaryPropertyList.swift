@@ -391,7 +391,9 @@ struct BinaryPropertyListWriter {
     private var offsets: [Int] = []
     private let referenceSize: Int
     private let layout: ItemLayout
+    /// Keys longer than 15 bytes; shorter keys and strings are in `shortStrings`.
     private var strings: [String: Int] = [:]
+    private var shortStrings = ShortStringTable()
     private var integers: [Int: Int] = [:]
     private var reals: [UInt64: Int] = [:]
     private var dates: [UInt64: Int] = [:]
@@ -401,6 +403,12 @@ struct BinaryPropertyListWriter {
         referenceSize = nodeCount <= 0xFF ? 1 : nodeCount <= 0xFFFF ? 2 : 4
         self.layout = layout
         offsets.reserveCapacity(nodeCount)
+    }
+
+    /// A writer whose references take `referenceSize` bytes (1, 2 or 4).
+    init(referenceSize: Int, layout: ItemLayout) {
+        self.referenceSize = referenceSize
+        self.layout = layout
     }
 
     static func write(_ root: OutputValue, layout: ItemLayout, to sink: inout ByteSink) {
@@ -415,7 +423,18 @@ struct BinaryPropertyListWriter {
     mutating func end(top: Int, to sink: inout ByteSink) {
         let tableOffset = position
         let offsetSize = tableOffset <= 0xFF ? 1 : tableOffset <= 0xFFFF ? 2 : tableOffset <= 0xFFFF_FFFF ? 4 : 8
-        for offset in offsets { Self.writeBigEndian(UInt64(offset), size: offsetSize, to: &sink) }
+        var written = 0
+        while written < offsets.count {
+            let chunk = min(offsets.count - written, 1 << 16)
+            sink.write(upTo: chunk * offsetSize) { start in
+                var at = start
+                for offset in offsets[written..<(written + chunk)] {
+                    at = Self.put(UInt64(offset), size: offsetSize, at: at)
+                }
+                return start.distance(to: at)
+            }
+            written += chunk
+        }
         sink.write(bytes: [0, 0, 0, 0, 0, 0, UInt8(offsetSize), UInt8(referenceSize)])
         Self.writeBigEndian(UInt64(offsets.count), size: 8, to: &sink)
         Self.writeBigEndian(UInt64(top), size: 8, to: &sink)
@@ -432,12 +451,20 @@ struct BinaryPropertyListWriter {
     }
 
     static func writeBigEndian(_ value: UInt64, size: Int, to sink: inout ByteSink) {
-        var shift = (size - 1) * 8
-        while shift >= 0 {
-            sink.write(byte: UInt8(truncatingIfNeeded: value >> UInt64(shift)))
-            shift -= 8
+        sink.write(upTo: size) { start in start.distance(to: put(value, size: size, at: start)) }
+    }
+
+    /// Puts the last `size` bytes of `value` at `at`, big-endian; returns where they end.
+    @inline(__always)
+    private static func put(_ value: UInt64, size: Int, at: UnsafeMutablePointer<UInt8>) -> UnsafeMutablePointer<UInt8>
+    {
+        switch size {
+        case 1: at.pointee = UInt8(truncatingIfNeeded: value)
+        case 2: UnsafeMutableRawPointer(at).storeBytes(of: UInt16(truncatingIfNeeded: value).bigEndian, as: UInt16.self)
+        case 4: UnsafeMutableRawPointer(at).storeBytes(of: UInt32(truncatingIfNeeded: value).bigEndian, as: UInt32.self)
+        default: UnsafeMutableRawPointer(at).storeBytes(of: value.bigEndian, as: UInt64.self)
         }
-        sink.flushIfFull()
+        return at + size
     }
 
     /// Starts a new object at the current position; returns its number.
@@ -446,30 +473,51 @@ struct BinaryPropertyListWriter {
         return offsets.count - 1
     }
 
-    private mutating func marker(_ type: UInt8, count: Int, to sink: inout ByteSink) {
+    /// Puts an object's marker for `count` elements or bytes (with the count as an integer
+    /// after it from 15 on); returns where it ends. Ten bytes at most.
+    @inline(__always)
+    private static func putMarker(_ type: UInt8, count: Int, at: UnsafeMutablePointer<UInt8>) -> UnsafeMutablePointer<
+        UInt8
+    > {
         if count < 15 {
-            sink.write(byte: type | UInt8(count))
-            position += 1
-        } else {
-            sink.write(byte: type | 0x0F)
-            position += 1
-            integerBody(count, to: &sink)
+            at.pointee = type | UInt8(count)
+            return at + 1
         }
+        at.pointee = type | 0x0F
+        return putInteger(count, at: at + 1)
     }
 
-    private mutating func integerBody(_ value: Int, to sink: inout ByteSink) {
-        // Non-negative values in 1, 2 or 4 bytes; anything else in 8, signed.
+    /// Puts an integer object (marker and bytes): non-negative values in 1, 2 or 4 bytes,
+    /// anything else in 8, signed. Nine bytes at most.
+    @inline(__always)
+    private static func putInteger(_ value: Int, at: UnsafeMutablePointer<UInt8>) -> UnsafeMutablePointer<UInt8> {
         let size = value < 0 ? 8 : value <= 0xFF ? 1 : value <= 0xFFFF ? 2 : value <= 0xFFFF_FFFF ? 4 : 8
-        sink.write(byte: 0x10 | UInt8(size.trailingZeroBitCount))
-        Self.writeBigEndian(UInt64(bitPattern: Int64(value)), size: size, to: &sink)
-        position += 1 + size
+        at.pointee = 0x10 | UInt8(size.trailingZeroBitCount)
+        return put(UInt64(bitPattern: Int64(value)), size: size, at: at + 1)
+    }
+
+    /// Writes bytes of at most `most` through `body`, which puts them and returns where they
+    /// end, and counts them in `position`.
+    @inline(__always)
+    private mutating func put(
+        upTo most: Int, to sink: inout ByteSink, _ body: (UnsafeMutablePointer<UInt8>) -> UnsafeMutablePointer<UInt8>
+    ) {
+        var n = 0
+        sink.write(upTo: most) { start in
+            n = start.distance(to: body(start))
+            return n
+        }
+        position += n
     }
 
     mutating func container(_ type: UInt8, refs: [Int], to sink: inout ByteSink) -> Int {
         let number = begin()
-        marker(type, count: type == 0xD0 ? refs.count / 2 : refs.count, to: &sink)
-        for ref in refs { Self.writeBigEndian(UInt64(ref), size: referenceSize, to: &sink) }
-        position += refs.count * referenceSize
+        let size = referenceSize
+        put(upTo: 10 + refs.count * size, to: &sink) { start in
+            var at = Self.putMarker(type, count: type == 0xD0 ? refs.count / 2 : refs.count, at: start)
+            for ref in refs { at = Self.put(UInt64(ref), size: size, at: at) }
+            return at
+        }
         return number
     }
 
@@ -498,40 +546,52 @@ struct BinaryPropertyListWriter {
         return container(0xD0, refs: refs, to: &sink)
     }
 
+    /// A key's object, written once; short strings share it (`shared(utf8:to:)`).
     mutating func key(_ key: String, to sink: inout ByteSink) -> Int {
+        if key.utf8.count <= ShortStringTable.longest {
+            var key = key
+            return key.withUTF8 { shared(utf8: $0, to: &sink) }
+        }
         if let n = strings[key] { return n }
         let n = string(key, to: &sink)
         strings[key] = n
         return n
     }
 
+    /// A string of at most 15 UTF-8 bytes (`ShortStringTable.longest`), written once.
+    mutating func shared(utf8 bytes: UnsafeBufferPointer<UInt8>, to sink: inout ByteSink) -> Int {
+        let slot = shortStrings.slot(of: bytes)
+        if let n = shortStrings.object(at: slot) { return n }
+        let n = string(utf8: bytes, to: &sink)
+        shortStrings.insert(n, at: slot)
+        return n
+    }
+
+    /// A string value's object: a short one (stored inline by Swift) is shared, a long one is
+    /// mostly unique and written anew.
+    mutating func write(string utf8: UnsafeBufferPointer<UInt8>, to sink: inout ByteSink) -> Int {
+        utf8.count <= ShortStringTable.longest ? shared(utf8: utf8, to: &sink) : string(utf8: utf8, to: &sink)
+    }
+
     mutating func write(_ value: FieldValue, to sink: inout ByteSink) -> Int {
         switch value {
-        case .string(let s):
-            // Short strings (stored inline by Swift) are shared; long ones are mostly unique.
-            if s.utf8.count <= 15 { return key(s, to: &sink) }
-            return string(s, to: &sink)
+        case .string(var s):
+            return s.withUTF8 { write(string: $0, to: &sink) }
         case .integer(let i):
             if let n = integers[i] { return n }
             let n = begin()
-            integerBody(i, to: &sink)
+            put(upTo: 9, to: &sink) { Self.putInteger(i, at: $0) }
             integers[i] = n
             return n
         case .double(let d):
             if let n = reals[d.bitPattern] { return n }
-            let n = begin()
-            sink.write(byte: 0x23)
-            Self.writeBigEndian(d.bitPattern, size: 8, to: &sink)
-            position += 9
+            let n = scalar(0x23, d.bitPattern, to: &sink)
             reals[d.bitPattern] = n
             return n
         case .date(let date):
             let bits = date.timeIntervalSinceReferenceDate.bitPattern
             if let n = dates[bits] { return n }
-            let n = begin()
-            sink.write(byte: 0x33)
-            Self.writeBigEndian(bits, size: 8, to: &sink)
-            position += 9
+            let n = scalar(0x33, bits, to: &sink)
             dates[bits] = n
             return n
         case .bool(let b):
@@ -546,14 +606,14 @@ struct BinaryPropertyListWriter {
             // (and plistlib reads any 128-bit value); beyond 128 bits, the digits as text.
             guard let value = WideInteger(digits: digits) else { return write(.string(digits), to: &sink) }
             let n = begin()
-            sink.write(byte: 0x14)
-            Self.writeBigEndian(value.high, size: 8, to: &sink)
-            Self.writeBigEndian(value.low, size: 8, to: &sink)
-            position += 17
+            put(upTo: 17, to: &sink) { at in
+                at.pointee = 0x14
+                return Self.put(value.low, size: 8, at: Self.put(value.high, size: 8, at: at + 1))
+            }
             return n
         case .data(let data):
             let n = begin()
-            marker(0x40, count: data.count, to: &sink)
+            put(upTo: 10, to: &sink) { Self.putMarker(0x40, count: data.count, at: $0) }
             sink.write(bytes: data)
             position += data.count
             return n
@@ -571,24 +631,170 @@ struct BinaryPropertyListWriter {
         }
     }
 
-    /// ASCII as bytes, anything else as UTF-16 big-endian.
-    private mutating func string(_ s: String, to sink: inout ByteSink) -> Int {
+    /// An object of a marker byte and eight bytes (a real, a date).
+    private mutating func scalar(_ marker: UInt8, _ bits: UInt64, to sink: inout ByteSink) -> Int {
         let n = begin()
-        if s.utf8.allSatisfy({ $0 < 0x80 }) {
-            marker(0x50, count: s.utf8.count, to: &sink)
-            sink.write(s)
-            position += s.utf8.count
-        } else {
-            let units = Array(s.utf16)
-            marker(0x60, count: units.count, to: &sink)
-            for unit in units {
-                sink.write(byte: UInt8(unit >> 8))
-                sink.write(byte: UInt8(unit & 0xFF))
-            }
-            sink.flushIfFull()
-            position += 2 * units.count
+        put(upTo: 9, to: &sink) { at in
+            at.pointee = marker
+            return Self.put(bits, size: 8, at: at + 1)
         }
         return n
+    }
+
+    private mutating func string(_ s: String, to sink: inout ByteSink) -> Int {
+        var s = s
+        return s.withUTF8 { string(utf8: $0, to: &sink) }
+    }
+
+    /// A new string object of valid UTF-8 text: ASCII as bytes, anything else as UTF-16
+    /// big-endian, transcoded here (making the string's UTF-16 view was a tenth of the write).
+    private mutating func string(utf8 bytes: UnsafeBufferPointer<UInt8>, to sink: inout ByteSink) -> Int {
+        let n = begin()
+        if Self.isASCII(bytes) {
+            put(upTo: 10 + bytes.count, to: &sink) { start in
+                let at = Self.putMarker(0x50, count: bytes.count, at: start)
+                if let source = bytes.baseAddress { at.update(from: source, count: bytes.count) }
+                return at + bytes.count
+            }
+            return n
+        }
+        // At most a unit for each byte: transcoded past the room a marker takes, then moved
+        // to just after the marker, whose size depends on the count of units.
+        put(upTo: 10 + 2 * bytes.count, to: &sink) { start in
+            let units = Self.utf16BigEndian(fromUTF8: bytes, into: start + 10)
+            let at = Self.putMarker(0x60, count: units, at: start)
+            memmove(at, start + 10, 2 * units)
+            return at + 2 * units
+        }
+        return n
+    }
+}
+
+extension BinaryPropertyListWriter {
+    /// Valid UTF-8 text as UTF-16 big-endian units at `out` (room for one a byte); returns
+    /// how many it put. Eight ASCII bytes at a time where the text has them.
+    static func utf16BigEndian(fromUTF8 bytes: UnsafeBufferPointer<UInt8>, into out: UnsafeMutablePointer<UInt8>)
+        -> Int
+    {
+        guard let source = bytes.baseAddress else { return 0 }
+        let end = bytes.count
+        var at = out
+        var i = 0
+        while i < end {
+            if i + 8 <= end {
+                let word = UnsafeRawPointer(source + i).loadUnaligned(as: UInt64.self).littleEndian
+                if word & 0x8080_8080_8080_8080 == 0 {
+                    // Each byte b as the unit 0x00 b: the bytes spread apart, then shifted up.
+                    UnsafeMutableRawPointer(at).storeBytes(of: spread(word & 0xFFFF_FFFF), as: UInt64.self)
+                    UnsafeMutableRawPointer(at + 8).storeBytes(of: spread(word >> 32), as: UInt64.self)
+                    at += 16
+                    i += 8
+                    continue
+                }
+            }
+            let b = UInt32(source[i])
+            var scalar: UInt32
+            if b < 0x80 {
+                scalar = b
+                i += 1
+            } else if b < 0xE0 {
+                scalar = (b & 0x1F) << 6 | UInt32(source[i + 1] & 0x3F)
+                i += 2
+            } else if b < 0xF0 {
+                scalar = (b & 0x0F) << 12 | UInt32(source[i + 1] & 0x3F) << 6 | UInt32(source[i + 2] & 0x3F)
+                i += 3
+            } else {
+                scalar =
+                    (b & 0x07) << 18 | UInt32(source[i + 1] & 0x3F) << 12 | UInt32(source[i + 2] & 0x3F) << 6
+                    | UInt32(source[i + 3] & 0x3F)
+                i += 4
+                scalar -= 0x10000
+                at = put(UInt64(0xD800 | scalar >> 10), size: 2, at: at)
+                scalar = 0xDC00 | scalar & 0x3FF
+            }
+            at = put(UInt64(scalar), size: 2, at: at)
+        }
+        return (at - out) / 2
+    }
+
+    /// Four bytes (the low half of `word`, in memory order) as four big-endian units 0x00 b:
+    /// the bytes spread apart, then shifted up.
+    @inline(__always)
+    private static func spread(_ word: UInt64) -> UInt64 {
+        var t = (word | word << 16) & 0x0000_FFFF_0000_FFFF
+        t = (t | t << 8) & 0x00FF_00FF_00FF_00FF
+        return (t << 8).littleEndian
+    }
+
+    /// Whether every byte is below 0x80, eight at a time.
+    @inline(__always)
+    static func isASCII(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard let base = bytes.baseAddress else { return true }
+        var i = 0
+        var seen: UInt64 = 0
+        while i + 8 <= bytes.count {
+            seen |= UnsafeRawPointer(base + i).loadUnaligned(as: UInt64.self)
+            i += 8
+        }
+        while i < bytes.count {
+            seen |= UInt64(base[i])
+            i += 1
+        }
+        return seen & 0x8080_8080_8080_8080 == 0
+    }
+}
+
+/// The objects of strings of at most 15 UTF-8 bytes, by their bytes: open addressing on the
+/// bytes packed in two words, with a multiplicative hash (Swift's dictionary of strings
+/// hashed each with SipHash, a tenth of a binary write of a checklist's short names).
+private struct ShortStringTable {
+    static let longest = 15
+
+    private var keys: [(UInt64, UInt64)] = Array(repeating: (0, 0), count: 1024)
+    private var objects: [Int] = Array(repeating: -1, count: 1024)
+    private var count = 0
+
+    /// Where the bytes are, or go: the slot of `object(at:)` and `insert(_:at:)`.
+    mutating func slot(of bytes: UnsafeBufferPointer<UInt8>) -> (index: Int, key: (UInt64, UInt64)) {
+        var low: UInt64 = 0
+        var high = UInt64(bytes.count) << 56
+        for (i, byte) in bytes.enumerated() {
+            if i < 8 { low |= UInt64(byte) << (8 * UInt64(i)) } else { high |= UInt64(byte) << (8 * UInt64(i - 8)) }
+        }
+        let mask = objects.count - 1
+        var index = Self.hash((low, high)) & mask
+        while objects[index] >= 0, keys[index] != (low, high) { index = (index + 1) & mask }
+        return (index, (low, high))
+    }
+
+    func object(at slot: (index: Int, key: (UInt64, UInt64))) -> Int? {
+        objects[slot.index] >= 0 ? objects[slot.index] : nil
+    }
+
+    mutating func insert(_ object: Int, at slot: (index: Int, key: (UInt64, UInt64))) {
+        keys[slot.index] = slot.key
+        objects[slot.index] = object
+        count += 1
+        if 2 * count > objects.count { grow() }
+    }
+
+    @inline(__always)
+    private static func hash(_ key: (UInt64, UInt64)) -> Int {
+        let mixed = ((key.0 &* 0x9E37_79B9_7F4A_7C15) ^ key.1) &* 0xBF58_476D_1CE4_E5B9
+        return Int(truncatingIfNeeded: mixed >> 32)
+    }
+
+    private mutating func grow() {
+        let old = zip(keys, objects).filter { $0.1 >= 0 }
+        keys = Array(repeating: (0, 0), count: 2 * objects.count)
+        objects = Array(repeating: -1, count: keys.count)
+        let mask = objects.count - 1
+        for (key, object) in old {
+            var index = Self.hash(key) & mask
+            while objects[index] >= 0 { index = (index + 1) & mask }
+            keys[index] = key
+            objects[index] = object
+        }
     }
 }
 
@@ -604,16 +810,21 @@ extension OutputValue {
     }
 
     private static func nodeCount(of item: TodoItem) -> Int {
-        // name, checked, status, section, fields, nested fields, children: keys and values.
+        var count = ownNodeCount(of: item)
+        if !item.children.isEmpty {
+            count += 2 + item.children.reduce(0) { $0 + nodeCount(of: $1) }  // the children's key and array
+        }
+        return count
+    }
+
+    /// `nodeCount` of an item but for its children.
+    static func ownNodeCount(of item: TodoItem) -> Int {
+        // name, checked, status, section, fields, nested fields: keys and values.
         var count = 1 + 4 + 2 * item.fields.count
         if case .custom = item.status { count += 2 }
         if item.section != nil { count += 2 }
         for field in item.fields { count += field.value.nodeCount - 1 }
-        count += 2  // a `fields` dictionary, when one is needed
-        if !item.children.isEmpty {
-            count += 2 + item.children.reduce(0) { $0 + nodeCount(of: $1) }
-        }
-        return count
+        return count + 2  // a `fields` dictionary, when one is needed
     }
 }
 

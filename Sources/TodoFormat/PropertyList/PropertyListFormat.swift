@@ -57,8 +57,10 @@ struct PropertyListFormat: ListFormat {
 
     func writer(to output: Output, options: ListOptions) throws -> any ListWriter {
         let layout = ItemLayout(options.schema)
-        if !isBinary && layout.keyOrder.isEmpty {
-            return XMLListWriter(into: output.makeSink(), outputName: output.name, layout: layout)
+        if layout.keyOrder.isEmpty {
+            return isBinary
+                ? BinaryListWriter(into: output.makeSink(), outputName: output.name, layout: layout)
+                : XMLListWriter(into: output.makeSink(), outputName: output.name, layout: layout)
         }
         return PropertyListWriter(format: self, sink: output.makeSink(), outputName: output.name, layout: layout)
     }
@@ -99,16 +101,18 @@ struct PropertyListFormat: ListFormat {
     static let streamedUpdate = StreamedUpdate<XMLListSyntax>(marker: Array("\n\t<dict>".utf8), itemOffset: 2)
 
     /// `update(_:with:options:)` for a list that a reader hands to `read` as it reads it, into
-    /// an XML file laid out as todofmt writes a new one (`StreamedUpdate`); nil where that
-    /// does not apply (a binary file, a list kept in a data value, another layout), with
-    /// nothing written.
+    /// an XML file laid out as todofmt writes a new one (`StreamedUpdate`), or a binary file
+    /// that already holds the list as todofmt writes a new one; nil where that does not apply
+    /// (a list kept in a data value, another layout, a changed binary file), with nothing
+    /// written.
     func update(
         _ existing: Input, options: ListOptions, streaming read: (inout any ListWriter) throws -> Void
     ) throws -> PendingWrite? {
         let layout = ItemLayout(options.schema)
-        guard !isBinary, layout.keyOrder.isEmpty, let path = existing.path, let mapped = MappedFile(path: path)
+        guard layout.keyOrder.isEmpty, let path = existing.path, let mapped = MappedFile(path: path)
         else { return nil }
         let old = mapped.bytes
+        if isBinary { return try Self.unchanged(old, name: existing.name, layout: layout, read: read) }
         // A new file's root array holds its first item on the next line: a file whose first
         // item is not there (a dictionary root, which `find` would read whole) is not one.
         let head = UnsafeBufferPointer(rebasing: old.prefix(1024))
@@ -119,6 +123,34 @@ struct PropertyListFormat: ListFormat {
         return try Self.streamedUpdate.write(
             into: path, name: existing.name, old: old, patcher: &patcher, format: id, schema: options.schema,
             writer: { XMLListWriter(into: $0, outputName: existing.name, layout: layout) }, read: read)
+    }
+
+    /// A binary file left as it is, where the list written as a new file (as it streams, its
+    /// bytes compared with the file's) is the file's bytes: the whole-list write
+    /// (`BinaryListRewriter`) would find every item unchanged, and leave it so. Nil at the
+    /// first difference: a binary file's objects, references and offsets shift with a
+    /// change, so nothing of the streamed write is kept, and the caller writes the list
+    /// with `BinaryListRewriter`. Nil also where the list holds a value the format cannot
+    /// hold (the file then holds something else).
+    private static func unchanged(
+        _ old: UnsafeBufferPointer<UInt8>, name: String, layout: ItemLayout,
+        read: (inout any ListWriter) throws -> Void
+    ) throws -> PendingWrite? {
+        let comparison = ByteComparison(old)
+        let writer = BinaryListWriter(into: ByteSink(comparingWith: comparison), outputName: name, layout: layout)
+        var compared: any ListWriter = ComparedWriter(
+            base: DepthLimitedWriter.guarding(writer, format: .bplist), comparison: comparison, identityKey: nil,
+            keepsItems: { _ in false })
+        let written: Written
+        do {
+            try read(&compared)
+            written = try compared.finish()
+        } catch is ComparedWriter.GivenUp {
+            return nil
+        }
+        guard comparison.isSame, !written.warnings.contains(where: { $0.firstItem != nil && $0.kind != .fields })
+        else { return nil }
+        return PendingWrite(warnings: written.warnings, commit: {}, discard: {})
     }
 
     /// Whether the bytes before an item's start at `offset` end with a root `<array>` and the

@@ -1,0 +1,265 @@
+import Foundation
+
+/// Writes a new binary property list as the items arrive, with the bytes of the whole-list
+/// write (`BinaryPropertyListWriter.write(_:layout:to:)` of the gathered list), without
+/// gathering a large list.
+///
+/// An object is written after the objects it refers to, so an item's dictionary follows its
+/// children's, and the root array comes last. An item's keys and values are written when the
+/// next item shows whether it has children (whose key is among its keys); an item with
+/// children waits for them on a stack. How many bytes a reference takes depends on an upper
+/// bound of the objects of the whole list (`OutputValue.nodeCount`): items are held until
+/// their bound passes what two bytes reach (a few thousand items), which then holds for the
+/// whole list, and written from then on; a smaller list is written at its end.
+struct BinaryListWriter: ListWriter {
+    private var sink: ByteSink
+    private let outputName: String
+    private let layout: ItemLayout
+    private let entryKeys: ItemLayout.EntryKeys
+    /// Whether the layout is todofmt's own: items without fields are then written without
+    /// building their entries, plain ones from their name's bytes.
+    private let isStandard: Bool
+    private var warnings = WarningLog()
+    private var positions = ItemPositions()
+
+    /// The items not yet written while the list may be small, with their depths.
+    private var held: [(item: TodoItem, depth: Int)] = []
+    /// The upper bound of the objects so far: the root array's and the items' (with the
+    /// key and array of the children of those that have some).
+    private var nodeBound = 1
+    private var lastDepth = 0
+    /// The writer, once the references' size is known (`started`).
+    private var writer: BinaryPropertyListWriter
+    private var started = false
+    /// The last item given to `write`, written once the next shows whether it has children:
+    /// `pendingItem`, or where that is nil a plain item of `pendingName`, `pendingStatus`
+    /// and `pendingSection`; at `pendingDepth`, -1 when there is none.
+    private var pendingDepth = -1
+    private var pendingItem: TodoItem? = nil
+    private var pendingName: [UInt8] = []
+    private var pendingStatus = TodoStatus.open
+    private var pendingSection: String? = nil
+    /// The objects of the keys of todofmt's own layout (name, checked, status, section,
+    /// children, fields), once written; the last section's object, when it is shared.
+    private var roleKeys = [-1, -1, -1, -1, -1, -1]
+    private var lastSection: (name: String, object: Int)? = nil
+    private var refs: [Int] = []
+    /// Which fields go under `fields`.
+    private var nesting: FieldNesting
+    /// The items whose children are being written, by depth: the references of their
+    /// keys and values so far, and of their children.
+    private var open: [(refs: [Int], children: [Int])] = []
+    /// The top-level items' dictionaries.
+    private var top: [Int] = []
+
+    /// A writer into `sink` (`outputName` names it in errors) of items as `layout` (a new
+    /// file's: no order of keys of its own) lays them out.
+    init(into sink: ByteSink, outputName: String, layout: ItemLayout) {
+        self.sink = sink
+        self.outputName = outputName
+        self.layout = layout
+        entryKeys = layout.entryKeys
+        isStandard = layout == ItemLayout()
+        nesting = FieldNesting(layout)
+        writer = BinaryPropertyListWriter(referenceSize: 4, layout: layout)
+    }
+
+    mutating func begin(metadata: [Field]) {
+        if !metadata.isEmpty { warnings.append(contentsOf: [.metadataLeftOut(metadata, by: "a property list")]) }
+    }
+
+    mutating func item(_ item: TodoItem, depth: Int) {
+        positions.advance(depth: depth)
+        let positions = self.positions
+        PropertyListFormat.noteLosses(of: item, binary: true, at: { positions.current }, in: &warnings)
+        guard !started else { return write(item, depth: depth) }
+        if depth > lastDepth { nodeBound += 2 }  // the parent's children: a key and an array
+        lastDepth = depth
+        nodeBound += OutputValue.ownNodeCount(of: item)
+        held.append((item, depth))
+        if nodeBound > 0xFFFF { start(referenceSize: 4) }
+    }
+
+    var takesPlainNames: Bool { isStandard }
+
+    mutating func item(plainName: UnsafeBufferPointer<UInt8>, status: TodoStatus, section: String?, depth: Int) {
+        let section = depth == 0 ? section : nil
+        guard isStandard, started else {
+            let name = Substring(String(decoding: plainName, as: UTF8.self))
+            return item(
+                TodoItem(nameStorage: name, status: status, fields: [], children: [], section: section), depth: depth)
+        }
+        // A plain item has no fields: nothing a property list cannot hold.
+        positions.advance(depth: depth)
+        writePending(before: depth)
+        pendingName.removeAll(keepingCapacity: true)
+        pendingName.append(contentsOf: plainName)
+        pendingStatus = status
+        pendingSection = section
+        pendingDepth = depth
+    }
+
+    mutating func end() {}
+
+    mutating func finish() throws -> Written {
+        if !started { start(referenceSize: nodeBound <= 0xFF ? 1 : nodeBound <= 0xFFFF ? 2 : 4) }
+        writePending(before: 0)
+        close(below: 0)
+        let root = writer.container(0xA0, refs: top, to: &sink)
+        writer.end(top: root, to: &sink)
+        return Written(warnings: warnings.warnings, bytes: try sink.finish(path: outputName))
+    }
+
+    /// Starts the file with references of `referenceSize` bytes, and writes the items held.
+    private mutating func start(referenceSize: Int) {
+        writer = BinaryPropertyListWriter(referenceSize: referenceSize, layout: layout)
+        started = true
+        sink.write("bplist00")
+        let held = self.held
+        self.held = []
+        for (item, depth) in held { write(item, depth: depth) }
+    }
+
+    /// Takes the next item: the one before is written now that it is known whether this is
+    /// its child, and the items it closes (those at its depth or deeper) are finished.
+    private mutating func write(_ item: TodoItem, depth: Int) {
+        writePending(before: depth)
+        pendingItem = item
+        pendingDepth = depth
+    }
+
+    /// Writes the pending item, followed by an item at `depth` (0 at the end), and finishes
+    /// the items this closes.
+    private mutating func writePending(before depth: Int) {
+        let at = pendingDepth
+        if at >= 0 {
+            let hasChildren = depth > at
+            if let item = pendingItem {
+                pendingItem = nil
+                if isStandard {
+                    var name = item.nameStorage
+                    name.withUTF8 {
+                        writeStandard(
+                            name: $0, status: item.status, section: item.section, of: item, depth: at,
+                            hasChildren: hasChildren)
+                    }
+                } else {
+                    writeItem(item, depth: at, hasChildren: hasChildren)
+                }
+            } else {
+                let name = pendingName
+                name.withUnsafeBufferPointer {
+                    writeStandard(
+                        name: $0, status: pendingStatus, section: pendingSection, of: nil, depth: at,
+                        hasChildren: hasChildren)
+                }
+            }
+            pendingDepth = -1
+        }
+        close(below: depth)
+    }
+
+    /// `writeItem` for an item in todofmt's own layout, `item` (nil for a plain item, which
+    /// has no fields): its name, `checked`, a custom status, a section, its fields but those
+    /// that go under `fields` (`FieldNesting`), then those; as `ItemLayout.entries(of:keys:
+    /// hasChildren:)` has them.
+    private mutating func writeStandard(
+        name: UnsafeBufferPointer<UInt8>, status: TodoStatus, section: String?, of item: TodoItem?, depth: Int,
+        hasChildren: Bool
+    ) {
+        refs.removeAll(keepingCapacity: true)
+        refs.append(roleKey(0, entryKeys.name))
+        refs.append(roleKey(1, entryKeys.checked ?? "checked"))
+        var custom: String? = nil
+        if case .custom(let scalar) = status {
+            custom = String(scalar)
+            refs.append(roleKey(2, entryKeys.status))
+        }
+        if section != nil { refs.append(roleKey(3, entryKeys.section)) }
+        var flat: [FieldValue] = []
+        var nested: [Field] = []
+        if let item, !item.fields.isEmpty {
+            for field in item.fields {
+                if nesting.nests(field.key, of: item, hasChildren: hasChildren) {
+                    nested.append(field)
+                } else if field.value != .null {
+                    // Property lists have no null: such fields are left out.
+                    refs.append(writer.key(field.key, to: &sink))
+                    flat.append(field.value)
+                }
+            }
+            if !nested.isEmpty { refs.append(roleKey(5, entryKeys.fields)) }
+        }
+        if hasChildren { refs.append(roleKey(4, entryKeys.children)) }
+        refs.append(writer.write(string: name, to: &sink))
+        refs.append(writer.write(.bool(status == .done), to: &sink))
+        if let custom { refs.append(writer.write(.string(custom), to: &sink)) }
+        if let section {
+            // A short section is one object, found again for each item of the section.
+            if let last = lastSection, last.name == section {
+                refs.append(last.object)
+            } else {
+                let object = writer.write(.string(section), to: &sink)
+                if section.utf8.count <= 15 { lastSection = (section, object) }
+                refs.append(object)
+            }
+        }
+        for value in flat { refs.append(writer.write(value, to: &sink)) }
+        if !nested.isEmpty { refs.append(writer.write(.dictionary(nested), to: &sink)) }
+        if hasChildren {
+            open.append((refs, []))
+        } else {
+            finished(writer.container(0xD0, refs: refs, to: &sink), depth: depth)
+        }
+    }
+
+    /// The object of the key of role `index` of `roleKeys`.
+    private mutating func roleKey(_ index: Int, _ key: String) -> Int {
+        if roleKeys[index] < 0 { roleKeys[index] = writer.key(key, to: &sink) }
+        return roleKeys[index]
+    }
+
+    /// Writes an item's keys and values (not its children's); one without children is
+    /// finished, one with them waits on `open`.
+    private mutating func writeItem(_ item: TodoItem, depth: Int, hasChildren: Bool) {
+        var entries = layout.entries(of: item, keys: entryKeys, hasChildren: hasChildren)
+        // Property lists have no null: such fields are left out; children follow as items.
+        entries.removeAll {
+            switch $0.value {
+            case .value(.null), .items: true
+            default: false
+            }
+        }
+        var refs: [Int] = []
+        refs.reserveCapacity(2 * entries.count + 2)
+        for entry in entries { refs.append(writer.key(entry.key, to: &sink)) }
+        if hasChildren { refs.append(writer.key(entryKeys.children, to: &sink)) }
+        for entry in entries {
+            if case .value(let value) = entry.value { refs.append(writer.write(value, to: &sink)) }
+        }
+        if hasChildren {
+            open.append((refs, []))
+        } else {
+            finished(writer.container(0xD0, refs: refs, to: &sink), depth: depth)
+        }
+    }
+
+    /// Finishes the items waiting for children deeper than `depth`: their children's array,
+    /// then their dictionary.
+    private mutating func close(below depth: Int) {
+        while open.count > depth {
+            var (refs, children) = open.removeLast()
+            refs.append(writer.container(0xA0, refs: children, to: &sink))
+            finished(writer.container(0xD0, refs: refs, to: &sink), depth: open.count)
+        }
+    }
+
+    /// Files a finished item's dictionary with its parent's children, or the top level's.
+    private mutating func finished(_ object: Int, depth: Int) {
+        if depth == 0 {
+            top.append(object)
+        } else {
+            open[depth - 1].children.append(object)
+        }
+    }
+}

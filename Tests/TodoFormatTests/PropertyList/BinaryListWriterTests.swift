@@ -1,0 +1,128 @@
+import Foundation
+import Testing
+
+@testable import TodoFormat
+
+/// A new binary property list is written as the items arrive (`BinaryListWriter`); these
+/// tests hold it to what the writer of the whole list (`PropertyListWriter`) writes from the
+/// same list, byte for byte, warnings too, on both sides of the list size where references
+/// grow from two bytes to four. A binary file that already holds the list is left as it is.
+@Suite("Writing a binary property list item by item")
+struct BinaryListWriterTests {
+    static let binary = PropertyListFormat(isBinary: true, embedded: nil)
+
+    /// What the whole list's writer writes.
+    static func whole(_ list: TodoList, layout: ItemLayout = ItemLayout()) throws -> Written {
+        var writer = PropertyListWriter(format: binary, sink: ByteSink(), outputName: "x.plist", layout: layout)
+        try list.send(to: &writer)
+        return try writer.finish()
+    }
+
+    @Test(
+        "writes what the whole list's writer writes", arguments: 0..<60,
+        [ItemSchema(), ItemSchema(naming: [.name: "ToDo", .checked: "CheckBox"])])
+    func agrees(seed: Int, schema: ItemSchema) throws {
+        // The XML writer's random lists: nested, with every kind of value, nulls, keys roles take.
+        let list = XMLListWriterTests.list(seed: seed)
+        let layout = ItemLayout(schema)
+        var streamed = BinaryListWriter(into: ByteSink(), outputName: "x.plist", layout: layout)
+        try list.send(to: &streamed)
+        let a = try streamed.finish()
+        let b = try Self.whole(list, layout: layout)
+        #expect(a.bytes == b.bytes)
+        #expect(a.warnings.map(\.description) == b.warnings.map(\.description))
+        #expect(a.bytes.starts(with: Array("bplist00".utf8)))
+    }
+
+    /// A checklist of `count` items: sections, nesting, custom statuses, fields on some,
+    /// names in ASCII, accented, CJK and emoji (UTF-16 pairs), short and long.
+    static func checklist(_ count: Int) -> String {
+        let names = ["Milk", "café crème", "日本語のメモ", "trip 🇯🇵 and more words than fifteen", "a", "🚀"]
+        var lines: [String] = []
+        var depth = 0
+        for i in 0..<count {
+            if i % 97 == 0 { lines.append("# Section \(i / 97)") }
+            depth = i % 5 == 0 ? 0 : min(depth + (i % 3 == 0 ? 1 : 0), 3)
+            let box = [" ", "x", "/", " "][i % 4]
+            let field = i % 11 == 0 ? " [prio:: \(i % 3)]" : ""
+            lines.append(String(repeating: "  ", count: depth) + "- [\(box)] \(names[i % names.count]) \(i)\(field)")
+        }
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    @Test(
+        "a checklist streamed from its bytes, past the size where references take four bytes",
+        arguments: [
+            0, 1, 9, 1_000, 7_000, 7_400, 7_800, 8_200, 9_500,
+        ])
+    func checklistSizes(count: Int) throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.path("list.md")
+        try Self.checklist(count).write(toFile: path, atomically: false, encoding: .utf8)
+        var streamed = BinaryListWriter(into: ByteSink(), outputName: "x.plist", layout: ItemLayout())
+        #expect(streamed.takesPlainNames)
+        _ = try MarkdownFormat().read(
+            Input(file: path), options: ListOptions(), into: &streamed, leavingOutTextFor: .bplist)
+        let a = try streamed.finish()
+        let b = try Self.whole(try TodoList(contentsOf: .file(path)))
+        #expect(a.bytes == b.bytes)
+        #expect(a.warnings.map(\.description) == b.warnings.map(\.description))
+    }
+
+    @Test("plistlib reads the names as written: ASCII, accents, CJK, emoji pairs, the empty name")
+    func plistlibReadsNames() throws {
+        let directory = try TemporaryDirectory()
+        let names = ["Milk", "café", "日本語のメモ", "trip 🇯🇵 x", "🚀", "abcdefgh日本", "12345678", ""]
+        let list = TodoList(items: names.map { TodoItem(name: $0) })
+        var streamed = BinaryListWriter(into: ByteSink(), outputName: "x.plist", layout: ItemLayout())
+        try list.send(to: &streamed)
+        try Data(try streamed.finish().bytes).write(to: URL(fileURLWithPath: directory.path("x.plist")))
+        let read = try Python.run(
+            Python.prelude
+                + "print(json.dumps([i['name'] for i in plistlib.load(open(os.path.join(d, 'x.plist'), 'rb'))]))",
+            in: directory)
+        let decoded = try JSONDecoder().decode([String].self, from: Data(read.utf8))
+        #expect(decoded == names)
+    }
+
+    /// The streamed write of the checklist at `checklist` into the binary file at `path`,
+    /// committed; nil where it does not apply.
+    static func streamed(_ checklist: String, into path: String) throws -> [ConversionWarning]? {
+        let pending = try binary.update(Input(file: path), options: ListOptions()) { writer in
+            _ = try MarkdownFormat().read(
+                Input(file: checklist), options: ListOptions(), into: &writer, leavingOutTextFor: .bplist)
+        }
+        try pending?.commit()
+        return pending?.warnings
+    }
+
+    @Test(
+        "a binary file that holds the list is left as it is, not written anew; a changed list is left to the whole-list write"
+    )
+    func unchangedFileLeftAlone() throws {
+        let directory = try TemporaryDirectory()
+        let checklist = directory.path("list.md")
+        let text = "---\ntitle: Week\n---\n" + Self.checklist(300)
+        try text.write(toFile: checklist, atomically: false, encoding: .utf8)
+        let path = directory.path("list.plist")
+        _ = try Conversion(input: .at(checklist), output: .at(path), outputFormat: .bplist).run()
+        let before = try Data(contentsOf: URL(fileURLWithPath: path))
+        let inode = try FileManager.default.attributesOfItem(atPath: path)[.systemFileNumber] as? Int
+
+        let warnings = try #require(try Self.streamed(checklist, into: path))
+        #expect(warnings.map(\.kind) == [.metadata])
+        #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == before)
+        #expect(try FileManager.default.attributesOfItem(atPath: path)[.systemFileNumber] as? Int == inode)
+
+        // One item checked, or a null field (which a property list cannot hold): nothing
+        // streamed, the file as it was.
+        for edited in [
+            text.replacingOccurrences(of: "- [ ] Milk 0", with: "- [x] Milk 0"),
+            text.replacingOccurrences(of: "- [ ] Milk 0", with: "- [ ] Milk 0 [gone:: null]"),
+        ] {
+            try edited.write(toFile: checklist, atomically: false, encoding: .utf8)
+            #expect(try Self.streamed(checklist, into: path) == nil)
+            #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == before)
+        }
+    }
+}
