@@ -16,8 +16,8 @@ struct BinaryListWriter: ListWriter {
     private let outputName: String
     private let layout: ItemLayout
     private let entryKeys: ItemLayout.EntryKeys
-    /// Whether the layout is todofmt's own: items without fields are then written without
-    /// building their entries, plain ones from their name's bytes.
+    /// Whether the layout is todofmt's own: items are then written without building their
+    /// entries, plain ones from their name's bytes (`writeStandard`).
     private let isStandard: Bool
     private var warnings = WarningLog()
     private var positions = ItemPositions()
@@ -104,7 +104,6 @@ struct BinaryListWriter: ListWriter {
     mutating func finish() throws -> Written {
         if !started { start(referenceSize: nodeBound <= 0xFF ? 1 : nodeBound <= 0xFFFF ? 2 : 4) }
         writePending(before: 0)
-        close(below: 0)
         let root = writer.container(0xA0, refs: top, to: &sink)
         writer.end(top: root, to: &sink)
         return Written(warnings: warnings.warnings, bytes: try sink.finish(path: outputName))
