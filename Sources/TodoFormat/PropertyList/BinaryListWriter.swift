@@ -99,6 +99,28 @@ struct BinaryListWriter: ListWriter {
         pendingDepth = depth
     }
 
+    /// Plain items in a row: each but the last is written from the text where it stands,
+    /// the next showing whether it has children.
+    mutating func items(plain: ArraySlice<PlainItem>, text: UnsafeBufferPointer<UInt8>, sections: [String]) {
+        var i = plain.startIndex
+        while i < plain.endIndex {
+            let item = plain[i]
+            let name = UnsafeBufferPointer(rebasing: text[item.nameStart..<item.nameEnd])
+            let section = item.section < 0 ? nil : sections[item.section]
+            guard isStandard, started, i + 1 < plain.endIndex else {
+                self.item(plainName: name, status: item.status, section: section, depth: item.depth)
+                i += 1
+                continue
+            }
+            positions.advance(depth: item.depth)
+            writePending(before: item.depth)
+            writeStandard(
+                name: name, status: item.status, section: item.depth == 0 ? section : nil, of: nil, depth: item.depth,
+                hasChildren: plain[i + 1].depth > item.depth)
+            i += 1
+        }
+    }
+
     mutating func end() {}
 
     mutating func finish() throws -> Written {
