@@ -216,8 +216,9 @@ struct BinaryListWriter: ListWriter {
         refs.append(writer.write(.bool(status == .done), to: &sink))
         if let custom { refs.append(writer.write(.string(custom), to: &sink)) }
         if let section {
-            // A short section is one object, found again for each item of the section.
-            if let last = lastSection, last.name == section {
+            // A short section is one object, found again for each item of the section (by its
+            // bytes: a section spelled with other code points is another string).
+            if let last = lastSection, last.name.utf8.elementsEqual(section.utf8) {
                 refs.append(last.object)
             } else {
                 let object = writer.write(.string(section), to: &sink)

@@ -391,8 +391,10 @@ struct BinaryPropertyListWriter {
     private var offsets: [Int] = []
     private let referenceSize: Int
     private let layout: ItemLayout
-    /// Keys longer than 15 bytes; shorter keys and strings are in `shortStrings`.
-    private var strings: [String: Int] = [:]
+    /// Keys longer than 15 bytes, by their UTF-8 bytes; shorter keys and strings are in
+    /// `shortStrings`. Strings are told apart by their bytes, not as Swift compares them:
+    /// `é` composed and `e` with a combining accent are two strings, and each keeps its own.
+    private var strings: [[UInt8]: Int] = [:]
     private var shortStrings = ShortStringTable()
     private var integers: [Int: Int] = [:]
     private var reals: [UInt64: Int] = [:]
@@ -552,9 +554,10 @@ struct BinaryPropertyListWriter {
             var key = key
             return key.withUTF8 { shared(utf8: $0, to: &sink) }
         }
-        if let n = strings[key] { return n }
+        let bytes = Array(key.utf8)
+        if let n = strings[bytes] { return n }
         let n = string(key, to: &sink)
-        strings[key] = n
+        strings[bytes] = n
         return n
     }
 

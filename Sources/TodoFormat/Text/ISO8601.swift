@@ -69,6 +69,9 @@ enum ISO8601 {
         guard i == b.count else { return nil }
         let days = daysFromCivil(year: year, month: month, day: day)
         let whole = days * 86400 + hour * 3600 + minute * 60 + second - offsetSeconds
+        // Years 1 to 9999 in UTC only (`writableSeconds`): year 0, or a zone that moves a
+        // date past either end, would be written back as another date; such text stays text.
+        guard writableSeconds.contains(Double(whole) + fraction) else { return nil }
         return Date(timeIntervalSince1970: Double(whole) + fraction)
     }
 

@@ -85,6 +85,38 @@ struct BinaryListWriterTests {
         #expect(decoded == names)
     }
 
+    @Test("strings spelled with other code points stay apart: composed and decomposed accents, Ω and Ω")
+    func codePointsKept() throws {
+        let directory = try TemporaryDirectory()
+        // Short and long names, keys and sections, each in two spellings Swift compares equal.
+        let spellings = ["caf\u{E9}", "cafe\u{301}", "\u{2126}", "\u{3A9}"]
+        let long = ["a long name, caf\u{E9} au lait", "a long name, cafe\u{301} au lait"]
+        var items = (spellings + long).map { TodoItem(name: $0) }
+        items[0].section = "S\u{E9}"
+        items[1].section = "Se\u{301}"
+        items[2].fields = [Field("k\u{E9}y that is longer than fifteen", .integer(1))]
+        items[3].fields = [Field("ke\u{301}y that is longer than fifteen", .integer(2))]
+        let list = TodoList(items: items)
+        var streamed = BinaryListWriter(into: ByteSink(), outputName: "x.plist", layout: ItemLayout())
+        try list.send(to: &streamed)
+        let written = try streamed.finish()
+        #expect(written.bytes == (try Self.whole(list)).bytes)
+        try Data(written.bytes).write(to: URL(fileURLWithPath: directory.path("x.plist")))
+        let read = try Python.run(
+            Python.prelude
+                + "print(json.dumps([[i['name'], i.get('section'), sorted(k for k in i if k not in ('name', 'checked', 'section'))] for i in plistlib.load(open(os.path.join(d, 'x.plist'), 'rb'))]))",
+            in: directory)
+        // Python's JSON escapes every code point past ASCII: the spellings show as they are.
+        let expected = [
+            #"["caf\u00e9", "S\u00e9", []]"#, #"["cafe\u0301", "Se\u0301", []]"#,
+            #"["\u2126", null, ["k\u00e9y that is longer than fifteen"]]"#,
+            #"["\u03a9", null, ["ke\u0301y that is longer than fifteen"]]"#,
+            #"["a long name, caf\u00e9 au lait", null, []]"#, #"["a long name, cafe\u0301 au lait", null, []]"#,
+        ]
+        .joined(separator: ", ")
+        #expect(read.trimmingCharacters(in: .whitespacesAndNewlines) == "[" + expected + "]")
+    }
+
     /// The streamed write of the checklist at `checklist` into the binary file at `path`,
     /// committed; nil where it does not apply.
     static func streamed(_ checklist: String, into path: String) throws -> [ConversionWarning]? {

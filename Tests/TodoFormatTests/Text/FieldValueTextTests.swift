@@ -45,3 +45,28 @@ struct FieldValueTextTests {
         #expect("\(value)" == text)
     }
 }
+
+/// A date-time outside years 1 to 9999 in UTC cannot be written back as it was read (JSON
+/// and YAML wrote year 0 as year 1; a binary property list's reader kept it as a number):
+/// such text stays text, in every format.
+@Suite("Date-times past the years ISO 8601's four digits hold")
+struct OutOfRangeDateTests {
+    @Test(
+        "year 0, and zones that move a date past year 1 or year 9999, are text",
+        arguments: ["0000-01-01T00:00:00Z", "0001-01-01T00:30:00+01:00", "9999-12-31T23:59:59-00:01"])
+    func staysText(text: String) throws {
+        #expect(ISO8601.parse(Array(text.utf8)) == nil)
+        let list = try TodoList(markdown: "- [ ] a [d:: \(text)]\n")
+        #expect(list.items[0].fields == [Field("d", .string(text))])
+        for format: DocumentFormat in [.json, .bplist, .plist, .sql] {
+            let back = try TodoList(bytes: try list.encoded(as: format), format: format, name: "x")
+            #expect(back.items[0].fields == [Field("d", .string(text))], "\(format)")
+        }
+    }
+
+    @Test("the first and last date-times of years 1 to 9999 are dates")
+    func edgesAreDates() {
+        #expect(ISO8601.parse(Array("0001-01-01T00:00:00Z".utf8)) == Date(timeIntervalSince1970: -62_135_596_800))
+        #expect(ISO8601.parse(Array("9999-12-31T23:59:59Z".utf8)) == Date(timeIntervalSince1970: 253_402_300_799))
+    }
+}
