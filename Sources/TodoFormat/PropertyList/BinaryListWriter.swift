@@ -213,12 +213,12 @@ struct BinaryListWriter: ListWriter {
         }
         if hasChildren { refs.append(roleKey(4, entryKeys.children)) }
         refs.append(writer.write(string: name, to: &sink))
-        refs.append(writer.write(.bool(status == .done), to: &sink))
+        refs.append(writer.boolean(status == .done, to: &sink))
         if let custom { refs.append(writer.write(.string(custom), to: &sink)) }
         if let section {
             // A short section is one object, found again for each item of the section (by its
             // bytes: a section spelled with other code points is another string).
-            if let last = lastSection, last.name.utf8.elementsEqual(section.utf8) {
+            if let last = lastSection, Self.sameBytes(last.name, section) {
                 refs.append(last.object)
             } else {
                 let object = writer.write(.string(section), to: &sink)
@@ -232,6 +232,17 @@ struct BinaryListWriter: ListWriter {
             open.append((refs, []))
         } else {
             finished(writer.container(0xD0, refs: refs, to: &sink), depth: depth)
+        }
+    }
+
+    /// Whether two strings have the same UTF-8 bytes (not only compare equal, as `é`
+    /// composed and decomposed do).
+    private static func sameBytes(_ a: String, _ b: String) -> Bool {
+        var a = a
+        var b = b
+        guard a.utf8.count == b.utf8.count else { return false }
+        return a.withUTF8 { x in
+            b.withUTF8 { y in x.count == 0 || memcmp(x.baseAddress!, y.baseAddress!, x.count) == 0 }
         }
     }
 

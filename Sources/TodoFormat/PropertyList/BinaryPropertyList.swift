@@ -598,12 +598,7 @@ struct BinaryPropertyListWriter {
             dates[bits] = n
             return n
         case .bool(let b):
-            if booleans[b ? 1 : 0] >= 0 { return booleans[b ? 1 : 0] }
-            let n = begin()
-            sink.write(byte: b ? 0x09 : 0x08)
-            position += 1
-            booleans[b ? 1 : 0] = n
-            return n
+            return boolean(b, to: &sink)
         case .bigInteger(let digits):
             // 16 bytes, as Apple's and Python's writers make values from 2^63 to 2^64 - 1
             // (and plistlib reads any 128-bit value); beyond 128 bits, the digits as text.
@@ -632,6 +627,16 @@ struct BinaryPropertyListWriter {
             for field in fields { refs.append(write(field.value, to: &sink)) }
             return container(0xD0, refs: refs, to: &sink)
         }
+    }
+
+    /// The object of `true` or `false`, written once.
+    mutating func boolean(_ b: Bool, to sink: inout ByteSink) -> Int {
+        if booleans[b ? 1 : 0] >= 0 { return booleans[b ? 1 : 0] }
+        let n = begin()
+        sink.write(byte: b ? 0x09 : 0x08)
+        position += 1
+        booleans[b ? 1 : 0] = n
+        return n
     }
 
     /// An object of a marker byte and eight bytes (a real, a date).
@@ -684,20 +689,22 @@ extension BinaryPropertyListWriter {
         var at = out
         var i = 0
         while i < end {
-            if i + 8 <= end {
-                let word = UnsafeRawPointer(source + i).loadUnaligned(as: UInt64.self).littleEndian
-                if word & 0x8080_8080_8080_8080 == 0 {
-                    // Each byte b as the unit 0x00 b: the bytes spread apart, then shifted up.
-                    UnsafeMutableRawPointer(at).storeBytes(of: spread(word & 0xFFFF_FFFF), as: UInt64.self)
-                    UnsafeMutableRawPointer(at + 8).storeBytes(of: spread(word >> 32), as: UInt64.self)
-                    at += 16
-                    i += 8
-                    continue
-                }
-            }
             let b = UInt32(source[i])
             var scalar: UInt32
             if b < 0x80 {
+                // Eight ASCII bytes at once where they follow (text without any only loads
+                // a word where an ASCII byte stands).
+                if i + 8 <= end {
+                    let word = UnsafeRawPointer(source + i).loadUnaligned(as: UInt64.self).littleEndian
+                    if word & 0x8080_8080_8080_8080 == 0 {
+                        // Each byte b as the unit 0x00 b: the bytes spread apart, then shifted up.
+                        UnsafeMutableRawPointer(at).storeBytes(of: spread(word & 0xFFFF_FFFF), as: UInt64.self)
+                        UnsafeMutableRawPointer(at + 8).storeBytes(of: spread(word >> 32), as: UInt64.self)
+                        at += 16
+                        i += 8
+                        continue
+                    }
+                }
                 scalar = b
                 i += 1
             } else if b < 0xE0 {
