@@ -765,7 +765,7 @@ private struct ShortStringTable {
     private var count = 0
 
     /// Where the bytes are, or go: the slot of `object(at:)` and `insert(_:at:)`.
-    mutating func slot(of bytes: UnsafeBufferPointer<UInt8>) -> (index: Int, key: (UInt64, UInt64)) {
+    func slot(of bytes: UnsafeBufferPointer<UInt8>) -> (index: Int, key: (UInt64, UInt64)) {
         var low: UInt64 = 0
         var high = UInt64(bytes.count) << 56
         for (i, byte) in bytes.enumerated() {

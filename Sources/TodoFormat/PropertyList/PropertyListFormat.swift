@@ -126,8 +126,10 @@ struct PropertyListFormat: ListFormat {
     }
 
     /// A binary file left as it is, where the list written as a new file (as it streams, its
-    /// bytes compared with the file's) is the file's bytes: the whole-list write
-    /// (`BinaryListRewriter`) would find every item unchanged, and leave it so. Nil at the
+    /// bytes compared with the file's) is the file's bytes: the file holds the list as
+    /// todofmt writes it. (The whole-list write, `BinaryListRewriter`, compares the items read
+    /// back, and takes a field that went under `fields` before others, which comes back after
+    /// them, for a change: it wrote such a file's objects anew with nothing changed.) Nil at the
     /// first difference: a binary file's objects, references and offsets shift with a
     /// change, so nothing of the streamed write is kept, and the caller writes the list
     /// with `BinaryListRewriter`. Nil also where the list holds a value the format cannot
