@@ -37,17 +37,11 @@ struct StreamedUpdate<Syntax: TextListSyntax> {
     ) throws -> PendingWrite? {
         guard !patcher.layout.hasOrder else { return nil }
         let comparison = ByteComparison(old)
-        var compared: any ListWriter = ComparedWriter(
+        let compared = ComparedWriter(
             base: DepthLimitedWriter.guarding(writer(ByteSink(comparingWith: comparison)), format: format),
             comparison: comparison, identityKey: patcher.layout.identityKey,
             keepsItems: { marker.lastStart(before: $0, in: old) != nil })
-        let written: Written
-        do {
-            try read(&compared)
-            written = try compared.finish()
-        } catch is ComparedWriter.GivenUp {
-            return nil
-        }
+        guard let written = try compared.written(read) else { return nil }
         // A value the format cannot hold is warned of where an item is written, and the whole-
         // list write writes only the items that changed: the writer warned of every item.
         // (Such values are rare; repeated field keys are warned of for the whole list in both.)
@@ -187,4 +181,15 @@ struct ComparedWriter: ListWriter {
     mutating func end() throws { try base.end() }
 
     mutating func finish() throws -> Written { try base.finish() }
+
+    /// Hands this writer the list `read` reads, and returns what it wrote; nil where it gave up.
+    func written(_ read: (inout any ListWriter) throws -> Void) throws -> Written? {
+        var writer: any ListWriter = self
+        do {
+            try read(&writer)
+            return try writer.finish()
+        } catch is GivenUp {
+            return nil
+        }
+    }
 }

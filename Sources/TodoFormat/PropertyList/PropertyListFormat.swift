@@ -140,17 +140,11 @@ struct PropertyListFormat: ListFormat {
     ) throws -> PendingWrite? {
         let comparison = ByteComparison(old)
         let writer = BinaryListWriter(into: ByteSink(comparingWith: comparison), outputName: name, layout: layout)
-        var compared: any ListWriter = ComparedWriter(
+        let compared = ComparedWriter(
             base: DepthLimitedWriter.guarding(writer, format: .bplist), comparison: comparison, identityKey: nil,
             keepsItems: { _ in false })
-        let written: Written
-        do {
-            try read(&compared)
-            written = try compared.finish()
-        } catch is ComparedWriter.GivenUp {
-            return nil
-        }
-        guard comparison.isSame, !written.warnings.contains(where: { $0.firstItem != nil && $0.kind != .fields })
+        guard let written = try compared.written(read), comparison.isSame,
+            !written.warnings.contains(where: { $0.firstItem != nil && $0.kind != .fields })
         else { return nil }
         return PendingWrite(warnings: written.warnings, commit: {}, discard: {})
     }
