@@ -232,6 +232,41 @@ public struct ItemQuery: Sendable {
         at position: UnsafeBufferPointer<UInt8>, name: UnsafeBufferPointer<UInt8>, status: TodoStatus, fields: [Field],
         section: String?, to sink: inout ByteSink
     ) -> Range<Int> {
+        // The common object (no fields, nothing in the name, status or section JSON escapes)
+        // in one write.
+        if fields.isEmpty, let box = Self.asciiBox(status), box >= 0x20, box < 0x7F, box != UInt8(ascii: "\""),
+            box != UInt8(ascii: "\\"), !ByteScan.containsJSONEscape(name)
+        {
+            var section = section
+            let written: Range<Int>? = Self.withOptionalUTF8(&section) { sectionBytes in
+                if let sectionBytes, ByteScan.containsJSONEscape(sectionBytes) { return nil }
+                let base = sink.byteCount
+                var nameOffset = 0
+                sink.write(upTo: 80 + position.count + name.count + (sectionBytes?.count ?? 0)) { start in
+                    var pen = BytePen(at: start)
+                    pen.put("{\"at\": \"")
+                    pen.put(position)
+                    pen.put("\", \"name\": \"")
+                    nameOffset = start.distance(to: pen.at)
+                    pen.put(name)
+                    pen.put(status == .done ? "\", \"checked\": true" : "\", \"checked\": false")
+                    if case .custom = status {
+                        pen.put(", \"status\": \"")
+                        pen.put(byte: box)
+                        pen.put(byte: UInt8(ascii: "\""))
+                    }
+                    if let sectionBytes {
+                        pen.put(", \"section\": \"")
+                        pen.put(sectionBytes)
+                        pen.put(byte: UInt8(ascii: "\""))
+                    }
+                    pen.put("}")
+                    return start.distance(to: pen.at)
+                }
+                return (base + nameOffset)..<(base + nameOffset + name.count)
+            }
+            if let written { return written }
+        }
         sink.write(static: "{\"at\": ")
         JSONText.writeString(bytes: position, to: &sink)
         sink.write(static: ", \"name\": ")
@@ -284,6 +319,24 @@ public struct ItemQuery: Sendable {
         at position: UnsafeBufferPointer<UInt8>, name: UnsafeBufferPointer<UInt8>, status: TodoStatus, fields: [Field],
         to sink: inout ByteSink
     ) -> Range<Int> {
+        // The common line (no fields, a name written as it is, an ASCII box) in one write:
+        // each write has a cost of its own, more than the copying.
+        if fields.isEmpty, let box = Self.asciiBox(status), NameSyntax.isWrittenAsIs(name) {
+            let base = sink.byteCount
+            var nameOffset = 0
+            sink.write(upTo: position.count + 6 + name.count) { start in
+                var pen = BytePen(at: start)
+                pen.put(position)
+                pen.put(" [")
+                pen.put(byte: box)
+                pen.put("] ")
+                nameOffset = start.distance(to: pen.at)
+                pen.put(name)
+                pen.put("\n")
+                return start.distance(to: pen.at)
+            }
+            return (base + nameOffset)..<(base + nameOffset + name.count)
+        }
         sink.write(position)
         switch status {
         case .open: sink.write(static: " [ ] ")
@@ -316,6 +369,21 @@ public struct ItemQuery: Sendable {
         }
         sink.write(static: "\n")
         return nameStart..<nameEnd
+    }
+
+    /// Runs `body` with the UTF-8 bytes of `text`, or nil.
+    private static func withOptionalUTF8<R>(_ text: inout String?, _ body: (UnsafeBufferPointer<UInt8>?) -> R) -> R {
+        guard var string = text else { return body(nil) }
+        return string.withUTF8 { body($0) }
+    }
+
+    /// The character in an item's box when it is ASCII (` `, `x`, `/`); nil for another.
+    private static func asciiBox(_ status: TodoStatus) -> UInt8? {
+        switch status {
+        case .open: UInt8(ascii: " ")
+        case .done: UInt8(ascii: "x")
+        case .custom(let scalar): scalar.isASCII ? UInt8(scalar.value) : nil
+        }
     }
 
     /// Reads the list of a file (nil: `bytes`, named `name`) and prints the items the query
