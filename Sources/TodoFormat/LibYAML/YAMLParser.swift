@@ -2,17 +2,43 @@
 internal import CYAML
 
 /// The thin wrapper around libyaml's parser: all of todofmt's YAML reading goes through it.
+/// Events come from `YAMLBlockScanner` while the text keeps to the block YAML it reads, then
+/// from libyaml, set going only then.
 final class YAMLParser {
     // The C state lives outside Swift's stored properties, so reading an event costs
-    // no exclusivity checks.
-    private let parser: UnsafeMutablePointer<yaml_parser_t>
+    // no exclusivity checks; the same goes for the scanner's.
+    private var parser: UnsafeMutablePointer<yaml_parser_t>?
+    private let scanner: UnsafeMutablePointer<YAMLBlockScanner>
+    private var scanning: Bool
+    /// The events the scanner gave, which libyaml skips when it takes over.
+    private var scanned = 0
     private let bytes: UnsafeBufferPointer<UInt8>
     private let file: String
     private let lineOffset: Int
 
     /// Parses `bytes`, which must stay alive as long as the parser; positions are
-    /// reported `lineOffset` lines further down `file` (for front matter).
-    init(bytes: UnsafeBufferPointer<UInt8>, file: String, lineOffset: Int = 0) throws(ParseError) {
+    /// reported `lineOffset` lines further down `file` (for front matter). With
+    /// `scanning` false every event is libyaml's (for tests that hold the two side by side).
+    init(bytes: UnsafeBufferPointer<UInt8>, file: String, lineOffset: Int = 0, scanning: Bool = true) {
+        self.bytes = bytes
+        self.file = file
+        self.lineOffset = lineOffset
+        self.scanning = scanning
+        // With the encoding given, libyaml keeps a byte order mark as a character of the
+        // first line, which then no longer lines up with the lines below it: both start
+        // after it.
+        scanner = .allocate(capacity: 1)
+        scanner.initialize(
+            to: YAMLBlockScanner(UnsafeBufferPointer(rebasing: bytes[Self.start(of: bytes)...]), lineOffset: lineOffset)
+        )
+    }
+
+    private static func start(of bytes: UnsafeBufferPointer<UInt8>) -> Int {
+        ByteOrderMark.length(in: bytes)
+    }
+
+    /// Sets libyaml going from the start, past the events the scanner gave.
+    private func startLibYAML() throws(ParseError) -> UnsafeMutablePointer<yaml_parser_t> {
         let parser = UnsafeMutablePointer<yaml_parser_t>.allocate(capacity: 1)
         // Fails only when out of memory.
         guard yaml_parser_initialize(parser) == 1 else {
@@ -20,23 +46,27 @@ final class YAMLParser {
             throw ParseError("yaml: out of memory", at: SourceLocation(file: file, line: lineOffset + 1, column: 1))
         }
         self.parser = parser
-        self.bytes = bytes
-        self.file = file
-        self.lineOffset = lineOffset
         yaml_parser_set_encoding(parser, YAML_UTF8_ENCODING)
-        // With the encoding given, libyaml keeps a byte order mark as a character of the
-        // first line, which then no longer lines up with the lines below it.
-        let start = ByteOrderMark.length(in: bytes)
+        let start = Self.start(of: bytes)
         yaml_parser_set_input_string(
             parser, bytes.baseAddress.map { $0 + start } ?? UnsafePointer(bitPattern: 1)!, bytes.count - start)
+        for _ in 0..<scanned { _ = try libYAMLEvent(parser) }
+        return parser
     }
 
     /// The length of the input in bytes.
     var byteCount: Int { bytes.count }
 
+    /// Whether every event so far came from the scanner (for tests).
+    var isScanning: Bool { scanning }
+
     deinit {
-        yaml_parser_delete(parser)
-        parser.deallocate()
+        if let parser {
+            yaml_parser_delete(parser)
+            parser.deallocate()
+        }
+        scanner.deinitialize(count: 1)
+        scanner.deallocate()
     }
 
     /// Where the last event with a width ended, in characters: after a scalar, an alias,
@@ -47,6 +77,19 @@ final class YAMLParser {
 
     /// The next event, with its text copied out of libyaml's memory.
     func next() throws(ParseError) -> YAMLEvent {
+        if scanning {
+            if let event = scanner.pointee.next() {
+                scanned += 1
+                if event.endCharacterOffset > event.characterOffset { lastContentEnd = event.endCharacterOffset }
+                return event
+            }
+            scanning = false
+        }
+        if let parser { return try libYAMLEvent(parser) }
+        return try libYAMLEvent(startLibYAML())
+    }
+
+    private func libYAMLEvent(_ parser: UnsafeMutablePointer<yaml_parser_t>) throws(ParseError) -> YAMLEvent {
         var event = yaml_event_t()
         guard yaml_parser_parse(parser, &event) == 1 else { throw currentError() }
         defer { yaml_event_delete(&event) }
@@ -125,8 +168,9 @@ final class YAMLParser {
     private lazy var cursorByte = byteOrderMark
     private var cursorCharacter = 0
 
-    // One copy, with no allocation for the short texts of keys and most values (small strings).
-    private static func text(_ bytes: UnsafeMutablePointer<yaml_char_t>?, count: Int) -> String {
+    /// A scalar's text: one copy, with no allocation for the short texts of keys and most
+    /// values (small strings).
+    static func text(_ bytes: UnsafePointer<UInt8>?, count: Int) -> String {
         if count <= 8, let bytes {
             var packed: UInt64 = 0
             for i in 0..<count { packed |= UInt64(bytes[i]) << (8 * i) }
@@ -202,7 +246,7 @@ final class YAMLParser {
 
     private func currentError() -> ParseError {
         // libyaml counts lines and columns from 0; its columns count characters.
-        let p = parser.pointee
+        guard let p = parser?.pointee else { return ParseError("invalid YAML", at: place(line: 1, column: 1)) }
         let problem = p.problem.map { String(cString: $0) } ?? "invalid YAML"
         var message = "yaml: " + problem
         if let context = p.context.map({ String(cString: $0) }) {

@@ -69,7 +69,7 @@ enum FrontMatter {
     /// (YAML that is not a mapping, only comments, several documents, not YAML) is an error
     /// that says what it is.
     static func parse(_ yaml: UnsafeBufferPointer<UInt8>, file: String, lineOffset: Int) throws(ParseError) -> [Field] {
-        let parser = try YAMLParser(bytes: yaml, file: file, lineOffset: lineOffset)
+        let parser = YAMLParser(bytes: yaml, file: file, lineOffset: lineOffset)
         var anchors: [String: FieldValue] = [:]
         var metadata: [Field] = []
         var sawMapping = false

@@ -147,7 +147,7 @@ struct YAMLListPatcher {
     /// metadata.
     private mutating func locate() throws {
         keepsAll = mayHoldAnchors()
-        let parser = try YAMLParser(bytes: bytes, file: path)
+        let parser = YAMLParser(bytes: bytes, file: path)
         let anchors = YAMLAnchors(limitFor: bytes.count)
         var mappings: [(span: Range<Int>, fields: [Field])] = []
         var found = false
@@ -224,7 +224,7 @@ struct YAMLListPatcher {
 
     /// Reads the list at a path of keys in the mapping of document `index` (from 0).
     private mutating func locate(_ keys: [String], inDocument index: Int) throws {
-        let parser = try YAMLParser(bytes: bytes, file: path)
+        let parser = YAMLParser(bytes: bytes, file: path)
         let anchors = YAMLAnchors(limitFor: bytes.count)
         var documents = -1
         while true {
@@ -344,7 +344,7 @@ struct YAMLListPatcher {
         var piece = [UInt8](repeating: 32, count: span.lowerBound - lineStart)
         piece += bytes[span]
         let item = try piece.withUnsafeBufferPointer { buffer -> SpannedItem in
-            let parser = try YAMLParser(bytes: buffer, file: path)
+            let parser = YAMLParser(bytes: buffer, file: path)
             let reader = YAMLSpanReader(
                 parser: parser, file: bytes, shift: lineStart, schema: options.schema,
                 anchors: YAMLAnchors(limitFor: bytes.count))

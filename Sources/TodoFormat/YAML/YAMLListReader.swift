@@ -22,7 +22,7 @@ enum YAMLListReader {
             try sink.end()
             return
         }
-        let parser = try YAMLParser(bytes: bytes, file: path)
+        let parser = YAMLParser(bytes: bytes, file: path)
         let anchors = YAMLAnchors(limitFor: bytes.count)
         let reader = ItemReader(parser: parser, schema: schema, anchors: anchors, merges: mayMerge(bytes))
         /// The documents that are mappings, with where each starts.
@@ -119,7 +119,7 @@ enum YAMLListReader {
     private static func readList(
         _ bytes: UnsafeBufferPointer<UInt8>, path: String, document: Int, keys: [String], schema: ItemSchema
     ) throws -> [TodoItem]? {
-        let parser = try YAMLParser(bytes: bytes, file: path)
+        let parser = YAMLParser(bytes: bytes, file: path)
         let reader = ItemReader(
             parser: parser, schema: schema, anchors: YAMLAnchors(limitFor: bytes.count), merges: mayMerge(bytes))
         /// Moves past the node that starts with `event`.
@@ -202,7 +202,7 @@ enum YAMLListReader {
         var metadata: [Field] = []
         var listStart = -1
         do {
-            let parser = try YAMLParser(bytes: bytes, file: path)
+            let parser = YAMLParser(bytes: bytes, file: path)
             scan: while true {
                 let event = try parser.next()
                 switch event.kind {
@@ -251,7 +251,7 @@ enum YAMLListReader {
     {
         var items: [TodoItem] = []
         do {
-            let parser = try YAMLParser(bytes: bytes, file: path)
+            let parser = YAMLParser(bytes: bytes, file: path)
             let reader = ItemReader(
                 parser: parser, schema: schema, anchors: YAMLAnchors(limitFor: bytes.count), merges: false)
             var sawList = false

@@ -4,7 +4,7 @@
 enum YAMLRepeatedKeys {
     /// Each key given again in one mapping, with where its later occurrence stands.
     static func find(in bytes: UnsafeBufferPointer<UInt8>, path: String) throws -> [(key: String, at: SourceLocation)] {
-        let parser = try YAMLParser(bytes: bytes, file: path)
+        let parser = YAMLParser(bytes: bytes, file: path)
         /// An open mapping (its keys so far, whether the next node is a key) or sequence.
         struct Frame {
             var isMapping: Bool
