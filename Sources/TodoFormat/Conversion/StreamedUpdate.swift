@@ -182,6 +182,26 @@ struct ComparedWriter: ListWriter {
 
     mutating func finish() throws -> Written { try base.finish() }
 
+    /// The file `old` left as it is, where `writer` (a new file's writer of `format` into the
+    /// sink it is given) writes the list that `read` reads as the file's very bytes, compared
+    /// as they stream: the file holds the list as todofmt writes it, so an update changes
+    /// nothing. Nil at the first difference (`read` stops there) and where the list holds a
+    /// value the format cannot hold (the file then holds something else); the caller writes
+    /// the list its own way.
+    static func unchanged(
+        _ old: UnsafeBufferPointer<UInt8>, format: DocumentFormat, writer: (ByteSink) throws -> any ListWriter,
+        read: (inout any ListWriter) throws -> Void
+    ) throws -> PendingWrite? {
+        let comparison = ByteComparison(old)
+        let compared = ComparedWriter(
+            base: DepthLimitedWriter.guarding(try writer(ByteSink(comparingWith: comparison)), format: format),
+            comparison: comparison, identityKey: nil, keepsItems: { _ in false })
+        guard let written = try compared.written(read), comparison.isSame,
+            !written.warnings.contains(where: { $0.firstItem != nil && $0.kind != .fields })
+        else { return nil }
+        return PendingWrite(warnings: written.warnings, commit: {}, discard: {})
+    }
+
     /// Hands this writer the list `read` reads, and returns what it wrote; nil where it gave up.
     func written(_ read: (inout any ListWriter) throws -> Void) throws -> Written? {
         var writer: any ListWriter = self

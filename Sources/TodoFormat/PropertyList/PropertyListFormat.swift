@@ -138,15 +138,8 @@ struct PropertyListFormat: ListFormat {
         _ old: UnsafeBufferPointer<UInt8>, name: String, layout: ItemLayout,
         read: (inout any ListWriter) throws -> Void
     ) throws -> PendingWrite? {
-        let comparison = ByteComparison(old)
-        let writer = BinaryListWriter(into: ByteSink(comparingWith: comparison), outputName: name, layout: layout)
-        let compared = ComparedWriter(
-            base: DepthLimitedWriter.guarding(writer, format: .bplist), comparison: comparison, identityKey: nil,
-            keepsItems: { _ in false })
-        guard let written = try compared.written(read), comparison.isSame,
-            !written.warnings.contains(where: { $0.firstItem != nil && $0.kind != .fields })
-        else { return nil }
-        return PendingWrite(warnings: written.warnings, commit: {}, discard: {})
+        try ComparedWriter.unchanged(
+            old, format: .bplist, writer: { BinaryListWriter(into: $0, outputName: name, layout: layout) }, read: read)
     }
 
     /// Whether the bytes before an item's start at `offset` end with a root `<array>` and the

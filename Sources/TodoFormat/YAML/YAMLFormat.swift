@@ -47,11 +47,29 @@ struct YAMLFormat: ListFormat {
     }
 
     func writer(to output: Output, options: ListOptions) throws -> any ListWriter {
-        let layout = ItemLayout(options.schema)
+        try Self.writer(into: output.makeSink(), name: output.name, layout: ItemLayout(options.schema))
+    }
+
+    private static func writer(into sink: ByteSink, name: String, layout: ItemLayout) throws -> any ListWriter {
         if !YAMLScalarText.isSimpleKey(layout.entryKeys.children) {
-            return try EmitterYAMLListWriter(into: output.makeSink(), outputName: output.name, layout: layout)
+            return try EmitterYAMLListWriter(into: sink, outputName: name, layout: layout)
         }
-        return try YAMLListWriter(into: output.makeSink(), outputName: output.name, layout: layout)
+        return try YAMLListWriter(into: sink, outputName: name, layout: layout)
+    }
+
+    /// A file that holds the list as todofmt writes a new one is left as it is, found as the
+    /// list streams (`ComparedWriter.unchanged`) without reading the file into items; nil
+    /// otherwise, at the first difference, and the list is written item by item
+    /// (`update(_:with:options:)`).
+    func update(
+        _ existing: Input, options: ListOptions, streaming read: (inout any ListWriter) throws -> Void
+    ) throws -> PendingWrite? {
+        // A list under a key (`--key`) is in a mapping, which a new file never is.
+        guard options.key == nil, let path = existing.path, let mapped = MappedFile(path: path) else { return nil }
+        let layout = ItemLayout(options.schema)
+        return try ComparedWriter.unchanged(
+            mapped.bytes, format: id, writer: { try Self.writer(into: $0, name: existing.name, layout: layout) },
+            read: read)
     }
 
     /// Changes one item where it stands (`YAMLListPatcher.updateItem`): the file is parsed

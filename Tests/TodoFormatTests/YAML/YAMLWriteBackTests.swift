@@ -183,6 +183,35 @@ struct YAMLWriteBackTests {
                     with: "- name: deeper\n      checked: true"))
     }
 
+    @Test("a file that holds the list as todofmt writes it is left as it is, with a new file's warnings")
+    func unchangedFileLeftAlone() throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.path("own.yaml")
+        let markdown = """
+            ---
+            title: Week
+            ---
+            # Home
+            - [ ] Milk [added:: 2024-05-01T09:30:00Z] [blob:: null]
+              - [/] Ünïcödé 🎉 [tags:: ["a", "b"]]
+            - [x] 'quoted' "double" #1
+
+            """
+        let warnings = try Self.write(markdown, into: path)
+        let before = try Self.text(path)
+        let inode = try FileManager.default.attributesOfItem(atPath: path)[.systemFileNumber] as? Int
+        #expect(try Self.write(markdown, into: path) == warnings)
+        #expect(try Self.text(path) == before)
+        // Renamed into place, the file would be another inode.
+        #expect(try FileManager.default.attributesOfItem(atPath: path)[.systemFileNumber] as? Int == inode)
+
+        let edited = markdown.replacingOccurrences(of: "- [ ] Milk", with: "- [x] Milk")
+        try Self.write(edited, into: path)
+        #expect(
+            try Self.text(path)
+                == before.replacingOccurrences(of: "checked: false\n  section", with: "checked: true\n  section"))
+    }
+
     @Test("an emptied list stays where it was; an empty one takes items in block style")
     func emptied() throws {
         let directory = try TemporaryDirectory()
