@@ -24,6 +24,8 @@ struct YAMLBlockScanner {
     private let base: UnsafePointer<UInt8>
     private let count: Int
     private let lineOffset: Int
+    /// The bytes before `base` in the parser's input (a byte order mark), for events' byte offsets.
+    private let byteOrderMark: Int
     /// Where the next line starts, its number from 0 and the characters before it.
     private var lineStart = 0
     private var lineNumber = 0
@@ -43,12 +45,16 @@ struct YAMLBlockScanner {
     private var started = false
     private var inDocument = false
     private var ended = false
+    /// The events of the line read, `queued` of them, `head` of those given; the array's
+    /// slots are written over, not emptied.
     private var queue: [YAMLEvent] = []
+    private var queued = 0
     private var head = 0
 
-    /// `bytes` start after any byte order mark, as libyaml's input does; lines are reported
-    /// `lineOffset` further down.
-    init(_ bytes: UnsafeBufferPointer<UInt8>, lineOffset: Int) {
+    /// `bytes` start after any byte order mark (`byteOrderMark` bytes long), as libyaml's
+    /// input does; lines are reported `lineOffset` further down.
+    init(_ bytes: UnsafeBufferPointer<UInt8>, byteOrderMark: Int, lineOffset: Int) {
+        self.byteOrderMark = byteOrderMark
         base = bytes.baseAddress ?? UnsafePointer(bitPattern: 1)!
         count = bytes.count
         self.lineOffset = lineOffset
@@ -57,11 +63,11 @@ struct YAMLBlockScanner {
 
     /// The next event, or nil where the text leaves what this reads.
     mutating func next() -> YAMLEvent? {
-        if head == queue.count {
-            queue.removeAll(keepingCapacity: true)
+        if head == queued {
+            queued = 0
             head = 0
             // A line may give no event (`-` alone, for one): read on to one that does.
-            while queue.isEmpty {
+            while queued == 0 {
                 guard !ended, fill() else { return nil }
             }
         }
@@ -75,7 +81,7 @@ struct YAMLBlockScanner {
     private mutating func fill() -> Bool {
         if !started {
             started = true
-            emit(.streamStart, at: 0, 0, 0)
+            emit(.streamStart, at: Mark(line: 0, column: 0, index: 0, byte: 0))
             return true
         }
         while true {
@@ -103,7 +109,7 @@ struct YAMLBlockScanner {
     /// A line whose first token is at `p`.
     private mutating func line(at p: Int) -> Bool {
         let column = p - lineStart
-        let mark = Mark(line: lineNumber, column: column, index: charactersBefore + column)
+        let mark = self.mark(at: p)
         let b = base[p]
         if column == 0 && b == UInt8(ascii: "-") && p + 3 <= count && base[p + 1] == b && base[p + 2] == b {
             // `---`, alone on its line: the end of a document and the start of the next.
@@ -111,7 +117,7 @@ struct YAMLBlockScanner {
             closeNode(at: mark)
             closeAll(at: mark)
             if inDocument { emit(.documentEnd, at: mark) }
-            emit(.documentStart, at: mark, end: mark.index + 3)
+            emit(.documentStart, at: mark, width: 3)
             inDocument = true
             expecting = .root
             advance(to: next)
@@ -132,7 +138,7 @@ struct YAMLBlockScanner {
             openCollection(isEntry ? .sequence : .mapping, at: mark)
         case .node(let indent, true, _) where column == indent && isEntry:
             open.append((column, .indentless))
-            emit(.sequenceStart(YAMLEvent.Properties()), at: mark, end: mark.index + 1)
+            emit(.sequenceStart(YAMLEvent.Properties()), at: mark, width: 1)
         case .node, .nothing:
             closeNode(at: mark)
             while let top = open.last, top.column > column || (top.kind == .indentless && !isEntry) {
@@ -150,34 +156,25 @@ struct YAMLBlockScanner {
     private mutating func entry(at p: Int, column: Int) -> Bool {
         let q = spaces(from: p + 1)
         if let next = lineEnd(after: q) {
-            let index = charactersBefore + column + 1
-            expecting = .node(
-                indent: column, afterKey: false, empty: Mark(line: lineNumber, column: column + 1, index: index))
+            expecting = .node(indent: column, afterKey: false, empty: mark(at: p + 1))
             advance(to: next)
             return true
         }
-        let qColumn = q - lineStart
         if let keyEnd = keyEnd(from: q) {
             // A mapping starting on the dash's line.
-            openCollection(.mapping, at: Mark(line: lineNumber, column: qColumn, index: charactersBefore + qColumn))
-            return keyValue(at: q, keyEnd: keyEnd, column: qColumn)
+            openCollection(.mapping, at: mark(at: q))
+            return keyValue(at: q, keyEnd: keyEnd, column: q - lineStart)
         }
         return value(at: q, indent: column)
     }
 
     /// A key (from `p` to its colon at `keyEnd`) and its value, in the mapping at `column`.
     private mutating func keyValue(at p: Int, keyEnd: Int, column: Int) -> Bool {
-        let index = charactersBefore + column
         let text = YAMLParser.text(base + p, count: keyEnd - p)
-        emit(
-            .scalar(YAMLEvent.Scalar(text: text, style: .plain)), at: lineNumber, column, index, end: index + keyEnd - p
-        )
+        emit(.scalar(YAMLEvent.Scalar(text: text, style: .plain)), at: mark(at: p), width: keyEnd - p)
         let q = spaces(from: keyEnd + 1)
         if let next = lineEnd(after: q) {
-            let end = keyEnd + 1 - lineStart
-            expecting = .node(
-                indent: column, afterKey: true,
-                empty: Mark(line: lineNumber, column: end, index: charactersBefore + end))
+            expecting = .node(indent: column, afterKey: true, empty: mark(at: keyEnd + 1))
             advance(to: next)
             return true
         }
@@ -187,17 +184,14 @@ struct YAMLBlockScanner {
     /// A value on its line from `p` (after `key: ` or `- `), a node of the collection whose
     /// column is `indent`; the line ends after it.
     private mutating func value(at p: Int, indent: Int) -> Bool {
-        let column = p - lineStart
-        let index = charactersBefore + column
+        let mark = self.mark(at: p)
         switch base[p] {
         case UInt8(ascii: "\""), UInt8(ascii: "'"):
             guard let (text, end, extra) = quoted(from: p), let next = lineEnd(after: spaces(from: end)) else {
                 return false
             }
             let style: YAMLScalarStyle = base[p] == UInt8(ascii: "'") ? .singleQuoted : .doubleQuoted
-            emit(
-                .scalar(YAMLEvent.Scalar(text: text, style: style)), at: lineNumber, column, index,
-                end: index + end - p - extra)
+            emit(.scalar(YAMLEvent.Scalar(text: text, style: style)), at: mark, width: end - p, extra: extra)
             advance(to: next, continuationBytes: extra)
             return true
         case UInt8(ascii: "["), UInt8(ascii: "{"):
@@ -205,13 +199,9 @@ struct YAMLBlockScanner {
             guard p + 1 < count, base[p + 1] == (isSequence ? UInt8(ascii: "]") : UInt8(ascii: "}")),
                 let next = lineEnd(after: spaces(from: p + 2))
             else { return false }
-            var start = YAMLEvent(
-                kind: isSequence ? .sequenceStart(YAMLEvent.Properties()) : .mappingStart(YAMLEvent.Properties()),
-                line: lineNumber + 1 + lineOffset, column: column + 1, characterOffset: index,
-                endCharacterOffset: index + 1)
-            start.isFlow = true
-            queue.append(start)
-            emit(isSequence ? .sequenceEnd : .mappingEnd, at: lineNumber, column + 1, index + 1, end: index + 2)
+            let start = isSequence ? YAMLEvent.Kind.sequenceStart(.init()) : .mappingStart(.init())
+            emit(start, at: mark, width: 1, isFlow: true)
+            emit(isSequence ? .sequenceEnd : .mappingEnd, at: self.mark(at: p + 1), width: 1)
             advance(to: next)
             return true
         default:
@@ -219,9 +209,7 @@ struct YAMLBlockScanner {
                 return false
             }
             let text = YAMLParser.text(base + p, count: end - p)
-            emit(
-                .scalar(YAMLEvent.Scalar(text: text, style: .plain)), at: lineNumber, column, index,
-                end: index + end - p - extra)
+            emit(.scalar(YAMLEvent.Scalar(text: text, style: .plain)), at: mark, width: end - p, extra: extra)
             advance(to: next, continuationBytes: extra)
             return true
         }
@@ -239,12 +227,12 @@ struct YAMLBlockScanner {
             var column = 0
             for i in start..<count where base[i] & 0xC0 != 0x80 { column += 1 }
             if lineStart == count { breaks -= 1 }
-            let end = Mark(line: breaks, column: column, index: total)
+            let end = Mark(line: breaks, column: column, index: total, byte: count)
             if case .node = expecting { closeNode(at: end) }
             while let top = open.last, top.column > column { close(at: end) }
             breaks += 1
         }
-        let mark = Mark(line: breaks, column: 0, index: total)
+        let mark = Mark(line: breaks, column: 0, index: total, byte: count)
         closeNode(at: mark)
         closeAll(at: mark)
         if inDocument { emit(.documentEnd, at: mark) }
@@ -258,7 +246,9 @@ struct YAMLBlockScanner {
     private struct Mark: Equatable {
         var line: Int
         var column: Int
+        /// Characters before it, as libyaml counts them.
         var index: Int
+        var byte: Int
     }
 
     /// A node expected and not given: libyaml's empty plain scalar, at the end of the key's
@@ -288,15 +278,23 @@ struct YAMLBlockScanner {
         while !open.isEmpty { close(at: mark) }
     }
 
-    private mutating func emit(_ kind: YAMLEvent.Kind, at mark: Mark, end: Int? = nil) {
-        emit(kind, at: mark.line, mark.column, mark.index, end: end)
+    /// Where `p`, a byte on the line being read before any character beyond ASCII, is.
+    private func mark(at p: Int) -> Mark {
+        Mark(line: lineNumber, column: p - lineStart, index: charactersBefore + p - lineStart, byte: p)
     }
 
-    private mutating func emit(_ kind: YAMLEvent.Kind, at line: Int, _ column: Int, _ index: Int, end: Int? = nil) {
-        queue.append(
-            YAMLEvent(
-                kind: kind, line: line + 1 + lineOffset, column: column + 1, characterOffset: index,
-                endCharacterOffset: end ?? index))
+    /// An event at `mark`, `width` bytes wide, `extra` of them continuation bytes.
+    private mutating func emit(
+        _ kind: YAMLEvent.Kind, at mark: Mark, width: Int = 0, extra: Int = 0, isFlow: Bool = false
+    ) {
+        var event = YAMLEvent(
+            kind: kind, line: mark.line + 1 + lineOffset, column: mark.column + 1, characterOffset: mark.index,
+            endCharacterOffset: mark.index + width - extra)
+        event.isFlow = isFlow
+        event.byteOffset = byteOrderMark + mark.byte
+        event.endByteOffset = byteOrderMark + mark.byte + width
+        if queued < queue.count { queue[queued] = event } else { queue.append(event) }
+        queued += 1
     }
 
     // MARK: Tokens

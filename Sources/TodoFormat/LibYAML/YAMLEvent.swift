@@ -56,6 +56,11 @@ struct YAMLEvent: Equatable {
     var endCharacterOffset: Int = 0
     /// Whether a collection's start is in flow style (`[`, `{`) rather than block style.
     var isFlow = false
+    /// Where the event starts and ends in bytes, from the start of the input, when
+    /// `YAMLBlockScanner` gave it; -1 from libyaml, which counts characters only
+    /// (`YAMLParser.offset(of:)` gives either).
+    var byteOffset = -1
+    var endByteOffset = -1
 
     /// The anchor a node event defines (`&name`); nil for other events, aliases included.
     var anchor: String? {

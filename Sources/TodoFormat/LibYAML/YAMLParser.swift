@@ -29,8 +29,9 @@ final class YAMLParser {
         // after it.
         scanner = .allocate(capacity: 1)
         scanner.initialize(
-            to: YAMLBlockScanner(UnsafeBufferPointer(rebasing: bytes[Self.start(of: bytes)...]), lineOffset: lineOffset)
-        )
+            to: YAMLBlockScanner(
+                UnsafeBufferPointer(rebasing: bytes[Self.start(of: bytes)...]), byteOrderMark: Self.start(of: bytes),
+                lineOffset: lineOffset))
     }
 
     private static func start(of bytes: UnsafeBufferPointer<UInt8>) -> Int {
@@ -74,13 +75,34 @@ final class YAMLParser {
     /// (a block collection's end event has no width, and a block scalar's end takes in
     /// the line breaks after it: trim white space back from the byte offset).
     private(set) var lastContentEnd = 0
+    /// `lastContentEnd` in bytes when the scanner gave that event, else -1.
+    private var lastContentEndByte = -1
+
+    /// `lastContentEnd` in bytes.
+    var lastContentEndOffset: Int {
+        lastContentEndByte >= 0 ? lastContentEndByte : byteOffset(ofCharacter: lastContentEnd)
+    }
+
+    /// Where an event starts in the input, in bytes: as the scanner gave it, else counted on
+    /// from the last offset asked for (`byteOffset(ofCharacter:)`).
+    func offset(of event: YAMLEvent) -> Int {
+        event.byteOffset >= 0 ? event.byteOffset : byteOffset(ofCharacter: event.characterOffset)
+    }
+
+    /// Where an event ends in the input, in bytes, as `offset(of:)` finds its start.
+    func endOffset(of event: YAMLEvent) -> Int {
+        event.endByteOffset >= 0 ? event.endByteOffset : byteOffset(ofCharacter: event.endCharacterOffset)
+    }
 
     /// The next event, with its text copied out of libyaml's memory.
     func next() throws(ParseError) -> YAMLEvent {
         if scanning {
             if let event = scanner.pointee.next() {
                 scanned += 1
-                if event.endCharacterOffset > event.characterOffset { lastContentEnd = event.endCharacterOffset }
+                if event.endCharacterOffset > event.characterOffset {
+                    lastContentEnd = event.endCharacterOffset
+                    lastContentEndByte = event.endByteOffset
+                }
                 return event
             }
             scanning = false
@@ -116,7 +138,10 @@ final class YAMLParser {
         default: kind = .streamEnd
         }
         let mark = event.start_mark
-        if event.end_mark.index > mark.index { lastContentEnd = Int(event.end_mark.index) }
+        if event.end_mark.index > mark.index {
+            lastContentEnd = Int(event.end_mark.index)
+            lastContentEndByte = -1
+        }
         var result = YAMLEvent(
             kind: kind, line: Int(mark.line) + 1 + lineOffset, column: Int(mark.column) + 1,
             characterOffset: Int(mark.index), endCharacterOffset: Int(event.end_mark.index))
@@ -131,6 +156,7 @@ final class YAMLParser {
     /// Where an event starts in the input, in bytes. libyaml counts characters, after a
     /// byte order mark; this counts them off from the start, so call it rarely.
     func byteOffset(of event: YAMLEvent) -> Int {
+        if event.byteOffset >= 0 { return event.byteOffset }
         var offset = ByteOrderMark.length(in: bytes)
         for _ in 0..<event.characterOffset where offset < bytes.count {
             offset += 1

@@ -40,12 +40,12 @@ final class YAMLSpanReader {
     }
 
     /// Where an event starts in the file.
-    func start(of event: YAMLEvent) -> Int { parser.byteOffset(ofCharacter: event.characterOffset) + shift }
+    func start(of event: YAMLEvent) -> Int { parser.offset(of: event) + shift }
 
     /// Where the node read last ends in the file: after its last character, white space
     /// (the line breaks a block scalar takes in) left out.
     func contentEnd() -> Int {
-        var end = parser.byteOffset(ofCharacter: parser.lastContentEnd) + shift
+        var end = parser.lastContentEndOffset + shift
         while end > 0, [32, 9, 10, 13].contains(file[end - 1]) { end -= 1 }
         return end
     }
@@ -121,7 +121,7 @@ final class YAMLSpanReader {
         while true {
             let keyEvent = try parser.next()
             if case .mappingEnd = keyEvent.kind {
-                if first.isFlow { close = parser.byteOffset(ofCharacter: keyEvent.characterOffset) + shift }
+                if first.isFlow { close = parser.offset(of: keyEvent) + shift }
                 break
             }
             guard case .scalar(let keyScalar) = keyEvent.kind else {
@@ -153,7 +153,7 @@ final class YAMLSpanReader {
                 while true {
                     let event = try parser.next()
                     if case .sequenceEnd = event.kind {
-                        if valueEvent.isFlow { end = parser.byteOffset(ofCharacter: event.endCharacterOffset) + shift }
+                        if valueEvent.isFlow { end = parser.endOffset(of: event) + shift }
                         break
                     }
                     let child = try item(

@@ -175,12 +175,12 @@ struct YAMLListPatcher {
                 found = true
                 try readList(parser, start: event, anchors: anchors)
             case .mappingStart:
-                let start = parser.byteOffset(ofCharacter: event.characterOffset)
+                let start = parser.offset(of: event)
                 guard
                     case .dictionary(let fields) = try YAMLValue.read(
                         from: parser, startingWith: event, anchors: anchors)
                 else { continue }
-                mappings.append((start..<trimmed(parser.byteOffset(ofCharacter: parser.lastContentEnd)), fields))
+                mappings.append((start..<trimmed(parser.lastContentEndOffset), fields))
                 if mappings.count > 2 || (found && mappings.count > 1) {
                     throw parser.error("a second metadata mapping; todofmt reads one", at: event)
                 }
@@ -261,7 +261,7 @@ struct YAMLListPatcher {
             let keyEvent = try parser.next()
             if case .mappingEnd = keyEvent.kind { return }
             let key = try YAMLValue.read(from: parser, startingWith: keyEvent, anchors: anchors)
-            let keyEnd = parser.byteOffset(ofCharacter: parser.lastContentEnd)
+            let keyEnd = parser.lastContentEndOffset
             let valueEvent = try parser.next()
             if YAMLValue.keyText(key) == keys.first! {
                 if done {
@@ -298,7 +298,7 @@ struct YAMLListPatcher {
             scan.elements.reserveCapacity(expectedCount + 16)
             scan.hashes.reserveCapacity(expectedCount + 16)
         }
-        let first = parser.byteOffset(ofCharacter: start.characterOffset)
+        let first = parser.offset(of: start)
         let spans = YAMLSpanReader(parser: parser, file: bytes, shift: 0, schema: options.schema, anchors: anchors)
         let reader = ItemReader(parser: parser, schema: options.schema, anchors: anchors, merges: false)
         var end = first
@@ -307,7 +307,7 @@ struct YAMLListPatcher {
             if case .sequenceEnd = event.kind {
                 end =
                     start.isFlow
-                    ? parser.byteOffset(ofCharacter: event.endCharacterOffset) : (scan.elements.last?.upperBound ?? end)
+                    ? parser.endOffset(of: event) : (scan.elements.last?.upperBound ?? end)
                 break
             }
             if keepsAll {
@@ -317,7 +317,7 @@ struct YAMLListPatcher {
                 scan.kept.append(item)
                 scan.elements.append(item.span)
             } else {
-                let itemStart = parser.byteOffset(ofCharacter: event.characterOffset)
+                let itemStart = parser.offset(of: event)
                 let item = try reader.item(startingWith: event, depth: 0)
                 var itemEnd = spans.contentEnd()
                 if !start.isFlow { itemEnd = spans.extendedOverComments(itemEnd, dashColumn: scan.dashColumn) }

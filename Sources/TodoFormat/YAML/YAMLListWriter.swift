@@ -26,6 +26,13 @@ struct YAMLListWriter: ListWriter {
     /// run of items, so worked out once for the run.
     private var lastSection: String? = nil
     private var lastSectionText: [UInt8]? = nil
+    /// The same for the plain items' path, by the section's index; and the custom statuses
+    /// met, with their texts (nil: the emitter's to write).
+    private var lastSectionIndex = -1
+    private var lastSectionIndexText: [UInt8]? = nil
+    private var statusTexts: [(status: Unicode.Scalar, text: [UInt8]?)] = []
+    /// The children's key and its colon, once worked out.
+    private var childrenKeyText: [UInt8]? = nil
 
     init(into sink: ByteSink, outputName: String, layout: ItemLayout = ItemLayout()) throws(ConversionError) {
         self.sink = sink
@@ -53,6 +60,77 @@ struct YAMLListWriter: ListWriter {
     }
 
     var takesPlainNames: Bool { isStandard }
+
+    /// Plain items in todofmt's own layout written straight into the sink, each in three
+    /// writes (the line up to the name, the name, the rest): the common item of a checklist.
+    /// A name with a character libyaml takes as a line break, or a custom status or a
+    /// section the emitter must write, goes the way of any item.
+    mutating func items(plain: ArraySlice<PlainItem>, text: UnsafeBufferPointer<UInt8>, sections: [String]) throws {
+        for item in plain {
+            let name = UnsafeBufferPointer(rebasing: text[item.nameStart..<item.nameEnd])
+            let sectionIndex = item.depth == 0 ? item.section : -1
+            let style = YAMLScalarText.analysis(of: name)
+            guard isStandard, style != .unknown, let statusText = statusText(item.status),
+                let sectionText = sectionText(sectionIndex, in: sections)
+            else {
+                try self.item(
+                    plainName: name, status: item.status, section: sectionIndex < 0 ? nil : sections[sectionIndex],
+                    depth: item.depth)
+                continue
+            }
+            let depth = try start(depth: item.depth)
+            sink.write(upTo: 2 * depth + 8) { start in
+                var pen = BytePen(at: start)
+                pen.spaces(2 * depth)
+                pen.put("- name: ")
+                return start.distance(to: pen.at)
+            }
+            YAMLScalarText.append(bytes: name, analysed: style, to: &sink)
+            let sectionCount = sectionText.count
+            sink.write(upTo: 6 * depth + 48 + statusText.count + sectionCount) { start in
+                var pen = BytePen(at: start)
+                pen.put(byte: 10)
+                pen.spaces(2 * depth)
+                pen.put(item.status == .done ? "  checked: true\n" : "  checked: false\n")
+                if !statusText.isEmpty {
+                    pen.spaces(2 * depth)
+                    pen.put("  status: ")
+                    statusText.withUnsafeBufferPointer { pen.put($0) }
+                    pen.put(byte: 10)
+                }
+                if sectionIndex >= 0 {
+                    pen.spaces(2 * depth)
+                    pen.put("  section: ")
+                    sectionText.withUnsafeBufferPointer { pen.put($0) }
+                    pen.put(byte: 10)
+                }
+                return start.distance(to: pen.at)
+            }
+        }
+    }
+
+    /// The text of a status's value (empty for open and done, which `checked` says); nil
+    /// where the emitter must write it. A list uses a few statuses: the texts are kept.
+    private mutating func statusText(_ status: TodoStatus) -> [UInt8]? {
+        guard case .custom(let scalar) = status else { return [] }
+        if let known = statusTexts.first(where: { $0.status == scalar }) { return known.text }
+        var out = ByteSink()
+        let text = YAMLScalarText.append(String(scalar), isKey: false, to: &out) ? out.buffer : nil
+        if statusTexts.count < 16 { statusTexts.append((scalar, text)) }
+        return text
+    }
+
+    /// The text of the section `index` among `sections` (empty for none); nil where the
+    /// emitter must write it. Kept by index, which names one section through a read.
+    private mutating func sectionText(_ index: Int, in sections: [String]) -> [UInt8]? {
+        guard index >= 0 else { return [] }
+        if index != lastSectionIndex {
+            var out = ByteSink()
+            lastSectionIndexText = YAMLScalarText.append(sections[index], isKey: false, to: &out) ? out.buffer : nil
+            lastSectionIndex = index
+        }
+        return lastSectionIndexText
+    }
 
     mutating func item(plainName: UnsafeBufferPointer<UInt8>, status: TodoStatus, section: String?, depth: Int) throws {
         let section = depth == 0 ? section : nil
@@ -90,18 +168,21 @@ struct YAMLListWriter: ListWriter {
         let depth = min(depth, open.lastDepth + 1)
         if open.advance(to: depth).opensChildren {
             // The previous item's children: a sequence under its key, dashes at the key's column.
-            text.truncate(to: 0)
-            // A key libyaml writes as a complex key gets `EmitterYAMLListWriter` (`YAMLFormat`).
-            guard writeKey(entryKeys.children) else {
-                throw ConversionError.unsupported("YAMLListWriter: a children key that is no simple key")
+            if childrenKeyText == nil {
+                text.truncate(to: 0)
+                // A key libyaml writes as a complex key gets `EmitterYAMLListWriter` (`YAMLFormat`).
+                guard writeKey(entryKeys.children) else {
+                    throw ConversionError.unsupported("YAMLListWriter: a children key that is no simple key")
+                }
+                childrenKeyText = text.withBytes { Array($0) + Array(":\n".utf8) }
             }
-            sink.write(upTo: 2 * depth + 8) { start in
+            let key = childrenKeyText!
+            sink.write(upTo: 2 * depth + key.count) { start in
                 var pen = BytePen(at: start)
                 pen.spaces(2 * depth)
+                key.withUnsafeBufferPointer { pen.put($0) }
                 return start.distance(to: pen.at)
             }
-            text.withBytes { sink.write($0) }
-            sink.write(static: ":\n")
         }
         return depth
     }

@@ -27,6 +27,17 @@ enum YAMLScalarText {
         // One pass over the text, the analysis, tells most of `needsQuotes` too: it stops at
         // the first control character, and a text without one has no tab or line break.
         let style = analysis(of: bytes)
+        if style == .unknown {
+            guard YAMLValue.needsQuotes(bytes) else { return false }
+            appendDoubleQuoted(bytes, to: &out)
+            return true
+        }
+        append(bytes: bytes, analysed: style, to: &out)
+        return true
+    }
+
+    /// `append(bytes:isKey:to:)` of a text whose `analysis` is `style`, which is not `.unknown`.
+    static func append(bytes: UnsafeBufferPointer<UInt8>, analysed style: Style, to out: inout ByteSink) {
         switch style {
         case .plain, .singleQuoted:
             if YAMLValue.readsAsAnotherType(bytes) {
@@ -34,14 +45,10 @@ enum YAMLScalarText {
             } else {
                 append(bytes, style, to: &out)
             }
-        case .doubleQuoted:
+        case .doubleQuoted, .unknown:
             // Asked for in double quotes or not, libyaml writes them.
             appendDoubleQuoted(bytes, to: &out)
-        case .unknown:
-            guard YAMLValue.needsQuotes(bytes) else { return false }
-            appendDoubleQuoted(bytes, to: &out)
         }
-        return true
     }
 
     /// Whether libyaml writes `key` as a simple key (`key: value`) rather than a complex one.
@@ -208,9 +215,32 @@ enum YAMLScalarText {
         while i < b.count {
             let start = i
             let c = b[i]
+            if c < 0x80 && i + 8 <= b.count {
+                // Eight bytes at a time while they are printable ASCII other than `"` and `\`.
+                let x = UnsafeRawPointer(b.baseAddress! + i).loadUnaligned(as: UInt64.self)
+                let flags =
+                    x & 0x8080_8080_8080_8080 | ByteScan.hasBelow(x, 0x20) | ByteScan.has(x, 0x7F)
+                    | ByteScan.has(x, 0x22) | ByteScan.has(x, 0x5C)
+                // The lowest flag is exact (`loudBytes`).
+                let quiet = flags == 0 ? 8 : flags.trailingZeroBitCount >> 3
+                if quiet > 0 {
+                    i += quiet
+                    continue
+                }
+            }
             if c >= 0x20 && c < 0x7F && c != 0x22 && c != 0x5C {
                 i += 1
                 continue
+            }
+            // Lead bytes all of whose characters are printed as they are (`analysis`).
+            switch c {
+            case 0xC3...0xDF:
+                i += 2
+                continue
+            case 0xE0, 0xE1, 0xE3...0xEE:
+                i += 3
+                continue
+            default: break
             }
             let scalar: UInt32
             if c < 0x80 {

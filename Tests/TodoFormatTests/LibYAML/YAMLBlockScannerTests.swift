@@ -15,7 +15,15 @@ struct YAMLBlockScannerTests {
             var events: [String] = []
             do {
                 while true {
-                    let event = try parser.next()
+                    var event = try parser.next()
+                    // The scanner's byte offsets are where libyaml's character offsets are.
+                    if event.byteOffset >= 0 {
+                        let start = byteOffset(text, character: event.characterOffset)
+                        let end = byteOffset(text, character: event.endCharacterOffset)
+                        #expect(event.byteOffset == start && event.endByteOffset == end, "\(event)")
+                        #expect(parser.lastContentEndOffset == byteOffset(text, character: parser.lastContentEnd))
+                    }
+                    (event.byteOffset, event.endByteOffset) = (-1, -1)
                     events.append("\(event) end \(parser.lastContentEnd)")
                     if event.kind == .streamEnd { break }
                 }
@@ -24,6 +32,18 @@ struct YAMLBlockScannerTests {
             }
             return (events, parser.isScanning)
         }
+    }
+
+    /// The byte `character` characters after any byte order mark.
+    static func byteOffset(_ text: [UInt8], character: Int) -> Int {
+        var offset = text.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
+        var characters = 0
+        while offset < text.count && characters < character {
+            offset += 1
+            while offset < text.count && text[offset] & 0xC0 == 0x80 { offset += 1 }
+            characters += 1
+        }
+        return offset
     }
 
     /// Fails where the scanner's events differ from libyaml's for `text`; returns whether
