@@ -45,9 +45,24 @@ struct YAMLBlockScanner {
     private var started = false
     private var inDocument = false
     private var ended = false
+    /// An event as the scanner keeps it until it is given: plain values only (a scalar's
+    /// text as a range of the input or of `scratch`), so that keeping it copies no string.
+    private enum Token {
+        case streamStart, streamEnd, documentStart, documentEnd
+        case sequenceStart, sequenceEnd, mappingStart, mappingEnd
+        case scalar(YAMLScalarStyle, text: Range<Int>, inScratch: Bool)
+    }
+    private struct Pending {
+        var token: Token
+        var mark: Mark
+        var width: Int
+        var extra: Int
+        var isFlow: Bool
+    }
     /// The events of the line read, `queued` of them, `head` of those given; the array's
-    /// slots are written over, not emptied.
-    private var queue: [YAMLEvent] = []
+    /// slots are written over, not emptied. `scratch` holds the line's unescaped texts.
+    private var queue: [Pending] = []
+    private var scratch: [UInt8] = []
     private var queued = 0
     private var head = 0
 
@@ -66,13 +81,15 @@ struct YAMLBlockScanner {
         if head == queued {
             queued = 0
             head = 0
+            scratch.removeAll(keepingCapacity: true)
             // A line may give no event (`-` alone, for one): read on to one that does.
             while queued == 0 {
                 guard !ended, fill() else { return nil }
             }
         }
+        let pending = queue[head]
         head += 1
-        return queue[head - 1]
+        return event(pending)
     }
 
     // MARK: Lines
@@ -138,7 +155,7 @@ struct YAMLBlockScanner {
             openCollection(isEntry ? .sequence : .mapping, at: mark)
         case .node(let indent, true, _) where column == indent && isEntry:
             open.append((column, .indentless))
-            emit(.sequenceStart(YAMLEvent.Properties()), at: mark, width: 1)
+            emit(.sequenceStart, at: mark, width: 1)
         case .node, .nothing:
             closeNode(at: mark)
             while let top = open.last, top.column > column || (top.kind == .indentless && !isEntry) {
@@ -170,8 +187,7 @@ struct YAMLBlockScanner {
 
     /// A key (from `p` to its colon at `keyEnd`) and its value, in the mapping at `column`.
     private mutating func keyValue(at p: Int, keyEnd: Int, column: Int) -> Bool {
-        let text = YAMLParser.text(base + p, count: keyEnd - p)
-        emit(.scalar(YAMLEvent.Scalar(text: text, style: .plain)), at: mark(at: p), width: keyEnd - p)
+        emit(.scalar(.plain, text: p..<keyEnd, inScratch: false), at: mark(at: p), width: keyEnd - p)
         let q = spaces(from: keyEnd + 1)
         if let next = lineEnd(after: q) {
             expecting = .node(indent: column, afterKey: true, empty: mark(at: keyEnd + 1))
@@ -187,11 +203,12 @@ struct YAMLBlockScanner {
         let mark = self.mark(at: p)
         switch base[p] {
         case UInt8(ascii: "\""), UInt8(ascii: "'"):
-            guard let (text, end, extra) = quoted(from: p), let next = lineEnd(after: spaces(from: end)) else {
+            guard let (text, inScratch, end, extra) = quoted(from: p), let next = lineEnd(after: spaces(from: end))
+            else {
                 return false
             }
             let style: YAMLScalarStyle = base[p] == UInt8(ascii: "'") ? .singleQuoted : .doubleQuoted
-            emit(.scalar(YAMLEvent.Scalar(text: text, style: style)), at: mark, width: end - p, extra: extra)
+            emit(.scalar(style, text: text, inScratch: inScratch), at: mark, width: end - p, extra: extra)
             advance(to: next, continuationBytes: extra)
             return true
         case UInt8(ascii: "["), UInt8(ascii: "{"):
@@ -199,8 +216,7 @@ struct YAMLBlockScanner {
             guard p + 1 < count, base[p + 1] == (isSequence ? UInt8(ascii: "]") : UInt8(ascii: "}")),
                 let next = lineEnd(after: spaces(from: p + 2))
             else { return false }
-            let start = isSequence ? YAMLEvent.Kind.sequenceStart(.init()) : .mappingStart(.init())
-            emit(start, at: mark, width: 1, isFlow: true)
+            emit(isSequence ? .sequenceStart : .mappingStart, at: mark, width: 1, isFlow: true)
             emit(isSequence ? .sequenceEnd : .mappingEnd, at: self.mark(at: p + 1), width: 1)
             advance(to: next)
             return true
@@ -208,8 +224,7 @@ struct YAMLBlockScanner {
             guard let (end, extra, next) = plain(from: p), continuesNot(from: next, indent: indent) else {
                 return false
             }
-            let text = YAMLParser.text(base + p, count: end - p)
-            emit(.scalar(YAMLEvent.Scalar(text: text, style: .plain)), at: mark, width: end - p, extra: extra)
+            emit(.scalar(.plain, text: p..<end, inScratch: false), at: mark, width: end - p, extra: extra)
             advance(to: next, continuationBytes: extra)
             return true
         }
@@ -254,7 +269,7 @@ struct YAMLBlockScanner {
     /// A node expected and not given: libyaml's empty plain scalar, at the end of the key's
     /// colon or the dash, or at the next token for a document's root.
     private mutating func closeNode(at next: Mark) {
-        let empty = YAMLEvent.Kind.scalar(YAMLEvent.Scalar(text: "", style: .plain))
+        let empty = Token.scalar(.plain, text: 0..<0, inScratch: false)
         switch expecting {
         case .nothing: return
         case .root: emit(empty, at: next)
@@ -265,8 +280,7 @@ struct YAMLBlockScanner {
 
     private mutating func openCollection(_ kind: Kind, at mark: Mark) {
         open.append((mark.column, kind))
-        emit(
-            kind == .mapping ? .mappingStart(YAMLEvent.Properties()) : .sequenceStart(YAMLEvent.Properties()), at: mark)
+        emit(kind == .mapping ? .mappingStart : .sequenceStart, at: mark)
     }
 
     private mutating func close(at mark: Mark) {
@@ -285,16 +299,42 @@ struct YAMLBlockScanner {
 
     /// An event at `mark`, `width` bytes wide, `extra` of them continuation bytes.
     private mutating func emit(
-        _ kind: YAMLEvent.Kind, at mark: Mark, width: Int = 0, extra: Int = 0, isFlow: Bool = false
+        _ token: Token, at mark: Mark, width: Int = 0, extra: Int = 0, isFlow: Bool = false
     ) {
+        let pending = Pending(token: token, mark: mark, width: width, extra: extra, isFlow: isFlow)
+        if queued < queue.count { queue[queued] = pending } else { queue.append(pending) }
+        queued += 1
+    }
+
+    /// The event a kept one gives, its text made now.
+    private func event(_ pending: Pending) -> YAMLEvent {
+        let kind: YAMLEvent.Kind
+        switch pending.token {
+        case .streamStart: kind = .streamStart
+        case .streamEnd: kind = .streamEnd
+        case .documentStart: kind = .documentStart
+        case .documentEnd: kind = .documentEnd
+        case .sequenceStart: kind = .sequenceStart(YAMLEvent.Properties())
+        case .sequenceEnd: kind = .sequenceEnd
+        case .mappingStart: kind = .mappingStart(YAMLEvent.Properties())
+        case .mappingEnd: kind = .mappingEnd
+        case .scalar(let style, let range, let inScratch):
+            let text =
+                inScratch
+                ? scratch.withUnsafeBufferPointer {
+                    YAMLParser.text($0.baseAddress! + range.lowerBound, count: range.count)
+                }
+                : YAMLParser.text(base + range.lowerBound, count: range.count)
+            kind = .scalar(YAMLEvent.Scalar(text: text, style: style))
+        }
+        let mark = pending.mark
         var event = YAMLEvent(
             kind: kind, line: mark.line + 1 + lineOffset, column: mark.column + 1, characterOffset: mark.index,
-            endCharacterOffset: mark.index + width - extra)
-        event.isFlow = isFlow
+            endCharacterOffset: mark.index + pending.width - pending.extra)
+        event.isFlow = pending.isFlow
         event.byteOffset = byteOrderMark + mark.byte
-        event.endByteOffset = byteOrderMark + mark.byte + width
-        if queued < queue.count { queue[queued] = event } else { queue.append(event) }
-        queued += 1
+        event.endByteOffset = byteOrderMark + mark.byte + pending.width
+        return event
     }
 
     // MARK: Tokens
@@ -401,11 +441,13 @@ struct YAMLBlockScanner {
         }
     }
 
-    /// A quoted scalar from its quote at `p` to the closing one on the same line: its text,
-    /// where it ends (after the quote) and its continuation bytes.
-    private func quoted(from p: Int) -> (String, end: Int, continuationBytes: Int)? {
+    /// A quoted scalar from its quote at `p` to the closing one on the same line: its text
+    /// (a range of the input, or of `scratch` where quotes or escapes were undone), where
+    /// it ends (after the quote) and its continuation bytes.
+    private mutating func quoted(from p: Int) -> (Range<Int>, inScratch: Bool, end: Int, continuationBytes: Int)? {
         let quote = base[p]
-        var text: [UInt8] = []
+        let scratchStart = scratch.count
+        var unescaped = false
         var extra = 0
         var i = p + 1
         var runStart = i
@@ -420,20 +462,21 @@ struct YAMLBlockScanner {
             if b < 32 || b == 127 { return nil }
             if b == quote {
                 if quote == UInt8(ascii: "'") && i + 1 < count && base[i + 1] == quote {
-                    text.append(contentsOf: UnsafeBufferPointer(start: base + runStart, count: i + 1 - runStart))
+                    scratch.append(contentsOf: UnsafeBufferPointer(start: base + runStart, count: i + 1 - runStart))
+                    unescaped = true
                     i += 2
                     runStart = i
                     continue
                 }
-                if text.isEmpty {
-                    return (YAMLParser.text(base + runStart, count: i - runStart), i + 1, extra)
-                }
-                text.append(contentsOf: UnsafeBufferPointer(start: base + runStart, count: i - runStart))
-                return (String(decoding: text, as: UTF8.self), i + 1, extra)
+                if !unescaped { return (runStart..<i, false, i + 1, extra) }
+                scratch.append(contentsOf: UnsafeBufferPointer(start: base + runStart, count: i - runStart))
+                return (scratchStart..<scratch.count, true, i + 1, extra)
             }
             if b == UInt8(ascii: "\\") && quote == UInt8(ascii: "\"") {
-                text.append(contentsOf: UnsafeBufferPointer(start: base + runStart, count: i - runStart))
-                guard i + 1 < count, let length = Self.unescape(base + i + 1, limit: count - i - 1, into: &text) else {
+                scratch.append(contentsOf: UnsafeBufferPointer(start: base + runStart, count: i - runStart))
+                unescaped = true
+                guard i + 1 < count, let length = Self.unescape(base + i + 1, limit: count - i - 1, into: &scratch)
+                else {
                     return nil
                 }
                 i += 1 + length
