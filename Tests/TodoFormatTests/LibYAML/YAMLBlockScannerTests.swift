@@ -81,7 +81,9 @@ struct YAMLBlockScannerTests {
             "key:\n", "key:\n- a\n- b\nnext: 1\n", "key:\n  - a\n  -\nnext:\n", "- name: x\n  children:\n  - name: y\n",
             "- a\r\n- b\r\n", "a: []\nb: {}\n", "- 'it''s'\n- \"q \\\" \\\\ \\u00e9 \\U0001F389 \\x41\\t\"\n",
             "- -5\n- ?x\n- :x\n- a:b\n- http://x/y\n", "---\ntitle: T\n---\n- name: a\n", "\u{FEFF}- a\n",
-            "- café\n- 日本\n- \"日本 \\U0001F1EF\"\n  \n", "a:\n  b:\n    c: d\n  e: f\ng: h", "- x   \n\n   \n- y",
+            "- café\n- 日本\n- \"日本 \\U0001F1EF\"\n  \n", "- a long value with x#y and a:b then more text\n",
+            "- trailing spaces after a long value      \r\n- next: 1234567890abcdef   ",
+            "a:\n  b:\n    c: d\n  e: f\ng: h", "- x   \n\n   \n- y",
         ])
     func scanned(_ text: String) {
         #expect(Self.agree(Array(text.utf8)), "went to libyaml")
@@ -93,7 +95,9 @@ struct YAMLBlockScannerTests {
             "# comment\n- a\n", "- a # note\n", "- a\n  b\n", "- &x a\n- *x\n", "- !!str 1\n", "- |\n  text\n",
             "- [a, b]\n", "- {a: 1}\n", "a: b: c\n", "- a\n b: c\n", "\t- a\n", "- a\tb\n", "...\n", "%YAML 1.1\n---\n",
             "- \"open\n  quote\"\n", "- x\u{2028}y\n", "- a\r- b\n", "? a\n: b\n", "- - a\n", "a: b\n  c: d\n",
-            "- a\n-b\n", "key with space: 1\n", "- \"\\q\"\n", "- \"\\uD800\"\n", "a:\n- b\n c\n", "- a\n - b\n",
+            "- a\n-b\n", "key with space: 1\n", "- a long value then a comment # here\n",
+            "- a long value ending in a colon:\n",
+            "- a long value with a tab\there\n", "- \"\\q\"\n", "- \"\\uD800\"\n", "a:\n- b\n c\n", "- a\n - b\n",
         ])
     func pastTheScanner(_ text: String) {
         Self.agree(Array(text.utf8))
