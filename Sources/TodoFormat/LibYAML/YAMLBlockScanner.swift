@@ -52,6 +52,7 @@ struct YAMLBlockScanner {
         case sequenceStart, sequenceEnd, mappingStart, mappingEnd
         case scalar(YAMLScalarStyle, text: Range<Int>, inScratch: Bool)
     }
+    /// A kept event: where it starts, its width in bytes and the continuation bytes in it.
     private struct Pending {
         var token: Token
         var mark: Mark
@@ -396,9 +397,8 @@ struct YAMLBlockScanner {
         while i < count {
             let b = base[i]
             if b >= 0x80 {
-                guard let length = Self.printableCharacter(base + i, limit: count - i) else { return nil }
-                i += length
-                extra += length - 1
+                guard let next = character(at: i, extra: &extra) else { return nil }
+                i = next
                 end = i
                 continue
             }
@@ -454,9 +454,8 @@ struct YAMLBlockScanner {
         while i < count {
             let b = base[i]
             if b >= 0x80 {
-                guard let length = Self.printableCharacter(base + i, limit: count - i) else { return nil }
-                i += length
-                extra += length - 1
+                guard let next = character(at: i, extra: &extra) else { return nil }
+                i = next
                 continue
             }
             if b < 32 || b == 127 { return nil }
@@ -529,6 +528,14 @@ struct YAMLBlockScanner {
         guard let scalar = Unicode.Scalar(value) else { return nil }
         text.append(contentsOf: UTF8.encode(scalar)!)
         return 1 + digits
+    }
+
+    /// Past the character beyond ASCII at `i` (`printableCharacter`), counting its
+    /// continuation bytes into `extra`; nil for one left to libyaml.
+    private func character(at i: Int, extra: inout Int) -> Int? {
+        guard let length = Self.printableCharacter(base + i, limit: count - i) else { return nil }
+        extra += length - 1
+        return i + length
     }
 
     /// The length of the UTF-8 character at `p` (its first byte 0x80 or above) when it is

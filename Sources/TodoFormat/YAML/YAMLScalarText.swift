@@ -146,18 +146,10 @@ enum YAMLScalarText {
                 i += 1
                 continue
             }
-            // Lead bytes all of whose characters libyaml prints (valid UTF-8 has no surrogates
-            // after 0xED): U+00C0 to U+07FF, U+0800 to U+1FFF, U+3000 to U+D7FF, U+E000 to
-            // U+EFFF; the rest (U+0080 to U+00BF, U+2000 to U+2FFF, U+F000 on, emoji) are
-            // decoded and looked at.
-            switch c {
-            case 0xC3...0xDF:
-                i += 2
+            let printed = printedLength(lead: c)
+            if printed > 0 {
+                i += printed
                 continue
-            case 0xE0, 0xE1, 0xE3...0xEE:
-                i += 3
-                continue
-            default: break
             }
             let scalar = decode(b, at: &i)
             // U+2028 and U+2029 are line breaks libyaml prints.
@@ -165,6 +157,19 @@ enum YAMLScalarText {
             if !isPrintable(scalar) { return .doubleQuoted }
         }
         return plain ? .plain : .singleQuoted
+    }
+
+    /// The length of a character whose lead byte `c` says libyaml prints it as it is (valid
+    /// UTF-8 has no surrogates after 0xED): U+00C0 to U+07FF, U+0800 to U+1FFF, U+3000 to
+    /// U+D7FF, U+E000 to U+EFFF. Zero for the rest (U+0080 to U+00BF, U+2000 to U+2FFF,
+    /// U+F000 on, emoji), which are decoded and looked at.
+    @inline(__always)
+    private static func printedLength(lead c: UInt8) -> Int {
+        switch c {
+        case 0xC3...0xDF: 2
+        case 0xE0, 0xE1, 0xE3...0xEE: 3
+        default: 0
+        }
     }
 
     /// The high bit of each of eight bytes (loaded little-endian) that is not ASCII from the
@@ -232,15 +237,10 @@ enum YAMLScalarText {
                 i += 1
                 continue
             }
-            // Lead bytes all of whose characters are printed as they are (`analysis`).
-            switch c {
-            case 0xC3...0xDF:
-                i += 2
+            let printed = printedLength(lead: c)
+            if printed > 0 {
+                i += printed
                 continue
-            case 0xE0, 0xE1, 0xE3...0xEE:
-                i += 3
-                continue
-            default: break
             }
             let scalar: UInt32
             if c < 0x80 {
