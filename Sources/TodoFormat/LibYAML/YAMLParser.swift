@@ -94,7 +94,8 @@ final class YAMLParser {
         event.endByteOffset >= 0 ? event.endByteOffset : byteOffset(ofCharacter: event.endCharacterOffset)
     }
 
-    /// The next event, with its text copied out of libyaml's memory.
+    /// The next event: the scanner's while it reads the text, then libyaml's (its text
+    /// copied out of libyaml's memory).
     func next() throws(ParseError) -> YAMLEvent {
         if scanning {
             if let event = scanner.pointee.next() {
