@@ -44,6 +44,15 @@ struct Input: Sendable {
         }
     }
 
+    /// Runs `body` with the whole content: a regular file mapped read-only and read in place
+    /// (a large file is not copied into memory first), else read whole.
+    func withBytes<T>(_ body: (UnsafeBufferPointer<UInt8>) throws -> T) throws -> T {
+        if case .file(let path) = source, path != "-", let mapped = MappedFile(path: path) {
+            return try withExtendedLifetime(mapped) { try body(mapped.bytes) }
+        }
+        return try bytes().withUnsafeBufferPointer(body)
+    }
+
     /// The whole content as UTF-8 text, or an error at the first byte that is not UTF-8;
     /// read from a file, the text's storage has `room` bytes more, to grow into in place.
     func text(room: Int = 0) throws -> String {

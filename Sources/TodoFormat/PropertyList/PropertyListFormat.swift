@@ -38,8 +38,7 @@ struct PropertyListFormat: ListFormat {
             try sink.begin(metadata: [])
             return try sink.end()
         }
-        let bytes = try input.bytes()
-        try bytes.withUnsafeBufferPointer { buffer in
+        try input.withBytes { buffer in
             try PropertyListReader.read(
                 buffer, binary: isBinary, path: input.name, schema: options.schema, key: options.key, into: &sink)
         }
@@ -47,8 +46,7 @@ struct PropertyListFormat: ListFormat {
 
     func read<S: PlainItemSink>(_ input: Input, options: ListOptions, plainNamesInto sink: inout S) throws {
         guard isBinary, try !input.head(1).isEmpty else { return try read(input, options: options, into: &sink) }
-        let bytes = try input.bytes()
-        try bytes.withUnsafeBufferPointer { buffer in
+        try input.withBytes { buffer in
             try PropertyListReader.read(
                 buffer, binary: true, path: input.name, schema: options.schema, key: options.key,
                 plainNamesInto: &sink)

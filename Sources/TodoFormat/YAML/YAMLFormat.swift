@@ -40,8 +40,7 @@ struct YAMLFormat: ListFormat {
     }
 
     func read<S: ItemSink>(_ input: Input, options: ListOptions, into sink: inout S) throws {
-        let bytes = try input.bytes()
-        try bytes.withUnsafeBufferPointer { buffer in
+        try input.withBytes { buffer in
             try YAMLListReader.read(buffer, path: input.name, schema: options.schema, key: options.key, into: &sink)
         }
     }
