@@ -56,8 +56,7 @@ struct JSONFormat: ListFormat {
             try sink.begin(metadata: [])
             return try sink.end()
         }
-        let bytes = try input.bytes()
-        try bytes.withUnsafeBufferPointer { try read($0, &sink) }
+        try input.withBytes { try read($0, &sink) }
     }
 
     func writer(to output: Output, options: ListOptions) throws -> any ListWriter {
