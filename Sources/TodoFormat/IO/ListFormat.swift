@@ -123,8 +123,7 @@ enum Recognition: Int, Comparable, Sendable {
 protocol PlainItemSink: ItemSink {
     /// A run of items without fields whose names are the text as it is (one line,
     /// nothing to unescape, no `"` and no control character), their names in `text`, their
-    /// sections in `sections`: the sections so far, in order, so that an index names the
-    /// same section in every call of one read.
+    /// sections in `sections`.
     mutating func items(plain: ArraySlice<PlainItem>, text: UnsafeBufferPointer<UInt8>, sections: [String]) throws
 
     /// Where in the file the next top-level item starts, from a reader that can start there

@@ -26,10 +26,7 @@ struct YAMLListWriter: ListWriter {
     /// run of items, so worked out once for the run.
     private var lastSection: String? = nil
     private var lastSectionText: [UInt8]? = nil
-    /// The same for the plain items' path, by the section's index; and the custom statuses
-    /// met, with their texts (nil: the emitter's to write).
-    private var lastSectionIndex = -1
-    private var lastSectionIndexText: [UInt8]? = nil
+    /// The custom statuses met, with their texts (nil: the emitter's to write).
     private var statusTexts: [(status: Unicode.Scalar, text: [UInt8]?)] = []
     /// The children's key and its colon, once worked out.
     private var childrenKeyText: [UInt8]? = nil
@@ -48,66 +45,17 @@ struct YAMLListWriter: ListWriter {
 
     mutating func item(_ item: TodoItem, depth: Int) throws {
         let depth = try start(depth: depth)
-        text.truncate(to: 0)
         if isStandard && item.fields.isEmpty {
             var name = item.nameStorage
             let written = name.withUTF8 {
                 writeStandard(name: $0, status: item.status, section: item.section, depth: depth)
             }
-            if written { return text.withBytes { sink.write($0) } }
+            if written { return }
         }
         try writeEntries(of: item, depth: depth)
     }
 
     var takesPlainNames: Bool { isStandard }
-
-    /// Plain items in todofmt's own layout written straight into the sink, each in three
-    /// writes (the line up to the name, the name, the rest): the common item of a checklist.
-    /// A name with a character libyaml takes as a line break, or a custom status or a
-    /// section the emitter must write, goes the way of any item.
-    mutating func items(plain: ArraySlice<PlainItem>, text: UnsafeBufferPointer<UInt8>, sections: [String]) throws {
-        for item in plain {
-            let name = UnsafeBufferPointer(rebasing: text[item.nameStart..<item.nameEnd])
-            let sectionIndex = item.depth == 0 ? item.section : -1
-            let style = YAMLScalarText.analysis(of: name)
-            guard isStandard, style != .unknown, let statusText = statusText(item.status),
-                let sectionText = sectionText(sectionIndex, in: sections)
-            else {
-                try self.item(
-                    plainName: name, status: item.status, section: sectionIndex < 0 ? nil : sections[sectionIndex],
-                    depth: item.depth)
-                continue
-            }
-            let depth = try start(depth: item.depth)
-            sink.write(upTo: 2 * depth + 8) { start in
-                var pen = BytePen(at: start)
-                pen.spaces(2 * depth)
-                pen.put("- name: ")
-                return start.distance(to: pen.at)
-            }
-            YAMLScalarText.append(bytes: name, analysed: style, to: &sink)
-            let sectionCount = sectionText.count
-            sink.write(upTo: 6 * depth + 48 + statusText.count + sectionCount) { start in
-                var pen = BytePen(at: start)
-                pen.put(byte: 10)
-                pen.spaces(2 * depth)
-                pen.put(item.status == .done ? "  checked: true\n" : "  checked: false\n")
-                if !statusText.isEmpty {
-                    pen.spaces(2 * depth)
-                    pen.put("  status: ")
-                    statusText.withUnsafeBufferPointer { pen.put($0) }
-                    pen.put(byte: 10)
-                }
-                if sectionIndex >= 0 {
-                    pen.spaces(2 * depth)
-                    pen.put("  section: ")
-                    sectionText.withUnsafeBufferPointer { pen.put($0) }
-                    pen.put(byte: 10)
-                }
-                return start.distance(to: pen.at)
-            }
-        }
-    }
 
     /// The text of a status's value (empty for open and done, which `checked` says); nil
     /// where the emitter must write it. A list uses a few statuses: the texts are kept.
@@ -120,25 +68,22 @@ struct YAMLListWriter: ListWriter {
         return text
     }
 
-    /// The text of the section `index` among `sections` (empty for none); nil where the
-    /// emitter must write it. Kept by index, which names one section through a read.
-    private mutating func sectionText(_ index: Int, in sections: [String]) -> [UInt8]? {
-        guard index >= 0 else { return [] }
-        if index != lastSectionIndex {
+    /// The text of a section's value (empty for none); nil where the emitter must write it.
+    /// The same for a run of items, so worked out once for the run.
+    private mutating func sectionText(_ section: String?) -> [UInt8]? {
+        guard let section else { return [] }
+        if section != lastSection {
             var out = ByteSink()
-            lastSectionIndexText = YAMLScalarText.append(sections[index], isKey: false, to: &out) ? out.buffer : nil
-            lastSectionIndex = index
+            lastSectionText = YAMLScalarText.append(section, isKey: false, to: &out) ? out.buffer : nil
+            lastSection = section
         }
-        return lastSectionIndexText
+        return lastSectionText
     }
 
     mutating func item(plainName: UnsafeBufferPointer<UInt8>, status: TodoStatus, section: String?, depth: Int) throws {
         let section = depth == 0 ? section : nil
         let at = try start(depth: depth)
-        text.truncate(to: 0)
-        if isStandard && writeStandard(name: plainName, status: status, section: section, depth: at) {
-            return text.withBytes { sink.write($0) }
-        }
+        if isStandard && writeStandard(name: plainName, status: status, section: section, depth: at) { return }
         // Written as any item is (`start` is done: the item goes on at its depth).
         let name = Substring(String(decoding: plainName, as: UTF8.self))
         try writeEntries(
@@ -187,40 +132,44 @@ struct YAMLListWriter: ListWriter {
         return depth
     }
 
-    /// An item without fields in todofmt's own layout into `text`, as its entries are
-    /// written (`ItemLayout.entries`: the name, `checked`, a custom status, a section);
-    /// false where a text is one the emitter must write.
+    /// An item without fields in todofmt's own layout, as its entries are written
+    /// (`ItemLayout.entries`: the name, `checked`, a custom status, a section), straight into
+    /// the sink in three writes (the line up to the name, the name, the rest); false, with
+    /// nothing written, where a text is one the emitter must write.
     private mutating func writeStandard(
         name: UnsafeBufferPointer<UInt8>, status: TodoStatus, section: String?, depth: Int
     ) -> Bool {
-        func line(_ key: StaticString, first: Bool = false) {
-            text.write(upTo: 2 * depth + 32) { start in
-                var pen = BytePen(at: start)
+        // A text with a line break goes in double quotes only where it needs quotes
+        // (`YAMLScalarText.append(bytes:isKey:to:)`); otherwise the emitter writes it.
+        let style = YAMLScalarText.analysis(of: name)
+        guard style != .unknown || YAMLValue.needsQuotes(name), let statusText = statusText(status),
+            let sectionText = sectionText(section)
+        else { return false }
+        sink.write(upTo: 2 * depth + 8) { start in
+            var pen = BytePen(at: start)
+            pen.spaces(2 * depth)
+            pen.put("- name: ")
+            return start.distance(to: pen.at)
+        }
+        YAMLScalarText.append(bytes: name, analysed: style, to: &sink)
+        sink.write(upTo: 6 * depth + 48 + statusText.count + sectionText.count) { start in
+            var pen = BytePen(at: start)
+            pen.put(byte: 10)
+            pen.spaces(2 * depth)
+            pen.put(status == .done ? "  checked: true\n" : "  checked: false\n")
+            if !statusText.isEmpty {
                 pen.spaces(2 * depth)
-                pen.put(first ? "- " : "  ")
-                pen.put(key)
-                return start.distance(to: pen.at)
+                pen.put("  status: ")
+                statusText.withUnsafeBufferPointer { pen.put($0) }
+                pen.put(byte: 10)
             }
-        }
-        line("name: ", first: true)
-        guard YAMLScalarText.append(bytes: name, isKey: false, to: &text) else { return false }
-        text.write(byte: 10)
-        line(status == .done ? "checked: true\n" : "checked: false\n")
-        if case .custom(let scalar) = status {
-            line("status: ")
-            guard YAMLScalarText.append(String(scalar), isKey: false, to: &text) else { return false }
-            text.write(byte: 10)
-        }
-        if let section {
-            line("section: ")
-            if section != lastSection {
-                var out = ByteSink()
-                lastSectionText = YAMLScalarText.append(section, isKey: false, to: &out) ? out.buffer : nil
-                lastSection = section
+            if section != nil {
+                pen.spaces(2 * depth)
+                pen.put("  section: ")
+                sectionText.withUnsafeBufferPointer { pen.put($0) }
+                pen.put(byte: 10)
             }
-            guard let sectionText = lastSectionText else { return false }
-            sectionText.withUnsafeBufferPointer { text.write($0) }
-            text.write(byte: 10)
+            return start.distance(to: pen.at)
         }
         return true
     }
