@@ -217,7 +217,8 @@ enum ItemPatch {
         }
         var pending: [String: [Int]] = [:]
         for (j, field) in top.enumerated() { pending[field.key, default: []].append(j) }
-        var matched = Set<Int>()
+        // Each field member's field in the new item, by key in order of occurrence.
+        var pairs: [(member: Int, field: Int)] = []
         for (i, member) in members.enumerated() {
             guard case .field(let f) = member.role, case .keep? = edits[i] else { continue }
             let key = old.fields[f].key
@@ -225,15 +226,33 @@ enum ItemPatch {
                 edits[i] = .remove(i)
                 continue
             }
-            let j = queue.removeFirst()
+            pairs.append((i, queue.removeFirst()))
             pending[key] = queue
+        }
+        // Fields the new item has in another order than the file: the longest run in order
+        // stays, the others go and come again where the new order puts them.
+        var matched = Set<Int>()
+        var stays: [(member: Int, field: Int)] = []
+        for (pair, inOrder) in zip(pairs, longestIncreasingRun(pairs.map { Optional($0.field) })) {
+            let (i, j) = pair
+            guard inOrder else {
+                edits[i] = .remove(i)
+                continue
+            }
             matched.insert(j)
-            if top[j].value != member.value {
+            stays.append(pair)
+            if top[j].value != members[i].value {
                 // Property lists have no null: a field that becomes null goes.
                 edits[i] = top[j].value == .null && layout.dropsNulls ? .remove(i) : .replace(i, top[j].value)
             }
         }
+        // Each field inserted (by its index in `inserts`) goes between the fields that stay
+        // before and after it in the new order.
+        var fieldBounds: [Int: (after: Int, before: Int)] = [:]
         for (j, field) in top.enumerated() where !matched.contains(j) {
+            fieldBounds[inserts.count] = (
+                stays.last { $0.field < j }?.member ?? -1, stays.first { $0.field > j }?.member ?? members.count
+            )
             inserts.append((field.key, field.value))
         }
         if let i = nestedIndex {
@@ -251,15 +270,21 @@ enum ItemPatch {
             inserts.append((layout.schema.keys[.children] ?? "children", nil))
         }
 
-        // Each new key goes after the last key that the file's key order puts before it.
+        // Each new key goes after the last key that the file's key order puts before it; a
+        // field also after the fields before it in the new order and before those after it.
         var placed: [[MemberEdit]] = Array(repeating: [], count: members.count + 1)
-        for insert in inserts {
+        var lastField = -1
+        for (n, insert) in inserts.enumerated() {
             if insert.value == .null && layout.dropsNulls { continue }
             let rank = layout.rank(of: insert.key)
             var after = -1
             for (i, member) in members.enumerated() {
                 if case .remove? = edits[i] { continue }
                 if layout.rank(of: member.key) <= rank { after = i }
+            }
+            if let bounds = fieldBounds[n] {
+                after = min(max(after, bounds.after, lastField), bounds.before - 1)
+                lastField = after
             }
             let edit: MemberEdit = insert.value.map { .insert(insert.key, $0) } ?? .insertChildren(insert.key)
             placed[after + 1].append(edit)
