@@ -665,6 +665,22 @@ struct FieldNesting {
         return taken || key == keys.fields || (key == keys.children && hasChildren) || schemaNests(key)
     }
 
+    /// Whether an item of `items` (or a child) may have had its fields in another order
+    /// than it reads back with: one written with some fields under `fields` and others
+    /// beside them reads back with those under `fields` last, whatever their order was.
+    /// Items read from a new file's text are not the list's items then.
+    mutating func mayHaveReordered(_ items: [TodoItem]) -> Bool {
+        items.contains { item in
+            let hasChildren = !item.children.isEmpty
+            var nests = false
+            var stays = false
+            for field in item.fields {
+                if self.nests(field.key, of: item, hasChildren: hasChildren) { nests = true } else { stays = true }
+            }
+            return (nests && stays) || mayHaveReordered(item.children)
+        }
+    }
+
     private mutating func schemaNests(_ key: String) -> Bool {
         if let answer = known.first(where: { $0.key == key }) { return answer.nests }
         let nests = schema.mustNest(key)

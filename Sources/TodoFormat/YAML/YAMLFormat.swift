@@ -56,19 +56,19 @@ struct YAMLFormat: ListFormat {
         return try YAMLListWriter(into: sink, outputName: name, layout: layout)
     }
 
-    /// A file that holds the list as todofmt writes a new one is left as it is, found as the
-    /// list streams (`ComparedWriter.unchanged`) without reading the file into items; nil
-    /// otherwise, at the first difference, and the list is written item by item
-    /// (`update(_:with:options:)`).
+    /// A file laid out as todofmt writes a new one is written as the list streams, without
+    /// reading the file into items (`YAMLStreamedUpdate`): left as it is where it holds the
+    /// list, else only the run of items that changed is read and written. Nil where that
+    /// does not apply, and the list is written item by item (`update(_:with:options:)`).
     func update(
         _ existing: Input, options: ListOptions, streaming read: (inout any ListWriter) throws -> Void
     ) throws -> PendingWrite? {
         // A list under a key (`--key`) is in a mapping, which a new file never is.
         guard options.key == nil, let path = existing.path, let mapped = MappedFile(path: path) else { return nil }
         let layout = ItemLayout(options.schema)
-        return try ComparedWriter.unchanged(
-            mapped.bytes, format: id, writer: { try Self.writer(into: $0, name: existing.name, layout: layout) },
-            read: read)
+        return try YAMLStreamedUpdate.write(
+            into: path, name: existing.name, old: mapped.bytes, mapped: mapped, options: options,
+            writer: { try Self.writer(into: $0, name: existing.name, layout: layout) }, read: read)
     }
 
     /// Changes one item where it stands (`YAMLListPatcher.updateItem`): the file is parsed

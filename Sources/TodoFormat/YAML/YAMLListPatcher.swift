@@ -49,6 +49,14 @@ struct YAMLListPatcher {
     /// The file, when it is mapped: pages are handed back as passes over them go on.
     private let mapped: MappedFile?
     private static var releaseEvery: Int { 4096 }
+    /// How many of the list's first items teach the layout and the style.
+    private static var sampleSize: Int { 1000 }
+    /// For a patcher of a run of the list (`head(of:…)`): the list's first items, read where
+    /// the file starts, and how many items the list has before the run.
+    private var headSample: [SpannedItem]? = nil
+    private var itemsBefore: () -> Int = { 0 }
+    /// Whether the run (`readRun`) stops before the list's last item.
+    private var runStopsShort = false
 
     init(bytes: UnsafeBufferPointer<UInt8>, path: String, options: ListOptions, mapped: MappedFile?) {
         self.bytes = bytes
@@ -399,11 +407,19 @@ struct YAMLListPatcher {
         // The layout and style: from the first items and those that changed.
         var learner = ItemLayout.Learner(options.schema)
         var sample: [SpannedItem] = []
-        let sampled = min(count, 1000)
-        for k in 0..<sampled { sample.append(try readItem(k)) }
         var middle: [SpannedItem] = []
-        for k in rewrite.oldMiddle { middle.append(k < sampled ? sample[k] : try readItem(k)) }
-        for item in sample + middle.filter({ $0.index >= sampled }) {
+        let sampled = min(count, Self.sampleSize)
+        if let headSample {
+            // A run: the list's first items were read with the file's start.
+            for k in rewrite.oldMiddle { middle.append(try readItem(k)) }
+            let lastSampled = headSample.last?.span.lowerBound ?? -1
+            sample = headSample + middle.filter { $0.span.lowerBound > lastSampled }
+        } else {
+            for k in 0..<sampled { sample.append(try readItem(k)) }
+            for k in rewrite.oldMiddle { middle.append(k < sampled ? sample[k] : try readItem(k)) }
+            sample += middle.filter { $0.index >= sampled }
+        }
+        for item in sample {
             learner.adopt(item.fields)
             style.learn(item, bytes: bytes, schema: options.schema, merged: merged[ObjectIdentifier(item)])
         }
@@ -412,7 +428,9 @@ struct YAMLListPatcher {
         // Keys go where the file's items have theirs, also when those follow todofmt's order
         // of roles (a key added after the others stays after them).
         if layout.keyOrder.isEmpty { layout.keyOrder = style.keyOrder }
-        let plan: ListPlan<SpannedItem>
+        // A run cannot renumber the list's order fields.
+        if headSample != nil, layout.hasOrder { return nil }
+        var plan: ListPlan<SpannedItem>
         switch change {
         case .list(let given):
             plan = try ListPlan(
@@ -425,8 +443,13 @@ struct YAMLListPatcher {
             else { return nil }
             plan = one
         }
+        if layout.integerID != nil, plan.hasNew {
+            // New ids follow the largest in the list, which a run does not hold.
+            if headSample != nil { return nil }
+            nextID = try ItemLayout.id(after: largestID(sampled: sampled))
+        }
+        plan.itemsBefore = itemsBefore
         self.plan = plan
-        if layout.integerID != nil, plan.hasNew { nextID = try ItemLayout.id(after: largestID(sampled: sampled)) }
 
         // Metadata: a changed one replaces the header document's mapping.
         var from = 0
@@ -495,6 +518,122 @@ struct YAMLListPatcher {
         sink.write(bytes: lineBreaks(out))
         sink.write(UnsafeBufferPointer(rebasing: bytes[scan.whole.upperBound..<bytes.count]))
         return warnings.warnings
+    }
+
+    // MARK: Writing a run of the list
+
+    /// A patcher of a run of the list's items (`readRun`, `write(run:…)`) in a file that
+    /// starts as a new file's writer starts one: at most one header document, then the
+    /// list, a block sequence at the first column. It reads the header and the list's first
+    /// items, which teach it the file's layout; the rest of the file is the caller's to
+    /// vouch for. Nil where the file does not start so, its start does not read, or holds
+    /// anchors or merge keys.
+    static func head(of bytes: UnsafeBufferPointer<UInt8>, path: String, options: ListOptions, mapped: MappedFile?)
+        -> (patcher: YAMLListPatcher, listStart: Int)?
+    {
+        var patcher = YAMLListPatcher(bytes: bytes, path: path, options: options, mapped: mapped)
+        guard let listStart = try? patcher.readHead() else { return nil }
+        return (patcher, listStart)
+    }
+
+    /// The key of the items' identities, as the list's first items show it.
+    var identityKey: String? { layout.identityKey }
+
+    /// Reads the header and the list's first items; returns where the list starts (its
+    /// first dash). Nil where the file does not start as a new file does.
+    private mutating func readHead() throws -> Int? {
+        let parser = YAMLParser(bytes: bytes, file: path)
+        let anchors = YAMLAnchors(limitFor: bytes.count)
+        var listStart = 0
+        events: while true {
+            let event = try parser.next()
+            switch event.kind {
+            case .streamStart, .documentStart, .documentEnd: continue
+            case .mappingStart:
+                let start = parser.offset(of: event)
+                guard scan.header == nil,
+                    case .dictionary(let fields) = try YAMLValue.read(
+                        from: parser, startingWith: event, anchors: anchors)
+                else { return nil }
+                scan.header = (start..<trimmed(parser.lastContentEndOffset), fields)
+            case .sequenceStart:
+                guard !event.isFlow, event.column == 1 else { return nil }
+                listStart = parser.offset(of: event)
+                break events
+            default: return nil
+            }
+        }
+        let spans = YAMLSpanReader(parser: parser, file: bytes, shift: 0, schema: options.schema, anchors: anchors)
+        var sample: [SpannedItem] = []
+        while sample.count < Self.sampleSize {
+            let event = try parser.next()
+            if case .sequenceEnd = event.kind { break }
+            sample.append(try spans.item(startingWith: event, depth: 0, dashColumn: 0))
+        }
+        guard !sample.isEmpty, !spans.sawAnchor, spans.merged.isEmpty, anchors.isEmpty else { return nil }
+        var learner = ItemLayout.Learner(options.schema)
+        for item in sample { learner.adopt(item.fields) }
+        layout = learner.finish()
+        headSample = sample
+        return listStart
+    }
+
+    /// Takes the text in `range` (from an item's dash at the first column to the next's, or
+    /// to the file's end) as the run of the list's items that `write(run:…)` replaces: it
+    /// must read as `count` items of a block sequence at the first column and nothing else,
+    /// without anchors or merge keys. False where it does not. `stopsShort` says that the
+    /// list goes on after the run.
+    mutating func readRun(_ range: Range<Int>, count: Int, stopsShort: Bool) -> Bool {
+        let piece = UnsafeBufferPointer(rebasing: bytes[range])
+        let parser = YAMLParser(bytes: piece, file: path)
+        let anchors = YAMLAnchors(limitFor: piece.count)
+        let spans = YAMLSpanReader(
+            parser: parser, file: bytes, shift: range.lowerBound, schema: options.schema, anchors: anchors)
+        var items: [SpannedItem] = []
+        do {
+            func expect(_ matches: (YAMLEvent) -> Bool) throws -> Bool { matches(try parser.next()) }
+            guard try expect({ if case .streamStart = $0.kind { true } else { false } }),
+                try expect({ if case .documentStart = $0.kind { true } else { false } }),
+                try expect({ if case .sequenceStart = $0.kind { !$0.isFlow && $0.column == 1 } else { false } })
+            else { return false }
+            while true {
+                let event = try parser.next()
+                if case .sequenceEnd = event.kind { break }
+                let item = try spans.item(startingWith: event, depth: 0, dashColumn: 0)
+                item.index = items.count
+                items.append(item)
+            }
+            guard try expect({ if case .documentEnd = $0.kind { true } else { false } }),
+                try expect({ if case .streamEnd = $0.kind { true } else { false } })
+            else { return false }
+        } catch {
+            return false
+        }
+        guard items.count == count, let last = items.last, !spans.sawAnchor, spans.merged.isEmpty, anchors.isEmpty
+        else { return false }
+        keepsAll = true
+        runStopsShort = stopsShort
+        scan.kept = items
+        scan.elements = items.map(\.span)
+        scan.whole = range.lowerBound..<last.span.upperBound
+        scan.flow = false
+        scan.dashColumn = 0
+        arrayIDs = spans.arrayIDs
+        return true
+    }
+
+    /// Writes the file with the run `readRun` took replaced by `items`, and every other
+    /// byte as it stands, into `sink`; returns what could not be written as asked. This is
+    /// what `write` writes for the list, where the rest of the file is the list's other
+    /// items as a new file's writer writes them. `itemsBefore` counts the list's items before
+    /// the run (for the positions warnings name). Nil, with nothing written, where the plan
+    /// needs the whole list: order fields to renumber, new integer ids to number after the
+    /// largest.
+    mutating func write(run items: [TodoItem], itemsBefore: @escaping () -> Int, to sink: inout ByteSink) throws
+        -> [ConversionWarning]?
+    {
+        self.itemsBefore = itemsBefore
+        return try write(.list(items), metadata: [], to: &sink)
     }
 
     private func startsWithDocument() -> Bool {
@@ -613,7 +752,9 @@ struct YAMLListPatcher {
             if let k = next, k > 0, k < n {
                 return Array(slice(oldElements[k - 1].upperBound..<oldElements[k].lowerBound))
             }
-            if n >= 2 {
+            // A run that stops before the list's end stands in a list whose last items are a
+            // new file's, with a new file's gap: the one written for nil.
+            if n >= 2, arrayID != 0 || !runStopsShort {
                 return Self.withoutComments(slice(oldElements[n - 2].upperBound..<oldElements[n - 1].lowerBound))
             }
             return nil

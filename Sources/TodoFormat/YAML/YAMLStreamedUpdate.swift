@@ -1,0 +1,122 @@
+#if YAML
+import Foundation
+
+/// A write of a list into an existing YAML file laid out as todofmt writes a new one (a file
+/// todofmt wrote, edited since), as the list streams: what `YAMLListPatcher.write` writes,
+/// without reading the file into items. JSON and XML property lists do the same through
+/// `StreamedUpdate`; this is that for YAML, whose items the patcher reads by events.
+///
+/// The list goes through a new file's writer whose bytes are compared with the file's as
+/// they come (`ByteComparison`). A new file's top-level items start their lines with a dash
+/// at the first column, which nothing else in its list does. Where the output first
+/// differs, the file's bytes before are that writer's, so the item there starts at the last
+/// such line (or is the list's first). From there the file's item lines are passed over
+/// until one starts where the rest of the file is the rest of the output and the output has
+/// an item line too: the rest is the same items. Only the run of items between is read:
+/// from the file, where it must read as exactly that many items of the list
+/// (`YAMLListPatcher.readRun`), and from the output; the patcher writes it
+/// (`YAMLListPatcher.write(run:…)`) and copies every other byte as it stands.
+enum YAMLStreamedUpdate {
+    /// How a top-level item's line starts in a new file; the item's line starts at the dash.
+    static let marker = LineMarker(bytes: Array("\n- ".utf8), itemOffset: 1)
+
+    /// Writes into the file at `path` (named `name` in messages, its bytes `old`) the list
+    /// that `read` hands to `writer`, a new file's writer into the sink it is given. Nil,
+    /// with nothing written and `read` perhaps called, where this does not apply (the
+    /// caller builds the list and calls the whole-list write): the file does not start as a
+    /// new file does, the output differs before the list's first item, two items have one
+    /// identity, the list holds a value the format cannot hold, the run does not read as
+    /// items of the list, an item of the run may read back with its fields in another order
+    /// (`FieldNesting.mayHaveReordered`), or the patcher needs the whole list.
+    static func write(
+        into path: String, name: String, old: UnsafeBufferPointer<UInt8>, mapped: MappedFile, options: ListOptions,
+        writer: (ByteSink) throws -> any ListWriter, read: (inout any ListWriter) throws -> Void
+    ) throws -> PendingWrite? {
+        guard let head = YAMLListPatcher.head(of: old, path: name, options: options, mapped: mapped) else {
+            return try ComparedWriter.unchanged(old, format: .yaml, writer: writer, read: read)
+        }
+        var patcher = head.patcher
+        let listStart = head.listStart
+        let comparison = ByteComparison(old)
+        let compared = ComparedWriter(
+            base: DepthLimitedWriter.guarding(try writer(ByteSink(comparingWith: comparison)), format: .yaml),
+            comparison: comparison, identityKey: patcher.identityKey, keepsItems: { $0 >= listStart })
+        guard let written = try compared.written(read) else { return nil }
+        // A value the format cannot hold is warned of where an item is written, and the
+        // patcher writes only the items that changed (as `StreamedUpdate`).
+        if written.warnings.contains(where: { $0.firstItem != nil && $0.kind != .fields }) { return nil }
+        if comparison.isSame { return PendingWrite(warnings: written.warnings, commit: {}, discard: {}) }
+        // An output that ends before the list's first item (an empty list) keeps none of it.
+        guard comparison.matched >= listStart else { return nil }
+
+        // The item the first difference is in, and the run of items to the first after it
+        // from which the file is the output's end; each with one unchanged item more on
+        // either side (where there is one), so that the gaps the patcher keeps or takes
+        // after are those the whole-list write does.
+        var start = max(listStart, marker.lastStart(before: comparison.matched, in: old) ?? listStart)
+        if start > listStart { start = max(listStart, marker.lastStart(before: start - 1, in: old) ?? listStart) }
+        let sameFrom = old.count - comparison.commonSuffix()
+        let shift = comparison.outputCount - old.count
+        var end = old.count
+        var outputEnd = comparison.outputCount
+        var count = 1
+        var line = start
+        while let next = nextItem(after: line, in: old) {
+            let there = next + shift
+            if next >= sameFrom, there > start,
+                marker.isStart(there, count: comparison.outputCount, comparison.outputByte)
+            {
+                // The output is the file from here on: the item here is the same in both.
+                count += 1
+                if let after = nextItem(after: next, in: old) {
+                    end = after
+                    outputEnd = after + shift
+                }
+                break
+            }
+            count += 1
+            line = next
+        }
+        guard patcher.readRun(start..<end, count: count, stopsShort: end < old.count) else { return nil }
+        let run = comparison.output(start..<outputEnd)
+        guard
+            let items = try? TodoList(
+                bytes: run, format: .yaml, name: name, options: ListOptions(schema: options.schema)
+            ).items, !items.isEmpty
+        else { return nil }
+        // The run's items as read from the output are the list's, unless fields under `fields`
+        // came back in another order.
+        var nesting = FieldNesting(ItemLayout(options.schema))
+        if nesting.mayHaveReordered(items) { return nil }
+
+        let output = try Output.file(path)
+        do {
+            var sink = output.makeSink()
+            let itemsBefore = {
+                start == listStart ? 0 : 1 + marker.starts(in: old, before: start).count { $0 > listStart }
+            }
+            guard let warnings = try patcher.write(run: items, itemsBefore: itemsBefore, to: &sink) else {
+                output.discard()
+                return nil
+            }
+            _ = try sink.finish(path: output.name)
+            return PendingWrite(warnings: written.warnings + warnings, commit: output.commit, discard: output.discard)
+        } catch {
+            output.discard()
+            throw error
+        }
+    }
+
+    /// Where the next line after the one starting at `line` that starts with a dash at the
+    /// first column and a space starts (at the dash).
+    private static func nextItem(after line: Int, in text: UnsafeBufferPointer<UInt8>) -> Int? {
+        var i = line
+        while i < text.count, let found = memchr(text.baseAddress! + i, 10, text.count - i) {
+            let at = text.baseAddress!.distance(to: found.assumingMemoryBound(to: UInt8.self))
+            if at + 2 < text.count, text[at + 1] == UInt8(ascii: "-"), text[at + 2] == 32 { return at + 1 }
+            i = at + 1
+        }
+        return nil
+    }
+}
+#endif
