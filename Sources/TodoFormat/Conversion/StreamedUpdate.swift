@@ -29,9 +29,7 @@ struct StreamedUpdate<Syntax: TextListSyntax> {
     /// write): the output differs before the file's first item, two items have one identity
     /// (the whole-list write reports them), a value the format cannot hold (the whole-list
     /// write warns of it only in the items it writes), the file is not well formed after the
-    /// difference, an item of the run may read back with its fields in another order
-    /// (`FieldNesting.mayHaveReordered`), or the patcher needs the whole list
-    /// (`write(replacingElements:…)`).
+    /// difference, or the patcher needs the whole list (`write(replacingElements:…)`).
     func write(
         into path: String, name: String, old: UnsafeBufferPointer<UInt8>, patcher: inout TextListPatcher<Syntax>,
         format: DocumentFormat, schema: ItemSchema, writer: (ByteSink) -> any ListWriter,
@@ -53,9 +51,7 @@ struct StreamedUpdate<Syntax: TextListSyntax> {
             let (spans, runEnd) = run(from: start, of: comparison, syntax: patcher.syntax)
         else { return nil }
         let run = comparison.output(start..<runEnd)
-        var nesting = FieldNesting(ItemLayout(schema))
-        guard let items = try? run.withUnsafeBufferPointer({ try self.items(in: $0, name: name, schema: schema) }),
-            !nesting.mayHaveReordered(items)
+        guard let items = try? run.withUnsafeBufferPointer({ try self.items(in: $0, name: name, schema: schema) })
         else { return nil }
 
         let output = try Output.file(path)

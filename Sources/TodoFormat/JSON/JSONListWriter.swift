@@ -186,7 +186,9 @@ struct JSONListWriter: ListWriter {
     private mutating func writeStandardFields(of item: TodoItem) {
         var nested: [Field] = []
         for field in item.fields {
-            if nesting.nests(field.key, of: item, hasChildren: !item.children.isEmpty) {
+            // From the first field under `fields` on, every field goes there: read back, they
+            // come in their order.
+            if !nested.isEmpty || nesting.nests(field.key, of: item, hasChildren: !item.children.isEmpty) {
                 nested.append(field)
                 continue
             }

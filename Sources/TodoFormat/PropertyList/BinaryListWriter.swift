@@ -201,7 +201,8 @@ struct BinaryListWriter: ListWriter {
         var nested: [Field] = []
         if let item, !item.fields.isEmpty {
             for field in item.fields {
-                if nesting.nests(field.key, of: item, hasChildren: hasChildren) {
+                // From the first field under `fields` on, every field goes there (in order).
+                if !nested.isEmpty || nesting.nests(field.key, of: item, hasChildren: hasChildren) {
                     nested.append(field)
                 } else if field.value != .null {
                     // Property lists have no null: such fields are left out.

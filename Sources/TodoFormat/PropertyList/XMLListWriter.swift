@@ -202,7 +202,8 @@ struct XMLListWriter: ListWriter {
     private mutating func writeStandardFields(of item: TodoItem, indent: Int, hasChildren: Bool) {
         var nested: [Field] = []
         for field in item.fields {
-            if nesting.nests(field.key, of: item, hasChildren: hasChildren) {
+            // From the first field under `fields` on, every field goes there (in order).
+            if !nested.isEmpty || nesting.nests(field.key, of: item, hasChildren: hasChildren) {
                 nested.append(field)
                 continue
             }

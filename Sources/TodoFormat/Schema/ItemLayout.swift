@@ -149,8 +149,9 @@ struct ItemLayout: Hashable, Sendable {
             var nested: [Field] = []
             for field in item.fields {
                 // A field whose key would be read back as a role, or that a role's key already
-                // took, goes under `fields`: every key is written once.
-                if mustNest(field.key, besides: written) || field.key == keys.fields
+                // took, goes under `fields`: every key is written once. So do the fields after
+                // it, which then read back in their order (`fields` is read where it stands).
+                if !nested.isEmpty || mustNest(field.key, besides: written) || field.key == keys.fields
                     || (field.key == keys.children && hasChildren)
                 {
                     nested.append(field)
@@ -663,22 +664,6 @@ struct FieldNesting {
             key == keys.name || key == keys.checked || (key == keys.status && isCustom)
             || (key == keys.section && item.section != nil)
         return taken || key == keys.fields || (key == keys.children && hasChildren) || schemaNests(key)
-    }
-
-    /// Whether an item of `items` (or a child) may have had its fields in another order
-    /// than it reads back with: one written with some fields under `fields` and others
-    /// beside them reads back with those under `fields` last, whatever their order was.
-    /// Items read from a new file's text are not the list's items then.
-    mutating func mayHaveReordered(_ items: [TodoItem]) -> Bool {
-        items.contains { item in
-            let hasChildren = !item.children.isEmpty
-            var nests = false
-            var stays = false
-            for field in item.fields {
-                if self.nests(field.key, of: item, hasChildren: hasChildren) { nests = true } else { stays = true }
-            }
-            return (nests && stays) || mayHaveReordered(item.children)
-        }
     }
 
     private mutating func schemaNests(_ key: String) -> Bool {

@@ -203,7 +203,11 @@ enum ItemPatch {
         var top: [Field] = []
         var nested: [Field] = []
         for field in newFields {
-            if !roleKeys.contains(field.key), let n = topSlots[field.key], n > 0 {
+            if nestedIndex == nil, !nested.isEmpty {
+                // A new `fields` object holds every field from its first on, as a new file's
+                // writer writes it: read back, they come in their order.
+                nested.append(field)
+            } else if !roleKeys.contains(field.key), let n = topSlots[field.key], n > 0 {
                 topSlots[field.key] = n - 1
                 top.append(field)
             } else if nestedIndex != nil, let n = nestedSlots[field.key], n > 0 {
@@ -261,6 +265,8 @@ enum ItemPatch {
                 edits[i] = nested.isEmpty ? .remove(i) : .replace(i, .dictionary(nested))
             }
         } else if !nested.isEmpty {
+            // After the fields that stay (which come before it in the new order).
+            fieldBounds[inserts.count] = (stays.last?.member ?? -1, members.count)
             inserts.append((fieldsKey, .dictionary(nested)))
         }
 

@@ -26,8 +26,7 @@ enum YAMLStreamedUpdate {
     /// caller builds the list and calls the whole-list write): the file does not start as a
     /// new file does, the output differs before the list's first item, two items have one
     /// identity, the list holds a value the format cannot hold, the run does not read as
-    /// items of the list, an item of the run may read back with its fields in another order
-    /// (`FieldNesting.mayHaveReordered`), or the patcher needs the whole list.
+    /// items of the list, or the patcher needs the whole list.
     static func write(
         into path: String, name: String, old: UnsafeBufferPointer<UInt8>, mapped: MappedFile, options: ListOptions,
         writer: (ByteSink) throws -> any ListWriter, read: (inout any ListWriter) throws -> Void
@@ -84,10 +83,6 @@ enum YAMLStreamedUpdate {
                 bytes: run, format: .yaml, name: name, options: ListOptions(schema: options.schema)
             ).items, !items.isEmpty
         else { return nil }
-        // The run's items as read from the output are the list's, unless fields under `fields`
-        // came back in another order.
-        var nesting = FieldNesting(ItemLayout(options.schema))
-        if nesting.mayHaveReordered(items) { return nil }
 
         let output = try Output.file(path)
         do {

@@ -26,6 +26,9 @@ struct ItemPatchTests {
         "[n:: 3] [tag:: rye]",
         "[x:: 1] [n:: 2] [y:: 2] [tag:: rye] [z:: 3]",
         "[tag:: rye]",
+        // A field named as a role goes under `fields`, with the fields after it.
+        "[status:: idea] [tag:: rye] [n:: 2]",
+        "[tag:: rye] [section:: x] [n:: 2]",
     ]
 
     @Test("fields come back in the list's order", arguments: formats, edits)
