@@ -716,11 +716,12 @@ struct YAMLListPatcher {
 
     /// Writes a sequence of items: the old sequence's elements with the gaps it had between
     /// them (or like them), or a new sequence (block: each on its own line at `dashColumn`,
-    /// starting with a line break unless `firstLine`; flow: `[…]`).
+    /// starting with a line break unless `firstLine`; flow: `[…]`). `flush`, for the list
+    /// itself, takes what `out` holds each time it passes 64 KB.
     private mutating func emitArray(
         count: Int, old: ArraySpan?, flow: Bool, dashColumn: Int, arrayID: Int, firstLine: Bool = false,
         to out: inout [UInt8],
-        flush sink: inout ByteSink, _ element: (Int) -> (Placement?, ItemOrigin?)
+        flush: UnsafeMutablePointer<ByteSink>?, _ element: (Int) -> (Placement?, ItemOrigin?)
     ) throws {
         let oldElements = old?.elements ?? []
         guard let old, !oldElements.isEmpty else {
@@ -780,9 +781,11 @@ struct YAMLListPatcher {
                 out += slice(kept.span)
             }
             previous = here
-            if out.count >= 1 << 16 {
-                sink.write(bytes: lineBreaks(out))
-                out.removeAll(keepingCapacity: true)
+            if let sink = flush, out.count >= 1 << 16 {
+                // Up to a CR at the end, which a LF in the next part must see (`lineBreaks`).
+                let cut = out.last == 13 ? out.count - 1 : out.count
+                sink.pointee.write(bytes: lineBreaks(Array(out[..<cut])))
+                out.removeSubrange(..<cut)
             }
         }
         out += slice(oldElements[oldElements.count - 1].upperBound..<inside.upperBound)
@@ -793,10 +796,10 @@ struct YAMLListPatcher {
         _ placements: [Placement], old: ArraySpan?, flow: Bool, dashColumn: Int, arrayID: Int, firstLine: Bool = false,
         to out: inout [UInt8]
     ) throws {
-        var spare = ByteSink()
+        // Nested in an item that `out` holds the start of: nothing is flushed before it ends.
         try emitArray(
             count: placements.count, old: old, flow: flow, dashColumn: dashColumn, arrayID: arrayID,
-            firstLine: firstLine, to: &out, flush: &spare
+            firstLine: firstLine, to: &out, flush: nil
         ) {
             (placements[$0], nil)
         }

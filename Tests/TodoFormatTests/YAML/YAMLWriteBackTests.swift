@@ -404,6 +404,32 @@ struct YAMLWriteBackTests {
         #expect(try Self.text(path) == "- name: a\r\n  checked: true\r\n- name: b\r\n  checked: false\r\n")
     }
 
+    @Test(
+        "an item whose children take more than 64 KB is written whole when it changes, in LF and CR LF files",
+        arguments: ["\n", "\r\n"])
+    func largeChangedItem(lineEnd: String) throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.path("big.yaml")
+        // Children written anew (their parent changes them), past the 64 KB a write holds.
+        let children = (1...3000).map { "  - [ ] child \($0) with a name long enough to fill the lines" }
+        let old = (["- [ ] parent"] + children + ["- [ ] last"]).joined(separator: "\n") + "\n"
+        try Self.write(old, into: path)
+        let text = try Self.text(path).replacingOccurrences(of: "\n", with: lineEnd)
+        try text.write(toFile: path, atomically: false, encoding: .utf8)
+        // A hand-made line keeps the file from being todofmt's own layout.
+        try ("# mine" + lineEnd + text).write(toFile: path, atomically: false, encoding: .utf8)
+        var edited = children
+        edited[10] = "  - [x] child 11 with a name long enough to fill the lines"
+        edited.insert("    - [ ] grandchild", at: 2000)
+        let new = (["- [ ] parent"] + edited).joined(separator: "\n") + "\n"
+        try Self.write(new, into: path)
+        #expect(try Self.checklist(path) == new)
+        let written = try Self.text(path)
+        #expect(written.hasPrefix("# mine" + lineEnd + "- name: parent" + lineEnd))
+        #expect(written.replacingOccurrences(of: lineEnd, with: "").contains("\n") == false || lineEnd == "\n")
+        #expect(!written.contains("\r\r"))
+    }
+
     @Test("order keys are renumbered; ids continue")
     func order() throws {
         let directory = try TemporaryDirectory()
