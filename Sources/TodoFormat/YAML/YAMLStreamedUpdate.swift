@@ -39,14 +39,15 @@ enum YAMLStreamedUpdate {
         let comparison = ByteComparison(old)
         let compared = ComparedWriter(
             base: DepthLimitedWriter.guarding(try writer(ByteSink(comparingWith: comparison)), format: .yaml),
-            comparison: comparison, identityKey: patcher.identityKey, keepsItems: { $0 >= listStart })
+            comparison: comparison, identityKey: patcher.identityKey, keepsItems: { $0 >= listStart + 2 })
         guard let written = try compared.written(read) else { return nil }
         // A value the format cannot hold is warned of where an item is written, and the
         // patcher writes only the items that changed (as `StreamedUpdate`).
         if written.warnings.contains(where: { $0.firstItem != nil && $0.kind != .fields }) { return nil }
         if comparison.isSame { return PendingWrite(warnings: written.warnings, commit: {}, discard: {}) }
-        // An output that ends before the list's first item (an empty list) keeps none of it.
-        guard comparison.matched >= listStart else { return nil }
+        // The output's list must start where the file's does: its first dash and space are
+        // the file's (not front matter the file lacks, `---`, nor an empty list's `[]`).
+        guard comparison.matched >= listStart + 2 else { return nil }
 
         // The item the first difference is in, and the run of items to the first after it
         // from which the file is the output's end; each with one unchanged item more on

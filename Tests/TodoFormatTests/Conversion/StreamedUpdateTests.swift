@@ -402,8 +402,13 @@ struct StreamedUpdateTests {
             ),
             // A second document after the list.
             ("- name: Milk\n  checked: false\n---\nother: 1\n", "- [x] Milk\n"),
+            // Front matter the file has no header for, and an emptied list.
+            ("- name: Milk\n  checked: false\n", "---\ntitle: X\n---\n- [x] Milk\n"),
+            ("- name: Milk\n  checked: false\n", ""),
         ] {
             #expect(try Self.yamlBothWays(text, checklist, in: directory) == nil, "\(text.suffix(80))")
+            let written = try String(contentsOfFile: directory.path("streamed.yaml"), encoding: .utf8)
+            #expect(!checklist.hasPrefix("---") || written.hasPrefix("---\ntitle: X\n---\n"))
         }
     }
     #endif
