@@ -54,23 +54,11 @@ struct StreamedUpdate<Syntax: TextListSyntax> {
         guard let items = try? run.withUnsafeBufferPointer({ try self.items(in: $0, name: name, schema: schema) })
         else { return nil }
 
-        let output = try Output.file(path)
-        do {
-            var sink = output.makeSink()
-            guard
-                let warnings = try patcher.write(
-                    replacingElements: spans, with: items,
-                    itemsBefore: { marker.starts(in: old, before: start).count },
-                    to: &sink)
-            else {
-                output.discard()
-                return nil
-            }
-            _ = try sink.finish(path: output.name)
-            return PendingWrite(warnings: written.warnings + warnings, commit: output.commit, discard: output.discard)
-        } catch {
-            output.discard()
-            throw error
+        return try PendingWrite.file(path) { sink in
+            try patcher.write(
+                replacingElements: spans, with: items, itemsBefore: { marker.starts(in: old, before: start).count },
+                to: &sink
+            ).map { written.warnings + $0 }
         }
     }
 

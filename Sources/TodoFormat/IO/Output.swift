@@ -160,4 +160,23 @@ struct PendingWrite {
 
     func commit() throws { try commitAction() }
     func discard() { discardAction() }
+
+    /// The file at `path` as `write` writes it into a sink, pending: written into a
+    /// temporary file beside it, renamed into place on `commit`. Nil, with nothing left
+    /// behind, where `write` gives nil (it wrote nothing to keep) instead of its warnings.
+    static func file(_ path: String, _ write: (inout ByteSink) throws -> [ConversionWarning]?) throws -> PendingWrite? {
+        let output = try Output.file(path)
+        do {
+            var sink = output.makeSink()
+            guard let warnings = try write(&sink) else {
+                output.discard()
+                return nil
+            }
+            _ = try sink.finish(path: output.name)
+            return PendingWrite(warnings: warnings, commit: output.commit, discard: output.discard)
+        } catch {
+            output.discard()
+            throw error
+        }
+    }
 }

@@ -85,21 +85,11 @@ enum YAMLStreamedUpdate {
             ).items, !items.isEmpty
         else { return nil }
 
-        let output = try Output.file(path)
-        do {
-            var sink = output.makeSink()
-            let itemsBefore = {
-                start == listStart ? 0 : 1 + marker.starts(in: old, before: start).count { $0 > listStart }
-            }
-            guard let warnings = try patcher.write(run: items, itemsBefore: itemsBefore, to: &sink) else {
-                output.discard()
-                return nil
-            }
-            _ = try sink.finish(path: output.name)
-            return PendingWrite(warnings: written.warnings + warnings, commit: output.commit, discard: output.discard)
-        } catch {
-            output.discard()
-            throw error
+        let itemsBefore = {
+            start == listStart ? 0 : 1 + marker.starts(in: old, before: start).count { $0 > listStart }
+        }
+        return try PendingWrite.file(path) { sink in
+            try patcher.write(run: items, itemsBefore: itemsBefore, to: &sink).map { written.warnings + $0 }
         }
     }
 
