@@ -202,21 +202,44 @@ enum ItemPatch {
         }
         var top: [Field] = []
         var nested: [Field] = []
+        // Where each goes: under `fields` or not, by the field's place in the new item.
+        var isNested: [Bool] = []
         for field in newFields {
             if nestedIndex == nil, !nested.isEmpty {
                 // A new `fields` object holds every field from its first on, as a new file's
                 // writer writes it: read back, they come in their order.
                 nested.append(field)
+                isNested.append(true)
             } else if !roleKeys.contains(field.key), let n = topSlots[field.key], n > 0 {
                 topSlots[field.key] = n - 1
                 top.append(field)
+                isNested.append(false)
             } else if nestedIndex != nil, let n = nestedSlots[field.key], n > 0 {
                 nestedSlots[field.key] = n - 1
                 nested.append(field)
+                isNested.append(true)
             } else if layout.mustNest(field.key, besides: roleKeys) || field.key == fieldsKey {
                 nested.append(field)
+                isNested.append(true)
             } else {
                 top.append(field)
+                isNested.append(false)
+            }
+        }
+        // The item's `fields` object is read where it stands: a field between two of its
+        // fields in the new order goes under it too, and each other field before it or after
+        // it as the new order has it (`topBefore`).
+        var topBefore: [Bool] = []
+        if nestedIndex != nil, let first = isNested.firstIndex(of: true), let last = isNested.lastIndex(of: true) {
+            top = []
+            nested = []
+            for (f, field) in newFields.enumerated() {
+                if f >= first && f <= last {
+                    nested.append(field)
+                } else {
+                    top.append(field)
+                    topBefore.append(f < first)
+                }
             }
         }
         var pending: [String: [Int]] = [:]
@@ -237,9 +260,15 @@ enum ItemPatch {
         // stays, the others go and come again where the new order puts them.
         var matched = Set<Int>()
         var stays: [(member: Int, field: Int)] = []
+        /// Whether a member that holds the new item's top field `j` stands on the side of the
+        /// `fields` object the new order puts the field.
+        func onItsSide(_ i: Int, _ j: Int) -> Bool {
+            guard let n = nestedIndex, !topBefore.isEmpty else { return true }
+            return topBefore[j] ? i < n : i > n
+        }
         for (pair, inOrder) in zip(pairs, longestIncreasingRun(pairs.map { Optional($0.field) })) {
             let (i, j) = pair
-            guard inOrder else {
+            guard inOrder, onItsSide(i, j) else {
                 edits[i] = .remove(i)
                 continue
             }
@@ -254,9 +283,14 @@ enum ItemPatch {
         // before and after it in the new order.
         var fieldBounds: [Int: (after: Int, before: Int)] = [:]
         for (j, field) in top.enumerated() where !matched.contains(j) {
-            fieldBounds[inserts.count] = (
-                stays.last { $0.field < j }?.member ?? -1, stays.first { $0.field > j }?.member ?? members.count
+            var bounds = (
+                after: stays.last { $0.field < j }?.member ?? -1,
+                before: stays.first { $0.field > j }?.member ?? members.count
             )
+            if let n = nestedIndex, !topBefore.isEmpty {
+                if topBefore[j] { bounds.before = min(bounds.before, n) } else { bounds.after = max(bounds.after, n) }
+            }
+            fieldBounds[inserts.count] = bounds
             inserts.append((field.key, field.value))
         }
         if let i = nestedIndex {

@@ -31,22 +31,44 @@ struct ItemPatchTests {
         "[tag:: rye] [section:: x] [n:: 2]",
     ]
 
+    /// An item whose file has a `fields` object (for its `status`), and the orders it takes.
+    static let nestedBase = "- [ ] A [a:: 1] [status:: idea] [b:: 2]\n- [ ] Milk [prio:: 1]\n- [ ] Tea\n"
+    static let nestedEdits = [
+        "[status:: idea] [a:: 1] [b:: 2]",
+        "[a:: 1] [b:: 2] [status:: idea]",
+        "[b:: 2] [status:: idea] [a:: 1]",
+        "[a:: 1] [status:: idea] [section:: s] [b:: 2]",
+        "[a:: 1] [status:: idea] [x:: 0] [section:: s] [b:: 2]",
+        "[a:: 1] [b:: 2]",
+    ]
+
     @Test("fields come back in the list's order", arguments: formats, edits)
     func order(format: DocumentFormat, fields: String) throws {
+        try Self.check(
+            format, base: Self.base, edited: Self.base.replacingOccurrences(of: "[tag:: rye] [n:: 2]", with: fields))
+    }
+
+    @Test("fields beside an item's `fields` object come back in the list's order", arguments: formats, nestedEdits)
+    func nestedOrder(format: DocumentFormat, fields: String) throws {
+        let edited = Self.nestedBase.replacingOccurrences(of: "[a:: 1] [status:: idea] [b:: 2]", with: fields)
+        try Self.check(format, base: Self.nestedBase, edited: edited)
+    }
+
+    /// Writes `base` into a new file of `format`, then `edited` into that file: the file reads
+    /// as `edited`, and its items named Milk and Tea keep their text.
+    static func check(_ format: DocumentFormat, base: String, edited: String) throws {
         let directory = try TemporaryDirectory()
         let source = directory.path("list.md")
-        try Self.base.write(toFile: source, atomically: false, encoding: .utf8)
+        try base.write(toFile: source, atomically: false, encoding: .utf8)
         let path = directory.path("list.\(format == .plist ? "plist" : format.rawValue)")
         _ = try Conversion(input: .at(source), output: .at(path)).run()
         let before = try String(contentsOfFile: path, encoding: .utf8)
 
-        let edited = Self.base.replacingOccurrences(of: "[tag:: rye] [n:: 2]", with: fields)
         try edited.write(toFile: source, atomically: false, encoding: .utf8)
         _ = try Conversion(input: .at(source), output: .at(path)).run()
         let expected = try TodoList(contentsOf: .file(source))
         let read = try TodoList(contentsOf: .file(path))
-        #expect(read.items[1].fields == expected.items[1].fields)
-        #expect(read.items == expected.items)
+        #expect(read.items == expected.items, "\(edited)")
         // The other items' text stays.
         let after = try String(contentsOfFile: path, encoding: .utf8)
         for name in ["Milk", "Tea"] {
