@@ -459,7 +459,11 @@ struct YAMLListPatcher {
                 sink.write(bytes: try Self.mapping(metadata))
                 from = header.span.upperBound
             } else if scan.header == nil && scan.afterColon == nil && !startsWithDocument() {
-                sink.write(bytes: Array("---\n".utf8) + (try Self.mapping(metadata)) + Array("\n---\n".utf8))
+                // After a byte order mark, which only the file's start may have.
+                from = ByteOrderMark.length(in: bytes)
+                sink.write(UnsafeBufferPointer(rebasing: bytes[0..<from]))
+                sink.write(
+                    bytes: lineBreaks(Array("---\n".utf8) + (try Self.mapping(metadata)) + Array("\n---\n".utf8)))
             } else {
                 warnings.note(
                     .metadata, "the list's metadata (front matter) was not written: the file keeps its own", item: "")
@@ -973,7 +977,8 @@ struct YAMLListPatcher {
                 let e = entryIndex(ofMember: i)
                 let plainWord = [.checked, .status].contains(old.members[i].role)
                 try write(e) { out in
-                    out += slice(old.keySpans[i].lowerBound..<old.valueSpans[i].lowerBound)
+                    let gap = slice(old.keySpans[i].lowerBound..<old.valueSpans[i].lowerBound)
+                    out += gap
                     // A string keeps the quotes its old value had.
                     let oldFirst = old.valueSpans[i].isEmpty ? nil : bytes[old.valueSpans[i].lowerBound]
                     let quote = oldFirst == UInt8(ascii: "'") || oldFirst == UInt8(ascii: "\"") ? oldFirst : nil
@@ -988,6 +993,24 @@ struct YAMLListPatcher {
                         while let last = out.last, last == 32 || last == 9 { out.removeLast() }
                         if out.last == 10 { out.removeLast() }
                         if out.last == 13 { out.removeLast() }
+                    } else if let lineEnd = gap.firstIndex(of: 10) {
+                        // A value on the key's line where a block collection started on the
+                        // next: it goes after the colon, before a comment there.
+                        out.removeLast(gap.count)
+                        var line = Array(gap[..<lineEnd])
+                        if line.last == 13 { line.removeLast() }
+                        let keyLength = old.keySpans[i].count
+                        var comment: ArraySlice<UInt8> = []
+                        if let hash = line.indices.first(where: {
+                            $0 > keyLength && line[$0] == UInt8(ascii: "#") && (line[$0 - 1] == 32 || line[$0 - 1] == 9)
+                        }) {
+                            comment = line[hash...]
+                            line.removeSubrange(hash...)
+                        }
+                        while let last = line.last, last == 32 || last == 9 { line.removeLast() }
+                        out += line + [32] + written
+                        if !comment.isEmpty { out += [32] + comment }
+                        return
                     }
                     out += written
                 }

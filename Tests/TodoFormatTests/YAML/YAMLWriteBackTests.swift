@@ -430,6 +430,29 @@ struct YAMLWriteBackTests {
         #expect(!written.contains("\r\r"))
     }
 
+    @Test("a block list's value that becomes text goes on its key's line, before the key's comment")
+    func blockListBecomesText() throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.path("k.yaml")
+        try "- name: a\n  k:   # why\n  - 1\n  - 2\n  j: 1\n  children:\n  - name: c\n    k:\n    - 1\n".write(
+            toFile: path, atomically: false, encoding: .utf8)
+        try Self.write("- [ ] a [k:: 2] [j:: 1]\n  - [ ] c [k:: x]\n", into: path)
+        #expect(try Self.text(path) == "- name: a\n  k: 2 # why\n  j: 1\n  children:\n  - name: c\n    k: x\n")
+    }
+
+    @Test("front matter for a file that starts with a byte order mark goes after the mark")
+    func byteOrderMarkAndFrontMatter() throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.path("b.yaml")
+        try "\u{FEFF}- name: a\n".write(toFile: path, atomically: false, encoding: .utf8)
+        try Self.write("---\ntitle: T\n---\n- [x] a\n", into: path)
+        // (Bytes: reading text drops the mark.)
+        #expect(
+            Array(try Data(contentsOf: URL(fileURLWithPath: path)))
+                == Array("\u{FEFF}---\ntitle: T\n---\n- name: a\n  checked: true\n".utf8))
+        #expect(try Self.checklist(path) == "---\ntitle: T\n---\n- [x] a\n")
+    }
+
     @Test("order keys are renumbered; ids continue")
     func order() throws {
         let directory = try TemporaryDirectory()
