@@ -173,6 +173,25 @@ struct ItemLayout: Hashable, Sendable {
         return entries
     }
 
+    /// Whether an item written with `entries(of:keys:)` reads back with its fields (and its
+    /// children theirs) in their order: the file's key order can put a field before one
+    /// that comes before it (`title` where the file's items have it first).
+    func keepsFieldOrder(of item: TodoItem, keys: EntryKeys) -> Bool {
+        guard !keyOrder.isEmpty || !keyOrderByName.isEmpty else { return true }
+        if !item.children.isEmpty && !item.children.allSatisfy({ keepsFieldOrder(of: $0, keys: keys) }) {
+            return false
+        }
+        guard item.fields.count > 1 else { return true }
+        var unsorted = self
+        unsorted.keyOrder = [:]
+        unsorted.keyOrderByName = [:]
+        let roles: Set<String> = [
+            keys.name, keys.checked ?? keys.addedChecked, keys.addedChecked, keys.status, keys.section, keys.children,
+        ]
+        func fieldKeys(_ entries: [OutputEntry]) -> [String] { entries.map(\.key).filter { !roles.contains($0) } }
+        return fieldKeys(entries(of: item, keys: keys)) == fieldKeys(unsorted.entries(of: item, keys: keys))
+    }
+
     /// Whether an item written with `entries(of:)` reads back with its status (and its
     /// children theirs). It does not when done-ness is kept only in a completion date and an
     /// open item still has one.

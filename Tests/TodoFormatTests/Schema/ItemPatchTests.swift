@@ -54,6 +54,34 @@ struct ItemPatchTests {
         try Self.check(format, base: Self.nestedBase, edited: edited)
     }
 
+    @Test(
+        "a file whose keys stand in another order than todofmt's: a reorder of an item's fields is written",
+        arguments: [
+            (
+                #"[{"name": "A", "checked": false, "fields": {"status": "idea"}, "a": 1}]"#,
+                "- [ ] A [a:: 1] [status:: idea]"
+            ),
+            (#"[{"name": "I0", "checked": false, "title": "idea", "c": 1}]"#, "- [ ] I0 [c:: 1] [title:: idea]"),
+        ])
+    func foreignKeyOrder(json: String, edited: String) throws {
+        let directory = try TemporaryDirectory()
+        try json.write(toFile: directory.path("a.json"), atomically: false, encoding: .utf8)
+        // The same in an XML property list, its keys in the JSON file's order, as an app writes it.
+        try Python.run(
+            Python.prelude + """
+                v = json.load(open(os.path.join(d, "a.json")))
+                open(os.path.join(d, "a.plist"), "wb").write(plistlib.dumps(v, sort_keys=False))
+                """, in: directory)
+        let checklist = directory.path("e.md")
+        try (edited + "\n").write(toFile: checklist, atomically: false, encoding: .utf8)
+        for name in ["a.json", "a.plist"] {
+            let path = directory.path(name)
+            _ = try Conversion(input: .at(checklist), output: .at(path)).run()
+            #expect(
+                try TodoList(contentsOf: .file(path)).items == TodoList(contentsOf: .file(checklist)).items, "\(name)")
+        }
+    }
+
     /// Writes `base` into a new file of `format`, then `edited` into that file: the file reads
     /// as `edited`, and its items named Milk and Tea keep their text.
     static func check(_ format: DocumentFormat, base: String, edited: String) throws {
