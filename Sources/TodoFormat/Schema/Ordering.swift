@@ -73,7 +73,9 @@ enum Ordering {
             guard let stored = stores[i] else { continue }
             if let o = found[i] {
                 items[i].fields[o.index].value = stored
-            } else {
+            } else if !items[i].fields.contains(where: { schema.role(of: $0.key) == .order }) {
+                // An order that is no number (`{"k": 1}`, text) stays as it is: a second key
+                // would hide it.
                 items[i].fields.append(Field(key, stored))
             }
         }

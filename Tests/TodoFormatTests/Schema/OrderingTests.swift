@@ -69,6 +69,31 @@ struct OrderingTests {
             ])
     }
 
+    @Test("an order that is no number stays as it is, never hidden by a second order key")
+    func orderThatIsNoNumber() throws {
+        let odd = FieldValue.dictionary([Field("k", .integer(1))])
+        let items = [
+            TodoItem(name: "c", fields: [Field("order", .integer(3))]),
+            TodoItem(name: "a", fields: [Field("order", .integer(1))]),
+            TodoItem(name: "b", fields: [Field("order", odd)]),
+        ]
+        let renumbered = Ordering.renumbered(items, schema: ItemSchema())
+        #expect(renumbered[2].fields == [Field("order", odd)])
+        #expect(renumbered[1].fields.count == 1)
+        // Through a JSON file: the value reads back.
+        let directory = try TemporaryDirectory()
+        let path = directory.path("o.json")
+        try #"[{"name": "a", "order": 1}, {"name": "b", "order": {"k": 1}}, {"name": "c", "order": 3}]"#.write(
+            toFile: path, atomically: false, encoding: .utf8)
+        let checklist = directory.path("o.md")
+        try "- [ ] c [order:: 3]\n- [ ] a [order:: 1]\n- [ ] b [order:: {\"k\": 1}]\n".write(
+            toFile: checklist, atomically: false, encoding: .utf8)
+        _ = try Conversion(input: .at(checklist), output: .at(path)).run()
+        let read = try TodoList(contentsOf: .file(path))
+        #expect(read.items.map(\.name) == ["c", "a", "b"])
+        #expect(read.items[2].fields == [Field("order", odd)])
+    }
+
     @Test("lists without order numbers are left alone")
     func leftAlone() {
         let none = [TodoItem(name: "a"), TodoItem(name: "b")]
