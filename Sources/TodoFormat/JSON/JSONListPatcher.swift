@@ -252,7 +252,7 @@ struct JSONListSyntax: TextListSyntax {
 
     func item(_ item: TodoItem, line: [UInt8], to out: inout [UInt8]) -> Bool {
         renderer.item(item, line: line, to: &out)
-        return Self.isExact(item) && renderer.keepsStatus(of: item) && renderer.keepsFieldOrder(of: item)
+        return Self.isExact(item) && renderer.keepsStatus(of: item)
     }
 
     /// Whether JSON holds an item (with its children) exactly.

@@ -183,9 +183,6 @@ final class JSONRenderer {
     /// Whether an item written reads back with its status (`ItemLayout.keepsStatus`).
     func keepsStatus(of item: TodoItem) -> Bool { layout.keepsStatus(of: item, keys: keys) }
 
-    /// Whether an item written reads back with its fields in order (`ItemLayout.keepsFieldOrder`).
-    func keepsFieldOrder(of item: TodoItem) -> Bool { layout.keepsFieldOrder(of: item, keys: keys) }
-
     private static let hex: [UInt8] = Array("0123456789abcdef".utf8)
     private static let trueBytes: [UInt8] = Array("true".utf8)
     private static let falseBytes: [UInt8] = Array("false".utf8)

@@ -345,7 +345,6 @@ struct XMLListSyntax: TextListSyntax {
     func item(_ item: TodoItem, line: [UInt8], to out: inout [UInt8]) -> Bool {
         renderer.item(item, layout: layout, keys: keys, line: line, arrayLines: arrayLines, to: &out)
         return Self.isExact(item) && layout.keepsStatus(of: item, keys: keys)
-            && layout.keepsFieldOrder(of: item, keys: keys)
     }
 
     /// Whether an XML property list holds an item (with its children) exactly.

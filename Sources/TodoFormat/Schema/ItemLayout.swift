@@ -141,6 +141,7 @@ struct ItemLayout: Hashable, Sendable {
             statusWritten = true
         }
         if let section = item.section { entries.append(OutputEntry(keys.section, .value(.string(section)))) }
+        let firstField = entries.count
         if !item.fields.isEmpty {
             var written = [keys.name]
             if let checkedKey { written.append(checkedKey) }
@@ -161,35 +162,24 @@ struct ItemLayout: Hashable, Sendable {
             }
             if !nested.isEmpty { entries.append(OutputEntry(keys.fields, .value(.dictionary(nested)))) }
         }
+        let fields = firstField..<entries.count
         if !item.children.isEmpty { entries.append(OutputEntry(keys.children, .items(item.children))) }
         if !keyOrder.isEmpty {
-            // Keys the file knows in its order; new ones after them, in todofmt's order.
+            // Keys the file knows in its order; new ones after them, in todofmt's order. The
+            // fields keep their own order in the places the sort gives them: an item reads
+            // back with its fields in order.
             let order = keyOrderByName[item.name] ?? keyOrder
             let ranked = entries.enumerated().map {
-                (rank: order[$0.element.key] ?? 1_000_000 + $0.offset, entry: $0.element)
+                (rank: order[$0.element.key] ?? 1_000_000 + $0.offset, offset: $0.offset)
+            }.sorted { $0.rank < $1.rank }
+            var nextField = fields.lowerBound
+            entries = ranked.map { entry in
+                guard fields.contains(entry.offset) else { return entries[entry.offset] }
+                defer { nextField += 1 }
+                return entries[nextField]
             }
-            entries = ranked.sorted { $0.rank < $1.rank }.map(\.entry)
         }
         return entries
-    }
-
-    /// Whether an item written with `entries(of:keys:)` reads back with its fields (and its
-    /// children theirs) in their order: the file's key order can put a field before one
-    /// that comes before it (`title` where the file's items have it first).
-    func keepsFieldOrder(of item: TodoItem, keys: EntryKeys) -> Bool {
-        guard !keyOrder.isEmpty || !keyOrderByName.isEmpty else { return true }
-        if !item.children.isEmpty && !item.children.allSatisfy({ keepsFieldOrder(of: $0, keys: keys) }) {
-            return false
-        }
-        guard item.fields.count > 1 else { return true }
-        var unsorted = self
-        unsorted.keyOrder = [:]
-        unsorted.keyOrderByName = [:]
-        let roles: Set<String> = [
-            keys.name, keys.checked ?? keys.addedChecked, keys.addedChecked, keys.status, keys.section, keys.children,
-        ]
-        func fieldKeys(_ entries: [OutputEntry]) -> [String] { entries.map(\.key).filter { !roles.contains($0) } }
-        return fieldKeys(entries(of: item, keys: keys)) == fieldKeys(unsorted.entries(of: item, keys: keys))
     }
 
     /// Whether an item written with `entries(of:)` reads back with its status (and its

@@ -82,6 +82,26 @@ struct ItemPatchTests {
         }
     }
 
+    @Test(
+        "an item that moves and changes keeps its fields in the list's order, in the file's places for its keys",
+        arguments: [
+            (#"[{"c": 2, "name": "T0"}]"#, "- [ ] NEW\n- [ ] T0 [q:: 4] [c:: 2]\n"),
+            (#"[{"c": 2, "name": "T0", "d": 3}, {"name": "X"}]"#, "- [ ] X\n- [ ] T0 [d:: 3] [c:: 2]\n"),
+            (
+                #"[{"p": 1, "name": "T0"}, {"name": "T2", "c": 1, "p": 2}, {"name": "T3"}]"#,
+                "- [ ] T0 [p:: 1]\n- [ ] T3\n- [ ] T2 [p:: 2] [c:: 1]\n"
+            ),
+        ])
+    func movedAndChanged(json: String, edited: String) throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.path("m.json")
+        try json.write(toFile: path, atomically: false, encoding: .utf8)
+        let checklist = directory.path("m.md")
+        try edited.write(toFile: checklist, atomically: false, encoding: .utf8)
+        _ = try Conversion(input: .at(checklist), output: .at(path)).run()
+        #expect(try TodoList(contentsOf: .file(path)).items == TodoList(contentsOf: .file(checklist)).items)
+    }
+
     /// Writes `base` into a new file of `format`, then `edited` into that file: the file reads
     /// as `edited`, and its items named Milk and Tea keep their text.
     static func check(_ format: DocumentFormat, base: String, edited: String) throws {
