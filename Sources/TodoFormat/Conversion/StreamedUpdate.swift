@@ -35,18 +35,12 @@ struct StreamedUpdate<Syntax: TextListSyntax> {
         format: DocumentFormat, schema: ItemSchema, writer: (ByteSink) -> any ListWriter,
         read: (inout any ListWriter) throws -> Void
     ) throws -> PendingWrite? {
-        guard !patcher.layout.hasOrder else { return nil }
-        let comparison = ByteComparison(old)
-        let compared = ComparedWriter(
-            base: DepthLimitedWriter.guarding(writer(ByteSink(comparingWith: comparison)), format: format),
-            comparison: comparison, identityKey: patcher.layout.identityKey,
-            keepsItems: { marker.lastStart(before: $0, in: old) != nil })
-        guard let written = try compared.written(read) else { return nil }
-        // A value the format cannot hold is warned of where an item is written, and the whole-
-        // list write writes only the items that changed: the writer warned of every item.
-        // (Such values are rare; repeated field keys are warned of for the whole list in both.)
-        if written.warnings.contains(where: { $0.firstItem != nil && $0.kind != .fields }) { return nil }
-        if comparison.isSame { return PendingWrite(warnings: written.warnings, commit: {}, discard: {}) }
+        guard !patcher.layout.hasOrder,
+            let (written, comparison) = try ComparedWriter.compare(
+                old, format: format, writer: writer, identityKey: patcher.layout.identityKey,
+                keepsItems: { marker.lastStart(before: $0, in: old) != nil }, read: read)
+        else { return nil }
+        if comparison.isSame { return .unchanged(written.warnings) }
         guard let start = marker.lastStart(before: comparison.matched, in: old),
             let (spans, runEnd) = run(from: start, of: comparison, syntax: patcher.syntax)
         else { return nil }
@@ -180,24 +174,36 @@ struct ComparedWriter: ListWriter {
         _ old: UnsafeBufferPointer<UInt8>, format: DocumentFormat, writer: (ByteSink) throws -> any ListWriter,
         read: (inout any ListWriter) throws -> Void
     ) throws -> PendingWrite? {
-        let comparison = ByteComparison(old)
-        let compared = ComparedWriter(
-            base: DepthLimitedWriter.guarding(try writer(ByteSink(comparingWith: comparison)), format: format),
-            comparison: comparison, identityKey: nil, keepsItems: { _ in false })
-        guard let written = try compared.written(read), comparison.isSame,
-            !written.warnings.contains(where: { $0.firstItem != nil && $0.kind != .fields })
+        guard
+            let (written, comparison) = try compare(
+                old, format: format, writer: writer, identityKey: nil, keepsItems: { _ in false }, read: read),
+            comparison.isSame
         else { return nil }
-        return PendingWrite(warnings: written.warnings, commit: {}, discard: {})
+        return .unchanged(written.warnings)
     }
 
-    /// Hands this writer the list `read` reads, and returns what it wrote; nil where it gave up.
-    func written(_ read: (inout any ListWriter) throws -> Void) throws -> Written? {
-        var writer: any ListWriter = self
+    /// The list `read` reads through `writer` (a new file's writer of `format` into the sink
+    /// it is given), its bytes compared with the file's `old` as they stream: what the writer
+    /// wrote, and the comparison. Nil where the writer gave up (see `init`), and where the
+    /// list holds a value the format cannot hold: the writer warns of it where an item is
+    /// written, and a write of the items that changed would not (such values are rare;
+    /// repeated field keys are warned of for the whole list either way).
+    static func compare(
+        _ old: UnsafeBufferPointer<UInt8>, format: DocumentFormat, writer: (ByteSink) throws -> any ListWriter,
+        identityKey: String?, keepsItems: @escaping (Int) -> Bool, read: (inout any ListWriter) throws -> Void
+    ) throws -> (written: Written, comparison: ByteComparison)? {
+        let comparison = ByteComparison(old)
+        var compared: any ListWriter = ComparedWriter(
+            base: DepthLimitedWriter.guarding(try writer(ByteSink(comparingWith: comparison)), format: format),
+            comparison: comparison, identityKey: identityKey, keepsItems: keepsItems)
+        let written: Written
         do {
-            try read(&writer)
-            return try writer.finish()
+            try read(&compared)
+            written = try compared.finish()
         } catch is GivenUp {
             return nil
         }
+        if written.warnings.contains(where: { $0.firstItem != nil && $0.kind != .fields }) { return nil }
+        return (written, comparison)
     }
 }

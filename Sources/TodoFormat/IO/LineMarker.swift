@@ -32,6 +32,18 @@ struct LineMarker {
         offset >= itemOffset && offset - itemOffset + bytes.count <= count && isAt(offset - itemOffset, byte)
     }
 
+    /// Where the first item whose marker starts at or after `offset` in `text` starts.
+    func nextStart(from offset: Int, in text: UnsafeBufferPointer<UInt8>) -> Int? {
+        var i = offset
+        let last = text.count - bytes.count
+        while i <= last, let found = memchr(text.baseAddress! + i, Int32(bytes[0]), last + 1 - i) {
+            let at = text.baseAddress!.distance(to: found.assumingMemoryBound(to: UInt8.self))
+            if isAt(at, { text[$0] }) { return at + itemOffset }
+            i = at + 1
+        }
+        return nil
+    }
+
     /// Where the items whose markers lie in the first `end` bytes of `text` start, in order;
     /// the first `limit` of them.
     func starts(in text: UnsafeBufferPointer<UInt8>, before end: Int, limit: Int = .max) -> [Int] {

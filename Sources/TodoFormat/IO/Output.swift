@@ -161,6 +161,11 @@ struct PendingWrite {
     func commit() throws { try commitAction() }
     func discard() { discardAction() }
 
+    /// A write that leaves the file as it is (it already holds what would be written).
+    static func unchanged(_ warnings: [ConversionWarning]) -> PendingWrite {
+        PendingWrite(warnings: warnings, commit: {}, discard: {})
+    }
+
     /// The file at `path` as `write` writes it into a sink, pending: written into a
     /// temporary file beside it, renamed into place on `commit`. Nil, with nothing left
     /// behind, where `write` gives nil (it wrote nothing to keep) instead of its warnings.

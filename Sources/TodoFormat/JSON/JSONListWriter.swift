@@ -184,24 +184,18 @@ struct JSONListWriter: ListWriter {
     /// key, but those that would read back as a role or whose key another entry took under
     /// `fields`.
     private mutating func writeStandardFields(of item: TodoItem) {
-        var nested: [Field] = []
-        for field in item.fields {
-            // From the first field under `fields` on, every field goes there: read back, they
-            // come in their order.
-            if !nested.isEmpty || nesting.nests(field.key, of: item, hasChildren: !item.children.isEmpty) {
-                nested.append(field)
-                continue
-            }
+        let nested = nesting.firstNested(in: item, hasChildren: !item.children.isEmpty)
+        for field in item.fields[..<nested] {
             sink.write(static: ", ")
             JSONText.writeString(Substring(field.key), to: &sink)
             sink.write(static: ": ")
             JSONText.writeValue(field.value, to: &sink)
         }
-        if !nested.isEmpty {
+        if nested < item.fields.count {
             sink.write(static: ", ")
             JSONText.writeString(Substring(entryKeys.fields), to: &sink)
             sink.write(static: ": ")
-            JSONText.writeValue(.dictionary(nested), to: &sink)
+            JSONText.writeValue(.dictionary(Array(item.fields[nested...])), to: &sink)
         }
     }
 

@@ -93,7 +93,7 @@ struct MarkdownFormat: ListFormat {
 
     /// The write of an edit of `existing` (nil: it stays as it is).
     private static func pendingWrite(of edit: TodoDocumentEdit?, to existing: Input) throws -> PendingWrite {
-        guard let edit else { return PendingWrite(warnings: [], commit: {}, discard: {}) }
+        guard let edit else { return .unchanged([]) }
         guard let path = existing.path else {
             throw ConversionError.unsupported("\(existing.name): only a file can be written into")
         }

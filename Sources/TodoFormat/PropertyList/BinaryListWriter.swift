@@ -200,16 +200,13 @@ struct BinaryListWriter: ListWriter {
         var flat: [FieldValue] = []
         var nested: [Field] = []
         if let item, !item.fields.isEmpty {
-            for field in item.fields {
-                // From the first field under `fields` on, every field goes there (in order).
-                if !nested.isEmpty || nesting.nests(field.key, of: item, hasChildren: hasChildren) {
-                    nested.append(field)
-                } else if field.value != .null {
-                    // Property lists have no null: such fields are left out.
-                    refs.append(writer.key(field.key, to: &sink))
-                    flat.append(field.value)
-                }
+            let cut = nesting.firstNested(in: item, hasChildren: hasChildren)
+            // Property lists have no null: such fields are left out.
+            for field in item.fields[..<cut] where field.value != .null {
+                refs.append(writer.key(field.key, to: &sink))
+                flat.append(field.value)
             }
+            nested = Array(item.fields[cut...])
             if !nested.isEmpty { refs.append(roleKey(5, entryKeys.fields)) }
         }
         if hasChildren { refs.append(roleKey(4, entryKeys.children)) }

@@ -200,20 +200,15 @@ struct XMLListWriter: ListWriter {
     /// section: as `ItemLayout.entries` gives them for that layout (`FieldNesting`), nulls
     /// left out as `writeOpen` leaves them out.
     private mutating func writeStandardFields(of item: TodoItem, indent: Int, hasChildren: Bool) {
-        var nested: [Field] = []
-        for field in item.fields {
-            // From the first field under `fields` on, every field goes there (in order).
-            if !nested.isEmpty || nesting.nests(field.key, of: item, hasChildren: hasChildren) {
-                nested.append(field)
-                continue
-            }
+        let nested = nesting.firstNested(in: item, hasChildren: hasChildren)
+        for field in item.fields[..<nested] {
             if case .null = field.value { continue }
             xml.writeKey(field.key, depth: indent + 1, to: &sink)
             xml.write(field.value, depth: indent + 1, to: &sink)
         }
-        if !nested.isEmpty {
+        if nested < item.fields.count {
             xml.writeKey(keys.fields, depth: indent + 1, to: &sink)
-            xml.write(.dictionary(nested), depth: indent + 1, to: &sink)
+            xml.write(.dictionary(Array(item.fields[nested...])), depth: indent + 1, to: &sink)
         }
     }
 

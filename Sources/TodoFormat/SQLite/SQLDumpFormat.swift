@@ -101,7 +101,7 @@ struct SQLDumpFormat: ListFormat {
         guard !written.warnings.contains(where: { $0.firstItem != nil && $0.kind != .fields }), !facts.remakesTable,
             update.headerLoads(mapped.bytes)
         else { return nil }
-        if comparison.isSame { return PendingWrite(warnings: written.warnings, commit: {}, discard: {}) }
+        if comparison.isSame { return .unchanged(written.warnings) }
         guard let patch = update.patched(comparison) else { return nil }
         let output = try Output.file(path)
         do {

@@ -664,9 +664,16 @@ struct FieldNesting {
         keys = layout.entryKeys
     }
 
-    /// Whether the field keyed `key` of `item` goes under `fields`; `hasChildren` tells
-    /// whether the item has children (their key is then taken).
-    mutating func nests(_ key: String, of item: TodoItem, hasChildren: Bool) -> Bool {
+    /// Where `item`'s fields start going under `fields`: from the first whose key would be
+    /// read back as a role or another entry took, every field goes there, so that they read
+    /// back in their order (`fields` is read where it stands); the fields' count where none
+    /// does. `hasChildren` tells whether the item has children (their key is then taken).
+    mutating func firstNested(in item: TodoItem, hasChildren: Bool) -> Int {
+        item.fields.firstIndex { nests($0.key, of: item, hasChildren: hasChildren) } ?? item.fields.count
+    }
+
+    /// Whether the field keyed `key` of `item` goes under `fields` by its key alone.
+    private mutating func nests(_ key: String, of item: TodoItem, hasChildren: Bool) -> Bool {
         var isCustom = false
         if case .custom = item.status { isCustom = true }
         let taken =

@@ -52,8 +52,10 @@ struct YAMLListPatcher {
     /// How many of the list's first items teach the layout and the style.
     private static var sampleSize: Int { 1000 }
     /// For a patcher of a run of the list (`head(of:…)`): the list's first items, read where
-    /// the file starts, and how many items the list has before the run.
+    /// the file starts, the layout learnt from them so far, and how many items the list has
+    /// before the run.
     private var headSample: [SpannedItem]? = nil
+    private var headLearner: ItemLayout.Learner? = nil
     private var itemsBefore: () -> Int = { 0 }
     /// Whether the run (`readRun`) stops before the list's last item.
     private var runStopsShort = false
@@ -409,18 +411,22 @@ struct YAMLListPatcher {
         var sample: [SpannedItem] = []
         var middle: [SpannedItem] = []
         let sampled = min(count, Self.sampleSize)
-        if let headSample {
-            // A run: the list's first items were read with the file's start.
+        if let headSample, let headLearner {
+            // A run: the list's first items were read, and taught the layout, with the file's
+            // start; the run's items past them teach it too.
             for k in rewrite.oldMiddle { middle.append(try readItem(k)) }
             let lastSampled = headSample.last?.span.lowerBound ?? -1
-            sample = headSample + middle.filter { $0.span.lowerBound > lastSampled }
+            let past = middle.filter { $0.span.lowerBound > lastSampled }
+            learner = headLearner
+            for item in past { learner.adopt(item.fields) }
+            sample = headSample + past
         } else {
             for k in 0..<sampled { sample.append(try readItem(k)) }
             for k in rewrite.oldMiddle { middle.append(k < sampled ? sample[k] : try readItem(k)) }
             sample += middle.filter { $0.index >= sampled }
+            for item in sample { learner.adopt(item.fields) }
         }
         for item in sample {
-            learner.adopt(item.fields)
             style.learn(item, bytes: bytes, schema: options.schema, merged: merged[ObjectIdentifier(item)])
         }
         layout = learner.finish()
@@ -578,6 +584,7 @@ struct YAMLListPatcher {
         var learner = ItemLayout.Learner(options.schema)
         for item in sample { learner.adopt(item.fields) }
         layout = learner.finish()
+        headLearner = learner
         headSample = sample
         return listStart
     }
@@ -786,10 +793,14 @@ struct YAMLListPatcher {
             }
             previous = here
             if let sink = flush, out.count >= 1 << 16 {
-                // Up to a CR at the end, which a LF in the next part must see (`lineBreaks`).
-                let cut = out.last == 13 ? out.count - 1 : out.count
-                sink.pointee.write(bytes: lineBreaks(Array(out[..<cut])))
-                out.removeSubrange(..<cut)
+                if out.last == 13 {
+                    // Up to the CR at the end, which a LF in the next part must see (`lineBreaks`).
+                    sink.pointee.write(bytes: lineBreaks(Array(out.dropLast())))
+                    out.removeSubrange(..<(out.count - 1))
+                } else {
+                    sink.pointee.write(bytes: lineBreaks(out))
+                    out.removeAll(keepingCapacity: true)
+                }
             }
         }
         out += slice(oldElements[oldElements.count - 1].upperBound..<inside.upperBound)
@@ -978,7 +989,6 @@ struct YAMLListPatcher {
                 let plainWord = [.checked, .status].contains(old.members[i].role)
                 try write(e) { out in
                     let gap = slice(old.keySpans[i].lowerBound..<old.valueSpans[i].lowerBound)
-                    out += gap
                     // A string keeps the quotes its old value had.
                     let oldFirst = old.valueSpans[i].isEmpty ? nil : bytes[old.valueSpans[i].lowerBound]
                     let quote = oldFirst == UInt8(ascii: "'") || oldFirst == UInt8(ascii: "\"") ? oldFirst : nil
@@ -990,13 +1000,13 @@ struct YAMLListPatcher {
                     if written.first == 10 {
                         // A block collection starts on the next line: the spaces (and the line
                         // break) before the old value go, comments after the key stay.
+                        out += gap
                         while let last = out.last, last == 32 || last == 9 { out.removeLast() }
                         if out.last == 10 { out.removeLast() }
                         if out.last == 13 { out.removeLast() }
                     } else if let lineEnd = gap.firstIndex(of: 10) {
                         // A value on the key's line where a block collection started on the
                         // next: it goes after the colon, before a comment there.
-                        out.removeLast(gap.count)
                         var line = Array(gap[..<lineEnd])
                         if line.last == 13 { line.removeLast() }
                         let keyLength = old.keySpans[i].count
@@ -1011,6 +1021,8 @@ struct YAMLListPatcher {
                         out += line + [32] + written
                         if !comment.isEmpty { out += [32] + comment }
                         return
+                    } else {
+                        out += gap
                     }
                     out += written
                 }

@@ -1,6 +1,4 @@
 #if YAML
-import Foundation
-
 /// A write of a list into an existing YAML file laid out as todofmt writes a new one (a file
 /// todofmt wrote, edited since), as the list streams: what `YAMLListPatcher.write` writes,
 /// without reading the file into items. JSON and XML property lists do the same through
@@ -36,15 +34,12 @@ enum YAMLStreamedUpdate {
         }
         var patcher = head.patcher
         let listStart = head.listStart
-        let comparison = ByteComparison(old)
-        let compared = ComparedWriter(
-            base: DepthLimitedWriter.guarding(try writer(ByteSink(comparingWith: comparison)), format: .yaml),
-            comparison: comparison, identityKey: patcher.identityKey, keepsItems: { $0 >= listStart + 2 })
-        guard let written = try compared.written(read) else { return nil }
-        // A value the format cannot hold is warned of where an item is written, and the
-        // patcher writes only the items that changed (as `StreamedUpdate`).
-        if written.warnings.contains(where: { $0.firstItem != nil && $0.kind != .fields }) { return nil }
-        if comparison.isSame { return PendingWrite(warnings: written.warnings, commit: {}, discard: {}) }
+        guard
+            let (written, comparison) = try ComparedWriter.compare(
+                old, format: .yaml, writer: writer, identityKey: patcher.identityKey,
+                keepsItems: { $0 >= listStart + 2 }, read: read)
+        else { return nil }
+        if comparison.isSame { return .unchanged(written.warnings) }
         // The output's list must start where the file's does: its first dash and space are
         // the file's (not front matter the file lacks, `---`, nor an empty list's `[]`).
         guard comparison.matched >= listStart + 2 else { return nil }
@@ -61,14 +56,14 @@ enum YAMLStreamedUpdate {
         var outputEnd = comparison.outputCount
         var count = 1
         var line = start
-        while let next = nextItem(after: line, in: old) {
+        while let next = marker.nextStart(from: line, in: old) {
             let there = next + shift
             if next >= sameFrom, there > start,
                 marker.isStart(there, count: comparison.outputCount, comparison.outputByte)
             {
                 // The output is the file from here on: the item here is the same in both.
                 count += 1
-                if let after = nextItem(after: next, in: old) {
+                if let after = marker.nextStart(from: next, in: old) {
                     end = after
                     outputEnd = after + shift
                 }
@@ -91,18 +86,6 @@ enum YAMLStreamedUpdate {
         return try PendingWrite.file(path) { sink in
             try patcher.write(run: items, itemsBefore: itemsBefore, to: &sink).map { written.warnings + $0 }
         }
-    }
-
-    /// Where the next line after the one starting at `line` that starts with a dash at the
-    /// first column and a space starts (at the dash).
-    private static func nextItem(after line: Int, in text: UnsafeBufferPointer<UInt8>) -> Int? {
-        var i = line
-        while i < text.count, let found = memchr(text.baseAddress! + i, 10, text.count - i) {
-            let at = text.baseAddress!.distance(to: found.assumingMemoryBound(to: UInt8.self))
-            if at + 2 < text.count, text[at + 1] == UInt8(ascii: "-"), text[at + 2] == 32 { return at + 1 }
-            i = at + 1
-        }
-        return nil
     }
 }
 #endif
