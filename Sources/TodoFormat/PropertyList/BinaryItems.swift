@@ -1,3 +1,5 @@
+import Foundation
+
 /// Items of a binary property list read straight from its objects: a dictionary whose keys
 /// are todofmt's own (`name`, `checked`, `status`, `section`, `children`, each given once,
 /// with a string name, status and section and a boolean `checked`) and ordinary fields
@@ -96,6 +98,99 @@ struct BinaryItems {
         return TodoItem(
             name: name, status: ItemBuilder.status(checked: checked, custom: custom, fields: fields), fields: fields,
             children: children, section: section)
+    }
+
+    // MARK: Comparing
+
+    /// Whether the dictionary `object` at `depth` reads as `item` (what `item(_:depth:)`
+    /// makes of it equals `item`), found without making the item: names and other strings
+    /// are compared as stored bytes. False also where that does not show it (a dictionary
+    /// this does not read, a string spelled with other bytes that Swift takes for the same):
+    /// the caller then compares the item read.
+    mutating func matches(_ object: Int, _ item: TodoItem, depth: Int) -> Bool {
+        guard depth < Limits.itemLevels, let h = try? reader.header(of: object), h.marker >> 4 == 0xD,
+            reader.referencesFit(start: h.start, count: 2 * h.count)
+        else { return false }
+        var seen: UInt8 = 0
+        var checked: Bool?
+        var custom: TodoStatus?
+        var fieldCount = 0
+        for i in 0..<h.count {
+            let value = reader.reference(from: h.start, h.count + i)
+            let role: ItemRole
+            switch kind(ofKey: reader.reference(from: h.start, i)) {
+            case .other: return false
+            case .field(let key):
+                // A field in its place, given once (`item(_:depth:)` leaves a key given twice).
+                guard fieldCount < item.fields.count, item.fields[fieldCount].key.sameKey(as: key),
+                    !item.fields[..<fieldCount].contains(where: { $0.key.sameKey(as: key) }),
+                    matches(value, item.fields[fieldCount].value, depth: 2 * depth + 1)
+                else { return false }
+                fieldCount += 1
+                continue
+            case .own(let own): role = own
+            }
+            guard seen & ItemBuilder.bit(role) == 0 else { return false }
+            seen |= ItemBuilder.bit(role)
+            switch role {
+            case .name:
+                var name = item.nameStorage
+                guard name.withUTF8({ matches(value, utf8: $0) }) else { return false }
+            case .checked:
+                guard let value = boolean(value) else { return false }
+                checked = value
+            case .status:
+                guard let status = status(value) else { return false }
+                if case .custom = status { custom = status } else { checked = status == .done }
+            case .section:
+                guard depth == 0, var section = item.section, section.withUTF8({ matches(value, utf8: $0) })
+                else { return false }
+            case .children:
+                guard let c = array(value), c.count == item.children.count else { return false }
+                let same = item.children.withUnsafeBufferPointer { children in
+                    (0..<c.count).allSatisfy {
+                        matches(reader.reference(from: c.start, $0), children[$0], depth: depth + 1)
+                    }
+                }
+                guard same else { return false }
+            case .fields, .order:
+                return false
+            }
+        }
+        return seen & ItemBuilder.bit(.name) != 0 && fieldCount == item.fields.count
+            && (seen & ItemBuilder.bit(.section) != 0 || item.section == nil)
+            && (seen & ItemBuilder.bit(.children) != 0 || item.children.isEmpty)
+            && ItemBuilder.status(checked: checked, custom: custom, fields: item.fields) == item.status
+    }
+
+    /// Whether the string object `object` holds the text `utf8` in the bytes a writer makes
+    /// of it: ASCII as it is, anything else as UTF-16 (big-endian).
+    private func matches(_ object: Int, utf8: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard let stored = reader.storedString(object) else { return false }
+        guard stored.utf16 else { return Self.same(stored.raw, utf8) }
+        // At most one unit a byte; the stored text's units are compared where they fit.
+        guard stored.raw.count <= 2 * utf8.count else { return false }
+        return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 2 * utf8.count + 1) { scratch in
+            guard let out = scratch.baseAddress else { return false }
+            let units = BinaryPropertyListWriter.utf16BigEndian(fromUTF8: utf8, into: out)
+            guard 2 * units == stored.raw.count, let raw = stored.raw.baseAddress else { return units == 0 }
+            return memcmp(out, raw, stored.raw.count) == 0
+        }
+    }
+
+    /// Whether two runs of bytes are the same.
+    private static func same(_ a: UnsafeBufferPointer<UInt8>, _ b: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard a.count == b.count else { return false }
+        guard let x = a.baseAddress, let y = b.baseAddress else { return true }
+        return memcmp(x, y, a.count) == 0
+    }
+
+    /// Whether the object `object` reads as the field value `value` (strings by their
+    /// bytes, as `matches(_:utf8:)`).
+    private func matches(_ object: Int, _ value: FieldValue, depth: Int) -> Bool {
+        if case .string(var text) = value { return text.withUTF8 { matches(object, utf8: $0) } }
+        guard let read = try? reader.value(object, depth: depth) else { return false }
+        return read == value
     }
 
     // MARK: Plain items

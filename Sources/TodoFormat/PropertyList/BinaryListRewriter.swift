@@ -78,17 +78,20 @@ struct BinaryListRewriter {
     private let schema: ItemSchema
     private var layout: ItemLayout
     private var writer: BinaryPropertyListWriter
-    /// For each old object, its number in the new file once copied (-1 before).
-    private var copied: [Int]
+    /// For each old object, its number in the new file once copied (-1 before). 32 bits
+    /// are enough: a file of more objects than that would be over 4 GB, and each
+    /// number takes half the memory (a million items make about 2.4 million objects).
+    private var copied: [Int32]
     private var warnings = WarningLog()
     private var nextID: Int? = nil
     private let now = Clock.now
     private let listName: String
 
+    /// Nil, with nothing written, where the file holds the list as it is.
     static func write(
         _ items: [TodoItem], into bytes: UnsafeBufferPointer<UInt8>, path: String, options: ListOptions,
         embedded: (any EmbeddedListCodec)?, to sink: inout ByteSink
-    ) throws -> [ConversionWarning] {
+    ) throws -> [ConversionWarning]? {
         let (reader, route, place, listObject) = try locate(in: bytes, path: path, options: options)
         let name = place == .root ? "the list" : "the list under '\(place.keyPath)'"
         var rewriter = BinaryListRewriter(
@@ -115,10 +118,7 @@ struct BinaryListRewriter {
         // An unchanged list leaves the file as it was (writing it anew would order its
         // objects as todofmt does, not as the app did).
         let rewrite = try rewriter.rewrite(items)
-        if rewrite.prefix == rewrite.oldCount && rewrite.oldCount == rewrite.newCount {
-            sink.write(bytes)
-            return []
-        }
+        if rewrite.prefix == rewrite.oldCount && rewrite.oldCount == rewrite.newCount { return nil }
         sink.write("bplist00")
         let top = try rewriter.copy(reader.topObject, replacing: route[...], to: &sink) { rewriter, sink in
             try rewriter.writeList(items, old: listObject, to: &sink)
@@ -217,7 +217,7 @@ struct BinaryListRewriter {
     /// Copies an object and what it refers to, byte for byte; an object referred to twice
     /// is copied once.
     private mutating func copy(_ object: Int, depth: Int, to sink: inout ByteSink) throws -> Int {
-        if object >= 0 && object < copied.count && copied[object] >= 0 { return copied[object] }
+        if object >= 0 && object < copied.count && copied[object] >= 0 { return Int(copied[object]) }
         guard depth < Limits.valueLevels else {
             throw reader.error(
                 "objects nested too deep (\(Limits.valueLevels) levels at most; a reference cycle?)",
@@ -226,20 +226,24 @@ struct BinaryListRewriter {
         let h = try reader.header(of: object)
         let n: Int
         switch h.marker >> 4 {
-        case 0xA, 0xC:
-            let ref = try reader.references(start: h.start, count: h.count, at: h.at)
-            var refs: [Int] = []
-            for i in 0..<h.count { refs.append(try copy(ref(i), depth: depth + 1, to: &sink)) }
-            n = writer.container(h.marker & 0xF0, refs: refs, to: &sink)
-        case 0xD:
-            let ref = try reader.references(start: h.start, count: 2 * h.count, at: h.at)
-            var refs: [Int] = []
-            for i in 0..<(2 * h.count) { refs.append(try copy(ref(i), depth: depth + 1, to: &sink)) }
-            n = writer.container(0xD0, refs: refs, to: &sink)
+        case 0xA, 0xC, 0xD:
+            // What the references refer to is copied first; the container then refers to
+            // the copies (each in range once copied).
+            let count = h.marker >> 4 == 0xD ? 2 * h.count : h.count
+            guard reader.referencesFit(start: h.start, count: count) else {
+                throw reader.error("collection runs past the object area", at: h.at)
+            }
+            for i in 0..<count { _ = try copy(reader.reference(from: h.start, i), depth: depth + 1, to: &sink) }
+            let reader = self.reader
+            n = copied.withUnsafeBufferPointer { copied in
+                writer.container(h.marker & 0xF0, count: count, to: &sink) {
+                    Int(copied[reader.reference(from: h.start, $0)])
+                }
+            }
         default:
-            n = writer.raw(UnsafeBufferPointer(rebasing: reader.bytes[try reader.scalarBytes(object)]), to: &sink)
+            n = writer.raw(UnsafeBufferPointer(rebasing: reader.bytes[try reader.scalarBytes(header: h)]), to: &sink)
         }
-        if object >= 0 && object < copied.count { copied[object] = n }
+        if object >= 0 && object < copied.count { copied[object] = Int32(n) }
         return n
     }
 
@@ -255,8 +259,11 @@ struct BinaryListRewriter {
         let reader = self.reader
         let schema = self.schema
         let elements = self.elements
+        // Most items are the file's: compared in place first, read only where that fails.
+        var fast = BinaryItems.reads(schema) ? BinaryItems(reader, schema: schema) : nil
         let found = try ListRewrite(oldCount: elements.count, new: given) { k, item in
-            try
+            if fast?.matches(elements[k], item, depth: 0) == true { return true }
+            return try
                 (k < sampled.count
                 ? sampled[k] : try BinaryOldItem.read(elements[k], reader: reader, schema: schema, depth: 0)).item
                 == item

@@ -61,11 +61,17 @@ struct BinaryPropertyListReader {
         ParseError(message, at: SourceLocation(file: path, byteOffset: offset))
     }
 
+    /// The big-endian number of `size` bytes (1, 2, 4 or 8) at `at`, which the caller has
+    /// checked lie in the file (a word of 8 bytes may come out negative).
     @inline(__always)
     private func unsigned(_ at: Int, _ size: Int) -> Int {
-        var v = 0
-        for k in 0..<size { v = v << 8 | Int(bytes[at + k]) }
-        return v
+        let raw = UnsafeRawPointer(bytes.baseAddress!) + at
+        switch size {
+        case 1: return Int(raw.load(as: UInt8.self))
+        case 2: return Int(UInt16(bigEndian: raw.loadUnaligned(as: UInt16.self)))
+        case 4: return Int(UInt32(bigEndian: raw.loadUnaligned(as: UInt32.self)))
+        default: return Int(truncatingIfNeeded: UInt64(bigEndian: raw.loadUnaligned(as: UInt64.self)))
+        }
     }
 
     /// Where an object starts.
@@ -108,7 +114,11 @@ struct BinaryPropertyListReader {
     /// The bytes of a scalar object (anything but an array, a set or a dictionary): its
     /// marker and contents, to copy it as it is.
     func scalarBytes(_ object: Int) throws(ParseError) -> Range<Int> {
-        let h = try header(of: object)
+        try scalarBytes(header: try header(of: object))
+    }
+
+    /// `scalarBytes(_:)` of an object whose header is `h`.
+    func scalarBytes(header h: (marker: UInt8, start: Int, count: Int, at: Int)) throws(ParseError) -> Range<Int> {
         let info = Int(h.marker & 0x0F)
         let end: Int
         switch h.marker >> 4 {
@@ -518,6 +528,18 @@ struct BinaryPropertyListWriter {
         put(upTo: 10 + refs.count * size, to: &sink) { start in
             var at = Self.putMarker(type, count: type == 0xD0 ? refs.count / 2 : refs.count, at: start)
             for ref in refs { at = Self.put(UInt64(ref), size: size, at: at) }
+            return at
+        }
+        return number
+    }
+
+    /// `container(_:refs:to:)` of `count` references that `ref(i)` gives, without an array of them.
+    mutating func container(_ type: UInt8, count: Int, to sink: inout ByteSink, ref: (Int) -> Int) -> Int {
+        let number = begin()
+        let size = referenceSize
+        put(upTo: 10 + count * size, to: &sink) { start in
+            var at = Self.putMarker(type, count: type == 0xD0 ? count / 2 : count, at: start)
+            for i in 0..<count { at = Self.put(UInt64(ref(i)), size: size, at: at) }
             return at
         }
         return number

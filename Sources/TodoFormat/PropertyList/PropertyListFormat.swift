@@ -70,21 +70,30 @@ struct PropertyListFormat: ListFormat {
         guard let path = existing.path else {
             throw ConversionError.unsupported("\(existing.name): only a file can be written into")
         }
+        let metadataWarnings: [ConversionWarning] =
+            list.metadata.isEmpty ? [] : [.metadataLeftOut(list.metadata, by: "a property list")]
+        if isBinary {
+            let pending = try existing.withBytes { buffer in
+                try PendingWrite.file(path) { sink in
+                    try BinaryListRewriter.write(
+                        list.items, into: buffer, path: existing.name, options: options, embedded: embedded, to: &sink)
+                }
+            }
+            guard var pending else { return .unchanged(metadataWarnings) }
+            pending.warnings = metadataWarnings + pending.warnings
+            return pending
+        }
         // A large XML file is mapped rather than read, and passed over in order.
-        let mapped = isBinary ? nil : MappedFile(path: path)
+        let mapped = MappedFile(path: path)
         let bytes = mapped == nil ? try existing.bytes() : []
         let output = try Output.file(path)
         do {
             var sink = output.makeSink()
-            var warnings: [ConversionWarning] =
-                list.metadata.isEmpty ? [] : [.metadataLeftOut(list.metadata, by: "a property list")]
+            var warnings = metadataWarnings
             func write(_ buffer: UnsafeBufferPointer<UInt8>) throws -> [ConversionWarning] {
-                isBinary
-                    ? try BinaryListRewriter.write(
-                        list.items, into: buffer, path: existing.name, options: options, embedded: embedded, to: &sink)
-                    : try XMLListPatcher.write(
-                        list.items, into: buffer, path: existing.name, options: options, embedded: embedded, to: &sink,
-                        mapped: mapped)
+                try XMLListPatcher.write(
+                    list.items, into: buffer, path: existing.name, options: options, embedded: embedded, to: &sink,
+                    mapped: mapped)
             }
             warnings += try mapped.map { try write($0.bytes) } ?? bytes.withUnsafeBufferPointer(write)
             _ = try sink.finish(path: output.name)

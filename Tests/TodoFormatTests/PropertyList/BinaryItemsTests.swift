@@ -172,6 +172,64 @@ struct BinaryItemsTests {
         #expect(list.items[299].section == "B" && list.items[299].fields == [Field("k99", .integer(299))])
     }
 
+    /// Items that differ from `item` in one way each (some may come out the same).
+    static func changes(of item: TodoItem) -> [TodoItem] {
+        var changes: [TodoItem] = []
+        func change(_ body: (inout TodoItem) -> Void) {
+            var changed = item
+            body(&changed)
+            changes.append(changed)
+        }
+        change { $0.name += "!" }
+        change { $0.name = String($0.name.dropLast()) }
+        change { $0.status = $0.status == .done ? .open : .done }
+        change { $0.status = .custom("/") }
+        change { $0.section = $0.section == nil ? "S" : nil }
+        change { $0.section = ($0.section ?? "") + "x" }
+        change { $0.fields.append(Field("extra", .integer(1))) }
+        change { $0.fields = $0.fields.dropLast() }
+        change { $0.fields = $0.fields.reversed() }
+        change { if !$0.fields.isEmpty { $0.fields[0].value = .string("changed") } }
+        change { if !$0.fields.isEmpty { $0.fields[0].value = .integer(7) } }
+        change { $0.children = $0.children.dropLast() }
+        change { $0.children.append(TodoItem(name: "new child")) }
+        change { if !$0.children.isEmpty { $0.children[0].name += "?" } }
+        change { if !$0.children.isEmpty { $0.children[0].status = .done } }
+        return changes
+    }
+
+    @Test("an item matches a dictionary only where it is what the dictionary reads as", arguments: 0..<30)
+    func matches(seed: Int) throws {
+        var rng = SeededGenerator(seed: UInt64(seed))
+        let elements = (0..<200).map { _ in Self.dictionary(depth: 0, &rng) }
+        var sink = ByteSink()
+        BinaryPropertyListWriter.write(.value(.array(elements)), layout: ItemLayout(), to: &sink)
+        var matched = 0
+        var refused = 0
+        try sink.buffer.withUnsafeBufferPointer { buffer in
+            let reader = try BinaryPropertyListReader(bytes: buffer, path: "t.plist")
+            var items = BinaryItems(reader, schema: ItemSchema())
+            for element in try #require(try reader.arrayElements(reader.topObject)) {
+                guard let item = items.item(element, depth: 0) else {
+                    // A dictionary not read so is never taken for an item.
+                    let taken = items.matches(element, TodoItem(name: "item 1"), depth: 0)
+                    #expect(!taken)
+                    continue
+                }
+                // As a writer stores text: every item read so matches its dictionary.
+                let same = items.matches(element, item, depth: 0)
+                #expect(same, "\(item)")
+                matched += 1
+                for changed in Self.changes(of: item) where changed != item {
+                    let taken = items.matches(element, changed, depth: 0)
+                    #expect(!taken, "\(changed) taken for \(item)")
+                    refused += 1
+                }
+            }
+        }
+        #expect(matched > 40 && refused > 400, "\(matched) matched, \(refused) refused")
+    }
+
     @Test("UTF-16 text is transcoded as the standard library decodes it", arguments: 0..<50)
     func utf16(seed: Int) {
         var rng = SeededGenerator(seed: UInt64(seed))

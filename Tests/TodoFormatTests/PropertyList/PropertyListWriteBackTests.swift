@@ -283,6 +283,44 @@ struct PropertyListWriteBackTests {
         }
     }
 
+    /// A binary property list of `objects` (each its marker and contents, references of one
+    /// byte), object 0 the top one.
+    static func binaryPlist(_ objects: [[UInt8]]) -> Data {
+        var bytes = Array("bplist00".utf8)
+        var offsets: [UInt8] = []
+        for object in objects {
+            offsets.append(UInt8(bytes.count))
+            bytes += object
+        }
+        let table = bytes.count
+        bytes += offsets
+        bytes += [0, 0, 0, 0, 0, 0, 1, 1]
+        for word in [objects.count, 0, table] { bytes += (0..<8).reversed().map { UInt8((word >> ($0 * 8)) & 0xFF) } }
+        return Data(bytes)
+    }
+
+    @Test("names stored in other bytes than todofmt's (ASCII as UTF-16, an accent apart) still count as the same")
+    func namesInOtherBytes() throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.path("other.plist")
+        let utf16 = { (text: String) in text.utf16.flatMap { [UInt8($0 >> 8), UInt8($0 & 0xFF)] } }
+        // [{name: "Milk" (UTF-16), checked: false}, {name: "Café" (e and U+0301), checked: true}]
+        let before = Self.binaryPlist([
+            [0xA2, 1, 2], [0xD2, 3, 4, 5, 6], [0xD2, 3, 4, 7, 8], Array("\u{54}name".utf8), Array("\u{57}checked".utf8),
+            [0x64] + utf16("Milk"), [0x08], [0x65] + utf16("Cafe\u{301}"), [0x09],
+        ])
+        try before.write(to: URL(fileURLWithPath: path))
+        #expect(try TodoList(contentsOf: .file(path)).items.map(\.name) == ["Milk", "Cafe\u{301}"])
+        // The same list, its accent composed as an editor may write it: the file stays.
+        try Self.write("- [ ] Milk\n- [x] Caf\u{E9}\n", into: path)
+        #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == before)
+        // One item renamed: only it changes; the other keeps its bytes.
+        try Self.write("- [ ] Milk\n- [x] Tea\n", into: path)
+        let after = try Data(contentsOf: URL(fileURLWithPath: path))
+        #expect(after.range(of: Data([0x64] + utf16("Milk"))) != nil)
+        #expect(try TodoList(contentsOf: .file(path)).items.map(\.name) == ["Milk", "Tea"])
+    }
+
     @Test("a field key XML cannot hold, written into an existing file, warns; --strict refuses it")
     func forbiddenKeyIntoExisting() throws {
         let directory = try TemporaryDirectory()
