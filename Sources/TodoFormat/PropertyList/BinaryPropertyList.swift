@@ -398,7 +398,12 @@ struct BinaryPropertyListReader {
 /// tree's nodes allows.
 struct BinaryPropertyListWriter {
     private(set) var position = 8
-    private var offsets: [Int] = []
+    /// Where each object starts, in 32 bits while the file is under 4 GiB (half the memory of
+    /// the table: a million items make over two million objects); the objects from the
+    /// first that starts beyond are in `wideOffsets`.
+    private var offsets: [UInt32] = []
+    private var wideOffsets: [Int] = []
+    private var objectCount: Int { offsets.count + wideOffsets.count }
     private let referenceSize: Int
     private let layout: ItemLayout
     /// Keys longer than 15 bytes, by their UTF-8 bytes; shorter keys and strings are in
@@ -414,7 +419,7 @@ struct BinaryPropertyListWriter {
     init(nodeCount: Int, layout: ItemLayout) {
         referenceSize = nodeCount <= 0xFF ? 1 : nodeCount <= 0xFFFF ? 2 : 4
         self.layout = layout
-        offsets.reserveCapacity(nodeCount)
+        offsets.reserveCapacity(min(nodeCount, 1 << 26))
     }
 
     /// A writer whose references take `referenceSize` bytes (1, 2 or 4).
@@ -435,20 +440,24 @@ struct BinaryPropertyListWriter {
     mutating func end(top: Int, to sink: inout ByteSink) {
         let tableOffset = position
         let offsetSize = tableOffset <= 0xFF ? 1 : tableOffset <= 0xFFFF ? 2 : tableOffset <= 0xFFFF_FFFF ? 4 : 8
-        var written = 0
-        while written < offsets.count {
-            let chunk = min(offsets.count - written, 1 << 16)
-            sink.write(upTo: chunk * offsetSize) { start in
-                var at = start
-                for offset in offsets[written..<(written + chunk)] {
-                    at = Self.put(UInt64(offset), size: offsetSize, at: at)
+        func table<C: RandomAccessCollection>(_ offsets: C) where C.Element: BinaryInteger, C.Index == Int {
+            var written = offsets.startIndex
+            while written < offsets.endIndex {
+                let chunk = min(offsets.endIndex - written, 1 << 16)
+                sink.write(upTo: chunk * offsetSize) { start in
+                    var at = start
+                    for offset in offsets[written..<(written + chunk)] {
+                        at = Self.put(UInt64(offset), size: offsetSize, at: at)
+                    }
+                    return start.distance(to: at)
                 }
-                return start.distance(to: at)
+                written += chunk
             }
-            written += chunk
         }
+        table(offsets)
+        table(wideOffsets)
         sink.write(bytes: [0, 0, 0, 0, 0, 0, UInt8(offsetSize), UInt8(referenceSize)])
-        Self.writeBigEndian(UInt64(offsets.count), size: 8, to: &sink)
+        Self.writeBigEndian(UInt64(objectCount), size: 8, to: &sink)
         Self.writeBigEndian(UInt64(top), size: 8, to: &sink)
         Self.writeBigEndian(UInt64(tableOffset), size: 8, to: &sink)
     }
@@ -481,8 +490,12 @@ struct BinaryPropertyListWriter {
 
     /// Starts a new object at the current position; returns its number.
     private mutating func begin() -> Int {
-        offsets.append(position)
-        return offsets.count - 1
+        if wideOffsets.isEmpty, let short = UInt32(exactly: position) {
+            offsets.append(short)
+        } else {
+            wideOffsets.append(position)
+        }
+        return objectCount - 1
     }
 
     /// Puts an object's marker for `count` elements or bytes (with the count as an integer
