@@ -127,11 +127,15 @@ extension TodoList {
     func repeatedKeyWarnings() -> [ConversionWarning] {
         var positions = ItemPositions()
         var log = WarningLog()
+        // Items are visited where they stand (by index, their fields and children read in
+        // place): a loop over copies retained and released each item's storage.
         func visit(_ items: [TodoItem], _ depth: Int) {
-            for item in items {
+            for i in items.indices {
                 positions.advance(depth: depth)
-                if item.fields.count > 1 { log.noteRepeatedKeys(of: item, at: positions.current) }
-                visit(item.children, depth + 1)
+                if items[i].fields.count > 1, !DepthLimitedWriter.repeatedKeys(in: items[i].fields).isEmpty {
+                    log.noteRepeatedKeys(of: items[i], at: positions.current)
+                }
+                if !items[i].children.isEmpty { visit(items[i].children, depth + 1) }
             }
         }
         visit(items, 0)
@@ -141,9 +145,9 @@ extension TodoList {
     /// Refuses a list nested deeper than todofmt reads.
     func checkDepth() throws {
         func check(_ items: [TodoItem], _ depth: Int) throws {
-            for item in items where !item.children.isEmpty {
+            for i in items.indices where !items[i].children.isEmpty {
                 guard depth + 1 < Limits.itemLevels else { throw ConversionError.unsupported(Limits.itemDepthMessage) }
-                try check(item.children, depth + 1)
+                try check(items[i].children, depth + 1)
             }
         }
         try check(items, 0)

@@ -83,6 +83,7 @@ public struct ListBuilder: ItemSink {
         let depth = min(max(depth, 0), deepest)
         while levels.count > depth + 1 { fold() }
         while levels.count < depth + 1 { levels.append([]) }
+        guard detachesNames || !item.children.isEmpty else { return levels[depth].append(item) }
         var item = item
         // A name read from a checklist is a slice of the whole file; the list keeps its own copy.
         if detachesNames { item.detachName() }

@@ -192,10 +192,10 @@ struct PropertyListFormat: ListFormat {
         if !list.metadata.isEmpty { log.append(contentsOf: [.metadataLeftOut(list.metadata, by: "a property list")]) }
         let binary = isBinary
         func walk(_ items: [TodoItem], _ path: [Int]) {
-            for (i, item) in items.enumerated() {
+            for i in items.indices {
                 Self.noteLosses(
-                    of: item, binary: binary, at: { ListPlan<BinaryOldItem>.position(path + [i]) }, in: &log)
-                if !item.children.isEmpty { walk(item.children, path + [i]) }
+                    of: items[i], binary: binary, at: { ListPlan<BinaryOldItem>.position(path + [i]) }, in: &log)
+                if !items[i].children.isEmpty { walk(items[i].children, path + [i]) }
             }
         }
         walk(list.items, [])

@@ -18,13 +18,13 @@ struct OwnTable {
         // Keys by their bytes: two forms of `é` are two keys, and two columns.
         var kinds: [ExactText: Set<String>] = [:]
         func visit(_ items: [TodoItem]) {
-            for item in items {
-                for field in item.fields where field.value != .null {
+            for i in items.indices {
+                for field in items[i].fields where field.value != .null {
                     let key = ExactText(field.key)
                     if kinds[key] == nil { keys.append(field.key) }
                     kinds[key, default: []].insert(Self.kind(of: field.value))
                 }
-                if !item.children.isEmpty { visit(item.children) }
+                if !items[i].children.isEmpty { visit(items[i].children) }
             }
         }
         visit(list.items)
@@ -99,15 +99,15 @@ struct OwnTable {
         for (i, key) in keys.enumerated() { types[ExactText(key)] = columns[ListTable.ownColumns.count + i].type }
         var positions = ItemPositions()
         func visit(_ items: [TodoItem], depth: Int) {
-            for item in items {
+            for i in items.indices {
                 // The position's text is made only for a warning (a million items have none).
                 positions.advance(depth: depth)
-                for field in item.fields {
+                for field in items[i].fields {
                     SQLiteValueLoss.note(field.value, declaredType: types[ExactText(field.key)] ?? "", in: &log) {
-                        ItemPositions.describe(positions.current, item)
+                        ItemPositions.describe(positions.current, items[i])
                     }
                 }
-                if !item.children.isEmpty { visit(item.children, depth: depth + 1) }
+                if !items[i].children.isEmpty { visit(items[i].children, depth: depth + 1) }
             }
         }
         visit(list.items, depth: 0)
@@ -193,13 +193,13 @@ struct OwnTable {
         }
         // Several kinds (a boolean column's integers): value by value.
         func visit(_ items: [TodoItem]) -> Bool {
-            for item in items {
-                if !item.fields.isEmpty, let value = item.fields.value(exactKey: key),
+            for i in items.indices {
+                if !items[i].fields.isEmpty, let value = items[i].fields.value(exactKey: key),
                     !Self.column(column, holds: value)
                 {
                     return false
                 }
-                if !item.children.isEmpty, !visit(item.children) { return false }
+                if !items[i].children.isEmpty, !visit(items[i].children) { return false }
             }
             return true
         }
