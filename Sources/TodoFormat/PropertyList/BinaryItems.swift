@@ -40,9 +40,7 @@ struct BinaryItems {
 
     /// The item of the dictionary `object` at `depth`, or nil when it is not one this reads.
     mutating func item(_ object: Int, depth: Int) -> TodoItem? {
-        guard depth < Limits.itemLevels, let h = try? reader.header(of: object), h.marker >> 4 == 0xD,
-            reader.referencesFit(start: h.start, count: 2 * h.count)
-        else { return nil }
+        guard let h = dictionary(object, depth: depth) else { return nil }
         func ref(_ i: Int) -> Int { reader.reference(from: h.start, i) }
         var seen: UInt8 = 0
         var name: String?
@@ -73,12 +71,8 @@ struct BinaryItems {
             case .name:
                 guard let text = string(value) else { return nil }
                 name = text
-            case .checked:
-                guard let value = boolean(value) else { return nil }
-                checked = value
-            case .status:
-                guard let status = status(value) else { return nil }
-                if case .custom = status { custom = status } else { checked = status == .done }
+            case .checked, .status:
+                guard takeDoneness(role, value, checked: &checked, custom: &custom) else { return nil }
             case .section:
                 // Below the top, a section is an ordinary field.
                 guard depth == 0, let text = string(value, last: &lastSection) else { return nil }
@@ -108,9 +102,7 @@ struct BinaryItems {
     /// this does not read, a string spelled with other bytes that Swift takes for the same):
     /// the caller then compares the item read.
     mutating func matches(_ object: Int, _ item: TodoItem, depth: Int) -> Bool {
-        guard depth < Limits.itemLevels, let h = try? reader.header(of: object), h.marker >> 4 == 0xD,
-            reader.referencesFit(start: h.start, count: 2 * h.count)
-        else { return false }
+        guard let h = dictionary(object, depth: depth) else { return false }
         var seen: UInt8 = 0
         var checked: Bool?
         var custom: TodoStatus?
@@ -136,12 +128,8 @@ struct BinaryItems {
             case .name:
                 var name = item.nameStorage
                 guard name.withUTF8({ matches(value, utf8: $0) }) else { return false }
-            case .checked:
-                guard let value = boolean(value) else { return false }
-                checked = value
-            case .status:
-                guard let status = status(value) else { return false }
-                if case .custom = status { custom = status } else { checked = status == .done }
+            case .checked, .status:
+                guard takeDoneness(role, value, checked: &checked, custom: &custom) else { return false }
             case .section:
                 guard depth == 0, var section = item.section, section.withUTF8({ matches(value, utf8: $0) })
                 else { return false }
@@ -218,9 +206,7 @@ struct BinaryItems {
     }
 
     private mutating func appendPlain(_ object: Int, depth: Int, to batch: inout PlainBatch) -> Bool {
-        guard depth < Limits.itemLevels, let h = try? reader.header(of: object), h.marker >> 4 == 0xD,
-            reader.referencesFit(start: h.start, count: 2 * h.count)
-        else { return false }
+        guard let h = dictionary(object, depth: depth) else { return false }
         var seen: UInt8 = 0
         var name = -1
         var checked: Bool?
@@ -237,12 +223,8 @@ struct BinaryItems {
             switch role {
             case .name:
                 name = value
-            case .checked:
-                guard let value = boolean(value) else { return false }
-                checked = value
-            case .status:
-                guard let status = status(value) else { return false }
-                if case .custom = status { custom = status } else { checked = status == .done }
+            case .checked, .status:
+                guard takeDoneness(role, value, checked: &checked, custom: &custom) else { return false }
             case .section:
                 guard depth == 0, let text = string(value, last: &lastSection) else { return false }
                 if batch.sections.last != text { batch.sections.append(text) }
@@ -290,6 +272,31 @@ struct BinaryItems {
             return nil
         }
         return start
+    }
+
+    /// The start and count of the references of the dictionary `object` at `depth`, where
+    /// it is one within the file and the item levels todofmt reads.
+    private func dictionary(_ object: Int, depth: Int) -> (start: Int, count: Int)? {
+        guard depth < Limits.itemLevels, let h = try? reader.header(of: object), h.marker >> 4 == 0xD,
+            reader.referencesFit(start: h.start, count: 2 * h.count)
+        else { return nil }
+        return (h.start, h.count)
+    }
+
+    /// Takes the value of a `checked` or `status` key as `ItemBuilder` does: the last of them
+    /// says whether the item is done, a custom status stays. False when the value cannot
+    /// play the role.
+    private mutating func takeDoneness(_ role: ItemRole, _ value: Int, checked: inout Bool?, custom: inout TodoStatus?)
+        -> Bool
+    {
+        if role == .checked {
+            guard let value = boolean(value) else { return false }
+            checked = value
+            return true
+        }
+        guard let status = status(value) else { return false }
+        if case .custom = status { custom = status } else { checked = status == .done }
+        return true
     }
 
     /// A boolean object's value; nil for another object.
