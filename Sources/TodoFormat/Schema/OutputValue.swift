@@ -11,8 +11,10 @@ struct OutputEntry {
     }
 }
 
-/// What a writer writes: a value, or the list's items where they go in it.
-indirect enum OutputValue {
+/// What a writer writes: a value, or the list's items where they go in it. (Not
+/// `indirect`: a dictionary's entries are an array already, and a boxed case cost every
+/// entry of every item written an allocation.)
+enum OutputValue {
     case value(FieldValue)
     case items([TodoItem])
     case dictionary([OutputEntry])
