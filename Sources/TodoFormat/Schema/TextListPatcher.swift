@@ -478,16 +478,16 @@ struct TextListPatcher<Syntax: TextListSyntax> {
             return
         }
         let inner = syntax.arrayLines ? line + syntax.indent : line
-        func gap(after previous: Int?, before next: Int?) -> Range<Int>? {
-            if let p = previous, p + 1 < oldElements.count {
-                return oldElements[p].upperBound..<oldElements[p + 1].lowerBound
-            }
-            if let n = next, n > 0, n < oldElements.count {
-                return oldElements[n - 1].upperBound..<oldElements[n].lowerBound
-            }
-            if oldElements.count >= 2 { return oldElements[0].upperBound..<oldElements[1].lowerBound }
-            return nil
+        /// The old gap to write between two elements, by the old element before it.
+        func gap(after previous: Int?, before next: Int?) -> Int? {
+            if let p = previous, p + 1 < oldElements.count { return p }
+            if let n = next, n > 0, n < oldElements.count { return n - 1 }
+            return oldElements.count >= 2 ? 0 : nil
         }
+        // A gap that holds more than separators (a comment) is written once: where it serves
+        // a second time (an element put in after the element before it, then the element
+        // after it), the second gets a plain separator, not the comment again.
+        var writtenGaps = Set<Int>()
         var elementLine = inner
         if let old, let inside = old.inside {
             sink.write(slice(old.whole.lowerBound..<inside.lowerBound))
@@ -507,7 +507,9 @@ struct TextListPatcher<Syntax: TextListSyntax> {
             let origin = kept ?? placement?.origin
             let here = origin.flatMap { $0.arrayID == arrayID ? $0.index : nil }
             if i > 0 {
-                if let range = gap(after: previous, before: here) {
+                if let g = gap(after: previous, before: here), !writtenGaps.contains(g) {
+                    let range = oldElements[g].upperBound..<oldElements[g + 1].lowerBound
+                    if bytes[range].contains(where: { ![32, 9, 10, 13, 44].contains($0) }) { writtenGaps.insert(g) }
                     sink.write(slice(range))
                     elementLine = indentAfterBreak(range) ?? elementLine
                 } else {

@@ -687,18 +687,31 @@ struct YAMLListPatcher {
         UnsafeBufferPointer(rebasing: bytes[range])
     }
 
-    /// A gap between items without its comment lines.
+    /// A gap between items (or between an item's keys) without its comment lines. A comment
+    /// on the line the gap starts in (after the value before it) goes, but not the line
+    /// break; a blank line that a comment stood between and another blank goes too, so that
+    /// the gap keeps the blank lines it showed.
     static func withoutComments(_ gap: UnsafeBufferPointer<UInt8>) -> [UInt8] {
         var out: [UInt8] = []
         var lineStart = 0
+        var lastKeptBlank = false
+        var droppedComment = false
         var i = 0
         while i <= gap.count {
             if i == gap.count || gap[i] == 10 {
                 let line = gap[lineStart..<i]
-                let isComment = line.drop { $0 == 32 || $0 == 9 }.first == UInt8(ascii: "#")
-                if !isComment {
+                let text = line.drop { $0 == 32 || $0 == 9 || $0 == 13 }
+                let isComment = text.first == UInt8(ascii: "#")
+                let isLast = i == gap.count  // the indentation of the next line's start
+                if isComment && lineStart == 0 {
+                    if !isLast { out.append(10) }
+                } else if isComment {
+                    droppedComment = true
+                } else if isLast || !(text.isEmpty && lastKeptBlank && droppedComment) {
                     out += line
-                    if i < gap.count { out.append(10) }
+                    if !isLast { out.append(10) }
+                    lastKeptBlank = text.isEmpty
+                    droppedComment = false
                 }
                 lineStart = i + 1
             }
@@ -755,15 +768,18 @@ struct YAMLListPatcher {
             return
         }
         // The gap that followed the item before or preceded this one, as it was; else one like
-        // the others, without its comment lines (they belong where they were).
+        // the others, without its comment lines (they belong where they were). A gap that
+        // serves twice (an item put in after the one before it, then the one after it) has
+        // its comment lines the first time only.
+        var writtenGaps = Set<Int>()
         func gap(after previous: Int?, before next: Int?) -> [UInt8]? {
-            if let p = previous, p + 1 < oldElements.count {
-                return Array(slice(oldElements[p].upperBound..<oldElements[p + 1].lowerBound))
+            func between(_ k: Int) -> [UInt8] {
+                let range = oldElements[k].upperBound..<oldElements[k + 1].lowerBound
+                return writtenGaps.insert(k).inserted ? Array(slice(range)) : Self.withoutComments(slice(range))
             }
+            if let p = previous, p + 1 < oldElements.count { return between(p) }
             let n = oldElements.count
-            if let k = next, k > 0, k < n {
-                return Array(slice(oldElements[k - 1].upperBound..<oldElements[k].lowerBound))
-            }
+            if let k = next, k > 0, k < n { return between(k - 1) }
             // A run that stops before the list's end stands in a list whose last items are a
             // new file's, with a new file's gap: the one written for nil.
             if n >= 2, arrayID != 0 || !runStopsShort {
@@ -944,13 +960,15 @@ struct YAMLListPatcher {
         entries += merges.map { Entry(member: nil, span: $0.span) }
         let memberColumn = memberColumn(of: old, dashColumn: dashColumn)
         let separator: [UInt8] = flow ? Array(", ".utf8) : [10] + Array(repeating: 32, count: memberColumn)
+        // As between items: a gap that serves twice has its comment lines the first time only.
+        var writtenGaps = Set<Int>()
         func gap(after previous: Int?, before next: Int?) -> [UInt8] {
-            if let p = previous, p + 1 < entries.count {
-                return Array(bytes[entries[p].span.upperBound..<entries[p + 1].span.lowerBound])
+            func between(_ k: Int) -> [UInt8] {
+                let range = entries[k].span.upperBound..<entries[k + 1].span.lowerBound
+                return writtenGaps.insert(k).inserted ? Array(bytes[range]) : Self.withoutComments(slice(range))
             }
-            if let n = next, n > 0, n < entries.count {
-                return Array(bytes[entries[n - 1].span.upperBound..<entries[n].span.lowerBound])
-            }
+            if let p = previous, p + 1 < entries.count { return between(p) }
+            if let n = next, n > 0, n < entries.count { return between(n - 1) }
             return separator
         }
         out += slice(old.span.lowerBound..<old.inside.lowerBound)

@@ -321,6 +321,21 @@ struct PropertyListWriteBackTests {
         #expect(try TodoList(contentsOf: .file(path)).items.map(\.name) == ["Milk", "Tea"])
     }
 
+    @Test("a comment between two XML items is written once when an item is put in between")
+    func commentWrittenOnce() throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.path("c.plist")
+        let item = { (name: String) in "\t<dict>\n\t\t<key>name</key>\n\t\t<string>\(name)</string>\n\t</dict>\n" }
+        let head = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<plist version=\"1.0\">\n<array>\n"
+        let tail = "</array>\n</plist>\n"
+        try (head + item("a") + "\t<!-- about b -->\n" + item("b") + tail).write(
+            toFile: path, atomically: false, encoding: .utf8)
+        try Self.write("- [ ] a\n- [ ] new\n- [ ] b\n", into: path)
+        let text = try String(contentsOfFile: path, encoding: .utf8)
+        #expect(text.components(separatedBy: "<!-- about b -->").count == 2, "\(text)")
+        #expect(text == head + item("a") + "\t<!-- about b -->\n" + item("new") + item("b") + tail)
+    }
+
     @Test("a field key XML cannot hold, written into an existing file, warns; --strict refuses it")
     func forbiddenKeyIntoExisting() throws {
         let directory = try TemporaryDirectory()

@@ -453,6 +453,40 @@ struct YAMLWriteBackTests {
         #expect(try Self.checklist(path) == "---\ntitle: T\n---\n- [x] a\n")
     }
 
+    @Test(
+        "a comment in the gap an item or key is put into is written once",
+        arguments: [
+            // An item put in after `a`, whose gap holds a comment: the comment stays after `a`.
+            (
+                "- name: a\n  checked: false\n# about b\n- name: b\n  checked: false\n",
+                "- [ ] a\n- [ ] new\n- [ ] b\n",
+                "- name: a\n  checked: false\n# about b\n- name: new\n  checked: false\n- name: b\n  checked: false\n"
+            ),
+            // Blank lines around the comment: the new item's gap keeps one blank line.
+            (
+                "- name: a\n\n# about b\n\n- name: b\n", "- [ ] a\n- [ ] new\n- [ ] b\n",
+                "- name: a\n\n# about b\n\n- name: new\n\n- name: b\n"
+            ),
+            // A comment after a value, on its line: the next key still starts a line.
+            (
+                "- name: a\n  prio: 1  # urgent\n  due: x\n", "- [ ] a [prio:: 1] [tag:: t] [due:: x]\n",
+                "- name: a\n  prio: 1  # urgent\n  tag: t\n  due: x\n"
+            ),
+            (
+                "- name: a\r\n  prio: 1  # urgent\r\n  # about due\r\n  due: x\r\n",
+                "- [ ] a [prio:: 1] [tag:: t] [due:: x]\n",
+                "- name: a\r\n  prio: 1  # urgent\r\n  # about due\r\n  tag: t\r\n  due: x\r\n"
+            ),
+        ])
+    func commentWrittenOnce(file: String, checklist: String, expected: String) throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.path("c.yaml")
+        try file.write(toFile: path, atomically: false, encoding: .utf8)
+        try Self.write(checklist, into: path)
+        #expect(try Self.text(path) == expected)
+        #expect(try Self.checklist(path) == checklist)
+    }
+
     @Test("order keys are renumbered; ids continue")
     func order() throws {
         let directory = try TemporaryDirectory()
