@@ -819,8 +819,30 @@ struct YAMLListPatcher {
                 }
             }
         }
+        // An item moved to the end keeps the comment lines of the gap that followed it (the
+        // gap stays with the item before it, and no item follows this one now).
+        if !flow, let p = previous, p + 1 < oldElements.count, !writtenGaps.contains(p) {
+            for line in Self.commentLines(slice(oldElements[p].upperBound..<oldElements[p + 1].lowerBound)) {
+                out += [10] + line
+            }
+        }
         out += slice(oldElements[oldElements.count - 1].upperBound..<inside.upperBound)
         out += slice(inside.upperBound..<old.whole.upperBound)
+    }
+
+    /// The comment lines of a gap (its lines after the first whose text starts with `#`), as
+    /// they stand, without their line endings.
+    static func commentLines(_ gap: UnsafeBufferPointer<UInt8>) -> [[UInt8]] {
+        var lines: [[UInt8]] = []
+        guard var start = gap.firstIndex(of: 10).map({ $0 + 1 }) else { return [] }
+        while start < gap.count {
+            let end = gap[start...].firstIndex(of: 10) ?? gap.count
+            var line = Array(gap[start..<end])
+            if line.last == 13 { line.removeLast() }
+            if line.first(where: { $0 != 32 && $0 != 9 }) == UInt8(ascii: "#") { lines.append(line) }
+            start = end + 1
+        }
+        return lines
     }
 
     private mutating func emitArray(

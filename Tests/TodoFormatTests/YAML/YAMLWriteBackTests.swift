@@ -454,8 +454,17 @@ struct YAMLWriteBackTests {
     }
 
     @Test(
-        "a comment in the gap an item or key is put into is written once",
+        "a comment in a gap is written once, and stays with the item before it",
         arguments: [
+            // An item moved to the end keeps the comment that followed it.
+            (
+                "- name: a\n# after a\n- name: b\n- name: c\n", "- [ ] b\n- [ ] c\n- [ ] a\n",
+                "- name: b\n- name: c\n- name: a\n# after a\n"
+            ),
+            (
+                "- name: a\r\n# after a\r\n- name: b\r\n# end\r\n", "- [ ] b\n- [ ] a\n",
+                "- name: b\r\n- name: a\r\n# after a\r\n# end\r\n"
+            ),
             // An item put in after `a`, whose gap holds a comment: the comment stays after `a`.
             (
                 "- name: a\n  checked: false\n# about b\n- name: b\n  checked: false\n",
