@@ -72,6 +72,11 @@ final class ByteComparison {
         }
     }
 
+    /// Whether two runs of bytes are the same.
+    static func same(_ a: UnsafeBufferPointer<UInt8>, _ b: UnsafeBufferPointer<UInt8>) -> Bool {
+        a.count == b.count && commonPrefix(a, b) == a.count
+    }
+
     /// How many bytes at the start of `a` and `b` are the same.
     static func commonPrefix(_ a: UnsafeBufferPointer<UInt8>, _ b: UnsafeBufferPointer<UInt8>) -> Int {
         let n = min(a.count, b.count)

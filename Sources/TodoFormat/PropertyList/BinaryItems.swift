@@ -1,5 +1,3 @@
-import Foundation
-
 /// Items of a binary property list read straight from its objects: a dictionary whose keys
 /// are todofmt's own (`name`, `checked`, `status`, `section`, `children`, each given once,
 /// with a string name, status and section and a boolean `checked`) and ordinary fields
@@ -155,22 +153,14 @@ struct BinaryItems {
     /// of it: ASCII as it is, anything else as UTF-16 (big-endian).
     private func matches(_ object: Int, utf8: UnsafeBufferPointer<UInt8>) -> Bool {
         guard let stored = reader.storedString(object) else { return false }
-        guard stored.utf16 else { return Self.same(stored.raw, utf8) }
+        guard stored.utf16 else { return ByteComparison.same(stored.raw, utf8) }
         // At most one unit a byte; the stored text's units are compared where they fit.
         guard stored.raw.count <= 2 * utf8.count else { return false }
         return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 2 * utf8.count + 1) { scratch in
             guard let out = scratch.baseAddress else { return false }
             let units = BinaryPropertyListWriter.utf16BigEndian(fromUTF8: utf8, into: out)
-            guard 2 * units == stored.raw.count, let raw = stored.raw.baseAddress else { return units == 0 }
-            return memcmp(out, raw, stored.raw.count) == 0
+            return ByteComparison.same(UnsafeBufferPointer(start: out, count: 2 * units), stored.raw)
         }
-    }
-
-    /// Whether two runs of bytes are the same.
-    private static func same(_ a: UnsafeBufferPointer<UInt8>, _ b: UnsafeBufferPointer<UInt8>) -> Bool {
-        guard a.count == b.count else { return false }
-        guard let x = a.baseAddress, let y = b.baseAddress else { return true }
-        return memcmp(x, y, a.count) == 0
     }
 
     /// Whether the object `object` reads as the field value `value` (strings by their

@@ -230,9 +230,7 @@ struct BinaryListRewriter {
             // What the references refer to is copied first; the container then refers to
             // the copies (each in range once copied).
             let count = h.marker >> 4 == 0xD ? 2 * h.count : h.count
-            guard reader.referencesFit(start: h.start, count: count) else {
-                throw reader.error("collection runs past the object area", at: h.at)
-            }
+            try reader.checkReferences(start: h.start, count: count, at: h.at)
             for i in 0..<count { _ = try copy(reader.reference(from: h.start, i), depth: depth + 1, to: &sink) }
             let reader = self.reader
             n = copied.withUnsafeBufferPointer { copied in

@@ -136,10 +136,16 @@ struct BinaryPropertyListReader {
 
     /// The references of an array's elements or a dictionary's keys and values.
     func references(start: Int, count: Int, at: Int) throws(ParseError) -> (Int) -> Int {
+        try checkReferences(start: start, count: count, at: at)
+        return { i in reference(from: start, i) }
+    }
+
+    /// Fails unless `count` references from `start` (of the collection at `at`) lie in the
+    /// object area, so that `reference(from:_:)` reads them.
+    func checkReferences(start: Int, count: Int, at: Int) throws(ParseError) {
         guard referencesFit(start: start, count: count) else {
             throw error("collection runs past the object area", at: at)
         }
-        return { i in reference(from: start, i) }
     }
 
     /// Whether `count` references from `start` lie in the object area.
@@ -536,17 +542,11 @@ struct BinaryPropertyListWriter {
     }
 
     mutating func container(_ type: UInt8, refs: [Int], to sink: inout ByteSink) -> Int {
-        let number = begin()
-        let size = referenceSize
-        put(upTo: 10 + refs.count * size, to: &sink) { start in
-            var at = Self.putMarker(type, count: type == 0xD0 ? refs.count / 2 : refs.count, at: start)
-            for ref in refs { at = Self.put(UInt64(ref), size: size, at: at) }
-            return at
-        }
-        return number
+        container(type, count: refs.count, to: &sink) { refs[$0] }
     }
 
-    /// `container(_:refs:to:)` of `count` references that `ref(i)` gives, without an array of them.
+    /// A container of `count` references, the `i`th `ref(i)` (an array, a set, or a
+    /// dictionary's keys then values); returns its number.
     mutating func container(_ type: UInt8, count: Int, to sink: inout ByteSink, ref: (Int) -> Int) -> Int {
         let number = begin()
         let size = referenceSize

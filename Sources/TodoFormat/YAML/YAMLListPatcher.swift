@@ -701,7 +701,7 @@ struct YAMLListPatcher {
             if i == gap.count || gap[i] == 10 {
                 let line = gap[lineStart..<i]
                 let text = line.drop { $0 == 32 || $0 == 9 || $0 == 13 }
-                let isComment = text.first == UInt8(ascii: "#")
+                let isComment = Self.isComment(line)
                 let isLast = i == gap.count  // the indentation of the next line's start
                 if isComment && lineStart == 0 {
                     if !isLast { out.append(10) }
@@ -830,6 +830,11 @@ struct YAMLListPatcher {
         out += slice(inside.upperBound..<old.whole.upperBound)
     }
 
+    /// Whether a line of a gap is a comment: its text (after spaces and tabs) starts with `#`.
+    private static func isComment<Line: Collection<UInt8>>(_ line: Line) -> Bool {
+        line.first { $0 != 32 && $0 != 9 } == UInt8(ascii: "#")
+    }
+
     /// The comment lines of a gap (its lines after the first whose text starts with `#`), as
     /// they stand, without their line endings.
     static func commentLines(_ gap: UnsafeBufferPointer<UInt8>) -> [[UInt8]] {
@@ -839,7 +844,7 @@ struct YAMLListPatcher {
             let end = gap[start...].firstIndex(of: 10) ?? gap.count
             var line = Array(gap[start..<end])
             if line.last == 13 { line.removeLast() }
-            if line.first(where: { $0 != 32 && $0 != 9 }) == UInt8(ascii: "#") { lines.append(line) }
+            if Self.isComment(line) { lines.append(line) }
             start = end + 1
         }
         return lines
