@@ -71,13 +71,20 @@ struct YAMLFormat: ListFormat {
             writer: { try Self.writer(into: $0, name: existing.name, layout: layout) }, read: read)
     }
 
-    /// Changes one item where it stands (`YAMLListPatcher.updateItem`): the file is parsed
-    /// once, not read into items first.
+    /// Changes one item where it stands: in a file laid out as a new file is, only that item
+    /// and its neighbours are parsed (`YAMLListPatcher.updateItemInRun`); else the file is
+    /// parsed once, not read into items first (`YAMLListPatcher.updateItem`).
     func updateItem(
         _ existing: Input, at index: Int, options: ListOptions, change: (TodoItem) throws -> TodoItem?
     ) throws -> ItemUpdate {
         guard let path = existing.path, let mapped = MappedFile(path: path), mapped.bytes.contains(where: { $0 > 32 })
         else { return .unsupported }
+        if let update = try YAMLListPatcher.updateItemInRun(
+            at: index, in: path, bytes: mapped.bytes, path: existing.name, options: options, mapped: mapped,
+            change: change)
+        {
+            return update
+        }
         return try YAMLListPatcher.updateItem(
             at: index, in: path, bytes: mapped.bytes, path: existing.name, options: options, mapped: mapped,
             change: change)

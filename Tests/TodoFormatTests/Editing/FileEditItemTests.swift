@@ -69,6 +69,23 @@ struct FileEditItemTests {
                 + "- {name: d, checked: false}\n"
         ),
         ("crlf.yaml", "todos:\r\n  - name: a\r\n    checked: false\r\n  - name: \"b\"\r\n    checked: true\r\n"),
+        // Laid out as a new file is: the edit reads only the item's run (`updateItemInRun`).
+        (
+            "new.yaml",
+            "---\ntitle: Groceries\n---\n- name: a\n  checked: false   # trailing\n  priority: 1\n# between\n"
+                + "- name: \"b: quoted\"\n  checked: true\n  children:\n  - name: c\n    checked: false\n"
+                + "  - name: 'it''s'\n    checked: true\n- name: d\n  checked: false\n  tags: []\n"
+        ),
+        (
+            "new-crlf.yaml",
+            "- name: a\r\n  checked: false\r\n- name: b\r\n  checked: true\r\n  children:\r\n  - name: c\r\n"
+                + "    checked: false\r\n- name: d\r\n  checked: false\r\n"
+        ),
+        // A quoted scalar holds a line like an item's: the whole file is parsed.
+        (
+            "hidden.yaml",
+            "- name: \"a\n- name: x\"\n  checked: false\n- name: b\n  checked: true\n- name: c\n  checked: false\n"
+        ),
         // Anchors: what is written is read back as the whole list.
         ("anchor.yaml", "base: &b {checked: false}\nitems:\n  - name: a\n    <<: *b\n  - name: b\n    checked: true\n"),
     ]
@@ -83,7 +100,7 @@ struct FileEditItemTests {
 
     @Test(
         "JSON, XML property lists and YAML change one item alone",
-        arguments: ["plain.json", "crlf.json", "nested.plist"] + (buildHasYAML ? ["header.yaml"] : []))
+        arguments: ["plain.json", "crlf.json", "nested.plist"] + (buildHasYAML ? ["header.yaml", "new.yaml"] : []))
     func takesItemAlone(_ name: String) throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("todofmt-item-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
@@ -126,6 +143,26 @@ struct FileEditItemTests {
                 .check([.position([2])]), .uncheck([.position([1])]), .rename(.position([8, 1]), to: "x"),
                 .set(.position([5]), [Field("n", .integer(-1)), Field("m", .string("new"))]),
                 .unset(.position([5]), ["n"]),
+            ])
+    }
+
+    /// A YAML file laid out as a new file is, longer than the items that teach the patcher
+    /// the layout: the edit reads the item's run only (`YAMLListPatcher.updateItemInRun`).
+    @Test("a large YAML file", .needsYAML)
+    func largeYAML() throws {
+        let items = (0..<2_500).map { i in
+            TodoItem(
+                name: i % 5 == 0 ? "item: \(i) ✅" : "item \(i)", status: i % 3 == 0 ? .done : .open,
+                fields: i % 4 == 0 ? [Field("n", .integer(i))] : [],
+                children: i % 7 == 0 ? [TodoItem(name: "child \(i)")] : [])
+        }
+        let bytes = try TodoList(items: items).encoded(as: .yaml)
+        try Self.compare(
+            "large.yaml", bytes,
+            [
+                .check([.position([2_000])]), .uncheck([.position([1])]), .rename(.position([2_500]), to: "x: \"y"),
+                .set(.position([1_500]), [Field("n", .integer(-1)), Field("m", .string("new"))]),
+                .unset(.position([1_001]), ["n"]), .check([.position([1_072, 1])]), .toggle([.position([999])]),
             ])
     }
 
