@@ -1041,11 +1041,22 @@ struct YAMLListPatcher {
         var first = true
         var pending = entries.indices.filter { entries[$0].member == nil }
         func entryIndex(ofMember m: Int) -> Int { entries.firstIndex { $0.member == m }! }
-        func write(_ index: Int?, _ body: (inout [UInt8]) throws -> Void) rethrows {
+        // Where each entry's key was written in `out` and where its value ended (a moved key
+        // under its old entry): a gap whose comments were not written goes there at the end.
+        var keyAt: [Int: Int] = [:]
+        var valueEnd: [Int: Int] = [:]
+        var moved: [String: Int] = [:]
+        for edit in edits {
+            if case .remove(let i) = edit { moved[old.members[i].key] = entryIndex(ofMember: i) }
+        }
+        func write(_ index: Int?, entry: Int? = nil, _ body: (inout [UInt8]) throws -> Void) rethrows {
             // The first key written starts where the item's first key started.
             if !first { out += gap(after: previous, before: index) }
             first = false
+            let entry = entry ?? index
+            if let entry { keyAt[entry] = out.count }
             try body(&out)
+            if let entry { valueEnd[entry] = out.count }
             previous = index
         }
         func flushMerges(upTo member: Int?) {
@@ -1065,7 +1076,7 @@ struct YAMLListPatcher {
                 flushMerges(upTo: i)
                 let e = entryIndex(ofMember: i)
                 let plainWord = [.checked, .status].contains(old.members[i].role)
-                try write(e) { out in
+                write(e) { out in
                     let gap = slice(old.keySpans[i].lowerBound..<old.valueSpans[i].lowerBound)
                     // A string keeps the quotes its old value had.
                     let oldFirst = old.valueSpans[i].isEmpty ? nil : bytes[old.valueSpans[i].lowerBound]
@@ -1136,7 +1147,7 @@ struct YAMLListPatcher {
                 }
             case .insert(let key, let value):
                 let plainWord = key == layout.keys[.checked] || key == layout.keys[.status]
-                try write(nil) { out in
+                write(nil, entry: moved[key]) { out in
                     style.key(key, flow: flow, to: &out)
                     out += Array(":".utf8)
                     style.value(
@@ -1144,7 +1155,7 @@ struct YAMLListPatcher {
                         to: &out, space: true)
                 }
             case .insertChildren(let key):
-                try write(nil) { out in
+                try write(nil, entry: moved[key]) { out in
                     style.key(key, flow: flow, to: &out)
                     // `key: [` in flow style: a plain key right before `[` does not end.
                     out += Array((flow ? ": " : ":").utf8)
@@ -1157,8 +1168,49 @@ struct YAMLListPatcher {
             }
         }
         flushMerges(upTo: nil)
+        if !flow {
+            let unwritten = entries.indices.dropLast().filter { !writtenGaps.contains($0) }
+            Self.putComments(ofGaps: unwritten, memberColumn: memberColumn, to: &out) { k in
+                (
+                    slice(entries[k].span.upperBound..<entries[k + 1].span.lowerBound), valueEnd[k], keyAt[k + 1],
+                    valueEnd[k + 1]
+                )
+            }
+        }
         let lastEnd = entries.last?.span.upperBound ?? old.inside.lowerBound
         out += slice(lastEnd..<old.span.upperBound)
+    }
+
+    /// Puts into `out` the comments of an item's gaps between keys that were not written
+    /// with them (the keys around them moved apart, and each gap went with the key before
+    /// it): a comment after a value on its line goes after that key's value again, and the
+    /// comment lines before a key go before it, at its indentation (after its value's line,
+    /// at `memberColumn`, where the key comes first, after the item's dash). A key that is gone (removed) takes
+    /// its comments with it. `place(k)` gives gap `k`, where the value before it ended in
+    /// `out`, and where the key after it starts and its value ends.
+    private static func putComments(
+        ofGaps gaps: [Int], memberColumn: Int, to out: inout [UInt8],
+        place: (Int) -> (gap: UnsafeBufferPointer<UInt8>, valueEnd: Int?, nextKey: Int?, nextValueEnd: Int?)
+    ) {
+        var insertions: [(at: Int, text: [UInt8])] = []
+        for k in gaps {
+            let (gap, valueEnd, nextKey, nextValueEnd) = place(k)
+            var firstLine = Array(gap[..<(gap.firstIndex(of: 10) ?? gap.count)])
+            if firstLine.last == 13 { firstLine.removeLast() }
+            if isComment(firstLine), let valueEnd { insertions.append((valueEnd, firstLine)) }
+            let lines = commentLines(gap).map { Array($0.drop { $0 == 32 || $0 == 9 }) }
+            guard !lines.isEmpty, let key = nextKey else { continue }
+            var lineStart = key
+            while lineStart > 0 && out[lineStart - 1] == 32 { lineStart -= 1 }
+            if lineStart > 0 && out[lineStart - 1] == 10 {
+                let indent = [UInt8](repeating: 32, count: key - lineStart)
+                insertions.append((key, lines.flatMap { $0 + [10] + indent }))
+            } else if let end = nextValueEnd {
+                let indent = [UInt8](repeating: 32, count: memberColumn)
+                insertions.append((end, lines.flatMap { [10] + indent + $0 }))
+            }
+        }
+        for (at, text) in insertions.sorted(by: { $0.at > $1.at }) { out.insert(contentsOf: text, at: at) }
     }
 
     /// Whether an item with merge keys, its own keys edited so, reads as `item`.

@@ -496,6 +496,36 @@ struct YAMLWriteBackTests {
         #expect(try Self.checklist(path) == checklist)
     }
 
+    /// Keys written in another order: each gap goes with the key before it, so a gap whose
+    /// keys move apart was not written; its comments are not lost but put back, with the key
+    /// they stood before or after.
+    @Test(
+        "a comment stays when the keys around it are written in another order",
+        arguments: [
+            (
+                "- name: a\n  done: false\n  note: x\n  # real comment\n  prio: 1\n", "- [ ] a [prio:: 1] [note:: x]\n",
+                "- name: a\n  done: false\n  # real comment\n  prio: 1\n  note: x\n"
+            ),
+            (
+                "- name: a\r\n  done: false\r\n  note: x\r\n  # real comment\r\n  prio: 1\r\n",
+                "- [ ] a [prio:: 1] [note:: x]\n",
+                "- name: a\r\n  done: false\r\n  # real comment\r\n  prio: 1\r\n  note: x\r\n"
+            ),
+            // A comment after a value stays on its key's line.
+            (
+                "- name: a\n  note: x\n  prio: 1  # urgent\n  tag: t\n", "- [ ] a [tag:: t] [prio:: 1] [note:: x]\n",
+                "- name: a\n  tag: t\n  prio: 1  # urgent\n  note: x\n"
+            ),
+            (
+                "- name: a\n  note: x  # about x\n  # about prio\n  prio: 1\n  tag: t\n",
+                "- [ ] a [tag:: t] [prio:: 2] [note:: x]\n",
+                "- name: a\n  tag: t\n  # about prio\n  prio: 2\n  note: x  # about x\n"
+            ),
+        ])
+    func commentOfMovedKey(file: String, checklist: String, expected: String) throws {
+        try commentWrittenOnce(file: file, checklist: checklist, expected: expected)
+    }
+
     @Test("order keys are renumbered; ids continue")
     func order() throws {
         let directory = try TemporaryDirectory()
