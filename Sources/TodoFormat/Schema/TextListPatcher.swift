@@ -593,20 +593,56 @@ struct TextListPatcher<Syntax: TextListSyntax> {
             if members >= 2, let gap = separator(before: 1) { return gap }
             return syntax.memberSeparator(line: memberLine)
         }
+        /// The gap before member `n` where it holds comments (an XML property list's
+        /// `<!-- … -->`) and white space only: it goes with the member, wherever the member
+        /// is written (else a key put in before it, or keys written in another order, lost
+        /// the comment).
+        func commented(before n: Int) -> [UInt8]? {
+            guard n > 0, n < members else { return nil }
+            let gap = slice(old.valueSpans[n - 1].upperBound..<old.keySpans[n].lowerBound)
+            var i = 0
+            var sawComment = false
+            while i < gap.count {
+                if [32, 9, 10, 13].contains(gap[i]) {
+                    i += 1
+                    continue
+                }
+                guard gap[i...].starts(with: "<!--".utf8) else { return nil }
+                i += 4
+                while i + 3 <= gap.count && !gap[i..<(i + 3)].elementsEqual("-->".utf8) { i += 1 }
+                guard i + 3 <= gap.count else { return nil }
+                sawComment = true
+                i += 3
+            }
+            return sawComment ? Array(gap) : nil
+        }
+        // Old members that the edits remove and put in again elsewhere (a moved key), by key.
+        var moved: [String: Int] = [:]
+        for edit in edits {
+            if case .remove(let i) = edit { moved[old.members[i].key] = i }
+        }
         sink.write(slice(old.span.lowerBound..<old.inside.lowerBound))
         var previous: Int? = nil
         var first = true
         for edit in edits {
             let index: Int?
+            let member: Int?
             switch edit {
             case .remove: continue
-            case .keep(let i), .replace(let i, _), .replaceChildren(let i): index = i
-            case .insert(_, let value):
+            case .keep(let i), .replace(let i, _), .replaceChildren(let i):
+                index = i
+                member = i
+            case .insert(let key, let value):
                 if value == .null && layout.dropsNulls { continue }
                 index = nil
-            case .insertChildren: index = nil
+                member = moved[key]
+            case .insertChildren(let key):
+                index = nil
+                member = moved[key]
             }
-            if first {
+            if let n = member, previous.map({ $0 + 1 }) != n, let own = commented(before: n) {
+                put(own, to: &sink)
+            } else if first {
                 if let lead {
                     sink.write(slice(lead))
                 } else if syntax.itemLines {

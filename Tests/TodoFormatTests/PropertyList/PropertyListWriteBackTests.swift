@@ -336,6 +336,39 @@ struct PropertyListWriteBackTests {
         #expect(text == head + item("a") + "\t<!-- about b -->\n" + item("new") + item("b") + tail)
     }
 
+    /// A comment before a key goes with the key: a key put in before it, or the keys written
+    /// in another order, dropped it.
+    @Test(
+        "a comment before an XML key stays with the key",
+        arguments: [
+            (
+                "- [ ] a [note:: x] [tag:: t] [prio:: 1]\n",
+                "\t\t<key>note</key>\n\t\t<string>x</string>\n\t\t<key>tag</key>\n\t\t<string>t</string>\n"
+                    + "\t\t<!-- about prio -->\n\t\t<key>prio</key>\n\t\t<integer>1</integer>\n"
+            ),
+            (
+                "- [ ] a [prio:: 2] [note:: x]\n",
+                "\t\t<!-- about prio -->\n\t\t<key>prio</key>\n\t\t<integer>2</integer>\n"
+                    + "\t\t<key>note</key>\n\t\t<string>x</string>\n"
+            ),
+            // A removed key takes its comment with it.
+            ("- [ ] a [note:: x]\n", "\t\t<key>note</key>\n\t\t<string>x</string>\n"),
+        ])
+    func commentBeforeKey(checklist: String, members: String) throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.path("k.plist")
+        let head =
+            "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<plist version=\"1.0\">\n<array>\n\t<dict>\n"
+            + "\t\t<key>name</key>\n\t\t<string>a</string>\n"
+        let tail = "\t</dict>\n</array>\n</plist>\n"
+        try
+            (head + "\t\t<key>note</key>\n\t\t<string>x</string>\n\t\t<!-- about prio -->\n"
+            + "\t\t<key>prio</key>\n\t\t<integer>1</integer>\n" + tail).write(
+                toFile: path, atomically: false, encoding: .utf8)
+        try Self.write(checklist, into: path)
+        #expect(try String(contentsOfFile: path, encoding: .utf8) == head + members + tail)
+    }
+
     @Test("a field key XML cannot hold, written into an existing file, warns; --strict refuses it")
     func forbiddenKeyIntoExisting() throws {
         let directory = try TemporaryDirectory()
