@@ -129,9 +129,34 @@ struct ItemAlignment {
             }
             previous = anchor
         }
+        // Left over on both sides with a name no other leftover at that depth has: an item
+        // that moved and changed (checked, a field set), which then keeps its lines (its
+        // comments, its quoting) instead of being written anew.
+        var oldByName: [Entry: (index: Int, count: Int)] = [:]
+        for o in old.indices where !kept[o] {
+            oldByName[Self.nameKey(old[o]), default: (o, 0)].count += 1
+        }
+        if !oldByName.isEmpty {
+            var newByName: [Entry: (index: Int, count: Int)] = [:]
+            for i in new.indices where source[i] == nil {
+                newByName[Self.nameKey(new[i]), default: (i, 0)].count += 1
+            }
+            for (key, n) in newByName where n.count == 1 {
+                guard let o = oldByName[key], o.count == 1 else { continue }
+                source[n.index] = o.index
+                kept[o.index] = true
+            }
+        }
         for i in new.indices {
             if let o = source[i] { unchanged[i] = old[o] == new[i] }
         }
+    }
+}
+
+extension ItemAlignment {
+    /// An entry's name and depth alone, for pairing items that moved and changed.
+    fileprivate static func nameKey(_ entry: Entry) -> Entry {
+        Entry(TodoItem(name: entry.item.name), depth: entry.depth)
     }
 }
 

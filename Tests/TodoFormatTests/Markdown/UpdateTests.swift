@@ -131,6 +131,31 @@ struct UpdateTests {
                     of: "# Today\n", with: "# Today\n* [ ] Tea\n"))
     }
 
+    /// An item that moved and changed pairs with its old self by its name: its lines move
+    /// (its notes, its nested items, its marker, its fields as written) and its box changes.
+    @Test("a moved item that changed keeps its lines")
+    func moveAndChange() throws {
+        #expect(
+            try updated(Self.groceries) { list in
+                var eggs = list.items.remove(at: 1)
+                eggs.status = .open
+                list.items.insert(eggs, at: 2)
+            }
+                == Self.groceries.replacingOccurrences(
+                    of:
+                        "- [x] Eggs\n  - [ ] Brown ones\n    with a second line\n\n  Notes about eggs.\n- [/] Bread [store:: Bakery]\n",
+                    with:
+                        "- [/] Bread [store:: Bakery]\n- [ ] Eggs\n  - [ ] Brown ones\n    with a second line\n\n  Notes about eggs.\n"
+                ))
+        // A field keeps its text as written (`1.10`, not `1.1` as a new item would have it).
+        #expect(
+            try updated("* [ ] Coffee [n:: 1.10]\n* [ ] Tea\n") { list in
+                var coffee = list.items.remove(at: 0)
+                coffee.status = .done
+                list.items.append(coffee)
+            } == "* [ ] Tea\n* [x] Coffee [n:: 1.10]\n")
+    }
+
     @Test("metadata changes rewrite only the front matter", .needsYAML)
     func metadata() throws {
         #expect(

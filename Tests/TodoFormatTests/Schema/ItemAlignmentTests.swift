@@ -38,6 +38,11 @@ struct ItemAlignmentTests {
         Edit(old: ["a", "a", "b"], new: ["a", "b", "a"], expected: "=0 =2 =1"),  // duplicates pair in order
         Edit(old: ["a", "b"], new: [], expected: "", removed: [0, 1]),
         Edit(old: [], new: ["a"], expected: "+"),
+        // Moved and checked: the same name, left over on both sides, pairs.
+        Edit(old: ["a", "b"], new: ["b", "a"], checked: ["a"], expected: "=1 ~0"),
+        Edit(old: ["a", "b", "c"], new: ["b", "c", "a"], checked: ["a"], expected: "=1 =2 ~0"),
+        // A name two leftovers have on one side pairs with neither (which is which is unknown).
+        Edit(old: ["a", "x", "a", "b"], new: ["b", "a"], checked: ["a"], expected: "=3 +", removed: [0, 1, 2]),
     ]
 
     @Test("edits a person makes in a checklist", arguments: cases)

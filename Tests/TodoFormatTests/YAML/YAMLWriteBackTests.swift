@@ -526,6 +526,22 @@ struct YAMLWriteBackTests {
         try commentWrittenOnce(file: file, checklist: checklist, expected: expected)
     }
 
+    /// An item that moved and changed pairs with its old self by its name: its lines move
+    /// with it (its comments, a block scalar), not written anew.
+    @Test("a moved item that changed keeps its comments and its block scalar")
+    func moveAndChange() throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.path("m.yaml")
+        try
+            "todos:\n  - title: A\n    note: |\n      line one\n      line two\n    # body of A\n  # after A\n  - title: B\n"
+            .write(toFile: path, atomically: false, encoding: .utf8)
+        try Self.write("- [ ] B\n- [x] A [note:: \"line one\\nline two\\n\"]\n", into: path)
+        #expect(
+            try Self.text(path)
+                == "todos:\n  - title: B\n  - title: A\n    note: |\n      line one\n      line two\n    checked: true\n"
+                + "    # body of A\n  # after A\n")
+    }
+
     @Test("order keys are renumbered; ids continue")
     func order() throws {
         let directory = try TemporaryDirectory()
