@@ -111,8 +111,11 @@ struct ItemAlignment {
         }
         var previous = (new: -1, old: -1)
         for anchor in anchorPairs + [(new.count, old.count)] {
-            let freeNew = ((previous.new + 1)..<anchor.new).filter { pendingNew.contains($0) }
-            let freeOld = ((previous.old + 1)..<anchor.old).filter { pendingOld.contains($0) }
+            var freeNew = ((previous.new + 1)..<anchor.new).filter { pendingNew.contains($0) }
+            var freeOld = ((previous.old + 1)..<anchor.old).filter { pendingOld.contains($0) }
+            // An item changed where it stands keeps its name more often than not: such pairs
+            // first, so that an item put in just before it does not take its place.
+            pairByName(&freeNew, &freeOld, new: new, old: old)
             if leftoversAtSameDepth {
                 var freeOldByDepth: [Int: ArraySlice<Int>] = [:]
                 for o in freeOld { freeOldByDepth[old[o].depth, default: []].append(o) }
@@ -132,21 +135,9 @@ struct ItemAlignment {
         // Left over on both sides with a name no other leftover at that depth has: an item
         // that moved and changed (checked, a field set), which then keeps its lines (its
         // comments, its quoting) instead of being written anew.
-        var oldByName: [Entry: (index: Int, count: Int)] = [:]
-        for o in old.indices where !kept[o] {
-            oldByName[Self.nameKey(old[o]), default: (o, 0)].count += 1
-        }
-        if !oldByName.isEmpty {
-            var newByName: [Entry: (index: Int, count: Int)] = [:]
-            for i in new.indices where source[i] == nil {
-                newByName[Self.nameKey(new[i]), default: (i, 0)].count += 1
-            }
-            for (key, n) in newByName where n.count == 1 {
-                guard let o = oldByName[key], o.count == 1 else { continue }
-                source[n.index] = o.index
-                kept[o.index] = true
-            }
-        }
+        var leftNew = new.indices.filter { source[$0] == nil }
+        var leftOld = old.indices.filter { !kept[$0] }
+        if !leftNew.isEmpty && !leftOld.isEmpty { pairByName(&leftNew, &leftOld, new: new, old: old) }
         for i in new.indices {
             if let o = source[i] { unchanged[i] = old[o] == new[i] }
         }
@@ -154,9 +145,26 @@ struct ItemAlignment {
 }
 
 extension ItemAlignment {
-    /// An entry's name and depth alone, for pairing items that moved and changed.
-    fileprivate static func nameKey(_ entry: Entry) -> Entry {
-        Entry(TodoItem(name: entry.item.name), depth: entry.depth)
+    /// Pairs the new items `news` with the old items `olds` (indexes of `new` and `old`)
+    /// whose name, at their depth, no other of them has on either side, and takes the pairs
+    /// out of both.
+    fileprivate mutating func pairByName(_ news: inout [Int], _ olds: inout [Int], new: [Entry], old: [Entry]) {
+        guard !news.isEmpty, !olds.isEmpty else { return }
+        func key(_ entry: Entry) -> Entry { Entry(TodoItem(name: entry.item.name), depth: entry.depth) }
+        var oldByName: [Entry: (index: Int, count: Int)] = [:]
+        for o in olds { oldByName[key(old[o]), default: (o, 0)].count += 1 }
+        var newByName: [Entry: (index: Int, count: Int)] = [:]
+        for i in news { newByName[key(new[i]), default: (i, 0)].count += 1 }
+        var paired = false
+        for (name, n) in newByName where n.count == 1 {
+            guard let o = oldByName[name], o.count == 1 else { continue }
+            source[n.index] = o.index
+            kept[o.index] = true
+            paired = true
+        }
+        guard paired else { return }
+        news.removeAll { source[$0] != nil }
+        olds.removeAll { kept[$0] }
     }
 }
 

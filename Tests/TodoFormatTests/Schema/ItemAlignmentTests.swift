@@ -41,6 +41,9 @@ struct ItemAlignmentTests {
         // Moved and checked: the same name, left over on both sides, pairs.
         Edit(old: ["a", "b"], new: ["b", "a"], checked: ["a"], expected: "=1 ~0"),
         Edit(old: ["a", "b", "c"], new: ["b", "c", "a"], checked: ["a"], expected: "=1 =2 ~0"),
+        // An item put in just before a changed one: the changed one keeps its place.
+        Edit(old: ["a", "b", "c"], new: ["a", "N", "b", "c"], checked: ["b"], expected: "=0 + ~1 =2"),
+        Edit(old: ["a", "b", "c"], new: ["a", "N", "B", "c"], expected: "=0 ~1 + =2"),
         // A name two leftovers have on one side pairs with neither (which is which is unknown).
         Edit(old: ["a", "x", "a", "b"], new: ["b", "a"], checked: ["a"], expected: "=3 +", removed: [0, 1, 2]),
     ]

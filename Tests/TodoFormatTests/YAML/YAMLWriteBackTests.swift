@@ -528,7 +528,7 @@ struct YAMLWriteBackTests {
 
     /// An item that moved and changed pairs with its old self by its name: its lines move
     /// with it (its comments, a block scalar), not written anew.
-    @Test("a moved item that changed keeps its comments and its block scalar")
+    @Test("an item that moved and changed, or changed after a new item, keeps its comments and block scalar")
     func moveAndChange() throws {
         let directory = try TemporaryDirectory()
         let path = directory.path("m.yaml")
@@ -540,6 +540,11 @@ struct YAMLWriteBackTests {
             try Self.text(path)
                 == "todos:\n  - title: B\n  - title: A\n    note: |\n      line one\n      line two\n    checked: true\n"
                 + "    # body of A\n  # after A\n")
+        // An item put in just before an item that changed: the changed one keeps its lines.
+        try "- name: a\n- name: b\n  # about b\n  prio: 1\n- name: c\n".write(
+            toFile: path, atomically: false, encoding: .utf8)
+        try Self.write("- [ ] a\n- [ ] new\n- [ ] b [prio:: 2]\n- [ ] c\n", into: path)
+        #expect(try Self.text(path) == "- name: a\n- name: new\n- name: b\n  # about b\n  prio: 2\n- name: c\n")
     }
 
     @Test("order keys are renumbered; ids continue")
