@@ -14,7 +14,7 @@ import Foundation
 /// value must be plain, quoted and closed on its line, or `[]` or `{}`; every item line
 /// must start a mapping (`- key:`), as a list of items has it. Anything else gives nil: a
 /// block scalar (`|`, `>`), a flow collection with something in it, an anchor, alias, tag,
-/// `?` key or `<<` merge key, a tab before a node, a line at the first column other than
+/// `?` key or `<<` merge key, a tab anywhere, a line at the first column other than
 /// an item or a comment (`---`, `...`, a key), a plain value holding `: `, and line breaks
 /// other than LF and CR LF (libyaml also breaks lines at a lone CR, U+0085, U+2028 and
 /// U+2029). The caller then reads the file in full, which also says what is wrong with it.
@@ -26,7 +26,12 @@ enum YAMLItemLines {
     /// at the first column) to the end of `bytes`; nil where a line holds something the
     /// scan does not follow (see the type's comment).
     static func starts(in bytes: UnsafeBufferPointer<UInt8>, from listStart: Int) -> [Int]? {
-        guard let base = bytes.baseAddress, !hasOtherLineBreaks(bytes, from: listStart) else { return nil }
+        // The first item's dash must start its line (not follow a byte order mark), and no
+        // tab may stand anywhere (libyaml takes one for a space after a key's colon, where
+        // this scan would not see the key and the value it starts).
+        guard let base = bytes.baseAddress, listStart == 0 || bytes[listStart - 1] == 10,
+            find(9, in: bytes, from: listStart) == nil, !hasOtherLineBreaks(bytes, from: listStart)
+        else { return nil }
         var starts: [Int] = []
         var lineStart = listStart
         while lineStart < bytes.count {

@@ -36,13 +36,21 @@ struct YAMLItemLinesTests {
             "- name: &a x\n", "- name: *a\n", "- name: !!str x\n", "- <<: {}\n  name: a\n", "- ? name\n  : a\n",
             // Lines at the first column that are not items; items that are not mappings.
             "- name: a\n---\n", "- name: a\nkey: b\n", "- a\n", "-\n  name: a\n", "- - name: a\n", "- \"a\"\n",
-            // A tab before a node; a plain value with a key in it.
-            "- name: a\n  \tchecked: false\n", "- name: a: b\n",
+            // A tab anywhere (after a key's colon libyaml takes it for a space: here the
+            // quote opens, and its `- ` line is text); a plain value with a key in it.
+            "- name: a\n  \tchecked: false\n", "- name: a\n  note:\t\"abc\n- name: hidden\"\n- name: b\n",
+            "- name: a: b\n",
             // Line breaks other than LF and CR LF.
             "- name: a\r- name: b\n", "- name: a\u{85}- name: b\n", "- name: a\u{2028}- name: b\n",
         ])
     func givesUp(_ text: String) {
         #expect(Self.starts(text) == nil)
+    }
+
+    @Test("gives up on a list whose first dash follows a byte order mark")
+    func byteOrderMark() {
+        let text = Array("\u{FEFF}- name: a\n  note: x\n- name: b\n".utf8)
+        #expect(text.withUnsafeBufferPointer { YAMLItemLines.starts(in: $0, from: 3) } == nil)
     }
 
     /// The edit of one item reads the item's run only where the lines are followed, and
