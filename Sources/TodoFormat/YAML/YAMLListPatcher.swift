@@ -382,8 +382,7 @@ struct YAMLListPatcher {
         if keepsAll { return scan.kept[k] }
         // The item alone, its first line's start made spaces so its columns stay.
         let span = scan.elements[k]
-        var lineStart = span.lowerBound
-        while lineStart > 0 && bytes[lineStart - 1] != 10 { lineStart -= 1 }
+        let lineStart = Self.lineStart(of: span.lowerBound, in: bytes)
         var piece = [UInt8](repeating: 32, count: span.lowerBound - lineStart)
         piece += bytes[span]
         let item = try piece.withUnsafeBufferPointer { buffer -> SpannedItem in
@@ -919,11 +918,18 @@ struct YAMLListPatcher {
     /// The column of the dash before a block item starting at `offset`, if a dash is there.
     private func dashColumn(before offset: Int) -> Int? {
         var i = offset
-        var lineStart = i
-        while lineStart > 0 && bytes[lineStart - 1] != 10 { lineStart -= 1 }
+        let lineStart = Self.lineStart(of: i, in: bytes)
         while i > lineStart && bytes[i - 1] == 32 { i -= 1 }
         guard i > lineStart && bytes[i - 1] == UInt8(ascii: "-") else { return nil }
         return i - 1 - lineStart
+    }
+
+    /// Where the line holding `offset` starts: after the line break before it, or after the
+    /// file's byte order mark, which is no column.
+    static func lineStart(of offset: Int, in bytes: UnsafeBufferPointer<UInt8>) -> Int {
+        var start = offset
+        while start > 0 && bytes[start - 1] != 10 { start -= 1 }
+        return start == 0 ? min(offset, ByteOrderMark.length(in: bytes)) : start
     }
 
     /// Text whose lines after the first are indented `delta` columns more (or less).
@@ -951,11 +957,7 @@ struct YAMLListPatcher {
 
     /// The column an old item's keys stand at (from its first key), else where new items' go.
     private func memberColumn(of old: SpannedItem?, dashColumn: Int) -> Int {
-        if let first = old?.keySpans.first {
-            var lineStart = first.lowerBound
-            while lineStart > 0 && bytes[lineStart - 1] != 10 { lineStart -= 1 }
-            return first.lowerBound - lineStart
-        }
+        if let first = old?.keySpans.first { return first.lowerBound - Self.lineStart(of: first.lowerBound, in: bytes) }
         return dashColumn + style.itemIndent
     }
 
@@ -1020,15 +1022,19 @@ struct YAMLListPatcher {
         entries += merges.map { Entry(member: nil, span: $0.span) }
         let memberColumn = memberColumn(of: old, dashColumn: dashColumn)
         let separator: [UInt8] = flow ? Array(", ".utf8) : [10] + Array(repeating: 32, count: memberColumn)
-        // As between items: a gap that serves twice has its comment lines the first time only.
+        // A gap is written whole only between the two keys it stood between. Elsewhere (a key
+        // put in, keys in another order) it serves without its comments, which go back with
+        // their keys at the end (`putComments`): a comment after a value with that value, the
+        // comment lines before a key with that key.
         var writtenGaps = Set<Int>()
         func gap(after previous: Int?, before next: Int?) -> [UInt8] {
-            func between(_ k: Int) -> [UInt8] {
+            func between(_ k: Int, whole: Bool) -> [UInt8] {
                 let range = entries[k].span.upperBound..<entries[k + 1].span.lowerBound
-                return writtenGaps.insert(k).inserted ? Array(bytes[range]) : Self.withoutComments(slice(range))
+                if whole && writtenGaps.insert(k).inserted { return Array(bytes[range]) }
+                return Self.withoutComments(slice(range))
             }
-            if let p = previous, p + 1 < entries.count { return between(p) }
-            if let n = next, n > 0, n < entries.count { return between(n - 1) }
+            if let p = previous, p + 1 < entries.count { return between(p, whole: next == p + 1) }
+            if let n = next, n > 0, n < entries.count { return between(n - 1, whole: false) }
             return separator
         }
         out += slice(old.span.lowerBound..<old.inside.lowerBound)
@@ -1130,8 +1136,7 @@ struct YAMLListPatcher {
                     if let array = old.childrenArray, !array.elements.isEmpty {
                         out += slice(old.keySpans[i].lowerBound..<old.valueSpans[i].lowerBound)
                         let childFlow = bytes[array.whole.lowerBound] == UInt8(ascii: "[")
-                        var lineStart = array.elements[0].lowerBound
-                        while lineStart > 0 && bytes[lineStart - 1] != 10 { lineStart -= 1 }
+                        let lineStart = Self.lineStart(of: array.elements[0].lowerBound, in: bytes)
                         let dash = childFlow ? memberColumn : max(0, array.whole.lowerBound - lineStart)
                         try emitArray(
                             children, old: array, flow: childFlow, dashColumn: dash, arrayID: old.childrenArrayID,
@@ -1168,24 +1173,37 @@ struct YAMLListPatcher {
             }
         }
         flushMerges(upTo: nil)
+        let lastEnd = entries.last?.span.upperBound ?? old.inside.lowerBound
+        var tail = slice(lastEnd..<old.span.upperBound)
         if !flow {
-            let unwritten = entries.indices.dropLast().filter { !writtenGaps.contains($0) }
+            var unwritten = entries.indices.dropLast().filter { !writtenGaps.contains($0) }
+            // The rest of the item after its last key: a comment after that key's value goes
+            // with the key where another key is written last; the comment lines stay last.
+            let lastKey = entries.count - 1
+            let afterLast = tail.firstIndex(of: 10) ?? tail.count
+            if lastKey >= 0, previous != lastKey, afterLast > 0, valueEnd[lastKey] != nil,
+                Self.isComment(tail[..<afterLast].filter { $0 != 13 })
+            {
+                unwritten.append(lastKey)
+                tail = UnsafeBufferPointer(rebasing: tail[afterLast...])
+            }
             Self.putComments(ofGaps: unwritten, memberColumn: memberColumn, to: &out) { k in
-                (
-                    slice(entries[k].span.upperBound..<entries[k + 1].span.lowerBound), valueEnd[k], keyAt[k + 1],
-                    valueEnd[k + 1]
-                )
+                k == lastKey
+                    ? (slice(lastEnd..<(lastEnd + afterLast)), valueEnd[k], nil, nil)
+                    : (
+                        slice(entries[k].span.upperBound..<entries[k + 1].span.lowerBound), valueEnd[k], keyAt[k + 1],
+                        valueEnd[k + 1]
+                    )
             }
         }
-        let lastEnd = entries.last?.span.upperBound ?? old.inside.lowerBound
-        out += slice(lastEnd..<old.span.upperBound)
+        out += tail
     }
 
     /// Puts into `out` the comments of an item's gaps between keys that were not written
-    /// with them (the keys around them moved apart, and each gap went with the key before
-    /// it): a comment after a value on its line goes after that key's value again, and the
-    /// comment lines before a key go before it, at its indentation (after its value's line,
-    /// at `memberColumn`, where the key comes first, after the item's dash). A key that is gone (removed) takes
+    /// whole (a key was put in between, or the keys around them moved apart): a comment after
+    /// a value on its line goes after that key's value again, and the comment lines before a
+    /// key go before it, at its indentation (after its value's line, at `memberColumn`,
+    /// where the key comes first, after the item's dash). A key that is gone (removed) takes
     /// its comments with it. `place(k)` gives gap `k`, where the value before it ended in
     /// `out`, and where the key after it starts and its value ends.
     private static func putComments(

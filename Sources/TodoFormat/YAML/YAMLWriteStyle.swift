@@ -27,8 +27,7 @@ struct YAMLWriteStyle {
     ) {
         if !itemIndentKnown, let first = item.keySpans.first {
             var i = first.lowerBound
-            var lineStart = i
-            while lineStart > 0 && bytes[lineStart - 1] != 10 { lineStart -= 1 }
+            let lineStart = YAMLListPatcher.lineStart(of: i, in: bytes)
             while i > lineStart && bytes[i - 1] == 32 { i -= 1 }
             if i > lineStart && bytes[i - 1] == UInt8(ascii: "-") {
                 itemIndent = first.lowerBound - (i - 1)
@@ -77,9 +76,7 @@ struct YAMLWriteStyle {
     }
 
     private func column(of offset: Int, _ bytes: UnsafeBufferPointer<UInt8>) -> Int {
-        var lineStart = offset
-        while lineStart > 0 && bytes[lineStart - 1] != 10 { lineStart -= 1 }
-        return offset - lineStart
+        offset - YAMLListPatcher.lineStart(of: offset, in: bytes)
     }
 
     /// PyYAML leaves out a fraction of zero: values without one say nothing about the digits.

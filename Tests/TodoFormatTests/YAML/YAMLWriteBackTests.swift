@@ -476,16 +476,6 @@ struct YAMLWriteBackTests {
                 "- name: a\n\n# about b\n\n- name: b\n", "- [ ] a\n- [ ] new\n- [ ] b\n",
                 "- name: a\n\n# about b\n\n- name: new\n\n- name: b\n"
             ),
-            // A comment after a value, on its line: the next key still starts a line.
-            (
-                "- name: a\n  prio: 1  # urgent\n  due: x\n", "- [ ] a [prio:: 1] [tag:: t] [due:: x]\n",
-                "- name: a\n  prio: 1  # urgent\n  tag: t\n  due: x\n"
-            ),
-            (
-                "- name: a\r\n  prio: 1  # urgent\r\n  # about due\r\n  due: x\r\n",
-                "- [ ] a [prio:: 1] [tag:: t] [due:: x]\n",
-                "- name: a\r\n  prio: 1  # urgent\r\n  # about due\r\n  tag: t\r\n  due: x\r\n"
-            ),
         ])
     func commentWrittenOnce(file: String, checklist: String, expected: String) throws {
         let directory = try TemporaryDirectory()
@@ -496,12 +486,29 @@ struct YAMLWriteBackTests {
         #expect(try Self.checklist(path) == checklist)
     }
 
-    /// Keys written in another order: each gap goes with the key before it, so a gap whose
-    /// keys move apart was not written; its comments are not lost but put back, with the key
-    /// they stood before or after.
+    /// A gap between keys is written whole only between the keys it stood between; where a
+    /// key is put in between or the keys move apart, its comments go with their keys: the
+    /// comment lines before a key with it, a comment after a value with that value.
     @Test(
-        "a comment stays when the keys around it are written in another order",
+        "a comment between keys stays with its key when a key is put in or the keys move",
         arguments: [
+            // A key put in after a value with a comment on its line: the next key still
+            // starts a line, and the comment line before `due` stays before it.
+            (
+                "- name: a\n  prio: 1  # urgent\n  due: x\n", "- [ ] a [prio:: 1] [tag:: t] [due:: x]\n",
+                "- name: a\n  prio: 1  # urgent\n  tag: t\n  due: x\n"
+            ),
+            (
+                "- name: a\r\n  prio: 1  # urgent\r\n  # about due\r\n  due: x\r\n",
+                "- [ ] a [prio:: 1] [tag:: t] [due:: x]\n",
+                "- name: a\r\n  prio: 1  # urgent\r\n  tag: t\r\n  # about due\r\n  due: x\r\n"
+            ),
+            // The last key's comment, after its value, stays with it.
+            (
+                "- name: a\n  f0: x  # after f0\n  # before f1\n  f1: y  # after f1\n  # tail\n- name: b\n",
+                "- [ ] a [f1:: y] [f0:: x]\n- [ ] b\n",
+                "- name: a\n  # before f1\n  f1: y  # after f1\n  f0: x  # after f0\n  # tail\n- name: b\n"
+            ),
             (
                 "- name: a\n  done: false\n  note: x\n  # real comment\n  prio: 1\n", "- [ ] a [prio:: 1] [note:: x]\n",
                 "- name: a\n  done: false\n  # real comment\n  prio: 1\n  note: x\n"
@@ -545,6 +552,22 @@ struct YAMLWriteBackTests {
             toFile: path, atomically: false, encoding: .utf8)
         try Self.write("- [ ] a\n- [ ] new\n- [ ] b [prio:: 2]\n- [ ] c\n", into: path)
         #expect(try Self.text(path) == "- name: a\n- name: new\n- name: b\n  # about b\n  prio: 2\n- name: c\n")
+    }
+
+    /// The byte order mark is no column: the first item's keys line up with its name, and
+    /// it is read (and written) whole.
+    @Test("the first item of a file that starts with a byte order mark keeps its keys", arguments: [true, false])
+    func byteOrderMarkFirstItem(alone: Bool) throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.path("b.yaml")
+        try "\u{FEFF}- name: a\n  checked: false\n  note: x\n- name: b\n  checked: false\n".write(
+            toFile: path, atomically: false, encoding: .utf8)
+        var edit = FileEdit(file: URL(fileURLWithPath: path), edits: [.check([.position([1])])])
+        edit.editsItemAlone = alone
+        _ = try edit.run()
+        #expect(
+            Array(try Data(contentsOf: URL(fileURLWithPath: path)))
+                == Array("\u{FEFF}- name: a\n  checked: true\n  note: x\n- name: b\n  checked: false\n".utf8))
     }
 
     @Test("order keys are renumbered; ids continue")
