@@ -22,6 +22,8 @@ struct YAMLListWriter: ListWriter {
     private let isStandard: Bool
     /// Keys as written, for the few keys a list's items share.
     private var keyTexts: [(key: String, text: [UInt8])] = []
+    /// Field keys met, and whether each goes under `fields` (`nests`).
+    private var nestedKeys: [(key: String, nests: Bool)] = []
     /// The last section written and its text (nil: the emitter's to write): the same for a
     /// run of items, so worked out once for the run.
     private var lastSection: String? = nil
@@ -45,14 +47,56 @@ struct YAMLListWriter: ListWriter {
 
     mutating func item(_ item: TodoItem, depth: Int) throws {
         let depth = try start(depth: depth)
-        if isStandard && item.fields.isEmpty {
+        if isStandard {
             var name = item.nameStorage
-            let written = name.withUTF8 {
-                writeStandard(name: $0, status: item.status, section: item.section, depth: depth)
+            let written = name.withUTF8 { name in
+                item.fields.isEmpty
+                    ? writeStandard(name: name, status: item.status, section: item.section, depth: depth)
+                    : writeStandard(name: name, fieldsOf: item, depth: depth)
             }
             if written { return }
         }
         try writeEntries(of: item, depth: depth)
+    }
+
+    /// An item with fields in todofmt's own layout, as `writeEntries` writes it without
+    /// building its entries (which took more than half the time of a list whose items have
+    /// a field or two): the keys `writeStandard` writes, then each field on its line. False,
+    /// with nothing written, where a field goes under `fields` (its key is a role's or one of
+    /// the item's keys) or a value is one the emitter must write.
+    private mutating func writeStandard(name: UnsafeBufferPointer<UInt8>, fieldsOf item: TodoItem, depth: Int)
+        -> Bool
+    {
+        text.truncate(to: 0)
+        for field in item.fields {
+            guard !nests(field.key, hasChildren: !item.children.isEmpty) else { return false }
+            text.write(upTo: 2 * depth + 2) { start in
+                var pen = BytePen(at: start)
+                pen.spaces(2 * depth + 2)
+                return start.distance(to: pen.at)
+            }
+            guard writeKey(field.key) else { return false }
+            text.write(static: ": ")
+            guard Self.write(field.value, to: &text) else { return false }
+            text.write(byte: 10)
+        }
+        guard writeStandard(name: name, status: item.status, section: item.section, depth: depth) else { return false }
+        text.withBytes { sink.write($0) }
+        return true
+    }
+
+    /// Whether a field keyed `key` may go under `fields` (`ItemLayout.entries`): its key is
+    /// one of the item's own keys or a role's. Worked out once for each of the first few keys.
+    private mutating func nests(_ key: String, hasChildren: Bool) -> Bool {
+        if key == entryKeys.name || key == entryKeys.checked || key == entryKeys.status || key == entryKeys.section
+            || key == entryKeys.fields || (hasChildren && key == entryKeys.children)
+        {
+            return true
+        }
+        if let known = nestedKeys.first(where: { $0.key == key }) { return known.nests }
+        let nests = layout.mustNest(key, besides: [String]())
+        if nestedKeys.count < 16 { nestedKeys.append((key, nests)) }
+        return nests
     }
 
     var takesPlainNames: Bool { isStandard }

@@ -117,7 +117,11 @@ struct YAMLScalarTextTests {
 
     static func item(depth: Int, _ rng: inout SeededGenerator) -> TodoItem {
         let names = ["milk", "a: b", " lead", "- dash", "日本語 🎫", "ctrl \u{1}", "line\nbreak", "", "yes", "x\u{2028}y"]
-        let keys = ["prio", "children", "name", "fields", "due", "a: b", "#k", "🎉", String(repeating: "k", count: 130)]
+        let keys = [
+            "prio", "children", "name", "fields", "due", "a: b", "#k", "🎉", String(repeating: "k", count: 130),
+            "status",
+            "section", "checked", "title", "done", "Prio",
+        ]
         var item = TodoItem(
             name: names.randomElement(using: &rng)!,
             status: [.open, .done, .custom("/"), .custom("#")].randomElement(using: &rng)!)
