@@ -406,7 +406,16 @@ extension ItemLayout {
         private var items = 0
         private let limit = 10_000
         /// How many of the first `limit` items have each key.
-        private var keyCounts: [String: Int] = [:]
+        /// How many of the items counted have each key, and what kind of key it is.
+        private var keyCounts: [String: (count: Int, kind: KeyKind)] = [:]
+        /// What a key's normalized spelling makes it (worked out once for each key).
+        private struct KeyKind: OptionSet {
+            let rawValue: UInt8
+            static let id = KeyKind(rawValue: 1)
+            static let identity = KeyKind(rawValue: 2)
+            static let creation = KeyKind(rawValue: 4)
+            static let date = KeyKind(rawValue: 8)
+        }
         private var keyFirstSeen: [String] = []
         /// Keys whose values are not all integers, not all dates, or not all distinct.
         private var notInteger: Set<String> = []
@@ -524,30 +533,39 @@ extension ItemLayout {
         /// Counts a key, and what its values say: integers, dates, distinct identities.
         private mutating func count(_ field: Field) {
             let key = field.key
-            if let n = keyCounts[key] {
-                keyCounts[key] = n + 1
+            let kind: KeyKind
+            if let index = keyCounts.index(forKey: key) {
+                keyCounts.values[index].count += 1
+                kind = keyCounts.values[index].kind
             } else {
-                keyCounts[key] = 1
+                let normal = ItemSchema.normalizedKey(key)
+                var made: KeyKind = []
+                if Self.idKeys.contains(normal) { made.insert(.id) }
+                if Self.identityKeys.contains(normal) { made.insert(.identity) }
+                if Self.creationKeys.contains(normal) { made.insert(.creation) }
+                if Self.creationKeys.contains(normal) || ItemSchema.completionDateKeys.contains(normal) {
+                    made.insert(.date)
+                }
+                kind = made
+                keyCounts[key] = (1, kind)
                 keyFirstSeen.append(key)
             }
-            let normal = ItemSchema.normalizedKey(key)
-            if Self.idKeys.contains(normal) {
+            if kind.isEmpty { return }
+            if kind.contains(.id) {
                 if case .integer(let v) = field.value {
                     largest[key] = max(largest[key] ?? v, v)
                 } else {
                     notInteger.insert(key)
                 }
             }
-            if Self.identityKeys.contains(normal), !notIdentity.contains(key) {
+            if kind.contains(.identity), !notIdentity.contains(key) {
                 switch field.value {
                 case .integer, .string, .bigInteger:
                     if identities[key, default: []].insert(field.value).inserted == false { notIdentity.insert(key) }
                 default: notIdentity.insert(key)
                 }
             }
-            if Self.creationKeys.contains(normal) || ItemSchema.completionDateKeys.contains(normal),
-                !notDate.contains(key)
-            {
+            if kind.contains(.date), !notDate.contains(key) {
                 switch field.value {
                 case .date(let d):
                     let whole = d.timeIntervalSince1970 == d.timeIntervalSince1970.rounded(.down)
@@ -562,7 +580,7 @@ extension ItemLayout {
                     } else {
                         notDate.insert(key)
                     }
-                case .null where !Self.creationKeys.contains(normal): break
+                case .null where !kind.contains(.creation): break
                 default: notDate.insert(key)
                 }
             }
@@ -602,7 +620,7 @@ extension ItemLayout {
                 layout.keyOrderByName = [:]
             }
             let counted = min(items, limit)
-            let universal = counted == 0 ? [] : keyFirstSeen.filter { keyCounts[$0] == counted }
+            let universal = counted == 0 ? [] : keyFirstSeen.filter { keyCounts[$0]?.count == counted }
             let roleKeys = Set(ItemRole.allCases.compactMap { layout.schema.keys[$0] })
             var unfillable: [String] = []
             for key in universal where !roleKeys.contains(key) && layout.schema.role(of: key) != .order {
