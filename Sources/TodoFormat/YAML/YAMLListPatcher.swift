@@ -1178,22 +1178,23 @@ struct YAMLListPatcher {
         if !flow {
             var unwritten = entries.indices.dropLast().filter { !writtenGaps.contains($0) }
             // The rest of the item after its last key: a comment after that key's value goes
-            // with the key where another key is written last; the comment lines stay last.
+            // with the key where another key is written last, and with it where it is gone;
+            // the comment lines stay last.
             let lastKey = entries.count - 1
             let afterLast = tail.firstIndex(of: 10) ?? tail.count
-            if lastKey >= 0, previous != lastKey, afterLast > 0, valueEnd[lastKey] != nil,
-                Self.isComment(tail[..<afterLast].filter { $0 != 13 })
+            if lastKey >= 0, previous != lastKey, afterLast > 0, Self.isComment(tail[..<afterLast].filter { $0 != 13 })
             {
-                unwritten.append(lastKey)
+                if valueEnd[lastKey] != nil { unwritten.append(lastKey) }
                 tail = UnsafeBufferPointer(rebasing: tail[afterLast...])
             }
             Self.putComments(ofGaps: unwritten, memberColumn: memberColumn, to: &out) { k in
-                k == lastKey
-                    ? (slice(lastEnd..<(lastEnd + afterLast)), valueEnd[k], nil, nil)
-                    : (
-                        slice(entries[k].span.upperBound..<entries[k + 1].span.lowerBound), valueEnd[k], keyAt[k + 1],
-                        valueEnd[k + 1]
-                    )
+                if k == lastKey { return (slice(lastEnd..<(lastEnd + afterLast)), valueEnd[k], nil, nil) }
+                // The comment lines before a key that is gone stay before the next key written.
+                let next = ((k + 1)..<entries.count).first { keyAt[$0] != nil }
+                return (
+                    slice(entries[k].span.upperBound..<entries[k + 1].span.lowerBound), valueEnd[k],
+                    next.flatMap { keyAt[$0] }, next.flatMap { valueEnd[$0] }
+                )
             }
         }
         out += tail
@@ -1204,20 +1205,29 @@ struct YAMLListPatcher {
     /// a value on its line goes after that key's value again, and the comment lines before a
     /// key go before it, at its indentation (after its value's line, at `memberColumn`,
     /// where the key comes first, after the item's dash). A key that is gone (removed) takes
-    /// its comments with it. `place(k)` gives gap `k`, where the value before it ended in
-    /// `out`, and where the key after it starts and its value ends.
+    /// the comment after its value with it, but leaves the comment lines before it (as a
+    /// removed item leaves the gap before it): they go before the next key written, or after
+    /// the item's last key. `place(k)` gives gap `k`, where the value before it ended in
+    /// `out`, and where the key written after it starts and its value ends.
     private static func putComments(
         ofGaps gaps: [Int], memberColumn: Int, to out: inout [UInt8],
         place: (Int) -> (gap: UnsafeBufferPointer<UInt8>, valueEnd: Int?, nextKey: Int?, nextValueEnd: Int?)
     ) {
         var insertions: [(at: Int, text: [UInt8])] = []
+        let end = out.count
         for k in gaps {
             let (gap, valueEnd, nextKey, nextValueEnd) = place(k)
             var firstLine = Array(gap[..<(gap.firstIndex(of: 10) ?? gap.count)])
             if firstLine.last == 13 { firstLine.removeLast() }
             if isComment(firstLine), let valueEnd { insertions.append((valueEnd, firstLine)) }
             let lines = commentLines(gap).map { Array($0.drop { $0 == 32 || $0 == 9 }) }
-            guard !lines.isEmpty, let key = nextKey else { continue }
+            guard !lines.isEmpty else { continue }
+            guard let key = nextKey else {
+                // No key written after them: after the item's last key.
+                let indent = [UInt8](repeating: 32, count: memberColumn)
+                insertions.append((end, lines.flatMap { [10] + indent + $0 }))
+                continue
+            }
             var lineStart = key
             while lineStart > 0 && out[lineStart - 1] == 32 { lineStart -= 1 }
             if lineStart > 0 && out[lineStart - 1] == 10 {
@@ -1228,7 +1238,12 @@ struct YAMLListPatcher {
                 insertions.append((end, lines.flatMap { [10] + indent + $0 }))
             }
         }
-        for (at, text) in insertions.sorted(by: { $0.at > $1.at }) { out.insert(contentsOf: text, at: at) }
+        // From the end, so that each place stays where it was; texts for one place in order.
+        for (at, text) in insertions.enumerated().sorted(by: { ($0.element.at, $0.offset) > ($1.element.at, $1.offset) }
+        )
+        .map(\.element) {
+            out.insert(contentsOf: text, at: at)
+        }
     }
 
     /// Whether an item with merge keys, its own keys edited so, reads as `item`.
@@ -1277,6 +1292,7 @@ struct YAMLListPatcher {
     private mutating func emitFresh(
         _ item: TodoItem, _ children: [Placement]?, at: ItemAt, flow: Bool, dashColumn: Int, to out: inout [UInt8]
     ) throws {
+        let given = Set(item.fields.map(\.key))
         let item = layout.completing(item, nextID: &nextID, now: now)
         let plan = self.plan
         for (kind, message) in layout.newItemWarnings(for: item, listName: "the list") {
@@ -1287,10 +1303,23 @@ struct YAMLListPatcher {
         warnings.note(chosen: entries.lazy.map(\.key), by: layout, item: plan?.describe(at) ?? "")
         if !style.keyOrder.isEmpty {
             // The keys in the order the file's items have them; others after, as they come.
+            // The item's own fields keep their order in the places the sort gives them (as
+            // `ItemLayout.entries` keeps them), so that it reads back with its fields in
+            // order; those a new item gets (an id, a creation date) go where the file has them.
+            let roleKeys =
+                [keys.name, keys.status, keys.section, keys.fields, keys.children, keys.addedChecked]
+                + (keys.checked.map { [$0] } ?? [])
+            let isOwnField = { (key: String) in given.contains(key) && !roleKeys.contains(key) }
+            let fields = entries.filter { isOwnField($0.key) }
             entries = entries.enumerated().sorted { a, b in
                 (style.keyOrder[a.element.key] ?? 1_000_000 + a.offset)
                     < (style.keyOrder[b.element.key] ?? 1_000_000 + b.offset)
             }.map(\.element)
+            var next = 0
+            for i in entries.indices where isOwnField(entries[i].key) {
+                entries[i] = fields[next]
+                next += 1
+            }
         }
         if item.status == .open {
             // An open item gets no checked or status key where most open items have none.

@@ -503,6 +503,11 @@ struct YAMLWriteBackTests {
                 "- [ ] a [prio:: 1] [tag:: t] [due:: x]\n",
                 "- name: a\r\n  prio: 1  # urgent\r\n  tag: t\r\n  # about due\r\n  due: x\r\n"
             ),
+            // A removed key takes the comment on its line, and leaves the comment lines before it.
+            (
+                "- name: a\n  checked: false\n  # about due\n  due: 4  # c4\n", "- [ ] a [est:: 18]\n",
+                "- name: a\n  checked: false\n  est: 18\n  # about due\n"
+            ),
             // The last key's comment, after its value, stays with it.
             (
                 "- name: a\n  f0: x  # after f0\n  # before f1\n  f1: y  # after f1\n  # tail\n- name: b\n",
@@ -552,6 +557,12 @@ struct YAMLWriteBackTests {
             toFile: path, atomically: false, encoding: .utf8)
         try Self.write("- [ ] a\n- [ ] new\n- [ ] b [prio:: 2]\n- [ ] c\n", into: path)
         #expect(try Self.text(path) == "- name: a\n- name: new\n- name: b\n  # about b\n  prio: 2\n- name: c\n")
+        // The new item keeps its fields in its order, also where the file has one of them.
+        try "- name: b\n  checked: false\n  zz: 2\n".write(toFile: path, atomically: false, encoding: .utf8)
+        try Self.write("- [ ] new [est:: 8] [zz:: 1]\n- [x] b [zz:: 2]\n", into: path)
+        #expect(
+            try Self.text(path)
+                == "- name: new\n  checked: false\n  est: 8\n  zz: 1\n- name: b\n  checked: true\n  zz: 2\n")
     }
 
     /// The byte order mark is no column: the first item's keys line up with its name, and
