@@ -20,8 +20,12 @@ enum ChecklistFileUpdate {
         if shared.prefix == text.utf8.count && reader.count == text.utf8.count { return nil }
         let document = try TodoDocument(parsing: text, path: existing.name)
         return try document.text.withBytes { old -> TodoDocumentEdit? in
-            // A text that does not end a line, or other front matter: the whole list is written in.
-            guard old.last == 10, shared.prefix >= document.bodyStart, reader.count > 0 else {
+            // A text that does not end a line, other front matter, or a byte order mark (which
+            // the first line's lines would take along when they move): the whole list is
+            // written in.
+            guard old.last == 10, shared.prefix >= document.bodyStart, reader.count > 0,
+                ByteOrderMark.length(in: old) == 0
+            else {
                 return try wholeList(of: source, into: document)
             }
             let delta = reader.count - old.count

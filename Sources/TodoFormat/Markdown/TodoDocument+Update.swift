@@ -18,6 +18,14 @@ extension TodoDocument {
             self = try TodoDocument(parsing: updated, path: path)
             return
         }
+        // A byte order mark is no part of the first line (whose lines an item that moves takes
+        // along): the update is made on the text without it, which then gets it back.
+        if text.unicodeScalars.first == "\u{FEFF}" {
+            var bare = try TodoDocument(parsing: String(text.unicodeScalars.dropFirst()), path: path)
+            try bare.update(with: list)
+            self = try TodoDocument(parsing: "\u{FEFF}" + bare.text, path: path)
+            return
+        }
         let new = ItemAlignment.entries(of: list.items)
         let document = try TodoDocument(parsing: spliced(with: list, entries: new), path: path)
         try document.verify(reads: new[...], from: 0, section: nil)

@@ -156,6 +156,29 @@ struct UpdateTests {
             } == "* [ ] Tea\n* [x] Coffee [n:: 1.10]\n")
     }
 
+    /// The byte order mark stays first: it is no part of the first item's lines, which move.
+    @Test(
+        "a checklist that starts with a byte order mark keeps it first when its first item moves",
+        arguments: [
+            ("- [x] a\n- [ ] b\n", "- [x] b\n- [ ] a\n"),
+            ("- [ ] a\n- [ ] b\n", "- [ ] b\n- [ ] a\n"),
+            ("- [x] a\n  note\n- [ ] a\n  - [ ] z\n  - [ ] b\n", "- [x] a\n  - [ ] b\n- [x] a\n  - [x] z\n"),
+            ("- [ ] a\n- [ ] b", "- [ ] new\n- [ ] b\n- [ ] a\n"),
+        ])
+    func byteOrderMark(file: String, checklist: String) throws {
+        let expected = try MarkdownSource(text: checklist, path: "n.md").list()
+        // The document's update, and a checklist file written into another.
+        #expect(try updated("\u{FEFF}" + file) { $0 = expected }.unicodeScalars.first == "\u{FEFF}")
+        let directory = try TemporaryDirectory()
+        let (old, new) = (directory.path("old.md"), directory.path("new.md"))
+        try ("\u{FEFF}" + file).write(toFile: old, atomically: false, encoding: .utf8)
+        try checklist.write(toFile: new, atomically: false, encoding: .utf8)
+        try MarkdownFormat().update(Input(file: old), withChecklist: Input(file: new)).commit()
+        let bytes = Array(try Data(contentsOf: URL(fileURLWithPath: old)))
+        #expect(bytes.starts(with: [0xEF, 0xBB, 0xBF]) && !bytes.dropFirst(3).contains(0xEF), "\(bytes)")
+        #expect(try TodoDocument(contentsOf: URL(fileURLWithPath: old)).list.items == expected.items)
+    }
+
     @Test("metadata changes rewrite only the front matter", .needsYAML)
     func metadata() throws {
         #expect(
