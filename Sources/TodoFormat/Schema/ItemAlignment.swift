@@ -132,12 +132,14 @@ struct ItemAlignment {
             }
             previous = anchor
         }
-        // Left over on both sides with a name no other leftover at that depth has: an item
-        // that moved and changed (checked, a field set), which then keeps its lines (its
+        // Left over on both sides with a name no other leftover has: an item that moved (to
+        // any depth) and changed (checked, a field set), which then keeps its lines (its
         // comments, its quoting) instead of being written anew.
         var leftNew = new.indices.filter { source[$0] == nil }
         var leftOld = old.indices.filter { !kept[$0] }
-        if !leftNew.isEmpty && !leftOld.isEmpty { pairByName(&leftNew, &leftOld, new: new, old: old) }
+        if !leftNew.isEmpty && !leftOld.isEmpty {
+            pairByName(&leftNew, &leftOld, new: new, old: old, atAnyDepth: true)
+        }
         for i in new.indices {
             if let o = source[i] { unchanged[i] = old[o] == new[i] }
         }
@@ -146,11 +148,15 @@ struct ItemAlignment {
 
 extension ItemAlignment {
     /// Pairs the new items `news` with the old items `olds` (indexes of `new` and `old`)
-    /// whose name, at their depth, no other of them has on either side, and takes the pairs
-    /// out of both.
-    fileprivate mutating func pairByName(_ news: inout [Int], _ olds: inout [Int], new: [Entry], old: [Entry]) {
+    /// whose name, at their depth (or `atAnyDepth`, at any), no other of them has on either
+    /// side, and takes the pairs out of both.
+    fileprivate mutating func pairByName(
+        _ news: inout [Int], _ olds: inout [Int], new: [Entry], old: [Entry], atAnyDepth: Bool = false
+    ) {
         guard !news.isEmpty, !olds.isEmpty else { return }
-        func key(_ entry: Entry) -> Entry { Entry(TodoItem(name: entry.item.name), depth: entry.depth) }
+        func key(_ entry: Entry) -> Entry {
+            Entry(TodoItem(name: entry.item.name), depth: atAnyDepth ? 0 : entry.depth)
+        }
         var oldByName: [Entry: (index: Int, count: Int)] = [:]
         for o in olds { oldByName[key(old[o]), default: (o, 0)].count += 1 }
         var newByName: [Entry: (index: Int, count: Int)] = [:]

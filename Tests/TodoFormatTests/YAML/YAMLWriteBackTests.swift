@@ -557,6 +557,13 @@ struct YAMLWriteBackTests {
             toFile: path, atomically: false, encoding: .utf8)
         try Self.write("- [ ] a\n- [ ] new\n- [ ] b [prio:: 2]\n- [ ] c\n", into: path)
         #expect(try Self.text(path) == "- name: a\n- name: new\n- name: b\n  # about b\n  prio: 2\n- name: c\n")
+        // An item that moved under another and changed keeps its lines too.
+        try "- name: a\n  checked: false\n  k: 1  # about k\n- name: b\n  checked: false\n".write(
+            toFile: path, atomically: false, encoding: .utf8)
+        try Self.write("- [x] b\n  - [x] a [k:: 1]\n", into: path)
+        #expect(
+            try Self.text(path)
+                == "- name: b\n  checked: true\n  children:\n  - name: a\n    checked: true\n    k: 1  # about k\n")
         // The new item keeps its fields in its order, also where the file has one of them.
         try "- name: b\n  checked: false\n  zz: 2\n".write(toFile: path, atomically: false, encoding: .utf8)
         try Self.write("- [ ] new [est:: 8] [zz:: 1]\n- [x] b [zz:: 2]\n", into: path)
