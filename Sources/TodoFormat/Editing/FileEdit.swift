@@ -103,8 +103,15 @@ public struct FileEdit: Sendable {
     }
 
     private func editChecklist(_ path: String, fingerprint: FileFingerprint) throws -> Result {
-        // The document's text is edited in place: only a dry run keeps the text as it was.
-        var edited = EditedDocument(document: try TodoDocument(contentsOf: file))
+        // The document's text is edited in place: only a dry run keeps the text as it was. A
+        // byte order mark is no part of the first line (whose lines a moved item takes
+        // along): the edits are made on the text without it, which then gets it back.
+        var loaded = try TodoDocument(contentsOf: file)
+        let mark = loaded.text.unicodeScalars.first == "\u{FEFF}" ? "\u{FEFF}" : ""
+        if !mark.isEmpty {
+            loaded = try TodoDocument(parsing: String(loaded.text.unicodeScalars.dropFirst()), path: path)
+        }
+        var edited = EditedDocument(document: loaded)
         let old = dryRun ? edited.document.text : ""
         for edit in edits { try edit.apply(to: &edited, file: path) }
         let document = edited.document
@@ -112,13 +119,13 @@ public struct FileEdit: Sendable {
         guard edited.changed, !dryRun || document.text != old else { return result }
         result.changed = true
         if dryRun {
-            result.changes = UnifiedDiff.text(old: old, new: document.text, name: path)
+            result.changes = UnifiedDiff.text(old: mark + old, new: mark + document.text, name: path)
             return result
         }
         let output = try Output.file(path)
         do {
             var sink = output.makeSink()
-            TodoDocumentEdit(text: document.text).write(to: &sink)
+            TodoDocumentEdit(text: mark + document.text).write(to: &sink)
             _ = try sink.finish(path: output.name)
             beforeCommit?()
             try fingerprint.check(path)

@@ -25,6 +25,26 @@ struct FileEditTests {
         #expect(try edit.run().changed)
     }
 
+    /// The byte order mark stays first: the first item's lines, which move, do not take it.
+    @Test(
+        "a checklist that starts with a byte order mark keeps it first when its first item moves",
+        arguments: [
+            (Edit.move(.position([2]), to: [1]), "- [ ] b\n- [ ] a\n"),
+            (Edit.move(.position([1]), to: [2]), "- [ ] b\n- [ ] a\n"),
+            (Edit.add(name: "new", under: nil, at: [1]), "- [ ] new\n- [ ] a\n- [ ] b\n"),
+            (Edit.remove([.position([1])]), "- [ ] b\n"),
+            (Edit.move(.position([1]), to: [1, 1]), "- [ ] b\n  - [ ] a\n"),
+        ])
+    func byteOrderMark(edit: Edit, expected: String) throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("todofmt-edit-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let file = folder.appendingPathComponent("list.md")
+        try "\u{FEFF}- [ ] a\n- [ ] b\n".write(to: file, atomically: false, encoding: .utf8)
+        #expect(try FileEdit(file: file, edits: [edit]).run().changed)
+        #expect(Array(try Data(contentsOf: file)) == [0xEF, 0xBB, 0xBF] + Array(expected.utf8))
+    }
+
     @Test("a unified diff sets aside the lines both texts share")
     func diff() {
         let old = (1...10).map { "line \($0)\n" }.joined()
