@@ -523,6 +523,16 @@ struct TextListPatcher<Syntax: TextListSyntax> {
             }
             previous = here
         }
+        // An element moved to the end keeps the comments of the gap that followed it (a gap
+        // goes with the element before it, and none follows this one now).
+        if let p = previous, p + 1 < oldElements.count, !writtenGaps.contains(p) {
+            let range = oldElements[p].upperBound..<oldElements[p + 1].lowerBound
+            if bytes[range].contains(where: { ![32, 9, 10, 13, 44].contains($0) }) {
+                var end = range.upperBound
+                while end > range.lowerBound && [32, 9, 10, 13].contains(bytes[end - 1]) { end -= 1 }
+                sink.write(slice(range.lowerBound..<end))
+            }
+        }
         if let old, let inside = old.inside {
             if let last = oldElements.last {
                 sink.write(slice(last.upperBound..<inside.upperBound))

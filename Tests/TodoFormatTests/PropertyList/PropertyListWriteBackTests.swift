@@ -369,6 +369,24 @@ struct PropertyListWriteBackTests {
         #expect(try String(contentsOfFile: path, encoding: .utf8) == head + members + tail)
     }
 
+    /// The gap after an item goes with it; an item moved to the end (with no gap after it
+    /// now) keeps the comment that followed it.
+    @Test("an XML item moved to the end keeps the comment after it")
+    func commentAfterItemMovedToEnd() throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.path("e.plist")
+        let item = { (name: String) in "\t<dict>\n\t\t<key>name</key>\n\t\t<string>\(name)</string>\n\t</dict>\n" }
+        let head = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<plist version=\"1.0\">\n<array>\n"
+        let tail = "</array>\n</plist>\n"
+        try (head + item("a") + "\t<!-- c1 -->\n" + item("b") + "\t<!-- after b -->\n" + item("c") + tail).write(
+            toFile: path, atomically: false, encoding: .utf8)
+        try Self.write("- [ ] c\n- [ ] a\n- [ ] new\n- [x] b\n", into: path)
+        let text = try String(contentsOfFile: path, encoding: .utf8)
+        #expect(text.components(separatedBy: "<!-- after b -->").count == 2, "\(text)")
+        #expect(text.components(separatedBy: "<!-- c1 -->").count == 2, "\(text)")
+        #expect(try TodoList(contentsOf: URL(fileURLWithPath: path)).items.map(\.name) == ["c", "a", "new", "b"])
+    }
+
     @Test("a field key XML cannot hold, written into an existing file, warns; --strict refuses it")
     func forbiddenKeyIntoExisting() throws {
         let directory = try TemporaryDirectory()
