@@ -190,7 +190,8 @@ final class YAMLSpanReader {
         let inside: Range<Int>
         let firstEntry = min(keySpans.first?.lowerBound ?? .max, merges.first?.span.lowerBound ?? .max)
         if first.isFlow {
-            span = start..<(close + 1)
+            // In a block list a flow item's line goes on to its comment, as a block item's does.
+            span = start..<(dashColumn.map { extendedOverComments(close + 1, dashColumn: $0) } ?? close + 1)
             inside = (start + 1)..<close
         } else {
             let lastEnd = max(valueSpans.last?.upperBound ?? start, merges.last?.span.upperBound ?? start)

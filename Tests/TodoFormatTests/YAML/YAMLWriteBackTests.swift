@@ -588,6 +588,17 @@ struct YAMLWriteBackTests {
                 == Array("\u{FEFF}- name: a\n  checked: true\n  note: x\n- name: b\n  checked: false\n".utf8))
     }
 
+    /// An item in flow style in a block list owns the comment on its line, as a block item does.
+    @Test("a flow item's comment on its line moves with it")
+    func flowItemComment() throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.path("f.yaml")
+        try "- {name: a, checked: false}  # ca\n- {name: b, checked: false}  # cb\n".write(
+            toFile: path, atomically: false, encoding: .utf8)
+        try Self.write("- [ ] b\n- [x] a\n", into: path)
+        #expect(try Self.text(path) == "- {name: b, checked: false}  # cb\n- {name: a, checked: true}  # ca\n")
+    }
+
     @Test("order keys are renumbered; ids continue")
     func order() throws {
         let directory = try TemporaryDirectory()
