@@ -104,13 +104,8 @@ public struct FileEdit: Sendable {
 
     private func editChecklist(_ path: String, fingerprint: FileFingerprint) throws -> Result {
         // The document's text is edited in place: only a dry run keeps the text as it was. A
-        // byte order mark is no part of the first line (whose lines a moved item takes
-        // along): the edits are made on the text without it, which then gets it back.
-        var loaded = try TodoDocument(contentsOf: file)
-        let mark = loaded.text.unicodeScalars.first == "\u{FEFF}" ? "\u{FEFF}" : ""
-        if !mark.isEmpty {
-            loaded = try TodoDocument(parsing: String(loaded.text.unicodeScalars.dropFirst()), path: path)
-        }
+        // byte order mark goes back on the text after (`withoutByteOrderMark`).
+        let (mark, loaded) = try TodoDocument(contentsOf: file).withoutByteOrderMark()
         var edited = EditedDocument(document: loaded)
         let old = dryRun ? edited.document.text : ""
         for edit in edits { try edit.apply(to: &edited, file: path) }

@@ -18,18 +18,23 @@ extension TodoDocument {
             self = try TodoDocument(parsing: updated, path: path)
             return
         }
-        // A byte order mark is no part of the first line (whose lines an item that moves takes
-        // along): the update is made on the text without it, which then gets it back.
-        if text.unicodeScalars.first == "\u{FEFF}" {
-            var bare = try TodoDocument(parsing: String(text.unicodeScalars.dropFirst()), path: path)
+        if case (let mark, var bare) = try withoutByteOrderMark(), !mark.isEmpty {
             try bare.update(with: list)
-            self = try TodoDocument(parsing: "\u{FEFF}" + bare.text, path: path)
+            self = try TodoDocument(parsing: mark + bare.text, path: path)
             return
         }
         let new = ItemAlignment.entries(of: list.items)
         let document = try TodoDocument(parsing: spliced(with: list, entries: new), path: path)
         try document.verify(reads: new[...], from: 0, section: nil)
         self = document
+    }
+
+    /// The document without its byte order mark, and the mark (empty where there is none). The
+    /// mark is no part of the first line, whose lines an item that moves takes along: an
+    /// update or an edit is made on the document without it, whose text then gets it back.
+    func withoutByteOrderMark() throws -> (mark: String, document: TodoDocument) {
+        guard text.unicodeScalars.first == "\u{FEFF}" else { return ("", self) }
+        return ("\u{FEFF}", try TodoDocument(parsing: String(text.unicodeScalars.dropFirst()), path: path))
     }
 
     /// The text with `list` written in (not yet checked); the text ends with a line ending.

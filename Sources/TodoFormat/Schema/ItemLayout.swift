@@ -168,18 +168,21 @@ struct ItemLayout: Hashable, Sendable {
             // Keys the file knows in its order; new ones after them, in todofmt's order. The
             // fields keep their own order in the places the sort gives them: an item reads
             // back with its fields in order.
-            let order = keyOrderByName[item.name] ?? keyOrder
-            let ranked = entries.enumerated().map {
-                (rank: order[$0.element.key] ?? 1_000_000 + $0.offset, offset: $0.offset)
-            }.sorted { $0.rank < $1.rank }
-            var nextField = fields.lowerBound
-            entries = ranked.map { entry in
-                guard fields.contains(entry.offset) else { return entries[entry.offset] }
-                defer { nextField += 1 }
-                return entries[nextField]
-            }
+            entries = Self.ordered(entries, by: keyOrderByName[item.name] ?? keyOrder, keepingInOrder: fields.contains)
         }
         return entries
+    }
+
+    /// `entries` in the order `order` ranks their keys, those it does not know after, as they
+    /// come; the entries `keepingInOrder` picks (by index) stay in their own order in the
+    /// places the sort gives them, so that an item's fields read back in their order.
+    static func ordered(
+        _ entries: [OutputEntry], by order: [String: Int], keepingInOrder keeps: (Int) -> Bool
+    ) -> [OutputEntry] {
+        let ranked = entries.indices.map { (rank: order[entries[$0].key] ?? 1_000_000 + $0, offset: $0) }
+            .sorted { $0.rank < $1.rank }
+        var kept = entries.indices.lazy.filter(keeps).makeIterator()
+        return ranked.map { keeps($0.offset) ? entries[kept.next()!] : entries[$0.offset] }
     }
 
     /// Whether an item written with `entries(of:)` reads back with its status (and its

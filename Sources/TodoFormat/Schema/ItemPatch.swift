@@ -87,6 +87,14 @@ enum MemberEdit {
 }
 
 enum ItemPatch {
+    /// The members `edits` remove, by key: where the edits put such a key in again, the
+    /// member moved (and its comments go with it).
+    static func removedMembers(_ edits: [MemberEdit], _ members: [ItemMember]) -> [String: Int] {
+        var removed: [String: Int] = [:]
+        for case .remove(let i) in edits { removed[members[i].key] = i }
+        return removed
+    }
+
     /// The edits that turn `old` (read from `members`) into `new`. `childrenChanged` says
     /// whether the children must be written again; `now` stamps a completion date.
     static func edits(

@@ -627,10 +627,7 @@ struct TextListPatcher<Syntax: TextListSyntax> {
             return sawComment ? Array(gap) : nil
         }
         // Old members that the edits remove and put in again elsewhere (a moved key), by key.
-        var moved: [String: Int] = [:]
-        for edit in edits {
-            if case .remove(let i) = edit { moved[old.members[i].key] = i }
-        }
+        let moved = ItemPatch.removedMembers(edits, old.members)
         sink.write(slice(old.span.lowerBound..<old.inside.lowerBound))
         var previous: Int? = nil
         var first = true

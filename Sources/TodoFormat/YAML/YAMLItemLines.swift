@@ -70,9 +70,13 @@ enum YAMLItemLines {
     }
 
     private static func find(_ byte: UInt8, in bytes: UnsafeBufferPointer<UInt8>, from start: Int) -> Int? {
-        guard start < bytes.count, let found = memchr(bytes.baseAddress! + start, Int32(byte), bytes.count - start)
-        else { return nil }
-        return bytes.baseAddress!.distance(to: found.assumingMemoryBound(to: UInt8.self))
+        find(byte, in: bytes.baseAddress!, from: start, to: bytes.count)
+    }
+
+    /// Where `byte` first stands in `base[start..<end]`.
+    fileprivate static func find(_ byte: UInt8, in base: UnsafePointer<UInt8>, from start: Int, to end: Int) -> Int? {
+        guard start < end, let found = memchr(base + start, Int32(byte), end - start) else { return nil }
+        return base.distance(to: found.assumingMemoryBound(to: UInt8.self))
     }
 
     /// One line's bytes up to `end` (its line break left out).
@@ -213,8 +217,7 @@ enum YAMLItemLines {
         }
 
         private func find(_ byte: UInt8, from i: Int) -> Int? {
-            guard i < end, let found = memchr(base + i, Int32(byte), end - i) else { return nil }
-            return base.distance(to: found.assumingMemoryBound(to: UInt8.self))
+            YAMLItemLines.find(byte, in: base, from: i, to: end)
         }
     }
 }

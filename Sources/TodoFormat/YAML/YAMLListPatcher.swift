@@ -1051,10 +1051,7 @@ struct YAMLListPatcher {
         // under its old entry): a gap whose comments were not written goes there at the end.
         var keyAt: [Int: Int] = [:]
         var valueEnd: [Int: Int] = [:]
-        var moved: [String: Int] = [:]
-        for edit in edits {
-            if case .remove(let i) = edit { moved[old.members[i].key] = entryIndex(ofMember: i) }
-        }
+        let moved = ItemPatch.removedMembers(edits, old.members).mapValues(entryIndex)
         func write(_ index: Int?, entry: Int? = nil, _ body: (inout [UInt8]) throws -> Void) rethrows {
             // The first key written starts where the item's first key started.
             if !first { out += gap(after: previous, before: index) }
@@ -1182,8 +1179,7 @@ struct YAMLListPatcher {
             // the comment lines stay last.
             let lastKey = entries.count - 1
             let afterLast = tail.firstIndex(of: 10) ?? tail.count
-            if lastKey >= 0, previous != lastKey, afterLast > 0, Self.isComment(tail[..<afterLast].filter { $0 != 13 })
-            {
+            if lastKey >= 0, previous != lastKey, Self.isComment(tail[..<afterLast]) {
                 if valueEnd[lastKey] != nil { unwritten.append(lastKey) }
                 tail = UnsafeBufferPointer(rebasing: tail[afterLast...])
             }
@@ -1292,7 +1288,7 @@ struct YAMLListPatcher {
     private mutating func emitFresh(
         _ item: TodoItem, _ children: [Placement]?, at: ItemAt, flow: Bool, dashColumn: Int, to out: inout [UInt8]
     ) throws {
-        let given = Set(item.fields.map(\.key))
+        let ownFields = Set(item.fields.map(\.key))
         let item = layout.completing(item, nextID: &nextID, now: now)
         let plan = self.plan
         for (kind, message) in layout.newItemWarnings(for: item, listName: "the list") {
@@ -1309,16 +1305,9 @@ struct YAMLListPatcher {
             let roleKeys =
                 [keys.name, keys.status, keys.section, keys.fields, keys.children, keys.addedChecked]
                 + (keys.checked.map { [$0] } ?? [])
-            let isOwnField = { (key: String) in given.contains(key) && !roleKeys.contains(key) }
-            let fields = entries.filter { isOwnField($0.key) }
-            entries = entries.enumerated().sorted { a, b in
-                (style.keyOrder[a.element.key] ?? 1_000_000 + a.offset)
-                    < (style.keyOrder[b.element.key] ?? 1_000_000 + b.offset)
-            }.map(\.element)
-            var next = 0
-            for i in entries.indices where isOwnField(entries[i].key) {
-                entries[i] = fields[next]
-                next += 1
+            let given = entries
+            entries = ItemLayout.ordered(given, by: style.keyOrder) { i in
+                ownFields.contains(given[i].key) && !roleKeys.contains(given[i].key)
             }
         }
         if item.status == .open {

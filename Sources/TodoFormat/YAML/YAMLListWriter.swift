@@ -69,16 +69,9 @@ struct YAMLListWriter: ListWriter {
     {
         text.truncate(to: 0)
         for field in item.fields {
-            guard !nests(field.key, hasChildren: !item.children.isEmpty) else { return false }
-            text.write(upTo: 2 * depth + 2) { start in
-                var pen = BytePen(at: start)
-                pen.spaces(2 * depth + 2)
-                return start.distance(to: pen.at)
-            }
-            guard writeKey(field.key) else { return false }
-            text.write(static: ": ")
-            guard Self.write(field.value, to: &text) else { return false }
-            text.write(byte: 10)
+            guard !nests(field.key, hasChildren: !item.children.isEmpty),
+                writeLine(field.key, field.value, depth: depth, first: false)
+            else { return false }
         }
         guard writeStandard(name: name, status: item.status, section: item.section, depth: depth) else { return false }
         text.withBytes { sink.write($0) }
@@ -224,18 +217,25 @@ struct YAMLListWriter: ListWriter {
         var first = true
         for entry in entries {
             guard case .value(let value) = entry.value else { continue }  // children follow as items
-            text.write(upTo: 2 * depth + 16) { start in
-                var pen = BytePen(at: start)
-                pen.spaces(2 * depth)
-                pen.put(first ? "- " : "  ")
-                return start.distance(to: pen.at)
-            }
+            guard writeLine(entry.key, value, depth: depth, first: first) else { return false }
             first = false
-            guard writeKey(entry.key) else { return false }
-            text.write(static: ": ")
-            guard Self.write(value, to: &text) else { return false }
-            text.write(byte: 10)
         }
+        return true
+    }
+
+    /// A key and its value on a line of their own into `text`, at `depth` after a dash (an
+    /// item's first key) or two spaces; false where the emitter must write them.
+    private mutating func writeLine(_ key: String, _ value: FieldValue, depth: Int, first: Bool) -> Bool {
+        text.write(upTo: 2 * depth + 2) { start in
+            var pen = BytePen(at: start)
+            pen.spaces(2 * depth)
+            pen.put(first ? "- " : "  ")
+            return start.distance(to: pen.at)
+        }
+        guard writeKey(key) else { return false }
+        text.write(static: ": ")
+        guard Self.write(value, to: &text) else { return false }
+        text.write(byte: 10)
         return true
     }
 

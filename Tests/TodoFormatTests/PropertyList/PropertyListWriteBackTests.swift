@@ -321,13 +321,18 @@ struct PropertyListWriteBackTests {
         #expect(try TodoList(contentsOf: .file(path)).items.map(\.name) == ["Milk", "Tea"])
     }
 
+    /// An XML item of one name, and the text around a list of them, as the tests lay them out.
+    static func xmlItem(_ name: String) -> String {
+        "\t<dict>\n\t\t<key>name</key>\n\t\t<string>\(name)</string>\n\t</dict>\n"
+    }
+    static let xmlHead = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<plist version=\"1.0\">\n<array>\n"
+    static let xmlTail = "</array>\n</plist>\n"
+
     @Test("a comment between two XML items is written once when an item is put in between")
     func commentWrittenOnce() throws {
         let directory = try TemporaryDirectory()
         let path = directory.path("c.plist")
-        let item = { (name: String) in "\t<dict>\n\t\t<key>name</key>\n\t\t<string>\(name)</string>\n\t</dict>\n" }
-        let head = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<plist version=\"1.0\">\n<array>\n"
-        let tail = "</array>\n</plist>\n"
+        let (item, head, tail) = (Self.xmlItem, Self.xmlHead, Self.xmlTail)
         try (head + item("a") + "\t<!-- about b -->\n" + item("b") + tail).write(
             toFile: path, atomically: false, encoding: .utf8)
         try Self.write("- [ ] a\n- [ ] new\n- [ ] b\n", into: path)
@@ -375,9 +380,7 @@ struct PropertyListWriteBackTests {
     func commentAfterItemMovedToEnd() throws {
         let directory = try TemporaryDirectory()
         let path = directory.path("e.plist")
-        let item = { (name: String) in "\t<dict>\n\t\t<key>name</key>\n\t\t<string>\(name)</string>\n\t</dict>\n" }
-        let head = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<plist version=\"1.0\">\n<array>\n"
-        let tail = "</array>\n</plist>\n"
+        let (item, head, tail) = (Self.xmlItem, Self.xmlHead, Self.xmlTail)
         try (head + item("a") + "\t<!-- c1 -->\n" + item("b") + "\t<!-- after b -->\n" + item("c") + tail).write(
             toFile: path, atomically: false, encoding: .utf8)
         try Self.write("- [ ] c\n- [ ] a\n- [ ] new\n- [x] b\n", into: path)
