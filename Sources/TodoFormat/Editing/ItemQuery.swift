@@ -761,7 +761,7 @@ public struct ItemQuery: Sendable {
                     let nameKey = packed > 0 && columns[packed - 1] == nil ? packed - 1 : nil
                     // By the packed keys, then in document order; then each run of equal
                     // packed keys (a few items), if they do not hold every key, key by key.
-                    keys.sort { $0.isBefore($1) }
+                    keys.withUnsafeMutableBufferPointer { PackedKey.sort($0) }
                     guard !complete else { return keys }
                     // (One closure for every run, and the runs sorted in place: a closure made
                     // in the loop would copy `self` for each run, a slice's sort the run.)
@@ -800,7 +800,7 @@ public struct ItemQuery: Sendable {
                             if end - start > 1 {
                                 var run = UnsafeMutableBufferPointer(rebasing: keys[start..<end])
                                 if nameKey != nil, run.count > 8, repack(run, from: offset) {
-                                    run.sort { $0.isBefore($1) }
+                                    PackedKey.sort(run)
                                     sortRuns(run, nameFrom: offset + PackedKey.size)
                                 } else {
                                     run.sort(by: isBeforeInRun)
@@ -863,6 +863,105 @@ public struct ItemQuery: Sendable {
                 if middle != other.middle { return middle < other.middle }
                 if low != other.low { return low < other.low }
                 return index < other.index
+            }
+
+            /// Byte `byte` of the packed keys (0 the most significant).
+            @inline(__always)
+            private func digit(_ byte: Int) -> Int {
+                let word = byte < 8 ? high : byte < 16 ? middle : UInt64(low) << 32
+                return Int(truncatingIfNeeded: word >> UInt64(56 - 8 * (byte & 7))) & 0xFF
+            }
+
+            /// Sorts `keys`, which are in document order, as `isBefore` orders them.
+            ///
+            /// A radix sort, most significant byte first, that keeps the order of equal
+            /// bytes: at a million items it runs faster than the standard library's merge
+            /// sort, whose twenty levels each compare and move every key. The bytes that all
+            /// of a bucket's keys share (a field most items lack, a name's common start) are
+            /// skipped in one pass; buckets of a few keys are sorted by insertion.
+            static func sort(_ keys: UnsafeMutableBufferPointer<PackedKey>) {
+                guard keys.count > 32 else { return insertionSort(keys) }
+                let scratch = UnsafeMutableBufferPointer<PackedKey>.allocate(capacity: keys.count)
+                defer { scratch.deallocate() }
+                withUnsafeTemporaryAllocation(of: Int.self, capacity: 256 * size) { table in
+                    sort(
+                        keys.baseAddress!, count: keys.count, other: scratch.baseAddress!, intoOther: false,
+                        table: table.baseAddress!)
+                }
+            }
+
+            /// Sorts the `count` keys at `keys`, which are in document order where their bytes
+            /// are equal, into `other` (as many) if `intoOther`, else in place; either may be
+            /// overwritten. `table` holds 256 counts for each byte: a bucket's keys share more
+            /// bytes than the keys it was split from, so each level has its own.
+            ///
+            /// A level moves the keys from one buffer into the other by their byte, and its
+            /// buckets are sorted from there: into the first buffer again where the keys are
+            /// to end in it. (Moving them back at every level was a sixth of the sort's time.)
+            private static func sort(
+                _ keys: UnsafeMutablePointer<PackedKey>, count: Int, other: UnsafeMutablePointer<PackedKey>,
+                intoOther: Bool, table: UnsafeMutablePointer<Int>
+            ) {
+                guard count > 32 else {
+                    insertionSort(UnsafeMutableBufferPointer(start: keys, count: count))
+                    if intoOther { other.update(from: keys, count: count) }
+                    return
+                }
+                // The bytes that every key shares, skipped in one pass.
+                let first = keys[0]
+                var (high, middle, low): (UInt64, UInt64, UInt32) = (0, 0, 0)
+                for i in 0..<count {
+                    high |= keys[i].high ^ first.high
+                    middle |= keys[i].middle ^ first.middle
+                    low |= keys[i].low ^ first.low
+                }
+                let byte =
+                    high != 0
+                    ? high.leadingZeroBitCount / 8
+                    : middle != 0 ? 8 + middle.leadingZeroBitCount / 8 : 16 + low.leadingZeroBitCount / 8
+                guard byte < size else {
+                    // Every byte is equal: the keys are in document order.
+                    if intoOther { other.update(from: keys, count: count) }
+                    return
+                }
+                let counts = table + 256 * byte
+                counts.initialize(repeating: 0, count: 256)
+                for i in 0..<count { counts[keys[i].digit(byte)] += 1 }
+                var at = 0
+                for d in 0..<256 {
+                    let n = counts[d]
+                    counts[d] = at
+                    at += n
+                }
+                for i in 0..<count {
+                    let d = keys[i].digit(byte)
+                    (other + counts[d]).initialize(to: keys[i])
+                    counts[d] += 1
+                }
+                // `counts[d]` is now where bucket `d` ends; the keys are in `other`.
+                var start = 0
+                for d in 0..<256 where counts[d] > start {
+                    let end = counts[d]
+                    if end - start > 1 {
+                        sort(
+                            other + start, count: end - start, other: keys + start, intoOther: !intoOther, table: table)
+                    } else if !intoOther {
+                        keys[start] = other[start]
+                    }
+                    start = end
+                }
+            }
+
+            private static func insertionSort(_ keys: UnsafeMutableBufferPointer<PackedKey>) {
+                for i in keys.indices.dropFirst() {
+                    let key = keys[i]
+                    var j = i
+                    while j > 0, key.isBefore(keys[j - 1]) {
+                        keys[j] = keys[j - 1]
+                        j -= 1
+                    }
+                    keys[j] = key
+                }
             }
         }
 
