@@ -22,26 +22,32 @@ struct StreamedUpdate<Syntax: TextListSyntax> {
         self.marker = LineMarker(bytes: marker, itemOffset: itemOffset)
     }
 
-    /// Writes into the file at `path` (named `name` in messages; its bytes `old`, of which
-    /// `patcher` has the list) the list that `read` hands to `writer`, a new file's writer
-    /// into the sink it is given. Nil, with nothing written and `read` perhaps called,
-    /// where this does not apply (the caller builds the list and calls the whole-list
-    /// write): the output differs before the file's first item, two items have one identity
-    /// (the whole-list write reports them), a value the format cannot hold (the whole-list
-    /// write warns of it only in the items it writes), the file is not well formed after the
-    /// difference, or the patcher needs the whole list (`write(replacingElements:…)`).
+    /// Writes into the file at `path` (named `name` in messages; its bytes `old`) the list
+    /// that `read` hands to `writer`, a new file's writer into the sink it is given; `patcher`
+    /// makes the file's patcher, which learns the layout from the file's first items, and is
+    /// called only when the list is not the file's very bytes (a list written back unchanged
+    /// needs no layout: a fifth of such a write was reading a thousand items to learn it).
+    /// Nil, with nothing written and `read` perhaps called, where this does not apply (the
+    /// caller builds the list and calls the whole-list write): the output differs before the
+    /// file's first item, two items have one identity (the whole-list write reports them;
+    /// any key named as identities are counts, since the file's is not yet known), a value
+    /// the format cannot hold (the whole-list write warns of it only in the items it writes),
+    /// the file has no patcher or its items an order of their own, the file is not well
+    /// formed after the difference, or the patcher needs the whole list
+    /// (`write(replacingElements:…)`).
     func write(
-        into path: String, name: String, old: UnsafeBufferPointer<UInt8>, patcher: inout TextListPatcher<Syntax>,
-        format: DocumentFormat, schema: ItemSchema, writer: (ByteSink) -> any ListWriter,
-        read: (inout any ListWriter) throws -> Void
+        into path: String, name: String, old: UnsafeBufferPointer<UInt8>,
+        patcher makePatcher: () throws -> TextListPatcher<Syntax>?, format: DocumentFormat, schema: ItemSchema,
+        writer: (ByteSink) -> any ListWriter, read: (inout any ListWriter) throws -> Void
     ) throws -> PendingWrite? {
-        guard !patcher.layout.hasOrder,
+        guard !Self.firstItemHasOrder(old, marker: marker, name: name, schema: schema),
             let (written, comparison) = try ComparedWriter.compare(
-                old, format: format, writer: writer, identityKey: patcher.layout.identityKey,
+                old, format: format, writer: writer, identities: .named,
                 keepsItems: { marker.lastStart(before: $0, in: old) != nil }, read: read)
         else { return nil }
         if comparison.isSame { return .unchanged(written.warnings) }
-        guard let start = marker.lastStart(before: comparison.matched, in: old),
+        guard var patcher = try makePatcher(), !patcher.layout.hasOrder,
+            let start = marker.lastStart(before: comparison.matched, in: old),
             let (spans, runEnd) = run(from: start, of: comparison, syntax: patcher.syntax)
         else { return nil }
         let run = comparison.output(start..<runEnd)
@@ -53,6 +59,30 @@ struct StreamedUpdate<Syntax: TextListSyntax> {
                 replacingElements: spans, with: items, itemsBefore: { marker.starts(in: old, before: start).count },
                 to: &sink
             ).map { written.warnings + $0 }
+        }
+    }
+
+    /// Whether the file's first top-level item has a value of the order role (`position`,
+    /// `sortOrder`): the file's items then keep an order of their own, which a new file's
+    /// writer does not write, so the streamed update does not apply. (The patcher learns it
+    /// from the first thousand items; the first tells it without reading them, before the
+    /// list is compared.)
+    private static func firstItemHasOrder(
+        _ old: UnsafeBufferPointer<UInt8>, marker: LineMarker, name: String, schema: ItemSchema
+    ) -> Bool {
+        let head = UnsafeBufferPointer(rebasing: old.prefix(1 << 16))
+        guard let first = marker.starts(in: head, before: head.count, limit: 1).first else { return false }
+        var arrayIDs = 0
+        guard
+            let item = try? Syntax(bytes: old, path: name, schema: schema).readItem(
+                at: first, depth: 0, arrayIDs: &arrayIDs)
+        else { return false }
+        return item.fields.contains { field in
+            guard schema.role(of: field.key) == .order else { return false }
+            switch field.value {
+            case .integer, .double: return true
+            default: return false
+            }
         }
     }
 
@@ -113,18 +143,48 @@ struct ComparedWriter: ListWriter {
     /// Whether the file's bytes up to the first difference hold the start of an item.
     private let keepsItems: (Int) -> Bool
     private var checked = false
-    private let identityKey: String?
-    private var identities: Set<FieldValue> = []
+    private let identities: Identities
+    /// The identities met so far, by key.
+    private var seen: [String: Set<FieldValue>] = [:]
+
+    /// Which of the list's fields are the items' identities, that no two items may share.
+    enum Identities {
+        /// None: nothing is checked.
+        case none
+        /// Any key named as identities are (`id`, `uuid`, `guid`, as the layout learns
+        /// them): the file's identity key is learned after the comparison, so two items
+        /// sharing a value under any of these give up, for the whole-list write to tell.
+        case named
+    }
 
     /// `keepsItems(offset)` says whether the first `offset` bytes of the file hold the start
-    /// of one of its items; `identityKey` is the key of the file's items' identities.
+    /// of one of its items; `identities` says which fields are the items' identities.
     init(
-        base: any ListWriter, comparison: ByteComparison, identityKey: String?, keepsItems: @escaping (Int) -> Bool
+        base: any ListWriter, comparison: ByteComparison, identities: Identities, keepsItems: @escaping (Int) -> Bool
     ) {
         self.base = base
         self.comparison = comparison
-        self.identityKey = identityKey
+        self.identities = identities
         self.keepsItems = keepsItems
+    }
+
+    /// Gives up where `item` shares an identity with an item before it.
+    private mutating func checkIdentity(of item: TodoItem) throws {
+        guard case .named = identities else { return }
+        for field in item.fields where Self.isNamedAsIdentity(field.key) { try note(field.value, under: field.key) }
+    }
+
+    /// Whether `key` is named as identities are (`id`, `uuid`, `guid`, in any case, with
+    /// `_` or `-` anywhere). Each ends in `d`, which most keys do not: those are told without
+    /// normalizing them.
+    private static func isNamedAsIdentity(_ key: String) -> Bool {
+        let last = key.utf8.last { $0 != UInt8(ascii: "_") && $0 != UInt8(ascii: "-") }
+        guard last == UInt8(ascii: "d") || last == UInt8(ascii: "D") else { return false }
+        return ItemLayout.Learner.identityKeys.contains(ItemSchema.normalizedKey(key))
+    }
+
+    private mutating func note(_ value: FieldValue, under key: String) throws {
+        if value != .null, !seen[key, default: []].insert(value).inserted { throw GivenUp() }
     }
 
     /// Gives up once the output has differed before the file's first item.
@@ -137,11 +197,7 @@ struct ComparedWriter: ListWriter {
     mutating func begin(metadata: [Field]) throws { try base.begin(metadata: metadata) }
 
     mutating func item(_ item: TodoItem, depth: Int) throws {
-        if let identityKey, let value = item.fields[key: identityKey], value != .null,
-            !identities.insert(value).inserted
-        {
-            throw GivenUp()
-        }
+        if !item.fields.isEmpty { try checkIdentity(of: item) }
         try base.item(item, depth: depth)
         try check()
     }
@@ -176,7 +232,7 @@ struct ComparedWriter: ListWriter {
     ) throws -> PendingWrite? {
         guard
             let (written, comparison) = try compare(
-                old, format: format, writer: writer, identityKey: nil, keepsItems: { _ in false }, read: read),
+                old, format: format, writer: writer, identities: .none, keepsItems: { _ in false }, read: read),
             comparison.isSame
         else { return nil }
         return .unchanged(written.warnings)
@@ -190,12 +246,12 @@ struct ComparedWriter: ListWriter {
     /// repeated field keys are warned of for the whole list either way).
     static func compare(
         _ old: UnsafeBufferPointer<UInt8>, format: DocumentFormat, writer: (ByteSink) throws -> any ListWriter,
-        identityKey: String?, keepsItems: @escaping (Int) -> Bool, read: (inout any ListWriter) throws -> Void
+        identities: Identities, keepsItems: @escaping (Int) -> Bool, read: (inout any ListWriter) throws -> Void
     ) throws -> (written: Written, comparison: ByteComparison)? {
         let comparison = ByteComparison(old)
         var compared: any ListWriter = ComparedWriter(
             base: DepthLimitedWriter.guarding(try writer(ByteSink(comparingWith: comparison)), format: format),
-            comparison: comparison, identityKey: identityKey, keepsItems: keepsItems)
+            comparison: comparison, identities: identities, keepsItems: keepsItems)
         let written: Written
         do {
             try read(&compared)

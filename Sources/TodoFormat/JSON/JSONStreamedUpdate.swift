@@ -13,11 +13,11 @@ extension JSONFormat {
         guard let path = existing.path, let mapped = MappedFile(path: path) else { return nil }
         let old = mapped.bytes
         // A new file's writer starts the root array at the first byte.
-        guard old.first == UInt8(ascii: "["),
-            var patcher = try? JSONListPatcher.patcher(for: old, path: existing.name, options: options)
-        else { return nil }
+        guard old.first == UInt8(ascii: "[") else { return nil }
         return try Self.streamedUpdate.write(
-            into: path, name: existing.name, old: old, patcher: &patcher, format: .json, schema: options.schema,
+            into: path, name: existing.name, old: old,
+            patcher: { try? JSONListPatcher.patcher(for: old, path: existing.name, options: options) }, format: .json,
+            schema: options.schema,
             writer: { JSONListWriter(into: $0, outputName: existing.name, layout: ItemLayout(options.schema)) },
             read: read)
     }

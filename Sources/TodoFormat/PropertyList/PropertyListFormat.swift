@@ -124,11 +124,16 @@ struct PropertyListFormat: ListFormat {
         // item is not there (a dictionary root, which `find` would read whole) is not one.
         let head = UnsafeBufferPointer(rebasing: old.prefix(1024))
         guard let first = Self.streamedUpdate.marker.starts(in: head, before: head.count, limit: 1).first,
-            Self.endsWithArrayOpen(head, before: first),
-            case .array(var patcher)? = try? XMLListPatcher.find(in: old, path: existing.name, options: options)
+            Self.endsWithArrayOpen(head, before: first)
         else { return nil }
         return try Self.streamedUpdate.write(
-            into: path, name: existing.name, old: old, patcher: &patcher, format: id, schema: options.schema,
+            into: path, name: existing.name, old: old,
+            patcher: {
+                guard
+                    case .array(let patcher)? = try? XMLListPatcher.find(in: old, path: existing.name, options: options)
+                else { return nil }
+                return patcher
+            }, format: id, schema: options.schema,
             writer: { XMLListWriter(into: $0, outputName: existing.name, layout: layout) }, read: read)
     }
 

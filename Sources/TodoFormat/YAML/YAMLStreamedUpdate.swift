@@ -29,17 +29,20 @@ enum YAMLStreamedUpdate {
         into path: String, name: String, old: UnsafeBufferPointer<UInt8>, mapped: MappedFile, options: ListOptions,
         writer: (ByteSink) throws -> any ListWriter, read: (inout any ListWriter) throws -> Void
     ) throws -> PendingWrite? {
-        guard let head = YAMLListPatcher.head(of: old, path: name, options: options, mapped: mapped) else {
-            return try ComparedWriter.unchanged(old, format: .yaml, writer: writer, read: read)
-        }
-        var patcher = head.patcher
-        let listStart = head.listStart
+        // The list is compared before the file's head is read: a list written back unchanged
+        // needs no layout (reading a thousand items to learn it was a fifth of such a write).
+        // Until the head tells where the list starts, any item line before the first
+        // difference keeps the comparison going; two items sharing a value under a key
+        // named as identities are give up, the file's identity key being unknown.
         guard
             let (written, comparison) = try ComparedWriter.compare(
-                old, format: .yaml, writer: writer, identityKey: patcher.identityKey,
-                keepsItems: { $0 >= listStart + 2 }, read: read)
+                old, format: .yaml, writer: writer, identities: .named,
+                keepsItems: { marker.lastStart(before: $0, in: old) != nil }, read: read)
         else { return nil }
         if comparison.isSame { return .unchanged(written.warnings) }
+        guard let head = YAMLListPatcher.head(of: old, path: name, options: options, mapped: mapped) else { return nil }
+        var patcher = head.patcher
+        let listStart = head.listStart
         // The output's list must start where the file's does: its first dash and space are
         // the file's (not front matter the file lacks, `---`, nor an empty list's `[]`).
         guard comparison.matched >= listStart + 2 else { return nil }

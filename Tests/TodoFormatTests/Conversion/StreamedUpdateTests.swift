@@ -295,6 +295,48 @@ struct StreamedUpdateTests {
         #expect(try Self.bytes(path) == before)
     }
 
+    /// The file's layout is learned only after the comparison, where the list differs; a
+    /// file whose items keep an order of their own (which a new file's writer does not keep)
+    /// is told by its first item, before the list is read.
+    @Test("a file whose items keep an order of their own takes the whole-list write", arguments: [".json", ".plist"])
+    func ownOrder(suffix: String) throws {
+        let directory = try TemporaryDirectory()
+        let path = try Self.newFile("- [ ] A [position:: 1]\n- [ ] B [position:: 2]\n", "x" + suffix, in: directory)
+        let before = try Self.bytes(path)
+        let checklist = directory.path("checked.md")
+        try "- [x] A [position:: 1]\n- [ ] B [position:: 2]\n".write(
+            toFile: checklist, atomically: false, encoding: .utf8)
+        #expect(try Self.streamed(checklist, into: path) == nil)
+        #expect(try Self.bytes(path) == before)
+        // So is the same list: told before it is read.
+        let same = directory.path("same.md")
+        try "- [ ] A [position:: 1]\n- [ ] B [position:: 2]\n".write(toFile: same, atomically: false, encoding: .utf8)
+        #expect(try Self.streamed(same, into: path) == nil)
+        #expect(try Self.bytes(path) == before)
+    }
+
+    /// Before the file's identity key is learned, two items sharing a value under any key
+    /// named as identities are (`uuid` on two of three items, which is no identity key: not
+    /// every item has it) give the write to the whole-list one, which writes them.
+    @Test(
+        "items sharing a value under a key named as identities are written by the whole-list write",
+        arguments: formats)
+    func sharedNamedIdentity(format: DocumentFormat) throws {
+        let directory = try TemporaryDirectory()
+        let text = "- [ ] A [uuid:: u1]\n- [ ] B [uuid:: u2]\n- [ ] C\n"
+        let path = try Self.newFile(text, "x.\(format)", in: directory)
+        let checklist = directory.path("shared.md")
+        let shared = text.replacingOccurrences(of: "u2", with: "u1").replacingOccurrences(
+            of: "- [ ] C", with: "- [x] C")
+        try shared.write(toFile: checklist, atomically: false, encoding: .utf8)
+        #expect(try Self.streamed(checklist, into: path) == nil)
+        _ = try Conversion(input: .at(checklist), output: .at(path)).run()
+        let whole = try Self.newFile(text, "whole.\(format)", in: directory)
+        try Self.whole(checklist, into: whole)
+        #expect(try Self.bytes(path) == Self.bytes(whole))
+        #expect(try TodoList(contentsOf: .file(path)).items.map(\.status) == [.open, .open, .done])
+    }
+
     @Test("convert takes the streamed write into a todofmt file and the whole-list one otherwise, alike")
     func throughConvert() throws {
         let directory = try TemporaryDirectory()
