@@ -24,30 +24,33 @@ struct StreamedUpdate<Syntax: TextListSyntax> {
 
     /// Writes into the file at `path` (named `name` in messages; its bytes `old`) the list
     /// that `read` hands to `writer`, a new file's writer into the sink it is given; `patcher`
-    /// makes the file's patcher, which learns the layout from the file's first items, and is
-    /// called only when the list is not the file's very bytes (a list written back unchanged
-    /// needs no layout: a fifth of such a write was reading a thousand items to learn it).
-    /// Nil, with nothing written and `read` perhaps called, where this does not apply (the
-    /// caller builds the list and calls the whole-list write): the output differs before the
-    /// file's first item, two items have one identity (the whole-list write reports them;
-    /// any key named as identities are counts, since the file's is not yet known), a value
-    /// the format cannot hold (the whole-list write warns of it only in the items it writes),
-    /// the file has no patcher or its items an order of their own, the file is not well
-    /// formed after the difference, or the patcher needs the whole list
-    /// (`write(replacingElements:…)`).
+    /// makes the file's patcher, which learns the layout from the file's first items. The
+    /// list is compared first, and the patcher made only where it differs, or where what the
+    /// list holds could make the layout tell otherwise (`ComparedWriter.Noted`): a list
+    /// written back unchanged needs no layout (reading a thousand items to learn it was a
+    /// fifth of such a write). Nil, with nothing written and `read` perhaps called, where
+    /// this does not apply (the caller builds the list and calls the whole-list write): the
+    /// output differs before the file's first item, two items have one identity (the
+    /// whole-list write reports them), a value the format cannot hold (the whole-list write
+    /// warns of it only in the items it writes), the file has no patcher or its items an
+    /// order of their own, the file is not well formed after the difference, or the patcher
+    /// needs the whole list (`write(replacingElements:…)`).
     func write(
         into path: String, name: String, old: UnsafeBufferPointer<UInt8>,
         patcher makePatcher: () throws -> TextListPatcher<Syntax>?, format: DocumentFormat, schema: ItemSchema,
         writer: (ByteSink) -> any ListWriter, read: (inout any ListWriter) throws -> Void
     ) throws -> PendingWrite? {
         guard !Self.firstItemHasOrder(old, marker: marker, name: name, schema: schema),
-            let (written, comparison) = try ComparedWriter.compare(
-                old, format: format, writer: writer, identities: .named,
+            let (written, comparison, noted) = try ComparedWriter.compare(
+                old, format: format, writer: writer, noting: schema,
                 keepsItems: { marker.lastStart(before: $0, in: old) != nil }, read: read)
         else { return nil }
-        if comparison.isSame { return .unchanged(written.warnings) }
+        if comparison.isSame && noted.isEmpty { return .unchanged(written.warnings) }
         guard var patcher = try makePatcher(), !patcher.layout.hasOrder,
-            let start = marker.lastStart(before: comparison.matched, in: old),
+            !noted.sharesIdentity(under: patcher.layout.identityKey)
+        else { return nil }
+        if comparison.isSame { return .unchanged(written.warnings) }
+        guard let start = marker.lastStart(before: comparison.matched, in: old),
             let (spans, runEnd) = run(from: start, of: comparison, syntax: patcher.syntax)
         else { return nil }
         let run = comparison.output(start..<runEnd)
@@ -131,60 +134,95 @@ struct StreamedUpdate<Syntax: TextListSyntax> {
 
 /// The writer of a streamed update: a new file's writer whose bytes go to a
 /// `ByteComparison`, watched for what makes the update give up so that the caller writes
-/// the whole list instead (`GivenUp`): two items with the same identity (which the
-/// whole-list write reports, naming both), or a first difference before the file's first
-/// item, where nothing of the file can be kept this way (another layout than the writer's).
+/// the whole list instead (`GivenUp`): a first difference before the file's first item,
+/// where nothing of the file can be kept this way (another layout than the writer's). It
+/// also notes what in the list's fields the file's layout, learned after, may tell apart
+/// (`Noted`).
 struct ComparedWriter: ListWriter {
     /// Thrown to stop the reader: the update gives up.
     struct GivenUp: Error {}
+
+    /// What the list's fields hold that the file's layout, learned after the comparison,
+    /// may make matter: the caller learns it before leaving the file as it is.
+    struct Noted {
+        /// The keys named as identities are (`id`, `uuid`, `guid`, as the layout learns
+        /// them) under which two items share a value: where one is the file's identity key,
+        /// the whole-list write reports the two.
+        var sharedIdentities: Set<String> = []
+        /// Whether an item has a number under a key of the order role (`position`): where
+        /// the file's items keep an order of their own, the whole-list write keeps it.
+        var hasOrder = false
+
+        var isEmpty: Bool { sharedIdentities.isEmpty && !hasOrder }
+
+        /// Whether two items share a value under `key`, the file's identity key (nil: none).
+        func sharesIdentity(under key: String?) -> Bool { key.map(sharedIdentities.contains) ?? false }
+    }
+
+    /// The list's fields noted as the list streams (a class: a reader may wrap the writer
+    /// it is given, so the notes are not read back from it).
+    final class Notes {
+        /// The schema the fields' roles are told by.
+        private let schema: ItemSchema
+        private(set) var noted = Noted()
+        /// The values met so far under keys named as identities are, by key.
+        private var identities: [String: Set<FieldValue>] = [:]
+
+        init(schema: ItemSchema) { self.schema = schema }
+
+        /// Notes an item's fields: its value under each key named as identities are (as the
+        /// item is read by that key: the first of repeated keys counts once), and a number
+        /// under a key of the order role.
+        func note(_ fields: [Field]) {
+            for (i, field) in fields.enumerated() {
+                let kind = kind(of: field.key)
+                if kind.isOrder, !noted.hasOrder {
+                    switch field.value {
+                    case .integer, .double: noted.hasOrder = true
+                    default: break
+                    }
+                }
+                guard kind.isIdentity, !fields[..<i].contains(where: { $0.key == field.key }),
+                    let value = fields[key: field.key], value != .null
+                else { continue }
+                if !identities[field.key, default: []].insert(value).inserted {
+                    noted.sharedIdentities.insert(field.key)
+                }
+            }
+        }
+
+        /// The kinds of the keys met, in the order first met: a list's items have few keys, and
+        /// comparing a short key is cheaper than hashing or normalizing it.
+        private var kinds: [(key: String, isOrder: Bool, isIdentity: Bool)] = []
+
+        /// Whether `key` is of the order role, and whether it is named as identities are (`id`,
+        /// `uuid`, `guid`, in any case, with `_` or `-` anywhere).
+        private func kind(of key: String) -> (isOrder: Bool, isIdentity: Bool) {
+            if let known = kinds.first(where: { $0.key == key }) { return (known.isOrder, known.isIdentity) }
+            let kind = (
+                isOrder: schema.role(of: key) == .order,
+                isIdentity: ItemLayout.Learner.identityKeys.contains(ItemSchema.normalizedKey(key))
+            )
+            if kinds.count < 32 { kinds.append((key, kind.isOrder, kind.isIdentity)) }
+            return kind
+        }
+    }
 
     private var base: any ListWriter
     private let comparison: ByteComparison
     /// Whether the file's bytes up to the first difference hold the start of an item.
     private let keepsItems: (Int) -> Bool
     private var checked = false
-    private let identities: Identities
-    /// The identities met so far, by key.
-    private var seen: [String: Set<FieldValue>] = [:]
-
-    /// Which of the list's fields are the items' identities, that no two items may share.
-    enum Identities {
-        /// None: nothing is checked.
-        case none
-        /// Any key named as identities are (`id`, `uuid`, `guid`, as the layout learns
-        /// them): the file's identity key is learned after the comparison, so two items
-        /// sharing a value under any of these give up, for the whole-list write to tell.
-        case named
-    }
+    /// Where the list's fields are noted, if they are.
+    private let notes: Notes?
 
     /// `keepsItems(offset)` says whether the first `offset` bytes of the file hold the start
-    /// of one of its items; `identities` says which fields are the items' identities.
-    init(
-        base: any ListWriter, comparison: ByteComparison, identities: Identities, keepsItems: @escaping (Int) -> Bool
-    ) {
+    /// of one of its items; the list's fields are noted into `notes`, if given.
+    init(base: any ListWriter, comparison: ByteComparison, notes: Notes?, keepsItems: @escaping (Int) -> Bool) {
         self.base = base
         self.comparison = comparison
-        self.identities = identities
+        self.notes = notes
         self.keepsItems = keepsItems
-    }
-
-    /// Gives up where `item` shares an identity with an item before it.
-    private mutating func checkIdentity(of item: TodoItem) throws {
-        guard case .named = identities else { return }
-        for field in item.fields where Self.isNamedAsIdentity(field.key) { try note(field.value, under: field.key) }
-    }
-
-    /// Whether `key` is named as identities are (`id`, `uuid`, `guid`, in any case, with
-    /// `_` or `-` anywhere). Each ends in `d`, which most keys do not: those are told without
-    /// normalizing them.
-    private static func isNamedAsIdentity(_ key: String) -> Bool {
-        let last = key.utf8.last { $0 != UInt8(ascii: "_") && $0 != UInt8(ascii: "-") }
-        guard last == UInt8(ascii: "d") || last == UInt8(ascii: "D") else { return false }
-        return ItemLayout.Learner.identityKeys.contains(ItemSchema.normalizedKey(key))
-    }
-
-    private mutating func note(_ value: FieldValue, under key: String) throws {
-        if value != .null, !seen[key, default: []].insert(value).inserted { throw GivenUp() }
     }
 
     /// Gives up once the output has differed before the file's first item.
@@ -197,7 +235,7 @@ struct ComparedWriter: ListWriter {
     mutating func begin(metadata: [Field]) throws { try base.begin(metadata: metadata) }
 
     mutating func item(_ item: TodoItem, depth: Int) throws {
-        if !item.fields.isEmpty { try checkIdentity(of: item) }
+        if let notes, !item.fields.isEmpty { notes.note(item.fields) }
         try base.item(item, depth: depth)
         try check()
     }
@@ -231,8 +269,8 @@ struct ComparedWriter: ListWriter {
         read: (inout any ListWriter) throws -> Void
     ) throws -> PendingWrite? {
         guard
-            let (written, comparison) = try compare(
-                old, format: format, writer: writer, identities: .none, keepsItems: { _ in false }, read: read),
+            let (written, comparison, _) = try compare(
+                old, format: format, writer: writer, noting: nil, keepsItems: { _ in false }, read: read),
             comparison.isSame
         else { return nil }
         return .unchanged(written.warnings)
@@ -240,18 +278,21 @@ struct ComparedWriter: ListWriter {
 
     /// The list `read` reads through `writer` (a new file's writer of `format` into the sink
     /// it is given), its bytes compared with the file's `old` as they stream: what the writer
-    /// wrote, and the comparison. Nil where the writer gave up (see `init`), and where the
+    /// wrote, the comparison, and what the fields hold (noted where `schema` is given, by
+    /// its roles). Nil where the writer gave up (see `init`), and where the
     /// list holds a value the format cannot hold: the writer warns of it where an item is
     /// written, and a write of the items that changed would not (such values are rare;
     /// repeated field keys are warned of for the whole list either way).
     static func compare(
         _ old: UnsafeBufferPointer<UInt8>, format: DocumentFormat, writer: (ByteSink) throws -> any ListWriter,
-        identities: Identities, keepsItems: @escaping (Int) -> Bool, read: (inout any ListWriter) throws -> Void
-    ) throws -> (written: Written, comparison: ByteComparison)? {
+        noting schema: ItemSchema?, keepsItems: @escaping (Int) -> Bool,
+        read: (inout any ListWriter) throws -> Void
+    ) throws -> (written: Written, comparison: ByteComparison, noted: Noted)? {
         let comparison = ByteComparison(old)
+        let notes = schema.map(Notes.init)
         var compared: any ListWriter = ComparedWriter(
             base: DepthLimitedWriter.guarding(try writer(ByteSink(comparingWith: comparison)), format: format),
-            comparison: comparison, identities: identities, keepsItems: keepsItems)
+            comparison: comparison, notes: notes, keepsItems: keepsItems)
         let written: Written
         do {
             try read(&compared)
@@ -260,6 +301,6 @@ struct ComparedWriter: ListWriter {
             return nil
         }
         if written.warnings.contains(where: { $0.firstItem != nil && $0.kind != .fields }) { return nil }
-        return (written, comparison)
+        return (written, comparison, notes?.noted ?? Noted())
     }
 }

@@ -578,6 +578,9 @@ struct YAMLListPatcher {
         return (patcher, listStart)
     }
 
+    /// The key of the items' identities, as the list's first items show it.
+    var identityKey: String? { layout.identityKey }
+
     /// Reads the header and the list's first items; returns where the list starts (its
     /// first dash). Nil where the file does not start as a new file does.
     private mutating func readHead() throws -> Int? {

@@ -30,17 +30,20 @@ enum YAMLStreamedUpdate {
         writer: (ByteSink) throws -> any ListWriter, read: (inout any ListWriter) throws -> Void
     ) throws -> PendingWrite? {
         // The list is compared before the file's head is read: a list written back unchanged
-        // needs no layout (reading a thousand items to learn it was a fifth of such a write).
+        // needs no layout (reading a thousand items to learn it was a fifth of such a write),
+        // unless two items share a value under a key that may be the file's identity key.
         // Until the head tells where the list starts, any item line before the first
-        // difference keeps the comparison going; two items sharing a value under a key
-        // named as identities are give up, the file's identity key being unknown.
+        // difference keeps the comparison going.
         guard
-            let (written, comparison) = try ComparedWriter.compare(
-                old, format: .yaml, writer: writer, identities: .named,
+            let (written, comparison, noted) = try ComparedWriter.compare(
+                old, format: .yaml, writer: writer, noting: options.schema,
                 keepsItems: { marker.lastStart(before: $0, in: old) != nil }, read: read)
         else { return nil }
+        if comparison.isSame && noted.sharedIdentities.isEmpty { return .unchanged(written.warnings) }
+        guard let head = YAMLListPatcher.head(of: old, path: name, options: options, mapped: mapped),
+            !noted.sharesIdentity(under: head.patcher.identityKey)
+        else { return nil }
         if comparison.isSame { return .unchanged(written.warnings) }
-        guard let head = YAMLListPatcher.head(of: old, path: name, options: options, mapped: mapped) else { return nil }
         var patcher = head.patcher
         let listStart = head.listStart
         // The output's list must start where the file's does: its first dash and space are
