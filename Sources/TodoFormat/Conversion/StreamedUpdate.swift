@@ -57,18 +57,11 @@ struct StreamedUpdate<Syntax: TextListSyntax> {
         guard let items = try? run.withUnsafeBufferPointer({ try self.items(in: $0, name: name, schema: schema) })
         else { return nil }
 
-        do {
-            return try PendingWrite.file(path) { sink in
-                try patcher.write(
-                    replacingElements: spans, with: items, itemsBefore: { marker.starts(in: old, before: start).count },
-                    to: &sink
-                ).map { written.warnings + $0 }
-            }
-        } catch is DuplicateIdentity {
-            // The run's items are read back from the output, where a key given twice in an
-            // item reads as its last value, not as the list holds it: the whole-list write
-            // decides, and where two items do share an identity it names both.
-            return nil
+        return try ComparedWriter.writeRun(into: path) { sink in
+            try patcher.write(
+                replacingElements: spans, with: items, itemsBefore: { marker.starts(in: old, before: start).count },
+                to: &sink
+            ).map { written.warnings + $0 }
         }
     }
 
@@ -87,13 +80,9 @@ struct StreamedUpdate<Syntax: TextListSyntax> {
             let item = try? Syntax(bytes: old, path: name, schema: schema).readItem(
                 at: first, depth: 0, arrayIDs: &arrayIDs)
         else { return false }
-        return item.fields.contains { field in
-            guard schema.role(of: field.key) == .order else { return false }
-            switch field.value {
-            case .integer, .double: return true
-            default: return false
-            }
-        }
+        let notes = ComparedWriter.Notes(schema: schema)
+        notes.note(item.fields)
+        return notes.noted.hasOrder
     }
 
     /// The file's items from the one at `start` (where the output first differs, or before)
@@ -281,6 +270,20 @@ struct ComparedWriter: ListWriter {
             comparison.isSame
         else { return nil }
         return .unchanged(written.warnings)
+    }
+
+    /// The write of a streamed update's run into the file at `path` (`PendingWrite.file`);
+    /// nil where the run's items share an identity. They are read back from the output,
+    /// where a key given twice in an item reads as its last value, not as the list holds it:
+    /// the whole-list write decides, and where two items do share an identity it names both.
+    static func writeRun(
+        into path: String, _ write: (inout ByteSink) throws -> [ConversionWarning]?
+    ) throws -> PendingWrite? {
+        do {
+            return try PendingWrite.file(path, write)
+        } catch is DuplicateIdentity {
+            return nil
+        }
     }
 
     /// The list `read` reads through `writer` (a new file's writer of `format` into the sink

@@ -89,14 +89,8 @@ enum YAMLStreamedUpdate {
         let itemsBefore = {
             start == listStart ? 0 : 1 + marker.starts(in: old, before: start).count { $0 > listStart }
         }
-        do {
-            return try PendingWrite.file(path) { sink in
-                try patcher.write(run: items, itemsBefore: itemsBefore, to: &sink).map { written.warnings + $0 }
-            }
-        } catch is DuplicateIdentity {
-            // As in `StreamedUpdate.write`: the run's items are read back from the output; the
-            // whole-list write decides, and names both items where it is an error.
-            return nil
+        return try ComparedWriter.writeRun(into: path) { sink in
+            try patcher.write(run: items, itemsBefore: itemsBefore, to: &sink).map { written.warnings + $0 }
         }
     }
 }

@@ -102,6 +102,13 @@ struct StreamedUpdateTests {
         return path
     }
 
+    /// Writes the checklist `text` to `edited.md` in `directory`; returns its path.
+    static func checklist(_ text: String, in directory: TemporaryDirectory) throws -> String {
+        let path = directory.path("edited.md")
+        try text.write(toFile: path, atomically: false, encoding: .utf8)
+        return path
+    }
+
     /// The streamed write of the checklist at `checklist` into the JSON file at `path`,
     /// committed; nil where it does not apply.
     static func streamed(_ checklist: String, into path: String, options: ListOptions = ListOptions()) throws
@@ -303,21 +310,18 @@ struct StreamedUpdateTests {
         let directory = try TemporaryDirectory()
         let path = try Self.newFile("- [ ] A [position:: 1]\n- [ ] B [position:: 2]\n", "x" + suffix, in: directory)
         let before = try Self.bytes(path)
-        let checklist = directory.path("checked.md")
-        try "- [x] A [position:: 1]\n- [ ] B [position:: 2]\n".write(
-            toFile: checklist, atomically: false, encoding: .utf8)
+        let checklist = try Self.checklist("- [x] A [position:: 1]\n- [ ] B [position:: 2]\n", in: directory)
         #expect(try Self.streamed(checklist, into: path) == nil)
         #expect(try Self.bytes(path) == before)
         // So is the same list: told before it is read.
-        let same = directory.path("same.md")
-        try "- [ ] A [position:: 1]\n- [ ] B [position:: 2]\n".write(toFile: same, atomically: false, encoding: .utf8)
+        let same = try Self.checklist("- [ ] A [position:: 1]\n- [ ] B [position:: 2]\n", in: directory)
         #expect(try Self.streamed(same, into: path) == nil)
         #expect(try Self.bytes(path) == before)
         // Where only a later item has one, the same list is no reason to leave the file
         // unread: the layout learned from it numbers every item (found by helper hunt 55).
         let later = try Self.newFile("- [ ] A\n- [ ] B [position:: 2]\n", "later" + suffix, in: directory)
-        try "- [ ] A\n- [ ] B [position:: 2]\n".write(toFile: same, atomically: false, encoding: .utf8)
-        #expect(try Self.streamed(same, into: later) == nil)
+        #expect(
+            try Self.streamed(Self.checklist("- [ ] A\n- [ ] B [position:: 2]\n", in: directory), into: later) == nil)
     }
 
     /// The file's identity key is learned after the comparison; the comparison notes the
@@ -332,9 +336,7 @@ struct StreamedUpdateTests {
         let text = "- [ ] A [uuid:: u1]\n- [ ] B [uuid:: u2]\n- [ ] C\n"
         let path = try Self.newFile(text, "x.\(format)", in: directory)
         let whole = try Self.newFile(text, "whole.\(format)", in: directory)
-        let checklist = directory.path("edited.md")
-        try "- [ ] A [uuid:: u1]\n- [ ] B [uuid:: u1]\n- [x] C\n".write(
-            toFile: checklist, atomically: false, encoding: .utf8)
+        let checklist = try Self.checklist("- [ ] A [uuid:: u1]\n- [ ] B [uuid:: u1]\n- [x] C\n", in: directory)
         #expect(try Self.streamed(checklist, into: path) != nil)
         try Self.whole(checklist, into: whole)
         #expect(try Self.bytes(path) == Self.bytes(whole))
@@ -347,8 +349,7 @@ struct StreamedUpdateTests {
     func repeatedIdentityKey(format: DocumentFormat) throws {
         let directory = try TemporaryDirectory()
         let path = try Self.newFile("- [ ] a\n- [ ] b\n", "x.\(format)", in: directory)
-        let checklist = directory.path("edited.md")
-        try "- [ ] a [id:: v] [id:: v]\n- [ ] b\n".write(toFile: checklist, atomically: false, encoding: .utf8)
+        let checklist = try Self.checklist("- [ ] a [id:: v] [id:: v]\n- [ ] b\n", in: directory)
         #expect(try Self.streamed(checklist, into: path) != nil)
         let items = try TodoList(contentsOf: .file(path)).items
         #expect(items.map(\.name) == ["a", "b"] && items[0].fields == [Field("id", .string("v"))])
@@ -365,16 +366,14 @@ struct StreamedUpdateTests {
         let text = "- [ ] a [id:: 1]\n- [ ] b [id:: 2]\n"
         let path = try Self.newFile(text, "x.\(format)", in: directory)
         let whole = try Self.newFile(text, "whole.\(format)", in: directory)
-        let checklist = directory.path("edited.md")
-        try "- [ ] a [id:: 1] [id:: x]\n- [x] b [id:: 2] [id:: x]\n".write(
-            toFile: checklist, atomically: false, encoding: .utf8)
+        let checklist = try Self.checklist("- [ ] a [id:: 1] [id:: x]\n- [x] b [id:: 2] [id:: x]\n", in: directory)
         #expect(try Self.streamed(checklist, into: path) == nil)
         _ = try Conversion(input: .at(checklist), output: .at(path)).run()
         try Self.whole(checklist, into: whole)
         #expect(try Self.bytes(path) == Self.bytes(whole))
         // Two items that do share their id: the error names both lines.
         let fresh = try Self.newFile(text, "fresh.\(format)", in: directory)
-        try "- [ ] a [id:: 1]\n- [x] b [id:: 1]\n".write(toFile: checklist, atomically: false, encoding: .utf8)
+        _ = try Self.checklist("- [ ] a [id:: 1]\n- [x] b [id:: 1]\n", in: directory)
         let before = try Self.bytes(fresh)
         #expect {
             try Conversion(input: .at(checklist), output: .at(fresh)).run()
@@ -388,13 +387,11 @@ struct StreamedUpdateTests {
         let text = "# Empty\n# Work\n- [ ] a [id:: 1]\n- [ ] b [id:: 2]\n"
         let path = try Self.newFile(text, "x.\(format)", in: directory)
         let before = try Self.bytes(path)
-        let checklist = directory.path("edited.md")
-        try text.write(toFile: checklist, atomically: false, encoding: .utf8)
+        let checklist = try Self.checklist(text, in: directory)
         let warnings = try Conversion(input: .at(checklist), output: .at(path)).run()
         #expect(warnings.contains { $0.kind == .prose })
         #expect(try Self.bytes(path) == before)
-        try text.replacingOccurrences(of: "- [ ] b", with: "- [x] b").write(
-            toFile: checklist, atomically: false, encoding: .utf8)
+        _ = try Self.checklist(text.replacingOccurrences(of: "- [ ] b", with: "- [x] b"), in: directory)
         _ = try Conversion(input: .at(checklist), output: .at(path)).run()
         #expect(try TodoList(contentsOf: .file(path)).items.map(\.status) == [.open, .done])
     }
