@@ -192,7 +192,7 @@ public struct ItemQuery: Sendable {
         } else {
             for entry in listed {
                 var position = entry.position
-                position.withUTF8 { writeLine(entry.item, at: $0, to: &sink) }
+                _ = position.withUTF8 { writeLine(entry.item, at: $0, to: &sink) }
             }
         }
         _ = try sink.finish(path: "<stdout>")
@@ -202,7 +202,7 @@ public struct ItemQuery: Sendable {
         for (i, entry) in listed.enumerated() {
             sink.write(i == 0 ? "[\n  " : ",\n  ")
             var position = entry.position
-            position.withUTF8 { writeJSONObject(entry.item, at: $0, to: &sink) }
+            _ = position.withUTF8 { writeJSONObject(entry.item, at: $0, to: &sink) }
         }
         sink.write(listed.isEmpty ? "[]\n" : "\n]\n")
     }

@@ -261,7 +261,7 @@ struct BinaryListRewriter {
         var fast = BinaryItems.reads(schema) ? BinaryItems(reader, schema: schema) : nil
         let found = try ListRewrite(oldCount: elements.count, new: given) { k, item in
             if fast?.matches(elements[k], item, depth: 0) == true { return true }
-            return try
+            return
                 (k < sampled.count
                 ? sampled[k] : try BinaryOldItem.read(elements[k], reader: reader, schema: schema, depth: 0)).item
                 == item

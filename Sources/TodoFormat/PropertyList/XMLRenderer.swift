@@ -15,15 +15,18 @@ struct XMLRenderer {
     mutating func learn(from text: UnsafeBufferPointer<UInt8>) {
         let real = Array("<real>".utf8)
         let data = Array("<data>".utf8)
+        guard let base = text.baseAddress else { return }
+        func has(_ tag: [UInt8], at i: Int) -> Bool {
+            i + tag.count <= text.count && memcmp(base + i, tag, tag.count) == 0
+        }
         var i = 0
         var sawZeroFraction = false
         var sawWhole = false
         while i < text.count {
-            guard text[i] == UInt8(ascii: "<") else {
-                i += 1
-                continue
-            }
-            if text[i...].starts(with: real) {
+            // From one `<` to the next (a byte at a time was most of the scan).
+            guard let next = memchr(base + i, Int32(UInt8(ascii: "<")), text.count - i) else { break }
+            i = UnsafeRawPointer(next) - UnsafeRawPointer(base)
+            if has(real, at: i) {
                 // `1.0` says whole reals keep a zero fraction (plistlib); `1` that they do not (Apple).
                 var j = i + real.count
                 let start = j
@@ -37,7 +40,7 @@ struct XMLRenderer {
                     sawWhole = true
                 }
                 i = j
-            } else if text[i...].starts(with: data) {
+            } else if has(data, at: i) {
                 let j = i + data.count
                 if j < text.count && (text[j] == 10 || text[j] == 13) { dataLines = true }
                 i = j

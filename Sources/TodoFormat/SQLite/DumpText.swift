@@ -281,7 +281,7 @@ struct DumpEditor {
         }
 
         var cursor = 0
-        try text.withUnsafeBufferPointer { bytes in
+        text.withUnsafeBufferPointer { bytes in
             for edit in edits.sorted(by: {
                 ($0.range.lowerBound, $0.range.upperBound) < ($1.range.lowerBound, $1.range.upperBound)
             }) {

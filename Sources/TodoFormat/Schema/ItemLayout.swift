@@ -408,9 +408,11 @@ extension ItemLayout {
         private var statusDone: String?, statusOpen: String?
         private var items = 0
         private let limit = 10_000
-        /// How many of the first `limit` items have each key.
-        /// How many of the items counted have each key, and what kind of key it is.
-        private var keyCounts: [String: (count: Int, kind: KeyKind)] = [:]
+        /// Each key of the items counted (the first `limit`), in the order first seen: how many
+        /// items have it, and what kind of key it is.
+        private var keyCounts: [(key: String, count: Int, kind: KeyKind)] = []
+        /// Where each key stands in `keyCounts`.
+        private var keySlots: [String: Int] = [:]
         /// What a key's normalized spelling makes it (worked out once for each key).
         private struct KeyKind: OptionSet {
             let rawValue: UInt8
@@ -419,7 +421,6 @@ extension ItemLayout {
             static let creation = KeyKind(rawValue: 4)
             static let date = KeyKind(rawValue: 8)
         }
-        private var keyFirstSeen: [String] = []
         /// Keys whose values are not all integers, not all dates, or not all distinct.
         private var notInteger: Set<String> = []
         private var notDate: Set<String> = []
@@ -435,10 +436,33 @@ extension ItemLayout {
             layout = ItemLayout(schema)
         }
 
-        // Most items have the same keys as the one before: what was learned from it is reused.
-        private var previousKeys: [String] = []
-        private var previousRoles: [ItemRole?] = []
-        private var previousInOrder = true
+        /// What the learner made of one set of keys in one order (an item's shape): most items
+        /// have the shape of the one before or of one a few items back, and what was learned
+        /// from it stays true (keys' roles and ranks do not change once learned).
+        private struct Shape {
+            var keys: [String] = []
+            var roles: [ItemRole?] = []
+            /// Where each key stands in `keyCounts` (while items are counted).
+            var slots: [Int] = []
+            /// Whether the keys stand in the order of `layout.keyOrder`.
+            var inOrder = true
+
+            func fits(_ fields: [Field]) -> Bool {
+                fields.count == keys.count && zip(fields, keys).allSatisfy { $0.key == $1 }
+            }
+        }
+        /// The last item's shape, and the few before it that differ.
+        private var shape = Shape()
+        private var shapes: [Shape] = []
+        /// Items whose keys stand out of order, with their names, not yet put in
+        /// `layout.keyOrderByName`: only needed where some item's keys are not in the order
+        /// todofmt writes them (`allCanonical`), as in most files they are.
+        private var outOfOrder: [(name: String, keys: [String])] = []
+        /// The names of items whose checked value is an integer, and of those whose value is a
+        /// boolean, not yet put in `layout.integerChecked` and `layout.booleanChecked`: only
+        /// the minority is kept (`finish()`), and hashing every name was a fifth of learning.
+        private var integerNames: [String] = []
+        private var booleanNames: [String] = []
         /// Whether every item's keys stand in the order todofmt writes them.
         private var allCanonical = true
         static let classes: [ItemRole?: Int] = [
@@ -455,40 +479,21 @@ extension ItemLayout {
 
         mutating func adopt(_ fields: [Field]) {
             items += 1
-            if !(fields.count == previousKeys.count && zip(fields, previousKeys).allSatisfy { $0.key == $1 }) {
-                previousKeys = fields.map(\.key)
-                previousRoles = previousKeys.map { layout.schema.role(of: $0) }
-                var lastRank = -1
-                var lastClass = -1
-                previousInOrder = true
-                for (key, role) in zip(previousKeys, previousRoles) {
-                    let rank: Int
-                    if let known = layout.keyOrder[key] {
-                        rank = known
-                    } else {
-                        rank = layout.keyOrder.count
-                        layout.keyOrder[key] = rank
-                    }
-                    if rank < lastRank { previousInOrder = false }
-                    lastRank = rank
-                    let kind = Self.classes[role] ?? 4
-                    if kind < lastClass { allCanonical = false }
-                    lastClass = kind
-                    if let role, !seen.contains(role) {
-                        seen.insert(role)
-                        // A key the user named for the role stays the one written.
-                        if !layout.schema.isNamed(key) || layout.schema.keys[role] == nil {
-                            layout.schema.keys[role] = key
-                        }
-                    }
+            if !shape.fits(fields) {
+                if let known = shapes.firstIndex(where: { $0.fits(fields) }) {
+                    shape = shapes[known]
+                } else {
+                    shape = learnShape(of: fields)
+                    if shapes.count == 8 { shapes.removeFirst() }
+                    shapes.append(shape)
                 }
             }
             var name: String? = nil
             var checkedIsInteger: Bool? = nil
             var order: Double? = nil
             let counting = items <= limit
-            for (field, role) in zip(fields, previousRoles) {
-                if counting { count(field) }
+            for (i, (field, role)) in zip(fields, shape.roles).enumerated() {
+                if counting { count(field, slot: shape.slots[i]) }
                 switch (role, field.value) {
                 case (.name?, .string(let s)): name = s
                 case (.checked?, .integer): checkedIsInteger = true
@@ -507,52 +512,113 @@ extension ItemLayout {
                 case (.order?, .integer(let v)): order = order ?? Double(v)
                 case (.order?, .double(let v)): order = order ?? v
                 case (.children?, .array(let children)):
-                    let saved = (previousKeys, previousRoles, previousInOrder)
+                    let saved = shape
                     depth += 1
                     for case .dictionary(let child) in children { adopt(child) }
                     depth -= 1
-                    (previousKeys, previousRoles, previousInOrder) = saved
+                    shape = saved
                 default: break
                 }
             }
             if depth == 0 && orderValues.count < limit { orderValues.append(order) }
             guard let name else { return }
-            if !previousInOrder && layout.keyOrderByName.count < limit && layout.keyOrderByName[name] == nil {
-                var order: [String: Int] = [:]
-                for (i, field) in fields.enumerated() where order[field.key] == nil { order[field.key] = i }
-                layout.keyOrderByName[name] = order
+            if !shape.inOrder && layout.keyOrderByName.count < limit {
+                outOfOrder.append((name, shape.keys))
+                if !allCanonical || outOfOrder.count == limit { putOutOfOrder() }
             }
             switch checkedIsInteger {
             case true?:
                 integers += 1
-                if layout.integerChecked.count < limit { layout.integerChecked.insert(name) }
+                Self.note(name, in: &integerNames, for: &layout.integerChecked, limit: limit)
             case false?:
                 booleans += 1
-                if layout.booleanChecked.count < limit { layout.booleanChecked.insert(name) }
+                Self.note(name, in: &booleanNames, for: &layout.booleanChecked, limit: limit)
             case nil: break
             }
         }
 
-        /// Counts a key, and what its values say: integers, dates, distinct identities.
-        private mutating func count(_ field: Field) {
-            let key = field.key
-            let kind: KeyKind
-            if let index = keyCounts.index(forKey: key) {
-                keyCounts.values[index].count += 1
-                kind = keyCounts.values[index].kind
-            } else {
-                let normal = ItemSchema.normalizedKey(key)
-                var made: KeyKind = []
-                if Self.idKeys.contains(normal) { made.insert(.id) }
-                if Self.identityKeys.contains(normal) { made.insert(.identity) }
-                if Self.creationKeys.contains(normal) { made.insert(.creation) }
-                if Self.creationKeys.contains(normal) || ItemSchema.completionDateKeys.contains(normal) {
-                    made.insert(.date)
+        /// What `fields`' keys tell, learned for the first time.
+        private mutating func learnShape(of fields: [Field]) -> Shape {
+            var shape = Shape()
+            shape.keys = fields.map(\.key)
+            shape.roles = shape.keys.map { layout.schema.role(of: $0) }
+            var lastRank = -1
+            var lastClass = -1
+            for (key, role) in zip(shape.keys, shape.roles) {
+                let rank: Int
+                if let known = layout.keyOrder[key] {
+                    rank = known
+                } else {
+                    rank = layout.keyOrder.count
+                    layout.keyOrder[key] = rank
                 }
-                kind = made
-                keyCounts[key] = (1, kind)
-                keyFirstSeen.append(key)
+                if rank < lastRank { shape.inOrder = false }
+                lastRank = rank
+                let kind = Self.classes[role] ?? 4
+                if kind < lastClass { allCanonical = false }
+                lastClass = kind
+                if let role, !seen.contains(role) {
+                    seen.insert(role)
+                    // A key the user named for the role stays the one written.
+                    if !layout.schema.isNamed(key) || layout.schema.keys[role] == nil {
+                        layout.schema.keys[role] = key
+                    }
+                }
             }
+            if items <= limit {
+                for key in shape.keys { shape.slots.append(slot(of: key)) }
+            }
+            return shape
+        }
+
+        /// Puts the items noted out of order in `layout.keyOrderByName`: each name's first
+        /// item, each key's first place in it.
+        private mutating func putOutOfOrder() {
+            for (name, keys) in outOfOrder
+            where layout.keyOrderByName.count < limit && layout.keyOrderByName[name] == nil {
+                var order: [String: Int] = [:]
+                for (i, key) in keys.enumerated() where order[key] == nil { order[key] = i }
+                layout.keyOrderByName[name] = order
+            }
+            outOfOrder = []
+        }
+
+        /// Notes an item's name for `names`, which keeps the first `limit` distinct ones: in
+        /// `pending`, put in the set when `limit` are pending or the set is wanted.
+        private static func note(_ name: String, in pending: inout [String], for names: inout Set<String>, limit: Int) {
+            guard names.count < limit else { return }
+            pending.append(name)
+            if pending.count == limit { put(&pending, in: &names, limit: limit) }
+        }
+
+        /// Puts the pending names in the set, as many as it keeps.
+        private static func put(_ pending: inout [String], in names: inout Set<String>, limit: Int) {
+            for name in pending where names.count < limit { names.insert(name) }
+            pending = []
+        }
+
+        /// Where `key` stands in `keyCounts`, which it joins (with no items counted) if new.
+        private mutating func slot(of key: String) -> Int {
+            if let slot = keySlots[key] { return slot }
+            let normal = ItemSchema.normalizedKey(key)
+            var kind: KeyKind = []
+            if Self.idKeys.contains(normal) { kind.insert(.id) }
+            if Self.identityKeys.contains(normal) { kind.insert(.identity) }
+            if Self.creationKeys.contains(normal) { kind.insert(.creation) }
+            if Self.creationKeys.contains(normal) || ItemSchema.completionDateKeys.contains(normal) {
+                kind.insert(.date)
+            }
+            keySlots[key] = keyCounts.count
+            keyCounts.append((key, 0, kind))
+            return keyCounts.count - 1
+        }
+
+        /// Counts a key (at `slot` in `keyCounts`), and what its values say: integers, dates,
+        /// distinct identities.
+        private mutating func count(_ field: Field, slot: Int) {
+            let key = field.key
+            keyCounts[slot].count += 1
+            let kind = keyCounts[slot].kind
             if kind.isEmpty { return }
             if kind.contains(.id) {
                 if case .integer(let v) = field.value {
@@ -591,6 +657,7 @@ extension ItemLayout {
 
         func finish() -> ItemLayout {
             var layout = self.layout
+            var pending = (integers: integerNames, booleans: booleanNames)
             layout.itemCount = items
             layout.rolesInFile = seen
             // A file whose items have no checked key gets one only on done items.
@@ -616,14 +683,24 @@ extension ItemLayout {
                 layout.statusWords = StatusWords(done: done, open: open)
             }
             // Only the minority needs remembering.
-            if layout.checkedIsIntegerByDefault { layout.integerChecked = [] } else { layout.booleanChecked = [] }
+            if layout.checkedIsIntegerByDefault {
+                layout.integerChecked = []
+                Self.put(&pending.booleans, in: &layout.booleanChecked, limit: limit)
+            } else {
+                layout.booleanChecked = []
+                Self.put(&pending.integers, in: &layout.integerChecked, limit: limit)
+            }
             // Keys already in the order todofmt writes them need no reordering.
-            if allCanonical {
+            if !allCanonical {
+                var learner = self
+                learner.putOutOfOrder()
+                layout.keyOrderByName = learner.layout.keyOrderByName
+            } else {
                 layout.keyOrder = [:]
                 layout.keyOrderByName = [:]
             }
             let counted = min(items, limit)
-            let universal = counted == 0 ? [] : keyFirstSeen.filter { keyCounts[$0]?.count == counted }
+            let universal = counted == 0 ? [] : keyCounts.filter { $0.count == counted }.map(\.key)
             let roleKeys = Set(ItemRole.allCases.compactMap { layout.schema.keys[$0] })
             var unfillable: [String] = []
             for key in universal where !roleKeys.contains(key) && layout.schema.role(of: key) != .order {
