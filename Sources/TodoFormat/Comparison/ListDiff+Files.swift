@@ -22,6 +22,7 @@ extension ListDiff {
             // The new list keeps its items from where it first differs from the old one.
             sink.reference = digests.first?.hashes
             if let reader = try Self.reader(input, format) {
+                sink.notesLines = reader is MarkdownFormat
                 try reader.read(input, options: options, plainNamesInto: &sink)
             }
             digests.append(sink)
@@ -59,14 +60,16 @@ extension ListDiff {
                 break
             }
             let reader = range.isEmpty ? nil : try Self.reader(input, format)
-            // A JSON list is read from the last top-level item its reading noted before the window.
-            let json = reader as? JSONFormat
-            let resume = json == nil ? nil : digests[middles.count].start(before: range.lowerBound)
+            // A JSON list or a checklist is read from the last top-level item its reading
+            // noted before the window.
+            let resume = digests[middles.count].start(before: range.lowerBound)
             var window = ItemWindow(range: range, from: resume?.index ?? 0)
             if let reader {
                 do {
-                    if let resume, let json {
+                    if let resume, let json = reader as? JSONFormat {
                         try json.read(input, options: options, from: resume.offset, plainNamesInto: &window)
+                    } else if let resume, let checklist = reader as? MarkdownFormat {
+                        try checklist.read(input, from: resume.offset, section: resume.section, plainNamesInto: &window)
                     } else {
                         try reader.read(input, options: options, plainNamesInto: &window)
                     }
@@ -125,17 +128,35 @@ struct ItemDigests: PlainItemSink {
     private(set) var firstDifference: Int? = nil
     private(set) var kept: [ItemAlignment.Entry] = []
     static let keptAtMost = 4096
-    /// Where some top-level items start in the file (an item's index, its offset), one in
-    /// every 64 items or more, from a reader that can start there again (JSON).
-    private var starts: [(index: Int, offset: Int)] = []
+    /// Where some top-level items start in the file (an item's index, its offset, and for a
+    /// checklist its section), one in every 64 items or more, from a reader that can start
+    /// there again (JSON's, which tells them; a checklist's, from its plain items' lines).
+    private var starts: [(index: Int, offset: Int, section: String?)] = []
+    /// Whether the items are a checklist's, whose lines are noted.
+    var notesLines = false
 
     mutating func nextTopLevelItem(at offset: Int, pending: Int) {
         let index = hashes.count + pending
-        if starts.isEmpty || index - starts[starts.count - 1].index >= 64 { starts.append((index, offset)) }
+        if starts.isEmpty || index - starts[starts.count - 1].index >= 64 { starts.append((index, offset, nil)) }
+    }
+
+    /// Notes where a plain top-level item's line starts (the item to come has the index
+    /// `hashes.count`), where its marker and box stand in the first column (`- [`, `* [`,
+    /// `+ [`): no block before it is open there (not a quote, a list, code), so a reading
+    /// of the checklist from that line finds the same items.
+    private mutating func noteLine(of entry: PlainItem, text: UnsafeBufferPointer<UInt8>, section: String?) {
+        let index = hashes.count
+        guard starts.isEmpty || index - starts[starts.count - 1].index >= 64 else { return }
+        var start = entry.nameStart
+        while start > 0 && text[start - 1] != 10 { start -= 1 }
+        guard start + 3 <= entry.nameStart, text[start + 1] == 32, text[start + 2] == UInt8(ascii: "["),
+            text[start] == UInt8(ascii: "-") || text[start] == UInt8(ascii: "*") || text[start] == UInt8(ascii: "+")
+        else { return }
+        starts.append((index, start, section))
     }
 
     /// The last top-level item noted at or before `index`.
-    func start(before index: Int) -> (index: Int, offset: Int)? {
+    func start(before index: Int) -> (index: Int, offset: Int, section: String?)? {
         var low = 0
         var high = starts.count
         while low < high {
@@ -175,7 +196,7 @@ struct ItemDigests: PlainItemSink {
     mutating func begin(metadata: [Field]) { self.metadata = metadata }
 
     mutating func item(_ item: TodoItem, depth: Int) {
-        var digest = Self.digest(depth: depth, status: item.status, section: item.section)
+        var digest = Self.digest(depth: depth, status: item.status, section: Self.word(of: item.section))
         let name = item.nameStorage
         if name.utf8.withContiguousStorageIfAvailable({ digest.combine(bytes: $0) }) == nil {
             Array(name.utf8).withUnsafeBufferPointer { digest.combine(bytes: $0) }
@@ -193,9 +214,17 @@ struct ItemDigests: PlainItemSink {
 
     /// Plain items, hashed as `item(_:depth:)` hashes the same items (they have no fields).
     mutating func items(plain: ArraySlice<PlainItem>, text: UnsafeBufferPointer<UInt8>, sections: [String]) {
+        // The last section's word, worked out once for its run of items (hashing the
+        // section's bytes for each item was a sixth of a diff's digests).
+        var last = (index: -1, word: Self.word(of: nil))
         for entry in plain {
             let section = entry.depth == 0 && entry.section >= 0 ? sections[entry.section] : nil
-            var digest = Self.digest(depth: entry.depth, status: entry.status, section: section)
+            if notesLines && entry.depth == 0 { noteLine(of: entry, text: text, section: section) }
+            if entry.depth == 0 && entry.section != last.index {
+                last = (entry.section, Self.word(of: section))
+            }
+            var digest = Self.digest(
+                depth: entry.depth, status: entry.status, section: entry.depth == 0 ? last.word : Self.word(of: nil))
             digest.combine(bytes: UnsafeBufferPointer(rebasing: text[entry.nameStart..<entry.nameEnd]))
             append(digest.value, depth: entry.depth) {
                 ItemWindow.entry(ItemWindow.item(entry, text: text, section: section), depth: entry.depth)
@@ -203,16 +232,21 @@ struct ItemDigests: PlainItemSink {
         }
     }
 
-    private static func digest(depth: Int, status: TodoStatus, section: String?) -> ByteDigest {
+    /// An item's digest so far: its depth, its status, and its section's word (`word(of:)`).
+    private static func digest(depth: Int, status: TodoStatus, section: UInt64) -> ByteDigest {
         var digest = ByteDigest()
         digest.combine(UInt64(UInt(bitPattern: depth)))
         digest.combine(UInt64(status.marker.value))
-        if var section {
-            section.withUTF8 { digest.combine(bytes: $0) }
-        } else {
-            digest.combine(UInt64.max)
-        }
+        digest.combine(section)
         return digest
+    }
+
+    /// A section as one word in an item's digest: the digest of its bytes; `UInt64.max` for none.
+    private static func word(of section: String?) -> UInt64 {
+        guard var section else { return .max }
+        var digest = ByteDigest()
+        section.withUTF8 { digest.combine(bytes: $0) }
+        return UInt64(UInt(bitPattern: digest.value))
     }
 
     mutating func end() {}

@@ -26,10 +26,16 @@ struct ItemQueue: BlockSink {
     /// `nameStart`. Plain values only, so that keeping a million costs no reference counting.
     private typealias Queued = PlainItem
 
-    init(source: String?, bytes: UnsafeBufferPointer<UInt8>, path: String) {
+    /// A queue for the items of `bytes`; `section` names the section of the first items, for
+    /// a reading that starts after the heading (at a top-level item).
+    init(source: String?, bytes: UnsafeBufferPointer<UInt8>, path: String, section: String? = nil) {
         self.source = source
         self.bytes = bytes
         self.path = path
+        if let section {
+            sections = [section]
+            self.section = 0
+        }
     }
 
     mutating func item(_ parsed: ParsedItem) {

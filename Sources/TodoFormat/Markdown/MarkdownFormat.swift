@@ -59,6 +59,20 @@ struct MarkdownFormat: ListFormat {
         }
     }
 
+    /// Reads the items from the top-level item whose line starts at `offset`, in the section
+    /// `section` (`MarkdownSource.stream(bytes:path:from:section:plainNamesInto:)`).
+    func read<S: PlainItemSink>(_ input: Input, from offset: Int, section: String?, plainNamesInto sink: inout S)
+        throws
+    {
+        let bytes = try input.bytes()
+        try bytes.withUnsafeBufferPointer { buffer in
+            let rest = UnsafeBufferPointer(rebasing: buffer[offset...])
+            if UTF8Validation.firstInvalidOffset(rest) >= 0 { _ = try UTF8Validation.decode(bytes, path: input.name) }
+            try MarkdownSource.stream(
+                bytes: buffer, path: input.name, from: offset, section: section, plainNamesInto: &sink)
+        }
+    }
+
     /// How a warning names a format that has no place for a checklist's text.
     static func place(in format: DocumentFormat) -> String {
         switch format.rawValue {

@@ -63,14 +63,31 @@ struct MarkdownSource {
         return unlisted
     }
 
+    /// The items from the top-level item whose line starts at `offset` (a marker in the first
+    /// column: `ItemDigests` notes such lines), under the section `section`, as
+    /// `stream(bytes:path:plainNamesInto:)` hands them on: nothing before that line is open
+    /// there, so a reading from it finds the same items. The text that is not items, and the
+    /// lines of errors, count from there.
+    static func stream<W: PlainItemSink>(
+        bytes: UnsafeBufferPointer<UInt8>, path: String, from offset: Int, section: String?,
+        plainNamesInto writer: inout W
+    ) throws {
+        try writer.begin(metadata: [])
+        _ = try parse(bytes, from: offset, source: nil, path: path, section: section) {
+            try $0.drain(plainNamesInto: &writer)
+        }
+        try writer.end()
+    }
+
     /// Parses the body from `bodyStart`, handing the items found to `drain` after each block
     /// of about a megabyte of lines. (The parser is concrete, not generic over the sink: items
     /// wait in the parser's queue in between.)
     private static func parse(
         _ bytes: UnsafeBufferPointer<UInt8>, from bodyStart: Int, source: String?, path: String,
-        drain: (inout ItemQueue) throws -> Void
+        section: String? = nil, drain: (inout ItemQueue) throws -> Void
     ) throws -> UnlistedText {
-        var parser = BlockParser(text: bytes, sink: ItemQueue(source: source, bytes: bytes, path: path))
+        var parser = BlockParser(
+            text: bytes, sink: ItemQueue(source: source, bytes: bytes, path: path, section: section))
         var position = bodyStart
         let base = bytes.baseAddress
         while position < bytes.count {

@@ -158,6 +158,55 @@ struct ListDiffFilesTests {
         #expect(!fromFiles.isEmpty)
     }
 
+    /// A checklist is read again from the last top-level item in the first column noted
+    /// before the window (`ItemDigests.noteLine`), under that item's section: the checklist
+    /// has what could make a reading from there differ (quotes, code, HTML, plain bullets
+    /// with items under them, items with fields, sections), the changes far into it.
+    @Test("a checklist read again from a top-level item before the changes", arguments: 0..<10)
+    func resumedChecklist(seed: Int) throws {
+        var generator = SeededGenerator(seed: UInt64(seed))
+        var blocks: [String] = []
+        for k in 0..<900 {
+            switch Int.random(in: 0..<20, using: &generator) {
+            case 0: blocks.append("## Section \(k % 7)")
+            case 1: blocks.append("> - [ ] quoted \(k)\n> - [x] quoted too \(k)")
+            case 2: blocks.append("- plain \(k)\n  - [ ] under plain \(k)")
+            case 3: blocks.append("```\n- [ ] not an item \(k)\n```")
+            case 4: blocks.append("<div>\n- [ ] html \(k)\n</div>\n")
+            case 5: blocks.append("Prose \(k)\n")
+            case 6: blocks.append("1. [ ] ordered \(k)")
+            case 7: blocks.append("- [ ] fielded \(k % 5) [due:: 2026-01-0\(k % 9 + 1)]")
+            case 8: blocks.append("- [ ] item \(k % 41)\n  - [/] child \(k % 3)\n    - [ ] grandchild")
+            case 9: blocks.append("* [x] star \(k % 11)")
+            case 10: blocks.append("+ [ ] plus \(k % 13)")
+            case 11: blocks.append("- [ ] item \(k % 41)\n\n")
+            default: blocks.append("- [ ] item \(k % 41)")
+            }
+        }
+        let lines = blocks.joined(separator: "\n").components(separatedBy: "\n")
+        var edited = lines
+        for _ in 0..<Int.random(in: 1...3, using: &generator) {
+            let k = Int.random(in: (edited.count / 2)..<edited.count, using: &generator)
+            switch Int.random(in: 0..<4, using: &generator) {
+            case 0: edited[k] = edited[k].replacingOccurrences(of: "[ ]", with: "[x]")
+            case 1: edited[k] += " renamed"
+            case 2: edited.remove(at: k)
+            default: edited.insert("- [ ] new \(k)", at: k)
+            }
+        }
+        let ending = seed % 3 == 0 ? "\r\n" : "\n"
+        let folder = try TemporaryDirectory()
+        let a = folder.url.appendingPathComponent("a.md")
+        let b = folder.url.appendingPathComponent("b.md")
+        try Data((lines.joined(separator: ending) + ending).utf8).write(to: a)
+        try Data((edited.joined(separator: ending) + ending).utf8).write(to: b)
+        for (old, new) in [(a, b), (b, a)] {
+            let fromFiles = try ListDiff(old: old, new: new)
+            let fromLists = ListDiff(from: try TodoList(contentsOf: old), to: try TodoList(contentsOf: new))
+            #expect(fromFiles.changes.map(\.description) == fromLists.changes.map(\.description))
+        }
+    }
+
     /// A checklist's plain items are hashed from its bytes, a JSON file's items from their
     /// strings: the same list in both, one name composed and the other decomposed, is no change.
     @Test("a checklist against the same list in JSON, accents composed or not, is no change; an edit is one")
