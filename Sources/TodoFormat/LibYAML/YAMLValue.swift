@@ -271,13 +271,21 @@ enum YAMLValue {
     /// A mapping key's text. Plain keys made of letters (nearly all) are taken as they are;
     /// others go through `resolve`, so `1:` and `true:` read as they print.
     static func key(_ scalar: YAMLEvent.Scalar) -> String {
-        let bytes = scalar.text.utf8
-        let wordLike = bytes.allSatisfy { ($0 | 0x20) >= 97 && ($0 | 0x20) <= 122 || $0 == UInt8(ascii: "_") }
-        // The only words that resolve to something else: null, true and false in three casings.
-        if scalar.style != .plain || (wordLike && !(bytes.count == 4 || bytes.count == 5)) {
-            return scalar.text
+        if scalar.style != .plain { return scalar.text }
+        // The only words that resolve to something else: null, true and false in three casings
+        // (resolving `name` itself was a tenth of reading an item).
+        var word: UInt64 = 0
+        var count = 0
+        for b in scalar.text.utf8 {
+            guard ((b | 0x20) >= 97 && (b | 0x20) <= 122) || b == UInt8(ascii: "_") else {
+                return keyText(resolve(scalar))
+            }
+            if count < 8 { word |= UInt64(b | 0x20) << (8 * UInt64(count)) }
+            count += 1
         }
-        return keyText(resolve(scalar))
+        // `null`, `true`, `false` as little-endian words of their letters.
+        let reserved = count <= 5 && (word == 0x6C6C_756E || word == 0x6575_7274 || word == 0x65_736C_6166)
+        return reserved ? keyText(resolve(scalar)) : scalar.text
     }
 
     /// A mapping key as text: todofmt's keys are strings.

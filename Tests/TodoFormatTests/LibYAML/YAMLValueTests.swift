@@ -35,6 +35,30 @@ struct YAMLValueTests {
         }
     }
 
+    @Test("a plain key reads as its scalar resolves (null, true, false in three casings), a quoted one as written")
+    func keys() {
+        let plain = { (text: String) in YAMLEvent.Scalar(text: text, style: .plain) }
+        #expect(YAMLValue.key(plain("name")) == "name")
+        #expect(YAMLValue.key(plain("TRUE")) == "true" && YAMLValue.key(plain("Null")) == "null")
+        #expect(YAMLValue.key(plain("False")) == "false" && YAMLValue.key(plain("tRUE")) == "tRUE")
+        #expect(YAMLValue.key(plain("1")) == "1" && YAMLValue.key(plain("0x1F")) == "31")
+        #expect(YAMLValue.key(YAMLEvent.Scalar(text: "true", style: .singleQuoted)) == "true")
+        #expect(YAMLValue.key(YAMLEvent.Scalar(text: "null", style: .doubleQuoted)) == "null")
+        // An empty key is the empty text (as todofmt has always read it).
+        #expect(YAMLValue.key(plain("")) == "")
+        // Every other short text of these letters reads as resolving it reads.
+        let alphabet: [String] = [
+            "n", "N", "u", "l", "L", "t", "T", "r", "R", "e", "E", "f", "F", "a", "s", "_", "1", ".", "x",
+        ]
+        var generator = SeededGenerator(seed: 5)
+        for _ in 0..<40_000 {
+            let count = 1 + Int(generator.next() % 6)
+            let text = (0..<count).map { _ in alphabet[Int(generator.next() % UInt64(alphabet.count))] }.joined()
+            let expected = YAMLValue.keyText(YAMLValue.resolve(plain(text)))
+            #expect(YAMLValue.key(plain(text)) == expected, "\(text.debugDescription)")
+        }
+    }
+
     /// FORMAT.md's rule as plainly as it reads: a YAML 1.2 typed value, a YAML 1.1 word
     /// (any case), or text made of what YAML 1.1 numbers and dates are made of.
     static func rule(_ s: String) -> Bool {
