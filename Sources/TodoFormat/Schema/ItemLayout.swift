@@ -413,6 +413,10 @@ extension ItemLayout {
         private var keyCounts: [(key: String, count: Int, kind: KeyKind)] = []
         /// Where each key stands in `keyCounts`.
         private var keySlots: [String: Int] = [:]
+        /// The slots of `keyCounts` in the order their keys were first counted: a parent's
+        /// keys after its children's key come after the children's keys (an item's shape
+        /// gives all its keys a slot at once).
+        private var firstCounted: [Int] = []
         /// What a key's normalized spelling makes it (worked out once for each key).
         private struct KeyKind: OptionSet {
             let rawValue: UInt8
@@ -617,6 +621,7 @@ extension ItemLayout {
         /// distinct identities.
         private mutating func count(_ field: Field, slot: Int) {
             let key = field.key
+            if keyCounts[slot].count == 0 { firstCounted.append(slot) }
             keyCounts[slot].count += 1
             let kind = keyCounts[slot].kind
             if kind.isEmpty { return }
@@ -700,7 +705,8 @@ extension ItemLayout {
                 layout.keyOrderByName = [:]
             }
             let counted = min(items, limit)
-            let universal = counted == 0 ? [] : keyCounts.filter { $0.count == counted }.map(\.key)
+            let universal =
+                counted == 0 ? [] : firstCounted.map { keyCounts[$0] }.filter { $0.count == counted }.map(\.key)
             let roleKeys = Set(ItemRole.allCases.compactMap { layout.schema.keys[$0] })
             var unfillable: [String] = []
             for key in universal where !roleKeys.contains(key) && layout.schema.role(of: key) != .order {

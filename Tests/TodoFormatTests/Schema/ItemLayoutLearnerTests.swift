@@ -73,6 +73,35 @@ struct ItemLayoutLearnerTests {
         #expect(lateLayout.keyOrderByName["w"] == nil)
     }
 
+    /// Keys count in the order first counted: a child's keys before its parent's keys that
+    /// follow the children's key (helper hunt 56: the identity key, the creation date key and
+    /// the keys new items leave out came out in another order, and a duplicate id went unseen).
+    @Test("keys every item has are in the order first counted, a child's before its parent's later keys")
+    func orderFirstCounted() {
+        let child = [Field("name", .string("C")), Field("id", .integer(2)), Field("uuid", .string("b"))]
+        let parent = [
+            Field("name", .string("P")), Field("children", .array([.dictionary(child)])),
+            Field("uuid", .string("a")), Field("id", .integer(1)),
+        ]
+        let layout = Self.learn([parent])
+        #expect(layout.identityKey == "id")
+
+        let dated = { (name: String, more: [Field]) in
+            [Field("name", .string(name))] + more + [
+                Field("added_at", .string("2026-01-02T10:00:00Z")),
+                Field("created_at", .string("2026-01-01T10:00:00Z")),
+            ]
+        }
+        let withDates = Self.learn([
+            [Field("name", .string("P")), Field("children", .array([.dictionary(dated("C", []))]))]
+                + [
+                    Field("created_at", .string("2026-01-01T10:00:00Z")),
+                    Field("added_at", .string("2026-01-02T10:00:00Z")),
+                ]
+        ])
+        #expect(withDates.creationDate?.key == "added_at")
+    }
+
     @Test("keys are counted through shapes that alternate, more of them than the learner recalls")
     func alternatingShapes() {
         // Ten shapes in turn (each an extra key of its own), an id on every item.
