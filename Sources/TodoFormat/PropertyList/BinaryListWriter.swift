@@ -43,7 +43,6 @@ struct BinaryListWriter: ListWriter {
     /// children, fields), once written; the last section's object, when it is shared.
     private var roleKeys = [-1, -1, -1, -1, -1, -1]
     private var lastSection: (name: String, object: Int)? = nil
-    private var refs: [Int] = []
     /// Which fields go under `fields`.
     private var nesting: FieldNesting
     /// The items whose children are being written, by depth: the references of their
@@ -188,48 +187,56 @@ struct BinaryListWriter: ListWriter {
         name: UnsafeBufferPointer<UInt8>, status: TodoStatus, section: String?, of item: TodoItem?, depth: Int,
         hasChildren: Bool
     ) {
-        refs.removeAll(keepingCapacity: true)
-        refs.append(roleKey(0, entryKeys.name))
-        refs.append(roleKey(1, entryKeys.checked ?? "checked"))
-        var custom: String? = nil
-        if case .custom(let scalar) = status {
-            custom = String(scalar)
-            refs.append(roleKey(2, entryKeys.status))
-        }
-        if section != nil { refs.append(roleKey(3, entryKeys.section)) }
-        var flat: [FieldValue] = []
-        var nested: [Field] = []
-        if let item, !item.fields.isEmpty {
-            let cut = nesting.firstNested(in: item, hasChildren: hasChildren)
-            // Property lists have no null: such fields are left out.
-            for field in item.fields[..<cut] where field.value != .null {
-                refs.append(writer.key(field.key, to: &sink))
-                flat.append(field.value)
+        // The references on the stack: a list kept and emptied for each item spent more in
+        // emptying it than in filling it. Six keys, five values and two a field at most.
+        withUnsafeTemporaryAllocation(of: Int.self, capacity: 11 + 2 * (item?.fields.count ?? 0)) { refs in
+            var n = 0
+            func add(_ ref: Int) {
+                refs[n] = ref
+                n += 1
             }
-            nested = Array(item.fields[cut...])
-            if !nested.isEmpty { refs.append(roleKey(5, entryKeys.fields)) }
-        }
-        if hasChildren { refs.append(roleKey(4, entryKeys.children)) }
-        refs.append(writer.write(string: name, to: &sink))
-        refs.append(writer.boolean(status == .done, to: &sink))
-        if let custom { refs.append(writer.write(.string(custom), to: &sink)) }
-        if let section {
-            // A short section is one object, found again for each item of the section (by its
-            // bytes: a section spelled with other code points is another string).
-            if let last = lastSection, Self.sameBytes(last.name, section) {
-                refs.append(last.object)
+            add(roleKey(0))
+            add(roleKey(1))
+            var custom: String? = nil
+            if case .custom(let scalar) = status {
+                custom = String(scalar)
+                add(roleKey(2))
+            }
+            if section != nil { add(roleKey(3)) }
+            var flat: [FieldValue] = []
+            var nested: [Field] = []
+            if let item, !item.fields.isEmpty {
+                let cut = nesting.firstNested(in: item, hasChildren: hasChildren)
+                // Property lists have no null: such fields are left out.
+                for field in item.fields[..<cut] where field.value != .null {
+                    add(writer.key(field.key, to: &sink))
+                    flat.append(field.value)
+                }
+                nested = Array(item.fields[cut...])
+                if !nested.isEmpty { add(roleKey(5)) }
+            }
+            if hasChildren { add(roleKey(4)) }
+            add(writer.write(string: name, to: &sink))
+            add(writer.boolean(status == .done, to: &sink))
+            if let custom { add(writer.write(.string(custom), to: &sink)) }
+            if let section {
+                // A short section is one object, found again for each item of the section (by
+                // its bytes: a section spelled with other code points is another string).
+                if let last = lastSection, Self.sameBytes(last.name, section) {
+                    add(last.object)
+                } else {
+                    let object = writer.write(.string(section), to: &sink)
+                    if section.utf8.count <= 15 { lastSection = (section, object) }
+                    add(object)
+                }
+            }
+            for value in flat { add(writer.write(value, to: &sink)) }
+            if !nested.isEmpty { add(writer.write(.dictionary(nested), to: &sink)) }
+            if hasChildren {
+                open.append((Array(refs[0..<n]), []))
             } else {
-                let object = writer.write(.string(section), to: &sink)
-                if section.utf8.count <= 15 { lastSection = (section, object) }
-                refs.append(object)
+                finished(writer.container(0xD0, count: n, to: &sink) { refs[$0] }, depth: depth)
             }
-        }
-        for value in flat { refs.append(writer.write(value, to: &sink)) }
-        if !nested.isEmpty { refs.append(writer.write(.dictionary(nested), to: &sink)) }
-        if hasChildren {
-            open.append((refs, []))
-        } else {
-            finished(writer.container(0xD0, refs: refs, to: &sink), depth: depth)
         }
     }
 
@@ -244,9 +251,21 @@ struct BinaryListWriter: ListWriter {
         }
     }
 
-    /// The object of the key of role `index` of `roleKeys`.
-    private mutating func roleKey(_ index: Int, _ key: String) -> Int {
-        if roleKeys[index] < 0 { roleKeys[index] = writer.key(key, to: &sink) }
+    /// The object of the key of role `index` of `roleKeys` (name, checked, status, section,
+    /// children, fields), written where first needed.
+    private mutating func roleKey(_ index: Int) -> Int {
+        let known = roleKeys[index]
+        if known >= 0 { return known }
+        let key =
+            switch index {
+            case 0: entryKeys.name
+            case 1: entryKeys.checked ?? "checked"
+            case 2: entryKeys.status
+            case 3: entryKeys.section
+            case 4: entryKeys.children
+            default: entryKeys.fields
+            }
+        roleKeys[index] = writer.key(key, to: &sink)
         return roleKeys[index]
     }
 
