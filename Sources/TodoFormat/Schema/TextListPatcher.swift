@@ -469,9 +469,14 @@ struct TextListPatcher<Syntax: TextListSyntax> {
     ) throws {
         let oldElements = old?.elements ?? []
         guard count > 0 else {
-            // An emptied list stays, as an empty array; an empty one as it was.
+            // An emptied list stays, as an empty array; an empty one as it was; one whose
+            // elements had comments between or after them keeps them, inside it as before.
             if let old, oldElements.isEmpty {
                 sink.write(slice(old.whole))
+            } else if let old, let inside = old.inside, let kept = keptComments(inside, elements: oldElements) {
+                sink.write(slice(old.whole.lowerBound..<oldElements[0].lowerBound))
+                put(kept, to: &sink)
+                sink.write(slice(inside.upperBound..<old.whole.upperBound))
             } else {
                 put(syntax.emptyArray, to: &sink)
             }
@@ -544,6 +549,27 @@ struct TextListPatcher<Syntax: TextListSyntax> {
             if syntax.arrayLines { put([10] + line, to: &sink) }
             put(syntax.arrayClose, to: &sink)
         }
+    }
+
+    /// The comments of an array emptied of `elements` (the bytes between and after them that
+    /// are more than separators), each from its first byte that is not white space, up to
+    /// the inside's end; nil where there are none.
+    private func keptComments(_ inside: Range<Int>, elements: [Range<Int>]) -> [UInt8]? {
+        var kept: [UInt8] = []
+        var lastKept = false
+        for (k, element) in elements.enumerated() {
+            let gap = element.upperBound..<(k + 1 < elements.count ? elements[k + 1].lowerBound : inside.upperBound)
+            let start = bytes[gap].firstIndex { ![32, 9, 10, 13, 44].contains($0) }
+            lastKept = start != nil
+            if let start { kept += bytes[start..<gap.upperBound] }
+        }
+        guard !kept.isEmpty else { return nil }
+        // The array's close stays on its own line where no comment followed the last element.
+        if !lastKept, let last = elements.last {
+            while let byte = kept.last, [32, 9, 10, 13].contains(byte) { kept.removeLast() }
+            kept += bytes[last.upperBound..<inside.upperBound]
+        }
+        return kept
     }
 
     private mutating func emitArray(

@@ -390,6 +390,32 @@ struct PropertyListWriteBackTests {
         #expect(try TodoList(contentsOf: URL(fileURLWithPath: path)).items.map(\.name) == ["c", "a", "new", "b"])
     }
 
+    /// An item's children array emptied by the edit stays, with the comments that were in it
+    /// (helper hunt 56: it became `<array/>`, and the comment was lost).
+    @Test(
+        "an XML children array emptied by the edit keeps its comments",
+        arguments: [
+            ("\t\t\t<!-- keep me -->\n", "- [ ] A\n- [ ] N\n  - [ ] C\n- [ ] B\n"),
+            ("\t\t\t<!-- keep me -->\n", "- [ ] A\n- [ ] B\n"),
+            ("", "- [ ] A\n- [ ] B\n  - [x] C\n"),
+        ])
+    func emptiedChildrenKeepComments(comment: String, checklist: String) throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.path("n.plist")
+        let (item, head, tail) = (Self.xmlItem, Self.xmlHead, Self.xmlTail)
+        let parent = { (inside: String) in
+            "\t<dict>\n\t\t<key>name</key>\n\t\t<string>A</string>\n\t\t<key>children</key>\n" + inside + "\t</dict>\n"
+        }
+        let child = "\t\t\t<dict>\n\t\t\t\t<key>name</key>\n\t\t\t\t<string>C</string>\n\t\t\t</dict>\n"
+        try (head + parent("\t\t<array>\n" + child + comment + "\t\t</array>\n") + item("B") + tail).write(
+            toFile: path, atomically: false, encoding: .utf8)
+        try Self.write(checklist, into: path)
+        let text = try String(contentsOfFile: path, encoding: .utf8)
+        let emptied = comment.isEmpty ? "\t\t<array/>\n" : "\t\t<array>\n" + comment + "\t\t</array>\n"
+        #expect(text.hasPrefix(head + parent(emptied)), "\(text)")
+        #expect(try TodoList(contentsOf: URL(fileURLWithPath: path)) == TodoList(markdown: checklist))
+    }
+
     @Test("a field key XML cannot hold, written into an existing file, warns; --strict refuses it")
     func forbiddenKeyIntoExisting() throws {
         let directory = try TemporaryDirectory()
