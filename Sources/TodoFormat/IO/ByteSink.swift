@@ -100,9 +100,10 @@ struct ByteSink {
         guard n > 0, let source = bytes.baseAddress else { return }
         if n >= Self.blockSize && descriptor >= 0 {
             // A large piece (a file's unchanged start) goes to the file as it is, not through
-            // memory of the sink's own.
+            // memory of the sink's own; copied by the system where it is a mapped file's.
             flush()
-            put(bytes)
+            let copied = failure == 0 ? MappedFile.copy(bytes, to: descriptor) : 0
+            put(UnsafeBufferPointer(rebasing: bytes[copied...]))
             return
         }
         makeRoom(n)

@@ -90,4 +90,36 @@ struct ByteComparisonTests {
         let written = Array(try Data(contentsOf: URL(fileURLWithPath: path)))
         #expect(written == Array("head,".utf8) + big + Array(",tail".utf8))
     }
+
+    /// Large pieces of a mapped file are copied by the system from the file (`MappedFile.copy`),
+    /// from where they stand in it, in order with what the sink holds; a piece of a file no
+    /// longer mapped is written from memory.
+    @Test("a file sink copies large pieces of a mapped file from the file, in order")
+    func mappedPieces() throws {
+        let directory = try TemporaryDirectory()
+        let source = directory.path("source")
+        let big = (0..<5_000_000).map { UInt8(truncatingIfNeeded: $0 &* 7 % 253) }
+        try Data(big).write(to: URL(fileURLWithPath: source))
+        let path = directory.path("out")
+        let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+        #expect(fd >= 0)
+        defer { close(fd) }
+        var sink = ByteSink(descriptor: fd)
+        var copy: [UInt8] = []
+        do {
+            let mapped = try #require(MappedFile(path: source))
+            let tail = UnsafeBufferPointer(rebasing: mapped.bytes[3_000_000...])
+            sink.write("a")
+            sink.write(UnsafeBufferPointer(rebasing: mapped.bytes[1_000_001..<2_500_000]))
+            sink.write(UnsafeBufferPointer(rebasing: mapped.bytes[10..<20]))
+            sink.write(tail)
+            copy = Array(tail)
+        }
+        // Mapped no more: the same bytes, now the sink's memory's.
+        copy.withUnsafeBufferPointer { sink.write($0) }
+        _ = try sink.finish(path: path)
+        let written = Array(try Data(contentsOf: URL(fileURLWithPath: path)))
+        let expected = Array("a".utf8) + big[1_000_001..<2_500_000] + big[10..<20] + big[3_000_000...] + copy
+        #expect(written == expected)
+    }
 }
