@@ -16,8 +16,9 @@ final class MappedFile {
     private let descriptor: Int32
     private static let pageSize = Int(sysconf(Int32(_SC_PAGESIZE)))
 
-    /// The files mapped now, for `copy(_:to:)`.
-    nonisolated(unsafe) private static var mapped: [MappedFile] = []
+    /// The files mapped now, for `copy(_:to:)` (not the objects, which this would keep).
+    nonisolated(unsafe) private static var mapped:
+        [(file: ObjectIdentifier, base: UnsafeRawPointer, length: Int, descriptor: Int32)] = []
     private static let lock = NSLock()
 
     /// The file at `path` mapped; nil when it cannot be (empty, not a regular file), and the
@@ -36,7 +37,9 @@ final class MappedFile {
         length = Int(info.st_size)
         base = pointer
         bytes = UnsafeBufferPointer(start: pointer.assumingMemoryBound(to: UInt8.self), count: length)
-        Self.lock.withLock { Self.mapped.append(self) }
+        Self.lock.withLock {
+            Self.mapped.append((ObjectIdentifier(self), UnsafeRawPointer(pointer), length, fd))
+        }
     }
 
     /// Copies `piece`, where it lies in a file mapped now, to the file open as `output` (at
@@ -47,12 +50,11 @@ final class MappedFile {
         guard let start = piece.baseAddress else { return 0 }
         let file = lock.withLock {
             mapped.first {
-                UnsafeRawPointer(start) >= UnsafeRawPointer($0.base)
-                    && UnsafeRawPointer(start) - UnsafeRawPointer($0.base) + piece.count <= $0.length
+                UnsafeRawPointer(start) >= $0.base && UnsafeRawPointer(start) - $0.base + piece.count <= $0.length
             }
         }
         guard let file else { return 0 }
-        var offset = off_t(UnsafeRawPointer(start) - UnsafeRawPointer(file.base))
+        var offset = off_t(UnsafeRawPointer(start) - file.base)
         var done = 0
         while done < piece.count {
             // `sendfile` between two files: the system copies the cached pages itself.
@@ -78,7 +80,8 @@ final class MappedFile {
     }
 
     deinit {
-        Self.lock.withLock { Self.mapped.removeAll { $0 === self } }
+        let file = ObjectIdentifier(self)
+        Self.lock.withLock { Self.mapped.removeAll { $0.file == file } }
         munmap(base, length)
         close(descriptor)
     }
