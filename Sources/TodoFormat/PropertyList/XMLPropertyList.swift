@@ -47,10 +47,7 @@ struct XMLPropertyListReader {
         }
     }
 
-    private func starts(with word: StaticString, at i: Int) -> Bool {
-        let count = word.utf8CodeUnitCount
-        return i + count <= bytes.count && memcmp(bytes.baseAddress! + i, word.utf8Start, count) == 0
-    }
+    private func starts(with word: StaticString, at i: Int) -> Bool { ByteScan.has(word, at: i, in: bytes) }
 
     /// Moves past `end`, or fails with `what`.
     private mutating func skip(past end: StaticString, what: String) throws(ParseError) {

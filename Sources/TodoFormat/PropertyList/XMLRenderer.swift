@@ -13,12 +13,9 @@ struct XMLRenderer {
 
     /// Learns reals and data from elements in `text`.
     mutating func learn(from text: UnsafeBufferPointer<UInt8>) {
-        let real = Array("<real>".utf8)
-        let data = Array("<data>".utf8)
+        let real: StaticString = "<real>"
+        let data: StaticString = "<data>"
         guard let base = text.baseAddress else { return }
-        func has(_ tag: [UInt8], at i: Int) -> Bool {
-            i + tag.count <= text.count && memcmp(base + i, tag, tag.count) == 0
-        }
         var i = 0
         var sawZeroFraction = false
         var sawWhole = false
@@ -26,9 +23,9 @@ struct XMLRenderer {
             // From one `<` to the next (a byte at a time was most of the scan).
             guard let next = memchr(base + i, Int32(UInt8(ascii: "<")), text.count - i) else { break }
             i = UnsafeRawPointer(next) - UnsafeRawPointer(base)
-            if has(real, at: i) {
+            if ByteScan.has(real, at: i, in: text) {
                 // `1.0` says whole reals keep a zero fraction (plistlib); `1` that they do not (Apple).
-                var j = i + real.count
+                var j = i + real.utf8CodeUnitCount
                 let start = j
                 while j < text.count && text[j] != UInt8(ascii: "<") { j += 1 }
                 let value = text[start..<j]
@@ -40,8 +37,8 @@ struct XMLRenderer {
                     sawWhole = true
                 }
                 i = j
-            } else if has(data, at: i) {
-                let j = i + data.count
+            } else if ByteScan.has(data, at: i, in: text) {
+                let j = i + data.utf8CodeUnitCount
                 if j < text.count && (text[j] == 10 || text[j] == 13) { dataLines = true }
                 i = j
             } else {

@@ -408,8 +408,8 @@ extension ItemLayout {
         private var statusDone: String?, statusOpen: String?
         private var items = 0
         private let limit = 10_000
-        /// Each key of the items counted (the first `limit`), in the order first seen: how many
-        /// items have it, and what kind of key it is.
+        /// Each key of the items counted (the first `limit`), at its slot: how many items have
+        /// it, and what kind of key it is.
         private var keyCounts: [(key: String, count: Int, kind: KeyKind)] = []
         /// Where each key stands in `keyCounts`.
         private var keySlots: [String: Int] = [:]
@@ -528,7 +528,9 @@ extension ItemLayout {
             guard let name else { return }
             if !shape.inOrder && layout.keyOrderByName.count < limit {
                 outOfOrder.append((name, shape.keys))
-                if !allCanonical || outOfOrder.count == limit { putOutOfOrder() }
+                if !allCanonical || outOfOrder.count == limit {
+                    Self.put(&outOfOrder, in: &layout.keyOrderByName, limit: limit)
+                }
             }
             switch checkedIsInteger {
             case true?:
@@ -575,16 +577,17 @@ extension ItemLayout {
             return shape
         }
 
-        /// Puts the items noted out of order in `layout.keyOrderByName`: each name's first
-        /// item, each key's first place in it.
-        private mutating func putOutOfOrder() {
-            for (name, keys) in outOfOrder
-            where layout.keyOrderByName.count < limit && layout.keyOrderByName[name] == nil {
+        /// Puts the items noted out of order in `orders` (`layout.keyOrderByName`), as many as
+        /// it keeps: each name's first item, each key's first place in it.
+        private static func put(
+            _ pending: inout [(name: String, keys: [String])], in orders: inout [String: [String: Int]], limit: Int
+        ) {
+            for (name, keys) in pending where orders.count < limit && orders[name] == nil {
                 var order: [String: Int] = [:]
                 for (i, key) in keys.enumerated() where order[key] == nil { order[key] = i }
-                layout.keyOrderByName[name] = order
+                orders[name] = order
             }
-            outOfOrder = []
+            pending = []
         }
 
         /// Notes an item's name for `names`, which keeps the first `limit` distinct ones: in
@@ -662,7 +665,7 @@ extension ItemLayout {
 
         func finish() -> ItemLayout {
             var layout = self.layout
-            var pending = (integers: integerNames, booleans: booleanNames)
+            var pending = (integers: integerNames, booleans: booleanNames, orders: outOfOrder)
             layout.itemCount = items
             layout.rolesInFile = seen
             // A file whose items have no checked key gets one only on done items.
@@ -697,9 +700,7 @@ extension ItemLayout {
             }
             // Keys already in the order todofmt writes them need no reordering.
             if !allCanonical {
-                var learner = self
-                learner.putOutOfOrder()
-                layout.keyOrderByName = learner.layout.keyOrderByName
+                Self.put(&pending.orders, in: &layout.keyOrderByName, limit: limit)
             } else {
                 layout.keyOrder = [:]
                 layout.keyOrderByName = [:]

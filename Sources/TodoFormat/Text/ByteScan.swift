@@ -1,3 +1,5 @@
+import Foundation
+
 /// Searches of short runs of text (an item's name) for a few byte values, eight bytes at a
 /// time: the checks a name passes before it is copied as it is (into JSON, say).
 ///
@@ -16,6 +18,14 @@ enum ByteScan {
         }
         if start < bytes.count { ranges.append(start..<bytes.count) }
         return ranges
+    }
+
+    /// Whether `bytes` has `word` at `i`.
+    @inline(__always)
+    static func has(_ word: StaticString, at i: Int, in bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        let count = word.utf8CodeUnitCount
+        guard i >= 0, i + count <= bytes.count, let base = bytes.baseAddress else { return count == 0 }
+        return memcmp(base + i, word.utf8Start, count) == 0
     }
 
     private static let ones: UInt64 = 0x0101_0101_0101_0101

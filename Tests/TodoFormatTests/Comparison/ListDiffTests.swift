@@ -166,22 +166,24 @@ struct ListDiffFilesTests {
     func resumedChecklist(seed: Int) throws {
         var generator = SeededGenerator(seed: UInt64(seed))
         var blocks: [String] = []
+        // Each kind of block by the number drawn; 12 to 19 draw a plain item.
+        let kinds: [(Int) -> String] = [
+            { "## Section \($0 % 7)" },
+            { "> - [ ] quoted \($0)\n> - [x] quoted too \($0)" },
+            { "- plain \($0)\n  - [ ] under plain \($0)" },
+            { "```\n- [ ] not an item \($0)\n```" },
+            { "<div>\n- [ ] html \($0)\n</div>\n" },
+            { "Prose \($0)\n" },
+            { "1. [ ] ordered \($0)" },
+            { "- [ ] fielded \($0 % 5) [due:: 2026-01-0\($0 % 9 + 1)]" },
+            { "- [ ] item \($0 % 41)\n  - [/] child \($0 % 3)\n    - [ ] grandchild" },
+            { "* [x] star \($0 % 11)" },
+            { "+ [ ] plus \($0 % 13)" },
+            { "- [ ] item \($0 % 41)\n\n" },
+            { "- [ ] item \($0 % 41)" },
+        ]
         for k in 0..<900 {
-            switch Int.random(in: 0..<20, using: &generator) {
-            case 0: blocks.append("## Section \(k % 7)")
-            case 1: blocks.append("> - [ ] quoted \(k)\n> - [x] quoted too \(k)")
-            case 2: blocks.append("- plain \(k)\n  - [ ] under plain \(k)")
-            case 3: blocks.append("```\n- [ ] not an item \(k)\n```")
-            case 4: blocks.append("<div>\n- [ ] html \(k)\n</div>\n")
-            case 5: blocks.append("Prose \(k)\n")
-            case 6: blocks.append("1. [ ] ordered \(k)")
-            case 7: blocks.append("- [ ] fielded \(k % 5) [due:: 2026-01-0\(k % 9 + 1)]")
-            case 8: blocks.append("- [ ] item \(k % 41)\n  - [/] child \(k % 3)\n    - [ ] grandchild")
-            case 9: blocks.append("* [x] star \(k % 11)")
-            case 10: blocks.append("+ [ ] plus \(k % 13)")
-            case 11: blocks.append("- [ ] item \(k % 41)\n\n")
-            default: blocks.append("- [ ] item \(k % 41)")
-            }
+            blocks.append(kinds[min(Int.random(in: 0..<20, using: &generator), kinds.count - 1)](k))
         }
         let lines = blocks.joined(separator: "\n").components(separatedBy: "\n")
         var edited = lines
