@@ -410,7 +410,9 @@ struct ListTable {
 
     /// The value mappings the user gave for a column (`--field checked=status:3`).
     func statusMap(of column: String) -> [String: TodoStatus]? {
-        schema.statusMap(of: column) ?? schema.statusMap(of: Self.plainName(column, coreData: isCoreData))
+        // Asked for every row: a schema without status values (the usual one) answers at once.
+        guard schema.mapsStatusValues else { return nil }
+        return schema.statusMap(of: column) ?? schema.statusMap(of: Self.plainName(column, coreData: isCoreData))
     }
 
     /// What a value of the checked or status column says: a status, or nil when it cannot
