@@ -37,6 +37,12 @@ struct XMLPropertyListReader {
                 ?? name.elementsEqual(word.utf8)
         }
         var text: String { String(decoding: name, as: UTF8.self) }
+        /// Whether the tag's name is `other` (compared in place).
+        func hasName(_ other: UnsafeBufferPointer<UInt8>) -> Bool {
+            guard name.count == other.count else { return false }
+            guard let a = name.baseAddress, let b = other.baseAddress else { return true }
+            return memcmp(a, b, name.count) == 0
+        }
     }
 
     private mutating func skipSpace() {
@@ -203,6 +209,11 @@ struct XMLPropertyListReader {
     /// Moves past the text of a scalar element up to its closing tag `name`, without decoding it.
     mutating func skipText(until name: UnsafeBufferPointer<UInt8>, opened: Tag) throws(ParseError) {
         while position < bytes.count {
+            // Text holds no `<` but where markup starts: the next one is found by memchr.
+            guard let base = bytes.baseAddress,
+                let found = memchr(base + position, Int32(UInt8(ascii: "<")), bytes.count - position)
+            else { break }
+            position = UnsafeRawPointer(found).assumingMemoryBound(to: UInt8.self) - base
             if bytes[position] == UInt8(ascii: "<") {
                 let second = position + 1 < bytes.count ? bytes[position + 1] : 0
                 if second == UInt8(ascii: "!") && starts(with: "<![CDATA[", at: position) {
@@ -214,7 +225,7 @@ struct XMLPropertyListReader {
                     continue
                 }
                 let close = try tag()
-                guard close.isClosing && close.name.elementsEqual(name) else {
+                guard close.isClosing && close.hasName(name) else {
                     throw error(
                         "expected </\(String(decoding: name, as: UTF8.self))>, found <\(close.isClosing ? "/" : "")\(close.text)>",
                         at: close.offset)
@@ -231,21 +242,33 @@ struct XMLPropertyListReader {
         guard !tag.isClosing else { throw error("unexpected </\(tag.text)>", at: tag.offset) }
         if tag.isEmpty { return }
         guard tag.is("array") || tag.is("dict") else { return try skipText(until: tag.name, opened: tag) }
-        var open: [Tag] = [tag]
-        while let top = open.last {
+        // The open containers, innermost last: whether each is a dict. Without an array
+        // made for each value skipped (a scan skips every item of a list): the first 64
+        // levels are bits of a word, deeper ones (rare) go to an array.
+        var dicts: UInt64 = tag.is("dict") ? 1 : 0
+        var deeper: [Bool] = []
+        var depth = 1
+        while depth > 0 {
             let next = try nextTag()
             if next.isClosing {
-                guard next.name.elementsEqual(top.name) else {
-                    throw error("expected </\(top.text)>, found </\(next.text)>", at: next.offset)
+                let isDict = depth > 64 ? deeper[depth - 65] : dicts >> (depth - 1) & 1 == 1
+                guard next.is(isDict ? "dict" : "array") else {
+                    throw error("expected </\(isDict ? "dict" : "array")>, found </\(next.text)>", at: next.offset)
                 }
-                open.removeLast()
+                if depth > 64 { deeper.removeLast() } else { dicts &= ~(1 << (depth - 1)) }
+                depth -= 1
             } else if next.isEmpty {
                 continue
             } else if next.is("array") || next.is("dict") {
-                guard open.count < Limits.valueLevels else {
+                guard depth < Limits.valueLevels else {
                     throw error("values nested too deep (\(Limits.valueLevels) levels at most)", at: next.offset)
                 }
-                open.append(next)
+                depth += 1
+                if depth > 64 {
+                    deeper.append(next.is("dict"))
+                } else if next.is("dict") {
+                    dicts |= 1 << (depth - 1)
+                }
             } else {
                 try skipText(until: next.name, opened: next)
             }

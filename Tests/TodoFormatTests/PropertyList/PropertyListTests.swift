@@ -365,3 +365,50 @@ enum XMLPropertyListWriterTests {
         }
     }
 }
+
+/// Skipping a value (how an XML list's items are scanned) follows its containers without a
+/// stack made for each value: the first 64 levels as bits, deeper ones in an array.
+@Suite("Skipping an XML value")
+struct XMLSkipValueTests {
+    /// `depth` containers, dicts and arrays by turns, each holding a string, closed in order
+    /// (or with `wrongAt` closed by the other tag), then a marker element.
+    static func nested(_ depth: Int, wrongAt: Int? = nil) -> String {
+        var open = ""
+        var close = ""
+        for level in 1...depth {
+            let name = level % 3 == 0 ? "dict" : "array"
+            open +=
+                level % 3 == 0 ? "<dict><key>k</key><string>a &lt; b</string><key>v</key>" : "<array><string>x</string>"
+            let closing = level == wrongAt ? (name == "dict" ? "array" : "dict") : name
+            close = "</\(closing)>" + (level % 3 == 0 ? "" : "<!-- after -->") + close
+        }
+        return open + "<integer>1</integer>" + close + "<true/>"
+    }
+
+    @Test("containers nested 1 to 200 deep", arguments: [1, 2, 63, 64, 65, 66, 130, 200])
+    func depth(_ depth: Int) throws {
+        let text = Self.nested(depth)
+        try Array(text.utf8).withUnsafeBufferPointer { bytes in
+            var reader = XMLPropertyListReader(bytes: bytes, path: "x.plist")
+            try reader.skipValue(reader.nextTag())
+            let next = try reader.nextTag()
+            #expect(next.is("true") && next.isEmpty, "\(depth): stopped at \(next.text)")
+        }
+    }
+
+    @Test(
+        "a container closed by the other tag is an error",
+        arguments: [(3, 1), (64, 64), (64, 60), (100, 66), (100, 99)])
+    func wrongClose(_ depth: Int, _ wrongAt: Int) throws {
+        let text = Self.nested(depth, wrongAt: wrongAt)
+        let expected = wrongAt % 3 == 0 ? "dict" : "array"
+        Array(text.utf8).withUnsafeBufferPointer { bytes in
+            var reader = XMLPropertyListReader(bytes: bytes, path: "x.plist")
+            #expect {
+                try reader.skipValue(reader.nextTag())
+            } throws: { error in
+                "\(error)".contains("expected </\(expected)>")
+            }
+        }
+    }
+}
