@@ -44,6 +44,9 @@ public struct FileEdit: Sendable {
         /// that would change (a database), or the items as `list` prints them (a binary
         /// property list). Empty when nothing would change.
         public var changes = ""
+        /// Whether the edit was made on its items alone (`editItem`, `editRun`), not on the
+        /// whole list (tests ask).
+        var madeAlone = false
     }
 
     /// Makes the edits; throws `EditError` when an item is not there or a name is
@@ -57,6 +60,7 @@ public struct FileEdit: Sendable {
             return try editChecklist(path, fingerprint: before)
         }
         if let result = try editItem(input, format: format, fingerprint: before) { return result }
+        if let result = try editRun(input, format: format, fingerprint: before) { return result }
         return try editList(input, format: format, fingerprint: before)
     }
 
@@ -68,6 +72,78 @@ public struct FileEdit: Sendable {
     /// reading it says it.
     private func editItem(_ input: Input, format: DocumentFormat, fingerprint: FileFingerprint) throws -> Result? {
         guard editsItemAlone, let (index, edits) = Edit.inOneTopLevelItem(edits) else { return nil }
+        return try editAlone(input, format: format, fingerprint: fingerprint) { format, target, path in
+            try format.updateItem(target, at: index, options: options) { item in
+                var tree = TreeList(TodoList(items: [item]))
+                for edit in edits { try edit.apply(to: &tree, file: path) }
+                guard tree.changed else { return nil }
+                try tree.list.checkDepth()
+                return tree.list.items[0]
+            }
+        }
+    }
+
+    /// An edit that adds, removes or moves an item named by position, made on the run of
+    /// top-level items it touches alone (`Edit.inTopLevelRun`), where the format can write
+    /// such a run back (`ListFormat.updateItems`): `todofmt rm` in a million-item JSON file
+    /// reads two items, not the list. Nil as for `editItem`.
+    private func editRun(_ input: Input, format: DocumentFormat, fingerprint: FileFingerprint) throws -> Result? {
+        guard editsItemAlone, let edit = Edit.inTopLevelRun(edits) else { return nil }
+        // A top-level item moved among the top-level ones: no item needs reading.
+        if case .move(.position(let item), let to) = edits[0], item.count == 1, to.count == 1, to[0] >= 1,
+            let result = try editAlone(
+                input, format: format, fingerprint: fingerprint,
+                update: { format, target, _ in
+                    try format.moveItem(target, options: options, from: item[0] - 1, to: to[0] - 1, place: Self.placed)
+                })
+        {
+            return result
+        }
+        return try editAlone(input, format: format, fingerprint: fingerprint) { format, target, path in
+            var rebased: Edit? = nil
+            return try format.updateItems(
+                target, options: options,
+                run: { count in
+                    let found = edit(count)
+                    rebased = found?.edit
+                    return found?.run
+                },
+                change: { items in
+                    guard let rebased else { return nil }
+                    var tree = TreeList(TodoList(items: items))
+                    try rebased.apply(to: &tree, file: path)
+                    guard tree.changed else { return nil }
+                    try tree.list.checkDepth()
+                    return tree.list.items
+                })
+        }
+    }
+
+    /// A top-level item moved among the top-level ones as `TreeList.moveItem` places it
+    /// between `before` and `after` (its section may become theirs), worked out on a list of
+    /// those three items alone, without their children.
+    private static func placed(_ item: TodoItem, before: TodoItem?, after: TodoItem?) throws -> TodoItem {
+        func bare(_ item: TodoItem) -> TodoItem {
+            var item = item
+            item.children = []
+            return item
+        }
+        let neighbours = [before, after].compactMap { $0.map(bare) }
+        var tree = TreeList(TodoList(items: neighbours + [bare(item)]))
+        let position = before == nil ? 0 : 1
+        try tree.moveItem(at: neighbours.count, under: nil, at: position == neighbours.count ? nil : position)
+        var placed = item
+        placed.section = tree.list.items[position].section
+        return placed
+    }
+
+    /// Makes an edit through `update`, a format's change of part of the file (the file's
+    /// format, the input to change, the file's path for messages); nil where that is
+    /// `.unsupported` or fails (the list is read then, and says the error as reading it says it).
+    private func editAlone(
+        _ input: Input, format: DocumentFormat, fingerprint: FileFingerprint,
+        update: (any ListFormat, Input, String) throws -> ItemUpdate
+    ) throws -> Result? {
         let path = file.filePath
         // A dry run makes the edit on a copy, as the real one would be made, and compares.
         let copy = dryRun ? try DryRunCopy(of: path) : nil
@@ -77,16 +153,9 @@ public struct FileEdit: Sendable {
         if format == .sqlite && !dryRun { try fingerprint.check(path) }
         do {
             let target = copy.map { Input(file: $0.path, name: input.name) } ?? input
-            let update = try FormatRegistry.format(format).updateItem(target, at: index, options: options) { item in
-                var tree = TreeList(TodoList(items: [item]))
-                for edit in edits { try edit.apply(to: &tree, file: path) }
-                guard tree.changed else { return nil }
-                try tree.list.checkDepth()
-                return tree.list.items[0]
-            }
-            switch update {
+            switch try update(FormatRegistry.format(format), target, path) {
             case .unsupported: return nil
-            case .unchanged: return Result()
+            case .unchanged: return Result(madeAlone: true)
             case .pending(let write): pending = write
             }
         } catch {
@@ -96,10 +165,12 @@ public struct FileEdit: Sendable {
             try refuseLoss(pending)
             try pending.commit()
             let changes = try copy.changes(format: format, options: options)
-            return Result(warnings: pending.warnings, changed: true, changes: changes)
+            return Result(warnings: pending.warnings, changed: true, changes: changes, madeAlone: true)
         }
         beforeCommit?()
-        return try commit(pending, format: format, fingerprint: fingerprint)
+        var result = try commit(pending, format: format, fingerprint: fingerprint)
+        result.madeAlone = true
+        return result
     }
 
     private func editChecklist(_ path: String, fingerprint: FileFingerprint) throws -> Result {

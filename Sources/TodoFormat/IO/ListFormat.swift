@@ -43,6 +43,28 @@ protocol ListFormat: Sendable {
     func updateItem(
         _ existing: Input, at index: Int, options: ListOptions, change: (TodoItem) throws -> TodoItem?
     ) throws -> ItemUpdate
+
+    /// Writes into the existing file `existing` a run of its top-level items (with their
+    /// children), the range `run` gives for the list's count of them, as `change` makes
+    /// it (nil: unchanged; it may hold more or fewer items), every other byte as it stands:
+    /// what `update` writes for the file's list with that run changed, without reading the
+    /// whole list (`todofmt add`, `rm`, `mv` in a long file). `.unsupported` where the
+    /// format cannot tell.
+    func updateItems(
+        _ existing: Input, options: ListOptions, run: (Int) -> Range<Int>?,
+        change: ([TodoItem]) throws -> [TodoItem]?
+    ) throws -> ItemUpdate
+
+    /// Writes into the existing file `existing` its top-level item `from` (with its
+    /// children) moved to be item `to` (both from 0), as `place` makes it given its new
+    /// neighbours before and after (its section may change), every other item's bytes as
+    /// they stand: what `update` writes for the file's list with that item moved, without
+    /// reading the other items (`todofmt mv` in a long file). `.unsupported` where the
+    /// format cannot tell.
+    func moveItem(
+        _ existing: Input, options: ListOptions, from: Int, to: Int,
+        place: (TodoItem, TodoItem?, TodoItem?) throws -> TodoItem
+    ) throws -> ItemUpdate
 }
 
 /// What `ListFormat.updateItem` did.
@@ -77,6 +99,20 @@ enum ItemUpdate {
 }
 
 extension ListFormat {
+    func moveItem(
+        _ existing: Input, options: ListOptions, from: Int, to: Int,
+        place: (TodoItem, TodoItem?, TodoItem?) throws -> TodoItem
+    ) throws -> ItemUpdate {
+        .unsupported
+    }
+
+    func updateItems(
+        _ existing: Input, options: ListOptions, run: (Int) -> Range<Int>?,
+        change: ([TodoItem]) throws -> [TodoItem]?
+    ) throws -> ItemUpdate {
+        .unsupported
+    }
+
     var aliases: [String] { [] }
 
     func read<S: PlainItemSink>(_ input: Input, options: ListOptions, plainNamesInto sink: inout S) throws {

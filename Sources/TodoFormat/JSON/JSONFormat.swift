@@ -103,6 +103,28 @@ struct JSONFormat: ListFormat {
         return try patcher.updateItem(at: index, in: path, change: change)
     }
 
+    /// Changes a run of top-level items where they stand (`TextListPatcher.updateItems`).
+    func updateItems(
+        _ existing: Input, options: ListOptions, run: (Int) -> Range<Int>?,
+        change: ([TodoItem]) throws -> [TodoItem]?
+    ) throws -> ItemUpdate {
+        guard let path = existing.path, let mapped = MappedFile(path: path) else { return .unsupported }
+        var patcher = try JSONListPatcher.patcher(
+            for: mapped.bytes, path: existing.name, options: options, mapped: mapped)
+        return try patcher.updateItems(in: path, run: run, change: change)
+    }
+
+    /// Moves a top-level item without reading the items (`TextListPatcher.moveItem`).
+    func moveItem(
+        _ existing: Input, options: ListOptions, from: Int, to: Int,
+        place: (TodoItem, TodoItem?, TodoItem?) throws -> TodoItem
+    ) throws -> ItemUpdate {
+        guard let path = existing.path, let mapped = MappedFile(path: path) else { return .unsupported }
+        var patcher = try JSONListPatcher.patcher(
+            for: mapped.bytes, path: existing.name, options: options, mapped: mapped)
+        return try patcher.moveItem(from: from, to: to, in: path, place: place)
+    }
+
     private func writeNew(_ list: TodoList, to path: String, options: ListOptions) throws -> PendingWrite {
         let output = try Output.file(path)
         do {

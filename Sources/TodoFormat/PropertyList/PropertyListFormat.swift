@@ -181,6 +181,30 @@ struct PropertyListFormat: ListFormat {
         return try patcher.updateItem(at: index, in: path, change: change)
     }
 
+    /// Changes a run of top-level items of an XML file where they stand
+    /// (`TextListPatcher.updateItems`).
+    func updateItems(
+        _ existing: Input, options: ListOptions, run: (Int) -> Range<Int>?,
+        change: ([TodoItem]) throws -> [TodoItem]?
+    ) throws -> ItemUpdate {
+        guard !isBinary, let path = existing.path, let mapped = MappedFile(path: path) else { return .unsupported }
+        let found = try XMLListPatcher.find(in: mapped.bytes, path: existing.name, options: options, mapped: mapped)
+        guard case .array(var patcher) = found else { return .unsupported }
+        return try patcher.updateItems(in: path, run: run, change: change)
+    }
+
+    /// Moves a top-level item of an XML file without reading the items
+    /// (`TextListPatcher.moveItem`).
+    func moveItem(
+        _ existing: Input, options: ListOptions, from: Int, to: Int,
+        place: (TodoItem, TodoItem?, TodoItem?) throws -> TodoItem
+    ) throws -> ItemUpdate {
+        guard !isBinary, let path = existing.path, let mapped = MappedFile(path: path) else { return .unsupported }
+        let found = try XMLListPatcher.find(in: mapped.bytes, path: existing.name, options: options, mapped: mapped)
+        guard case .array(var patcher) = found else { return .unsupported }
+        return try patcher.moveItem(from: from, to: to, in: path, place: place)
+    }
+
     /// Writes a whole property list in this format.
     func write(_ root: OutputValue, layout: ItemLayout, to sink: inout ByteSink) {
         if isBinary {

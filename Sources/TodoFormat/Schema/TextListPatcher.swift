@@ -213,7 +213,8 @@ struct TextListPatcher<Syntax: TextListSyntax> {
         return Array(bytes[start..<end])
     }
 
-    /// What follows the last line break of a gap (the next line's indentation), or nil.
+    /// The spaces and tabs after the last line break of a gap (the next line's
+    /// indentation: not a comment that stands on that line before the element), or nil.
     func indentAfterBreak(_ gap: Range<Int>) -> [UInt8]? {
         Self.indentAfterBreak(in: bytes, gap)
     }
@@ -221,7 +222,11 @@ struct TextListPatcher<Syntax: TextListSyntax> {
     static func indentAfterBreak(in bytes: UnsafeBufferPointer<UInt8>, _ gap: Range<Int>) -> [UInt8]? {
         var i = gap.upperBound
         while i > gap.lowerBound {
-            if bytes[i - 1] == 10 { return Array(bytes[i..<gap.upperBound]) }
+            if bytes[i - 1] == 10 {
+                var end = i
+                while end < gap.upperBound && (bytes[end] == 32 || bytes[end] == 9) { end += 1 }
+                return Array(bytes[i..<end])
+            }
             i -= 1
         }
         return nil
@@ -341,6 +346,78 @@ struct TextListPatcher<Syntax: TextListSyntax> {
         guard let old = try topLevelItem(index) else { return .unsupported }
         guard let item = try change(old) else { return .unchanged }
         return try .rewriting(file) { try write(replacing: index, with: item, to: &$0) }
+    }
+
+    /// `ListFormat.updateItems` on the file at `file`, which this patcher reads: the run of
+    /// top-level items `run` names (given the list's count) replaced by what `change` makes
+    /// of them, written by `write(replacingElements:…)` into a new file that replaces `file`
+    /// when committed. The run's own unchanged start and end are found as the whole-list
+    /// write finds them, so this writes what that write writes for the edited list.
+    mutating func updateItems(
+        in file: String, run: (Int) -> Range<Int>?, change: ([TodoItem]) throws -> [TodoItem]?
+    ) throws -> ItemUpdate {
+        try scanAll()
+        let count = list.elements.count
+        guard let range = run(count), !range.isEmpty, range.upperBound <= count else { return .unsupported }
+        let old = try range.map { try readItem($0).item }
+        guard let items = try change(old) else { return .unchanged }
+        let spans = Array(list.elements[range])
+        return try .rewriting(file) {
+            try write(replacingElements: spans, with: items, itemsBefore: { range.lowerBound }, to: &$0)
+        }
+    }
+
+    /// `ListFormat.moveItem` on the file at `file`, which this patcher reads: top-level item
+    /// `from` moved to be item `to` (both from 0) as `place` makes it there (given it and its
+    /// new neighbours before and after: a move can change its section), into a new file that
+    /// replaces `file` when committed. Every other element's bytes stand as they are, and
+    /// the gaps between elements are placed as the whole-list write places them for a list
+    /// whose items it keeps (`emitArray`: a gap goes with the element before it); the moved
+    /// item is kept, or changed key by key as the whole-list write changes it. Only the
+    /// moved item and its neighbours are read: `todofmt mv` in a million-item file scans it
+    /// once. `.unsupported` where the file's items keep an order of their own (order fields
+    /// to renumber) or an identity, or `to` is past the end.
+    mutating func moveItem(
+        from: Int, to: Int, in file: String,
+        place: (_ item: TodoItem, _ before: TodoItem?, _ after: TodoItem?) throws -> TodoItem
+    ) throws -> ItemUpdate {
+        try scanAll()
+        let count = list.elements.count
+        guard !layout.hasOrder, from != to, from < count, to < count else { return .unsupported }
+        let moved = min(from, to)...max(from, to)
+        // The element at index `i` of the list as written.
+        func origin(_ i: Int) -> Int {
+            !moved.contains(i) ? i : i == to ? from : from < to ? i + 1 : i - 1
+        }
+        let old = try readItem(from)
+        let placed = try place(
+            old.item, to > 0 ? try readItem(origin(to - 1)).item : nil,
+            to + 1 < count ? try readItem(origin(to + 1)).item : nil)
+        var placement: Placement? = nil
+        if placed != old.item {
+            guard let plan = ListPlan(replacing: from, of: count, with: placed, old: old, layout: layout) else {
+                return .unsupported
+            }
+            self.plan = plan
+            placement = plan.middle[0]
+        }
+        let elements = list.elements
+        let mapped = self.mapped
+        return try .rewriting(file) { sink in
+            sink.write(slice(0..<list.whole.lowerBound))
+            try emitArray(
+                count: count, old: list, arrayID: 0, line: lineIndent(at: list.whole.lowerBound), to: &sink
+            ) { i in
+                let k = origin(i)
+                if let placement, i == to { return (placement, nil) }
+                if let mapped, !moved.contains(i), i % Self.releaseEvery == 0 {
+                    mapped.release(before: elements[k].lowerBound)
+                }
+                return (nil, ItemOrigin(arrayID: 0, index: k, span: elements[k]))
+            }
+            sink.write(slice(list.whole.upperBound..<bytes.count))
+            return warnings.warnings
+        }
     }
 
     /// Writes the file with its top-level item `k` replaced by `item` and every other item

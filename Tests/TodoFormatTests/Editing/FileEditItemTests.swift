@@ -29,6 +29,15 @@ struct FileEditItemTests {
             "alike.json",
             #"[{"name": "a", "checked": false}, {"name": "a", "checked": true}, {"name": "a", "checked": true}]"#
         ),
+        // Sections: an item moved next to items of another section takes theirs.
+        (
+            "sections.json",
+            "[\n  {\"name\": \"a\", \"checked\": false, \"section\": \"One\"},\n"
+                + "  {\"name\": \"b\", \"checked\": true, \"section\": \"One\", \"children\": [\n"
+                + "    {\"name\": \"c\", \"checked\": false}\n  ]},\n"
+                + "  {\"name\": \"d\", \"checked\": false, \"section\": \"Two\"},\n"
+                + "  {\"name\": \"e\", \"checked\": false}\n]\n"
+        ),
         // Ids and order fields are checked and renumbered across the list.
         ("ids.json", #"[{"title": "a", "done": false, "id": 1}, {"title": "b", "done": true, "id": 2}]"#),
         ("order.json", #"[{"name": "a", "checked": false, "order": 10}, {"name": "b", "checked": true, "order": 20}]"#),
@@ -127,6 +136,96 @@ struct FileEditItemTests {
         try Self.compare(name, Array(text.utf8), Self.edits)
     }
 
+    /// Adds, removes and moves by position: made on the run of top-level items they touch
+    /// (`FileEdit.editRun`) where the format can, else on the whole list.
+    static let structuralEdits: [Edit] = [
+        .add(name: "new", under: nil, at: nil), .add(name: "new", under: nil, at: [1]),
+        .add(name: "new", under: nil, at: [2]), .add(name: "new", under: nil, at: [2, 1]),
+        .add(name: "new", under: nil, at: [3]), .add(name: "new", under: nil, at: [4]),
+        .add(name: "new", under: nil, at: [5]), .add(name: "a", under: nil, at: [2]),
+        .add(name: "new", under: .position([2]), at: nil), .add(name: "new", under: .position([2]), at: [1]),
+        .add(name: "new", under: .position([2, 1]), at: nil), .add(name: "new", under: .position([7]), at: nil),
+        .remove([.position([1])]), .remove([.position([2])]), .remove([.position([3])]), .remove([.position([4])]),
+        .remove([.position([2, 1])]), .remove([.position([9])]), .remove([.position([1]), .position([3])]),
+        .move(.position([1]), to: [3]), .move(.position([3]), to: [1]), .move(.position([1]), to: [2]),
+        .move(.position([2]), to: [1]), .move(.position([1]), to: [1]), .move(.position([2, 1]), to: [1]),
+        .move(.position([1]), to: [2, 1]), .move(.position([3]), to: [2, 2]), .move(.position([1]), to: [4]),
+        .move(.position([1]), to: [9]), .move(.position([9]), to: [1]), .move(.position([2]), to: [2, 1]),
+    ]
+
+    @Test("add, rm and mv by position", arguments: files.indices)
+    func structuralSameBytes(_ index: Int) throws {
+        let (name, text) = Self.files[index]
+        // nested.plist's last item stands on one line after a comment, at no indentation: an
+        // item appended after it takes that line's indentation from the run, and the first
+        // gap's from the whole list. The two write the same list.
+        try Self.compare(name, Array(text.utf8), Self.structuralEdits) { edit in
+            guard name == "nested.plist", case .add(_, nil, let at) = edit else { return false }
+            return at == nil || at == [4]
+        }
+    }
+
+    /// A comment on the line of an element is not that line's indentation: the whole
+    /// list's write once put it before every line of an item added after such an element.
+    @Test("a comment before an element is written once")
+    func commentBeforeElement() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("todofmt-item-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let file = folder.appendingPathComponent("nested.plist")
+        try Data(Self.files.first { $0.name == "nested.plist" }!.text.utf8).write(to: file)
+        for alone in [true, false] {
+            var edit = FileEdit(file: file, edits: [.add(name: "new \(alone)", under: nil, at: nil)])
+            edit.editsItemAlone = alone
+            _ = try edit.run()
+        }
+        let text = try String(contentsOf: file, encoding: .utf8)
+        #expect(text.components(separatedBy: "<!-- a comment -->").count == 2, "\(text)")
+        #expect(text.contains("\n\t<dict>\n\t\t<key>name</key>\n\t\t<string>new false</string>"), "\(text)")
+        #expect(try TodoList(contentsOf: file).items.map(\.name).suffix(2) == ["new true", "new false"])
+    }
+
+    /// Long JSON and XML files (written by todofmt, and a hand-made one with comments
+    /// between items and other gaps): each edit is made on its run, not on the whole list,
+    /// and writes what the whole list's write writes.
+    @Test("a run of a long file", arguments: ["long.json", "long.plist", "hand.json", "hand.plist"])
+    func longRun(_ name: String) throws {
+        let items = (0..<3_000).map { i in
+            TodoItem(
+                name: i % 500 == 0 ? "same" : "item \(i) ✅", status: i % 3 == 0 ? .done : .open,
+                fields: i % 4 == 0 ? [Field("n", .integer(i))] : [],
+                children: i % 7 == 0 ? [TodoItem(name: "child \(i)", children: [TodoItem(name: "grandchild")])] : [],
+                section: i < 2_000 ? "Section \(i / 100)" : nil)
+        }
+        var bytes = try TodoList(items: items).encoded(as: name.hasSuffix(".json") ? .json : .plist)
+        if name.hasPrefix("hand") {
+            // Another indentation, and (in XML) a comment after every tenth item.
+            var text = String(decoding: bytes, as: UTF8.self)
+            if name.hasSuffix(".json") {
+                text = text.replacingOccurrences(of: "\n  ", with: "\n   ")
+            } else {
+                var k = 0
+                text = text.split(separator: "\n", omittingEmptySubsequences: false).map { line in
+                    guard line == "\t</dict>" else { return String(line) }
+                    k += 1
+                    return k % 10 == 0 ? "\t</dict>\n\t<!-- after \(k) -->" : "\t</dict>"
+                }.joined(separator: "\n")
+            }
+            bytes = Array(text.utf8)
+        }
+        let edits: [Edit] = [
+            .add(name: "new", under: nil, at: nil), .add(name: "new ✅", under: nil, at: [1_500]),
+            .add(name: "new", under: .position([8]), at: [1]), .add(name: "same", under: nil, at: [502]),
+            .remove([.position([1_500])]), .remove([.position([3_000])]), .remove([.position([1])]),
+            .remove([.position([8, 1])]), .remove([.position([501])]), .move(.position([1_500]), to: [1]),
+            .move(.position([10]), to: [2_990]), .move(.position([2_000]), to: [2_001]),
+            .move(.position([22, 1]), to: [30, 1]), .move(.position([2_999]), to: [3_000]),
+            .move(.position([3_000]), to: [1]), .move(.position([150]), to: [151]), .move(.position([1]), to: [3_000]),
+            .move(.position([2_500]), to: [1_999]), .move(.position([199]), to: [101]), .move(.position([7]), to: [1]),
+        ]
+        try Self.compare(name, bytes, edits, expectingAlone: true)
+    }
+
     /// A binary property list of more objects than 2-byte references reach (the only ones
     /// changed one item alone).
     @Test("a large binary property list")
@@ -168,7 +267,11 @@ struct FileEditItemTests {
 
     /// Makes each edit on the file `name` holding `bytes` on its item alone and on the whole
     /// list, and expects the same outcome and the same bytes.
-    static func compare(_ name: String, _ bytes: [UInt8], _ edits: [Edit]) throws {
+    /// `layoutMayDiffer`: edits for which the two writes need only hold the same list.
+    static func compare(
+        _ name: String, _ bytes: [UInt8], _ edits: [Edit], expectingAlone: Bool = false,
+        layoutMayDiffer: (Edit) -> Bool = { _ in false }
+    ) throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("todofmt-item-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
@@ -184,16 +287,31 @@ struct FileEditItemTests {
                     do {
                         let result = try fileEdit.run()
                         outcome = "\(result.changed) \(result.warnings.map(\.description))"
+                        if alone && expectingAlone {
+                            #expect(result.madeAlone, "\(name): \(edit) was made on the whole list")
+                        }
                     } catch {
                         outcome = "\(error)"
                     }
                     results.append((Array(try Data(contentsOf: file)), outcome))
                 }
                 #expect(results[0].outcome == results[1].outcome, "\(name): \(edit)")
-                #expect(
-                    results[0].bytes == results[1].bytes,
-                    "\(name): \(edit)\n\(String(decoding: results[0].bytes, as: UTF8.self))\n\(String(decoding: results[1].bytes, as: UTF8.self))"
-                )
+                let (alone, whole) = (results[0].bytes, results[1].bytes)
+                var same = alone == whole
+                if !same && layoutMayDiffer(edit) {
+                    let lists = try [alone, whole].map { bytes in
+                        let file = folder.appendingPathComponent("read-" + name)
+                        try Data(bytes).write(to: file)
+                        return try TodoList(contentsOf: file)
+                    }
+                    same = lists[0] == lists[1]
+                }
+                // Where they differ, with some bytes around it.
+                let at = zip(alone, whole).prefix { $0 == $1 }.count
+                let window = { (bytes: [UInt8]) in
+                    String(decoding: bytes[max(0, at - 80)..<min(bytes.count, at + 120)], as: UTF8.self)
+                }
+                #expect(same, "\(name): \(edit) at byte \(at)\nalone: \(window(alone))\nwhole: \(window(whole))")
             }
         }
     }
