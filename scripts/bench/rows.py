@@ -139,11 +139,13 @@ ROWS = [
     Row("rename", "todofmt rename {o}/x.md {mid} 'renamed ✅'", needs="rename", basis="md", **EDIT),
     Row("set", "todofmt set {o}/x.md {mid} prio=3", needs="set", basis="md", **EDIT),
     Row("unset", "todofmt unset {o}/x.md {mid} prio", needs="unset", basis="md", **EDIT),
-    Row("done json", "todofmt done {o}/x.json {mid}", needs="done", before="cp {json} {o}/x.json", basis="json", **VS_CONVERT),
-    Row("done yaml", "todofmt done {o}/x.yaml {mid}", needs="done", before="cp {yaml} {o}/x.yaml", basis="yaml", **VS_CONVERT),
-    Row("done xml", "todofmt done {o}/x.plist {mid}", needs="done", note="XML", before="cp {xml} {o}/x.plist", basis="xml", **VS_CONVERT),
-    Row("done bplist", "todofmt done {o}/x.plist {mid}", needs="done", note="binary", before="cp {bplist} {o}/x.plist", basis="bplist", **VS_CONVERT),
-    Row("done sqlite", "todofmt done {o}/x.sqlite {mid}", needs="done", before="cp {sqlite} {o}/x.sqlite", basis="sqlite", **VS_CONVERT),
+    # on the other formats: toggle (the middle item is done, so `done` would change
+    # nothing), and the edits that add, remove and move items
+    *[Row(f"{cmd} {fmt}", f"todofmt {cmd} {{o}}/x.{ext} {args}", needs=cmd, note=note,
+          before=f"cp {{{fmt}}} {{o}}/x.{ext}", basis=fmt, **VS_CONVERT)
+      for fmt, ext, note in [("json", "json", ""), ("yaml", "yaml", ""), ("xml", "plist", "XML"),
+                             ("bplist", "plist", "binary"), ("sqlite", "sqlite", ""), ("sql", "sql", "")]
+      for cmd, args in [("toggle", "{mid}"), ("add", "'new item 🚀'"), ("rm", "{mid}"), ("mv", "{mid} 1")]],
 
     # git: textconv, diff by item, merge driver (issue 10)
     Row("cat", "todofmt cat {md}", needs="cat", **VS_CONVERT),
