@@ -175,6 +175,8 @@ struct BinaryListRewriter {
     }
 
     private var elements: [Int] = []
+    /// The dictionary entries (by index) that lead from the top object to the list.
+    private var route: [Int] = []
     private var sampled: [BinaryOldItem] = []
     private var learner = ItemLayout.Learner(.standard)
 
@@ -338,12 +340,7 @@ struct BinaryListRewriter {
         at index: Int, in file: String, bytes: UnsafeBufferPointer<UInt8>, path: String, options: ListOptions,
         change: (TodoItem) throws -> TodoItem?
     ) throws -> ItemUpdate {
-        let (reader, route, place, listObject) = try locate(in: bytes, path: path, options: options)
-        if case .jsonData = place { return .unsupported }
-        guard reader.objectCount + 8 > 0xFFFF else { return .unsupported }
-        let name = place == .root ? "the list" : "the list under '\(place.keyPath)'"
-        var rewriter = BinaryListRewriter(reader: reader, path: path, schema: options.schema, listName: name, extra: [])
-        try rewriter.learn(listObject)
+        guard var rewriter = try large(bytes, path: path, options: options) else { return .unsupported }
         let count = rewriter.elements.count
         guard index < count else { return .unsupported }
         let old = try rewriter.node(index)
@@ -353,13 +350,105 @@ struct BinaryListRewriter {
         let middle = try rewriter.readMiddle(rewrite)
         guard let plan = ListPlan(replacing: index, of: count, with: item, old: middle[0], layout: rewriter.layout)
         else { return .unsupported }
-        return try .rewriting(file) { sink in
-            sink.write("bplist00")
-            let top = try rewriter.copy(reader.topObject, replacing: route[...], to: &sink) { rewriter, sink in
-                try rewriter.write(plan, to: &sink)
+        return try rewriter.rewriting(file) { rewriter, sink in try rewriter.write(plan, to: &sink) }
+    }
+
+    /// `ListFormat.updateItems` on the binary property list `bytes`, the file `file`: the run
+    /// of top-level items `run` names (given the list's count) as `change` makes it, the
+    /// rest copied. The run's own unchanged start and end are found as `write` finds the
+    /// list's, so this writes what `write` writes for the list with that run changed,
+    /// reading only the run's items. Unsupported as `updateItem` is.
+    static func updateItems(
+        in file: String, bytes: UnsafeBufferPointer<UInt8>, path: String, options: ListOptions,
+        run: (Int) -> Range<Int>?, change: ([TodoItem]) throws -> [TodoItem]?
+    ) throws -> ItemUpdate {
+        guard var rewriter = try large(bytes, path: path, options: options) else { return .unsupported }
+        let count = rewriter.elements.count
+        guard let range = run(count), !range.isEmpty, range.upperBound <= count else { return .unsupported }
+        let old = try range.map { try rewriter.node($0) }
+        guard let items = try change(old.map(\.item)) else { return .unchanged }
+        let inner = ListRewrite(oldCount: old.count, new: items) { old[$0].item == $1 }
+        let rewrite = ListRewrite(
+            prefix: range.lowerBound + inner.prefix, suffix: count - range.upperBound + inner.suffix,
+            oldCount: count, newCount: count - old.count + items.count)
+        let middle = try rewriter.readMiddle(rewrite)
+        guard
+            let plan = ListPlan(
+                middle: Array(items[inner.prefix..<(items.count - inner.suffix)]), rewrite: rewrite, old: middle,
+                layout: rewriter.layout)
+        else { return .unsupported }
+        return try rewriter.rewriting(file) { rewriter, sink in try rewriter.write(plan, to: &sink) }
+    }
+
+    /// `ListFormat.moveItem` on the binary property list `bytes`, the file `file`: top-level
+    /// item `from` moved to be item `to` (both from 0) as `place` makes it given its new
+    /// neighbours, every other item copied: what `write` writes for the list with that item
+    /// moved where it keeps every other item, reading only the moved item and its new
+    /// neighbours. Unsupported as `updateItem` is.
+    static func moveItem(
+        in file: String, bytes: UnsafeBufferPointer<UInt8>, path: String, options: ListOptions, from: Int, to: Int,
+        place: (TodoItem, TodoItem?, TodoItem?) throws -> TodoItem
+    ) throws -> ItemUpdate {
+        guard var rewriter = try large(bytes, path: path, options: options) else { return .unsupported }
+        let count = rewriter.elements.count
+        guard !rewriter.layout.hasOrder, from != to, from < count, to < count else { return .unsupported }
+        let moved = min(from, to)...max(from, to)
+        // The element at index `i` of the list as written.
+        func origin(_ i: Int) -> Int {
+            !moved.contains(i) ? i : i == to ? from : from < to ? i + 1 : i - 1
+        }
+        let old = try rewriter.node(from)
+        let placed = try place(
+            old.item, to > 0 ? try rewriter.node(origin(to - 1)).item : nil,
+            to + 1 < count ? try rewriter.node(origin(to + 1)).item : nil)
+        var placement: Placement? = nil
+        if placed != old.item {
+            guard let plan = ListPlan(replacing: from, of: count, with: placed, old: old, layout: rewriter.layout)
+            else { return .unsupported }
+            rewriter.plan = plan
+            placement = plan.middle[0]
+        }
+        return try rewriter.rewriting(file) { rewriter, sink in
+            var refs: [Int] = []
+            refs.reserveCapacity(count)
+            for i in 0..<count {
+                if let placement, i == to {
+                    refs.append(try rewriter.write(placement, to: &sink))
+                } else {
+                    refs.append(try rewriter.copy(rewriter.elements[origin(i)], depth: 0, to: &sink))
+                }
             }
-            rewriter.writer.end(top: top, to: &sink)
-            return rewriter.warnings.warnings
+            return rewriter.writer.container(0xA0, refs: refs, to: &sink)
+        }
+    }
+
+    /// A rewriter of the list in a binary property list of more objects than 2-byte
+    /// references reach, its layout learned; nil where the list is JSON data or the file
+    /// is smaller (its references' size then depends on how many objects the whole list
+    /// makes: the whole list is written).
+    private static func large(_ bytes: UnsafeBufferPointer<UInt8>, path: String, options: ListOptions) throws
+        -> BinaryListRewriter?
+    {
+        let (reader, route, place, listObject) = try locate(in: bytes, path: path, options: options)
+        if case .jsonData = place { return nil }
+        guard reader.objectCount + 8 > 0xFFFF else { return nil }
+        let name = place == .root ? "the list" : "the list under '\(place.keyPath)'"
+        var rewriter = BinaryListRewriter(reader: reader, path: path, schema: options.schema, listName: name, extra: [])
+        rewriter.route = route
+        try rewriter.learn(listObject)
+        return rewriter
+    }
+
+    /// The file written anew into a temporary file beside `file`: its objects copied but
+    /// for the list, which `list` writes (returning its object).
+    private mutating func rewriting(
+        _ file: String, list: (inout BinaryListRewriter, inout ByteSink) throws -> Int
+    ) throws -> ItemUpdate {
+        try .rewriting(file) { sink in
+            sink.write("bplist00")
+            let top = try copy(reader.topObject, replacing: route[...], to: &sink, list)
+            writer.end(top: top, to: &sink)
+            return warnings.warnings
         }
     }
 

@@ -181,25 +181,40 @@ struct PropertyListFormat: ListFormat {
         return try patcher.updateItem(at: index, in: path, change: change)
     }
 
-    /// Changes a run of top-level items of an XML file where they stand
-    /// (`TextListPatcher.updateItems`).
+    /// Changes a run of top-level items where they stand: in an XML file through
+    /// `TextListPatcher.updateItems`, in a binary one reading only the run
+    /// (`BinaryListRewriter.updateItems`).
     func updateItems(
         _ existing: Input, options: ListOptions, run: (Int) -> Range<Int>?,
         change: ([TodoItem]) throws -> [TodoItem]?
     ) throws -> ItemUpdate {
-        guard !isBinary, let path = existing.path, let mapped = MappedFile(path: path) else { return .unsupported }
+        guard let path = existing.path else { return .unsupported }
+        if isBinary {
+            return try existing.bytes().withUnsafeBufferPointer { buffer in
+                try BinaryListRewriter.updateItems(
+                    in: path, bytes: buffer, path: existing.name, options: options, run: run, change: change)
+            }
+        }
+        guard let mapped = MappedFile(path: path) else { return .unsupported }
         let found = try XMLListPatcher.find(in: mapped.bytes, path: existing.name, options: options, mapped: mapped)
         guard case .array(var patcher) = found else { return .unsupported }
         return try patcher.updateItems(in: path, run: run, change: change)
     }
 
-    /// Moves a top-level item of an XML file without reading the items
-    /// (`TextListPatcher.moveItem`).
+    /// Moves a top-level item without reading the other items (`TextListPatcher.moveItem`,
+    /// `BinaryListRewriter.moveItem`).
     func moveItem(
         _ existing: Input, options: ListOptions, from: Int, to: Int,
         place: (TodoItem, TodoItem?, TodoItem?) throws -> TodoItem
     ) throws -> ItemUpdate {
-        guard !isBinary, let path = existing.path, let mapped = MappedFile(path: path) else { return .unsupported }
+        guard let path = existing.path else { return .unsupported }
+        if isBinary {
+            return try existing.bytes().withUnsafeBufferPointer { buffer in
+                try BinaryListRewriter.moveItem(
+                    in: path, bytes: buffer, path: existing.name, options: options, from: from, to: to, place: place)
+            }
+        }
+        guard let mapped = MappedFile(path: path) else { return .unsupported }
         let found = try XMLListPatcher.find(in: mapped.bytes, path: existing.name, options: options, mapped: mapped)
         guard case .array(var patcher) = found else { return .unsupported }
         return try patcher.moveItem(from: from, to: to, in: path, place: place)

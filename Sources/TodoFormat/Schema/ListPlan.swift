@@ -97,13 +97,27 @@ struct ListPlan<Old: PlannedOldItem> {
         replacing index: Int, of oldCount: Int, with item: TodoItem, old: Old, layout: ItemLayout,
         movesAcrossDepths: Bool = false
     ) {
+        self.init(
+            middle: [item],
+            rewrite: ListRewrite(prefix: index, suffix: oldCount - index - 1, oldCount: oldCount, newCount: oldCount),
+            old: [old], layout: layout, movesAcrossDepths: movesAcrossDepths)
+    }
+
+    /// Plans a list that is the file's own but for the middle of `rewrite`, whose items
+    /// become `newMiddle` (`old` the file's items there): what `init(_:rewrite:…)` plans for
+    /// that list where the comparison found that middle, without the whole list. Nil where
+    /// the whole list is needed: identities to check or order fields to renumber across it.
+    init?(
+        middle newMiddle: [TodoItem], rewrite: ListRewrite, old: [Old], layout: ItemLayout,
+        movesAcrossDepths: Bool = false
+    ) {
         // `ListRewrite.renumbered` renumbers where the layout has order fields (or no items).
         guard layout.identityKey == nil, !layout.hasOrder, layout.itemCount > 0 else { return nil }
-        rewrite = ListRewrite(prefix: index, suffix: oldCount - index - 1, oldCount: oldCount, newCount: oldCount)
+        self.rewrite = rewrite
         items = []
-        middleItems = [item]
+        middleItems = newMiddle
         middle = Self.placements(
-            of: [item], given: [item], old: [old], layout: layout, movesAcrossDepths: movesAcrossDepths)
+            of: newMiddle[...], given: newMiddle[...], old: old, layout: layout, movesAcrossDepths: movesAcrossDepths)
         outer = [:]
     }
 

@@ -90,6 +90,19 @@ struct YAMLFormat: ListFormat {
             change: change)
     }
 
+    /// Changes a run of top-level items where they stand, in a file laid out as a new file
+    /// is (`YAMLListPatcher.updateItemsInRun`).
+    func updateItems(
+        _ existing: Input, options: ListOptions, run: (Int) -> Range<Int>?,
+        change: ([TodoItem]) throws -> [TodoItem]?
+    ) throws -> ItemUpdate {
+        guard let path = existing.path, let mapped = MappedFile(path: path), mapped.bytes.contains(where: { $0 > 32 })
+        else { return .unsupported }
+        return try YAMLListPatcher.updateItemsInRun(
+            in: path, bytes: mapped.bytes, path: existing.name, options: options, mapped: mapped, run: run,
+            change: change) ?? .unsupported
+    }
+
     /// Writes the list into the file changing only what changed (`YAMLListPatcher`): comments,
     /// the header document, other keys, the layout, quoting and every unchanged item keep
     /// their bytes. An empty file is written anew.

@@ -114,31 +114,44 @@ struct YAMLListPatcher {
     }
 
     /// `updateItem` in a file laid out as a new file's writer lays one out (a file todofmt
-    /// wrote, edited since), without parsing all of it: the items' lines are found by
-    /// `YAMLItemLines`, and only the list's first items (its layout, as `head(of:…)` reads
-    /// them) and the run of the item with one item on either side are read: what
-    /// `write(run:…)` needs to write the item as `write` writes it. Nil, with nothing
-    /// written, where this does not apply: the file does not start as a new file does, a
-    /// line is not one the scan follows, the run does not read as its items, or the plan
-    /// needs the whole list (the caller then calls `updateItem`).
+    /// wrote, edited since), without parsing all of it (`updateItemsInRun` of that item).
     static func updateItemInRun(
         at index: Int, in file: String, bytes: UnsafeBufferPointer<UInt8>, path: String, options: ListOptions,
         mapped: MappedFile?, change: (TodoItem) throws -> TodoItem?
     ) throws -> ItemUpdate? {
+        try updateItemsInRun(
+            in: file, bytes: bytes, path: path, options: options, mapped: mapped,
+            run: { count in index < count ? index..<index + 1 : nil },
+            change: { items in try change(items[0]).map { [$0] } })
+    }
+
+    /// `ListFormat.updateItems` in a file laid out as a new file's writer lays one out,
+    /// without parsing all of it: the items' lines are found by `YAMLItemLines`, and only
+    /// the list's first items (its layout, as `head(of:…)` reads them) and the run with one
+    /// item on either side are read: what `write(run:…)` needs to write the run as `write`
+    /// writes it. Nil, with nothing written, where this does not apply: the file does not
+    /// start as a new file does, a line is not one the scan follows, the run does not read
+    /// as its items, or the plan needs the whole list.
+    static func updateItemsInRun(
+        in file: String, bytes: UnsafeBufferPointer<UInt8>, path: String, options: ListOptions,
+        mapped: MappedFile?, run: (Int) -> Range<Int>?, change: ([TodoItem]) throws -> [TodoItem]?
+    ) throws -> ItemUpdate? {
         guard options.key == nil, let (head, listStart) = head(of: bytes, path: path, options: options, mapped: mapped),
-            let starts = YAMLItemLines.starts(in: bytes, from: listStart), index < starts.count
+            let starts = YAMLItemLines.starts(in: bytes, from: listStart), let range = run(starts.count),
+            !range.isEmpty, range.upperBound <= starts.count
         else { return nil }
         var patcher = head
-        let first = max(0, index - 1)
-        let last = min(starts.count - 1, index + 1)
+        let first = max(0, range.lowerBound - 1)
+        let last = min(starts.count - 1, range.upperBound)
         let stopsShort = last + 1 < starts.count
         let end = stopsShort ? starts[last + 1] : bytes.count
         guard patcher.readRun(starts[first]..<end, count: last - first + 1, stopsShort: stopsShort) else {
             return nil
         }
         var items = patcher.scan.kept.map(\.item)
-        guard let item = try change(items[index - first]) else { return .unchanged }
-        items[index - first] = item
+        let inner = (range.lowerBound - first)..<(range.upperBound - first)
+        guard let changed = try change(Array(items[inner])) else { return .unchanged }
+        items.replaceSubrange(inner, with: changed)
         let update = try ItemUpdate.rewriting(file) {
             try patcher.write(run: items, itemsBefore: { first }, to: &$0)
         }

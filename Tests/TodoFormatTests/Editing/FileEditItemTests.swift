@@ -185,10 +185,12 @@ struct FileEditItemTests {
         #expect(try TodoList(contentsOf: file).items.map(\.name).suffix(2) == ["new true", "new false"])
     }
 
-    /// Long JSON and XML files (written by todofmt, and a hand-made one with comments
-    /// between items and other gaps): each edit is made on its run, not on the whole list,
-    /// and writes what the whole list's write writes.
-    @Test("a run of a long file", arguments: ["long.json", "long.plist", "hand.json", "hand.plist"])
+    /// Long JSON, XML and YAML files (written by todofmt, and hand-made JSON and XML with
+    /// comments between items and other gaps): each edit is made on its run, not on the
+    /// whole list, and writes what the whole list's write writes.
+    @Test(
+        "a run of a long file",
+        arguments: ["long.json", "long.plist", "hand.json", "hand.plist"] + (buildHasYAML ? ["long.yaml"] : []))
     func longRun(_ name: String) throws {
         let items = (0..<3_000).map { i in
             TodoItem(
@@ -197,7 +199,8 @@ struct FileEditItemTests {
                 children: i % 7 == 0 ? [TodoItem(name: "child \(i)", children: [TodoItem(name: "grandchild")])] : [],
                 section: i < 2_000 ? "Section \(i / 100)" : nil)
         }
-        var bytes = try TodoList(items: items).encoded(as: name.hasSuffix(".json") ? .json : .plist)
+        var bytes = try TodoList(items: items).encoded(
+            as: name.hasSuffix(".json") ? .json : name.hasSuffix(".yaml") ? .yaml : .plist)
         if name.hasPrefix("hand") {
             // Another indentation, and (in XML) a comment after every tenth item.
             var text = String(decoding: bytes, as: UTF8.self)
@@ -227,7 +230,7 @@ struct FileEditItemTests {
     }
 
     /// A binary property list of more objects than 2-byte references reach (the only ones
-    /// changed one item alone).
+    /// changed one item, or one run of items, alone).
     @Test("a large binary property list")
     func binary() throws {
         let items = (0..<25_000).map { i in
@@ -243,6 +246,20 @@ struct FileEditItemTests {
                 .set(.position([5]), [Field("n", .integer(-1)), Field("m", .string("new"))]),
                 .unset(.position([5]), ["n"]),
             ])
+        // Adds, removes and moves, among items with sections, made on their run alone.
+        let sectioned = items.enumerated().map { i, item in
+            var item = item
+            item.section = i < 20_000 ? "Section \(i / 1_000)" : nil
+            return item
+        }
+        try Self.compare(
+            "sections.bplist", try TodoList(items: sectioned).encoded(as: .bplist),
+            [
+                .add(name: "new", under: nil, at: nil), .add(name: "new", under: nil, at: [1_001]),
+                .add(name: "new", under: .position([8]), at: [1]), .remove([.position([25_000])]),
+                .remove([.position([8, 1])]), .move(.position([12_500]), to: [1]), .move(.position([5]), to: [24_000]),
+                .move(.position([1_000]), to: [1_001]), .move(.position([22, 1]), to: [3, 1]),
+            ], expectingAlone: true)
     }
 
     /// A YAML file laid out as a new file is, longer than the items that teach the patcher
