@@ -103,6 +103,18 @@ struct YAMLFormat: ListFormat {
             change: change) ?? .unsupported
     }
 
+    /// Moves a top-level item by its lines, in a file laid out as a new file is
+    /// (`YAMLListPatcher.moveItemInRun`).
+    func moveItem(
+        _ existing: Input, options: ListOptions, from: Int, to: Int,
+        place: (TodoItem, TodoItem?, TodoItem?) throws -> TodoItem
+    ) throws -> ItemUpdate {
+        guard let path = existing.path, let mapped = MappedFile(path: path) else { return .unsupported }
+        return try YAMLListPatcher.moveItemInRun(
+            in: path, bytes: mapped.bytes, path: existing.name, options: options, mapped: mapped, from: from, to: to,
+            place: place) ?? .unsupported
+    }
+
     /// Writes the list into the file changing only what changed (`YAMLListPatcher`): comments,
     /// the header document, other keys, the layout, quoting and every unchanged item keep
     /// their bytes. An empty file is written anew.

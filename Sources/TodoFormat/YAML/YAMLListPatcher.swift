@@ -159,6 +159,71 @@ struct YAMLListPatcher {
         return update
     }
 
+    /// `ListFormat.moveItem` in a file laid out as a new file's writer lays one out: the
+    /// lines of top-level item `from` (up to the next item's dash, its comments with them)
+    /// moved before those of the item that will follow it, every other byte as it stands.
+    /// The moved item is read, and its new neighbours for `place` (a move may change its
+    /// section); where it changes, its lines are what `write(run:…)` writes for it. Nil,
+    /// with nothing written, where this does not apply (as `updateItemsInRun`), or the
+    /// items keep an order or an identity of their own.
+    static func moveItemInRun(
+        in file: String, bytes: UnsafeBufferPointer<UInt8>, path: String, options: ListOptions,
+        mapped: MappedFile?, from: Int, to: Int, place: (TodoItem, TodoItem?, TodoItem?) throws -> TodoItem
+    ) throws -> ItemUpdate? {
+        guard options.key == nil, let (head, listStart) = head(of: bytes, path: path, options: options, mapped: mapped),
+            !head.layout.hasOrder, head.layout.identityKey == nil,
+            let starts = YAMLItemLines.starts(in: bytes, from: listStart)
+        else { return nil }
+        let count = starts.count
+        // Every item's lines end with a line break, so that any may come last or not.
+        guard from != to, from < count, to < count, bytes.last == 10 else { return nil }
+        func end(_ k: Int) -> Int { k + 1 < count ? starts[k + 1] : bytes.count }
+        func read(_ k: Int) -> YAMLListPatcher? {
+            var patcher = head
+            return patcher.readRun(starts[k]..<end(k), count: 1, stopsShort: k + 1 < count) ? patcher : nil
+        }
+        let moved = min(from, to)...max(from, to)
+        func origin(_ i: Int) -> Int { !moved.contains(i) ? i : i == to ? from : from < to ? i + 1 : i - 1 }
+        guard var patcher = read(from) else { return nil }
+        let old = patcher.scan.kept[0].item
+        var neighbours: [TodoItem?] = []
+        for i in [to - 1, to + 1] {
+            guard i >= 0 && i < count else {
+                neighbours.append(nil)
+                continue
+            }
+            guard let neighbour = read(origin(i)) else { return nil }
+            neighbours.append(neighbour.scan.kept[0].item)
+        }
+        let placed = try place(old, neighbours[0], neighbours[1])
+        var lines = Array(bytes[starts[from]..<end(from)])
+        var warnings: [ConversionWarning] = []
+        if placed != old {
+            // The file with the item changed in place, in memory (room made at once: no
+            // copy as it grows), from which its new lines are taken.
+            var memory = ByteSink()
+            memory.reserveCapacity(bytes.count + 4096)
+            guard let written = try patcher.write(run: [placed], itemsBefore: { from }, to: &memory) else {
+                return nil
+            }
+            warnings = written
+            let length = memory.byteCount - bytes.count + lines.count
+            lines = memory.withBytes { Array($0[starts[from]..<(starts[from] + length)]) }
+        }
+        return try .rewriting(file) { sink in
+            sink.write(UnsafeBufferPointer(rebasing: bytes[0..<starts[moved.lowerBound]]))
+            if from > to {
+                sink.write(bytes: lines)
+                sink.write(UnsafeBufferPointer(rebasing: bytes[starts[to]..<starts[from]]))
+            } else {
+                sink.write(UnsafeBufferPointer(rebasing: bytes[starts[from + 1]..<end(to)]))
+                sink.write(bytes: lines)
+            }
+            sink.write(UnsafeBufferPointer(rebasing: bytes[end(moved.upperBound)...]))
+            return warnings
+        }
+    }
+
     /// Fails when `written` does not read back as `list` (its names, statuses and fields).
     private static func check(_ written: [UInt8], reads list: TodoList, path: String, options: ListOptions) throws {
         let read: TodoList

@@ -165,6 +165,35 @@ struct FileEditItemTests {
         }
     }
 
+    /// A move among top-level items reads no other item: the format moves the item's bytes
+    /// (`TextListPatcher.moveItem`, `YAMLListPatcher.moveItemInRun`).
+    @Test(
+        "JSON, XML and YAML move a top-level item by its bytes",
+        arguments: ["plain.json", "sections.json", "nested.plist"]
+            + (buildHasYAML ? ["new.yaml", "new-crlf.yaml"] : []))
+    func movesByBytes(_ name: String) throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("todofmt-item-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let file = folder.appendingPathComponent(name)
+        try Data(Self.files.first { $0.name == name }!.text.utf8).write(to: file)
+        let format = try FormatRegistry.format(
+            name.hasSuffix(".json") ? .json : name.hasSuffix(".yaml") ? .yaml : .plist)
+        let before = try TodoList(contentsOf: file)
+        let update = try format.moveItem(Input(file: file.path), options: ListOptions(), from: 2, to: 0) { item, _, _ in
+            item
+        }
+        guard case .pending(let write) = update else {
+            Issue.record("\(name): the item was not moved by its bytes")
+            return
+        }
+        try write.commit()
+        let after = try TodoList(contentsOf: file)
+        #expect(
+            after.items.map(\.name) == [before.items[2].name, before.items[0].name, before.items[1].name]
+                + before.items.dropFirst(3).map(\.name))
+    }
+
     /// A comment on the line of an element is not that line's indentation: the whole
     /// list's write once put it before every line of an item added after such an element.
     @Test("a comment before an element is written once")
