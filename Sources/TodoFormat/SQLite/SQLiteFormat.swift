@@ -88,15 +88,31 @@ struct SQLiteFormat: ListFormat {
     func updateItem(
         _ existing: Input, at index: Int, options: ListOptions, change: (TodoItem) throws -> TodoItem?
     ) throws -> ItemUpdate {
-        // A write-ahead-logged database is left to the whole list's update: closing it, even
-        // unchanged, moves its log into the file, which the update would then see as changed.
-        guard let path = existing.path, try !existing.head(1).isEmpty, !InputFile.isWriteAheadLogged(path) else {
+        // A database with a write-ahead log beside it is left to the whole list's update:
+        // closing it, even unchanged, moves the log into the file, which the update would
+        // then see as changed. (A database in WAL mode without one, as a Core Data store is
+        // when its app is closed, stays as it was: the log SQLite makes while it is open
+        // goes when it closes.)
+        guard let path = existing.path, try !existing.head(1).isEmpty,
+            !FileManager.default.fileExists(atPath: path + "-wal")
+        else {
             return .unsupported
         }
         let db = try Database(path: path, readOnly: false, name: existing.name)
         try db.execute("BEGIN IMMEDIATE")
         do {
-            switch try ListTable.find(in: db, options: options).updateOwnItem(at: index, in: db, change: change) {
+            let table = try ListTable.find(in: db, options: options)
+            let made: ListTable.OwnItemChange?
+            if table.isOwn {
+                made = try table.updateOwnItem(at: index, in: db, change: change)
+            } else {
+                // An app's table: the item's row alone (`TableUpdate.updateRow`).
+                var update = TableUpdate(table: table, db: db)
+                made = try update.updateRow(at: index, change: change).map {
+                    $0 ? .changed(update.warnings.warnings) : .unchanged
+                }
+            }
+            switch made {
             case nil:
                 try db.execute("ROLLBACK")
                 return .unsupported

@@ -1,0 +1,134 @@
+import Foundation
+import Testing
+
+@testable import TodoFormat
+
+/// An edit of one item of an app's table made on its row alone (`TableUpdate.updateRow`)
+/// must leave the database as reading and writing the whole list leaves it: the same
+/// `.dump` (modification dates at the pinned time), the same outcome and warnings.
+@Suite("Editing one item of an app's table on its row alone")
+struct AppRowUpdateTests {
+    static let edits: [Edit] = [
+        .check([.position([1])]), .uncheck([.position([2])]), .toggle([.position([3])]), .toggle([.position([2])]),
+        .rename(.position([2]), to: "renamed ✅"), .rename(.position([1]), to: "x"),
+        .set(.position([3]), [Field("note", .string("n"))]), .set(.position([1]), [Field("prio", .integer(2))]),
+        .unset(.position([2]), ["note"]), .check([.position([99])]),
+        .set(.position([2]), [Field("order", .integer(9))]),
+    ]
+
+    /// The database fixtures of apps' tables (Core Data, SwiftData, GORM, Rails, Django…).
+    @Test(
+        "the apps' database fixtures",
+        arguments: [
+            ("gorm-todos.db", ListOptions()), ("uuid-tasks.sqlite", ListOptions()),
+            ("rails-todos.sqlite3", ListOptions()), ("django-tasks.sqlite3", ListOptions(table: "todo_task")),
+            ("swiftdata-default.store", ListOptions(entity: "TodoItem")),
+            ("notes-sti.sqlite", ListOptions(entity: "ICNote")), ("things3-main.sqlite", ListOptions()),
+        ])
+    func fixtures(_ name: String, _ options: ListOptions) throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.path(name)
+        try FileManager.default.copyItem(
+            atPath: AppTableTests.folder.appendingPathComponent(name).path, toPath: path)
+        // The Django and UUID tables keep real order values, which `Ordering` may renumber:
+        // they are written whole. The others (Core Data and SwiftData stores in WAL mode
+        // among them) take the row alone.
+        try Self.compare(
+            path, options: options, Self.edits,
+            expectingAlone: !["django-tasks.sqlite3", "uuid-tasks.sqlite"].contains(name))
+    }
+
+    /// A Core Data store of 12,000 rows, past the 10,000 the layout learns from: the edit
+    /// steps the rows up to the item's and takes that row alone.
+    @Test("a long Core Data store")
+    func longStore() throws {
+        let directory = try TemporaryDirectory()
+        let path = try WriteBackTests.database(
+            """
+            CREATE TABLE ZTODO (Z_PK INTEGER PRIMARY KEY, Z_ENT INTEGER, Z_OPT INTEGER, ZCHECKED INTEGER,
+              ZORDERID INTEGER, ZNAME VARCHAR, ZNOTE VARCHAR);
+            CREATE TABLE Z_PRIMARYKEY (Z_ENT INTEGER PRIMARY KEY, Z_NAME VARCHAR, Z_SUPER INTEGER, Z_MAX INTEGER);
+            CREATE TABLE Z_METADATA (Z_VERSION INTEGER PRIMARY KEY, Z_UUID VARCHAR(255), Z_PLIST BLOB);
+            INSERT INTO Z_PRIMARYKEY VALUES (1, 'Todo', 0, 12000);
+            WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 12000)
+            INSERT INTO ZTODO SELECT i, 1, 1, i % 3 = 0, 12000 - i, 'todo ' || i, CASE WHEN i % 5 = 0 THEN 'n' END
+              FROM n;
+            """, in: directory, name: "Todo.sqlite")
+        let edits: [Edit] = [
+            .check([.position([11_000])]), .uncheck([.position([3])]), .rename(.position([12_000]), to: "last"),
+            .set(.position([10_001]), [Field("note", .string("x"))]), .unset(.position([5]), ["note"]),
+            .toggle([.position([1])]),
+        ]
+        try Self.compare(path, options: ListOptions(), edits, expectingAlone: true)
+    }
+
+    /// A store whose write-ahead log stands beside it (its app is open, or was not closed
+    /// cleanly) is written whole: closing it moves the log into the file.
+    @Test("a store with its log beside it")
+    func withLog() throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.path("swiftdata.store")
+        try FileManager.default.copyItem(
+            atPath: AppTableTests.folder.appendingPathComponent("swiftdata-default.store").path, toPath: path)
+        try Data("not a log".utf8).write(to: URL(fileURLWithPath: path + "-wal"))
+        var edit = FileEdit(
+            file: URL(fileURLWithPath: path), edits: [.check([.position([1])])],
+            options: ListOptions(entity: "TodoItem"))
+        edit.editsItemAlone = true
+        #expect(try !edit.run().madeAlone)
+        // Without it (that write ended the log), the store in WAL mode takes the row alone
+        // and is left without a log.
+        #expect(!FileManager.default.fileExists(atPath: path + "-wal"))
+        edit.edits = [.toggle([.position([1])])]
+        #expect(try edit.run().madeAlone)
+        #expect(
+            try !TodoList(contentsOf: URL(fileURLWithPath: path), options: ListOptions(entity: "TodoItem")).items[0]
+                .isChecked)
+        #expect(!FileManager.default.fileExists(atPath: path + "-wal"))
+    }
+
+    /// Order values the whole list's write renumbers (repeated, missing): the edit is made
+    /// on the whole list, as before.
+    @Test("order values that the write renumbers")
+    func renumbered() throws {
+        let directory = try TemporaryDirectory()
+        let path = try WriteBackTests.database(
+            "CREATE TABLE todos (id INTEGER PRIMARY KEY, title TEXT, done BOOLEAN, sort_order INTEGER);"
+                + "INSERT INTO todos VALUES (1,'a',0,1),(2,'b',1,1),(3,'c',0,NULL),(4,'d',0,7);",
+            in: directory, name: "order.sqlite")
+        try Self.compare(path, options: ListOptions(), Self.edits)
+        var edit = FileEdit(file: URL(fileURLWithPath: path), edits: [.check([.position([1])])])
+        edit.editsItemAlone = true
+        #expect(try !edit.run().madeAlone)
+    }
+
+    /// Makes each edit on a copy of the database at `path` on the item's row alone and on
+    /// the whole list, and expects the same outcome and the same `.dump`.
+    static func compare(_ path: String, options: ListOptions, _ edits: [Edit], expectingAlone: Bool = false) throws {
+        let original = try Data(contentsOf: URL(fileURLWithPath: path))
+        try Clock.$pinned.withValue(Date(timeIntervalSince1970: 1_700_000_000)) {
+            for edit in edits {
+                var results: [(dump: String, outcome: String)] = []
+                for alone in [true, false] {
+                    try original.write(to: URL(fileURLWithPath: path))
+                    var fileEdit = FileEdit(file: URL(fileURLWithPath: path), edits: [edit], options: options)
+                    fileEdit.editsItemAlone = alone
+                    let outcome: String
+                    do {
+                        let result = try fileEdit.run()
+                        outcome = "\(result.changed) \(result.warnings.map(\.description))"
+                        if alone && expectingAlone { #expect(result.madeAlone, "\(edit) was made on the whole list") }
+                    } catch {
+                        outcome = "\(error)"
+                    }
+                    results.append((try Databases.dump(path), outcome))
+                }
+                let name = URL(fileURLWithPath: path).lastPathComponent
+                #expect(results[0].outcome == results[1].outcome, "\(name): \(edit)")
+                let same = results[0].dump == results[1].dump
+                #expect(same, "\(name): \(edit)\n\(results[0].dump.suffix(600))\n\(results[1].dump.suffix(600))")
+            }
+        }
+        try original.write(to: URL(fileURLWithPath: path))
+    }
+}
