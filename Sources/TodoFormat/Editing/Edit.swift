@@ -121,10 +121,12 @@ public enum Edit: Hashable, Sendable {
 
     /// For one edit that adds, removes or moves an item named by position: given the
     /// list's count of top-level items, the run of them that holds every item the edit
-    /// touches (with a neighbour where it would otherwise end up empty), and the edit made
-    /// on that run alone (as a list of it, positions rebased). The run's items are then all
-    /// that change (`ListFormat.updateItems`). Nil for anything else, and for a count the
-    /// edit does not fit (the whole list is read then, and says the error as it says it).
+    /// touches, with the item before the place an item goes to (whose section a top-level
+    /// item takes) and one more item on either side (so that the run holds the gaps the
+    /// file has between items, which a written item copies), and the edit made on that run
+    /// alone (as a list of it, positions rebased). The run's items are then all that change
+    /// (`ListFormat.updateItems`). Nil for anything else, and for a count the edit does not
+    /// fit (the whole list is read then, and says the error as it says it).
     static func inTopLevelRun(_ edits: [Edit]) -> ((Int) -> (run: Range<Int>, edit: Edit)?)? {
         guard edits.count == 1 else { return nil }
         func path(_ address: ItemAddress?) -> [Int]? {
@@ -132,54 +134,57 @@ public enum Edit: Hashable, Sendable {
             return path
         }
         func rebased(_ path: [Int], by offset: Int) -> [Int] { [path[0] - offset] + path.dropFirst() }
+        // The items the edit touches (from 0, `first...last`), and the edit on a run starting
+        // at a given item; nil where the edit does not fit the count.
+        let touched: (Int) -> (first: Int, last: Int, edit: (Int) -> Edit)?
         switch edits[0] {
         case .add(let name, nil, nil):
-            return { count in count > 0 ? (count - 1..<count, .add(name: name, under: nil, at: nil)) : nil }
+            touched = { count in count > 0 ? (count - 1, count - 1, { _ in edits[0] }) : nil }
         case .add(let name, nil, let at?):
             guard let at = path(.position(at)) else { return nil }
-            return { count in
+            touched = { count in
                 let k = at[0] - 1
                 if k == count && at.count == 1 && count > 0 {
-                    return (count - 1..<count, .add(name: name, under: nil, at: nil))
+                    return (count - 1, count - 1, { _ in .add(name: name, under: nil, at: nil) })
                 }
                 guard k < count else { return nil }
-                // A top-level item takes the section of the item before it: that one is in the run.
-                let lower = at.count == 1 ? max(0, k - 1) : k
-                return (lower..<k + 1, .add(name: name, under: nil, at: rebased(at, by: lower)))
+                return (max(0, k - 1), k, { .add(name: name, under: nil, at: rebased(at, by: $0)) })
             }
         case .add(let name, let under?, let at):
             guard let under = path(under) else { return nil }
-            return { count in
+            touched = { count in
                 let k = under[0] - 1
                 guard k < count else { return nil }
-                return (k..<k + 1, .add(name: name, under: .position(rebased(under, by: k)), at: at))
+                return (k, k, { .add(name: name, under: .position(rebased(under, by: $0)), at: at) })
             }
         case .remove(let addresses):
             guard addresses.count == 1, let item = path(addresses[0]) else { return nil }
-            return { count in
+            touched = { count in
                 let k = item[0] - 1
-                guard k < count else { return nil }
-                // A top-level item goes from a run of it and a neighbour, which stays.
-                let lower = item.count > 1 || k + 1 < count ? k : k - 1
-                let upper = item.count > 1 ? k + 1 : min(k + 2, count)
-                guard lower >= 0, upper - lower >= (item.count > 1 ? 1 : 2) else { return nil }
-                return (lower..<upper, .remove([.position(rebased(item, by: lower))]))
+                // A top-level item goes from a run that keeps another.
+                guard k < count, item.count > 1 || count > 1 else { return nil }
+                return (k, k, { .remove([.position(rebased(item, by: $0))]) })
             }
         case .move(let address, let to):
             guard let item = path(address), let to = path(.position(to)) else { return nil }
-            return { count in
+            touched = { count in
                 let a = item[0] - 1
                 let d = to[0] - 1
                 guard a < count, d <= count else { return nil }
-                // Moving down, position d is counted without the item: the run reaches d's
-                // item in the list as it stands, and one more, so that the gap after the
-                // moved item (its comments) is the run's to move with it.
-                let lower = min(a, d)
-                let upper = min(max(a, d + 1) + 1, count - 1) + 1
-                return (lower..<upper, .move(.position(rebased(item, by: lower)), to: rebased(to, by: lower)))
+                // Position d counts the items without the moved one: moving down, it is the
+                // item after d's in the list as it stands.
+                return (
+                    max(0, min(a, d) - 1), min(max(a, d + 1), count - 1),
+                    { .move(.position(rebased(item, by: $0)), to: rebased(to, by: $0)) }
+                )
             }
         default:
             return nil
+        }
+        return { count in
+            guard let (first, last, edit) = touched(count) else { return nil }
+            let lower = max(0, first - 1)
+            return (lower..<min(count, last + 2), edit(lower))
         }
     }
 

@@ -121,8 +121,11 @@ public struct FileEdit: Sendable {
 
     /// A top-level item moved among the top-level ones as `TreeList.moveItem` places it
     /// between `before` and `after` (its section may become theirs), worked out on a list of
-    /// those three items alone, without their children.
-    private static func placed(_ item: TodoItem, before: TodoItem?, after: TodoItem?) throws -> TodoItem {
+    /// those three items alone, without their children. Nil where it is the same as either:
+    /// the whole list's write pairs equal items in order, so it may keep the item's bytes
+    /// where they stood and move the other's (the run's write compares as it does).
+    private static func placed(_ item: TodoItem, before: TodoItem?, after: TodoItem?) throws -> TodoItem? {
+        guard item != before, item != after else { return nil }
         func bare(_ item: TodoItem) -> TodoItem {
             var item = item
             item.children = []

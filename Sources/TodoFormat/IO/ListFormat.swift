@@ -60,10 +60,10 @@ protocol ListFormat: Sendable {
     /// neighbours before and after (its section may change), every other item's bytes as
     /// they stand: what `update` writes for the file's list with that item moved, without
     /// reading the other items (`todofmt mv` in a long file). `.unsupported` where the
-    /// format cannot tell.
+    /// format cannot tell, or `place` returns nil.
     func moveItem(
         _ existing: Input, options: ListOptions, from: Int, to: Int,
-        place: (TodoItem, TodoItem?, TodoItem?) throws -> TodoItem
+        place: (TodoItem, TodoItem?, TodoItem?) throws -> TodoItem?
     ) throws -> ItemUpdate
 }
 
@@ -101,7 +101,7 @@ enum ItemUpdate {
 extension ListFormat {
     func moveItem(
         _ existing: Input, options: ListOptions, from: Int, to: Int,
-        place: (TodoItem, TodoItem?, TodoItem?) throws -> TodoItem
+        place: (TodoItem, TodoItem?, TodoItem?) throws -> TodoItem?
     ) throws -> ItemUpdate {
         .unsupported
     }

@@ -117,7 +117,7 @@ struct JSONFormat: ListFormat {
     /// Moves a top-level item without reading the items (`TextListPatcher.moveItem`).
     func moveItem(
         _ existing: Input, options: ListOptions, from: Int, to: Int,
-        place: (TodoItem, TodoItem?, TodoItem?) throws -> TodoItem
+        place: (TodoItem, TodoItem?, TodoItem?) throws -> TodoItem?
     ) throws -> ItemUpdate {
         guard let path = existing.path, let mapped = MappedFile(path: path) else { return .unsupported }
         var patcher = try JSONListPatcher.patcher(

@@ -387,7 +387,7 @@ struct BinaryListRewriter {
     /// neighbours. Unsupported as `updateItem` is.
     static func moveItem(
         in file: String, bytes: UnsafeBufferPointer<UInt8>, path: String, options: ListOptions, from: Int, to: Int,
-        place: (TodoItem, TodoItem?, TodoItem?) throws -> TodoItem
+        place: (TodoItem, TodoItem?, TodoItem?) throws -> TodoItem?
     ) throws -> ItemUpdate {
         guard var rewriter = try large(bytes, path: path, options: options) else { return .unsupported }
         let count = rewriter.elements.count
@@ -398,9 +398,11 @@ struct BinaryListRewriter {
             !moved.contains(i) ? i : i == to ? from : from < to ? i + 1 : i - 1
         }
         let old = try rewriter.node(from)
-        let placed = try place(
-            old.item, to > 0 ? try rewriter.node(origin(to - 1)).item : nil,
-            to + 1 < count ? try rewriter.node(origin(to + 1)).item : nil)
+        guard
+            let placed = try place(
+                old.item, to > 0 ? try rewriter.node(origin(to - 1)).item : nil,
+                to + 1 < count ? try rewriter.node(origin(to + 1)).item : nil)
+        else { return .unsupported }
         var placement: Placement? = nil
         if placed != old.item {
             guard let plan = ListPlan(replacing: from, of: count, with: placed, old: old, layout: rewriter.layout)

@@ -205,7 +205,7 @@ struct PropertyListFormat: ListFormat {
     /// `BinaryListRewriter.moveItem`).
     func moveItem(
         _ existing: Input, options: ListOptions, from: Int, to: Int,
-        place: (TodoItem, TodoItem?, TodoItem?) throws -> TodoItem
+        place: (TodoItem, TodoItem?, TodoItem?) throws -> TodoItem?
     ) throws -> ItemUpdate {
         guard let path = existing.path else { return .unsupported }
         if isBinary {

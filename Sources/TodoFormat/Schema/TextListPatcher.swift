@@ -89,6 +89,9 @@ struct TextListPatcher<Syntax: TextListSyntax> {
     private var sampled = 0
     /// The indentation of the list's items' lines.
     private var elementLine: [UInt8] = []
+    /// Where a run of the list's elements is written (`write(replacingElements:…)`) that
+    /// starts past the list's first element: the gap between the list's first two elements.
+    private var runFirstGap: Range<Int>? = nil
     private var warnings = WarningLog()
     private var nextID: Int? = nil
     private let now = Clock.now
@@ -379,7 +382,7 @@ struct TextListPatcher<Syntax: TextListSyntax> {
     /// to renumber) or an identity, or `to` is past the end.
     mutating func moveItem(
         from: Int, to: Int, in file: String,
-        place: (_ item: TodoItem, _ before: TodoItem?, _ after: TodoItem?) throws -> TodoItem
+        place: (_ item: TodoItem, _ before: TodoItem?, _ after: TodoItem?) throws -> TodoItem?
     ) throws -> ItemUpdate {
         try scanAll()
         let count = list.elements.count
@@ -390,9 +393,11 @@ struct TextListPatcher<Syntax: TextListSyntax> {
             !moved.contains(i) ? i : i == to ? from : from < to ? i + 1 : i - 1
         }
         let old = try readItem(from)
-        let placed = try place(
-            old.item, to > 0 ? try readItem(origin(to - 1)).item : nil,
-            to + 1 < count ? try readItem(origin(to + 1)).item : nil)
+        guard
+            let placed = try place(
+                old.item, to > 0 ? try readItem(origin(to - 1)).item : nil,
+                to + 1 < count ? try readItem(origin(to + 1)).item : nil)
+        else { return .unsupported }
         var placement: Placement? = nil
         if placed != old.item {
             guard let plan = ListPlan(replacing: from, of: count, with: placed, old: old, layout: layout) else {
@@ -465,6 +470,9 @@ struct TextListPatcher<Syntax: TextListSyntax> {
         // The run stands for the list: an array without brackets, whose elements' gaps are
         // the file's; what is before and after it is copied as it stands.
         let firstIndex = list.elements.firstIndex { $0.lowerBound == first.lowerBound } ?? sampled
+        if list.elements.count >= 2, first.lowerBound > list.elements[0].lowerBound {
+            runFirstGap = list.elements[0].upperBound..<list.elements[1].lowerBound
+        }
         list = ArraySpan(
             whole: first.lowerBound..<last.upperBound, inside: first.lowerBound..<last.upperBound, elements: spans)
         scan = .end(closeAt: last.upperBound, arrayEnd: last.upperBound)
@@ -560,15 +568,22 @@ struct TextListPatcher<Syntax: TextListSyntax> {
             return
         }
         let inner = syntax.arrayLines ? line + syntax.indent : line
-        /// The old gap to write between two elements, by the old element before it.
-        func gap(after previous: Int?, before next: Int?) -> Int? {
-            if let p = previous, p + 1 < oldElements.count { return p }
-            if let n = next, n > 0, n < oldElements.count { return n - 1 }
-            return oldElements.count >= 2 ? 0 : nil
+        func hasComment(_ gap: Range<Int>) -> Bool { bytes[gap].contains { ![32, 9, 10, 13, 44].contains($0) } }
+        /// The old gap to write between two elements: the one after the old element before
+        /// it, else before the old element after it, else the array's first (in a run of the
+        /// list's elements that starts past its first, the list's first, as the whole list's
+        /// write takes it: written there already, so not again where it holds a comment).
+        func gap(after previous: Int?, before next: Int?) -> Range<Int>? {
+            func between(_ k: Int) -> Range<Int> { oldElements[k].upperBound..<oldElements[k + 1].lowerBound }
+            if let p = previous, p + 1 < oldElements.count { return between(p) }
+            if let n = next, n > 0, n < oldElements.count { return between(n - 1) }
+            if arrayID == 0, let first = runFirstGap { return hasComment(first) ? nil : first }
+            return oldElements.count >= 2 ? between(0) : nil
         }
         // A gap that holds more than separators (a comment) is written once: where it serves
         // a second time (an element put in after the element before it, then the element
-        // after it), the second gets a plain separator, not the comment again.
+        // after it), the second gets a plain separator, not the comment again. (By where
+        // the gap starts.)
         var writtenGaps = Set<Int>()
         var elementLine = inner
         if let old, let inside = old.inside {
@@ -589,9 +604,8 @@ struct TextListPatcher<Syntax: TextListSyntax> {
             let origin = kept ?? placement?.origin
             let here = origin.flatMap { $0.arrayID == arrayID ? $0.index : nil }
             if i > 0 {
-                if let g = gap(after: previous, before: here), !writtenGaps.contains(g) {
-                    let range = oldElements[g].upperBound..<oldElements[g + 1].lowerBound
-                    if bytes[range].contains(where: { ![32, 9, 10, 13, 44].contains($0) }) { writtenGaps.insert(g) }
+                if let range = gap(after: previous, before: here), !writtenGaps.contains(range.lowerBound) {
+                    if hasComment(range) { writtenGaps.insert(range.lowerBound) }
                     sink.write(slice(range))
                     elementLine = indentAfterBreak(range) ?? elementLine
                 } else {
@@ -607,7 +621,7 @@ struct TextListPatcher<Syntax: TextListSyntax> {
         }
         // An element moved to the end keeps the comments of the gap that followed it (a gap
         // goes with the element before it, and none follows this one now).
-        if let p = previous, p + 1 < oldElements.count, !writtenGaps.contains(p) {
+        if let p = previous, p + 1 < oldElements.count, !writtenGaps.contains(oldElements[p].upperBound) {
             let range = oldElements[p].upperBound..<oldElements[p + 1].lowerBound
             if bytes[range].contains(where: { ![32, 9, 10, 13, 44].contains($0) }) {
                 var end = range.upperBound

@@ -107,7 +107,7 @@ struct YAMLFormat: ListFormat {
     /// (`YAMLListPatcher.moveItemInRun`).
     func moveItem(
         _ existing: Input, options: ListOptions, from: Int, to: Int,
-        place: (TodoItem, TodoItem?, TodoItem?) throws -> TodoItem
+        place: (TodoItem, TodoItem?, TodoItem?) throws -> TodoItem?
     ) throws -> ItemUpdate {
         guard let path = existing.path, let mapped = MappedFile(path: path) else { return .unsupported }
         return try YAMLListPatcher.moveItemInRun(

@@ -168,7 +168,7 @@ struct YAMLListPatcher {
     /// items keep an order or an identity of their own.
     static func moveItemInRun(
         in file: String, bytes: UnsafeBufferPointer<UInt8>, path: String, options: ListOptions,
-        mapped: MappedFile?, from: Int, to: Int, place: (TodoItem, TodoItem?, TodoItem?) throws -> TodoItem
+        mapped: MappedFile?, from: Int, to: Int, place: (TodoItem, TodoItem?, TodoItem?) throws -> TodoItem?
     ) throws -> ItemUpdate? {
         guard options.key == nil, let (head, listStart) = head(of: bytes, path: path, options: options, mapped: mapped),
             !head.layout.hasOrder, head.layout.identityKey == nil,
@@ -195,7 +195,7 @@ struct YAMLListPatcher {
             guard let neighbour = read(origin(i)) else { return nil }
             neighbours.append(neighbour.scan.kept[0].item)
         }
-        let placed = try place(old, neighbours[0], neighbours[1])
+        guard let placed = try place(old, neighbours[0], neighbours[1]) else { return nil }
         var lines = Array(bytes[starts[from]..<end(from)])
         var warnings: [ConversionWarning] = []
         if placed != old {
