@@ -331,7 +331,7 @@ struct EditCommandTests {
                 == "[{'checked': True, 'name': 'Milk', 'prio': 2}, {'checked': True, 'name': 'Eggs'}, {'checked': False, 'name': 'Bread'}]\n"
         )
         let dry = try Run(["undo", "b.plist", "1", "--dry-run"], in: ws.url)
-        #expect(dry.stdout.contains("-1 [x] Milk [prio:: 2]\n+1 [ ] Milk [prio:: 2]\n"), "\(dry.stdout)")
+        #expect(dry.stdout.contains("-- [x] Milk [prio:: 2]\n+- [ ] Milk [prio:: 2]\n"), "\(dry.stdout)")
     }
 
     @Test("done in a Core Data store (an app fixture) changes that row, its Z_OPT with it")

@@ -41,7 +41,7 @@ public struct FileEdit: Sendable {
         /// Whether the file changed (or, in a dry run, would).
         public var changed = false
         /// In a dry run: what would change, as a unified diff (a text file), or the rows
-        /// that would change (a database), or the items as `list` prints them (a binary
+        /// that would change (a database), or the items as checklist lines (a binary
         /// property list). Empty when nothing would change.
         public var changes = ""
         /// Whether the edit was made on its items alone (`editItem`, `editRun`), not on the
@@ -325,7 +325,7 @@ private final class DryRunCopy {
     deinit { try? FileManager.default.removeItem(at: folder) }
 
     /// What changed in the copy: a unified diff of the text, the rows of a database, the
-    /// items of a binary property list as `list` prints them.
+    /// items of a binary property list as checklist lines (`listing`).
     func changes(format: DocumentFormat, options: ListOptions) throws -> String {
         switch format {
         case .bplist:
@@ -343,12 +343,14 @@ private final class DryRunCopy {
 }
 
 extension TodoList {
-    /// The items as `todofmt list` prints them, a line each.
+    /// The items a line each, as a checklist's items read (`- [ ] name [key:: value]`),
+    /// indented two spaces a level. No positions: an item added or removed changes its own
+    /// line only, so the diff of two listings compares one changed place, not every line
+    /// after it (which took memory growing with the square of the items).
     func listing() -> String {
-        var positions = ItemPositions()
         var text = ""
         for entry in flattened() {
-            text += positions.next(depth: entry.depth) + " " + entry.item.checklistText + "\n"
+            text += String(repeating: "  ", count: entry.depth) + "- " + entry.item.checklistText + "\n"
         }
         return text
     }

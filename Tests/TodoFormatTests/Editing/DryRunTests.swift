@@ -107,6 +107,29 @@ struct DryRunTests {
         }
     }
 
+    /// A binary property list's dry run diffs its items as checklist lines, without
+    /// positions: one item added before 20,000 others is one line added (the diff of
+    /// positioned lines compared every line after it, in memory growing with their square).
+    @Test("a binary property list: the items as checklist lines")
+    func binaryItems() throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.path("long.plist")
+        let items = (0..<20_000).map {
+            TodoItem(name: "item \($0)", children: $0 == 5 ? [TodoItem(name: "child")] : [])
+        }
+        try Data(try TodoList(items: items).encoded(as: .bplist)).write(to: URL(fileURLWithPath: path))
+        let before = try Data(contentsOf: URL(fileURLWithPath: path))
+        var edit = FileEdit(file: URL(fileURLWithPath: path), edits: [.add(name: "new", under: nil, at: [3])])
+        edit.dryRun = true
+        let result = try edit.run()
+        #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == before)
+        let changed = result.changes.split(separator: "\n").filter { $0.hasPrefix("-") || $0.hasPrefix("+") }
+        #expect(changed == ["--- a/\(path) (items)", "+++ b/\(path) (items)", "+- [ ] new"], "\(result.changes)")
+        edit.edits = [.remove([.position([6, 1])])]
+        let removed = try edit.run().changes.split(separator: "\n").filter { $0.hasPrefix("-") || $0.hasPrefix("+") }
+        #expect(removed.last == "-  - [ ] child", "\(removed)")
+    }
+
     @Test("an error names the file, not the copy", .needsYAML)
     func errorNamesFile() throws {
         let directory = try TemporaryDirectory()
