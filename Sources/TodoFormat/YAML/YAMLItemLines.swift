@@ -25,7 +25,10 @@ enum YAMLItemLines {
     /// The offsets where the list's items start, from `listStart` (the first item's dash,
     /// at the first column) to the end of `bytes`; nil where a line holds something the
     /// scan does not follow (see the type's comment).
-    static func starts(in bytes: UnsafeBufferPointer<UInt8>, from listStart: Int) -> [Int]? {
+    /// With `plainOnly`, also nil where a line is blank or only a comment: such lines are
+    /// gaps between items that the whole list's write places by its own rules, so an edit
+    /// that adds, removes or moves items reads the file then.
+    static func starts(in bytes: UnsafeBufferPointer<UInt8>, from listStart: Int, plainOnly: Bool = false) -> [Int]? {
         // The first item's dash must start its line (not follow a byte order mark), and no
         // tab may stand anywhere (libyaml takes one for a space after a key's colon, where
         // this scan would not see the key and the value it starts).
@@ -38,6 +41,11 @@ enum YAMLItemLines {
             var end = find(10, in: bytes, from: lineStart) ?? bytes.count
             let next = end + 1
             if end > lineStart && base[end - 1] == 13 { end -= 1 }
+            if plainOnly {
+                var first = lineStart
+                while first < end && base[first] == 32 { first += 1 }
+                if first == end || base[first] == UInt8(ascii: "#") { return nil }
+            }
             switch Line(base: base, end: end).kind(from: lineStart) {
             case .item: starts.append(lineStart)
             case .other: break

@@ -120,12 +120,14 @@ struct YAMLListPatcher {
         mapped: MappedFile?, change: (TodoItem) throws -> TodoItem?
     ) throws -> ItemUpdate? {
         try updateItemsInRun(
-            in: file, bytes: bytes, path: path, options: options, mapped: mapped,
+            in: file, bytes: bytes, path: path, options: options, mapped: mapped, plainOnly: false,
             run: { count in index < count ? index..<index + 1 : nil },
             change: { items in try change(items[0]).map { [$0] } })
     }
 
-    /// `ListFormat.updateItems` in a file laid out as a new file's writer lays one out,
+    /// `ListFormat.updateItems` in a file laid out as a new file's writer lays one out
+    /// (with `plainOnly`, without a blank or comment line among the items' lines: how the
+    /// whole write places such gaps around added, removed and moved items is its own),
     /// without parsing all of it: the items' lines are found by `YAMLItemLines`, and only
     /// the list's first items (its layout, as `head(of:…)` reads them) and the run with one
     /// item on either side are read: what `write(run:…)` needs to write the run as `write`
@@ -134,10 +136,12 @@ struct YAMLListPatcher {
     /// as its items, or the plan needs the whole list.
     static func updateItemsInRun(
         in file: String, bytes: UnsafeBufferPointer<UInt8>, path: String, options: ListOptions,
-        mapped: MappedFile?, run: (Int) -> Range<Int>?, change: ([TodoItem]) throws -> [TodoItem]?
+        mapped: MappedFile?, plainOnly: Bool = true, run: (Int) -> Range<Int>?,
+        change: ([TodoItem]) throws -> [TodoItem]?
     ) throws -> ItemUpdate? {
         guard options.key == nil, let (head, listStart) = head(of: bytes, path: path, options: options, mapped: mapped),
-            let starts = YAMLItemLines.starts(in: bytes, from: listStart), let range = run(starts.count),
+            let starts = YAMLItemLines.starts(in: bytes, from: listStart, plainOnly: plainOnly),
+            let range = run(starts.count),
             !range.isEmpty, range.upperBound <= starts.count
         else { return nil }
         var patcher = head
@@ -172,7 +176,7 @@ struct YAMLListPatcher {
     ) throws -> ItemUpdate? {
         guard options.key == nil, let (head, listStart) = head(of: bytes, path: path, options: options, mapped: mapped),
             !head.layout.hasOrder, head.layout.identityKey == nil,
-            let starts = YAMLItemLines.starts(in: bytes, from: listStart)
+            let starts = YAMLItemLines.starts(in: bytes, from: listStart, plainOnly: true)
         else { return nil }
         let count = starts.count
         // Every item's lines end with a line break, so that any may come last or not.

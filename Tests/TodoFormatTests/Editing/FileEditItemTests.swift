@@ -129,6 +129,22 @@ struct FileEditItemTests {
             "hidden.yaml",
             "- name: \"a\n- name: x\"\n  checked: false\n- name: b\n  checked: true\n- name: c\n  checked: false\n"
         ),
+        // Found by hunt 60: sections (a move to its own place, a nested item moved up), a
+        // comment after the last item, blank lines between items, equal items quoted
+        // otherwise, no final line break.
+        (
+            "sections.yaml",
+            "- name: a\n  checked: false\n  section: S1\n- name: b\n  checked: false\n  section: S1\n"
+                + "  children:\n  - name: b1\n    checked: false\n- name: c\n  checked: false\n  section: S2\n"
+        ),
+        ("end-comment.yaml", "- name: a\n  checked: false\n- name: b\n  checked: false\n- name: c\n  checked: true\n# end\n"),
+        (
+            "blank-lines.yaml",
+            "- name: a\n  checked: false\n\n- name: b\n  checked: false\n- name: c\n  checked: false\n\n"
+                + "- name: d\n  checked: false\n"
+        ),
+        ("twins-quoted.yaml", "- name: A\n- name: 'A'\n- name: \"A\"\n- name: A\n- name: A\n- name: B\n"),
+        ("no-final-break.yaml", "- name: a\n  section: S1\n- name: b\n  section: S2\n- name: c\n  section: S3"),
         // Anchors: what is written is read back as the whole list.
         ("anchor.yaml", "base: &b {checked: false}\nitems:\n  - name: a\n    <<: *b\n  - name: b\n    checked: true\n"),
     ]
@@ -196,8 +212,13 @@ struct FileEditItemTests {
         // in order, so it keeps the first's bytes (and the comments after it) first; the
         // move takes the item named, with its own. The two write the same list.
         try Self.compare(name, Array(text.utf8), Self.structuralEdits) { edit in
-            guard name.hasPrefix("twin"), case .move = edit else { return false }
-            return true
+            switch (name, edit) {
+            case ("twins.json", .move), ("twin-comments.plist", .move): return true
+            // Among equal items quoted otherwise, which one's lines an edit takes or keeps is
+            // the run's pairing of equal items in order (the whole list's pairs across it).
+            case ("twins-quoted.yaml", _): return true
+            default: return false
+            }
         }
     }
 
