@@ -137,7 +137,10 @@ struct FileEditItemTests {
             "- name: a\n  checked: false\n  section: S1\n- name: b\n  checked: false\n  section: S1\n"
                 + "  children:\n  - name: b1\n    checked: false\n- name: c\n  checked: false\n  section: S2\n"
         ),
-        ("end-comment.yaml", "- name: a\n  checked: false\n- name: b\n  checked: false\n- name: c\n  checked: true\n# end\n"),
+        (
+            "end-comment.yaml",
+            "- name: a\n  checked: false\n- name: b\n  checked: false\n- name: c\n  checked: true\n# end\n"
+        ),
         (
             "blank-lines.yaml",
             "- name: a\n  checked: false\n\n- name: b\n  checked: false\n- name: c\n  checked: false\n\n"
@@ -227,7 +230,7 @@ struct FileEditItemTests {
     @Test(
         "JSON, XML and YAML move a top-level item by its bytes",
         arguments: ["plain.json", "sections.json", "nested.plist"]
-            + (buildHasYAML ? ["new.yaml", "new-crlf.yaml"] : []))
+            + (buildHasYAML ? ["sections.yaml", "new-crlf.yaml"] : []))
     func movesByBytes(_ name: String) throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("todofmt-item-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
