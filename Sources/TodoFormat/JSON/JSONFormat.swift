@@ -97,10 +97,9 @@ struct JSONFormat: ListFormat {
     func updateItem(
         _ existing: Input, at index: Int, options: ListOptions, change: (TodoItem) throws -> TodoItem?
     ) throws -> ItemUpdate {
-        guard let path = existing.path, let mapped = MappedFile(path: path) else { return .unsupported }
-        var patcher = try JSONListPatcher.patcher(
-            for: mapped.bytes, path: existing.name, options: options, mapped: mapped)
-        return try patcher.updateItem(at: index, in: path, change: change)
+        try patching(existing, options: options) { patcher, path in
+            try patcher.updateItem(at: index, in: path, change: change)
+        }
     }
 
     /// Changes a run of top-level items where they stand (`TextListPatcher.updateItems`).
@@ -108,10 +107,9 @@ struct JSONFormat: ListFormat {
         _ existing: Input, options: ListOptions, run: (Int) -> Range<Int>?,
         change: ([TodoItem]) throws -> [TodoItem]?
     ) throws -> ItemUpdate {
-        guard let path = existing.path, let mapped = MappedFile(path: path) else { return .unsupported }
-        var patcher = try JSONListPatcher.patcher(
-            for: mapped.bytes, path: existing.name, options: options, mapped: mapped)
-        return try patcher.updateItems(in: path, run: run, change: change)
+        try patching(existing, options: options) { patcher, path in
+            try patcher.updateItems(in: path, run: run, change: change)
+        }
     }
 
     /// Moves a top-level item without reading the items (`TextListPatcher.moveItem`).
@@ -119,10 +117,20 @@ struct JSONFormat: ListFormat {
         _ existing: Input, options: ListOptions, from: Int, to: Int,
         place: (TodoItem, TodoItem?, TodoItem?) throws -> TodoItem?
     ) throws -> ItemUpdate {
+        try patching(existing, options: options) { patcher, path in
+            try patcher.moveItem(from: from, to: to, in: path, place: place)
+        }
+    }
+
+    /// `body` with the patcher of the file `existing`, mapped and scanned, and its path.
+    private func patching(
+        _ existing: Input, options: ListOptions,
+        _ body: (inout TextListPatcher<JSONListSyntax>, String) throws -> ItemUpdate
+    ) throws -> ItemUpdate {
         guard let path = existing.path, let mapped = MappedFile(path: path) else { return .unsupported }
         var patcher = try JSONListPatcher.patcher(
             for: mapped.bytes, path: existing.name, options: options, mapped: mapped)
-        return try patcher.moveItem(from: from, to: to, in: path, place: place)
+        return try body(&patcher, path)
     }
 
     private func writeNew(_ list: TodoList, to path: String, options: ListOptions) throws -> PendingWrite {

@@ -160,17 +160,23 @@ struct FileEditItemTests {
         .unset(.position([1]), ["priority", "status"]), .check([.position([9])]), .check([.position([2, 7])]),
     ]
 
+    /// The fixture `name` of `files` written into a folder of its own (removed with the
+    /// folder), and its format.
+    static func written(_ name: String) throws -> (TemporaryDirectory, URL, any ListFormat) {
+        let directory = try TemporaryDirectory()
+        let file = directory.url.appendingPathComponent(name)
+        try Data(files.first { $0.name == name }!.text.utf8).write(to: file)
+        let format = try FormatRegistry.format(
+            name.hasSuffix(".json") ? .json : name.hasSuffix(".yaml") ? .yaml : .plist)
+        return (directory, file, format)
+    }
+
     @Test(
         "JSON, XML property lists and YAML change one item alone",
         arguments: ["plain.json", "crlf.json", "nested.plist"] + (buildHasYAML ? ["header.yaml", "new.yaml"] : []))
     func takesItemAlone(_ name: String) throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("todofmt-item-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let file = folder.appendingPathComponent(name)
-        try Data(Self.files.first { $0.name == name }!.text.utf8).write(to: file)
-        let format = try FormatRegistry.format(
-            name.hasSuffix(".json") ? .json : name.hasSuffix(".yaml") ? .yaml : .plist)
+        let (directory, file, format) = try Self.written(name)
+        defer { _ = directory }
         let update = try format.updateItem(Input(file: file.path), at: 1, options: ListOptions()) { item in
             var item = item
             item.status = item.status == .done ? .open : .done
@@ -232,13 +238,8 @@ struct FileEditItemTests {
         arguments: ["plain.json", "sections.json", "nested.plist"]
             + (buildHasYAML ? ["sections.yaml", "new-crlf.yaml"] : []))
     func movesByBytes(_ name: String) throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("todofmt-item-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let file = folder.appendingPathComponent(name)
-        try Data(Self.files.first { $0.name == name }!.text.utf8).write(to: file)
-        let format = try FormatRegistry.format(
-            name.hasSuffix(".json") ? .json : name.hasSuffix(".yaml") ? .yaml : .plist)
+        let (directory, file, format) = try Self.written(name)
+        defer { _ = directory }
         let before = try TodoList(contentsOf: file)
         let update = try format.moveItem(Input(file: file.path), options: ListOptions(), from: 2, to: 0) { item, _, _ in
             item
