@@ -44,6 +44,10 @@ struct YAMLListPatcher {
     private var plan: ListPlan<SpannedItem>? = nil
     private var arrayIDs = 0
     private var sawAnchor = false
+    /// Whether an item of a block list is in flow style (`- {name: a}`): the write of such
+    /// a file is read back before it is kept (an item given block items as children there
+    /// was written as lines inside `[…]`, which do not read).
+    private var sawFlowItem = false
     /// How many top-level items the list written has (the file likely has as many).
     private var expectedCount = 0
     /// The file, when it is mapped: pages are handed back as passes over them go on.
@@ -78,12 +82,13 @@ struct YAMLListPatcher {
         patcher.expectedCount = list.items.count
         try patcher.locate()
         let anchored = patcher.sawAnchor || patcher.keepsAll && !patcher.merged.isEmpty
-        guard anchored else { return try patcher.write(list, to: &sink) }
-        // Anchors, aliases and merge keys: what is written must read back as the list.
+        guard anchored || patcher.sawFlowItem else { return try patcher.write(list, to: &sink) }
+        // Anchors, aliases and merge keys, items in flow style: what is written must read
+        // back as the list.
         var memory = ByteSink()
         let warnings = try patcher.write(list, to: &memory)
         let written = try memory.finish(path: path)
-        try check(written, reads: list, path: path, options: options)
+        try check(written, reads: list, path: path, options: options, anchored: anchored)
         sink.write(bytes: written)
         return warnings
     }
@@ -229,14 +234,16 @@ struct YAMLListPatcher {
     }
 
     /// Fails when `written` does not read back as `list` (its names, statuses and fields).
-    private static func check(_ written: [UInt8], reads list: TodoList, path: String, options: ListOptions) throws {
+    private static func check(
+        _ written: [UInt8], reads list: TodoList, path: String, options: ListOptions, anchored: Bool = true
+    ) throws {
         let read: TodoList
         do {
             read = try TodoList(bytes: written, format: .yaml, name: path, options: options)
         } catch {
+            let what = anchored ? "the file's anchors and aliases" : "the file (an item in flow style, `{…}`)"
             throw ConversionError.unsupported(
-                "\(path): writing this change would break the file's anchors and aliases (\(error)); nothing was written"
-            )
+                "\(path): writing this change would break \(what) (\(error)); nothing was written")
         }
         // NaN reads back as NaN, which `==` does not call equal to itself.
         func sameValue(_ a: FieldValue, _ b: FieldValue) -> Bool {
@@ -259,6 +266,11 @@ struct YAMLListPatcher {
             return true
         }
         guard same(list.items, read.items) else {
+            guard anchored else {
+                throw ConversionError.unsupported(
+                    "\(path): writing this change would not read back as the list (an item in flow style, `{…}`); "
+                        + "nothing was written")
+            }
             throw ConversionError.unsupported(
                 "\(path): this change touches a value that anchors share with other items (an anchored value, an alias, "
                     + "a merge key); todofmt cannot write it without changing those items: nothing was written")
@@ -435,6 +447,7 @@ struct YAMLListPatcher {
                     ? parser.endOffset(of: event) : (scan.elements.last?.upperBound ?? end)
                 break
             }
+            if event.isFlow && !start.isFlow { sawFlowItem = true }
             if keepsAll {
                 let item = try spans.item(
                     startingWith: event, depth: 0, dashColumn: start.isFlow ? nil : scan.dashColumn)

@@ -629,6 +629,31 @@ struct YAMLAnchoredWriteBackTests {
                 == "defaults: &d {every: week}\ntodos:\n- name: b\n# about c\n- name: a\n  <<: *d\n\n\n- name: c\n")
     }
 
+    /// An item in flow style (`- {name: Bread}`) equal to a block item with children takes
+    /// those children when the list moves (the comparison pairs equal items in order), and
+    /// its children were written as block lines inside `[…]`, which do not read: such a
+    /// write is read back first and refused, the file left as it was (hunt 60).
+    @Test("a write that would break a flow-style item is refused, the file as it was")
+    func flowItemRefused() throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.path("f.yaml")
+        let text =
+            "- name: x\n  checked: false\n- name: Bread\n  checked: false\n  children:\n  - name: Milk\n"
+            + "    checked: false\n- name: y\n  checked: false\n- {name: Bread, checked: false}\n"
+        try text.write(toFile: path, atomically: false, encoding: .utf8)
+        #expect {
+            _ = try FileEdit(file: URL(fileURLWithPath: path), edits: [.move(.position([4]), to: [1])]).run()
+        } throws: { error in
+            "\(error)".contains("flow style") && "\(error)".contains("nothing was written")
+        }
+        #expect(try YAMLWriteBackTests.text(path) == text)
+        // A change the flow item takes as it is stays written in flow style.
+        _ = try FileEdit(file: URL(fileURLWithPath: path), edits: [.check([.position([4])])]).run()
+        #expect(
+            try YAMLWriteBackTests.text(path)
+                == text.replacingOccurrences(of: "{name: Bread, checked: false}", with: "{name: Bread, checked: true}"))
+    }
+
     @Test("a NaN value reads back as itself: a file with anchors takes an edit and an unchanged write")
     func nanReadsBack() throws {
         let directory = try TemporaryDirectory()
