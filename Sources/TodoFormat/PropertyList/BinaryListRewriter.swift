@@ -392,16 +392,12 @@ struct BinaryListRewriter {
         guard var rewriter = try large(bytes, path: path, options: options) else { return .unsupported }
         let count = rewriter.elements.count
         guard !rewriter.layout.hasOrder, from != to, from < count, to < count else { return .unsupported }
-        let moved = min(from, to)...max(from, to)
-        // The element at index `i` of the list as written.
-        func origin(_ i: Int) -> Int {
-            !moved.contains(i) ? i : i == to ? from : from < to ? i + 1 : i - 1
-        }
+        let move = ItemMove(from: from, to: to)
         let old = try rewriter.node(from)
+        let (before, after) = move.neighbours(count: count)
         guard
             let placed = try place(
-                old.item, to > 0 ? try rewriter.node(origin(to - 1)).item : nil,
-                to + 1 < count ? try rewriter.node(origin(to + 1)).item : nil)
+                old.item, try before.map { try rewriter.node($0).item }, try after.map { try rewriter.node($0).item })
         else { return .unsupported }
         var placement: Placement? = nil
         if placed != old.item {
@@ -417,7 +413,7 @@ struct BinaryListRewriter {
                 if let placement, i == to {
                     refs.append(try rewriter.write(placement, to: &sink))
                 } else {
-                    refs.append(try rewriter.copy(rewriter.elements[origin(i)], depth: 0, to: &sink))
+                    refs.append(try rewriter.copy(rewriter.elements[move.origin(i)], depth: 0, to: &sink))
                 }
             }
             return rewriter.writer.container(0xA0, refs: refs, to: &sink)

@@ -175,10 +175,9 @@ struct PropertyListFormat: ListFormat {
                     at: index, in: path, bytes: buffer, path: existing.name, options: options, change: change)
             }
         }
-        guard let mapped = MappedFile(path: path) else { return .unsupported }
-        let found = try XMLListPatcher.find(in: mapped.bytes, path: existing.name, options: options, mapped: mapped)
-        guard case .array(var patcher) = found else { return .unsupported }
-        return try patcher.updateItem(at: index, in: path, change: change)
+        return try patchingXML(existing, at: path, options: options) { patcher in
+            try patcher.updateItem(at: index, in: path, change: change)
+        }
     }
 
     /// Changes a run of top-level items where they stand: in an XML file through
@@ -195,10 +194,9 @@ struct PropertyListFormat: ListFormat {
                     in: path, bytes: buffer, path: existing.name, options: options, run: run, change: change)
             }
         }
-        guard let mapped = MappedFile(path: path) else { return .unsupported }
-        let found = try XMLListPatcher.find(in: mapped.bytes, path: existing.name, options: options, mapped: mapped)
-        guard case .array(var patcher) = found else { return .unsupported }
-        return try patcher.updateItems(in: path, run: run, change: change)
+        return try patchingXML(existing, at: path, options: options) { patcher in
+            try patcher.updateItems(in: path, run: run, change: change)
+        }
     }
 
     /// Moves a top-level item without reading the other items (`TextListPatcher.moveItem`,
@@ -214,10 +212,21 @@ struct PropertyListFormat: ListFormat {
                     in: path, bytes: buffer, path: existing.name, options: options, from: from, to: to, place: place)
             }
         }
+        return try patchingXML(existing, at: path, options: options) { patcher in
+            try patcher.moveItem(from: from, to: to, in: path, place: place)
+        }
+    }
+
+    /// `body` with the patcher of the XML file `existing` at `path`, mapped and scanned;
+    /// `.unsupported` where its list is not an array of items.
+    private func patchingXML(
+        _ existing: Input, at path: String, options: ListOptions,
+        _ body: (inout TextListPatcher<XMLListSyntax>) throws -> ItemUpdate
+    ) throws -> ItemUpdate {
         guard let mapped = MappedFile(path: path) else { return .unsupported }
         let found = try XMLListPatcher.find(in: mapped.bytes, path: existing.name, options: options, mapped: mapped)
         guard case .array(var patcher) = found else { return .unsupported }
-        return try patcher.moveItem(from: from, to: to, in: path, place: place)
+        return try body(&patcher)
     }
 
     /// Writes a whole property list in this format.

@@ -387,16 +387,12 @@ struct TextListPatcher<Syntax: TextListSyntax> {
         try scanAll()
         let count = list.elements.count
         guard !layout.hasOrder, from != to, from < count, to < count else { return .unsupported }
-        let moved = min(from, to)...max(from, to)
-        // The element at index `i` of the list as written.
-        func origin(_ i: Int) -> Int {
-            !moved.contains(i) ? i : i == to ? from : from < to ? i + 1 : i - 1
-        }
+        let move = ItemMove(from: from, to: to)
         let old = try readItem(from)
+        let (before, after) = move.neighbours(count: count)
         guard
             let placed = try place(
-                old.item, to > 0 ? try readItem(origin(to - 1)).item : nil,
-                to + 1 < count ? try readItem(origin(to + 1)).item : nil)
+                old.item, try before.map { try readItem($0).item }, try after.map { try readItem($0).item })
         else { return .unsupported }
         var placement: Placement? = nil
         if placed != old.item {
@@ -413,9 +409,9 @@ struct TextListPatcher<Syntax: TextListSyntax> {
             try emitArray(
                 count: count, old: list, arrayID: 0, line: lineIndent(at: list.whole.lowerBound), to: &sink
             ) { i in
-                let k = origin(i)
+                let k = move.origin(i)
                 if let placement, i == to { return (placement, nil) }
-                if let mapped, !moved.contains(i), i % Self.releaseEvery == 0 {
+                if let mapped, !move.span.contains(i), i % Self.releaseEvery == 0 {
                     mapped.release(before: elements[k].lowerBound)
                 }
                 return (nil, ItemOrigin(arrayID: 0, index: k, span: elements[k]))

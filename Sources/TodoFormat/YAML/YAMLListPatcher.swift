@@ -191,17 +191,18 @@ struct YAMLListPatcher {
             var patcher = head
             return patcher.readRun(starts[k]..<end(k), count: 1, stopsShort: k + 1 < count) ? patcher : nil
         }
-        let moved = min(from, to)...max(from, to)
-        func origin(_ i: Int) -> Int { !moved.contains(i) ? i : i == to ? from : from < to ? i + 1 : i - 1 }
+        let move = ItemMove(from: from, to: to)
+        let moved = move.span
         guard var patcher = read(from) else { return nil }
         let old = patcher.scan.kept[0].item
+        let (before, after) = move.neighbours(count: count)
         var neighbours: [TodoItem?] = []
-        for i in [to - 1, to + 1] {
-            guard i >= 0 && i < count else {
+        for k in [before, after] {
+            guard let k else {
                 neighbours.append(nil)
                 continue
             }
-            guard let neighbour = read(origin(i)) else { return nil }
+            guard let neighbour = read(k) else { return nil }
             neighbours.append(neighbour.scan.kept[0].item)
         }
         guard let placed = try place(old, neighbours[0], neighbours[1]) else { return nil }

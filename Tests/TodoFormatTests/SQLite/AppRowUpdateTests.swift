@@ -102,8 +102,9 @@ struct AppRowUpdateTests {
         #expect(try !edit.run().madeAlone)
     }
 
-    /// Makes each edit on a copy of the database at `path` on the item's row alone and on
-    /// the whole list, and expects the same outcome and the same `.dump`.
+    /// Makes each edit on a copy of the database at `path` on the item's rows alone and on
+    /// the whole list, and expects the same outcome and the same `.dump` (at a pinned time,
+    /// for modification dates). `OwnItemUpdateTests` compares todofmt's own table with it.
     static func compare(_ path: String, options: ListOptions, _ edits: [Edit], expectingAlone: Bool = false) throws {
         let original = try Data(contentsOf: URL(fileURLWithPath: path))
         try Clock.$pinned.withValue(Date(timeIntervalSince1970: 1_700_000_000)) {

@@ -55,7 +55,7 @@ struct OwnItemUpdateTests {
     func asWritten() throws {
         let directory = try TemporaryDirectory()
         let path = try Self.logged("made.sqlite", in: directory)
-        try Self.compare(path, Self.edits)
+        try AppRowUpdateTests.compare(path, options: ListOptions(), Self.edits)
     }
 
     @Test("one checked item updates one row, on the item's rows alone")
@@ -342,30 +342,5 @@ struct OwnItemUpdateTests {
                     "-(2, NULL, 1, 'b', 0, NULL, NULL, '2024-06-02 09:00:00')",
                     "+(2, NULL, 1, 'b', 1, NULL, NULL, '2024-06-02 09:00:00')",
                 ])
-    }
-
-    /// Makes each edit on a copy of the database at `path` on the item's rows alone and on
-    /// the whole list, and expects the same outcome and the same `.dump`.
-    static func compare(_ path: String, _ edits: [Edit]) throws {
-        let original = try Data(contentsOf: URL(fileURLWithPath: path))
-        for edit in edits {
-            var results: [(dump: String, outcome: String)] = []
-            for alone in [true, false] {
-                try original.write(to: URL(fileURLWithPath: path))
-                var fileEdit = FileEdit(file: URL(fileURLWithPath: path), edits: [edit])
-                fileEdit.editsItemAlone = alone
-                let outcome: String
-                do {
-                    let result = try fileEdit.run()
-                    outcome = "\(result.changed) \(result.warnings.map(\.description))"
-                } catch {
-                    outcome = "\(error)"
-                }
-                results.append((try Databases.dump(path), outcome))
-            }
-            #expect(results[0].outcome == results[1].outcome, "\(edit)")
-            #expect(results[0].dump == results[1].dump, "\(edit)\n\(results[0].dump)\n\(results[1].dump)")
-        }
-        try original.write(to: URL(fileURLWithPath: path))
     }
 }
