@@ -77,6 +77,9 @@ final class Database {
             location: path == ":memory:" ? nil : SourceLocation(file: path, byteOffset: 0).withoutOffset)
     }
 
+    /// The rows the last `INSERT`, `UPDATE` or `DELETE` changed.
+    var changes: Int { Int(sqlite3_changes(handle)) }
+
     /// Runs statements that return no rows.
     func execute(_ sql: String) throws(StoreError) {
         let code = sqlite3_exec(handle, sql, nil, nil, nil)

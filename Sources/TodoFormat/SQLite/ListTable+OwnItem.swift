@@ -21,35 +21,29 @@ extension ListTable {
     func updateOwnItem(
         at index: Int, in db: Database, change: (TodoItem) throws -> TodoItem?
     ) throws -> OwnItemChange? {
-        // A column named as the rowid hides it from SQL; a `WITHOUT ROWID` table has none.
-        guard isOwn, hasRowID, !columns.contains(where: { ["rowid", "_rowid_", "oid"].contains($0.name.lowercased()) })
-        else {
-            return nil
-        }
-        let fieldColumns = self.fieldColumns
-        let fields = Dictionary(fieldColumns.map { (ExactText($0.key), $0.column) }, uniquingKeysWith: { a, _ in a })
-        guard fields.count == fieldColumns.count else { return nil }
+        guard editsOwnRows, fieldColumnsByKey != nil else { return nil }
         let table = Database.quote(name)
         // Values as the list reads them (`Statement.int64`: NULL is 0, text its number).
         let id = "coalesce(CAST(id AS INTEGER), 0)"
         let position = "coalesce(CAST(position AS INTEGER), 0)"
-        // The item's first row: the index-th row without a parent, in stored order…
+        // The item's first row: the first row without a parent at that position (as todofmt
+        // writes positions and its edits keep them), else the index-th such row in stored
+        // order (as todofmt writes rows)…
         guard
-            let first = try db.rows(
-                "SELECT rowid, \(id), \(position) FROM \(table) WHERE parent IS NULL ORDER BY rowid LIMIT 1 OFFSET ?",
-                [.integer(Int64(index))]
-            ).first,
+            let first =
+                try db.rows(
+                    "SELECT rowid, \(id), \(position) FROM \(table) WHERE parent IS NULL AND position = ? "
+                        + "ORDER BY rowid LIMIT 1", [.integer(Int64(index))]
+                ).first
+                ?? db.rows(
+                    "SELECT rowid, \(id), \(position) FROM \(table) WHERE parent IS NULL ORDER BY rowid LIMIT 1 OFFSET ?",
+                    [.integer(Int64(index))]
+                ).first,
             case .integer(let start) = first[0], case .integer(let itemID) = first[1],
-            case .integer(let itemPosition) = first[2]
+            case .integer(let itemPosition) = first[2],
+            // …and its rows up to the next top-level one.
+            let last = try lastRow(ofItemAt: start, in: db)
         else { return nil }
-        // …and its rows up to the next top-level one.
-        let last: Int64
-        switch try db.scalar("SELECT min(rowid) FROM \(table) WHERE parent IS NULL AND rowid > ?", [.integer(start)]) {
-        case .integer(let next): last = next - 1
-        default:
-            guard case .integer(let end) = try db.scalar("SELECT max(rowid) FROM \(table)") else { return nil }
-            last = end
-        }
         // The list reads top-level items in (position, id) order and children by parent id:
         // the item is index-th in that order and every row of it lies in the range, or the
         // list is read whole. (One pass over the table.)
@@ -64,29 +58,91 @@ extension ListTable {
         guard let counts = check.first, counts == [.integer(Int64(index)), .integer(0), .integer(0)] else {
             return nil
         }
+        guard let rows = try ownItem(rowids: start...last, in: db), rows.id == itemID else { return nil }
+        guard let new = try change(rows.item) else { return .unchanged }
+        var log = WarningLog()
+        guard let updates = rowUpdates(from: rows, to: new, position: String(index + 1), log: &log) else {
+            return nil
+        }
+        try apply(updates, in: db)
+        return .changed(log.warnings)
+    }
+
+    /// Whether todofmt's own table may be edited a row at a time: it has rowids, and no
+    /// column hides them from SQL (one named `rowid`, `_rowid_` or `oid`).
+    var editsOwnRows: Bool {
+        isOwn && hasRowID && !columns.contains(where: { ["rowid", "_rowid_", "oid"].contains($0.name.lowercased()) })
+    }
+
+    /// The field columns of todofmt's own table by the key each holds; nil where two hold
+    /// one key.
+    var fieldColumnsByKey: [ExactText: ColumnInfo]? {
+        let fieldColumns = self.fieldColumns
+        let fields = Dictionary(fieldColumns.map { (ExactText($0.key), $0.column) }, uniquingKeysWith: { a, _ in a })
+        return fields.count == fieldColumns.count ? fields : nil
+    }
+
+    /// The last row of the item whose top-level row is `start`: the row before the next
+    /// top-level row in stored order, or the table's last.
+    func lastRow(ofItemAt start: Int64, in db: Database) throws -> Int64? {
+        let table = Database.quote(name)
+        switch try db.scalar("SELECT min(rowid) FROM \(table) WHERE parent IS NULL AND rowid > ?", [.integer(start)]) {
+        case .integer(let next): return next - 1
+        default:
+            guard case .integer(let end) = try db.scalar("SELECT max(rowid) FROM \(table)") else { return nil }
+            return end
+        }
+    }
+
+    /// One top-level item of todofmt's own table read from its rows alone.
+    struct OwnItemRows {
+        /// The item with its children.
+        var item: TodoItem
+        /// Its top-level row's id.
+        var id: Int64
+        /// Its rows' rowids, depth first as `item` lists them.
+        var rowids: [Int64]
+        /// The rowids its rows lie in.
+        var range: ClosedRange<Int64>
+    }
+
+    /// The item whose rows are `rowids`, the first its top-level row; nil where they are not
+    /// one item (a row in the range nests under another item, two rows have one id).
+    func ownItem(rowids range: ClosedRange<Int64>, in db: Database) throws -> OwnItemRows? {
         var items: [TodoItem] = []
         var ids: [Int64] = []
         var parents: [Int64?] = []
         var positions: [Int64] = []
         var stored: [Int64] = []  // the rows' rowids
-        try forEachOwnRow(in: db, rowids: start...last) { item, id, parent, position, rowid in
+        try forEachOwnRow(in: db, rowids: range) { item, id, parent, position, rowid in
             items.append(item)
             ids.append(id)
             parents.append(parent)
             positions.append(position)
             stored.append(rowid)
         }
-        guard ids.first == itemID, Set(ids).count == ids.count else { return nil }
+        guard let first = ids.first, parents[0] == nil, Set(ids).count == ids.count else { return nil }
         let tree = try Self.tree(items, ids: ids, parents: parents, positions: positions)
-        guard tree.count == 1, let old = tree.first, old.count == items.count else { return nil }
-        guard let new = try change(old) else { return .unchanged }
-        guard new.hasShape(of: old) else { return nil }
+        guard tree.count == 1, let item = tree.first, item.count == items.count else { return nil }
         // The tree's rows in depth-first order are the range's rows sorted the same way.
         let rowids = Self.depthFirstRows(ids: ids, parents: parents, positions: positions).map { stored[$0] }
+        return OwnItemRows(item: item, id: first, rowids: rowids, range: range)
+    }
 
-        // What changes, row by row, before anything is written.
-        var log = WarningLog()
-        var updates: [(rowid: Int64, set: [(column: String, value: SQLValue)])] = []
+    /// A row's changed columns.
+    typealias RowUpdate = (rowid: Int64, set: [(column: String, value: SQLValue)])
+
+    /// The columns to write to make `old`'s rows hold `new`, an item of the same shape
+    /// (`hasShape(of:)`), top-level item `position` (as `list` prints it); what the columns
+    /// cannot hold goes into `log`. Nil where the whole list's write would do more: a
+    /// child added or removed, a field without a column, a value of another kind than
+    /// its column's.
+    func rowUpdates(from old: OwnItemRows, to new: TodoItem, position: String, log: inout WarningLog)
+        -> [RowUpdate]?
+    {
+        guard new.hasShape(of: old.item), let fields = fieldColumnsByKey else { return nil }
+        let fieldColumns = self.fieldColumns
+        var updates: [RowUpdate] = []
         var row = 0
         func visit(_ old: TodoItem, _ new: TodoItem, position: String, depth: Int) -> Bool {
             let rowid = rowids[row]
@@ -131,13 +187,17 @@ extension ListTable {
             }
             return true
         }
-        guard visit(old, new, position: String(index + 1), depth: 0) else { return nil }
+        let rowids = old.rowids
+        return visit(old.item, new, position: position, depth: 0) ? updates : nil
+    }
+
+    /// Writes `updates`, in the caller's transaction.
+    func apply(_ updates: [RowUpdate], in db: Database) throws {
         for update in updates {
             try db.prepare(
-                "UPDATE \(table) SET \(update.set.map { "\(Database.quote($0.column)) = ?" }.joined(separator: ", ")) WHERE rowid = ?"
+                "UPDATE \(Database.quote(name)) SET \(update.set.map { "\(Database.quote($0.column)) = ?" }.joined(separator: ", ")) WHERE rowid = ?"
             ).run(update.set.map(\.value) + [.integer(update.rowid)])
         }
-        return .changed(log.warnings)
     }
 
     /// The rows (their places in the arrays, the first the top-level one) in the order
@@ -159,10 +219,10 @@ extension ListTable {
 
 extension TodoItem {
     /// The item and its descendants.
-    fileprivate var count: Int { children.reduce(1) { $0 + $1.count } }
+    var count: Int { children.reduce(1) { $0 + $1.count } }
 
     /// Whether the item has as many children as `other`, each with as many, all the way down.
-    fileprivate func hasShape(of other: TodoItem) -> Bool {
+    func hasShape(of other: TodoItem) -> Bool {
         children.count == other.children.count
             && zip(children, other.children).allSatisfy { $0.hasShape(of: $1) }
     }

@@ -456,23 +456,26 @@ struct ListTable {
     }
 
     /// Hands the list to `sink` as rows are read: one item a row, so a long table never
-    /// sits in memory as a list. todofmt's own table streams when its rows are stored depth
-    /// first (as todofmt writes them: a first pass over its integer columns checks that and
-    /// finds each row's depth); rows another program reordered are nested in memory first.
+    /// sits in memory as a list. todofmt's own table streams when each top-level row's
+    /// descendants follow it depth first (as todofmt writes them and its edits keep them: a
+    /// first pass over its integer columns checks that and finds each row's depth); rows
+    /// another program reordered are nested in memory first.
     func read<S: ItemSink>(from db: Database, into sink: inout S) throws {
         try sink.begin(metadata: [])
         if isOwn {
-            guard let depths = try depthsInStoredOrder(db) else {
+            guard let (depths, runs) = try storedRuns(db) else {
                 for item in try readOwnItems(from: db) { try sink.itemTree(item, depth: 0) }
                 try sink.end()
                 return
             }
-            var row = 0
-            try forEachOwnRow(in: db) { item, _, _, _, _ in
-                var item = item
-                if depths[row] > 0 { item.section = nil }
-                try sink.item(item, depth: Int(depths[row]))
-                row += 1
+            for run in runs {
+                var row = run?.rows.lowerBound ?? 0
+                try forEachOwnRow(in: db, rowids: run?.rowids) { item, _, _, _, _ in
+                    var item = item
+                    if depths[row] > 0 { item.section = nil }
+                    try sink.item(item, depth: Int(depths[row]))
+                    row += 1
+                }
             }
         } else {
             let statement = try db.prepare(selectStatement)
@@ -565,36 +568,71 @@ struct ListTable {
         }
     }
 
-    /// Each row's depth when todofmt's table is stored depth first with siblings in position
-    /// order; nil otherwise.
-    private func depthsInStoredOrder(_ db: Database) throws -> [Int32]? {
+    /// How todofmt's own table is read in list order a row at a time: each row's depth (in
+    /// stored order), and the runs of rows (places in stored order, and their rowids) to
+    /// read one after another. Each top-level row must be followed in stored order by its
+    /// descendants, depth first with siblings in position order; the top-level rows may
+    /// stand in any order (an edit that moves or adds one leaves it where it was stored, with
+    /// its position changed), each run then a stretch of them stored in list order. Nil
+    /// otherwise, or for top-level rows out of order in a table without rowids SQL can name.
+    private func storedRuns(_ db: Database) throws -> (
+        depths: [Int32], runs: [(rows: Range<Int>, rowids: ClosedRange<Int64>)?]
+    )? {
         let statement = try db.prepare(
-            "SELECT id, parent, position FROM \(Database.quote(name)) ORDER BY \(storedOrder)")
+            "SELECT id, parent, position, \(storedOrder) FROM \(Database.quote(name)) ORDER BY \(storedOrder)")
         var depths: [Int32] = []
         var path: [Int64] = []  // ids of the items around the next one
         var siblings: [Int64] = []  // position of the last item at each depth under the current path
+        // The top-level rows: position, id, place in stored order, rowid.
+        var tops: [(position: Int64, id: Int64, row: Int, rowid: Int64)] = []
+        var lastRowID: Int64 = 0
+        var inOrder = true
         while try statement.step() {
+            let id = statement.int64(0)
+            let position = statement.int64(2)
             if statement.isNull(1) {
                 path.removeAll(keepingCapacity: true)
+                if let last = tops.last, (last.position, last.id) >= (position, id) { inOrder = false }
+                tops.append((position, id, depths.count, statement.int64(3)))
+                siblings.removeAll(keepingCapacity: true)
+                siblings.append(position)  // (top-level rows are ordered apart)
             } else {
                 let parent = statement.int64(1)
                 while let last = path.last, last != parent { path.removeLast() }
                 if path.isEmpty { return nil }
+                let depth = path.count
+                if depth < siblings.count {
+                    if siblings[depth] >= position { return nil }
+                    siblings[depth] = position
+                    siblings.removeLast(siblings.count - depth - 1)
+                } else {
+                    siblings.append(position)
+                }
+                if depth >= Limits.itemLevels { return nil }
             }
-            let depth = path.count
-            let position = statement.int64(2)
-            if depth < siblings.count {
-                if siblings[depth] >= position { return nil }
-                siblings[depth] = position
-                siblings.removeLast(siblings.count - depth - 1)
-            } else {
-                siblings.append(position)
-            }
-            if depth >= Limits.itemLevels { return nil }
-            depths.append(Int32(depth))
-            path.append(statement.int64(0))
+            depths.append(Int32(path.count))
+            path.append(id)
+            lastRowID = statement.int64(3)
         }
-        return depths
+        // (A run of nil: every row, read in stored order.)
+        if inOrder { return (depths, [nil]) }
+        // (A column named as the rowid hides it from SQL.)
+        guard hasRowID, !columns.contains(where: { ["rowid", "_rowid_", "oid"].contains($0.name.lowercased()) })
+        else { return nil }
+        let order = tops.indices.sorted { (tops[$0].position, tops[$0].id) < (tops[$1].position, tops[$1].id) }
+        var runs: [(rows: Range<Int>, rowids: ClosedRange<Int64>)?] = []
+        var first = 0
+        for i in order.indices where i + 1 == order.count || order[i + 1] != order[i] + 1 {
+            let start = order[first]
+            let end = order[i] + 1  // the first top-level row after the run, in stored order
+            runs.append(
+                (
+                    tops[start].row..<(end < tops.count ? tops[end].row : depths.count),
+                    tops[start].rowid...(end < tops.count ? tops[end].rowid - 1 : lastRowID)
+                ))
+            first = i + 1
+        }
+        return (depths, runs)
     }
 
     /// Nests items by their parent ids, each parent's children by position. Rows stored depth

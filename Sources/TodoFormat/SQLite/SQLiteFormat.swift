@@ -84,9 +84,46 @@ struct SQLiteFormat: ListFormat {
     }
 
     /// An edit of one item of todofmt's own table made on that item's rows alone, in one
-    /// transaction that the pending write commits (`ListTable.updateOwnItem`).
+    /// transaction that the pending write commits (`ListTable.updateOwnItem`); of an app's
+    /// table, on its row (`TableUpdate.updateRow`).
     func updateItem(
         _ existing: Input, at index: Int, options: ListOptions, change: (TodoItem) throws -> TodoItem?
+    ) throws -> ItemUpdate {
+        try editingRows(existing, options: options) { table, db in
+            if table.isOwn { return try table.updateOwnItem(at: index, in: db, change: change) }
+            var update = TableUpdate(table: table, db: db)
+            return try update.updateRow(at: index, change: change).map {
+                $0 ? .changed(update.warnings.warnings) : .unchanged
+            }
+        }
+    }
+
+    /// `add`, `rm` and the like on a run of todofmt's own table's top-level items, made on
+    /// their rows (`ListTable.updateOwnItems`).
+    func updateItems(
+        _ existing: Input, options: ListOptions, run: (Int) -> Range<Int>?,
+        change: ([TodoItem]) throws -> [TodoItem]?
+    ) throws -> ItemUpdate {
+        try editingRows(existing, options: options) { table, db in
+            table.isOwn ? try table.updateOwnItems(in: db, run: run, change: change) : nil
+        }
+    }
+
+    /// `mv` of a top-level item of todofmt's own table among the top-level ones, made on
+    /// the top-level rows' positions (`ListTable.moveOwnItem`).
+    func moveItem(
+        _ existing: Input, options: ListOptions, from: Int, to: Int,
+        place: (TodoItem, TodoItem?, TodoItem?) throws -> TodoItem?
+    ) throws -> ItemUpdate {
+        try editingRows(existing, options: options) { table, db in
+            table.isOwn ? try table.moveOwnItem(in: db, from: from, to: to, place: place) : nil
+        }
+    }
+
+    /// Runs `edit` on the list's table in a transaction that the pending write commits;
+    /// `.unsupported` (rolled back) where it answers nil.
+    private func editingRows(
+        _ existing: Input, options: ListOptions, edit: (ListTable, Database) throws -> ListTable.OwnItemChange?
     ) throws -> ItemUpdate {
         // A database with a write-ahead log beside it is left to the whole list's update:
         // closing it, even unchanged, moves the log into the file, which the update would
@@ -101,18 +138,7 @@ struct SQLiteFormat: ListFormat {
         let db = try Database(path: path, readOnly: false, name: existing.name)
         try db.execute("BEGIN IMMEDIATE")
         do {
-            let table = try ListTable.find(in: db, options: options)
-            let made: ListTable.OwnItemChange?
-            if table.isOwn {
-                made = try table.updateOwnItem(at: index, in: db, change: change)
-            } else {
-                // An app's table: the item's row alone (`TableUpdate.updateRow`).
-                var update = TableUpdate(table: table, db: db)
-                made = try update.updateRow(at: index, change: change).map {
-                    $0 ? .changed(update.warnings.warnings) : .unchanged
-                }
-            }
-            switch made {
+            switch try edit(try ListTable.find(in: db, options: options), db) {
             case nil:
                 try db.execute("ROLLBACK")
                 return .unsupported

@@ -1,0 +1,279 @@
+/// `add`, `rm` and `mv` of top-level items of todofmt's own table made on the rows they
+/// touch (`todofmt rm todo.sqlite 4` on a million rows): the items' rows are found by
+/// their positions, the rows of an item removed are deleted, an item added gets new rows
+/// with ids after the table's last, and the top-level rows after the change have their
+/// `position` moved by one (top-level positions stay 0, 1, 2… as todofmt writes them). No
+/// other row is renumbered, so ids stay as they were (FORMAT.md 7.7). Where the table is
+/// not as todofmt keeps it, these answer nil and the whole list is read and written.
+extension ListTable {
+    /// Changes the run of top-level items `run` gives for the table's count of them, as
+    /// `change` makes it (nil: unchanged), in the caller's transaction. Nil, with the
+    /// transaction to be rolled back, where that needs more than the run's rows.
+    func updateOwnItems(
+        in db: Database, run: (Int) -> Range<Int>?, change: ([TodoItem]) throws -> [TodoItem]?
+    ) throws -> OwnItemChange? {
+        guard editsOwnRows, idIsRowID, fieldColumnsByKey != nil else { return nil }
+        // The run as it is in any long list (one pass), else (an item added at the end) the
+        // count of top-level rows first.
+        let long = Int(Int32.max)
+        let guess = run(long) == run(long - 1) ? run(long) : nil
+        var found = try topLevelRows(places: guess.map { [$0] } ?? [], in: db)
+        // (A run as long as the list, which `mv` of an item equal to its new neighbour asks
+        // for, is read faster as the whole list.)
+        guard let count = found?.count, let range = run(count), !range.isEmpty, range.count <= 64 else { return nil }
+        if range != guess { found = try topLevelRows(places: [range], in: db) }
+        guard let found else { return nil }
+        var old: [OwnItemRows] = []
+        for place in range {
+            guard let start = found.rowids[place], let last = try lastRow(ofItemAt: start, in: db),
+                let rows = try ownItem(rowids: start...last, in: db)
+            else { return nil }
+            old.append(rows)
+        }
+        guard let new = try change(old.map(\.item)) else { return .unchanged }
+
+        // The items kept at either end are left as they are; those between are changed in
+        // place where they keep their shape, else removed and added anew.
+        var prefix = 0
+        while prefix < min(old.count, new.count) && old[prefix].item == new[prefix] { prefix += 1 }
+        var suffix = 0
+        while suffix < min(old.count, new.count) - prefix
+            && old[old.count - 1 - suffix].item == new[new.count - 1 - suffix]
+        {
+            suffix += 1
+        }
+        let removed = old[prefix..<(old.count - suffix)]
+        let added = new[prefix..<(new.count - suffix)]
+        var log = WarningLog()
+        var updates: [RowUpdate] = []
+        var deleted: [ClosedRange<Int64>] = []
+        var inserted: [(place: Int, item: TodoItem)] = []
+        // The items whose rows change: a row elsewhere under one of them would be left behind.
+        var checked: [ClosedRange<Int64>] = []
+        if removed.count == added.count {
+            for (i, (rows, item)) in zip(removed, added).enumerated() {
+                let place = range.lowerBound + prefix + i
+                checked.append(rows.range)
+                if let changed = rowUpdates(from: rows, to: item, position: String(place + 1), log: &log) {
+                    updates += changed
+                } else {
+                    deleted.append(rows.range)
+                    inserted.append((place, item))
+                }
+            }
+        } else {
+            deleted = removed.map(\.range)
+            checked = deleted
+            inserted = added.enumerated().map { (range.lowerBound + prefix + $0.offset, $0.element) }
+        }
+
+        // The top-level rows after the change move by the count of items it adds; the
+        // same pass makes sure no row elsewhere nests under an item changed, and at the
+        // list's end that every row is reached from a top-level one (rows that are not come
+        // after the top-level ones).
+        let after = range.upperBound - suffix
+        guard
+            try shift(
+                from: after, by: added.count - removed.count, count: count, checking: checked,
+                reachable: range.upperBound == count, in: db)
+        else { return nil }
+        let table = Database.quote(name)
+        for rows in deleted {
+            try db.prepare("DELETE FROM \(table) WHERE rowid BETWEEN ? AND ?").run([
+                .integer(rows.lowerBound), .integer(rows.upperBound),
+            ])
+        }
+        guard try insert(inserted, in: db, log: &log) else { return nil }
+        try apply(updates, in: db)
+        return .changed(log.warnings)
+    }
+
+    /// Moves top-level item `from` to be top-level item `to` (both from 0), as `place` makes
+    /// it given its new neighbours before and after (read without their children), in the
+    /// caller's transaction: its `position` (and section) and those of the top-level rows
+    /// between. Nil where the table is not as todofmt keeps it or `place` returns nil.
+    func moveOwnItem(
+        in db: Database, from: Int, to: Int, place: (TodoItem, TodoItem?, TodoItem?) throws -> TodoItem?
+    ) throws -> OwnItemChange? {
+        guard editsOwnRows, idIsRowID, fieldColumnsByKey != nil else { return nil }
+        let move = ItemMove(from: from, to: to)
+        guard let found = try topLevelRows(places: [from..<from + 1, max(0, to - 1)..<to + 2], in: db),
+            from < found.count, to < found.count
+        else { return nil }
+        let (before, after) = move.neighbours(count: found.count)
+        func bare(_ place: Int?) throws -> TodoItem?? {
+            guard let place else { return .some(nil) }
+            guard let rowid = found.rowids[place], let rows = try ownItem(rowids: rowid...rowid, in: db) else {
+                return nil
+            }
+            return rows.item
+        }
+        guard let item = try bare(from) ?? nil, let previous = try bare(before), let next = try bare(after),
+            let placed = try place(item, previous, next)
+        else { return nil }
+        guard from != to || placed.section != item.section else { return .unchanged }
+        var placedBare = placed
+        placedBare.children = []
+        var sectioned = item
+        sectioned.section = placed.section
+        // `place` changes the section alone.
+        guard placedBare == sectioned, let rowid = found.rowids[from],
+            try shift(
+                from: min(from, to), to: max(from, to) + 1, skipping: from, by: from < to ? -1 : 1, count: found.count,
+                checking: [], reachable: max(from, to) == found.count - 1, in: db)
+        else { return nil }
+        var set: [(column: String, value: SQLValue)] = [("position", .integer(Int64(to)))]
+        if placed.section != item.section { set.append(("section", placed.section.map { .text($0) } ?? .null)) }
+        try apply([(rowid, set)], in: db)
+        return .changed([])
+    }
+
+    /// Whether `id` is the table's rowid (`INTEGER PRIMARY KEY`): ids are then distinct
+    /// integers, and a new row's id is the rowid SQLite gives it.
+    private var idIsRowID: Bool {
+        columns.filter(\.isPrimaryKey).map(\.name) == ["id"]
+            && columns.first { $0.name == "id" }?.declaredType.uppercased() == "INTEGER"
+    }
+
+    /// The top-level rows at `places` (ranges of places from 0), in one pass: the count of
+    /// top-level rows, and the rowid of the row at each place that is less than it. Nil
+    /// where the list might not read them at those places: a top-level position that is
+    /// not an integer, fewer or more rows before a range than its first place, two rows at
+    /// one position in a range.
+    func topLevelRows(places: [Range<Int>], in db: Database) throws -> (count: Int, rowids: [Int: Int64])? {
+        let ranges = places.filter { !$0.isEmpty }
+        // (Text and blobs sort after numbers, so `max` is a number only where every position
+        // is one; a real one compares as the integer the list reads it as, and one in a
+        // range is no place.)
+        var sql = "SELECT count(*), count(position) = count(*) AND typeof(max(position)) IN ('integer', 'real')"
+        var arguments: [SQLValue] = []
+        for range in ranges {
+            sql += ", sum(position < ?)"
+            arguments.append(.integer(Int64(range.lowerBound)))
+        }
+        if !ranges.isEmpty {
+            sql +=
+                ", group_concat(iif("
+                + ranges.map { _ in "position BETWEEN ? AND ?" }.joined(separator: " OR ")
+                + ", rowid || ' ' || position, NULL))"
+            for range in ranges {
+                arguments += [.integer(Int64(range.lowerBound)), .integer(Int64(range.upperBound - 1))]
+            }
+        }
+        sql += " FROM \(Database.quote(name)) WHERE parent IS NULL"
+        guard let row = try db.rows(sql, arguments).first, case .integer(let count) = row[0] else { return nil }
+        guard count == 0 || row[1] == .integer(1) else { return nil }
+        var rowids: [Int: Int64] = [:]
+        if case .text(let found) = row.last, !ranges.isEmpty {
+            for pair in found.split(separator: ",") {
+                let parts = pair.split(separator: " ")
+                guard parts.count == 2, let rowid = Int64(parts[0]), let place = Int(parts[1]) else { return nil }
+                // Two rows at one position: which comes first is not the position's to say.
+                guard rowids.updateValue(rowid, forKey: place) == nil else { return nil }
+            }
+        }
+        for (i, range) in ranges.enumerated() {
+            // Exactly the range's first place rows before it, then one row at each place.
+            let before = row[2 + i] == .null ? .integer(0) : row[2 + i]
+            guard range.lowerBound > count || before == .integer(Int64(range.lowerBound)) else { return nil }
+            for place in range where place < count && rowids[place] == nil { return nil }
+        }
+        return (Int(count), rowids)
+    }
+
+    /// Moves by `delta` the position of each top-level row at a place from `start` up to
+    /// `end` (all after `start` where nil; not `skipping`), in one pass that also makes sure
+    /// no row outside each of `checking` nests under a row in it and, where `reachable`, that
+    /// every row with a parent comes after it (so each is reached from a top-level row).
+    /// False, with rows perhaps changed (the caller's transaction is rolled back), where a
+    /// row breaks either, or the rows moved are not the `count` the places say.
+    private func shift(
+        from start: Int, to end: Int? = nil, skipping: Int? = nil, by delta: Int, count: Int,
+        checking: [ClosedRange<Int64>], reachable: Bool, in db: Database
+    ) throws -> Bool {
+        let table = Database.quote(name)
+        let end = end ?? count
+        var moved = "parent IS NULL AND position >= ?1 AND position < ?2"
+        if skipping != nil { moved += " AND position != ?3" }
+        var arguments: [SQLValue] = [
+            .integer(Int64(start)), .integer(Int64(end)), .integer(Int64(skipping ?? -1)), .integer(Int64(delta)),
+        ]
+        guard delta != 0 || !checking.isEmpty || reachable else { return true }
+        // Rows the update sets to what they hold, only to be counted.
+        var odd: [String] = []
+        for range in checking {
+            odd.append(
+                "(parent IS NOT NULL AND CAST(parent AS INTEGER) BETWEEN ?\(arguments.count + 1) AND ?\(arguments.count + 2) "
+                    + "AND rowid NOT BETWEEN ?\(arguments.count + 1) AND ?\(arguments.count + 2))")
+            arguments += [.integer(range.lowerBound), .integer(range.upperBound)]
+        }
+        if reachable {
+            odd.append(
+                "(parent IS NOT NULL AND (typeof(parent) != 'integer' OR parent >= id "
+                    + "OR NOT EXISTS (SELECT 1 FROM \(table) AS p WHERE p.id = \(table).parent)))")
+        }
+        let condition = delta == 0 ? odd.joined(separator: " OR ") : ([moved] + odd).joined(separator: " OR ")
+        // (The rows counted have a parent; those moved have none.)
+        try db.prepare(
+            "UPDATE \(table) SET position = position + iif(parent IS NULL, ?4, 0) WHERE \(condition)"
+        ).run(arguments)
+        let expected = delta == 0 ? 0 : end - start - (skipping.map { (start..<end).contains($0) ? 1 : 0 } ?? 0)
+        return db.changes == expected
+    }
+
+    /// Adds each item (with its children) as new rows at its top-level place, with ids after
+    /// the table's last, depth first, in the caller's transaction. False where an item has a
+    /// field without a column or of another kind than its column's (the whole list's write
+    /// makes or retypes the column).
+    private func insert(_ items: [(place: Int, item: TodoItem)], in db: Database, log: inout WarningLog) throws
+        -> Bool
+    {
+        guard !items.isEmpty, let fields = fieldColumnsByKey else { return true }
+        let table = Database.quote(name)
+        guard case .integer(var next) = try db.scalar("SELECT coalesce(max(rowid), 0) FROM \(table)"),
+            next < Int64.max - 1_000_000
+        else { return false }
+        let defaults = Set(columns.filter(\.hasDefault).map(\.name))
+        let fieldColumns = self.fieldColumns
+        func add(_ item: TodoItem, parent: Int64?, position: Int, path: String) throws -> Bool {
+            next += 1
+            let id = next
+            var values: [(column: String, value: SQLValue)] = [
+                ("id", .integer(id)), ("parent", parent.map { .integer($0) } ?? .null),
+                ("position", .integer(Int64(position))), ("name", .text(item.name)),
+                ("checked", .integer(item.isChecked ? 1 : 0)),
+                (
+                    "status",
+                    { if case .custom(let s) = item.status { return .text(String(s)) } else { return .null } }()
+                ),
+                ("section", parent == nil ? item.section.map { .text($0) } ?? .null : .null),
+            ]
+            for field in item.fields {
+                guard let column = fields[ExactText(field.key)] else { return false }
+                SQLiteValueLoss.note(field.value, declaredType: column.declaredType, in: &log) {
+                    ItemPositions.describe(path, item)
+                }
+            }
+            for (column, key) in fieldColumns {
+                let value = item.fields.isEmpty ? .null : item.fields.value(exactKey: key) ?? .null
+                guard value == .null || OwnTable.column(column, holds: value) else { return false }
+                values.append((column.name, OwnTable.sqlValue(value)))
+            }
+            // A column with a default gets it where the item has no value for it.
+            values.removeAll { $0.value == .null && defaults.contains($0.column) }
+            try db.prepare(
+                "INSERT INTO \(table) (\(values.map { Database.quote($0.column) }.joined(separator: ", "))) "
+                    + "VALUES (\(values.map { _ in "?" }.joined(separator: ", ")))"
+            ).run(values.map(\.value))
+            for (i, child) in item.children.enumerated()
+            where try !add(child, parent: id, position: i, path: path + ".\(i + 1)") {
+                return false
+            }
+            return true
+        }
+        for (place, item) in items where try !add(item, parent: nil, position: place, path: String(place + 1)) {
+            return false
+        }
+        return true
+    }
+}

@@ -1,0 +1,204 @@
+import Foundation
+import Testing
+
+@testable import TodoFormat
+
+/// `add`, `rm` and `mv` of top-level items of todofmt's own table made on the rows they
+/// touch (`ListTable.updateOwnItems`, `ListTable.moveOwnItem`) must leave a table that reads
+/// as the list edited, as the whole list's write does, while every row the edit does not
+/// remove keeps its id and values; only top-level positions move.
+@Suite("Adding, removing and moving items of todofmt's table on their rows")
+struct OwnRunUpdateTests {
+    static let edits: [Edit] = [
+        .add(name: "new", under: nil, at: nil), .add(name: "new", under: nil, at: [1]),
+        .add(name: "new", under: nil, at: [3]), .add(name: "new", under: nil, at: [5]),
+        .add(name: "child", under: .position([1]), at: nil), .add(name: "child", under: .position([2]), at: [1]),
+        .remove([.position([1])]), .remove([.position([2])]), .remove([.position([3])]), .remove([.position([4])]),
+        .remove([.position([2, 1])]),
+        .move(.position([1]), to: [4]), .move(.position([4]), to: [1]), .move(.position([2]), to: [3]),
+        .move(.position([3]), to: [2]), .move(.position([2]), to: [2]), .move(.position([3]), to: [1]),
+        .move(.position([2, 1]), to: [1]), .move(.position([1]), to: [2, 1]),
+        // past the list's end: an error either way
+        .move(.position([1]), to: [9]), .remove([.position([9])]), .add(name: "x", under: nil, at: [9]),
+    ]
+
+    /// Edits the alone route cannot make: those past the list's end, which fail.
+    static let failing: Set<Edit> = [
+        .move(.position([1]), to: [9]), .remove([.position([9])]), .add(name: "x", under: nil, at: [9]),
+    ]
+
+    /// Runs `edit` on `path` both ways from `original`: the outcomes and the lists read
+    /// back are the same; returns the table after the alone route, and whether it was taken.
+    static func compare(_ path: String, _ original: Data, _ edit: Edit) throws -> (dump: String, alone: Bool) {
+        let url = URL(fileURLWithPath: path)
+        var results: [(list: TodoList?, outcome: String, alone: Bool)] = []
+        var dump = ""
+        for alone in [true, false] {
+            try original.write(to: url)
+            var fileEdit = FileEdit(file: url, edits: [edit])
+            fileEdit.editsItemAlone = alone
+            do {
+                let result = try fileEdit.run()
+                results.append(
+                    (try TodoList(contentsOf: url), "\(result.warnings.map(\.description))", result.madeAlone))
+            } catch {
+                results.append((nil, "\(error)", false))
+            }
+            if alone { dump = try Databases.dump(path) }
+        }
+        #expect(results[0].outcome == results[1].outcome, "\(edit)")
+        #expect(results[0].list == results[1].list, "\(edit)\n\(dump)")
+        try original.write(to: url)
+        return (dump, results[0].alone)
+    }
+
+    @Test("as todofmt writes the table: the list as the whole write makes it, on the rows touched")
+    func asWritten() throws {
+        let directory = try TemporaryDirectory()
+        let path = try OwnItemUpdateTests.logged("run.sqlite", in: directory)
+        let original = try Data(contentsOf: URL(fileURLWithPath: path))
+        for edit in Self.edits {
+            let (_, alone) = try Self.compare(path, original, edit)
+            #expect(alone != Self.failing.contains(edit), "\(edit)")
+        }
+    }
+
+    /// The rows of the table in `path`, as `id|parent|position|name`, by id.
+    static func rows(_ path: String) throws -> [String] {
+        try Databases.sqlite3(path, ["SELECT id, parent, position, name, section FROM todo_items ORDER BY id"])
+            .split(separator: "\n").map(String.init)
+    }
+
+    @Test("rows keep their ids: rm deletes the item's rows, add appends rows, mv changes positions")
+    func idsKept() throws {
+        let directory = try TemporaryDirectory()
+        let path = try OwnItemUpdateTests.logged("ids.sqlite", in: directory)
+        let url = URL(fileURLWithPath: path)
+        // a(1) b(2: c(3: d(4)), e(5)) café(6) f(7)
+        _ = try FileEdit(file: url, edits: [.remove([.position([2])])]).run()
+        #expect(try Self.rows(path) == ["1||0|a|Home", "6||1|café|Work", "7||2|f|Work"])
+        _ = try FileEdit(file: url, edits: [.add(name: "g", under: nil, at: [2])]).run()
+        #expect(try Self.rows(path) == ["1||0|a|Home", "6||2|café|Work", "7||3|f|Work", "8||1|g|Home"])
+        _ = try FileEdit(file: url, edits: [.move(.position([4]), to: [1])]).run()
+        #expect(try Self.rows(path) == ["1||1|a|Home", "6||3|café|Work", "7||0|f|Home", "8||2|g|Home"])
+        // Only the rows the edits touched were updated (the trigger logs each update).
+        #expect(try Databases.sqlite3(path, ["SELECT group_concat(id) FROM updated"]) == "6,7,6,7,1,6,8,7\n")
+        // A table so edited still has its one-item edits made alone, by position.
+        var done = FileEdit(file: url, edits: [.check([.position([1])])])
+        done.editsItemAlone = true
+        #expect(try done.run().madeAlone)
+        #expect(try TodoList(contentsOf: url).items.map(\.name) == ["f", "a", "g", "café"])
+        #expect(try TodoList(contentsOf: url).items[0].status == .done)
+    }
+
+    @Test(
+        "rows stored otherwise: the list reads back edited, whichever way",
+        arguments: OwnItemUpdateTests.storedTables + [
+            // Positions with gaps, twice, and top-level rows out of stored order.
+            "CREATE TABLE todo_items (\(OwnItemUpdateTests.ownColumns)); INSERT INTO todo_items VALUES "
+                + "(1,NULL,0,'a',0,NULL,NULL),(2,NULL,2,'b',0,NULL,NULL),(3,NULL,2,'c',0,NULL,NULL),"
+                + "(4,NULL,5,'d',0,NULL,NULL);",
+            "CREATE TABLE todo_items (\(OwnItemUpdateTests.ownColumns)); INSERT INTO todo_items VALUES "
+                + "(1,NULL,2,'a',0,NULL,NULL),(2,NULL,0,'b',0,NULL,NULL),(3,2,0,'b1',0,NULL,NULL),"
+                + "(4,NULL,1,'c',0,NULL,NULL);",
+            // Rows whose parent is no row's, and a cycle: listed after the others.
+            "CREATE TABLE todo_items (\(OwnItemUpdateTests.ownColumns)); INSERT INTO todo_items VALUES "
+                + "(1,NULL,0,'a',0,NULL,NULL),(2,99,0,'x',0,NULL,NULL),(3,NULL,1,'b',0,NULL,NULL),"
+                + "(4,NULL,2,'c',0,NULL,NULL);",
+            "CREATE TABLE todo_items (\(OwnItemUpdateTests.ownColumns)); INSERT INTO todo_items VALUES "
+                + "(1,NULL,0,'a',0,NULL,NULL),(2,3,0,'x',0,NULL,NULL),(3,2,0,'y',0,NULL,NULL),"
+                + "(4,NULL,1,'b',0,NULL,NULL),(5,NULL,2,'c',0,NULL,NULL);",
+            // A child stored after another top-level item, and a child whose id is below its parent's.
+            "CREATE TABLE todo_items (\(OwnItemUpdateTests.ownColumns)); INSERT INTO todo_items VALUES "
+                + "(1,NULL,0,'a',0,NULL,NULL),(2,NULL,1,'b',0,NULL,NULL),(3,1,0,'a1',0,NULL,NULL),"
+                + "(4,NULL,2,'c',0,NULL,NULL);",
+            "CREATE TABLE todo_items (\(OwnItemUpdateTests.ownColumns)); INSERT INTO todo_items VALUES "
+                + "(1,3,0,'c1',0,NULL,NULL),(2,NULL,0,'a',0,NULL,NULL),(3,NULL,1,'b',0,NULL,NULL),"
+                + "(4,NULL,2,'c',0,NULL,NULL);",
+        ])
+    func storedOtherwise(_ sql: String) throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.path("other.sqlite")
+        _ = try Databases.sqlite3(path, [sql])
+        let original = try Data(contentsOf: URL(fileURLWithPath: path))
+        for edit in Self.edits {
+            let url = URL(fileURLWithPath: path)
+            var expected = TreeList(try TodoList(contentsOf: url))
+            let expectedError = Result { try edit.apply(to: &expected, file: path) }
+            _ = try Self.compare(path, original, edit)
+            var fileEdit = FileEdit(file: url, edits: [edit])
+            fileEdit.editsItemAlone = true
+            let outcome = Result { try fileEdit.run() }
+            switch (expectedError, outcome) {
+            case (.success, .success): #expect(try TodoList(contentsOf: url) == expected.list, "\(sql): \(edit)")
+            case (.failure, .failure): break
+            default: Issue.record("\(sql): \(edit): \(expectedError) \(outcome)")
+            }
+            try original.write(to: url)
+        }
+    }
+
+    @Test("top-level rows stored out of list order, each followed by its children: read in list order")
+    func storedOutOfOrder() throws {
+        let directory = try TemporaryDirectory()
+        // Stored: c, a (a1, a2 (a21)), d, b (b1); listed: a, b, c, d.
+        let path = try WriteBackTests.database(
+            "CREATE TABLE todo_items (\(OwnItemUpdateTests.ownColumns)); INSERT INTO todo_items VALUES "
+                + "(1,NULL,2,'c',0,NULL,'S'),(2,NULL,0,'a',0,NULL,'S'),(3,2,0,'a1',0,NULL,NULL),"
+                + "(4,2,1,'a2',1,NULL,NULL),(5,4,0,'a21',0,NULL,NULL),(7,NULL,3,'d',0,NULL,'T'),"
+                + "(9,NULL,1,'b',0,NULL,'S'),(10,9,0,'b1',0,'/',NULL);",
+            in: directory, name: "order.sqlite")
+        let expected = [
+            TodoItem(
+                name: "a",
+                children: [
+                    TodoItem(name: "a1"), TodoItem(name: "a2", status: .done, children: [TodoItem(name: "a21")]),
+                ], section: "S"),
+            TodoItem(name: "b", children: [TodoItem(name: "b1", status: .custom("/"))], section: "S"),
+            TodoItem(name: "c", section: "S"), TodoItem(name: "d", section: "T"),
+        ]
+        #expect(try TodoList(contentsOf: URL(fileURLWithPath: path)).items == expected)
+        let db = try Database(path: path, readOnly: true)
+        #expect(try ListTable.find(in: db, options: ListOptions()).readItems(from: db) == expected)
+    }
+
+    @Test("a column with a default: a new row gets it, rows kept keep what they hold")
+    func columnDefault() throws {
+        let directory = try TemporaryDirectory()
+        let path = try WriteBackTests.database(
+            "CREATE TABLE todo_items (\(OwnItemUpdateTests.ownColumns), prio INTEGER DEFAULT 3); "
+                + "INSERT INTO todo_items VALUES (1,NULL,0,'a',0,NULL,NULL,1),(2,NULL,1,'b',0,NULL,NULL,NULL);",
+            in: directory, name: "default.sqlite")
+        var edit = FileEdit(file: URL(fileURLWithPath: path), edits: [.add(name: "new", under: nil, at: [1])])
+        edit.editsItemAlone = true
+        #expect(try edit.run().madeAlone)
+        #expect(try Self.rows(path) == ["1||1|a|", "2||2|b|", "3||0|new|"])
+        #expect(try Databases.sqlite3(path, ["SELECT group_concat(prio, ',') FROM todo_items ORDER BY id"]) == "1,3\n")
+        #expect(try Databases.sqlite3(path, ["SELECT count(*) FROM todo_items WHERE prio IS NULL"]) == "1\n")
+    }
+
+    @Test("a 3,000-item table: edits near its start, middle and end read back as the whole write's")
+    func longTable() throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.path("long.sqlite")
+        let items = (0..<3_000).map { i in
+            TodoItem(
+                name: "item \(i % 700)", status: i % 3 == 0 ? .done : .open,
+                fields: i % 5 == 0 ? [Field("prio", .integer(i % 4))] : [],
+                children: i % 7 == 0 ? [TodoItem(name: "child \(i)", children: [TodoItem(name: "grand")])] : [],
+                section: "S\(i / 500)")
+        }
+        _ = try TodoList(items: items).write(to: URL(fileURLWithPath: path))
+        let original = try Data(contentsOf: URL(fileURLWithPath: path))
+        let edits: [Edit] = [
+            .add(name: "new", under: nil, at: nil), .add(name: "new", under: nil, at: [1_501]),
+            .remove([.position([1])]), .remove([.position([1_500])]), .remove([.position([3_000])]),
+            .remove([.position([1_499])]), .move(.position([1_500]), to: [1]), .move(.position([1]), to: [3_000]),
+            .move(.position([2_999]), to: [501]), .move(.position([501]), to: [1_001]),
+        ]
+        for edit in edits {
+            let (_, alone) = try Self.compare(path, original, edit)
+            #expect(alone, "\(edit)")
+        }
+    }
+}
