@@ -21,7 +21,9 @@ extension ListTable {
         // (A run as long as the list, which `mv` of an item equal to its new neighbour asks
         // for, is read faster as the whole list.)
         guard let count = found?.count, let range = run(count), !range.isEmpty, range.count <= 64 else { return nil }
-        if range != guess { found = try topLevelRows(places: [range], in: db) }
+        // (The places of a longer run were all checked.)
+        let covered = guess.map { $0.lowerBound <= range.lowerBound && range.upperBound <= $0.upperBound } ?? false
+        if !covered { found = try topLevelRows(places: [range], in: db) }
         guard let found else { return nil }
         var old: [OwnItemRows] = []
         for place in range {

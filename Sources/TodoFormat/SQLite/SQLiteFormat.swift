@@ -98,14 +98,19 @@ struct SQLiteFormat: ListFormat {
         }
     }
 
-    /// `add`, `rm` and the like on a run of todofmt's own table's top-level items, made on
-    /// their rows (`ListTable.updateOwnItems`).
+    /// `add`, `rm` and the like on a run of top-level items, made on their rows: of
+    /// todofmt's own table (`ListTable.updateOwnItems`), or of an app's table, where items
+    /// are only added or removed (`TableUpdate.updateRows`).
     func updateItems(
         _ existing: Input, options: ListOptions, run: (Int) -> Range<Int>?,
         change: ([TodoItem]) throws -> [TodoItem]?
     ) throws -> ItemUpdate {
         try editingRows(existing, options: options) { table, db in
-            table.isOwn ? try table.updateOwnItems(in: db, run: run, change: change) : nil
+            if table.isOwn { return try table.updateOwnItems(in: db, run: run, change: change) }
+            var update = TableUpdate(table: table, db: db)
+            return try update.updateRows(run: run, change: change).map {
+                $0 ? .changed(update.warnings.warnings) : .unchanged
+            }
         }
     }
 

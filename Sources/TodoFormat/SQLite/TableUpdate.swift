@@ -171,12 +171,22 @@ struct TableUpdate {
                 entries[i], at: i, locator: rows[pairs[i]], order: orders.isEmpty ? nil : orders[i],
                 statements: &statements)
         }
+        try insert(
+            (0..<count).lazy.filter { pairs[$0] < 0 }.map { (entries[$0], $0, orders.isEmpty ? nil : orders[$0]) },
+            statements: &statements)
+    }
+
+    /// Inserts new rows for `entries` (each with its index in the list written and its
+    /// order value), in order, with the keys Core Data gives (`Z_PK` past the entity's
+    /// `Z_MAX`, which then says the last).
+    private mutating func insert<S: Sequence<(Entry, Int, SQLValue??)>>(_ entries: S, statements: inout StatementCache)
+        throws
+    {
         var nextKey = try coreDataMax()
         let firstKey = nextKey
         var takenDates: Set<SQLValue>? = nil
-        for i in 0..<count where pairs[i] < 0 {
-            var values = try insertion(
-                entries[i], at: i, order: orders.isEmpty ? nil : orders[i], takenDates: &takenDates)
+        for (entry, i, order) in entries {
+            var values = try insertion(entry, at: i, order: order, takenDates: &takenDates)
             if let entity = table.entity {
                 nextKey += 1
                 values["Z_PK"] = .integer(nextKey)
@@ -193,6 +203,104 @@ struct TableUpdate {
                 "UPDATE Z_PRIMARYKEY SET Z_MAX = ? WHERE Z_ENT = ?",
                 [.integer(nextKey), .integer(Int64(model.root(of: entity).number))])
         }
+    }
+
+    /// `add` or `rm` of items in an app's table made on their rows (`todofmt rm
+    /// Store.sqlite 4` on a million rows): one narrow pass over the rows, sorted as the
+    /// list is read, finds the rows of the run `run` gives for their count; those are read,
+    /// changed as `change` makes them, and the rows of items gone deleted and new items
+    /// inserted as `write` deletes and inserts them for the list so changed (new items'
+    /// order values between their neighbours', or past the last). Nil, with nothing written,
+    /// where that needs the whole list: what `updateRow` excludes, an edit that both adds
+    /// and removes (a move) or changes an item it keeps, order values it would renumber, or
+    /// a new item not at the end of a table without an order column (`write` warns of it).
+    /// False where `change` left the items as they were.
+    mutating func updateRows(
+        run: (Int) -> Range<Int>?, change: ([TodoItem]) throws -> [TodoItem]?
+    ) throws -> Bool? {
+        guard !table.isOwn, table.hasRowID else { return nil }
+        let source = "FROM \(Database.quote(table.name))\(table.rowFilter) ORDER BY \(table.orderClause)"
+        let order = table.orderColumn.map(Database.quote)
+        // The run as it is in any long list; else (an item added at the end) among the last rows.
+        let long = Int(Int32.max)
+        let fixed = run(long) == run(long - 1) ? run(long) : nil
+        let scan = try db.prepare("SELECT rowid\(order.map { ", " + $0 } ?? "") \(source)")
+        var rowids: [Int: Int64] = [:]
+        var last: [Int64] = []
+        var row = 0
+        var previous = Int64.min
+        while try scan.step() {
+            if let fixed {
+                if fixed.contains(row) { rowids[row] = scan.int64(0) }
+            } else {
+                if last.count == 128 { last.removeFirst(64) }
+                last.append(scan.int64(0))
+            }
+            row += 1
+            guard order != nil else { continue }
+            guard case .integer(let value) = scan.value(1), value > previous else { return nil }
+            previous = value
+        }
+        let count = row
+        guard let range = run(count), !range.isEmpty, range.count <= 64 else { return nil }
+        if fixed == nil {
+            guard range.lowerBound >= count - last.count else { return nil }
+            for i in range { rowids[i] = last[i - (count - last.count)] }
+        } else if let fixed, range.lowerBound < fixed.lowerBound || range.upperBound > fixed.upperBound {
+            return nil
+        }
+        var learner = TableLayout.Learner(table)
+        let head = try db.prepare("SELECT rowid, * \(source) LIMIT \(TableLayout.sampleRows)")
+        while try head.step() { learner.learn(head) }
+        layout = learner.layout
+        let select = try db.prepare("SELECT rowid, * FROM \(Database.quote(table.name)) WHERE rowid = ?")
+        let decoder = RowDecoder(table)
+        var old: [TodoItem] = []
+        var locators = RowLocators(withRowID: true)
+        for i in range {
+            guard let rowid = rowids[i] else { return nil }
+            try select.bind([.integer(rowid)])
+            guard try select.step() else { return nil }
+            old.append(decoder.item(select))
+            locators.append(select, keyIndexes: [])
+        }
+        guard let new = try change(old) else { return false }
+        guard new.allSatisfy(\.children.isEmpty) else { return nil }
+        var prefix = 0
+        while prefix < min(old.count, new.count) && old[prefix] == new[prefix] { prefix += 1 }
+        var suffix = 0
+        while suffix < min(old.count, new.count) - prefix && old[old.count - 1 - suffix] == new[new.count - 1 - suffix]
+        {
+            suffix += 1
+        }
+        let removed = prefix..<(old.count - suffix)
+        let added = Array(new[prefix..<(new.count - suffix)])
+        guard removed.isEmpty || added.isEmpty, !(removed.isEmpty && added.isEmpty) else { return nil }
+        guard added.allSatisfy({ identity($0) == nil }) else { return nil }
+        // New items' order values, as `write` gives them: the run's values kept.
+        var orders: [SQLValue??] = Array(repeating: nil, count: added.count)
+        if let orderColumn = table.orderColumn {
+            let values = new.map { item -> Int? in
+                if case .integer(let v)? = item.fields.first(where: { $0.key == orderColumn })?.value { return v }
+                return nil
+            }
+            let renumbered = Ordering.renumber(values, moved: [])
+            guard values.indices.allSatisfy({ values[$0] == nil || renumbered[$0] == values[$0] }) else { return nil }
+            for i in added.indices { orders[i] = renumbered[prefix + i].map { .integer(Int64($0)) } ?? .null }
+        } else if !added.isEmpty && range.upperBound - suffix != count {
+            return nil
+        }
+        var statements = StatementCache(db: db)
+        for i in removed { try delete(locators[i], statements: &statements) }
+        if !added.isEmpty {
+            let place = range.lowerBound + prefix
+            written = FlatItems(TodoList(items: added))
+            itemsBefore = place
+            defer { written = FlatItems(TodoList()) }
+            noteLosses(written)
+            try insert(added.indices.map { ((added[$0], 0), $0, orders[$0]) }, statements: &statements)
+        }
+        return true
     }
 
     /// An edit of one item of an app's table made on its row alone (`todofmt done

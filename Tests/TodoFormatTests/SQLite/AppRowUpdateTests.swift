@@ -38,6 +38,31 @@ struct AppRowUpdateTests {
             expectingAlone: !["django-tasks.sqlite3", "uuid-tasks.sqlite"].contains(name))
     }
 
+    /// Items added and removed (`TableUpdate.updateRows`), and edits that route leaves to
+    /// the whole list (a move, a child added to a flat table): the same database either way.
+    static let runEdits: [Edit] = [
+        .add(name: "new ✅", under: nil, at: nil), .add(name: "first", under: nil, at: [1]),
+        .add(name: "second", under: nil, at: [2]), .remove([.position([1])]), .remove([.position([2])]),
+        .remove([.position([3])]), .remove([.position([99])]), .add(name: "x", under: nil, at: [99]),
+        .move(.position([1]), to: [2]), .add(name: "child", under: .position([1]), at: nil),
+    ]
+
+    @Test(
+        "the apps' database fixtures: items added and removed",
+        arguments: [
+            ("gorm-todos.db", ListOptions()), ("uuid-tasks.sqlite", ListOptions()),
+            ("rails-todos.sqlite3", ListOptions()), ("django-tasks.sqlite3", ListOptions(table: "todo_task")),
+            ("swiftdata-default.store", ListOptions(entity: "TodoItem")),
+            ("notes-sti.sqlite", ListOptions(entity: "ICNote")), ("things3-main.sqlite", ListOptions()),
+        ])
+    func fixturesRun(_ name: String, _ options: ListOptions) throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.path(name)
+        try FileManager.default.copyItem(
+            atPath: AppTableTests.folder.appendingPathComponent(name).path, toPath: path)
+        try Self.compare(path, options: options, Self.runEdits)
+    }
+
     /// A Core Data store of 12,000 rows, past the 10,000 the layout learns from: the edit
     /// steps the rows up to the item's and takes that row alone.
     @Test("a long Core Data store")
@@ -60,6 +85,15 @@ struct AppRowUpdateTests {
             .toggle([.position([1])]),
         ]
         try Self.compare(path, options: ListOptions(), edits, expectingAlone: true)
+        // Items added (at the end, between two rows, first) and removed: their rows alone,
+        // with Core Data's keys and `Z_MAX` as the whole write gives them.
+        let runEdits: [Edit] = [
+            .add(name: "new", under: nil, at: nil), .add(name: "first", under: nil, at: [1]),
+            .remove([.position([1])]), .remove([.position([6_000])]), .remove([.position([12_000])]),
+        ]
+        try Self.compare(path, options: ListOptions(), runEdits, expectingAlone: true)
+        // Between two rows whose order values leave no room: every row is numbered again.
+        try Self.compare(path, options: ListOptions(), [.add(name: "between", under: nil, at: [6_001])])
     }
 
     /// A store whose write-ahead log stands beside it (its app is open, or was not closed
