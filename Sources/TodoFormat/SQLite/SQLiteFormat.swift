@@ -114,14 +114,19 @@ struct SQLiteFormat: ListFormat {
         }
     }
 
-    /// `mv` of a top-level item of todofmt's own table among the top-level ones, made on
-    /// the top-level rows' positions (`ListTable.moveOwnItem`).
+    /// `mv` of a top-level item among the top-level ones, made on the rows whose order
+    /// changes: the top-level rows' positions in todofmt's own table
+    /// (`ListTable.moveOwnItem`), the order values in an app's (`TableUpdate.moveRow`).
     func moveItem(
         _ existing: Input, options: ListOptions, from: Int, to: Int,
         place: (TodoItem, TodoItem?, TodoItem?) throws -> TodoItem?
     ) throws -> ItemUpdate {
         try editingRows(existing, options: options) { table, db in
-            table.isOwn ? try table.moveOwnItem(in: db, from: from, to: to, place: place) : nil
+            if table.isOwn { return try table.moveOwnItem(in: db, from: from, to: to, place: place) }
+            var update = TableUpdate(table: table, db: db)
+            return try update.moveRow(from: from, to: to, place: place).map {
+                $0 ? .changed(update.warnings.warnings) : .unchanged
+            }
         }
     }
 

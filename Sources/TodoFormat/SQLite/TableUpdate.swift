@@ -207,62 +207,27 @@ struct TableUpdate {
 
     /// `add` or `rm` of items in an app's table made on their rows (`todofmt rm
     /// Store.sqlite 4` on a million rows): one narrow pass over the rows, sorted as the
-    /// list is read, finds the rows of the run `run` gives for their count; those are read,
-    /// changed as `change` makes them, and the rows of items gone deleted and new items
-    /// inserted as `write` deletes and inserts them for the list so changed (new items'
-    /// order values between their neighbours', or past the last). Nil, with nothing written,
-    /// where that needs the whole list: what `updateRow` excludes, an edit that both adds
-    /// and removes (a move) or changes an item it keeps, order values it would renumber, or
-    /// a new item not at the end of a table without an order column (`write` warns of it).
-    /// False where `change` left the items as they were.
+    /// list is read, finds the rows of the run `run` gives for their count (and their order
+    /// values); those are read, changed as `change` makes them, and the rows of items gone
+    /// deleted, new items inserted and order values renumbered as `write` does it for the
+    /// list so changed. Nil, with nothing written, where that needs the whole list: what
+    /// `updateRow` excludes, an edit that both adds and removes items (a move) or changes
+    /// an item it keeps, or a new item not at the end of a table without an order column
+    /// (`write` warns of it). False where `change` left the items as they were.
     mutating func updateRows(
         run: (Int) -> Range<Int>?, change: ([TodoItem]) throws -> [TodoItem]?
     ) throws -> Bool? {
-        guard !table.isOwn, table.hasRowID else { return nil }
-        let source = "FROM \(Database.quote(table.name))\(table.rowFilter) ORDER BY \(table.orderClause)"
-        let order = table.orderColumn.map(Database.quote)
-        // The run as it is in any long list; else (an item added at the end) among the last rows.
-        let long = Int(Int32.max)
-        let fixed = run(long) == run(long - 1) ? run(long) : nil
-        let scan = try db.prepare("SELECT rowid\(order.map { ", " + $0 } ?? "") \(source)")
-        var rowids: [Int: Int64] = [:]
-        var last: [Int64] = []
-        var row = 0
-        var previous = Int64.min
-        while try scan.step() {
-            if let fixed {
-                if fixed.contains(row) { rowids[row] = scan.int64(0) }
-            } else {
-                if last.count == 128 { last.removeFirst(64) }
-                last.append(scan.int64(0))
-            }
-            row += 1
-            guard order != nil else { continue }
-            guard case .integer(let value) = scan.value(1), value > previous else { return nil }
-            previous = value
-        }
-        let count = row
-        guard let range = run(count), !range.isEmpty, range.count <= 64 else { return nil }
-        if fixed == nil {
-            guard range.lowerBound >= count - last.count else { return nil }
-            for i in range { rowids[i] = last[i - (count - last.count)] }
-        } else if let fixed, range.lowerBound < fixed.lowerBound || range.upperBound > fixed.upperBound {
-            return nil
-        }
-        var learner = TableLayout.Learner(table)
-        let head = try db.prepare("SELECT rowid, * \(source) LIMIT \(TableLayout.sampleRows)")
-        while try head.step() { learner.learn(head) }
-        layout = learner.layout
-        let select = try db.prepare("SELECT rowid, * FROM \(Database.quote(table.name)) WHERE rowid = ?")
-        let decoder = RowDecoder(table)
+        guard !table.isOwn, table.hasRowID, let rows = try scan(run: run) else { return nil }
+        let count = rows.count
+        guard let range = run(count), !range.isEmpty, range.count <= 64,
+            range.allSatisfy({ rows.rowid($0) != nil })
+        else { return nil }
         var old: [TodoItem] = []
         var locators = RowLocators(withRowID: true)
         for i in range {
-            guard let rowid = rowids[i] else { return nil }
-            try select.bind([.integer(rowid)])
-            guard try select.step() else { return nil }
-            old.append(decoder.item(select))
-            locators.append(select, keyIndexes: [])
+            guard let (item, locator) = try row(rows.rowid(i)!) else { return nil }
+            old.append(item)
+            locators.append(locator, keyIndexes: [])
         }
         guard let new = try change(old) else { return false }
         guard new.allSatisfy(\.children.isEmpty) else { return nil }
@@ -277,23 +242,37 @@ struct TableUpdate {
         let added = Array(new[prefix..<(new.count - suffix)])
         guard removed.isEmpty || added.isEmpty, !(removed.isEmpty && added.isEmpty) else { return nil }
         guard added.allSatisfy({ identity($0) == nil }) else { return nil }
-        // New items' order values, as `write` gives them: the run's values kept.
-        var orders: [SQLValue??] = Array(repeating: nil, count: added.count)
-        if let orderColumn = table.orderColumn {
-            let values = new.map { item -> Int? in
-                if case .integer(let v)? = item.fields.first(where: { $0.key == orderColumn })?.value { return v }
-                return nil
-            }
-            let renumbered = Ordering.renumber(values, moved: [])
-            guard values.indices.allSatisfy({ values[$0] == nil || renumbered[$0] == values[$0] }) else { return nil }
-            for i in added.indices { orders[i] = renumbered[prefix + i].map { .integer(Int64($0)) } ?? .null }
-        } else if !added.isEmpty && range.upperBound - suffix != count {
-            return nil
-        }
+        let place = range.lowerBound + prefix
+        if table.orderColumn == nil && !added.isEmpty && place != count { return nil }
         var statements = StatementCache(db: db)
         for i in removed { try delete(locators[i], statements: &statements) }
+        // The list's order values after the edit (nil for the new items), renumbered as
+        // `write` renumbers them.
+        var orders: [SQLValue??] = Array(repeating: nil, count: added.count)
+        if let values = rows.values, !added.isEmpty {
+            // Values that rise (as `scan` found them) stay where there is room for the new
+            // items between their neighbours' (or past the first or last): then the values
+            // around them say theirs. Else every value is renumbered as `write` does.
+            let around = Array(values[max(0, place - 1)..<min(count, place + 1)])
+            let window =
+                Array(around.prefix(place > 0 ? 1 : 0)) + Array(repeating: nil, count: added.count)
+                + Array(around.suffix(place < count ? 1 : 0))
+            let local = Ordering.renumber(window, moved: [])
+            if zip(window, local).allSatisfy({ $0.0 == nil || $0.0 == $0.1 }) {
+                let first = place > 0 ? 1 : 0
+                for i in added.indices { orders[i] = local[first + i].map { .integer(Int64($0)) } ?? .null }
+            }
+        }
+        if let values = rows.values, !added.isEmpty, orders.contains(where: { $0 == nil }) {
+            let removedPlaces = (range.lowerBound + removed.lowerBound)..<(range.lowerBound + removed.upperBound)
+            var list = values
+            var places = Array(0..<count)
+            list.replaceSubrange(removedPlaces, with: Array(repeating: nil, count: added.count))
+            places.replaceSubrange(removedPlaces, with: Array(repeating: -1, count: added.count))
+            let renumbered = try renumber(list, rows: places, rowid: { rows.rowid($0)! }, statements: &statements)
+            for i in added.indices { orders[i] = renumbered[place + i].map { .integer(Int64($0)) } ?? .null }
+        }
         if !added.isEmpty {
-            let place = range.lowerBound + prefix
             written = FlatItems(TodoList(items: added))
             itemsBefore = place
             defer { written = FlatItems(TodoList()) }
@@ -301,6 +280,158 @@ struct TableUpdate {
             try insert(added.indices.map { ((added[$0], 0), $0, orders[$0]) }, statements: &statements)
         }
         return true
+    }
+
+    /// `mv` of an item of an app's table with an order column, made on the rows whose order
+    /// values change as `write` renumbers them for the list with the item moved from place
+    /// `from` to place `to` (both from 0), as `place` makes it given its new neighbours.
+    /// Nil, with nothing written, where `updateRows` would be, or `place` returns nil or
+    /// changes the item. False where the item stays where it is.
+    mutating func moveRow(
+        from: Int, to: Int, place: (TodoItem, TodoItem?, TodoItem?) throws -> TodoItem?
+    ) throws -> Bool? {
+        guard !table.isOwn, table.hasRowID, table.orderColumn != nil,
+            let rows = try scan(run: { _ in nil }), let values = rows.values, from < rows.count, to < rows.count
+        else { return nil }
+        let count = rows.count
+        let move = ItemMove(from: from, to: to)
+        let (before, after) = move.neighbours(count: count)
+        func item(_ i: Int?) throws -> TodoItem?? {
+            guard let i else { return .some(nil) }
+            return try row(rows.rowid(i)!).map { .some($0.item) } ?? nil
+        }
+        guard let moved = try item(from) ?? nil, let previous = try item(before), let next = try item(after),
+            let placed = try place(moved, previous, next), placed == moved
+        else { return nil }
+        guard from != to else { return false }
+        let places = (0..<count).map(move.origin)
+        var statements = StatementCache(db: db)
+        _ = try renumber(
+            places.map { values[$0] }, rows: places, rowid: { rows.rowid($0)! }, moved: [to], statements: &statements)
+        return true
+    }
+
+    /// The rows of the list in order, in one narrow pass: their count, the rowids of those
+    /// at the places of the run `run` gives in a long list (of all, where the table has an
+    /// order column; else also of the last 128), and their order values (nil without an
+    /// order column). Nil where an order value is not an integer (nor NULL), or the order
+    /// values do not rise (`write` keeps them then).
+    private mutating func scan(run: (Int) -> Range<Int>?) throws -> ScannedRows? {
+        let source = "FROM \(Database.quote(table.name))\(table.rowFilter) ORDER BY \(table.orderClause)"
+        let order = table.orderColumn.map(Database.quote)
+        let long = Int(Int32.max)
+        let fixed = run(long) == run(long - 1) ? run(long) : nil
+        let scan = try db.prepare("SELECT rowid\(order.map { ", " + $0 } ?? "") \(source)")
+        var all: [Int64] = []
+        var some: [Int: Int64] = [:]
+        var values: [Int?] = []
+        var last: [Int64] = []
+        var row = 0
+        var previous = Int64.min
+        while try scan.step() {
+            if order != nil {
+                all.append(scan.int64(0))
+                switch scan.value(1) {
+                case .integer(let value) where value > previous && value <= Int64(Int.max):
+                    values.append(Int(value))
+                    previous = value
+                default: return nil
+                }
+            } else if let fixed {
+                if fixed.contains(row) { some[row] = scan.int64(0) }
+            } else {
+                if last.count == 128 { last.removeFirst(64) }
+                last.append(scan.int64(0))
+            }
+            row += 1
+        }
+        for (i, rowid) in last.enumerated() { some[row - last.count + i] = rowid }
+        // The layout, from the rows it learns from, as `write` learns it.
+        var learner = TableLayout.Learner(table)
+        let head = try db.prepare("SELECT rowid, * \(source) LIMIT \(TableLayout.sampleRows)")
+        while try head.step() { learner.learn(head) }
+        layout = learner.layout
+        return ScannedRows(count: row, all: all, some: some, values: order == nil ? nil : values)
+    }
+
+    /// What `scan` found: the count of rows, the rowids of all (`all`) or of some, and the
+    /// order values.
+    private struct ScannedRows {
+        let count: Int
+        let all: [Int64]
+        let some: [Int: Int64]
+        let values: [Int?]?
+
+        func rowid(_ place: Int) -> Int64? {
+            all.isEmpty ? some[place] : all.indices.contains(place) ? all[place] : nil
+        }
+    }
+
+    /// The item of the row `rowid`, and its locator; nil where there is no such row.
+    private mutating func row(_ rowid: Int64) throws -> (item: TodoItem, locator: Statement)? {
+        let select = try db.prepare("SELECT rowid, * FROM \(Database.quote(table.name)) WHERE rowid = ?")
+        try select.bind([.integer(rowid)])
+        guard try select.step() else { return nil }
+        return (RowDecoder(table).item(select), select)
+    }
+
+    /// Renumbers the order values `values` of the list as written (the old row at each place
+    /// in `rows`, -1 for a new item; `rowid` gives an old row's rowid) as `write` does, and
+    /// writes those of old rows that change, with their modification date and `Z_OPT`.
+    /// Returns the values.
+    private mutating func renumber(
+        _ values: [Int?], rows: [Int], rowid: (Int) -> Int64, moved: Set<Int> = [], statements: inout StatementCache
+    ) throws -> [Int?] {
+        let renumbered = Ordering.renumber(values, moved: moved)
+        guard let orderColumn = table.orderColumn else { return renumbered }
+        let column = Database.quote(orderColumn)
+        var sets = ["\(column) = \(column) + ?"]
+        var stamps: [SQLValue] = []
+        if let modified = table.modificationColumn, let stamp = stamp(modified) {
+            sets.append("\(Database.quote(modified)) = ?")
+            stamps.append(stamp)
+        }
+        if table.isCoreData { sets.append("Z_OPT = COALESCE(Z_OPT, 0) + 1") }
+        let filter = table.rowFilter.isEmpty ? "" : " AND" + table.rowFilter.dropFirst(" WHERE".count)
+        // The changed old rows, in runs consecutive before and after whose values move by one
+        // step; the longest run is written first in one statement (the rows whose values lie
+        // between its first's and its last's are those rows), then the others by rowid.
+        var runs: [Range<Int>] = []
+        var i = 0
+        while i < values.count {
+            guard rows[i] >= 0, let old = values[i], let new = renumbered[i], new != old else {
+                i += 1
+                continue
+            }
+            var end = i + 1
+            while end < values.count, rows[end] == rows[end - 1] + 1, let o = values[end], let n = renumbered[end],
+                n - o == new - old
+            {
+                end += 1
+            }
+            runs.append(i..<end)
+            i = end
+        }
+        let longest = runs.indices.max { runs[$0].count < runs[$1].count }
+        for (r, run) in runs.enumerated().sorted(by: { ($0.offset == longest ? 0 : 1) < ($1.offset == longest ? 0 : 1) }
+        ) {
+            let step = Int64(renumbered[run.lowerBound]! - values[run.lowerBound]!)
+            if r == longest && run.count > 1 {
+                try statements.run(
+                    "UPDATE \(Database.quote(table.name)) SET \(sets.joined(separator: ", ")) "
+                        + "WHERE \(column) BETWEEN ? AND ?\(filter)",
+                    [.integer(step)] + stamps + [
+                        .integer(Int64(values[run.lowerBound]!)), .integer(Int64(values[run.upperBound - 1]!)),
+                    ])
+                continue
+            }
+            for place in run {
+                try statements.run(
+                    "UPDATE \(Database.quote(table.name)) SET \(sets.joined(separator: ", ")) WHERE rowid = ?",
+                    [.integer(step)] + stamps + [.integer(rowid(rows[place]))])
+            }
+        }
+        return renumbered
     }
 
     /// An edit of one item of an app's table made on its row alone (`todofmt done

@@ -44,7 +44,8 @@ struct AppRowUpdateTests {
         .add(name: "new ✅", under: nil, at: nil), .add(name: "first", under: nil, at: [1]),
         .add(name: "second", under: nil, at: [2]), .remove([.position([1])]), .remove([.position([2])]),
         .remove([.position([3])]), .remove([.position([99])]), .add(name: "x", under: nil, at: [99]),
-        .move(.position([1]), to: [2]), .add(name: "child", under: .position([1]), at: nil),
+        .move(.position([1]), to: [2]), .move(.position([3]), to: [1]), .move(.position([2]), to: [4]),
+        .move(.position([1]), to: [99]), .add(name: "child", under: .position([1]), at: nil),
     ]
 
     @Test(
@@ -92,8 +93,38 @@ struct AppRowUpdateTests {
             .remove([.position([1])]), .remove([.position([6_000])]), .remove([.position([12_000])]),
         ]
         try Self.compare(path, options: ListOptions(), runEdits, expectingAlone: true)
-        // Between two rows whose order values leave no room: every row is numbered again.
-        try Self.compare(path, options: ListOptions(), [.add(name: "between", under: nil, at: [6_001])])
+        // Between two rows whose order values leave no room, and moved: the rows numbered
+        // again in one statement, the item moved and others alone.
+        try Self.compare(
+            path, options: ListOptions(),
+            [
+                .add(name: "between", under: nil, at: [6_001]), .move(.position([6_000]), to: [1]),
+                .move(.position([6_000]), to: [12_000]), .move(.position([2]), to: [11_000]),
+                .move(.position([11_000]), to: [3]), .move(.position([5]), to: [6]),
+            ], expectingAlone: true)
+    }
+
+    /// Order values with gaps, so that an item between two without room has every row
+    /// numbered again from the first value (runs of rows moving by different steps), and a
+    /// modification date each changed row gets.
+    @Test("order values with gaps: added, moved and removed on the rows whose values change")
+    func gappedOrders() throws {
+        let directory = try TemporaryDirectory()
+        let path = try WriteBackTests.database(
+            "CREATE TABLE todos (id INTEGER PRIMARY KEY, title TEXT, done BOOLEAN, position INTEGER, "
+                + "updated_at DATETIME); INSERT INTO todos VALUES (1,'a',0,1,'2024-01-01 00:00:00'),"
+                + "(2,'b',0,2,'2024-01-01 00:00:00'),(3,'c',1,3,'2024-01-01 00:00:00'),"
+                + "(4,'d',0,5,'2024-01-01 00:00:00'),(5,'e',0,6,'2024-01-01 00:00:00'),"
+                + "(6,'f',0,9,'2024-01-01 00:00:00'),(7,'g',0,10,'2024-01-01 00:00:00');",
+            in: directory, name: "gaps.sqlite")
+        try Self.compare(
+            path, options: ListOptions(),
+            [
+                .add(name: "between", under: nil, at: [2]), .add(name: "room", under: nil, at: [4]),
+                .add(name: "end", under: nil, at: nil), .move(.position([7]), to: [2]),
+                .move(.position([1]), to: [5]), .move(.position([6]), to: [5]), .move(.position([4]), to: [5]),
+                .remove([.position([4])]), .move(.position([2]), to: [1]),
+            ], expectingAlone: true)
     }
 
     /// A store whose write-ahead log stands beside it (its app is open, or was not closed
