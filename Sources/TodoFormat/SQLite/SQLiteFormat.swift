@@ -89,13 +89,10 @@ struct SQLiteFormat: ListFormat {
     func updateItem(
         _ existing: Input, at index: Int, options: ListOptions, change: (TodoItem) throws -> TodoItem?
     ) throws -> ItemUpdate {
-        try editingRows(existing, options: options) { table, db in
-            if table.isOwn { return try table.updateOwnItem(at: index, in: db, change: change) }
-            var update = TableUpdate(table: table, db: db)
-            return try update.updateRow(at: index, change: change).map {
-                $0 ? .changed(update.warnings.warnings) : .unchanged
-            }
-        }
+        try editingRows(
+            existing, options: options,
+            own: { table, db in try table.updateOwnItem(at: index, in: db, change: change) },
+            app: { update in try update.updateRow(at: index, change: change) })
     }
 
     /// `add`, `rm` and the like on a run of top-level items, made on their rows: of
@@ -105,13 +102,10 @@ struct SQLiteFormat: ListFormat {
         _ existing: Input, options: ListOptions, run: (Int) -> Range<Int>?,
         change: ([TodoItem]) throws -> [TodoItem]?
     ) throws -> ItemUpdate {
-        try editingRows(existing, options: options) { table, db in
-            if table.isOwn { return try table.updateOwnItems(in: db, run: run, change: change) }
-            var update = TableUpdate(table: table, db: db)
-            return try update.updateRows(run: run, change: change).map {
-                $0 ? .changed(update.warnings.warnings) : .unchanged
-            }
-        }
+        try editingRows(
+            existing, options: options,
+            own: { table, db in try table.updateOwnItems(in: db, run: run, change: change) },
+            app: { update in try update.updateRows(run: run, change: change) })
     }
 
     /// `mv` of a top-level item among the top-level ones, made on the rows whose order
@@ -121,20 +115,24 @@ struct SQLiteFormat: ListFormat {
         _ existing: Input, options: ListOptions, from: Int, to: Int,
         place: (TodoItem, TodoItem?, TodoItem?) throws -> TodoItem?
     ) throws -> ItemUpdate {
-        try editingRows(existing, options: options) { table, db in
-            if table.isOwn { return try table.moveOwnItem(in: db, from: from, to: to, place: place) }
-            var update = TableUpdate(table: table, db: db)
-            return try update.moveRow(from: from, to: to, place: place).map {
-                $0 ? .changed(update.warnings.warnings) : .unchanged
-            }
-        }
+        try editingRows(
+            existing, options: options,
+            own: { table, db in try table.moveOwnItem(in: db, from: from, to: to, place: place) },
+            app: { update in try update.moveRow(from: from, to: to, place: place) })
     }
 
-    /// Runs `edit` on the list's table in a transaction that the pending write commits;
-    /// `.unsupported` (rolled back) where it answers nil.
+    /// Runs `own` on todofmt's own table, or `app` on an app's table (true: changed, false:
+    /// unchanged), in a transaction that the pending write commits; `.unsupported` (rolled
+    /// back) where it answers nil.
     private func editingRows(
-        _ existing: Input, options: ListOptions, edit: (ListTable, Database) throws -> ListTable.OwnItemChange?
+        _ existing: Input, options: ListOptions, own: (ListTable, Database) throws -> ListTable.OwnItemChange?,
+        app: (inout TableUpdate) throws -> Bool?
     ) throws -> ItemUpdate {
+        func edit(_ table: ListTable, _ db: Database) throws -> ListTable.OwnItemChange? {
+            if table.isOwn { return try own(table, db) }
+            var update = TableUpdate(table: table, db: db)
+            return try app(&update).map { $0 ? .changed(update.warnings.warnings) : .unchanged }
+        }
         // A database with a write-ahead log beside it is left to the whole list's update:
         // closing it, even unchanged, moves the log into the file, which the update would
         // then see as changed. (A database in WAL mode without one, as a Core Data store is

@@ -16,15 +16,18 @@ struct AppRowUpdateTests {
         .set(.position([2]), [Field("order", .integer(9))]),
     ]
 
-    /// The database fixtures of apps' tables (Core Data, SwiftData, GORM, Rails, Django…).
+    /// The database fixtures of apps' tables (Core Data, SwiftData, GORM, Rails, Django…),
+    /// with the options that name their lists.
+    static let fixtureNames: [(String, ListOptions)] = [
+        ("gorm-todos.db", ListOptions()), ("uuid-tasks.sqlite", ListOptions()),
+        ("rails-todos.sqlite3", ListOptions()), ("django-tasks.sqlite3", ListOptions(table: "todo_task")),
+        ("swiftdata-default.store", ListOptions(entity: "TodoItem")),
+        ("notes-sti.sqlite", ListOptions(entity: "ICNote")), ("things3-main.sqlite", ListOptions()),
+    ]
+
     @Test(
         "the apps' database fixtures",
-        arguments: [
-            ("gorm-todos.db", ListOptions()), ("uuid-tasks.sqlite", ListOptions()),
-            ("rails-todos.sqlite3", ListOptions()), ("django-tasks.sqlite3", ListOptions(table: "todo_task")),
-            ("swiftdata-default.store", ListOptions(entity: "TodoItem")),
-            ("notes-sti.sqlite", ListOptions(entity: "ICNote")), ("things3-main.sqlite", ListOptions()),
-        ])
+        arguments: fixtureNames)
     func fixtures(_ name: String, _ options: ListOptions) throws {
         let directory = try TemporaryDirectory()
         let path = directory.path(name)
@@ -50,12 +53,7 @@ struct AppRowUpdateTests {
 
     @Test(
         "the apps' database fixtures: items added and removed",
-        arguments: [
-            ("gorm-todos.db", ListOptions()), ("uuid-tasks.sqlite", ListOptions()),
-            ("rails-todos.sqlite3", ListOptions()), ("django-tasks.sqlite3", ListOptions(table: "todo_task")),
-            ("swiftdata-default.store", ListOptions(entity: "TodoItem")),
-            ("notes-sti.sqlite", ListOptions(entity: "ICNote")), ("things3-main.sqlite", ListOptions()),
-        ])
+        arguments: fixtureNames)
     func fixturesRun(_ name: String, _ options: ListOptions) throws {
         let directory = try TemporaryDirectory()
         let path = directory.path(name)
