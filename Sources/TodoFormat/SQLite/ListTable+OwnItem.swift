@@ -221,6 +221,24 @@ extension TodoItem {
     /// The item and its descendants.
     var count: Int { children.reduce(1) { $0 + $1.count } }
 
+    /// Whether the item is `other` to the byte: `==` compares names and texts as Swift
+    /// compares strings (`é` composed and not are equal), a table stores their bytes.
+    func isIdentical(to other: TodoItem) -> Bool {
+        func same(_ a: String?, _ b: String?) -> Bool { a?.utf8.elementsEqual(b?.utf8 ?? "".utf8) ?? (b == nil) }
+        func same(_ a: FieldValue, _ b: FieldValue) -> Bool {
+            switch (a, b) {
+            case (.string(let x), .string(let y)): same(x, y)
+            case (.array(let x), .array(let y)): x.count == y.count && zip(x, y).allSatisfy { same($0, $1) }
+            case (.dictionary(let x), .dictionary(let y)):
+                x.count == y.count && zip(x, y).allSatisfy { same($0.key, $1.key) && same($0.value, $1.value) }
+            default: a == b
+            }
+        }
+        return self == other && nameStorage.utf8.elementsEqual(other.nameStorage.utf8) && same(section, other.section)
+            && zip(fields, other.fields).allSatisfy { same($0.key, $1.key) && same($0.value, $1.value) }
+            && zip(children, other.children).allSatisfy { $0.isIdentical(to: $1) }
+    }
+
     /// Whether the item has as many children as `other`, each with as many, all the way down.
     func hasShape(of other: TodoItem) -> Bool {
         children.count == other.children.count

@@ -12,7 +12,7 @@ extension ListTable {
     func updateOwnItems(
         in db: Database, run: (Int) -> Range<Int>?, change: ([TodoItem]) throws -> [TodoItem]?
     ) throws -> OwnItemChange? {
-        guard editsOwnRows, idIsRowID, fieldColumnsByKey != nil else { return nil }
+        guard editsOwnRows, idIsRowID, fieldColumnsByKey != nil, try !hasUniqueIndex(in: db) else { return nil }
         // The run as it is in any long list (one pass), else (an item added at the end) the
         // count of top-level rows first.
         let long = Int(Int32.max)
@@ -37,10 +37,10 @@ extension ListTable {
         // The items kept at either end are left as they are; those between are changed in
         // place where they keep their shape, else removed and added anew.
         var prefix = 0
-        while prefix < min(old.count, new.count) && old[prefix].item == new[prefix] { prefix += 1 }
+        while prefix < min(old.count, new.count) && old[prefix].item.isIdentical(to: new[prefix]) { prefix += 1 }
         var suffix = 0
         while suffix < min(old.count, new.count) - prefix
-            && old[old.count - 1 - suffix].item == new[new.count - 1 - suffix]
+            && old[old.count - 1 - suffix].item.isIdentical(to: new[new.count - 1 - suffix])
         {
             suffix += 1
         }
@@ -74,10 +74,13 @@ extension ListTable {
         // list's end that every row is reached from a top-level one (rows that are not come
         // after the top-level ones).
         let after = range.upperBound - suffix
-        guard
+        // (New rows take ids after the largest: a row naming such an id as its parent would
+        // nest under one.)
+        let largest = try db.scalar("SELECT max(rowid) FROM \(Database.quote(name))")
+        guard case .integer(let largestID) = largest ?? .integer(0),
             try shift(
                 from: after, by: added.count - removed.count, count: count, checking: checked,
-                reachable: range.upperBound == count, in: db)
+                reachable: range.upperBound == count, adoptingAfter: inserted.isEmpty ? nil : largestID, in: db)
         else { return nil }
         let table = Database.quote(name)
         for rows in deleted {
@@ -97,7 +100,7 @@ extension ListTable {
     func moveOwnItem(
         in db: Database, from: Int, to: Int, place: (TodoItem, TodoItem?, TodoItem?) throws -> TodoItem?
     ) throws -> OwnItemChange? {
-        guard editsOwnRows, idIsRowID, fieldColumnsByKey != nil else { return nil }
+        guard editsOwnRows, idIsRowID, fieldColumnsByKey != nil, try !hasUniqueIndex(in: db) else { return nil }
         let move = ItemMove(from: from, to: to)
         guard let found = try topLevelRows(places: [from..<from + 1, max(0, to - 1)..<to + 2], in: db),
             from < found.count, to < found.count
@@ -130,9 +133,17 @@ extension ListTable {
         return .changed([])
     }
 
+    /// Whether the table has a unique index or constraint (besides its primary key): moving
+    /// positions one row at a time could break it midway, and one with `ON CONFLICT
+    /// REPLACE` or `IGNORE` would drop or skip a row without an error.
+    func hasUniqueIndex(in db: Database) throws -> Bool {
+        try db.rows("SELECT 1 FROM pragma_index_list(?) WHERE \"unique\" AND origin != 'pk'", [.text(name)])
+            .isEmpty == false
+    }
+
     /// Whether `id` is the table's rowid (`INTEGER PRIMARY KEY`): ids are then distinct
     /// integers, and a new row's id is the rowid SQLite gives it.
-    private var idIsRowID: Bool {
+    var idIsRowID: Bool {
         columns.filter(\.isPrimaryKey).map(\.name) == ["id"]
             && columns.first { $0.name == "id" }?.declaredType.uppercased() == "INTEGER"
     }
@@ -186,12 +197,13 @@ extension ListTable {
     /// Moves by `delta` the position of each top-level row at a place from `start` up to
     /// `end` (all after `start` where nil; not `skipping`), in one pass that also makes sure
     /// no row outside each of `checking` nests under a row in it and, where `reachable`, that
-    /// every row with a parent comes after it (so each is reached from a top-level row).
-    /// False, with rows perhaps changed (the caller's transaction is rolled back), where a
-    /// row breaks either, or the rows moved are not the `count` the places say.
+    /// every row with a parent comes after it (so each is reached from a top-level row), and
+    /// that no row names a parent id past `adoptingAfter` (new rows would take it). False,
+    /// with rows perhaps changed (the caller's transaction is rolled back), where a row
+    /// breaks any of these, or the rows moved are not the `count` the places say.
     private func shift(
         from start: Int, to end: Int? = nil, skipping: Int? = nil, by delta: Int, count: Int,
-        checking: [ClosedRange<Int64>], reachable: Bool, in db: Database
+        checking: [ClosedRange<Int64>], reachable: Bool, adoptingAfter: Int64? = nil, in db: Database
     ) throws -> Bool {
         let table = Database.quote(name)
         let end = end ?? count
@@ -200,7 +212,7 @@ extension ListTable {
         var arguments: [SQLValue] = [
             .integer(Int64(start)), .integer(Int64(end)), .integer(Int64(skipping ?? -1)), .integer(Int64(delta)),
         ]
-        guard delta != 0 || !checking.isEmpty || reachable else { return true }
+        guard delta != 0 || !checking.isEmpty || reachable || adoptingAfter != nil else { return true }
         // Rows the update sets to what they hold, only to be counted.
         var odd: [String] = []
         for range in checking {
@@ -208,6 +220,10 @@ extension ListTable {
                 "(parent IS NOT NULL AND CAST(parent AS INTEGER) BETWEEN ?\(arguments.count + 1) AND ?\(arguments.count + 2) "
                     + "AND rowid NOT BETWEEN ?\(arguments.count + 1) AND ?\(arguments.count + 2))")
             arguments += [.integer(range.lowerBound), .integer(range.upperBound)]
+        }
+        if let adoptingAfter {
+            odd.append("(parent IS NOT NULL AND CAST(parent AS INTEGER) > ?\(arguments.count + 1))")
+            arguments.append(.integer(adoptingAfter))
         }
         if reachable {
             odd.append(
@@ -261,8 +277,11 @@ extension ListTable {
                 guard value == .null || OwnTable.column(column, holds: value) else { return false }
                 values.append((column.name, OwnTable.sqlValue(value)))
             }
-            // A column with a default gets it where the item has no value for it.
-            values.removeAll { $0.value == .null && defaults.contains($0.column) }
+            // A field's column with a default gets it where the item has no value for it
+            // (todofmt's columns say the item's structure: NULL there is meant).
+            values.removeAll {
+                $0.value == .null && defaults.contains($0.column) && !Self.ownColumns.contains($0.column)
+            }
             try db.prepare(
                 "INSERT INTO \(table) (\(values.map { Database.quote($0.column) }.joined(separator: ", "))) "
                     + "VALUES (\(values.map { _ in "?" }.joined(separator: ", ")))"

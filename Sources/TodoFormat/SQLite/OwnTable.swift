@@ -351,7 +351,9 @@ struct OwnTable {
         let targets = (Array(updates.keys) + inserts).sorted()
         guard !targets.isEmpty else { return [] }
         let insert = try db.prepare(insertStatement)
-        let defaults = Set(table.columns.indices.filter { table.columns[$0].hasDefault })
+        // (Only fields take a default: NULL in todofmt's columns says the item's structure.)
+        let defaults = Set(
+            table.columns.indices.filter { $0 >= ListTable.ownColumns.count && table.columns[$0].hasDefault })
         var next = 0
         struct Done: Error {}
         do {

@@ -232,9 +232,10 @@ struct TableUpdate {
         guard let new = try change(old) else { return false }
         guard new.allSatisfy(\.children.isEmpty) else { return nil }
         var prefix = 0
-        while prefix < min(old.count, new.count) && old[prefix] == new[prefix] { prefix += 1 }
+        while prefix < min(old.count, new.count) && old[prefix].isIdentical(to: new[prefix]) { prefix += 1 }
         var suffix = 0
-        while suffix < min(old.count, new.count) - prefix && old[old.count - 1 - suffix] == new[new.count - 1 - suffix]
+        while suffix < min(old.count, new.count) - prefix
+            && old[old.count - 1 - suffix].isIdentical(to: new[new.count - 1 - suffix])
         {
             suffix += 1
         }
@@ -264,6 +265,8 @@ struct TableUpdate {
             }
         }
         if let values = rows.values, !added.isEmpty, orders.contains(where: { $0 == nil }) {
+            // (Renumbered a row at a time, a unique index could break midway.)
+            guard try !table.hasUniqueIndex(in: db) else { return nil }
             let removedPlaces = (range.lowerBound + removed.lowerBound)..<(range.lowerBound + removed.upperBound)
             var list = values
             var places = Array(0..<count)
@@ -290,7 +293,7 @@ struct TableUpdate {
     mutating func moveRow(
         from: Int, to: Int, place: (TodoItem, TodoItem?, TodoItem?) throws -> TodoItem?
     ) throws -> Bool? {
-        guard !table.isOwn, table.hasRowID, table.orderColumn != nil,
+        guard !table.isOwn, table.hasRowID, table.orderColumn != nil, try !table.hasUniqueIndex(in: db),
             let rows = try scan(run: { _ in nil }), let values = rows.values, from < rows.count, to < rows.count
         else { return nil }
         let count = rows.count

@@ -115,6 +115,15 @@ struct OwnRunUpdateTests {
             "CREATE TABLE todo_items (\(OwnItemUpdateTests.ownColumns)); INSERT INTO todo_items VALUES "
                 + "(1,3,0,'c1',0,NULL,NULL),(2,NULL,0,'a',0,NULL,NULL),(3,NULL,1,'b',0,NULL,NULL),"
                 + "(4,NULL,2,'c',0,NULL,NULL);",
+            // Defaults on todofmt's columns: a row written anew keeps its NULLs (hunt 61).
+            "CREATE TABLE todo_items (id INTEGER PRIMARY KEY, parent INTEGER DEFAULT 0, position INTEGER NOT NULL, "
+                + "name TEXT NOT NULL, checked BOOLEAN NOT NULL, status TEXT DEFAULT '/', section TEXT DEFAULT 'Inbox'); "
+                + "INSERT INTO todo_items VALUES (1,NULL,0,'a',0,NULL,NULL),(2,1,0,'a1',0,NULL,NULL),"
+                + "(3,NULL,1,'b',0,NULL,NULL);",
+            // A row whose parent is the id the next new row would take (hunt 61).
+            "CREATE TABLE todo_items (\(OwnItemUpdateTests.ownColumns)); INSERT INTO todo_items VALUES "
+                + "(1,NULL,0,'a',0,NULL,NULL),(2,NULL,1,'b',0,NULL,NULL),(3,NULL,2,'c',0,NULL,NULL),"
+                + "(4,NULL,3,'d',0,NULL,NULL),(5,6,0,'orphan',0,NULL,NULL);",
         ])
     func storedOtherwise(_ sql: String) throws {
         let directory = try TemporaryDirectory()
@@ -160,6 +169,58 @@ struct OwnRunUpdateTests {
         #expect(try TodoList(contentsOf: URL(fileURLWithPath: path)).items == expected)
         let db = try Database(path: path, readOnly: true)
         #expect(try ListTable.find(in: db, options: ListOptions()).readItems(from: db) == expected)
+    }
+
+    @Test("a unique index: positions are not moved a row at a time (a conflict would drop a row) (hunt 61)")
+    func uniqueIndex() throws {
+        let directory = try TemporaryDirectory()
+        let path = try WriteBackTests.database(
+            "CREATE TABLE todo_items (\(OwnItemUpdateTests.ownColumns), UNIQUE(position) ON CONFLICT REPLACE); "
+                + "INSERT INTO todo_items VALUES (1,NULL,0,'a',0,NULL,NULL),(2,NULL,1,'b',0,NULL,NULL),"
+                + "(3,NULL,2,'c',0,NULL,NULL),(4,NULL,3,'d',0,NULL,NULL);",
+            in: directory, name: "unique.sqlite")
+        let url = URL(fileURLWithPath: path)
+        var edit = FileEdit(file: url, edits: [.move(.position([1]), to: [2])])
+        edit.editsItemAlone = true
+        #expect(try !edit.run().madeAlone)
+        #expect(try TodoList(contentsOf: url).items.map(\.name) == ["b", "a", "c", "d"])
+        edit.edits = [.remove([.position([2])])]
+        #expect(try !edit.run().madeAlone)
+        #expect(try TodoList(contentsOf: url).items.map(\.name) == ["b", "c", "d"])
+    }
+
+    @Test("names equal but for their Unicode form are told apart: each keeps its bytes (hunt 61)")
+    func normalForms() throws {
+        let directory = try TemporaryDirectory()
+        let path = try WriteBackTests.database(
+            "CREATE TABLE todo_items (\(OwnItemUpdateTests.ownColumns)); INSERT INTO todo_items VALUES "
+                + "(1,NULL,0,'a',0,NULL,NULL),(2,NULL,1,'cafe' || char(769),0,NULL,NULL),(3,NULL,2,'b',0,NULL,NULL),"
+                + "(4,NULL,3,'c',0,NULL,NULL);",
+            in: directory, name: "forms.sqlite")
+        let url = URL(fileURLWithPath: path)
+        func names() throws -> [String] {
+            try TodoList(contentsOf: url).items.map { $0.name.utf8.map { String($0, radix: 16) }.joined() }
+        }
+        var edit = FileEdit(file: url, edits: [.add(name: "caf\u{E9}", under: nil, at: [2])])
+        edit.editsItemAlone = true
+        #expect(try edit.run().madeAlone)
+        #expect(try names() == ["61", "636166c3a9", "63616665cc81", "62", "63"])
+        edit.edits = [.remove([.position([3])])]
+        _ = try edit.run()
+        #expect(try names() == ["61", "636166c3a9", "62", "63"])
+    }
+
+    @Test("children of an id two rows have, top-level rows out of order: nested as the whole read nests them")
+    func repeatedIDsOutOfOrder() throws {
+        let directory = try TemporaryDirectory()
+        let path = try WriteBackTests.database(
+            "CREATE TABLE todo_items (id INTEGER, parent INTEGER, position INTEGER, name TEXT, checked BOOLEAN, "
+                + "status TEXT, section TEXT); INSERT INTO todo_items VALUES (1,NULL,1,'a',0,NULL,NULL),"
+                + "(5,1,0,'child',0,NULL,NULL),(1,NULL,0,'b',0,NULL,NULL);",
+            in: directory, name: "repeated.sqlite")
+        let db = try Database(path: path, readOnly: true)
+        let whole = try ListTable.find(in: db, options: ListOptions()).readItems(from: db)
+        #expect(try TodoList(contentsOf: URL(fileURLWithPath: path)).items == whole)
     }
 
     @Test("a column with a default: a new row gets it, rows kept keep what they hold")
