@@ -70,8 +70,12 @@ extension ListTable {
 
     /// Whether todofmt's own table may be edited a row at a time: it has rowids, and no
     /// column hides them from SQL (one named `rowid`, `_rowid_` or `oid`).
-    var editsOwnRows: Bool {
-        isOwn && hasRowID && !columns.contains(where: { ["rowid", "_rowid_", "oid"].contains($0.name.lowercased()) })
+    var editsOwnRows: Bool { isOwn && namesRowID }
+
+    /// Whether SQL can name the table's rows by rowid: it has them, and no column hides them
+    /// (one named `rowid`, `_rowid_` or `oid`).
+    var namesRowID: Bool {
+        hasRowID && !columns.contains(where: { ["rowid", "_rowid_", "oid"].contains($0.name.lowercased()) })
     }
 
     /// The field columns of todofmt's own table by the key each holds; nil where two hold

@@ -618,9 +618,7 @@ struct ListTable {
         if inOrder { return (depths, [nil]) }
         // (A column named as the rowid hides it from SQL.)
         // (Ids that are the rowid are distinct: each child's parent is one row.)
-        guard hasRowID, idIsRowID,
-            !columns.contains(where: { ["rowid", "_rowid_", "oid"].contains($0.name.lowercased()) })
-        else { return nil }
+        guard namesRowID, idIsRowID else { return nil }
         let order = tops.indices.sorted { (tops[$0].position, tops[$0].id) < (tops[$1].position, tops[$1].id) }
         var runs: [(rows: Range<Int>, rowids: ClosedRange<Int64>)?] = []
         var first = 0

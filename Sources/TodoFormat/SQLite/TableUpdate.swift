@@ -217,7 +217,7 @@ struct TableUpdate {
     mutating func updateRows(
         run: (Int) -> Range<Int>?, change: ([TodoItem]) throws -> [TodoItem]?
     ) throws -> Bool? {
-        guard !table.isOwn, table.hasRowID, let rows = try scan(run: run) else { return nil }
+        guard !table.isOwn, table.namesRowID, let rows = try scan(run: run) else { return nil }
         let count = rows.count
         guard let range = run(count), !range.isEmpty, range.count <= 64,
             range.allSatisfy({ rows.rowid($0) != nil })
@@ -293,7 +293,7 @@ struct TableUpdate {
     mutating func moveRow(
         from: Int, to: Int, place: (TodoItem, TodoItem?, TodoItem?) throws -> TodoItem?
     ) throws -> Bool? {
-        guard !table.isOwn, table.hasRowID, table.orderColumn != nil, try !table.hasUniqueIndex(in: db),
+        guard !table.isOwn, table.namesRowID, table.orderColumn != nil, try !table.hasUniqueIndex(in: db),
             let rows = try scan(run: { _ in nil }), let values = rows.values, from < rows.count, to < rows.count
         else { return nil }
         let count = rows.count
@@ -447,7 +447,7 @@ struct TableUpdate {
     /// rise as integers (`write` may renumber them), or an index past the rows. False where
     /// `change` left the item as it was (returned nil).
     mutating func updateRow(at index: Int, change: (TodoItem) throws -> TodoItem?) throws -> Bool? {
-        guard !table.isOwn, table.hasRowID else { return nil }
+        guard !table.isOwn, table.namesRowID else { return nil }
         let source = "FROM \(Database.quote(table.name))\(table.rowFilter) ORDER BY \(table.orderClause)"
         // The item's row, and (one narrow pass, sorted as the list is read) whether `write`
         // would renumber the order column: it keeps integers that rise, and only those are

@@ -125,6 +125,25 @@ struct AppRowUpdateTests {
             ], expectingAlone: true)
     }
 
+    /// Columns named as the rowid hide it from SQL: such a table is written whole (hunt 62).
+    @Test("columns named rowid, oid and _rowid_: edits are made on the whole list")
+    func hiddenRowID() throws {
+        let directory = try TemporaryDirectory()
+        let path = try WriteBackTests.database(
+            "CREATE TABLE todos (rowid INTEGER, oid INTEGER, _rowid_ INTEGER, title TEXT, done INTEGER, "
+                + "position INTEGER); INSERT INTO todos VALUES (30,1,1,'a',0,1),(20,1,1,'b',0,2),(10,1,1,'c',0,3),"
+                + "(1,1,1,'d',0,4);",
+            in: directory, name: "hidden.sqlite")
+        for edit: Edit in [
+            .add(name: "p", under: nil, at: nil), .remove([.position([2])]), .move(.position([3]), to: [1]),
+            .check([.position([1])]),
+        ] {
+            var fileEdit = FileEdit(file: URL(fileURLWithPath: path), edits: [edit])
+            fileEdit.editsItemAlone = true
+            #expect(try !fileEdit.run().madeAlone, "\(edit)")
+        }
+    }
+
     /// A store whose write-ahead log stands beside it (its app is open, or was not closed
     /// cleanly) is written whole: closing it moves the log into the file.
     @Test("a store with its log beside it")
