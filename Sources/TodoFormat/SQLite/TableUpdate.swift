@@ -217,7 +217,7 @@ struct TableUpdate {
     mutating func updateRows(
         run: (Int) -> Range<Int>?, change: ([TodoItem]) throws -> [TodoItem]?
     ) throws -> Bool? {
-        guard !table.isOwn, table.namesRowID, let rows = try scan(run: run) else { return nil }
+        guard !table.isOwn, table.namesRowID, let rows = try scan(run: run, keepingAll: true) else { return nil }
         let count = rows.count
         guard let range = run(count), !range.isEmpty, range.count <= 64,
             range.allSatisfy({ rows.rowid($0) != nil })
@@ -294,7 +294,8 @@ struct TableUpdate {
         from: Int, to: Int, place: (TodoItem, TodoItem?, TodoItem?) throws -> TodoItem?
     ) throws -> Bool? {
         guard !table.isOwn, table.namesRowID, table.orderColumn != nil, try !table.hasUniqueIndex(in: db),
-            let rows = try scan(run: { _ in nil }), let values = rows.values, from < rows.count, to < rows.count
+            let rows = try scan(run: { _ in nil }, keepingAll: true), let values = rows.values, from < rows.count,
+            to < rows.count
         else { return nil }
         let count = rows.count
         let move = ItemMove(from: from, to: to)
@@ -314,12 +315,14 @@ struct TableUpdate {
         return true
     }
 
-    /// The rows of the list in order, in one narrow pass: their count, the rowids of those
-    /// at the places of the run `run` gives in a long list (of all, where the table has an
-    /// order column; else also of the last 128), and their order values (nil without an
-    /// order column). Nil where an order value is not an integer (nor NULL), or the order
-    /// values do not rise (`write` keeps them then).
-    private mutating func scan(run: (Int) -> Range<Int>?) throws -> ScannedRows? {
+    /// The rows of the list in order, in one narrow pass (which also learns the table's
+    /// layout from its first rows, as `write` does): their count, the rowids of those at the
+    /// places of the run `run` gives in a long list (else of the last 128; of all where
+    /// `keepingAll` and the table has an order column), and their order values (where
+    /// `keepingAll`). Nil where an order value is not an integer, or the order values do not
+    /// rise (`write` may renumber them then). Without an order column and `keepingAll`, the
+    /// pass stops after the run: the count is then not known.
+    private mutating func scan(run: (Int) -> Range<Int>?, keepingAll: Bool = false) throws -> ScannedRows? {
         let source = "FROM \(Database.quote(table.name))\(table.rowFilter) ORDER BY \(table.orderClause)"
         let order = table.orderColumn.map(Database.quote)
         let long = Int(Int32.max)
@@ -331,17 +334,19 @@ struct TableUpdate {
         var last: [Int64] = []
         var row = 0
         var previous = Int64.min
+        let keeping = keepingAll && order != nil
         while try scan.step() {
             if order != nil {
+                guard case .integer(let value) = scan.value(1), value > previous else { return nil }
+                previous = value
+                if keeping { values.append(Int(value)) }
+            }
+            if keeping {
                 all.append(scan.int64(0))
-                switch scan.value(1) {
-                case .integer(let value) where value > previous && value <= Int64(Int.max):
-                    values.append(Int(value))
-                    previous = value
-                default: return nil
-                }
             } else if let fixed {
                 if fixed.contains(row) { some[row] = scan.int64(0) }
+                // (No order values to check: the rest need not be read.)
+                if order == nil && !keepingAll && row + 1 >= fixed.upperBound { break }
             } else {
                 if last.count == 128 { last.removeFirst(64) }
                 last.append(scan.int64(0))
@@ -354,7 +359,7 @@ struct TableUpdate {
         let head = try db.prepare("SELECT rowid, * \(source) LIMIT \(TableLayout.sampleRows)")
         while try head.step() { learner.learn(head) }
         layout = learner.layout
-        return ScannedRows(count: row, all: all, some: some, values: order == nil ? nil : values)
+        return ScannedRows(count: row, all: all, some: some, values: keeping ? values : nil)
     }
 
     /// What `scan` found: the count of rows, the rowids of all (`all`) or of some, and the
@@ -415,23 +420,23 @@ struct TableUpdate {
             runs.append(i..<end)
             i = end
         }
-        let longest = runs.indices.max { runs[$0].count < runs[$1].count }
-        for (r, run) in runs.enumerated().sorted(by: { ($0.offset == longest ? 0 : 1) < ($1.offset == longest ? 0 : 1) }
-        ) {
-            let step = Int64(renumbered[run.lowerBound]! - values[run.lowerBound]!)
-            if r == longest && run.count > 1 {
-                try statements.run(
-                    "UPDATE \(Database.quote(table.name)) SET \(sets.joined(separator: ", ")) "
-                        + "WHERE \(column) BETWEEN ? AND ?\(filter)",
-                    [.integer(step)] + stamps + [
-                        .integer(Int64(values[run.lowerBound]!)), .integer(Int64(values[run.upperBound - 1]!)),
-                    ])
-                continue
-            }
+        func step(_ run: Range<Int>) -> SQLValue {
+            .integer(Int64(renumbered[run.lowerBound]! - values[run.lowerBound]!))
+        }
+        if let longest = runs.indices.max(by: { runs[$0].count < runs[$1].count }), runs[longest].count > 1 {
+            let run = runs.remove(at: longest)
+            try statements.run(
+                "UPDATE \(Database.quote(table.name)) SET \(sets.joined(separator: ", ")) "
+                    + "WHERE \(column) BETWEEN ? AND ?\(filter)",
+                [step(run)] + stamps + [
+                    .integer(Int64(values[run.lowerBound]!)), .integer(Int64(values[run.upperBound - 1]!)),
+                ])
+        }
+        for run in runs {
             for place in run {
                 try statements.run(
                     "UPDATE \(Database.quote(table.name)) SET \(sets.joined(separator: ", ")) WHERE rowid = ?",
-                    [.integer(step)] + stamps + [.integer(rowid(rows[place]))])
+                    [step(run)] + stamps + [.integer(rowid(rows[place]))])
             }
         }
         return renumbered
@@ -447,36 +452,9 @@ struct TableUpdate {
     /// rise as integers (`write` may renumber them), or an index past the rows. False where
     /// `change` left the item as it was (returned nil).
     mutating func updateRow(at index: Int, change: (TodoItem) throws -> TodoItem?) throws -> Bool? {
-        guard !table.isOwn, table.namesRowID else { return nil }
-        let source = "FROM \(Database.quote(table.name))\(table.rowFilter) ORDER BY \(table.orderClause)"
-        // The item's row, and (one narrow pass, sorted as the list is read) whether `write`
-        // would renumber the order column: it keeps integers that rise, and only those are
-        // taken here.
-        let order = table.orderColumn.map(Database.quote)
-        let scan = try db.prepare("SELECT rowid\(order.map { ", " + $0 } ?? "") \(source)")
-        var rowid: Int64? = nil
-        var row = 0
-        var previous = Int64.min
-        while try scan.step() {
-            if row == index { rowid = scan.int64(0) }
-            row += 1
-            guard order != nil else {
-                if rowid != nil { break }
-                continue
-            }
-            guard case .integer(let value) = scan.value(1), value > previous else { return nil }
-            previous = value
-        }
-        guard let rowid else { return nil }
-        // The layout, from the rows it learns from, as `write` learns it.
-        var learner = TableLayout.Learner(table)
-        let head = try db.prepare("SELECT rowid, * \(source) LIMIT \(TableLayout.sampleRows)")
-        while try head.step() { learner.learn(head) }
-        layout = learner.layout
-        let statement = try db.prepare("SELECT rowid, * FROM \(Database.quote(table.name)) WHERE rowid = ?")
-        try statement.bind([.integer(rowid)])
-        guard try statement.step() else { return nil }
-        let old = RowDecoder(table).item(statement)
+        guard !table.isOwn, table.namesRowID, let scanned = try scan(run: { _ in index..<index + 1 }),
+            let rowid = scanned.rowid(index), let (old, statement) = try row(rowid)
+        else { return nil }
         var rows = RowLocators(withRowID: true)
         rows.append(statement, keyIndexes: [])
         guard let new = try change(old) else { return false }

@@ -25,14 +25,19 @@ struct AppRowUpdateTests {
         ("notes-sti.sqlite", ListOptions(entity: "ICNote")), ("things3-main.sqlite", ListOptions()),
     ]
 
+    /// A copy of the fixture `name` in `directory`.
+    static func copy(_ name: String, into directory: TemporaryDirectory) throws -> String {
+        let path = directory.path(name)
+        try FileManager.default.copyItem(atPath: AppTableTests.folder.appendingPathComponent(name).path, toPath: path)
+        return path
+    }
+
     @Test(
         "the apps' database fixtures",
         arguments: fixtureNames)
     func fixtures(_ name: String, _ options: ListOptions) throws {
         let directory = try TemporaryDirectory()
-        let path = directory.path(name)
-        try FileManager.default.copyItem(
-            atPath: AppTableTests.folder.appendingPathComponent(name).path, toPath: path)
+        let path = try Self.copy(name, into: directory)
         // The Django and UUID tables keep real order values, which `Ordering` may renumber:
         // they are written whole. The others (Core Data and SwiftData stores in WAL mode
         // among them) take the row alone.
@@ -56,9 +61,7 @@ struct AppRowUpdateTests {
         arguments: fixtureNames)
     func fixturesRun(_ name: String, _ options: ListOptions) throws {
         let directory = try TemporaryDirectory()
-        let path = directory.path(name)
-        try FileManager.default.copyItem(
-            atPath: AppTableTests.folder.appendingPathComponent(name).path, toPath: path)
+        let path = try Self.copy(name, into: directory)
         try Self.compare(path, options: options, Self.runEdits)
     }
 
@@ -138,8 +141,7 @@ struct AppRowUpdateTests {
             .add(name: "p", under: nil, at: nil), .remove([.position([2])]), .move(.position([3]), to: [1]),
             .check([.position([1])]),
         ] {
-            var fileEdit = FileEdit(file: URL(fileURLWithPath: path), edits: [edit])
-            fileEdit.editsItemAlone = true
+            let fileEdit = OwnRunUpdateTests.alone(path, [edit])
             #expect(try !fileEdit.run().madeAlone, "\(edit)")
         }
     }
@@ -179,8 +181,7 @@ struct AppRowUpdateTests {
                 + "INSERT INTO todos VALUES (1,'a',0,1),(2,'b',1,1),(3,'c',0,NULL),(4,'d',0,7);",
             in: directory, name: "order.sqlite")
         try Self.compare(path, options: ListOptions(), Self.edits)
-        var edit = FileEdit(file: URL(fileURLWithPath: path), edits: [.check([.position([1])])])
-        edit.editsItemAlone = true
+        let edit = OwnRunUpdateTests.alone(path, [.check([.position([1])])])
         #expect(try !edit.run().madeAlone)
     }
 

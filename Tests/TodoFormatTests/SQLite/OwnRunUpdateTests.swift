@@ -27,6 +27,13 @@ struct OwnRunUpdateTests {
         .move(.position([1]), to: [9]), .remove([.position([9])]), .add(name: "x", under: nil, at: [9]),
     ]
 
+    /// `edits` of the file at `path`, made alone where they can be.
+    static func alone(_ path: String, _ edits: [Edit], options: ListOptions = ListOptions()) -> FileEdit {
+        var edit = FileEdit(file: URL(fileURLWithPath: path), edits: edits, options: options)
+        edit.editsItemAlone = true
+        return edit
+    }
+
     /// Runs `edit` on `path` both ways from `original`: the outcomes and the lists read
     /// back are the same; returns the table after the alone route, and whether it was taken.
     static func compare(_ path: String, _ original: Data, _ edit: Edit) throws -> (dump: String, alone: Bool) {
@@ -84,8 +91,7 @@ struct OwnRunUpdateTests {
         // Only the rows the edits touched were updated (the trigger logs each update).
         #expect(try Databases.sqlite3(path, ["SELECT group_concat(id) FROM updated"]) == "6,7,6,7,1,6,8,7\n")
         // A table so edited still has its one-item edits made alone, by position.
-        var done = FileEdit(file: url, edits: [.check([.position([1])])])
-        done.editsItemAlone = true
+        let done = Self.alone(path, [.check([.position([1])])])
         #expect(try done.run().madeAlone)
         #expect(try TodoList(contentsOf: url).items.map(\.name) == ["f", "a", "g", "café"])
         #expect(try TodoList(contentsOf: url).items[0].status == .done)
@@ -135,8 +141,7 @@ struct OwnRunUpdateTests {
             var expected = TreeList(try TodoList(contentsOf: url))
             let expectedError = Result { try edit.apply(to: &expected, file: path) }
             _ = try Self.compare(path, original, edit)
-            var fileEdit = FileEdit(file: url, edits: [edit])
-            fileEdit.editsItemAlone = true
+            let fileEdit = Self.alone(path, [edit])
             let outcome = Result { try fileEdit.run() }
             switch (expectedError, outcome) {
             case (.success, .success): #expect(try TodoList(contentsOf: url) == expected.list, "\(sql): \(edit)")
@@ -180,8 +185,7 @@ struct OwnRunUpdateTests {
                 + "(3,NULL,2,'c',0,NULL,NULL),(4,NULL,3,'d',0,NULL,NULL);",
             in: directory, name: "unique.sqlite")
         let url = URL(fileURLWithPath: path)
-        var edit = FileEdit(file: url, edits: [.move(.position([1]), to: [2])])
-        edit.editsItemAlone = true
+        var edit = Self.alone(path, [.move(.position([1]), to: [2])])
         #expect(try !edit.run().madeAlone)
         #expect(try TodoList(contentsOf: url).items.map(\.name) == ["b", "a", "c", "d"])
         edit.edits = [.remove([.position([2])])]
@@ -201,8 +205,7 @@ struct OwnRunUpdateTests {
         func names() throws -> [String] {
             try TodoList(contentsOf: url).items.map { $0.name.utf8.map { String($0, radix: 16) }.joined() }
         }
-        var edit = FileEdit(file: url, edits: [.add(name: "caf\u{E9}", under: nil, at: [2])])
-        edit.editsItemAlone = true
+        var edit = Self.alone(path, [.add(name: "caf\u{E9}", under: nil, at: [2])])
         #expect(try edit.run().madeAlone)
         #expect(try names() == ["61", "636166c3a9", "63616665cc81", "62", "63"])
         edit.edits = [.remove([.position([3])])]
@@ -230,8 +233,7 @@ struct OwnRunUpdateTests {
             "CREATE TABLE todo_items (\(OwnItemUpdateTests.ownColumns), prio INTEGER DEFAULT 3); "
                 + "INSERT INTO todo_items VALUES (1,NULL,0,'a',0,NULL,NULL,1),(2,NULL,1,'b',0,NULL,NULL,NULL);",
             in: directory, name: "default.sqlite")
-        var edit = FileEdit(file: URL(fileURLWithPath: path), edits: [.add(name: "new", under: nil, at: [1])])
-        edit.editsItemAlone = true
+        let edit = Self.alone(path, [.add(name: "new", under: nil, at: [1])])
         #expect(try edit.run().madeAlone)
         #expect(try Self.rows(path) == ["1||1|a|", "2||2|b|", "3||0|new|"])
         #expect(try Databases.sqlite3(path, ["SELECT group_concat(prio, ',') FROM todo_items ORDER BY id"]) == "1,3\n")
