@@ -23,15 +23,17 @@ struct DumpStreamedUpdate {
         marker = LineMarker(bytes: Array("\nINSERT INTO \(DumpLiteral.tableName(table)) VALUES(".utf8), itemOffset: 1)
     }
 
-    /// A row's statement: where it is, and its values' texts.
+    /// A row's statement: where it is, where its values' texts are, and its id.
     private struct Row {
-        var range: Range<Int>
-        var values: [ArraySlice<UInt8>]
-        var id: Int64
+        var range: Range<Int> = 0..<0
+        var values: [Range<Int>] = []
+        var id: Int64 = 0
     }
 
     /// The file's bytes with the run of rows where `comparison` first differs written as the
-    /// whole write would write it; nil where this does not apply.
+    /// whole write would write it; nil where this does not apply. The run's rows are taken a
+    /// pair at a time (the file's and the new dump's of one id), so that a run of every row
+    /// after a removed one costs no memory but the text written.
     func patched(_ comparison: ByteComparison) -> (start: Int, end: Int, text: [UInt8])? {
         let old = comparison.old
         let prefix = marker.bytes[marker.itemOffset...]
@@ -40,89 +42,99 @@ struct DumpStreamedUpdate {
         let shift = comparison.outputCount - old.count
         // The file's run: its rows from `start` to the first that starts where the rest of the
         // file is the rest of the new dump, or to the end of the table's rows there.
-        var oldRows: [Row] = []
+        var scratch = Row()
         var at = start
         while true {
             guard marker.isStart(at, count: old.count, { old[$0] }),
-                let row = Self.row(in: old, at: at, prefix: prefix.count)
+                Self.row(in: old, at: at, prefix: prefix.count, into: &scratch)
             else { return nil }
-            oldRows.append(row)
-            at = row.range.upperBound
+            at = scratch.range.upperBound
             if at >= sameFrom && at + shift > start { break }
         }
         let atTableEnd = !marker.isStart(at, count: old.count) { old[$0] }
         let runEnd = at
-        let newRun = comparison.output(start..<runEnd + shift)
-        var newRows: [Row] = []
-        let parsed: Bool = newRun.withUnsafeBufferPointer { bytes in
-            var at = 0
-            while at < bytes.count {
-                guard at == 0 || marker.isStart(at, count: bytes.count, { bytes[$0] }),
-                    let row = Self.row(in: bytes, at: at, prefix: prefix.count)
-                else { return false }
-                newRows.append(row)
-                at = row.range.upperBound
-            }
-            return true
-        }
-        guard parsed, !newRows.isEmpty,
-            UTF8Validation.firstInvalidOffset(UnsafeBufferPointer(rebasing: old[start..<runEnd])) < 0
-        else { return nil }
-
-        // Ids: the run's rows in the file are the ids from the first new row's on, in order
-        // (the rows before are the new dump's own, numbered 1 on); new ids past them go after
-        // the table's last statement, which must then be the run's.
-        let first = newRows[0].id
-        guard oldRows.enumerated().allSatisfy({ $0.element.id == first + Int64($0.offset) }),
-            newRows.enumerated().allSatisfy({ $0.element.id == first + Int64($0.offset) })
-        else { return nil }
-        if newRows.count > oldRows.count && !atTableEnd { return nil }
-        if newRows.count < oldRows.count && !atTableEnd {
-            // The rows after the run in the file are the new dump's, numbered on from the
-            // new run: the file would have two rows with one id.
+        guard UTF8Validation.firstInvalidOffset(UnsafeBufferPointer(rebasing: old[start..<runEnd])) < 0 else {
             return nil
         }
-
-        var text: [UInt8] = []
-        text.reserveCapacity(newRun.count + 64)
-        for (i, row) in oldRows.enumerated() {
-            guard i < newRows.count else { continue }  // gone: its line goes
-            let new = newRows[i]
-            if old[row.range].elementsEqual(newRun[new.range]) {
-                text += old[row.range]
-                continue
-            }
-            guard row.values.count == new.values.count else { return nil }
-            var changed = false
-            var values: [ArraySlice<UInt8>] = []
-            for (a, b) in zip(row.values, new.values) {
-                if a.elementsEqual(b) {
-                    values.append(a)
+        let newRun = comparison.output(start..<runEnd + shift)
+        return newRun.withUnsafeBufferPointer { new -> (start: Int, end: Int, text: [UInt8])? in
+            var text: [UInt8] = []
+            text.reserveCapacity(new.count + 64)
+            var a = Row()
+            var b = Row()
+            var o = start
+            var n = 0
+            var first: Int64? = nil
+            var taken: [Token] = []
+            // Ids: the run's rows in the file are the ids from the first new row's on, in order
+            // (the rows before are the new dump's own, numbered 1 on); new ids past them go
+            // after the table's last statement, which must then be the run's.
+            var expected: Int64 = 0
+            while o < runEnd || n < new.count {
+                let hasOld = o < runEnd
+                if hasOld {
+                    guard Self.row(in: old, at: o, prefix: prefix.count, into: &a) else { return nil }
+                    o = a.range.upperBound
+                }
+                let hasNew = n < new.count
+                if hasNew {
+                    guard n == 0 || marker.isStart(n, count: new.count, { new[$0] }),
+                        Self.row(in: new, at: n, prefix: prefix.count, into: &b)
+                    else { return nil }
+                    n = b.range.upperBound
+                    if first == nil {
+                        first = b.id
+                        expected = b.id
+                    }
+                }
+                guard let first, !hasOld || a.id == expected, !hasNew || b.id == expected else { return nil }
+                _ = first
+                expected += 1
+                // A row gone: its line goes. Where rows follow the run in the file, they are
+                // the new dump's, numbered on from the new run: two rows would have one id.
+                guard hasNew else {
+                    if !atTableEnd { return nil }
                     continue
                 }
-                guard let differs = Self.differ(a, b) else { return nil }
-                if differs { changed = true }
-                values.append(differs ? b : a)
+                guard hasOld else {
+                    // A new row, after the table's last statement.
+                    guard atTableEnd, b.values.allSatisfy({ Self.isShellSpelling(new[$0]) }) else { return nil }
+                    text += new[b.range]
+                    continue
+                }
+                if old[a.range].elementsEqual(new[b.range]) {
+                    text += old[a.range]
+                    continue
+                }
+                guard a.values.count == b.values.count else { return nil }
+                var changed = false
+                taken.removeAll(keepingCapacity: true)
+                for (x, y) in zip(a.values, b.values) {
+                    var differs = false
+                    if !old[x].elementsEqual(new[y]) {
+                        guard let d = Self.differ(old[x], new[y]) else { return nil }
+                        differs = d
+                    }
+                    if differs { changed = true }
+                    taken.append(differs ? new[y] : old[x])
+                }
+                if !changed {
+                    text += old[a.range]
+                    continue
+                }
+                // Written again as the whole write writes a row: each value as the sqlite3
+                // shell spells it, which must be its text here.
+                guard taken.allSatisfy(Self.isShellSpelling) else { return nil }
+                text += prefix
+                for (j, value) in taken.enumerated() {
+                    if j > 0 { text.append(UInt8(ascii: ",")) }
+                    text += value
+                }
+                text += Array(");\n".utf8)
             }
-            if !changed {
-                text += old[row.range]
-                continue
-            }
-            // Written again as the whole write writes a row: each value as the sqlite3 shell
-            // spells it, which must be its text here.
-            guard values.allSatisfy(Self.isShellSpelling) else { return nil }
-            text += prefix
-            for (j, value) in values.enumerated() {
-                if j > 0 { text.append(UInt8(ascii: ",")) }
-                text += value
-            }
-            text += Array(");\n".utf8)
+            guard first != nil else { return nil }
+            return (start, runEnd, text)
         }
-        for new in newRows.dropFirst(oldRows.count) {
-            guard new.values.allSatisfy(Self.isShellSpelling) else { return nil }
-            text += newRun[new.range]
-        }
-        return (start, runEnd, text)
     }
 
     /// Whether SQLite runs the statements before the dump's first row (all of them when it
@@ -136,53 +148,57 @@ struct DumpStreamedUpdate {
     }
 
     /// The row statement at `at` (`prefix` bytes of `INSERT INTO table VALUES(` there),
-    /// through its line break: values that are `NULL`, numbers and quoted texts only, and a
-    /// first that is the id; nil for anything else.
-    private static func row<C: RandomAccessCollection<UInt8>>(in bytes: C, at: Int, prefix: Int) -> Row?
-    where C.Index == Int {
+    /// through its line break, into `row`: values that are `NULL`, numbers and quoted texts
+    /// only, and a first that is the id; false for anything else.
+    /// A value's text in a statement.
+    private typealias Token = Slice<UnsafeBufferPointer<UInt8>>
+
+    private static func row(in bytes: UnsafeBufferPointer<UInt8>, at: Int, prefix: Int, into row: inout Row) -> Bool {
         var i = at + prefix
-        var values: [ArraySlice<UInt8>] = []
+        row.values.removeAll(keepingCapacity: true)
         func value() -> Bool {
             let start = i
-            guard i < bytes.endIndex else { return false }
+            guard i < bytes.count else { return false }
             if bytes[i] == UInt8(ascii: "'") {
                 i += 1
-                while i < bytes.endIndex {
+                while i < bytes.count {
                     if bytes[i] == UInt8(ascii: "'") {
-                        if i + 1 < bytes.endIndex && bytes[i + 1] == UInt8(ascii: "'") {
+                        if i + 1 < bytes.count && bytes[i + 1] == UInt8(ascii: "'") {
                             i += 2
                             continue
                         }
                         i += 1
-                        values.append(ArraySlice(bytes[start..<i]))
+                        row.values.append(start..<i)
                         return true
                     }
                     i += 1
                 }
                 return false
             }
-            while i < bytes.endIndex, bytes[i] != UInt8(ascii: ","), bytes[i] != UInt8(ascii: ")") { i += 1 }
-            let token = ArraySlice(bytes[start..<i])
+            while i < bytes.count, bytes[i] != UInt8(ascii: ","), bytes[i] != UInt8(ascii: ")") { i += 1 }
+            let token = bytes[start..<i]
             guard token.elementsEqual("NULL".utf8) || isNumber(token) else { return false }
-            values.append(token)
+            row.values.append(start..<i)
             return true
         }
         while true {
-            guard value(), i < bytes.endIndex else { return nil }
+            guard value(), i < bytes.count else { return false }
             if bytes[i] == UInt8(ascii: ",") {
                 i += 1
                 continue
             }
             break
         }
-        guard i + 2 < bytes.endIndex, bytes[i] == UInt8(ascii: ")"), bytes[i + 1] == UInt8(ascii: ";"),
-            bytes[i + 2] == UInt8(ascii: "\n"), let id = integer(values[0])
-        else { return nil }
-        return Row(range: at..<i + 3, values: values, id: id)
+        guard i + 2 < bytes.count, bytes[i] == UInt8(ascii: ")"), bytes[i + 1] == UInt8(ascii: ";"),
+            bytes[i + 2] == UInt8(ascii: "\n"), let id = integer(bytes[row.values[0]])
+        else { return false }
+        row.range = at..<i + 3
+        row.id = id
+        return true
     }
 
     /// `-`, digits, and perhaps a fraction and an exponent.
-    private static func isNumber(_ token: ArraySlice<UInt8>) -> Bool {
+    private static func isNumber(_ token: Token) -> Bool {
         let body = token.first == UInt8(ascii: "-") ? token.dropFirst() : token
         guard let first = body.first, (48...57).contains(first) else { return false }
         return body.allSatisfy {
@@ -191,20 +207,26 @@ struct DumpStreamedUpdate {
     }
 
     /// An integer as the shell writes one (no leading zero, no `-0`, within 64 bits).
-    private static func integer(_ token: ArraySlice<UInt8>) -> Int64? {
+    private static func integer(_ token: Token) -> Int64? {
         let negative = token.first == UInt8(ascii: "-")
         let body = negative ? token.dropFirst() : token
-        guard !body.isEmpty, body.allSatisfy({ (48...57).contains($0) }),
-            body.first != 48 || (body.count == 1 && !negative),
-            let value = Int64(String(decoding: token, as: UTF8.self))
-        else { return nil }
-        return value
+        guard !body.isEmpty, body.count <= 19, body.first != 48 || (body.count == 1 && !negative) else { return nil }
+        var value: Int64 = 0
+        for byte in body {
+            let digit = byte &- 48
+            guard digit < 10 else { return nil }
+            let (times, o1) = value.multipliedReportingOverflow(by: 10)
+            let (sum, o2) = times.addingReportingOverflow(Int64(digit))
+            guard !o1, !o2 else { return nil }
+            value = sum
+        }
+        return negative ? -value : value
     }
 
     /// Whether the whole write writes the value as this text: `NULL`, an integer, a whole
     /// real below 2^63 as `N.0`, a text without a line break (the shell writes those with
     /// `replace(…)`).
-    private static func isShellSpelling(_ token: ArraySlice<UInt8>) -> Bool {
+    private static func isShellSpelling(_ token: Token) -> Bool {
         if token.elementsEqual("NULL".utf8) || integer(token) != nil { return true }
         if token.first == UInt8(ascii: "'") { return !token.contains(10) && !token.contains(13) }
         guard token.count > 2, token.suffix(2).elementsEqual(".0".utf8), let whole = integer(token.dropLast(2)) else {
@@ -216,7 +238,7 @@ struct DumpStreamedUpdate {
     /// Whether two values' texts are different values to the whole write, which keeps a
     /// stored value that reads as the new one; nil where it might not tell them apart (two
     /// spellings of one number, a date or JSON written otherwise, a number beside a text).
-    private static func differ(_ a: ArraySlice<UInt8>, _ b: ArraySlice<UInt8>) -> Bool? {
+    private static func differ(_ a: Token, _ b: Token) -> Bool? {
         let aNull = a.elementsEqual("NULL".utf8)
         let bNull = b.elementsEqual("NULL".utf8)
         if aNull || bNull { return true }
@@ -229,6 +251,14 @@ struct DumpStreamedUpdate {
             else { return nil }
             return x == y ? nil : true
         }
+        // Neither a date nor JSON where the text starts as neither can (most names).
+        if let c = a.dropFirst().first,
+            c >= 0x80
+                || (c | 0x20 >= UInt8(ascii: "a") && c | 0x20 <= UInt8(ascii: "z"))
+                    && !"tfniTFNI".utf8.contains(c)
+        {
+            return true
+        }
         let x = unquoted(a)
         let y = unquoted(b)
         if let date = ISO8601.parse(x, assumeUTC: true), date == ISO8601.parse(y, assumeUTC: true) { return nil }
@@ -236,7 +266,7 @@ struct DumpStreamedUpdate {
         return true
     }
 
-    private static func unquoted(_ token: ArraySlice<UInt8>) -> [UInt8] {
+    private static func unquoted(_ token: Token) -> [UInt8] {
         var bytes: [UInt8] = []
         var i = token.startIndex + 1
         while i < token.endIndex - 1 {

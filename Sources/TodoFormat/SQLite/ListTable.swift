@@ -581,8 +581,7 @@ struct ListTable {
         let statement = try db.prepare(
             "SELECT id, parent, position, \(storedOrder) FROM \(Database.quote(name)) ORDER BY \(storedOrder)")
         var depths: [Int32] = []
-        var path: [Int64] = []  // ids of the items around the next one
-        var siblings: [Int64] = []  // position of the last item at each depth under the current path
+        var nesting = OwnRowNesting()
         // The top-level rows: position, id, place in stored order, rowid.
         var tops: [(position: Int64, id: Int64, row: Int, rowid: Int64)] = []
         var lastRowID: Int64 = 0
@@ -590,28 +589,13 @@ struct ListTable {
         while try statement.step() {
             let id = statement.int64(0)
             let position = statement.int64(2)
-            if statement.isNull(1) {
-                path.removeAll(keepingCapacity: true)
+            let parent = statement.isNull(1) ? nil : statement.int64(1)
+            if parent == nil {
                 if let last = tops.last, (last.position, last.id) >= (position, id) { inOrder = false }
                 tops.append((position, id, depths.count, statement.int64(3)))
-                siblings.removeAll(keepingCapacity: true)
-                siblings.append(position)  // (top-level rows are ordered apart)
-            } else {
-                let parent = statement.int64(1)
-                while let last = path.last, last != parent { path.removeLast() }
-                if path.isEmpty { return nil }
-                let depth = path.count
-                if depth < siblings.count {
-                    if siblings[depth] >= position { return nil }
-                    siblings[depth] = position
-                    siblings.removeLast(siblings.count - depth - 1)
-                } else {
-                    siblings.append(position)
-                }
-                if depth >= Limits.itemLevels { return nil }
             }
-            depths.append(Int32(path.count))
-            path.append(id)
+            guard let depth = nesting.place(id: id, parent: parent, position: position) else { return nil }
+            depths.append(depth)
             lastRowID = statement.int64(3)
         }
         // (A run of nil: every row, read in stored order.)
@@ -720,5 +704,37 @@ struct ListTable {
             tree.append(try build(row, depth: 0))
         }
         return tree
+    }
+}
+
+/// Follows the rows of todofmt's own table in stored order as they nest when each top-level
+/// row is followed by its descendants depth first, siblings in rising position, no deeper
+/// than todofmt reads (top-level rows are ordered apart).
+struct OwnRowNesting {
+    private var path: [Int64] = []  // ids of the rows around the next one
+    private var siblings: [Int64] = []  // position of the last row at each depth under the path
+
+    /// The row's depth; nil where it breaks that order.
+    mutating func place(id: Int64, parent: Int64?, position: Int64) -> Int32? {
+        if let parent {
+            while let last = path.last, last != parent { path.removeLast() }
+            if path.isEmpty { return nil }
+            let depth = path.count
+            if depth < siblings.count {
+                if siblings[depth] >= position { return nil }
+                siblings[depth] = position
+                siblings.removeLast(siblings.count - depth - 1)
+            } else {
+                siblings.append(position)
+            }
+            if depth >= Limits.itemLevels { return nil }
+        } else {
+            path.removeAll(keepingCapacity: true)
+            siblings.removeAll(keepingCapacity: true)
+            siblings.append(position)
+        }
+        let depth = Int32(path.count)
+        path.append(id)
+        return depth
     }
 }

@@ -8,6 +8,10 @@ extension DocumentFormat {
 /// SQL dumps (FORMAT.md, section 7.8): loaded into a database in memory behind an
 /// authorizer, then read as a database; written as `sqlite3 DB .dump` writes one.
 struct SQLDumpFormat: ListFormat {
+    /// Whether a dump laid out as todofmt writes one is read from its text (`OwnDumpText`)
+    /// rather than run; tests turn it off to compare.
+    var readsText = true
+
     var id: DocumentFormat { .sql }
     var aliases: [String] { ["dump"] }
     var extensions: [String] { ["sql"] }
@@ -52,6 +56,12 @@ struct SQLDumpFormat: ListFormat {
         if try input.head(1).isEmpty {
             try sink.begin(metadata: [])
             return try sink.end()
+        }
+        // A dump laid out as todofmt writes one reads from its text; others are run.
+        if readsText, let path = input.path, path != "-", let mapped = MappedFile(path: path),
+            let text = OwnDumpText(mapped.bytes, name: input.name, options: options)
+        {
+            return try withExtendedLifetime(mapped) { try text.read(into: &sink) }
         }
         // The database in memory goes by the dump's name, so that errors name the file.
         let db = try Database(path: ":memory:", readOnly: false, name: input.name)
@@ -117,11 +127,24 @@ struct SQLDumpFormat: ListFormat {
         return PendingWrite(warnings: written.warnings, commit: output.commit, discard: output.discard)
     }
 
+    /// Updates the dump as its database would be updated: compared with a new dump of the
+    /// list where it is laid out as todofmt writes one (`update(_:options:streaming:)`; an
+    /// edit of a long dump read from its text then never runs it), else by running it
+    /// (`loadingUpdate`).
+    func update(_ existing: Input, with list: TodoList, options: ListOptions) throws -> PendingWrite {
+        if existing.path != nil,
+            let pending = try update(existing, options: options, streaming: { try list.send(to: &$0) })
+        {
+            return pending
+        }
+        return try loadingUpdate(existing, with: list, options: options)
+    }
+
     /// Updates the dump as its database would be updated (`SQLiteFormat.write`): the dump
     /// is run in memory, recording which statement made which row; the list is written into
     /// that database; then only the statements of rows that changed are written again, new
     /// rows follow their table's last statement, and every other byte stays.
-    func update(_ existing: Input, with list: TodoList, options: ListOptions) throws -> PendingWrite {
+    func loadingUpdate(_ existing: Input, with list: TodoList, options: ListOptions) throws -> PendingWrite {
         guard let path = existing.path else {
             throw ConversionError.unsupported("\(existing.name): only a file can be written into")
         }

@@ -140,7 +140,7 @@ struct DumpStreamedUpdateTests {
     static func both(_ source: String, into path: String, whole wholePath: String) throws -> PendingWrite? {
         try FileManager.default.copyItem(atPath: path, toPath: wholePath)
         let list = try TodoList(contentsOf: .file(source))
-        try SQLDumpFormat().update(Input(file: wholePath), with: list, options: ListOptions()).commit()
+        try SQLDumpFormat().loadingUpdate(Input(file: wholePath), with: list, options: ListOptions()).commit()
         let pending = try DumpWriterTests.streamed(source, into: path)
         try pending?.commit()
         return pending
@@ -165,7 +165,7 @@ struct DumpStreamedUpdateTests {
         let whole = directory.path("whole.sql")
         let pending = try Self.both(edited, into: path, whole: whole)
         if pending == nil {
-            try SQLDumpFormat().update(
+            try SQLDumpFormat().loadingUpdate(
                 Input(file: path), with: TodoList(contentsOf: .file(edited)), options: ListOptions()
             )
             .commit()
