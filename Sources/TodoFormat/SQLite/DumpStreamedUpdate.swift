@@ -151,7 +151,7 @@ struct DumpStreamedUpdate {
     /// through its line break, into `row`: values that are `NULL`, numbers and quoted texts
     /// only, and a first that is the id; false for anything else.
     /// A value's text in a statement.
-    private typealias Token = Slice<UnsafeBufferPointer<UInt8>>
+    typealias Token = Slice<UnsafeBufferPointer<UInt8>>
 
     private static func row(in bytes: UnsafeBufferPointer<UInt8>, at: Int, prefix: Int, into row: inout Row) -> Bool {
         var i = at + prefix
@@ -226,7 +226,7 @@ struct DumpStreamedUpdate {
     /// Whether the whole write writes the value as this text: `NULL`, an integer, a whole
     /// real below 2^63 as `N.0`, a text without a line break (the shell writes those with
     /// `replace(…)`).
-    private static func isShellSpelling(_ token: Token) -> Bool {
+    static func isShellSpelling(_ token: Token) -> Bool {
         if token.elementsEqual("NULL".utf8) || integer(token) != nil { return true }
         if token.first == UInt8(ascii: "'") { return !token.contains(10) && !token.contains(13) }
         guard token.count > 2, token.suffix(2).elementsEqual(".0".utf8), let whole = integer(token.dropLast(2)) else {
@@ -238,7 +238,7 @@ struct DumpStreamedUpdate {
     /// Whether two values' texts are different values to the whole write, which keeps a
     /// stored value that reads as the new one; nil where it might not tell them apart (two
     /// spellings of one number, a date or JSON written otherwise, a number beside a text).
-    private static func differ(_ a: Token, _ b: Token) -> Bool? {
+    static func differ(_ a: Token, _ b: Token) -> Bool? {
         let aNull = a.elementsEqual("NULL".utf8)
         let bNull = b.elementsEqual("NULL".utf8)
         if aNull || bNull { return true }

@@ -127,6 +127,41 @@ struct SQLDumpFormat: ListFormat {
         return PendingWrite(warnings: written.warnings, commit: output.commit, discard: output.discard)
     }
 
+    /// An edit of one top-level item of a dump exactly as todofmt writes it
+    /// (`OwnDumpText.updateItems`), without reading the other items or writing a new dump.
+    func updateItem(
+        _ existing: Input, at index: Int, options: ListOptions, change: (TodoItem) throws -> TodoItem?
+    ) throws -> ItemUpdate {
+        try editingText(existing, options: options) { text, path in
+            try text.updateItems(index..<index + 1, in: path) { items in try change(items[0]).map { [$0] } }
+        }
+    }
+
+    /// Edits of a run of top-level items of a dump exactly as todofmt writes it that keep
+    /// their rows or add items after the last (`OwnDumpText.updateItems`).
+    func updateItems(
+        _ existing: Input, options: ListOptions, run: (Int) -> Range<Int>?,
+        change: ([TodoItem]) throws -> [TodoItem]?
+    ) throws -> ItemUpdate {
+        try editingText(existing, options: options) { text, path in
+            guard let range = run(text.topLevelCount) else { return .unsupported }
+            return try text.updateItems(range, in: path, change: change)
+        }
+    }
+
+    /// Runs `edit` on the dump's text where it is exactly what todofmt writes for its list
+    /// (`OwnDumpText(fresh:)`); `.unsupported` otherwise.
+    private func editingText(
+        _ existing: Input, options: ListOptions, _ edit: (OwnDumpText, String) throws -> ItemUpdate
+    )
+        throws -> ItemUpdate
+    {
+        guard readsText, let path = existing.path, path != "-", let mapped = MappedFile(path: path),
+            let text = OwnDumpText(mapped.bytes, name: existing.name, options: options, fresh: true)
+        else { return .unsupported }
+        return try withExtendedLifetime(mapped) { try edit(text, path) }
+    }
+
     /// Updates the dump as its database would be updated: compared with a new dump of the
     /// list where it is laid out as todofmt writes one (`update(_:options:streaming:)`; an
     /// edit of a long dump read from its text then never runs it), else by running it

@@ -111,6 +111,11 @@ struct OwnDumpTextTests {
                 true
             ),
             ("PRAGMA foreign_keys=OFF;", "PRAGMA foreign_keys=ON;", false),
+            // rows the statements before the first row line make; no transaction to commit
+            ("\nINSERT INTO todo_items VALUES(1,", "\n INSERT INTO todo_items VALUES(1,", false),
+            ("\nINSERT INTO todo_items VALUES(1,", "\ninsert into todo_items VALUES(1,", false),
+            ("\nINSERT INTO todo_items VALUES(1,", "\nREPLACE INTO todo_items VALUES(1,", false),
+            ("BEGIN TRANSACTION;\n", "", false),
             ("BEGIN TRANSACTION;", "BEGIN TRANSACTION;\nCREATE TABLE other(x);", false),
             ("\"section\" TEXT", "\"section\" TEXT CHECK(length(name) < 100)", false),
             ("\"section\" TEXT", "\"section\" TEXT UNIQUE", false),
@@ -211,5 +216,84 @@ struct OwnDumpTextTests {
         #expect(
             try Data(contentsOf: URL(fileURLWithPath: path)) == Data(contentsOf: URL(fileURLWithPath: reference)),
             "\(edit)")
+    }
+
+    /// `checklist` without the key whose values are of two kinds, one a date (which read back
+    /// are texts, so that a new dump of the list types the column otherwise): its dump is
+    /// exactly what todofmt writes for the list it holds.
+    static let fresh = checklist.replacingOccurrences(of: " [when:: soon]", with: "").replacingOccurrences(
+        of: " [when:: 2026-01-02T09:00:00Z]", with: "")
+
+    static func isFresh(_ path: String) throws -> Bool {
+        guard let mapped = MappedFile(path: path) else { return false }
+        return withExtendedLifetime(mapped) {
+            OwnDumpText(mapped.bytes, name: path, options: ListOptions(), fresh: true) != nil
+        }
+    }
+
+    @Test("a dump is exactly what todofmt writes for its list only where nothing is spelled or typed otherwise")
+    func freshness() throws {
+        let directory = try TemporaryDirectory()
+        let path = try Self.dump(of: Self.fresh, in: directory)
+        #expect(try Self.isFresh(path))
+        let original = try String(contentsOfFile: path, encoding: .utf8)
+        for (replacing, with) in [
+            ("VALUES(1,NULL,0,'Milk',0,NULL,'Today',2,", "VALUES(1,NULL,0,'Milk',0,NULL,'Today',002,"),
+            ("VALUES(3,2,0,'Brown',0,NULL,NULL,", "VALUES(3,2,0,'Brown',0,NULL,'A section',"),
+            ("VALUES(1,NULL,0,'Milk',0,NULL,", "VALUES(1,NULL,0,'Milk',0,'x',"),
+            ("VALUES(2,NULL,1,'Eggs ''quoted'' and ''''twice''''',1,", "VALUES(2,NULL,1,'Eggs',5,"),
+            ("VALUES(6,NULL,2,", "VALUES(6,NULL,3,"),
+            (
+                "VALUES(1,NULL,0,'Milk',0,NULL,'Today',2,'2026-01-02T09:00:00Z',",
+                "VALUES(1,NULL,0,'Milk',0,NULL,'Today',2,'2026-01-02T10:00:00+01:00',"
+            ),
+            ("COMMIT;\n", "COMMIT;"),
+            ("\"prio\" INTEGER", "\"prio\""),
+        ] {
+            #expect(original.contains(replacing), "\(replacing)")
+            try original.replacingOccurrences(of: replacing, with: with).write(
+                toFile: path, atomically: false, encoding: .utf8)
+            #expect(try Self.readsText(path), "\(with)")
+            #expect(try !Self.isFresh(path), "\(with)")
+        }
+        #expect(try !Self.isFresh(Self.dump(of: Self.checklist, in: directory, as: "kinds")))
+    }
+
+    @Test(
+        "an edit of one item, or items added at the end, change the rows alone as a new dump's comparison does",
+        arguments: [
+            (Edit.toggle([.position([1])]), true), (.toggle([.position([2, 1, 1])]), true),
+            (.check([.position([2])]), true), (.uncheck([.position([2])]), true),
+            (.check([.position([2, 1])]), true), (.rename(.position([4]), to: "It's renamed"), true),
+            (.rename(.position([2, 1]), to: "two\nlines"), false), (.rename(.position([1]), to: "Milk"), true),
+            (.rename(.position([1]), to: "2026-01-02T09:00:00Z"), true),
+            (.add(name: "new 'one' 🚀", under: nil, at: nil), true), (.add(name: "a\rb", under: nil, at: nil), false),
+            (.add(name: "first", under: nil, at: [1]), false),
+            (.set(.position([1]), [Field("prio", .integer(3))]), false),
+            (.unset(.position([2, 2]), ["prio"]), false), (.toggle([.position([9])]), false),
+        ])
+    func editsAlone(edit: Edit, alone: Bool) throws {
+        let directory = try TemporaryDirectory()
+        for checklist in [Self.fresh, Self.checklist] {
+            let path = try Self.dump(of: checklist, in: directory)
+            let original = try Data(contentsOf: URL(fileURLWithPath: path))
+            var results: [(data: Data, outcome: String, alone: Bool)] = []
+            for editsAlone in [true, false] {
+                try original.write(to: URL(fileURLWithPath: path))
+                var fileEdit = FileEdit(file: URL(fileURLWithPath: path), edits: [edit])
+                fileEdit.editsItemAlone = editsAlone
+                do {
+                    let result = try fileEdit.run()
+                    results.append(
+                        (try Data(contentsOf: URL(fileURLWithPath: path)), "\(result.warnings)", result.madeAlone))
+                } catch {
+                    results.append((try Data(contentsOf: URL(fileURLWithPath: path)), "\(error)", false))
+                }
+            }
+            #expect(results[0].data == results[1].data, "\(edit)")
+            #expect(results[0].outcome == results[1].outcome, "\(edit)")
+            // Only the dump exactly as todofmt writes it is edited alone.
+            #expect(results[0].alone == (alone && checklist == Self.fresh), "\(edit)")
+        }
     }
 }
