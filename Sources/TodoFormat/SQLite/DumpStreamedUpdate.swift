@@ -24,7 +24,7 @@ struct DumpStreamedUpdate {
     }
 
     /// A row's statement: where it is, where its values' texts are, and its id.
-    private struct Row {
+    struct Row {
         var range: Range<Int> = 0..<0
         var values: [Range<Int>] = []
         var id: Int64 = 0
@@ -102,39 +102,52 @@ struct DumpStreamedUpdate {
                     text += new[b.range]
                     continue
                 }
-                if old[a.range].elementsEqual(new[b.range]) {
-                    text += old[a.range]
-                    continue
+                guard Self.merge(a, in: old, with: b, in: new, prefix: prefix, into: &text, scratch: &taken) else {
+                    return nil
                 }
-                guard a.values.count == b.values.count else { return nil }
-                var changed = false
-                taken.removeAll(keepingCapacity: true)
-                for (x, y) in zip(a.values, b.values) {
-                    var differs = false
-                    if !old[x].elementsEqual(new[y]) {
-                        guard let d = Self.differ(old[x], new[y]) else { return nil }
-                        differs = d
-                    }
-                    if differs { changed = true }
-                    taken.append(differs ? new[y] : old[x])
-                }
-                if !changed {
-                    text += old[a.range]
-                    continue
-                }
-                // Written again as the whole write writes a row: each value as the sqlite3
-                // shell spells it, which must be its text here.
-                guard taken.allSatisfy(Self.isShellSpelling) else { return nil }
-                text += prefix
-                for (j, value) in taken.enumerated() {
-                    if j > 0 { text.append(UInt8(ascii: ",")) }
-                    text += value
-                }
-                text += Array(");\n".utf8)
             }
             guard first != nil else { return nil }
             return (start, runEnd, text)
         }
+    }
+
+    /// Writes into `text` the row `a` of the file (in `old`) as the whole write leaves it
+    /// when the new dump has the row `b` (in `new`) of the same id there: the file's line
+    /// where its values read the same, else the line written again with the values that
+    /// differ, each as the sqlite3 shell spells it; false where the whole write might write
+    /// it otherwise (`differ`, `isShellSpelling`). `scratch` is room for the values taken.
+    static func merge(
+        _ a: Row, in old: UnsafeBufferPointer<UInt8>, with b: Row, in new: UnsafeBufferPointer<UInt8>,
+        prefix: ArraySlice<UInt8>, into text: inout [UInt8], scratch taken: inout [Token]
+    ) -> Bool {
+        if same(old[a.range], new[b.range]) {
+            text += old[a.range]
+            return true
+        }
+        guard a.values.count == b.values.count else { return false }
+        var changed = false
+        taken.removeAll(keepingCapacity: true)
+        for (x, y) in zip(a.values, b.values) {
+            var differs = false
+            if !same(old[x], new[y]) {
+                guard let d = differ(old[x], new[y]) else { return false }
+                differs = d
+            }
+            if differs { changed = true }
+            taken.append(differs ? new[y] : old[x])
+        }
+        if !changed {
+            text += old[a.range]
+            return true
+        }
+        guard taken.allSatisfy(isShellSpelling) else { return false }
+        text += prefix
+        for (j, value) in taken.enumerated() {
+            if j > 0 { text.append(UInt8(ascii: ",")) }
+            text += value
+        }
+        text += Array(");\n".utf8)
+        return true
     }
 
     /// Whether SQLite runs the statements before the dump's first row (all of them when it
@@ -147,13 +160,29 @@ struct DumpStreamedUpdate {
         return (try? db.execute(String(decoding: header, as: UTF8.self))) != nil
     }
 
-    /// The row statement at `at` (`prefix` bytes of `INSERT INTO table VALUES(` there),
-    /// through its line break, into `row`: values that are `NULL`, numbers and quoted texts
-    /// only, and a first that is the id; false for anything else.
     /// A value's text in a statement.
     typealias Token = Slice<UnsafeBufferPointer<UInt8>>
 
-    private static func row(in bytes: UnsafeBufferPointer<UInt8>, at: Int, prefix: Int, into row: inout Row) -> Bool {
+    /// Whether two texts are the same bytes (memcmp: the generic comparison of slices was a
+    /// tenth of an edit that moves every row after it).
+    static func same(_ a: Token, _ b: Token) -> Bool {
+        a.count == b.count
+            && (a.isEmpty
+                || memcmp(a.base.baseAddress! + a.startIndex, b.base.baseAddress! + b.startIndex, a.count) == 0)
+    }
+
+    /// Whether a value is `NULL`.
+    static func isNull(_ token: Token) -> Bool {
+        token.count == 4 && token.base[token.startIndex] == UInt8(ascii: "N")
+            && token.base[token.startIndex + 1] == UInt8(ascii: "U")
+            && token.base[token.startIndex + 2] == UInt8(ascii: "L")
+            && token.base[token.startIndex + 3] == UInt8(ascii: "L")
+    }
+
+    /// The row statement at `at` (`prefix` bytes of `INSERT INTO table VALUES(` there),
+    /// through its line break, into `row`: values that are `NULL`, numbers and quoted texts
+    /// only, and a first that is the id; false for anything else.
+    static func row(in bytes: UnsafeBufferPointer<UInt8>, at: Int, prefix: Int, into row: inout Row) -> Bool {
         var i = at + prefix
         row.values.removeAll(keepingCapacity: true)
         func value() -> Bool {
@@ -161,23 +190,22 @@ struct DumpStreamedUpdate {
             guard i < bytes.count else { return false }
             if bytes[i] == UInt8(ascii: "'") {
                 i += 1
-                while i < bytes.count {
-                    if bytes[i] == UInt8(ascii: "'") {
-                        if i + 1 < bytes.count && bytes[i + 1] == UInt8(ascii: "'") {
-                            i += 2
-                            continue
-                        }
+                while i < bytes.count,
+                    let quote = memchr(bytes.baseAddress! + i, Int32(UInt8(ascii: "'")), bytes.count - i)
+                {
+                    i = bytes.baseAddress!.distance(to: quote.assumingMemoryBound(to: UInt8.self)) + 1
+                    if i < bytes.count && bytes[i] == UInt8(ascii: "'") {
                         i += 1
-                        row.values.append(start..<i)
-                        return true
+                        continue
                     }
-                    i += 1
+                    row.values.append(start..<i)
+                    return true
                 }
                 return false
             }
             while i < bytes.count, bytes[i] != UInt8(ascii: ","), bytes[i] != UInt8(ascii: ")") { i += 1 }
             let token = bytes[start..<i]
-            guard token.elementsEqual("NULL".utf8) || isNumber(token) else { return false }
+            guard isNull(token) || isNumber(token) else { return false }
             row.values.append(start..<i)
             return true
         }
@@ -227,8 +255,11 @@ struct DumpStreamedUpdate {
     /// real below 2^63 as `N.0`, a text without a line break (the shell writes those with
     /// `replace(…)`).
     static func isShellSpelling(_ token: Token) -> Bool {
-        if token.elementsEqual("NULL".utf8) || integer(token) != nil { return true }
-        if token.first == UInt8(ascii: "'") { return !token.contains(10) && !token.contains(13) }
+        if isNull(token) || integer(token) != nil { return true }
+        if token.first == UInt8(ascii: "'") {
+            let start = token.base.baseAddress! + token.startIndex
+            return memchr(start, 10, token.count) == nil && memchr(start, 13, token.count) == nil
+        }
         guard token.count > 2, token.suffix(2).elementsEqual(".0".utf8), let whole = integer(token.dropLast(2)) else {
             return false
         }
@@ -239,8 +270,8 @@ struct DumpStreamedUpdate {
     /// stored value that reads as the new one; nil where it might not tell them apart (two
     /// spellings of one number, a date or JSON written otherwise, a number beside a text).
     static func differ(_ a: Token, _ b: Token) -> Bool? {
-        let aNull = a.elementsEqual("NULL".utf8)
-        let bNull = b.elementsEqual("NULL".utf8)
+        let aNull = isNull(a)
+        let bNull = isNull(b)
         if aNull || bNull { return true }
         let aText = a.first == UInt8(ascii: "'")
         let bText = b.first == UInt8(ascii: "'")

@@ -29,6 +29,10 @@ struct OwnDumpText {
     /// Where each top-level row starts, and its place among the rows; only where the dump
     /// is exactly what todofmt writes for its list (`fresh`).
     private let tops: [(offset: Int, row: Int)]
+    /// In a `fresh` dump: for each field column, how many values of each kind it has
+    /// (`FreshCheck.kindNames`, four a column), and the row that has its first.
+    private let fieldCounts: [Int]
+    private let firstRows: [Int]
 
     /// The dump in `bytes` (named `name` in errors) read so, or nil. With `fresh`, also nil
     /// unless the dump is byte for byte the one todofmt writes for the list it holds (ids 1,
@@ -105,6 +109,7 @@ struct OwnDumpText {
         rows = first..<scanner.at
         self.depths = depths
         self.tops = tops
+        (fieldCounts, firstRows) = fresh.map { ($0.counts, $0.firstRow) } ?? ([], [])
     }
 
     /// Hands the list to `sink`, a row at a time.
@@ -342,12 +347,13 @@ extension OwnDumpText {
     /// How many top-level items the list has (in a `fresh` dump).
     var topLevelCount: Int { tops.count }
 
-    /// `ListFormat.updateItems` on the top-level items `run` of a `fresh` dump, for an edit
-    /// that keeps their rows and fields (`done`, `rename`…) and may add items after the
-    /// list's last (`add`): only the rows whose name, status or section change are written
-    /// again, and the new items' rows follow the last, each as comparing a new dump of the
-    /// edited list with the file writes it (`DumpStreamedUpdate.patched`); `.unsupported`
-    /// for any other edit, or where that write would give up.
+    /// `ListFormat.updateItems` on the top-level items `run` of a `fresh` dump (`done`,
+    /// `rename`, `add`, `rm`, `mv`…): the bytes comparing a new dump of the edited list with
+    /// the file writes (`DumpStreamedUpdate.patched`), made from the run's rows and the rows
+    /// after it, numbered on as the new dump numbers them, without reading the other items
+    /// or writing a whole new dump. `.unsupported` where the edit changes the table's
+    /// columns (a key's only value gone, a new key, another kind of value, the order in which
+    /// keys first have a value), or where that write would give up.
     func updateItems(_ run: Range<Int>, in path: String, change: ([TodoItem]) throws -> [TodoItem]?) throws
         -> ItemUpdate
     {
@@ -360,77 +366,241 @@ extension OwnDumpText {
         guard old.items.count == run.count else { return .unsupported }
         guard let changed = try change(old.items) else { return .unchanged }
         let before = old.flattened()
-        let after = TodoList(items: Array(changed.prefix(old.items.count))).flattened()
-        let added = changed.dropFirst(old.items.count)
-        guard changed.count >= old.items.count, added.isEmpty || end.offset == rows.upperBound,
-            before.count == after.count,
-            zip(before, after).allSatisfy({ $0.depth == $1.depth && Self.sameFields($0.item, $1.item) })
+        let after = TodoList(items: changed).flattened()
+        guard let fields = fieldTexts(of: after), keepsColumns(before, after, rows: start.row..<end.row),
+            let runText = rowsText(after, firstID: start.row + 1, firstPosition: run.lowerBound, fields: fields)
         else { return .unsupported }
-        var text: [UInt8] = []
-        var scanner = Scanner(bytes: bytes, at: start.offset)
-        for entry in after {
-            let line = scanner.at
-            _ = scanner.skip(prefix)
-            var values: [Range<Int>] = []
-            for column in table.columns.indices {
-                if column > 0 { _ = scanner.skip(byte: UInt8(ascii: ",")) }
-                let at = scanner.at
-                _ = scanner.token()
-                values.append(at..<scanner.at)
-            }
-            _ = scanner.skip(Self.rowEnd)
-            guard let row = rewritten(line..<scanner.at, values: values, as: entry.item, depth: entry.depth) else {
-                return .unsupported
-            }
-            text += row
-        }
-        // New items after the last: rows numbered on, as a new dump numbers them.
-        let nulls = table.columns.count - ListTable.ownColumns.count
-        for (i, item) in added.enumerated() {
-            guard item.children.isEmpty, item.fields.isEmpty, let values = Self.ownValues(of: item, depth: 0) else {
-                return .unsupported
-            }
-            text += prefix
-            text += Array("\(depths.count + 1 + i),NULL,\(tops.count + i),".utf8)
-            text += values.joined(separator: [UInt8(ascii: ",")])
-            for _ in 0..<nulls { text += Array(",NULL".utf8) }
-            text += Self.rowEnd
-        }
-        guard !bytes[start.offset..<end.offset].elementsEqual(text) else { return .unchanged }
+        let delta = after.count - before.count
+        let topDelta = changed.count - old.items.count
+        if delta == 0 && topDelta == 0 && bytes[start.offset..<end.offset].elementsEqual(runText) { return .unchanged }
+        // Where the rows after the run keep their ids and positions, they stay as they are.
+        let pairedEnd = delta == 0 && topDelta == 0 ? end.offset : rows.upperBound
         return try ItemUpdate.rewriting(path) { sink in
             sink.write(UnsafeBufferPointer(rebasing: bytes[..<start.offset]))
-            text.withUnsafeBufferPointer { sink.write($0) }
-            sink.write(UnsafeBufferPointer(rebasing: bytes[end.offset...]))
+            let paired = runText.withUnsafeBufferPointer { runRows in
+                pair(
+                    from: start.offset, to: pairedEnd, with: runRows, tail: end.offset, delta: delta,
+                    topDelta: topDelta, into: &sink)
+            }
+            guard paired else { return nil }
+            sink.write(UnsafeBufferPointer(rebasing: bytes[pairedEnd...]))
             return []
         }
     }
 
-    /// The row at `line` (its values at `values`) as the write of the new dump leaves it for
-    /// `item` at `depth`: the line as it is where its values read the same, else written
-    /// again with the values that differ; nil where that write would give up.
-    private func rewritten(_ line: Range<Int>, values: [Range<Int>], as item: TodoItem, depth: Int) -> [UInt8]? {
-        guard let own = Self.ownValues(of: item, depth: depth) else { return nil }
-        var changed = false
-        var taken: [[UInt8]] = []
-        for (column, range) in values.enumerated() {
-            let old = Array(bytes[range])
-            guard (3...6).contains(column), own[column - 3] != old else {
-                taken.append(old)
-                continue
+    /// Writes into `sink` the file's rows from `from` to `to` as the whole write leaves them
+    /// (`DumpStreamedUpdate.merge`) given the new dump's rows there: `runRows`, then (where
+    /// `to` is the rows' end) the file's rows from `tail` on with ids and parents moved by
+    /// `delta` and top-level positions by `topDelta`. New rows past the file's follow; file
+    /// rows past the new ones go. False where the whole write would give up.
+    private func pair(
+        from: Int, to: Int, with runRows: UnsafeBufferPointer<UInt8>, tail: Int, delta: Int, topDelta: Int,
+        into sink: inout ByteSink
+    ) -> Bool {
+        let prefix = self.prefix[...]
+        var text: [UInt8] = []
+        var taken: [DumpStreamedUpdate.Token] = []
+        var a = DumpStreamedUpdate.Row()
+        var b = DumpStreamedUpdate.Row()
+        var moved: [UInt8] = []
+        var old = from
+        var inRun = 0
+        var next = tail
+        let movesTail = to == rows.upperBound
+        /// The new row `b` of `buffer` written over the old row `a`, or after the file's rows.
+        func write(_ hasOld: Bool, _ buffer: UnsafeBufferPointer<UInt8>) -> Bool {
+            if hasOld {
+                return DumpStreamedUpdate.merge(
+                    a, in: bytes, with: b, in: buffer, prefix: prefix, into: &text, scratch: &taken)
             }
-            let new = own[column - 3]
-            let differs = new.withUnsafeBufferPointer { new in
-                old.withUnsafeBufferPointer { DumpStreamedUpdate.differ($0[...], new[...]) }
+            guard b.values.allSatisfy({ DumpStreamedUpdate.isShellSpelling(buffer[$0]) }) else { return false }
+            text += buffer[b.range]
+            return true
+        }
+        while true {
+            let hasOld = old < to
+            if hasOld {
+                guard DumpStreamedUpdate.row(in: bytes, at: old, prefix: prefix.count, into: &a) else { return false }
+                old = a.range.upperBound
             }
-            guard let differs else { return nil }
-            if differs { changed = true }
-            taken.append(differs ? new : old)
+            if inRun < runRows.count {
+                guard DumpStreamedUpdate.row(in: runRows, at: inRun, prefix: prefix.count, into: &b),
+                    write(hasOld, runRows)
+                else { return false }
+                inRun = b.range.upperBound
+            } else if movesTail && next < rows.upperBound {
+                guard let after = movedRow(at: next, delta: delta, topDelta: topDelta, into: &moved) else {
+                    return false
+                }
+                next = after
+                let written = moved.withUnsafeBufferPointer { buffer in
+                    DumpStreamedUpdate.row(in: buffer, at: 0, prefix: prefix.count, into: &b) && write(hasOld, buffer)
+                }
+                guard written else { return false }
+            } else if !hasOld {
+                break
+            }
+            // (An old row with no new one goes.)
+            if text.count >= 1 << 20 {
+                text.withUnsafeBufferPointer { sink.write($0) }
+                text.removeAll(keepingCapacity: true)
+            }
         }
-        guard changed else { return Array(bytes[line]) }
-        for value in taken {
-            guard value.withUnsafeBufferPointer({ DumpStreamedUpdate.isShellSpelling($0[...]) }) else { return nil }
+        text.withUnsafeBufferPointer { sink.write($0) }
+        return true
+    }
+
+    /// The row at `offset` with its id and parent moved by `delta` and, at the top level,
+    /// its position by `topDelta`, into `line`; where the next row starts, or nil.
+    private func movedRow(at offset: Int, delta: Int, topDelta: Int, into line: inout [UInt8]) -> Int? {
+        var scanner = Scanner(bytes: bytes, at: offset)
+        guard scanner.skip(prefix), case .integer(let id)? = scanner.token(), scanner.skip(byte: UInt8(ascii: ",")),
+            let parent = scanner.token(), scanner.skip(byte: UInt8(ascii: ",")),
+            case .integer(let position)? = scanner.token()
+        else { return nil }
+        let rest = scanner.at
+        for _ in 3..<table.columns.count {
+            guard scanner.skip(byte: UInt8(ascii: ",")), scanner.token() != nil else { return nil }
         }
-        return prefix + taken.joined(separator: [UInt8(ascii: ",")]) + Self.rowEnd
+        guard scanner.skip(Self.rowEnd) else { return nil }
+        line.removeAll(keepingCapacity: true)
+        line += prefix
+        Self.append(id + Int64(delta), to: &line)
+        line.append(UInt8(ascii: ","))
+        if case .integer(let p) = parent {
+            Self.append(p + Int64(delta), to: &line)
+            line.append(UInt8(ascii: ","))
+            Self.append(position, to: &line)
+        } else {
+            line += [UInt8(ascii: "N"), UInt8(ascii: "U"), UInt8(ascii: "L"), UInt8(ascii: "L"), UInt8(ascii: ",")]
+            Self.append(position + Int64(topDelta), to: &line)
+        }
+        line += UnsafeBufferPointer(rebasing: bytes[rest..<scanner.at])
+        return scanner.at
+    }
+
+    /// Appends `value`'s decimal digits (a row's numbers, without a string made of each).
+    private static func append(_ value: Int64, to line: inout [UInt8]) {
+        if value < 0 { line.append(UInt8(ascii: "-")) }
+        var magnitude = value.magnitude
+        var digits: (UInt64, UInt64, UInt64) = (0, 0, 0)
+        withUnsafeMutableBytes(of: &digits) { buffer in
+            var i = 24
+            repeat {
+                i -= 1
+                buffer[i] = UInt8(ascii: "0") + UInt8(magnitude % 10)
+                magnitude /= 10
+            } while magnitude > 0
+            line += buffer[i...]
+        }
+    }
+
+    /// For each row of `entries`, each field column's value as todofmt writes it (the item's
+    /// first field with the column's key; `NULL`); nil where a key has no column.
+    private func fieldTexts(of entries: [(item: TodoItem, depth: Int)]) -> [[UInt8]]? {
+        let keys = table.columns.dropFirst(ListTable.ownColumns.count).map {
+            $0.name.hasPrefix("field:") ? String($0.name.dropFirst(6)) : $0.name
+        }
+        var column: [ExactText: Int] = [:]
+        for (i, key) in keys.enumerated() { column[ExactText(key)] = i }
+        var texts: [[UInt8]] = []
+        for entry in entries {
+            var values = [FieldValue?](repeating: nil, count: keys.count)
+            for field in entry.item.fields where field.value != .null {
+                guard let c = column[ExactText(field.key)] else { return nil }
+                if values[c] == nil { values[c] = field.value }
+            }
+            var row = ByteSink()
+            for value in values {
+                row.write(byte: UInt8(ascii: ","))
+                if let value { OwnTable.sqlValue(value).writeLiteral(to: &row) } else { row.write(static: "NULL") }
+            }
+            texts.append(row.buffer)
+        }
+        return texts
+    }
+
+    /// Whether a new dump of the list with the rows `range` (places among the rows) of
+    /// `before` made those of `after` has the file's columns: each column's key with values,
+    /// of the same kinds, first having one in the same order.
+    private func keepsColumns(
+        _ before: [(item: TodoItem, depth: Int)], _ after: [(item: TodoItem, depth: Int)], rows range: Range<Int>
+    ) -> Bool {
+        let keys = table.columns.dropFirst(ListTable.ownColumns.count).map {
+            $0.name.hasPrefix("field:") ? String($0.name.dropFirst(6)) : $0.name
+        }
+        var column: [ExactText: Int] = [:]
+        for (i, key) in keys.enumerated() { column[ExactText(key)] = i }
+        var counts = fieldCounts
+        var firstInRun = [Int?](repeating: nil, count: keys.count)
+        for (sign, entries) in [(-1, before), (1, after)] {
+            for (row, entry) in entries.enumerated() {
+                var last = -1
+                for field in entry.item.fields where field.value != .null {
+                    guard let c = column[ExactText(field.key)],
+                        let kind = FreshCheck.kindNames.firstIndex(of: OwnTable.kind(of: field.value))
+                    else { return false }
+                    counts[4 * c + kind] += sign
+                    if sign > 0 {
+                        // Keys that first have a value in one row get their columns in its order.
+                        guard c > last else { return false }
+                        last = c
+                        if firstInRun[c] == nil { firstInRun[c] = row }
+                    }
+                }
+            }
+        }
+        for c in keys.indices
+        where (0..<4).contains(where: { (counts[4 * c + $0] > 0) != (fieldCounts[4 * c + $0] > 0) }) {
+            return false
+        }
+        // Where each column's key first has a value in the new list.
+        let delta = after.count - before.count
+        var last = -1
+        for c in keys.indices {
+            let first: Int
+            if firstRows[c] < range.lowerBound {
+                first = firstRows[c]
+            } else if let row = firstInRun[c] {
+                first = range.lowerBound + row
+            } else if firstRows[c] >= range.upperBound {
+                first = firstRows[c] + delta
+            } else {
+                return false  // (its next value after the run is not known)
+            }
+            guard first >= last else { return false }
+            last = first
+        }
+        return true
+    }
+
+    /// The rows of `entries` as todofmt writes them, ids from `firstID` depth first, top-level
+    /// positions from `firstPosition`, with the field columns' texts `fields`; nil where a
+    /// text is not one plain quoted token.
+    private func rowsText(
+        _ entries: [(item: TodoItem, depth: Int)], firstID: Int, firstPosition: Int, fields: [[UInt8]]
+    )
+        -> [UInt8]?
+    {
+        var text: [UInt8] = []
+        var ids: [Int] = []  // the ids of the rows around the next one
+        var positions: [Int] = []  // the next position at each depth
+        for (i, entry) in entries.enumerated() {
+            guard let values = Self.ownValues(of: entry.item, depth: entry.depth) else { return nil }
+            let depth = entry.depth
+            if ids.count > depth { ids.removeLast(ids.count - depth) }
+            if positions.count > depth + 1 { positions.removeLast(positions.count - depth - 1) }
+            if positions.count == depth { positions.append(depth == 0 ? firstPosition : 0) }
+            let id = firstID + i
+            text += prefix
+            text += Array("\(id),\(depth == 0 ? "NULL" : String(ids[depth - 1])),\(positions[depth]),".utf8)
+            text += values.joined(separator: [UInt8(ascii: ",")])
+            text += fields[i]
+            text += Self.rowEnd
+            positions[depth] += 1
+            ids.append(id)
+        }
+        return text
     }
 
     /// The name, checked, status and section values todofmt writes for `item` at `depth`;
@@ -456,19 +626,6 @@ extension OwnDumpText {
         return [name, Array((item.status == .done ? "1" : "0").utf8), status, section]
     }
 
-    /// Whether two items have the same fields, as a dump spells them.
-    private static func sameFields(_ a: TodoItem, _ b: TodoItem) -> Bool {
-        func spelled(_ value: FieldValue) -> [UInt8] {
-            var sink = ByteSink()
-            OwnTable.sqlValue(value).writeLiteral(to: &sink)
-            return sink.buffer
-        }
-        return a.fields.count == b.fields.count
-            && zip(a.fields, b.fields).allSatisfy {
-                $0.key.utf8.elementsEqual($1.key.utf8) && spelled($0.value) == spelled($1.value)
-            }
-    }
-
     /// Checks, a value at a time, that the rows are byte for byte what todofmt writes for
     /// the list they hold (`init(fresh:)`).
     fileprivate struct FreshCheck {
@@ -483,9 +640,10 @@ extension OwnDumpText {
         /// For each field column: the kinds of its values (`OwnTable.kind(of:)`, a bit each of
         /// `kindNames`), and the row that has its first.
         private var kinds: [UInt8]
-        private var firstRow: [Int]
+        private(set) var counts: [Int]
+        private(set) var firstRow: [Int]
         private var row = 0
-        private static let kindNames = ["BOOLEAN", "INTEGER", "TEXT", "DATETIME"]
+        static let kindNames = ["BOOLEAN", "INTEGER", "TEXT", "DATETIME"]
         /// For each field column: whether it is declared boolean; whether a text in it reads as
         /// a text or date (not in a column of integer affinity or JSON); whether as a date.
         private let isBoolean: [Bool]
@@ -496,6 +654,7 @@ extension OwnDumpText {
             self.table = table
             fieldColumns = Array(table.columns.dropFirst(ListTable.ownColumns.count))
             kinds = Array(repeating: 0, count: fieldColumns.count)
+            counts = Array(repeating: 0, count: 4 * fieldColumns.count)
             firstRow = Array(repeating: .max, count: fieldColumns.count)
             isBoolean = fieldColumns.map(\.isBooleanType)
             takesText = fieldColumns.map { !$0.isJSONType && !$0.isBooleanType && $0.affinity != .integer }
@@ -546,6 +705,7 @@ extension OwnDumpText {
                 case .null: return true
                 }
                 kinds[f] |= kind
+                counts[4 * f + kind.trailingZeroBitCount] += 1
                 if firstRow[f] == .max { firstRow[f] = row }
             default: break
             }

@@ -260,7 +260,7 @@ struct OwnDumpTextTests {
     }
 
     @Test(
-        "an edit of one item, or items added at the end, change the rows alone as a new dump's comparison does",
+        "edits of a run of items change its rows as comparing a new dump does, without one",
         arguments: [
             (Edit.toggle([.position([1])]), true), (.toggle([.position([2, 1, 1])]), true),
             (.check([.position([2])]), true), (.uncheck([.position([2])]), true),
@@ -268,9 +268,18 @@ struct OwnDumpTextTests {
             (.rename(.position([2, 1]), to: "two\nlines"), false), (.rename(.position([1]), to: "Milk"), true),
             (.rename(.position([1]), to: "2026-01-02T09:00:00Z"), true),
             (.add(name: "new 'one' 🚀", under: nil, at: nil), true), (.add(name: "a\rb", under: nil, at: nil), false),
-            (.add(name: "first", under: nil, at: [1]), false),
-            (.set(.position([1]), [Field("prio", .integer(3))]), false),
-            (.unset(.position([2, 2]), ["prio"]), false), (.toggle([.position([9])]), false),
+            (.add(name: "first", under: nil, at: [1]), true), (.add(name: "third", under: nil, at: [3]), true),
+            (.add(name: "child", under: .position([2]), at: nil), true),
+            (.set(.position([1]), [Field("prio", .integer(3))]), true),
+            (.unset(.position([2, 2]), ["prio"]), true), (.toggle([.position([9])]), false),
+            // the only value of a key gone, a new key, another kind: the columns change
+            (.unset(.position([1]), ["due"]), false), (.set(.position([1]), [Field("new", .string("key"))]), false),
+            (.set(.position([1]), [Field("prio", .string("high"))]), false), (.remove([.position([4])]), false),
+            (.remove([.position([5])]), false), (.remove([.position([2, 2])]), true),
+            // a key that first had a value in the run comes later, or earlier than another's
+            (.remove([.position([2, 1])]), false), (.move(.position([4]), to: [1]), false),
+            (.move(.position([1]), to: [3]), false), (.move(.position([5]), to: [4]), true),
+            (.move(.position([2, 2]), to: [2, 1]), true),
         ])
     func editsAlone(edit: Edit, alone: Bool) throws {
         let directory = try TemporaryDirectory()
@@ -294,6 +303,42 @@ struct OwnDumpTextTests {
             #expect(results[0].outcome == results[1].outcome, "\(edit)")
             // Only the dump exactly as todofmt writes it is edited alone.
             #expect(results[0].alone == (alone && checklist == Self.fresh), "\(edit)")
+        }
+    }
+
+    @Test("edits in a longer dump, which move every row after them, change them as comparing a new dump does")
+    func longer() throws {
+        let directory = try TemporaryDirectory()
+        var lines: [String] = []
+        for i in 0..<300 {
+            if i % 50 == 0 { lines.append("# Section \(i / 50)") }
+            lines.append("- [\(i % 4 == 0 ? "x" : " ")] Item \(i) [n:: \(i)]")
+            if i % 3 == 0 { lines.append("  - [ ] child \(i) [tag:: t\(i % 5)]") }
+            if i % 21 == 0 { lines.append("    - [/] grandchild \(i)") }
+        }
+        let path = try Self.dump(of: lines.joined(separator: "\n") + "\n", in: directory)
+        #expect(try Self.isFresh(path))
+        let original = try Data(contentsOf: URL(fileURLWithPath: path))
+        let edits: [(Edit, Bool)] = [
+            (.remove([.position([150])]), true), (.remove([.position([1])]), false),
+            (.remove([.position([300])]), true),
+            (.move(.position([150]), to: [10]), true), (.move(.position([10]), to: [200]), true),
+            (.move(.position([152]), to: [151, 1]), true), (.add(name: "new", under: nil, at: [100]), true),
+            (.add(name: "new child", under: .position([150]), at: [1]), true), (.toggle([.position([151, 1])]), true),
+            (.remove([.position([22, 1, 1])]), true),
+        ]
+        for (edit, alone) in edits {
+            var results: [(data: Data, alone: Bool)] = []
+            for editsAlone in [true, false] {
+                try original.write(to: URL(fileURLWithPath: path))
+                var fileEdit = FileEdit(file: URL(fileURLWithPath: path), edits: [edit])
+                fileEdit.editsItemAlone = editsAlone
+                let result = try fileEdit.run()
+                results.append((try Data(contentsOf: URL(fileURLWithPath: path)), result.madeAlone))
+            }
+            #expect(results[0].data == results[1].data, "\(edit)")
+            #expect(results[0].alone == alone, "\(edit)")
+            #expect(results[0].data != original, "\(edit)")
         }
     }
 }
