@@ -33,6 +33,8 @@ struct OwnDumpText {
     /// (`FreshCheck.kindNames`, four a column), and the row that has its first.
     private let fieldCounts: [Int]
     private let firstRows: [Int]
+    /// Each field column's place among the field columns, by its key.
+    private let fieldColumn: [ExactText: Int]
 
     /// The dump in `bytes` (named `name` in errors) read so, or nil. With `fresh`, also nil
     /// unless the dump is byte for byte the one todofmt writes for the list it holds (ids 1,
@@ -110,6 +112,11 @@ struct OwnDumpText {
         self.depths = depths
         self.tops = tops
         (fieldCounts, firstRows) = fresh.map { ($0.counts, $0.firstRow) } ?? ([], [])
+        var fieldColumn: [ExactText: Int] = [:]
+        for (i, column) in table.columns.dropFirst(ListTable.ownColumns.count).enumerated() {
+            fieldColumn[ExactText(column.name.hasPrefix("field:") ? String(column.name.dropFirst(6)) : column.name)] = i
+        }
+        self.fieldColumn = fieldColumn
     }
 
     /// Hands the list to `sink`, a row at a time.
@@ -374,44 +381,135 @@ extension OwnDumpText {
         let topDelta = changed.count - old.items.count
         if delta == 0 && topDelta == 0 && bytes[start.offset..<end.offset].elementsEqual(runText) { return .unchanged }
         // Where the rows after the run keep their ids and positions, they stay as they are.
-        let pairedEnd = delta == 0 && topDelta == 0 ? end.offset : rows.upperBound
-        return try ItemUpdate.rewriting(path) { sink in
-            sink.write(UnsafeBufferPointer(rebasing: bytes[..<start.offset]))
-            let paired = runText.withUnsafeBufferPointer { runRows in
-                pair(
-                    from: start.offset, to: pairedEnd, with: runRows, tail: end.offset, delta: delta,
-                    topDelta: topDelta, into: &sink)
+        // Where the rows after the run keep their ids and positions, they stay as they are.
+        let moves = delta != 0 || topDelta != 0
+        return try rewriting(
+            start.offset..<(moves ? rows.upperBound : end.offset), in: path,
+            with: [.text(runText)] + (moves ? [.moved(end.offset..<rows.upperBound, delta, topDelta)] : []))
+    }
+
+    /// `ListFormat.moveItem` of the top-level item `from` of a `fresh` dump to be item `to`,
+    /// `place` giving its section there: its rows written at their new place, the rows it
+    /// passes moved in their text (ids, parents, top-level positions), without reading the
+    /// items it passes. `.unsupported` where the table's columns would change order (the
+    /// first value of a key in the item moved down past another), or the write would give up.
+    func moveItem(
+        from: Int, to: Int, in path: String, place: (TodoItem, TodoItem?, TodoItem?) throws -> TodoItem?
+    ) throws -> ItemUpdate {
+        guard from != to, from < tops.count, to < tops.count else { return .unsupported }
+        func end(_ k: Int) -> (offset: Int, row: Int) {
+            k + 1 < tops.count ? tops[k + 1] : (offset: rows.upperBound, row: depths.count)
+        }
+        func read(_ k: Int) throws -> TodoItem? {
+            var builder = ListBuilder()
+            try readRows(tops[k].row..<end(k).row, from: tops[k].offset, into: &builder)
+            let items = builder.finish().items
+            return items.count == 1 ? items[0] : nil
+        }
+        let move = ItemMove(from: from, to: to)
+        let (before, after) = move.neighbours(count: tops.count)
+        guard let item = try read(from), let placed = try place(item, try before.flatMap(read), try after.flatMap(read))
+        else { return .unsupported }
+        let entries = TodoList(items: [placed]).flattened()
+        let x = (start: tops[from].row, end: end(from).row)
+        guard entries.count == x.end - x.start, let fields = fieldTexts(of: entries) else { return .unsupported }
+        // Where each column's key first has a value once the item is moved.
+        var inItem = [Int?](repeating: nil, count: firstRows.count)
+        for (row, entry) in entries.enumerated() {
+            guard let columns = fieldColumns(of: entry.item) else { return .unsupported }
+            for c in columns where inItem[c] == nil { inItem[c] = row }
+        }
+        let rowsMoved = entries.count
+        var last = -1
+        for c in firstRows.indices {
+            var first = firstRows[c]
+            if from > to {
+                let lo = tops[to].row
+                if first >= lo, let row = inItem[c] {
+                    first = lo + row
+                } else if first >= lo && first < x.start {
+                    first += rowsMoved
+                }
+            } else {
+                let hi = end(to).row
+                if first >= x.start && first < x.end { return .unsupported }  // (its next value is not known)
+                if first >= x.end && first < hi {
+                    first -= rowsMoved
+                } else if first >= hi, let row = inItem[c] {
+                    first = hi - rowsMoved + row
+                }
             }
-            guard paired else { return nil }
-            sink.write(UnsafeBufferPointer(rebasing: bytes[pairedEnd...]))
+            guard first >= last else { return .unsupported }
+            last = first
+        }
+        if from > to {
+            let lo = tops[to]
+            guard let text = rowsText(entries, firstID: lo.row + 1, firstPosition: to, fields: fields) else {
+                return .unsupported
+            }
+            return try rewriting(
+                lo.offset..<end(from).offset, in: path,
+                with: [.text(text), .moved(lo.offset..<tops[from].offset, rowsMoved, 1)])
+        }
+        let hi = end(to)
+        guard
+            let text = rowsText(
+                entries, firstID: x.start + 1 + hi.row - x.end, firstPosition: to, fields: fields)
+        else { return .unsupported }
+        return try rewriting(
+            tops[from].offset..<hi.offset, in: path,
+            with: [.moved(end(from).offset..<hi.offset, -rowsMoved, -1), .text(text)])
+    }
+
+    /// Where the new dump's rows come from, in order.
+    private enum Segment {
+        /// Rows as they are written.
+        case text([UInt8])
+        /// The file's rows in a range, their ids and parents moved by one amount, and the
+        /// top-level rows' positions by another.
+        case moved(Range<Int>, Int, Int)
+    }
+
+    /// The file with its rows in `range` written as the whole write leaves them given the
+    /// new dump's rows there, from `segments`; `.unsupported` where that write gives up.
+    private func rewriting(_ range: Range<Int>, in path: String, with segments: [Segment]) throws -> ItemUpdate {
+        try ItemUpdate.rewriting(path) { sink in
+            sink.write(UnsafeBufferPointer(rebasing: bytes[..<range.lowerBound]))
+            guard pair(from: range.lowerBound, to: range.upperBound, with: segments, into: &sink) else { return nil }
+            sink.write(UnsafeBufferPointer(rebasing: bytes[range.upperBound...]))
             return []
         }
     }
 
+    /// The field columns `item`'s fields give values to, in order; nil where a key has no
+    /// column, or the keys do not come in the columns' order.
+    private func fieldColumns(of item: TodoItem) -> [Int]? {
+        var columns: [Int] = []
+        for field in item.fields where field.value != .null {
+            guard let c = fieldColumn[ExactText(field.key)], c > (columns.last ?? -1) else { return nil }
+            columns.append(c)
+        }
+        return columns
+    }
+
     /// Writes into `sink` the file's rows from `from` to `to` as the whole write leaves them
-    /// (`DumpStreamedUpdate.merge`) given the new dump's rows there: `runRows`, then (where
-    /// `to` is the rows' end) the file's rows from `tail` on with ids and parents moved by
-    /// `delta` and top-level positions by `topDelta`. New rows past the file's follow; file
-    /// rows past the new ones go. False where the whole write would give up.
-    private func pair(
-        from: Int, to: Int, with runRows: UnsafeBufferPointer<UInt8>, tail: Int, delta: Int, topDelta: Int,
-        into sink: inout ByteSink
-    ) -> Bool {
+    /// (`DumpStreamedUpdate.merge`) given the new dump's rows there, from `segments`. New
+    /// rows past the file's follow; file rows past the new ones go. False where the whole
+    /// write would give up.
+    private func pair(from: Int, to: Int, with segments: [Segment], into sink: inout ByteSink) -> Bool {
         let prefix = self.prefix[...]
         var text: [UInt8] = []
-        var taken: [DumpStreamedUpdate.Token] = []
         var a = DumpStreamedUpdate.Row()
         var b = DumpStreamedUpdate.Row()
         var moved: [UInt8] = []
         var old = from
-        var inRun = 0
-        var next = tail
-        let movesTail = to == rows.upperBound
+        var segment = 0
+        var at = 0  // in the segment: in its text, or the file offset of its next row
+        if case .moved(let range, _, _)? = segments.first { at = range.lowerBound }
         /// The new row `b` of `buffer` written over the old row `a`, or after the file's rows.
         func write(_ hasOld: Bool, _ buffer: UnsafeBufferPointer<UInt8>) -> Bool {
             if hasOld {
-                return DumpStreamedUpdate.merge(
-                    a, in: bytes, with: b, in: buffer, prefix: prefix, into: &text, scratch: &taken)
+                return merge(a, with: b, in: buffer, into: &text)
             }
             guard b.values.allSatisfy({ DumpStreamedUpdate.isShellSpelling(buffer[$0]) }) else { return false }
             text += buffer[b.range]
@@ -423,30 +521,67 @@ extension OwnDumpText {
                 guard DumpStreamedUpdate.row(in: bytes, at: old, prefix: prefix.count, into: &a) else { return false }
                 old = a.range.upperBound
             }
-            if inRun < runRows.count {
-                guard DumpStreamedUpdate.row(in: runRows, at: inRun, prefix: prefix.count, into: &b),
-                    write(hasOld, runRows)
-                else { return false }
-                inRun = b.range.upperBound
-            } else if movesTail && next < rows.upperBound {
-                guard let after = movedRow(at: next, delta: delta, topDelta: topDelta, into: &moved) else {
-                    return false
+            // The next new row, from the segment not yet used up.
+            var written: Bool? = nil
+            while written == nil && segment < segments.count {
+                switch segments[segment] {
+                case .text(let rows) where at < rows.count:
+                    written = rows.withUnsafeBufferPointer { buffer in
+                        guard DumpStreamedUpdate.row(in: buffer, at: at, prefix: prefix.count, into: &b) else {
+                            return false
+                        }
+                        at = b.range.upperBound
+                        return write(hasOld, buffer)
+                    }
+                case .moved(let range, let delta, let topDelta) where at < range.upperBound:
+                    guard let next = movedRow(at: at, delta: delta, topDelta: topDelta, into: &moved) else {
+                        return false
+                    }
+                    at = next
+                    written = moved.withUnsafeBufferPointer { buffer in
+                        DumpStreamedUpdate.row(in: buffer, at: 0, prefix: prefix.count, into: &b)
+                            && write(hasOld, buffer)
+                    }
+                default:
+                    segment += 1
+                    at = 0
+                    if segment < segments.count, case .moved(let range, _, _) = segments[segment] {
+                        at = range.lowerBound
+                    }
                 }
-                next = after
-                let written = moved.withUnsafeBufferPointer { buffer in
-                    DumpStreamedUpdate.row(in: buffer, at: 0, prefix: prefix.count, into: &b) && write(hasOld, buffer)
-                }
-                guard written else { return false }
-            } else if !hasOld {
-                break
             }
+            if written == false { return false }
             // (An old row with no new one goes.)
+            if written == nil && !hasOld { break }
             if text.count >= 1 << 20 {
                 text.withUnsafeBufferPointer { sink.write($0) }
                 text.removeAll(keepingCapacity: true)
             }
         }
         text.withUnsafeBufferPointer { sink.write($0) }
+        return true
+    }
+
+    /// `DumpStreamedUpdate.merge` of the file's row `a` with the new row `b` (of `new`), for
+    /// rows todofmt wrote: every value is spelled as the shell spells it but for a text with
+    /// a line feed, and two values that differ differ in value unless `differ` cannot tell
+    /// (a text beside a number, texts that may be one date or JSON value), so the row is the
+    /// file's where the bytes are the same and else the new row's, or the write gives up.
+    private func merge(
+        _ a: DumpStreamedUpdate.Row, with b: DumpStreamedUpdate.Row, in new: UnsafeBufferPointer<UInt8>,
+        into text: inout [UInt8]
+    ) -> Bool {
+        if DumpStreamedUpdate.same(bytes[a.range], new[b.range]) {
+            text += bytes[a.range]
+            return true
+        }
+        guard a.values.count == b.values.count,
+            memchr(new.baseAddress! + b.range.lowerBound, 10, b.range.count - 1) == nil
+        else { return false }
+        for (x, y) in zip(a.values, b.values) where !DumpStreamedUpdate.same(bytes[x], new[y]) {
+            guard DumpStreamedUpdate.differ(bytes[x], new[y]) != nil else { return false }
+        }
+        text += new[b.range]
         return true
     }
 
@@ -498,16 +633,11 @@ extension OwnDumpText {
     /// For each row of `entries`, each field column's value as todofmt writes it (the item's
     /// first field with the column's key; `NULL`); nil where a key has no column.
     private func fieldTexts(of entries: [(item: TodoItem, depth: Int)]) -> [[UInt8]]? {
-        let keys = table.columns.dropFirst(ListTable.ownColumns.count).map {
-            $0.name.hasPrefix("field:") ? String($0.name.dropFirst(6)) : $0.name
-        }
-        var column: [ExactText: Int] = [:]
-        for (i, key) in keys.enumerated() { column[ExactText(key)] = i }
         var texts: [[UInt8]] = []
         for entry in entries {
-            var values = [FieldValue?](repeating: nil, count: keys.count)
+            var values = [FieldValue?](repeating: nil, count: fieldColumn.count)
             for field in entry.item.fields where field.value != .null {
-                guard let c = column[ExactText(field.key)] else { return nil }
+                guard let c = fieldColumn[ExactText(field.key)] else { return nil }
                 if values[c] == nil { values[c] = field.value }
             }
             var row = ByteSink()
@@ -526,18 +656,13 @@ extension OwnDumpText {
     private func keepsColumns(
         _ before: [(item: TodoItem, depth: Int)], _ after: [(item: TodoItem, depth: Int)], rows range: Range<Int>
     ) -> Bool {
-        let keys = table.columns.dropFirst(ListTable.ownColumns.count).map {
-            $0.name.hasPrefix("field:") ? String($0.name.dropFirst(6)) : $0.name
-        }
-        var column: [ExactText: Int] = [:]
-        for (i, key) in keys.enumerated() { column[ExactText(key)] = i }
         var counts = fieldCounts
-        var firstInRun = [Int?](repeating: nil, count: keys.count)
+        var firstInRun = [Int?](repeating: nil, count: fieldColumn.count)
         for (sign, entries) in [(-1, before), (1, after)] {
             for (row, entry) in entries.enumerated() {
                 var last = -1
                 for field in entry.item.fields where field.value != .null {
-                    guard let c = column[ExactText(field.key)],
+                    guard let c = fieldColumn[ExactText(field.key)],
                         let kind = FreshCheck.kindNames.firstIndex(of: OwnTable.kind(of: field.value))
                     else { return false }
                     counts[4 * c + kind] += sign
@@ -550,14 +675,14 @@ extension OwnDumpText {
                 }
             }
         }
-        for c in keys.indices
+        for c in firstRows.indices
         where (0..<4).contains(where: { (counts[4 * c + $0] > 0) != (fieldCounts[4 * c + $0] > 0) }) {
             return false
         }
         // Where each column's key first has a value in the new list.
         let delta = after.count - before.count
         var last = -1
-        for c in keys.indices {
+        for c in firstRows.indices {
             let first: Int
             if firstRows[c] < range.lowerBound {
                 first = firstRows[c]

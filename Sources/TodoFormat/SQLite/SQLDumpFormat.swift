@@ -149,6 +149,17 @@ struct SQLDumpFormat: ListFormat {
         }
     }
 
+    /// `mv` of a top-level item among the top-level ones in a dump exactly as todofmt writes
+    /// it (`OwnDumpText.moveItem`), without reading the items it passes.
+    func moveItem(
+        _ existing: Input, options: ListOptions, from: Int, to: Int,
+        place: (TodoItem, TodoItem?, TodoItem?) throws -> TodoItem?
+    ) throws -> ItemUpdate {
+        try editingText(existing, options: options) { text, path in
+            try text.moveItem(from: from, to: to, in: path, place: place)
+        }
+    }
+
     /// Runs `edit` on the dump's text where it is exactly what todofmt writes for its list
     /// (`OwnDumpText(fresh:)`); `.unsupported` otherwise.
     private func editingText(

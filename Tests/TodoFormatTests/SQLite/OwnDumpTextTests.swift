@@ -325,7 +325,9 @@ struct OwnDumpTextTests {
             (.move(.position([150]), to: [10]), true), (.move(.position([10]), to: [200]), true),
             (.move(.position([152]), to: [151, 1]), true), (.add(name: "new", under: nil, at: [100]), true),
             (.add(name: "new child", under: .position([150]), at: [1]), true), (.toggle([.position([151, 1])]), true),
-            (.remove([.position([22, 1, 1])]), true),
+            (.remove([.position([22, 1, 1])]), true), (.move(.position([300]), to: [1]), true),
+            (.move(.position([1]), to: [300]), true), (.move(.position([22]), to: [23]), true),
+            (.move(.position([50]), to: [51]), true),
         ]
         for (edit, alone) in edits {
             var results: [(data: Data, alone: Bool)] = []
