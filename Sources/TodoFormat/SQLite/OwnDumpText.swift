@@ -632,9 +632,16 @@ extension OwnDumpText {
 
     /// For each row of `entries`, each field column's value as todofmt writes it (the item's
     /// first field with the column's key; `NULL`); nil where a key has no column.
+    /// nil too where a value is one SQLite cannot hold (a null, an integer past 64 bits):
+    /// the whole write warns of it, and refuses it under `--strict`.
     private func fieldTexts(of entries: [(item: TodoItem, depth: Int)]) -> [[UInt8]]? {
         var texts: [[UInt8]] = []
+        var losses = WarningLog()
         for entry in entries {
+            for field in entry.item.fields {
+                SQLiteValueLoss.note(field.value, declaredType: "", in: &losses) { "" }
+            }
+            guard losses.warnings.isEmpty else { return nil }
             var values = [FieldValue?](repeating: nil, count: fieldColumn.count)
             for field in entry.item.fields where field.value != .null {
                 guard let c = fieldColumn[ExactText(field.key)] else { return nil }

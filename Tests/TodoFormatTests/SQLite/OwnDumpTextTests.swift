@@ -275,6 +275,11 @@ struct OwnDumpTextTests {
             // the only value of a key gone, a new key, another kind: the columns change
             (.unset(.position([1]), ["due"]), false), (.set(.position([1]), [Field("new", .string("key"))]), false),
             (.set(.position([1]), [Field("prio", .string("high"))]), false), (.remove([.position([4])]), false),
+            // values SQLite cannot hold: the whole write warns of them
+            (.set(.position([5]), [Field("owner", .null)]), false),
+            (.set(.position([5]), [Field("owner", .bigInteger("99999999999999999999"))]), false),
+            (.set(.position([5]), [Field("new", .null)]), false),
+            (.set(.position([2, 2]), [Field("prio", .null)]), false),
             (.remove([.position([5])]), false), (.remove([.position([2, 2])]), true),
             // a key that first had a value in the run comes later, or earlier than another's
             (.remove([.position([2, 1])]), false), (.move(.position([4]), to: [1]), false),
