@@ -35,6 +35,10 @@ struct OwnDumpText {
     private let firstRows: [Int]
     /// Each field column's place among the field columns, by its key.
     private let fieldColumn: [ExactText: Int]
+    /// In a `fresh` dump: whether no two of its values are a pair `DumpStreamedUpdate.differ`
+    /// cannot tell apart (no text with a date or JSON reading, no column of numbers and
+    /// texts), so that of two different rows of it the whole write keeps the new one.
+    private let valuesDiffer: Bool
 
     /// The dump in `bytes` (named `name` in errors) read so, or nil. With `fresh`, also nil
     /// unless the dump is byte for byte the one todofmt writes for the list it holds (ids 1,
@@ -112,6 +116,7 @@ struct OwnDumpText {
         self.depths = depths
         self.tops = tops
         (fieldCounts, firstRows) = fresh.map { ($0.counts, $0.firstRow) } ?? ([], [])
+        valuesDiffer = fresh.map { !$0.readsOtherwise && !$0.mixesKinds } ?? false
         var fieldColumn: [ExactText: Int] = [:]
         for (i, column) in table.columns.dropFirst(ListTable.ownColumns.count).enumerated() {
             fieldColumn[ExactText(column.name.hasPrefix("field:") ? String(column.name.dropFirst(6)) : column.name)] = i
@@ -506,21 +511,32 @@ extension OwnDumpText {
         var segment = 0
         var at = 0  // in the segment: in its text, or the file offset of its next row
         if case .moved(let range, _, _)? = segments.first { at = range.lowerBound }
-        /// The new row `b` of `buffer` written over the old row `a`, or after the file's rows.
-        func write(_ hasOld: Bool, _ buffer: UnsafeBufferPointer<UInt8>) -> Bool {
-            if hasOld {
-                return merge(a, with: b, in: buffer, into: &text)
+        // Rows moved in a dump whose values all differ from one another's (and whose only
+        // line feeds end rows) are the new rows as they are: the whole write keeps every
+        // new row that differs from the file's, and todofmt spells each as the shell does.
+        let plain = valuesDiffer && segments.count > 1 && lineFeedsEndRows()
+        /// Moves past the file's next row.
+        func skipOld() -> Bool {
+            if plain, let feed = memchr(bytes.baseAddress! + old, 10, to - old) {
+                old = bytes.baseAddress!.distance(to: feed.assumingMemoryBound(to: UInt8.self)) + 1
+                return true
             }
-            guard b.values.allSatisfy({ DumpStreamedUpdate.isShellSpelling(buffer[$0]) }) else { return false }
-            text += buffer[b.range]
+            guard DumpStreamedUpdate.row(in: bytes, at: old, prefix: prefix.count, into: &a) else { return false }
+            old = a.range.upperBound
             return true
         }
-        while true {
-            let hasOld = old < to
-            if hasOld {
-                guard DumpStreamedUpdate.row(in: bytes, at: old, prefix: prefix.count, into: &a) else { return false }
-                old = a.range.upperBound
+        /// The new row `b` of `buffer` written over the file's next row, or after the file's rows.
+        func write(_ buffer: UnsafeBufferPointer<UInt8>) -> Bool {
+            guard old < to else {
+                guard b.values.allSatisfy({ DumpStreamedUpdate.isShellSpelling(buffer[$0]) }) else { return false }
+                text += buffer[b.range]
+                return true
             }
+            guard DumpStreamedUpdate.row(in: bytes, at: old, prefix: prefix.count, into: &a) else { return false }
+            old = a.range.upperBound
+            return merge(a, with: b, in: buffer, into: &text)
+        }
+        while true {
             // The next new row, from the segment not yet used up.
             var written: Bool? = nil
             while written == nil && segment < segments.count {
@@ -531,16 +547,22 @@ extension OwnDumpText {
                             return false
                         }
                         at = b.range.upperBound
-                        return write(hasOld, buffer)
+                        return write(buffer)
                     }
                 case .moved(let range, let delta, let topDelta) where at < range.upperBound:
-                    guard let next = movedRow(at: at, delta: delta, topDelta: topDelta, into: &moved) else {
+                    guard
+                        let next = movedRow(at: at, delta: delta, topDelta: topDelta, lineFeedsEnd: plain, into: &moved)
+                    else {
                         return false
                     }
                     at = next
-                    written = moved.withUnsafeBufferPointer { buffer in
-                        DumpStreamedUpdate.row(in: buffer, at: 0, prefix: prefix.count, into: &b)
-                            && write(hasOld, buffer)
+                    if plain {
+                        written = old >= to || skipOld()
+                        text += moved
+                    } else {
+                        written = moved.withUnsafeBufferPointer { buffer in
+                            DumpStreamedUpdate.row(in: buffer, at: 0, prefix: prefix.count, into: &b) && write(buffer)
+                        }
                     }
                 default:
                     segment += 1
@@ -551,8 +573,11 @@ extension OwnDumpText {
                 }
             }
             if written == false { return false }
-            // (An old row with no new one goes.)
-            if written == nil && !hasOld { break }
+            if written == nil {
+                // (An old row with no new one goes.)
+                guard old < to else { break }
+                guard skipOld() else { return false }
+            }
             if text.count >= 1 << 20 {
                 text.withUnsafeBufferPointer { sink.write($0) }
                 text.removeAll(keepingCapacity: true)
@@ -560,6 +585,17 @@ extension OwnDumpText {
         }
         text.withUnsafeBufferPointer { sink.write($0) }
         return true
+    }
+
+    /// Whether every line feed among the rows ends one (none is inside a text).
+    private func lineFeedsEndRows() -> Bool {
+        var count = 0
+        var at = rows.lowerBound
+        while at < rows.upperBound, let feed = memchr(bytes.baseAddress! + at, 10, rows.upperBound - at) {
+            count += 1
+            at = bytes.baseAddress!.distance(to: feed.assumingMemoryBound(to: UInt8.self)) + 1
+        }
+        return count == depths.count
     }
 
     /// `DumpStreamedUpdate.merge` of the file's row `a` with the new row `b` (of `new`), for
@@ -587,17 +623,24 @@ extension OwnDumpText {
 
     /// The row at `offset` with its id and parent moved by `delta` and, at the top level,
     /// its position by `topDelta`, into `line`; where the next row starts, or nil.
-    private func movedRow(at offset: Int, delta: Int, topDelta: Int, into line: inout [UInt8]) -> Int? {
+    /// (`lineFeedsEnd`: no text holds a line feed, so the row ends at the next.)
+    private func movedRow(at offset: Int, delta: Int, topDelta: Int, lineFeedsEnd: Bool, into line: inout [UInt8])
+        -> Int?
+    {
         var scanner = Scanner(bytes: bytes, at: offset)
         guard scanner.skip(prefix), case .integer(let id)? = scanner.token(), scanner.skip(byte: UInt8(ascii: ",")),
             let parent = scanner.token(), scanner.skip(byte: UInt8(ascii: ",")),
             case .integer(let position)? = scanner.token()
         else { return nil }
         let rest = scanner.at
-        for _ in 3..<table.columns.count {
-            guard scanner.skip(byte: UInt8(ascii: ",")), scanner.token() != nil else { return nil }
+        if lineFeedsEnd, let feed = memchr(bytes.baseAddress! + rest, 10, rows.upperBound - rest) {
+            scanner.at = bytes.baseAddress!.distance(to: feed.assumingMemoryBound(to: UInt8.self)) + 1
+        } else {
+            for _ in 3..<table.columns.count {
+                guard scanner.skip(byte: UInt8(ascii: ",")), scanner.token() != nil else { return nil }
+            }
+            guard scanner.skip(Self.rowEnd) else { return nil }
         }
-        guard scanner.skip(Self.rowEnd) else { return nil }
         line.removeAll(keepingCapacity: true)
         line += prefix
         Self.append(id + Int64(delta), to: &line)
@@ -793,6 +836,27 @@ extension OwnDumpText {
             holdsDates = fieldColumns.map(table.holdsDates)
         }
 
+        /// Whether a text has a date or JSON reading (outside a date column), which two texts
+        /// could share: merging rows (`DumpStreamedUpdate.differ`) must then look at them.
+        private(set) var readsOtherwise = false
+
+        /// Whether a text might read as a date or a JSON value: `differ` tells it apart from
+        /// another text at once only where it starts with a letter other than those of
+        /// `true`, `false`, `null`, `Infinity`, `NaN`, or a character past ASCII.
+        private static func mayReadOtherwise(_ text: UnsafeBufferPointer<UInt8>) -> Bool {
+            guard let c = text.first else { return false }
+            if c >= 0x80
+                || (c | 0x20 >= UInt8(ascii: "a") && c | 0x20 <= UInt8(ascii: "z") && !"tfniTFNI".utf8.contains(c))
+            {
+                return false
+            }
+            return ISO8601.parse(text, assumeUTC: true) != nil || JSONScanner.wholeValue(of: Array(text)) != nil
+        }
+
+        /// Whether a field column holds both numbers and texts (a text beside a number is a
+        /// pair `DumpStreamedUpdate.differ` cannot tell apart).
+        var mixesKinds: Bool { kinds.contains { $0 & 3 != 0 && $0 & 12 != 0 } }
+
         /// Takes the row's value of `column`; false where todofmt writes it otherwise.
         mutating func take(_ token: Token, column: Int, canonical: Bool, in bytes: UnsafeBufferPointer<UInt8>)
             -> Bool
@@ -802,6 +866,13 @@ extension OwnDumpText {
             case .integer: if !canonical { return false }
             case .text(let range):
                 inner = UnsafeBufferPointer(rebasing: bytes[range.lowerBound + 1..<range.upperBound - 1])
+                // (A date in a date column is spelled one way, checked below.)
+                if !readsOtherwise,
+                    column < ListTable.ownColumns.count || !holdsDates[column - ListTable.ownColumns.count],
+                    Self.mayReadOtherwise(inner)
+                {
+                    readsOtherwise = true
+                }
             case .null: break
             }
             switch (column, token) {
