@@ -80,6 +80,9 @@ final class Database {
     /// The rows the last `INSERT`, `UPDATE` or `DELETE` changed.
     var changes: Int { Int(sqlite3_changes(handle)) }
 
+    /// Whether a transaction is open (a `BEGIN` not yet ended).
+    var isInTransaction: Bool { sqlite3_get_autocommit(handle) == 0 }
+
     /// Runs statements that return no rows.
     func execute(_ sql: String) throws(StoreError) {
         let code = sqlite3_exec(handle, sql, nil, nil, nil)

@@ -64,12 +64,10 @@ struct DumpStreamedUpdate {
             var b = Row()
             var o = start
             var n = 0
-            var first: Int64? = nil
-            var taken: [Token] = []
             // Ids: the run's rows in the file are the ids from the first new row's on, in order
             // (the rows before are the new dump's own, numbered 1 on); new ids past them go
             // after the table's last statement, which must then be the run's.
-            var expected: Int64 = 0
+            var expected: Int64? = nil
             while o < runEnd || n < new.count {
                 let hasOld = o < runEnd
                 if hasOld {
@@ -82,14 +80,10 @@ struct DumpStreamedUpdate {
                         Self.row(in: new, at: n, prefix: prefix.count, into: &b)
                     else { return nil }
                     n = b.range.upperBound
-                    if first == nil {
-                        first = b.id
-                        expected = b.id
-                    }
+                    if expected == nil { expected = b.id }
                 }
-                guard let first, !hasOld || a.id == expected, !hasNew || b.id == expected else { return nil }
-                _ = first
-                expected += 1
+                guard let id = expected, !hasOld || a.id == id, !hasNew || b.id == id else { return nil }
+                expected = id + 1
                 // A row gone: its line goes. Where rows follow the run in the file, they are
                 // the new dump's, numbered on from the new run: two rows would have one id.
                 guard hasNew else {
@@ -102,51 +96,34 @@ struct DumpStreamedUpdate {
                     text += new[b.range]
                     continue
                 }
-                guard Self.merge(a, in: old, with: b, in: new, prefix: prefix, into: &text, scratch: &taken) else {
-                    return nil
-                }
+                guard Self.merge(a, in: old, with: b, in: new, into: &text) else { return nil }
             }
-            guard first != nil else { return nil }
+            guard expected != nil else { return nil }
             return (start, runEnd, text)
         }
     }
 
     /// Writes into `text` the row `a` of the file (in `old`) as the whole write leaves it
     /// when the new dump has the row `b` (in `new`) of the same id there: the file's line
-    /// where its values read the same, else the line written again with the values that
-    /// differ, each as the sqlite3 shell spells it; false where the whole write might write
-    /// it otherwise (`differ`, `isShellSpelling`). `scratch` is room for the values taken.
+    /// where the bytes are the same, else the new one, each of whose values the shell spells
+    /// so; false where the whole write might write it otherwise (two texts of one value to
+    /// `differ`, a value `isShellSpelling` refuses). (A value the whole write keeps is the
+    /// file's where it reads the same; of two different texts `differ` never says so, so the
+    /// values written are the new row's.)
     static func merge(
         _ a: Row, in old: UnsafeBufferPointer<UInt8>, with b: Row, in new: UnsafeBufferPointer<UInt8>,
-        prefix: ArraySlice<UInt8>, into text: inout [UInt8], scratch taken: inout [Token]
+        into text: inout [UInt8]
     ) -> Bool {
         if same(old[a.range], new[b.range]) {
             text += old[a.range]
             return true
         }
         guard a.values.count == b.values.count else { return false }
-        var changed = false
-        taken.removeAll(keepingCapacity: true)
-        for (x, y) in zip(a.values, b.values) {
-            var differs = false
-            if !same(old[x], new[y]) {
-                guard let d = differ(old[x], new[y]) else { return false }
-                differs = d
-            }
-            if differs { changed = true }
-            taken.append(differs ? new[y] : old[x])
+        for (x, y) in zip(a.values, b.values) where !same(old[x], new[y]) {
+            guard differ(old[x], new[y]) == true else { return false }
         }
-        if !changed {
-            text += old[a.range]
-            return true
-        }
-        guard taken.allSatisfy(isShellSpelling) else { return false }
-        text += prefix
-        for (j, value) in taken.enumerated() {
-            if j > 0 { text.append(UInt8(ascii: ",")) }
-            text += value
-        }
-        text += Array(");\n".utf8)
+        guard b.values.allSatisfy({ isShellSpelling(new[$0]) }) else { return false }
+        text += new[b.range]
         return true
     }
 
@@ -297,7 +274,8 @@ struct DumpStreamedUpdate {
         return true
     }
 
-    private static func unquoted(_ token: Token) -> [UInt8] {
+    /// A quoted text's bytes (its quotes off, `''` made `'`).
+    static func unquoted(_ token: Token) -> [UInt8] {
         var bytes: [UInt8] = []
         var i = token.startIndex + 1
         while i < token.endIndex - 1 {

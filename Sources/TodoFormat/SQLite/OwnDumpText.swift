@@ -1,4 +1,3 @@
-internal import CSQLite
 import Foundation
 
 /// todofmt's own table in an SQL dump laid out as todofmt writes one (and as `sqlite3 .dump`
@@ -33,6 +32,8 @@ struct OwnDumpText {
     /// (`FreshCheck.kindNames`, four a column), and the row that has its first.
     private let fieldCounts: [Int]
     private let firstRows: [Int]
+    /// The field columns and their keys (`ListTable.fieldColumns`).
+    private let fields: [(column: ColumnInfo, key: String)]
     /// Each field column's place among the field columns, by its key.
     private let fieldColumn: [ExactText: Int]
     /// In a `fresh` dump: whether no two of its values are a pair `DumpStreamedUpdate.differ`
@@ -44,8 +45,8 @@ struct OwnDumpText {
     /// unless the dump is byte for byte the one todofmt writes for the list it holds (ids 1,
     /// 2, 3… depth first, positions 0, 1, 2… under each parent, each value as todofmt
     /// spells it, the columns those of its keys in the order they first have a value, typed
-    /// by their values): the edits made on its rows alone (`updateItem`, `appendItems`)
-    /// then write what comparing a new dump of the edited list with it writes.
+    /// by their values): the edits made on its rows alone (`updateItems`, `moveItem`) then
+    /// write what comparing a new dump of the edited list with it writes.
     init?(_ bytes: UnsafeBufferPointer<UInt8>, name: String, options: ListOptions, fresh: Bool = false) {
         guard let first = Self.firstRow(in: bytes), memchr(bytes.baseAddress!, 0, bytes.count) == nil,
             let (table, sql) = Self.table(
@@ -117,10 +118,9 @@ struct OwnDumpText {
         self.tops = tops
         (fieldCounts, firstRows) = fresh.map { ($0.counts, $0.firstRow) } ?? ([], [])
         valuesDiffer = fresh.map { !$0.readsOtherwise && !$0.mixesKinds } ?? false
+        fields = table.fieldColumns
         var fieldColumn: [ExactText: Int] = [:]
-        for (i, column) in table.columns.dropFirst(ListTable.ownColumns.count).enumerated() {
-            fieldColumn[ExactText(column.name.hasPrefix("field:") ? String(column.name.dropFirst(6)) : column.name)] = i
-        }
+        for (i, field) in fields.enumerated() { fieldColumn[ExactText(field.key)] = i }
         self.fieldColumn = fieldColumn
     }
 
@@ -134,18 +134,16 @@ struct OwnDumpText {
     /// Hands the rows `range` (places among the rows), the first starting at `offset`, to
     /// `sink` as items.
     private func readRows<S: ItemSink>(_ range: Range<Int>, from offset: Int, into sink: inout S) throws {
-        let fieldColumns = Array(table.columns[ListTable.ownColumns.count...])
-        let fieldKeys = fieldColumns.map { $0.name.hasPrefix("field:") ? String($0.name.dropFirst(6)) : $0.name }
         var scanner = Scanner(bytes: bytes, at: offset)
         var lastSection: (bytes: ArraySlice<UInt8>, text: String)? = nil
-        var fieldTokens = [Token](repeating: .null, count: fieldColumns.count)
+        // One array for every row's values (an array made for each row was a cost per row).
+        var tokens = [Token](repeating: .null, count: ListTable.ownColumns.count)
+        var fieldTokens = [Token](repeating: .null, count: fields.count)
         for depth in depths[range] {
             _ = scanner.skip(prefix)
-            var tokens: [Token] = []
-            tokens.reserveCapacity(ListTable.ownColumns.count)
-            for column in 0..<ListTable.ownColumns.count {
+            for column in tokens.indices {
                 if column > 0 { _ = scanner.skip(byte: UInt8(ascii: ",")) }
-                tokens.append(scanner.token()!)
+                tokens[column] = scanner.token()!
             }
             for f in fieldTokens.indices {
                 _ = scanner.skip(byte: UInt8(ascii: ","))
@@ -162,8 +160,8 @@ struct OwnDumpText {
                 case .integer(let i): value = .integer(i)
                 case .text(let range): value = .text(Self.text(range, in: bytes))
                 }
-                if let field = table.fieldValue(value, column: fieldColumns[f]) {
-                    item.fields.append(Field(fieldKeys[f], field))
+                if let field = table.fieldValue(value, column: fields[f].column) {
+                    item.fields.append(Field(fields[f].key, field))
                 }
             }
             if case .text(let range) = tokens[5] {
@@ -210,7 +208,7 @@ struct OwnDumpText {
             table.columns.prefix(ListTable.ownColumns.count).map(\.name) == ListTable.ownColumns,
             case .text(let sql) = try? db.scalar("SELECT sql FROM sqlite_master"),
             case .integer(0) = try? db.scalar("SELECT count(*) FROM \(Database.quote(table.name))"),
-            sqlite3_get_autocommit(db.handle) == 0
+            db.isInTransaction
         else { return nil }
         var made = OwnTable(keys: [], kinds: [:], name: table.name)
         made.columns += table.columns.dropFirst(ListTable.ownColumns.count).map { ($0.name, $0.declaredType) }
@@ -253,14 +251,7 @@ struct OwnDumpText {
     fileprivate static func text(_ range: Range<Int>, in bytes: UnsafeBufferPointer<UInt8>) -> String {
         let inner = UnsafeBufferPointer(rebasing: bytes[range.lowerBound + 1..<range.upperBound - 1])
         guard inner.contains(UInt8(ascii: "'")) else { return String(decoding: inner, as: UTF8.self) }
-        var unquoted: [UInt8] = []
-        unquoted.reserveCapacity(inner.count)
-        var i = 0
-        while i < inner.count {
-            unquoted.append(inner[i])
-            i += inner[i] == UInt8(ascii: "'") ? 2 : 1
-        }
-        return String(decoding: unquoted, as: UTF8.self)
+        return String(decoding: DumpStreamedUpdate.unquoted(bytes[range]), as: UTF8.self)
     }
 
     /// A value as a row statement writes it.
@@ -359,6 +350,20 @@ extension OwnDumpText {
     /// How many top-level items the list has (in a `fresh` dump).
     var topLevelCount: Int { tops.count }
 
+    /// Where top-level row `k` starts and its place among the rows; for `k` the count, the
+    /// rows' end.
+    private func top(_ k: Int) -> (offset: Int, row: Int) {
+        k < tops.count ? tops[k] : (offset: rows.upperBound, row: depths.count)
+    }
+
+    /// The top-level items `run`, read from their rows.
+    private func items(_ run: Range<Int>) throws -> [TodoItem] {
+        var builder = ListBuilder()
+        try readRows(
+            top(run.lowerBound).row..<top(run.upperBound).row, from: top(run.lowerBound).offset, into: &builder)
+        return builder.finish().items
+    }
+
     /// `ListFormat.updateItems` on the top-level items `run` of a `fresh` dump (`done`,
     /// `rename`, `add`, `rm`, `mv`…): the bytes comparing a new dump of the edited list with
     /// the file writes (`DumpStreamedUpdate.patched`), made from the run's rows and the rows
@@ -370,22 +375,19 @@ extension OwnDumpText {
         -> ItemUpdate
     {
         guard !run.isEmpty, run.upperBound <= tops.count else { return .unsupported }
-        let start = tops[run.lowerBound]
-        let end = run.upperBound < tops.count ? tops[run.upperBound] : (offset: rows.upperBound, row: depths.count)
-        var builder = ListBuilder()
-        try readRows(start.row..<end.row, from: start.offset, into: &builder)
-        let old = builder.finish()
-        guard old.items.count == run.count else { return .unsupported }
-        guard let changed = try change(old.items) else { return .unchanged }
-        let before = old.flattened()
+        let start = top(run.lowerBound)
+        let end = top(run.upperBound)
+        let old = try items(run)
+        guard old.count == run.count else { return .unsupported }
+        guard let changed = try change(old) else { return .unchanged }
+        let before = TodoList(items: old).flattened()
         let after = TodoList(items: changed).flattened()
         guard let fields = fieldTexts(of: after), keepsColumns(before, after, rows: start.row..<end.row),
             let runText = rowsText(after, firstID: start.row + 1, firstPosition: run.lowerBound, fields: fields)
         else { return .unsupported }
         let delta = after.count - before.count
-        let topDelta = changed.count - old.items.count
+        let topDelta = changed.count - old.count
         if delta == 0 && topDelta == 0 && bytes[start.offset..<end.offset].elementsEqual(runText) { return .unchanged }
-        // Where the rows after the run keep their ids and positions, they stay as they are.
         // Where the rows after the run keep their ids and positions, they stay as they are.
         let moves = delta != 0 || topDelta != 0
         return try rewriting(
@@ -402,13 +404,9 @@ extension OwnDumpText {
         from: Int, to: Int, in path: String, place: (TodoItem, TodoItem?, TodoItem?) throws -> TodoItem?
     ) throws -> ItemUpdate {
         guard from != to, from < tops.count, to < tops.count else { return .unsupported }
-        func end(_ k: Int) -> (offset: Int, row: Int) {
-            k + 1 < tops.count ? tops[k + 1] : (offset: rows.upperBound, row: depths.count)
-        }
+        func end(_ k: Int) -> (offset: Int, row: Int) { top(k + 1) }
         func read(_ k: Int) throws -> TodoItem? {
-            var builder = ListBuilder()
-            try readRows(tops[k].row..<end(k).row, from: tops[k].offset, into: &builder)
-            let items = builder.finish().items
+            let items = try items(k..<k + 1)
             return items.count == 1 ? items[0] : nil
         }
         let move = ItemMove(from: from, to: to)
@@ -534,15 +532,15 @@ extension OwnDumpText {
             }
             guard DumpStreamedUpdate.row(in: bytes, at: old, prefix: prefix.count, into: &a) else { return false }
             old = a.range.upperBound
-            return merge(a, with: b, in: buffer, into: &text)
+            return DumpStreamedUpdate.merge(a, in: bytes, with: b, in: buffer, into: &text)
         }
         while true {
             // The next new row, from the segment not yet used up.
             var written: Bool? = nil
             while written == nil && segment < segments.count {
                 switch segments[segment] {
-                case .text(let rows) where at < rows.count:
-                    written = rows.withUnsafeBufferPointer { buffer in
+                case .text(let runRows) where at < runRows.count:
+                    written = runRows.withUnsafeBufferPointer { buffer in
                         guard DumpStreamedUpdate.row(in: buffer, at: at, prefix: prefix.count, into: &b) else {
                             return false
                         }
@@ -596,29 +594,6 @@ extension OwnDumpText {
             at = bytes.baseAddress!.distance(to: feed.assumingMemoryBound(to: UInt8.self)) + 1
         }
         return count == depths.count
-    }
-
-    /// `DumpStreamedUpdate.merge` of the file's row `a` with the new row `b` (of `new`), for
-    /// rows todofmt wrote: every value is spelled as the shell spells it but for a text with
-    /// a line feed, and two values that differ differ in value unless `differ` cannot tell
-    /// (a text beside a number, texts that may be one date or JSON value), so the row is the
-    /// file's where the bytes are the same and else the new row's, or the write gives up.
-    private func merge(
-        _ a: DumpStreamedUpdate.Row, with b: DumpStreamedUpdate.Row, in new: UnsafeBufferPointer<UInt8>,
-        into text: inout [UInt8]
-    ) -> Bool {
-        if DumpStreamedUpdate.same(bytes[a.range], new[b.range]) {
-            text += bytes[a.range]
-            return true
-        }
-        guard a.values.count == b.values.count,
-            memchr(new.baseAddress! + b.range.lowerBound, 10, b.range.count - 1) == nil
-        else { return false }
-        for (x, y) in zip(a.values, b.values) where !DumpStreamedUpdate.same(bytes[x], new[y]) {
-            guard DumpStreamedUpdate.differ(bytes[x], new[y]) != nil else { return false }
-        }
-        text += new[b.range]
-        return true
     }
 
     /// The row at `offset` with its id and parent moved by `delta` and, at the top level,
@@ -827,7 +802,7 @@ extension OwnDumpText {
 
         init(table: ListTable) {
             self.table = table
-            fieldColumns = Array(table.columns.dropFirst(ListTable.ownColumns.count))
+            fieldColumns = table.fieldColumns.map(\.column)
             kinds = Array(repeating: 0, count: fieldColumns.count)
             counts = Array(repeating: 0, count: 4 * fieldColumns.count)
             firstRow = Array(repeating: .max, count: fieldColumns.count)
@@ -840,17 +815,22 @@ extension OwnDumpText {
         /// could share: merging rows (`DumpStreamedUpdate.differ`) must then look at them.
         private(set) var readsOtherwise = false
 
-        /// Whether a text might read as a date or a JSON value: `differ` tells it apart from
-        /// another text at once only where it starts with a letter other than those of
-        /// `true`, `false`, `null`, `Infinity`, `NaN`, or a character past ASCII.
+        /// Whether a text reads as a date or a JSON value. Only one that starts with a digit
+        /// can be a date; only one that starts with a digit, a sign, a bracket, a quote, a
+        /// space or a letter of `true`, `false`, `null`, `Infinity`, `NaN` can be JSON: others
+        /// (most names, and statuses such as `/`) are not parsed.
         private static func mayReadOtherwise(_ text: UnsafeBufferPointer<UInt8>) -> Bool {
             guard let c = text.first else { return false }
-            if c >= 0x80
-                || (c | 0x20 >= UInt8(ascii: "a") && c | 0x20 <= UInt8(ascii: "z") && !"tfniTFNI".utf8.contains(c))
-            {
-                return false
+            switch c {
+            case 0...0x20, UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "["), UInt8(ascii: "{"),
+                UInt8(ascii: "\""), UInt8(ascii: "-"), UInt8(ascii: "+"), UInt8(ascii: "t"), UInt8(ascii: "f"),
+                UInt8(ascii: "n"), UInt8(ascii: "i"), UInt8(ascii: "T"), UInt8(ascii: "F"), UInt8(ascii: "N"),
+                UInt8(ascii: "I"):
+                break
+            default: return false
             }
-            return ISO8601.parse(text, assumeUTC: true) != nil || JSONScanner.wholeValue(of: Array(text)) != nil
+            return (48...57).contains(c) && ISO8601.parse(text, assumeUTC: true) != nil
+                || JSONScanner.wholeValue(of: text) != nil
         }
 
         /// Whether a field column holds both numbers and texts (a text beside a number is a
@@ -937,7 +917,7 @@ extension OwnDumpText {
             guard !firstRow.contains(.max), zip(firstRow, firstRow.dropFirst()).allSatisfy({ $0 <= $1 }),
                 !kinds.contains(where: { $0.count > 1 && !$0.isDisjoint(with: ["BOOLEAN", "DATETIME", "JSON"]) })
             else { return false }
-            let keys = fieldColumns.map { $0.name.hasPrefix("field:") ? String($0.name.dropFirst(6)) : $0.name }
+            let keys = table.fieldColumns.map(\.key)
             var byKey: [ExactText: Set<String>] = [:]
             for (key, kinds) in zip(keys, kinds) { byKey[ExactText(key)] = kinds }
             guard byKey.count == keys.count else { return false }

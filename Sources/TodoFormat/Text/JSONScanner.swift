@@ -237,10 +237,12 @@ struct JSONScanner {
     /// The one JSON value `bytes` hold (white space around it aside); nil when they hold
     /// none, or more.
     static func wholeValue(of bytes: [UInt8]) -> FieldValue? {
-        bytes.withUnsafeBufferPointer { buffer in
-            var scanner = JSONScanner(bytes: buffer, path: "")
-            guard let value = try? scanner.value(), (try? scanner.expectEnd()) != nil else { return nil }
-            return value
-        }
+        bytes.withUnsafeBufferPointer { wholeValue(of: $0) }
+    }
+
+    static func wholeValue(of buffer: UnsafeBufferPointer<UInt8>) -> FieldValue? {
+        var scanner = JSONScanner(bytes: buffer, path: "")
+        guard let value = try? scanner.value(), (try? scanner.expectEnd()) != nil else { return nil }
+        return value
     }
 }
