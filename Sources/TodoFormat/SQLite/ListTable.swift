@@ -723,15 +723,16 @@ struct OwnRowNesting {
             if depth < siblings.count {
                 if siblings[depth] >= position { return nil }
                 siblings[depth] = position
-                siblings.removeLast(siblings.count - depth - 1)
+                // (One at a time: `removeLast(_:)` is a generic call that costs more, per row.)
+                while siblings.count > depth + 1 { siblings.removeLast() }
             } else {
                 siblings.append(position)
             }
             if depth >= Limits.itemLevels { return nil }
         } else {
-            path.removeAll(keepingCapacity: true)
-            siblings.removeAll(keepingCapacity: true)
-            siblings.append(position)
+            while !path.isEmpty { path.removeLast() }
+            while siblings.count > 1 { siblings.removeLast() }
+            if siblings.isEmpty { siblings.append(position) } else { siblings[0] = position }
         }
         let depth = Int32(path.count)
         path.append(id)

@@ -504,7 +504,7 @@ extension OwnDumpText {
         var text: [UInt8] = []
         var a = DumpStreamedUpdate.Row()
         var b = DumpStreamedUpdate.Row()
-        var moved: [UInt8] = []
+        var moved = ByteSink()
         var old = from
         var segment = 0
         var at = 0  // in the segment: in its text, or the file offset of its next row
@@ -548,17 +548,22 @@ extension OwnDumpText {
                         return write(buffer)
                     }
                 case .moved(let range, let delta, let topDelta) where at < range.upperBound:
-                    guard
-                        let next = movedRow(at: at, delta: delta, topDelta: topDelta, lineFeedsEnd: plain, into: &moved)
-                    else {
-                        return false
-                    }
-                    at = next
                     if plain {
+                        // (Straight into the sink, after what came before.)
+                        if !text.isEmpty {
+                            text.withUnsafeBufferPointer { sink.write($0) }
+                            text.removeAll(keepingCapacity: true)
+                        }
+                        guard let next = movedRow(at: at, delta: delta, topDelta: topDelta, plain: true, into: &sink)
+                        else { return false }
+                        at = next
                         written = old >= to || skipOld()
-                        text += moved
                     } else {
-                        written = moved.withUnsafeBufferPointer { buffer in
+                        moved.truncate(to: 0)
+                        guard let next = movedRow(at: at, delta: delta, topDelta: topDelta, plain: false, into: &moved)
+                        else { return false }
+                        at = next
+                        written = moved.withBytes { buffer in
                             DumpStreamedUpdate.row(in: buffer, at: 0, prefix: prefix.count, into: &b) && write(buffer)
                         }
                     }
@@ -597,18 +602,16 @@ extension OwnDumpText {
     }
 
     /// The row at `offset` with its id and parent moved by `delta` and, at the top level,
-    /// its position by `topDelta`, into `line`; where the next row starts, or nil.
-    /// (`lineFeedsEnd`: no text holds a line feed, so the row ends at the next.)
-    private func movedRow(at offset: Int, delta: Int, topDelta: Int, lineFeedsEnd: Bool, into line: inout [UInt8])
-        -> Int?
-    {
+    /// its position by `topDelta`, into `sink`; where the next row starts, or nil.
+    /// (`plain`: no text holds a line feed, so the row ends at the next.)
+    private func movedRow(at offset: Int, delta: Int, topDelta: Int, plain: Bool, into sink: inout ByteSink) -> Int? {
         var scanner = Scanner(bytes: bytes, at: offset)
         guard scanner.skip(prefix), case .integer(let id)? = scanner.token(), scanner.skip(byte: UInt8(ascii: ",")),
             let parent = scanner.token(), scanner.skip(byte: UInt8(ascii: ",")),
             case .integer(let position)? = scanner.token()
         else { return nil }
         let rest = scanner.at
-        if lineFeedsEnd, let feed = memchr(bytes.baseAddress! + rest, 10, rows.upperBound - rest) {
+        if plain, let feed = memchr(bytes.baseAddress! + rest, 10, rows.upperBound - rest) {
             scanner.at = bytes.baseAddress!.distance(to: feed.assumingMemoryBound(to: UInt8.self)) + 1
         } else {
             for _ in 3..<table.columns.count {
@@ -616,36 +619,27 @@ extension OwnDumpText {
             }
             guard scanner.skip(Self.rowEnd) else { return nil }
         }
-        line.removeAll(keepingCapacity: true)
-        line += prefix
-        Self.append(id + Int64(delta), to: &line)
-        line.append(UInt8(ascii: ","))
-        if case .integer(let p) = parent {
-            Self.append(p + Int64(delta), to: &line)
-            line.append(UInt8(ascii: ","))
-            Self.append(position, to: &line)
-        } else {
-            line += [UInt8(ascii: "N"), UInt8(ascii: "U"), UInt8(ascii: "L"), UInt8(ascii: "L"), UInt8(ascii: ",")]
-            Self.append(position + Int64(topDelta), to: &line)
+        let tail = UnsafeBufferPointer(rebasing: bytes[rest..<scanner.at])
+        // The prefix, three numbers of 20 bytes at most and their commas, and the rest.
+        prefix.withUnsafeBufferPointer { prefix in
+            sink.write(upTo: prefix.count + 3 * 21 + tail.count) { start in
+                var pen = BytePen(at: start)
+                pen.put(prefix)
+                pen.decimal(Int(id) + delta)
+                pen.put(byte: UInt8(ascii: ","))
+                if case .integer(let p) = parent {
+                    pen.decimal(Int(p) + delta)
+                    pen.put(byte: UInt8(ascii: ","))
+                    pen.decimal(Int(position))
+                } else {
+                    pen.put("NULL,")
+                    pen.decimal(Int(position) + topDelta)
+                }
+                pen.put(tail)
+                return start.distance(to: pen.at)
+            }
         }
-        line += UnsafeBufferPointer(rebasing: bytes[rest..<scanner.at])
         return scanner.at
-    }
-
-    /// Appends `value`'s decimal digits (a row's numbers, without a string made of each).
-    private static func append(_ value: Int64, to line: inout [UInt8]) {
-        if value < 0 { line.append(UInt8(ascii: "-")) }
-        var magnitude = value.magnitude
-        var digits: (UInt64, UInt64, UInt64) = (0, 0, 0)
-        withUnsafeMutableBytes(of: &digits) { buffer in
-            var i = 24
-            repeat {
-                i -= 1
-                buffer[i] = UInt8(ascii: "0") + UInt8(magnitude % 10)
-                magnitude /= 10
-            } while magnitude > 0
-            line += buffer[i...]
-        }
     }
 
     /// For each row of `entries`, each field column's value as todofmt writes it (the item's
@@ -865,9 +859,13 @@ extension OwnDumpText {
                 checked = value
             case (5, .text(let range)):
                 // One custom status, of an open item (others are written in `checked`).
-                let text = OwnDumpText.text(range, in: bytes)
-                guard checked == 0, case .custom(let s) = ItemBuilder.status(from: text), String(s) == text else {
-                    return false
+                guard checked == 0 else { return false }
+                if range.count == 3, bytes[range.lowerBound + 1] < 0x80 {
+                    // (One ASCII character, as most are, without a string made of it.)
+                    guard TodoStatus.isCustomMarker(Unicode.Scalar(bytes[range.lowerBound + 1])) else { return false }
+                } else {
+                    let text = OwnDumpText.text(range, in: bytes)
+                    guard case .custom(let s) = ItemBuilder.status(from: text), String(s) == text else { return false }
                 }
             case (6, let token):
                 if case .text = token { hasSection = true } else { hasSection = false }
@@ -899,7 +897,7 @@ extension OwnDumpText {
         /// its parent, or a nested row has a section.
         mutating func endRow(depth: Int32) -> Bool {
             let depth = Int(depth)
-            if positions.count > depth + 1 { positions.removeLast(positions.count - depth - 1) }
+            while positions.count > depth + 1 { positions.removeLast() }
             if positions.count == depth { positions.append(0) }
             guard positions[depth] == position, depth == 0 || !hasSection else { return false }
             positions[depth] += 1

@@ -177,6 +177,33 @@ struct JSONScanner {
         return true
     }
 
+    /// Whether what follows may start a value: false where its first bytes start none (a
+    /// name, a status such as `-`), which most texts asked about by `wholeValue` are, and
+    /// whose parse would fail only after making an error message (most of its cost).
+    mutating func mayStartValue() -> Bool {
+        func startsWith(_ word: StaticString) -> Bool {
+            let n = word.utf8CodeUnitCount
+            return bytes.count - position >= n && memcmp(bytes.baseAddress! + position, word.utf8Start, n) == 0
+        }
+        switch peek() {
+        case UInt8(ascii: "\""), UInt8(ascii: "{"), UInt8(ascii: "["), UInt8(ascii: "0")...UInt8(ascii: "9"):
+            return true
+        case UInt8(ascii: "t"): return startsWith("true")
+        case UInt8(ascii: "f"): return startsWith("false")
+        case UInt8(ascii: "n"): return startsWith("null")
+        case UInt8(ascii: "-"):
+            // (`number` takes these bytes; `-` alone is no number.)
+            guard position + 1 < bytes.count else { return false }
+            switch bytes[position + 1] {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "+"), UInt8(ascii: "-"), UInt8(ascii: "."),
+                UInt8(ascii: "e"), UInt8(ascii: "E"):
+                return true
+            default: return false
+            }
+        default: return false
+        }
+    }
+
     /// Any value; dates and data have no JSON form and come back as strings.
     mutating func value(depth: Int = 0) throws(ParseError) -> FieldValue {
         guard depth < Limits.valueLevels else {
@@ -242,6 +269,7 @@ struct JSONScanner {
 
     static func wholeValue(of buffer: UnsafeBufferPointer<UInt8>) -> FieldValue? {
         var scanner = JSONScanner(bytes: buffer, path: "")
+        guard scanner.mayStartValue() else { return nil }
         guard let value = try? scanner.value(), (try? scanner.expectEnd()) != nil else { return nil }
         return value
     }
