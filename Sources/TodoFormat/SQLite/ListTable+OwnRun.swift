@@ -160,15 +160,16 @@ extension ListTable {
         // range is no place.)
         var sql = "SELECT count(*), count(position) = count(*) AND typeof(max(position)) IN ('integer', 'real')"
         var arguments: [SQLValue] = []
+        // (`FILTER` rather than `sum(position < ?)` and `iif(…)`: a condition a row is
+        // skipped by costs less than a value made of it, a fifth of the pass at a million.)
         for range in ranges {
-            sql += ", sum(position < ?)"
+            sql += ", count(*) FILTER (WHERE position < ?)"
             arguments.append(.integer(Int64(range.lowerBound)))
         }
         if !ranges.isEmpty {
             sql +=
-                ", group_concat(iif("
-                + ranges.map { _ in "position BETWEEN ? AND ?" }.joined(separator: " OR ")
-                + ", rowid || ' ' || position, NULL))"
+                ", group_concat(rowid || ' ' || position) FILTER (WHERE "
+                + ranges.map { _ in "position BETWEEN ? AND ?" }.joined(separator: " OR ") + ")"
             for range in ranges {
                 arguments += [.integer(Int64(range.lowerBound)), .integer(Int64(range.upperBound - 1))]
             }
@@ -187,8 +188,7 @@ extension ListTable {
         }
         for (i, range) in ranges.enumerated() {
             // Exactly the range's first place rows before it, then one row at each place.
-            let before = row[2 + i] == .null ? .integer(0) : row[2 + i]
-            guard range.lowerBound > count || before == .integer(Int64(range.lowerBound)) else { return nil }
+            guard range.lowerBound > count || row[2 + i] == .integer(Int64(range.lowerBound)) else { return nil }
             for place in range where place < count && rowids[place] == nil { return nil }
         }
         return (Int(count), rowids)
@@ -232,9 +232,8 @@ extension ListTable {
         }
         let condition = delta == 0 ? odd.joined(separator: " OR ") : ([moved] + odd).joined(separator: " OR ")
         // (The rows counted have a parent; those moved have none.)
-        try db.prepare(
-            "UPDATE \(table) SET position = position + iif(parent IS NULL, ?4, 0) WHERE \(condition)"
-        ).run(arguments)
+        let change = odd.isEmpty ? "?4" : "iif(parent IS NULL, ?4, 0)"
+        try db.prepare("UPDATE \(table) SET position = position + \(change) WHERE \(condition)").run(arguments)
         let expected = delta == 0 ? 0 : end - start - (skipping.map { (start..<end).contains($0) ? 1 : 0 } ?? 0)
         return db.changes == expected
     }
