@@ -29,10 +29,16 @@ struct XMLPropertyListReader {
         var isClosing: Bool
         var isEmpty: Bool
         var offset: Int
-        func `is`(_ word: String) -> Bool {
+        /// Whether the tag's name is `word` (compared in place: the generic `elementsEqual`
+        /// was a tenth of reading an item, and a `String`'s bytes cost more to reach).
+        func `is`(_ word: StaticString) -> Bool {
+            guard name.count == word.utf8CodeUnitCount else { return false }
+            guard let at = name.baseAddress else { return true }
+            return memcmp(at, word.utf8Start, name.count) == 0
+        }
+        func isNamed(_ word: String) -> Bool {
             guard name.count == word.utf8.count else { return false }
             guard let at = name.baseAddress else { return true }
-            // Compared in place: the generic `elementsEqual` was a tenth of reading an item.
             return word.utf8.withContiguousStorageIfAvailable { memcmp(at, $0.baseAddress!, name.count) == 0 }
                 ?? name.elementsEqual(word.utf8)
         }
@@ -91,19 +97,47 @@ struct XMLPropertyListReader {
         }
     }
 
+    @inline(__always)
     private mutating func tag() throws(ParseError) -> Tag {
         let start = position
-        position += 1
-        let isClosing = position < bytes.count && bytes[position] == UInt8(ascii: "/")
-        if isClosing { position += 1 }
-        let nameStart = position
-        while position < bytes.count {
-            let c = bytes[position]
+        let count = bytes.count
+        let p = bytes.baseAddress!
+        var i = start + 1
+        let isClosing = i < count && p[i] == UInt8(ascii: "/")
+        if isClosing { i += 1 }
+        let nameStart = i
+        // A name's letters are past `>`, the last byte that can end it: eight bytes at a
+        // time, the first byte below `?` is found (`x - 0x3F…` borrows into the high bit of
+        // each byte below it, the lowest of them exactly), then looked at.
+        while i < count {
+            if i + 8 <= count {
+                let x = UInt64(littleEndian: UnsafeRawPointer(p + i).loadUnaligned(as: UInt64.self))
+                let below = (x &- 0x3F3F_3F3F_3F3F_3F3F) & ~x & 0x8080_8080_8080_8080
+                if below == 0 {
+                    i += 8
+                    continue
+                }
+                i += below.trailingZeroBitCount >> 3
+            } else if p[i] > UInt8(ascii: ">") {
+                i += 1
+                continue
+            }
+            let c = p[i]
             if c == UInt8(ascii: ">") || c == UInt8(ascii: "/") || c == 32 || c == 9 || c == 10 || c == 13 { break }
-            position += 1
+            i += 1
         }
-        let name = UnsafeBufferPointer(rebasing: bytes[nameStart..<position])
+        position = i
+        let name = UnsafeBufferPointer(start: p + nameStart, count: i - nameStart)
         guard !name.isEmpty else { throw error("malformed tag", at: start) }
+        // Most tags end with their name: `<key>`, `</key>`, `<true/>`.
+        if i < count && p[i] == UInt8(ascii: ">") {
+            position = i + 1
+            return Tag(name: name, isClosing: isClosing, isEmpty: false, offset: start)
+        }
+        if i + 1 < count && p[i] == UInt8(ascii: "/") && p[i + 1] == UInt8(ascii: ">") {
+            position = i + 2
+            return Tag(name: name, isClosing: isClosing, isEmpty: !isClosing, offset: start)
+        }
         // Attributes (plist's version) are skipped; quoted values may hold '>'.
         var quote: UInt8 = 0
         while position < bytes.count {
@@ -147,7 +181,7 @@ struct XMLPropertyListReader {
                     continue
                 }
                 let close = try tag()
-                guard close.isClosing && close.is(name) else {
+                guard close.isClosing && close.isNamed(name) else {
                     throw error(
                         "expected </\(name)>, found <\(close.isClosing ? "/" : "")\(close.text)>", at: close.offset)
                 }
@@ -310,7 +344,9 @@ struct XMLPropertyListReader {
         case "true", "false":
             if !tag.isEmpty {
                 let close = try nextTag()
-                guard close.isClosing && close.is(name) else { throw error("expected </\(name)>", at: close.offset) }
+                guard close.isClosing && close.isNamed(name) else {
+                    throw error("expected </\(name)>", at: close.offset)
+                }
             }
             return .bool(name == "true")
         case "string":
