@@ -29,18 +29,14 @@ struct XMLPropertyListReader {
         var isClosing: Bool
         var isEmpty: Bool
         var offset: Int
-        /// Whether the tag's name is `word` (compared in place: the generic `elementsEqual`
-        /// was a tenth of reading an item, and a `String`'s bytes cost more to reach).
+        /// Whether the tag's name is `word` (compared in place, as `hasName`: the generic
+        /// `elementsEqual` was a tenth of reading an item).
         func `is`(_ word: StaticString) -> Bool {
-            guard name.count == word.utf8CodeUnitCount else { return false }
-            guard let at = name.baseAddress else { return true }
-            return memcmp(at, word.utf8Start, name.count) == 0
+            hasName(UnsafeBufferPointer(start: word.utf8Start, count: word.utf8CodeUnitCount))
         }
         func isNamed(_ word: String) -> Bool {
-            guard name.count == word.utf8.count else { return false }
-            guard let at = name.baseAddress else { return true }
-            return word.utf8.withContiguousStorageIfAvailable { memcmp(at, $0.baseAddress!, name.count) == 0 }
-                ?? name.elementsEqual(word.utf8)
+            var word = word
+            return word.withUTF8 { hasName($0) }
         }
         var text: String { String(decoding: name, as: UTF8.self) }
         /// Whether the tag's name is `other` (compared in place).
@@ -107,12 +103,11 @@ struct XMLPropertyListReader {
         if isClosing { i += 1 }
         let nameStart = i
         // A name's letters are past `>`, the last byte that can end it: eight bytes at a
-        // time, the first byte below `?` is found (`x - 0x3F…` borrows into the high bit of
-        // each byte below it, the lowest of them exactly), then looked at.
+        // time, the first byte below `?` is found, then looked at.
         while i < count {
             if i + 8 <= count {
-                let x = UInt64(littleEndian: UnsafeRawPointer(p + i).loadUnaligned(as: UInt64.self))
-                let below = (x &- 0x3F3F_3F3F_3F3F_3F3F) & ~x & 0x8080_8080_8080_8080
+                let below = ByteScan.hasBelow(
+                    UInt64(littleEndian: UnsafeRawPointer(p + i).loadUnaligned(as: UInt64.self)), 0x3F)
                 if below == 0 {
                     i += 8
                     continue

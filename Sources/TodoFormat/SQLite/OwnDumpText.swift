@@ -513,6 +513,11 @@ extension OwnDumpText {
         // line feeds end rows) are the new rows as they are: the whole write keeps every
         // new row that differs from the file's, and todofmt spells each as the shell does.
         let plain = valuesDiffer && segments.count > 1 && lineFeedsEndRows()
+        /// Hands the rows gathered in `text` to the sink.
+        func flush() {
+            text.withUnsafeBufferPointer { sink.write($0) }
+            text.removeAll(keepingCapacity: true)
+        }
         /// Moves past the file's next row.
         func skipOld() -> Bool {
             if plain, let feed = memchr(bytes.baseAddress! + old, 10, to - old) {
@@ -550,10 +555,7 @@ extension OwnDumpText {
                 case .moved(let range, let delta, let topDelta) where at < range.upperBound:
                     if plain {
                         // (Straight into the sink, after what came before.)
-                        if !text.isEmpty {
-                            text.withUnsafeBufferPointer { sink.write($0) }
-                            text.removeAll(keepingCapacity: true)
-                        }
+                        if !text.isEmpty { flush() }
                         guard let next = movedRow(at: at, delta: delta, topDelta: topDelta, plain: true, into: &sink)
                         else { return false }
                         at = next
@@ -581,12 +583,9 @@ extension OwnDumpText {
                 guard old < to else { break }
                 guard skipOld() else { return false }
             }
-            if text.count >= 1 << 20 {
-                text.withUnsafeBufferPointer { sink.write($0) }
-                text.removeAll(keepingCapacity: true)
-            }
+            if text.count >= 1 << 20 { flush() }
         }
-        text.withUnsafeBufferPointer { sink.write($0) }
+        flush()
         return true
     }
 
@@ -810,19 +809,10 @@ extension OwnDumpText {
         private(set) var readsOtherwise = false
 
         /// Whether a text reads as a date or a JSON value. Only one that starts with a digit
-        /// can be a date; only one that starts with a digit, a sign, a bracket, a quote, a
-        /// space or a letter of `true`, `false`, `null`, `Infinity`, `NaN` can be JSON: others
-        /// (most names, and statuses such as `/`) are not parsed.
+        /// can be a date, and only one whose first byte `JSONScanner.mayStart(with:)` allows
+        /// can be JSON: others (most names, and statuses such as `/`) are not parsed.
         private static func mayReadOtherwise(_ text: UnsafeBufferPointer<UInt8>) -> Bool {
-            guard let c = text.first else { return false }
-            switch c {
-            case 0...0x20, UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "["), UInt8(ascii: "{"),
-                UInt8(ascii: "\""), UInt8(ascii: "-"), UInt8(ascii: "+"), UInt8(ascii: "t"), UInt8(ascii: "f"),
-                UInt8(ascii: "n"), UInt8(ascii: "i"), UInt8(ascii: "T"), UInt8(ascii: "F"), UInt8(ascii: "N"),
-                UInt8(ascii: "I"):
-                break
-            default: return false
-            }
+            guard let c = text.first, JSONScanner.mayStart(with: c) else { return false }
             return (48...57).contains(c) && ISO8601.parse(text, assumeUTC: true) != nil
                 || JSONScanner.wholeValue(of: text) != nil
         }

@@ -177,24 +177,37 @@ struct JSONScanner {
         return true
     }
 
-    /// Whether what follows may start a value: false where its first bytes start none (a
-    /// name, a status such as `-`), which most texts asked about by `wholeValue` are, and
-    /// whose parse would fail only after making an error message (most of its cost).
-    mutating func mayStartValue() -> Bool {
-        func startsWith(_ word: StaticString) -> Bool {
-            let n = word.utf8CodeUnitCount
-            return bytes.count - position >= n && memcmp(bytes.baseAddress! + position, word.utf8Start, n) == 0
+    /// Whether a text that holds a JSON value may start with `byte`: the value's first byte,
+    /// white space, or a byte order mark's. (Inline: a dump's check asks it of every text.)
+    @inline(__always)
+    static func mayStart(with byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "\""), UInt8(ascii: "{"), UInt8(ascii: "["), UInt8(ascii: "0")...UInt8(ascii: "9"),
+            UInt8(ascii: "t"), UInt8(ascii: "f"), UInt8(ascii: "n"), UInt8(ascii: "-"), 0x20, 0x09, 0x0A, 0x0D, 0xEF:
+            true
+        default: false
         }
-        switch peek() {
+    }
+
+    /// Whether `text` may hold a JSON value: false where its first bytes start none (a
+    /// name, a status such as `-`), which most texts asked about by `wholeValue` are, and
+    /// whose parse would fail only after making an error message (most of its cost). Looked
+    /// at without a scanner: a dump's check asks it of every text.
+    static func mayHoldValue(_ text: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard let first = text.first, mayStart(with: first) else { return false }
+        var i = ByteOrderMark.length(in: text)
+        while i < text.count, case let c = text[i], c == 32 || c == 10 || c == 13 || c == 9 { i += 1 }
+        guard i < text.count else { return false }
+        switch text[i] {
         case UInt8(ascii: "\""), UInt8(ascii: "{"), UInt8(ascii: "["), UInt8(ascii: "0")...UInt8(ascii: "9"):
             return true
-        case UInt8(ascii: "t"): return startsWith("true")
-        case UInt8(ascii: "f"): return startsWith("false")
-        case UInt8(ascii: "n"): return startsWith("null")
+        case UInt8(ascii: "t"): return ByteScan.has("true", at: i, in: text)
+        case UInt8(ascii: "f"): return ByteScan.has("false", at: i, in: text)
+        case UInt8(ascii: "n"): return ByteScan.has("null", at: i, in: text)
         case UInt8(ascii: "-"):
             // (`number` takes these bytes; `-` alone is no number.)
-            guard position + 1 < bytes.count else { return false }
-            switch bytes[position + 1] {
+            guard i + 1 < text.count else { return false }
+            switch text[i + 1] {
             case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "+"), UInt8(ascii: "-"), UInt8(ascii: "."),
                 UInt8(ascii: "e"), UInt8(ascii: "E"):
                 return true
@@ -268,8 +281,8 @@ struct JSONScanner {
     }
 
     static func wholeValue(of buffer: UnsafeBufferPointer<UInt8>) -> FieldValue? {
+        guard mayHoldValue(buffer) else { return nil }
         var scanner = JSONScanner(bytes: buffer, path: "")
-        guard scanner.mayStartValue() else { return nil }
         guard let value = try? scanner.value(), (try? scanner.expectEnd()) != nil else { return nil }
         return value
     }
