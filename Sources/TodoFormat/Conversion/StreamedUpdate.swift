@@ -221,8 +221,10 @@ struct ComparedWriter: ListWriter {
         self.keepsItems = keepsItems
     }
 
-    /// Gives up once the output has differed before the file's first item.
+    /// Gives up once the output has differed before the file's first item, or from too
+    /// many of the file's bytes (`ByteComparison.tooDifferent`).
     private mutating func check() throws {
+        if comparison.tooDifferent { throw GivenUp() }
         guard !checked, comparison.differs else { return }
         checked = true
         if !keepsItems(comparison.matched) { throw GivenUp() }
@@ -254,24 +256,6 @@ struct ComparedWriter: ListWriter {
 
     mutating func finish() throws -> Written { try base.finish() }
 
-    /// The file `old` left as it is, where `writer` (a new file's writer of `format` into the
-    /// sink it is given) writes the list that `read` reads as the file's very bytes, compared
-    /// as they stream: the file holds the list as todofmt writes it, so an update changes
-    /// nothing. Nil at the first difference (`read` stops there) and where the list holds a
-    /// value the format cannot hold (the file then holds something else); the caller writes
-    /// the list its own way.
-    static func unchanged(
-        _ old: UnsafeBufferPointer<UInt8>, format: DocumentFormat, writer: (ByteSink) throws -> any ListWriter,
-        read: (inout any ListWriter) throws -> Void
-    ) throws -> PendingWrite? {
-        guard
-            let (written, comparison, _) = try compare(
-                old, format: format, writer: writer, noting: nil, keepsItems: { _ in false }, read: read),
-            comparison.isSame
-        else { return nil }
-        return .unchanged(written.warnings)
-    }
-
     /// The write of a streamed update's run into the file at `path` (`PendingWrite.file`);
     /// nil where the run's items share an identity. They are read back from the output,
     /// where a key given twice in an item reads as its last value, not as the list holds it:
@@ -288,17 +272,18 @@ struct ComparedWriter: ListWriter {
 
     /// The list `read` reads through `writer` (a new file's writer of `format` into the sink
     /// it is given), its bytes compared with the file's `old` as they stream: what the writer
-    /// wrote, the comparison, and what the fields hold (noted where `schema` is given, by
-    /// its roles). Nil where the writer gave up (see `init`), and where the
+    /// wrote, the comparison (`keepingRest` as `ByteComparison` takes it), and what the
+    /// fields hold (noted where `schema` is given, by its roles). Nil where the writer gave
+    /// up (see `init`, and a comparison `tooDifferent`), and where the
     /// list holds a value the format cannot hold: the writer warns of it where an item is
     /// written, and a write of the items that changed would not (such values are rare;
     /// repeated field keys are warned of for the whole list either way).
     static func compare(
         _ old: UnsafeBufferPointer<UInt8>, format: DocumentFormat, writer: (ByteSink) throws -> any ListWriter,
-        noting schema: ItemSchema?, keepsItems: @escaping (Int) -> Bool,
+        noting schema: ItemSchema?, keepingRest: Bool = true, keepsItems: @escaping (Int) -> Bool,
         read: (inout any ListWriter) throws -> Void
     ) throws -> (written: Written, comparison: ByteComparison, noted: Noted)? {
-        let comparison = ByteComparison(old)
+        let comparison = ByteComparison(old, keepingRest: keepingRest)
         let notes = schema.map(Notes.init)
         var compared: any ListWriter = ComparedWriter(
             base: DepthLimitedWriter.guarding(try writer(ByteSink(comparingWith: comparison)), format: format),

@@ -5,40 +5,98 @@ import Foundation
 /// wrote after the first difference. A write into an existing file that is mostly what the
 /// writer would write anyway learns this way where the change is, without building the
 /// list or keeping the bytes that agree.
+///
+/// A comparison made `keepingRest: false` keeps instead only the bytes that differ from
+/// the old ones at the same offsets (`differences`): for a file whose every byte stays in
+/// place when the list changes a little (a binary property list whose item now refers to
+/// another object already in it).
 final class ByteComparison {
+    /// Bytes of the output that differ from the old bytes at the same offsets.
+    struct Difference: Equatable {
+        let offset: Int
+        let bytes: [UInt8]
+    }
+
     /// The existing file's bytes.
     let old: UnsafeBufferPointer<UInt8>
     /// How many bytes at the start of the output are the old bytes' start.
     private(set) var matched = 0
-    /// The output after `matched`: empty until the first difference.
+    /// The output after `matched`: empty until the first difference, and in a comparison
+    /// that does not keep it.
     private(set) var rest: [UInt8] = []
     /// Whether the output has differed from the old bytes (or run past them).
     private(set) var differs = false
+    private let keepsRest: Bool
+    /// Where the output differs from the old bytes at the same offsets, in order (a
+    /// comparison that keeps no rest).
+    private(set) var differences: [Difference] = []
+    /// Whether more than `maxDifferentBytes` bytes differ, or the output ran past the old
+    /// bytes' end (a comparison that keeps no rest): `differences` is then empty.
+    private(set) var tooDifferent = false
+    /// How many bytes of the output a comparison that keeps no rest has taken.
+    private var taken = 0
+    private var differentBytes = 0
+    /// At most this many differing bytes are kept.
+    static let maxDifferentBytes = 4096
 
-    init(_ old: UnsafeBufferPointer<UInt8>) {
+    /// A comparison with `old` that keeps the output after the first difference
+    /// (`keepingRest`), or only where it differs from the old bytes at the same offsets.
+    init(_ old: UnsafeBufferPointer<UInt8>, keepingRest: Bool = true) {
         self.old = old
+        self.keepsRest = keepingRest
     }
 
     /// Takes the next bytes of the output.
     func take(_ bytes: UnsafeBufferPointer<UInt8>) {
         guard !differs else {
-            rest.append(contentsOf: bytes)
+            if keepsRest { rest.append(contentsOf: bytes) } else { note(bytes) }
             return
         }
         let same = Self.commonPrefix(bytes, UnsafeBufferPointer(rebasing: old[matched...]))
         matched += same
         guard same < bytes.count else { return }
         differs = true
+        guard keepsRest else {
+            taken = matched
+            return note(UnsafeBufferPointer(rebasing: bytes[same...]))
+        }
         // The rest is about as long as what is left of the old bytes: room for it at once.
         rest.reserveCapacity(old.count - matched + (bytes.count - same) + 4096)
         rest.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[same...]))
+    }
+
+    /// Compares output bytes, the next after `taken`, with the old bytes at the same offsets,
+    /// and notes where they differ.
+    private func note(_ bytes: UnsafeBufferPointer<UInt8>) {
+        let at = taken
+        taken += bytes.count
+        guard !tooDifferent else { return }
+        guard taken <= old.count else { return giveUp() }
+        let old = UnsafeBufferPointer(rebasing: self.old[at..<taken])
+        var i = 0
+        while true {
+            i += Self.commonPrefix(
+                UnsafeBufferPointer(rebasing: bytes[i...]), UnsafeBufferPointer(rebasing: old[i...]))
+            guard i < bytes.count else { return }
+            var j = i + 1
+            while j < bytes.count && bytes[j] != old[j] { j += 1 }
+            differentBytes += j - i
+            guard differentBytes <= Self.maxDifferentBytes else { return giveUp() }
+            differences.append(Difference(offset: at + i, bytes: Array(bytes[i..<j])))
+            i = j
+        }
+    }
+
+    private func giveUp() {
+        tooDifferent = true
+        differences = []
     }
 
     /// Whether the output is the old bytes exactly.
     var isSame: Bool { !differs && matched == old.count }
 
     /// How many bytes the output has.
-    var outputCount: Int { matched + rest.count }
+    var outputCount: Int { keepsRest || !differs ? matched + rest.count : taken }
 
     /// The output's byte at `offset`.
     func outputByte(at offset: Int) -> UInt8 { offset < matched ? old[offset] : rest[offset - matched] }

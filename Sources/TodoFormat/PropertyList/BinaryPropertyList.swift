@@ -18,7 +18,7 @@ struct BinaryPropertyListReader {
     let bytes: UnsafeBufferPointer<UInt8>
     let path: String
     private let offsetSize: Int
-    private let referenceSize: Int
+    let referenceSize: Int
     let objectCount: Int
     let topObject: Int
     private let tableOffset: Int
@@ -410,7 +410,7 @@ struct BinaryPropertyListWriter {
     private var offsets: [UInt32] = []
     private var wideOffsets: [Int] = []
     private var objectCount: Int { offsets.count + wideOffsets.count }
-    private let referenceSize: Int
+    let referenceSize: Int
     private let layout: ItemLayout
     /// Keys longer than 15 bytes, by their UTF-8 bytes; shorter keys and strings are in
     /// `shortStrings`. Strings are told apart by their bytes, not as Swift compares them:

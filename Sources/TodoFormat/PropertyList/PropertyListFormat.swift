@@ -119,7 +119,10 @@ struct PropertyListFormat: ListFormat {
         guard layout.keyOrder.isEmpty, let path = existing.path, let mapped = MappedFile(path: path)
         else { return nil }
         let old = mapped.bytes
-        if isBinary { return try Self.unchanged(old, name: existing.name, layout: layout, read: read) }
+        if isBinary {
+            return try Self.patchingReferences(
+                old, at: path, name: existing.name, layout: layout, schema: options.schema, read: read)
+        }
         // A new file's root array holds its first item on the next line: a file whose first
         // item is not there (a dictionary root, which `find` would read whole) is not one.
         let head = UnsafeBufferPointer(rebasing: old.prefix(1024))
@@ -141,17 +144,30 @@ struct PropertyListFormat: ListFormat {
     /// bytes compared with the file's) is the file's bytes: the file holds the list as
     /// todofmt writes it. (The whole-list write, `BinaryListRewriter`, compares the items read
     /// back, and takes a field that went under `fields` before others, which comes back after
-    /// them, for a change: it wrote such a file's objects anew with nothing changed.) Nil at the
-    /// first difference: a binary file's objects, references and offsets shift with a
-    /// change, so nothing of the streamed write is kept, and the caller writes the list
-    /// with `BinaryListRewriter`. Nil also where the list holds a value the format cannot
-    /// hold (the file then holds something else).
-    private static func unchanged(
-        _ old: UnsafeBufferPointer<UInt8>, name: String, layout: ItemLayout,
+    /// them, for a change: it wrote such a file's objects anew with nothing changed.) Where
+    /// the bytes differ only in references that dictionaries' values hold, the file at `path`
+    /// is copied with those changed (`BinaryReferencePatch`). Nil otherwise, the list's read
+    /// stopped once too many bytes differ: a binary file's objects, references and offsets
+    /// shift with most changes, so nothing of the streamed write is kept, and the caller
+    /// writes the list with `BinaryListRewriter`. Nil also where the list holds a value the
+    /// format cannot hold (the file then holds something else).
+    private static func patchingReferences(
+        _ old: UnsafeBufferPointer<UInt8>, at path: String, name: String, layout: ItemLayout, schema: ItemSchema,
         read: (inout any ListWriter) throws -> Void
     ) throws -> PendingWrite? {
-        try ComparedWriter.unchanged(
-            old, format: .bplist, writer: { BinaryListWriter(into: $0, outputName: name, layout: layout) }, read: read)
+        guard
+            let (written, comparison, _) = try ComparedWriter.compare(
+                old, format: .bplist, writer: { BinaryListWriter(into: $0, outputName: name, layout: layout) },
+                noting: nil, keepingRest: false, keepsItems: { _ in true }, read: read)
+        else { return nil }
+        if comparison.isSame { return .unchanged(written.warnings) }
+        guard comparison.outputCount == old.count, !comparison.tooDifferent,
+            BinaryReferencePatch.applies(comparison.differences, in: old, name: name, schema: schema)
+        else { return nil }
+        return try PendingWrite.file(path) { sink in
+            BinaryReferencePatch.write(old, with: comparison.differences, to: &sink)
+            return written.warnings
+        }
     }
 
     /// Whether the bytes before an item's start at `offset` end with a root `<array>` and the

@@ -63,6 +63,60 @@ struct ByteComparisonTests {
         #expect(!r.same && r.matched == old.count - 1 && r.rest.isEmpty)
     }
 
+    /// Writes `output` through a comparing sink that keeps only the differing bytes, in
+    /// pieces of `piece` bytes against `old`.
+    static func differences(_ output: [UInt8], from old: [UInt8], piece: Int) throws -> ByteComparison {
+        try old.withUnsafeBufferPointer { old in
+            let comparison = ByteComparison(old, keepingRest: false)
+            var sink = ByteSink(comparingWith: comparison)
+            var i = 0
+            while i < output.count {
+                output[i..<min(i + piece, output.count)].withUnsafeBufferPointer { sink.write($0) }
+                i += piece
+            }
+            _ = try sink.finish(path: "x")
+            #expect(comparison.rest.isEmpty)
+            return comparison
+        }
+    }
+
+    @Test(
+        "a comparison that keeps no rest keeps the bytes that differ in place, and gives up past 4,096 of them",
+        arguments: [7, 4096, 1 << 21])
+    func differencesInPlace(piece: Int) throws {
+        let old = Array((0..<3_000_000).map { UInt8(truncatingIfNeeded: $0 &* 31 >> 3) })
+        var changed = old
+        for k in [17, 1_048_575, 1_048_576, 1_048_577, 2_999_999] { changed[k] &+= 1 }
+        // A run that crosses a piece's end comes in two parts; patched, it is the output.
+        let comparison = try Self.differences(changed, from: old, piece: piece)
+        #expect(comparison.outputCount == old.count && !comparison.tooDifferent && !comparison.isSame)
+        #expect(comparison.matched == 17)
+        var patched = old
+        for d in comparison.differences {
+            patched.replaceSubrange(d.offset..<(d.offset + d.bytes.count), with: d.bytes)
+        }
+        #expect(patched == changed)
+        #expect(comparison.differences.reduce(0) { $0 + $1.bytes.count } == 5)
+        #expect(comparison.differences.map(\.offset) == comparison.differences.map(\.offset).sorted())
+
+        let same = try Self.differences(old, from: old, piece: piece)
+        #expect(same.isSame && same.differences.isEmpty)
+
+        // Too many bytes differ, or the output runs past the file: nothing kept.
+        var many = old
+        for k in stride(from: 1000, to: 1000 + 2 * 4097, by: 2) { many[k] &+= 1 }
+        let tooMany = try Self.differences(many, from: old, piece: piece)
+        #expect(tooMany.tooDifferent && tooMany.differences.isEmpty)
+        var exactly = old
+        for k in stride(from: 1000, to: 1000 + 2 * 4096, by: 2) { exactly[k] &+= 1 }
+        #expect(try !Self.differences(exactly, from: old, piece: piece).tooDifferent)
+        var longer = changed
+        longer.append(1)
+        #expect(try Self.differences(longer, from: old, piece: piece).tooDifferent)
+        let shorter = try Self.differences(Array(changed.dropLast(2)), from: old, piece: piece)
+        #expect(shorter.outputCount == old.count - 2 && !shorter.tooDifferent)
+    }
+
     @Test("the first differing byte is found in any of eight places of a word")
     func commonPrefix() {
         let a: [UInt8] = Array(0..<40)

@@ -129,7 +129,7 @@ struct BinaryListWriterTests {
     }
 
     @Test(
-        "a binary file that holds the list is left as it is, not written anew; a changed list is left to the whole-list write"
+        "a binary file that holds the list is left as it is, not written anew; a change that moves objects is left to the whole-list write"
     )
     func unchangedFileLeftAlone() throws {
         let directory = try TemporaryDirectory()
@@ -146,8 +146,10 @@ struct BinaryListWriterTests {
         #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == before)
         #expect(try FileManager.default.attributesOfItem(atPath: path)[.systemFileNumber] as? Int == inode)
 
-        // One item checked, or a null field (which a property list cannot hold): nothing
-        // streamed, the file as it was.
+        // The first item checked (before any other, so its `true` is a new object: every
+        // later object moves), or a null field (which a property list cannot hold): nothing
+        // streamed, the file as it was. (`BinaryReferencePatchTests` has the changes that
+        // only change references.)
         for edited in [
             text.replacingOccurrences(of: "- [ ] Milk 0", with: "- [x] Milk 0"),
             text.replacingOccurrences(of: "- [ ] Milk 0", with: "- [ ] Milk 0 [gone:: null]"),
