@@ -130,6 +130,34 @@ struct DumpStreamedUpdate {
     /// Whether SQLite runs the statements before the dump's first row (all of them when it
     /// has none): loading the dump runs them first, and fails where they fail (a column
     /// name SQLite cannot read), which a write that does not load it must not hide.
+    /// The file's header (its bytes before the first row) and the field keys its table's
+    /// columns are for, in order, where the header is one statement todofmt's writer could
+    /// write, `CREATE TABLE` with todofmt's own columns first: what a new dump's writer may
+    /// assume (`DumpWriter.Assumption`) to write the rows as they come. Nil otherwise (no
+    /// row, another header).
+    func assumption(_ bytes: UnsafeBufferPointer<UInt8>, table: String) -> DumpWriter.Assumption? {
+        guard let end = marker.starts(in: bytes, before: bytes.count, limit: 1).first else { return nil }
+        let header = Array(bytes[..<end])
+        let start = Array("PRAGMA foreign_keys=OFF;\nBEGIN TRANSACTION;\nCREATE TABLE ".utf8)
+        // One statement after the transaction's start: its `;` ends the header.
+        guard header.starts(with: start), header.last == 0x0A,
+            header[start.count...].firstIndex(of: UInt8(ascii: ";")) == header.count - 2, !header.contains(0),
+            let db = try? Database(path: ":memory:", readOnly: false),
+            (try? db.execute(String(decoding: header, as: UTF8.self))) != nil,
+            let rows = try? db.rows("PRAGMA table_info(\(Database.quote(table)))")
+        else { return nil }
+        var names: [String] = []
+        for row in rows {
+            guard case .text(let name) = row[1] else { return nil }
+            names.append(name)
+        }
+        guard names.starts(with: ListTable.ownColumns) else { return nil }
+        let keys = names.dropFirst(ListTable.ownColumns.count).map {
+            $0.hasPrefix("field:") ? String($0.dropFirst(6)) : $0
+        }
+        return DumpWriter.Assumption(header: header, keys: keys)
+    }
+
     func headerLoads(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
         let end = marker.starts(in: bytes, before: bytes.count, limit: 1).first ?? bytes.count
         let header = UnsafeBufferPointer(rebasing: bytes[..<end])

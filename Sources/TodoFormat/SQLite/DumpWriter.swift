@@ -10,6 +10,8 @@ import Foundation
 /// be made or written, they stay in memory), and follow the header
 /// at the end. Rows written before a key first had a value lack its column: their missing
 /// trailing `NULL`s are put in as the rows are copied (columns are only ever added last).
+/// A writer compared with an existing dump may instead assume that dump's header
+/// (`Assumption`), and write each row as it comes.
 struct DumpWriter: ListWriter {
     private var sink: ByteSink
     private let outputName: String
@@ -46,12 +48,32 @@ struct DumpWriter: ListWriter {
     /// What `finish` learns that a write into an existing dump needs to know.
     final class Facts {
         var remakesTable = false
+        /// Whether the header assumed (`Assumption`) is the one written: false where the
+        /// bytes written are not the new dump's.
+        var assumptionHeld = true
     }
     private let facts: Facts?
 
+    /// The header of a dump this writer's output is compared with (its bytes before the first
+    /// row), and the field keys of its columns: a writer that assumes them writes the header
+    /// first and each row as it comes, with a value for every column, where it would hold
+    /// the rows until the end to learn the columns. Where the list gives a key a column out
+    /// of that order or gives it none, the writer stops (`Assumption.Failed`); where the
+    /// header it would write is another, `Facts.assumptionHeld` says so after `finish`.
+    struct Assumption {
+        let header: [UInt8]
+        let keys: [String]
+
+        /// Thrown where the list's keys are not the assumed ones in order.
+        struct Failed: Error {}
+    }
+    private let assumed: [UInt8]?
+    /// How many of the keys have had a value, in the order of their columns.
+    private var valued = 0
+
     init(
         sink: ByteSink, outputName: String, table: String = ListTable.ownName, spillDirectory: String? = nil,
-        facts: Facts? = nil
+        facts: Facts? = nil, assuming assumption: Assumption? = nil
     ) {
         self.sink = sink
         self.facts = facts
@@ -59,6 +81,17 @@ struct DumpWriter: ListWriter {
         self.table = table
         spill = RowSpill(directory: spillDirectory ?? NSTemporaryDirectory())
         rowPrefix = Array("INSERT INTO \(OwnTable.reference(table)) VALUES(".utf8)
+        assumed = assumption?.header
+        if let assumption {
+            // The rows go straight to the output, after the header.
+            keys = assumption.keys
+            for (i, key) in keys.enumerated() where keyIndex[ExactText(key)] == nil { keyIndex[ExactText(key)] = i }
+            kinds = Array(repeating: [], count: keys.count)
+            slots = Array(repeating: -1, count: keys.count)
+            fieldColumns = [(0, keys.count)]
+            assumption.header.withUnsafeBufferPointer { self.sink.write($0) }
+            rows = self.sink
+        }
     }
 
     mutating func begin(metadata: [Field]) { self.metadata = metadata }
@@ -128,6 +161,7 @@ struct DumpWriter: ListWriter {
     }
 
     private mutating func endRow() throws {
+        if assumed != nil { return rows.write(static: ");\n") }
         rowEnds.append(spill.count + rows.byteCount)
         rows.write(static: ");\n")
         spill.takeIfLarge(&rows)
@@ -142,6 +176,7 @@ struct DumpWriter: ListWriter {
             let key = ExactText(field.key)
             var column = keyIndex[key]
             if column == nil && field.value != .null {
+                if assumed != nil { throw Assumption.Failed() }
                 column = keys.count
                 keyIndex[key] = keys.count
                 keys.append(field.key)
@@ -155,7 +190,14 @@ struct DumpWriter: ListWriter {
                 }
             }
             if let column {
-                if field.value != .null { kinds[column].insert(OwnTable.kind(of: field.value)) }
+                if field.value != .null {
+                    kinds[column].insert(OwnTable.kind(of: field.value))
+                    // A key's first value gives it the next column.
+                    if column >= valued {
+                        if column > valued { throw Assumption.Failed() }
+                        valued += 1
+                    }
+                }
                 if slots[column] < 0 { slots[column] = i }
             }
             losses.note(field.value, key: column) {
@@ -224,8 +266,13 @@ struct DumpWriter: ListWriter {
         for (key, kinds) in zip(keys, kinds) { kindsByKey[ExactText(key)] = kinds }
         let own = OwnTable(keys: keys, kinds: kindsByKey, name: table)
         try own.checkColumnNames()
-        sink.write("PRAGMA foreign_keys=OFF;\nBEGIN TRANSACTION;\n")
-        sink.write(own.createStatement + ";\n")
+        let header = "PRAGMA foreign_keys=OFF;\nBEGIN TRANSACTION;\n" + own.createStatement + ";\n"
+        if let assumed {
+            sink = rows
+            facts?.assumptionHeld = valued == keys.count && Array(header.utf8) == assumed
+            return try finish(own: own)
+        }
+        sink.write(header)
         // Rows before the last key's first value lack the columns added after them.
         let all = keys.count
         var at = 0
@@ -240,6 +287,11 @@ struct DumpWriter: ListWriter {
             }
             read(at, total, &sink)
         }
+        return try finish(own: own)
+    }
+
+    /// Ends the dump after its rows.
+    private mutating func finish(own: OwnTable) throws -> Written {
         sink.write("COMMIT;\n")
         var written = Written(bytes: try sink.finish(path: outputName))
         if !metadata.isEmpty { written.warnings.append(.metadataLeftOut(metadata, by: "an SQL dump")) }

@@ -94,20 +94,36 @@ struct SQLDumpFormat: ListFormat {
         _ existing: Input, options: ListOptions, streaming read: (inout any ListWriter) throws -> Void
     ) throws -> PendingWrite? {
         guard let path = existing.path, let mapped = MappedFile(path: path) else { return nil }
-        let comparison = ByteComparison(mapped.bytes)
         let directory = (path as NSString).deletingLastPathComponent
         let table = options.table ?? ListTable.ownName
-        let facts = DumpWriter.Facts()
-        var writer = DepthLimitedWriter.guarding(
-            DumpWriter(
-                sink: ByteSink(comparingWith: comparison), outputName: existing.name, table: table,
-                spillDirectory: directory.isEmpty ? "." : directory, facts: facts),
-            format: .sql)
-        try read(&writer)
-        // A list a new dump refuses (two keys SQLite takes for one column) is the loading
-        // write's to judge: the table it writes into has its own columns.
-        guard let written = try? writer.finish() else { return nil }
         let update = DumpStreamedUpdate(table: table)
+        /// The new dump's bytes compared with the file's: what the writer wrote, the
+        /// comparison, and what it learnt; nil where the writer gave up.
+        func compare(assuming assumption: DumpWriter.Assumption?) throws -> (Written, ByteComparison, DumpWriter.Facts)?
+        {
+            let comparison = ByteComparison(mapped.bytes)
+            let facts = DumpWriter.Facts()
+            var writer = DepthLimitedWriter.guarding(
+                DumpWriter(
+                    sink: ByteSink(comparingWith: comparison), outputName: existing.name, table: table,
+                    spillDirectory: directory.isEmpty ? "." : directory, facts: facts, assuming: assumption),
+                format: .sql)
+            do {
+                try read(&writer)
+            } catch is DumpWriter.Assumption.Failed {
+                return nil
+            }
+            // A list a new dump refuses (two keys SQLite takes for one column) is the loading
+            // write's to judge: the table it writes into has its own columns.
+            guard let written = try? writer.finish() else { return nil }
+            return (written, comparison, facts)
+        }
+        // The file's header assumed first, so that the rows need not be held to learn the
+        // columns (a million rows went through a temporary file of 126 MB); where the list
+        // has other columns, the list is read again and the header learnt from it.
+        var compared = try update.assumption(mapped.bytes, table: table).flatMap { try compare(assuming: $0) }
+        if compared?.2.assumptionHeld != true { compared = try compare(assuming: nil) }
+        guard let (written, comparison, facts) = compared else { return nil }
         guard !written.warnings.contains(where: { $0.firstItem != nil && $0.kind != .fields }), !facts.remakesTable,
             update.headerLoads(mapped.bytes)
         else { return nil }

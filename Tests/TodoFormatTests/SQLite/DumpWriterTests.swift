@@ -253,3 +253,63 @@ extension DumpWriterTests {
         #expect(after == dump.replacingOccurrences(of: "'B',1,", with: "'B',0,"))
     }
 }
+
+/// A writer that assumes the header of the dump it is compared with (`DumpWriter.Assumption`)
+/// writes each row as it comes, and must write the very bytes of one that learns the header
+/// from the list; where the list has other columns it stops or says so.
+@Suite("SQL dumps written assuming the file's header")
+struct DumpAssumptionTests {
+    /// The dump the writer writes for `checklist`, assuming `assumption`: its bytes and
+    /// whether the assumption held; nil where the writer stopped.
+    static func write(_ checklist: String, assuming assumption: DumpWriter.Assumption?) throws -> ([UInt8], Bool)? {
+        let facts = DumpWriter.Facts()
+        var writer: any ListWriter = DumpWriter(
+            sink: ByteSink(), outputName: "x.sql", facts: facts, assuming: assumption)
+        do {
+            try TodoList(markdown: checklist).send(to: &writer)
+        } catch is DumpWriter.Assumption.Failed {
+            return nil
+        }
+        return (try writer.finish().bytes, facts.assumptionHeld)
+    }
+
+    static func assumption(of dump: [UInt8]) -> DumpWriter.Assumption? {
+        dump.withUnsafeBufferPointer {
+            DumpStreamedUpdate(table: ListTable.ownName).assumption($0, table: ListTable.ownName)
+        }
+    }
+
+    @Test("the header assumed from a dump gives that dump's bytes, keys named like columns included")
+    func sameBytes() throws {
+        for checklist in [
+            DumpWriterTests.checklist, "- [ ] a [status:: x] [ID:: 3] [field:y:: 1]\n- [ ] b [late:: 2]\n",
+            "- [ ] no fields\n",
+        ] {
+            let (dump, _) = try #require(try Self.write(checklist, assuming: nil))
+            let assumption = try #require(Self.assumption(of: dump))
+            let (assumed, held) = try #require(try Self.write(checklist, assuming: assumption))
+            #expect(held)
+            #expect(assumed == dump)
+        }
+        #expect(Self.assumption(of: Array("PRAGMA foreign_keys=OFF;\nBEGIN TRANSACTION;\nCOMMIT;\n".utf8)) == nil)
+    }
+
+    @Test(
+        "other columns than the header's: a new key, keys in another order or a key before it without a value stop the writer; other types, or the last key without a value, do not hold",
+        arguments: [
+            ("- [ ] Bread [prio:: high] [n:: 1.5]", "- [ ] Bread [prio:: high] [n:: 1.5] [new:: 1]", false),
+            ("- [/] Brown [prio:: 2]", "- [/] Brown [n:: 2] [prio:: 2]", false),
+            ("[n:: -0.25]", "[n:: text]", true),
+            ("[late:: yes]", "", false),
+            (" [when:: 2026-01-02T09:00:00Z]", "", true),
+        ])
+    func otherColumns(old: String, new: String, finishes: Bool) throws {
+        let (dump, _) = try #require(try Self.write(DumpWriterTests.checklist, assuming: nil))
+        let assumption = try #require(Self.assumption(of: dump))
+        #expect(DumpWriterTests.checklist.contains(old))
+        let changed = DumpWriterTests.checklist.replacingOccurrences(of: old, with: new)
+        let result = try Self.write(changed, assuming: assumption)
+        #expect((result != nil) == finishes)
+        if let (_, held) = result { #expect(!held) }
+    }
+}
