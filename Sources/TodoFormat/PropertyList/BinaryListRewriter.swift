@@ -475,6 +475,7 @@ struct BinaryListRewriter {
         warnings.note(chosen: edits.lazy.compactMap(\.insertedKey), by: layout, item: plan?.describe(at) ?? "")
         // A null field has no place: it is left out (or its key goes), with a warning.
         if item.fields.contains(where: { $0.value == .null }) { note(.null, at: at) }
+        let moved = ItemPatch.removedMembers(edits, old.members)
         var keys: [Int] = []
         var values: [Int] = []
         for edit in edits {
@@ -491,6 +492,14 @@ struct BinaryListRewriter {
                 values.append(try writeArray(children, to: &sink))
             case .insert(let key, let value):
                 guard value != .null else { continue }
+                // A field written again where the list's order puts it, its value unchanged,
+                // keeps its objects: a UID, a 128-bit integer or a date's fraction, which the
+                // value read does not tell apart, stays as the file has it.
+                if let i = moved[key], old.members[i].value == value {
+                    keys.append(try copy(old.keyObjects[i], depth: 0, to: &sink))
+                    values.append(try copy(old.valueObjects[i], depth: 0, to: &sink))
+                    continue
+                }
                 keys.append(writer.key(key, to: &sink))
                 values.append(write(value, at: at, to: &sink))
             case .insertChildren(let key):
