@@ -19,6 +19,58 @@ public enum FieldValue: Hashable, Sendable {
     /// An ordered dictionary: key order is kept.
     case dictionary([Field])
     case null
+
+    /// Whether two values are the same, a real by its bits: `-0.0` and `0.0` are two values
+    /// (a list written back with one changed to the other changes), and a NaN is itself.
+    public static func == (a: FieldValue, b: FieldValue) -> Bool {
+        switch (a, b) {
+        case (.string(let x), .string(let y)): x == y
+        case (.integer(let x), .integer(let y)): x == y
+        case (.bigInteger(let x), .bigInteger(let y)): x == y
+        case (.double(let x), .double(let y)): x.bitPattern == y.bitPattern
+        case (.bool(let x), .bool(let y)): x == y
+        case (.date(let x), .date(let y)): x == y
+        case (.data(let x), .data(let y)): x == y
+        case (.array(let x), .array(let y)): x == y
+        case (.dictionary(let x), .dictionary(let y)): x == y
+        case (.null, .null): true
+        default: false
+        }
+    }
+
+    /// Hashes what `==` compares: a real by its bits.
+    public func hash(into hasher: inout Hasher) {
+        switch self {
+        case .string(let x):
+            hasher.combine(0)
+            hasher.combine(x)
+        case .integer(let x):
+            hasher.combine(1)
+            hasher.combine(x)
+        case .bigInteger(let x):
+            hasher.combine(2)
+            hasher.combine(x)
+        case .double(let x):
+            hasher.combine(3)
+            hasher.combine(x.bitPattern)
+        case .bool(let x):
+            hasher.combine(4)
+            hasher.combine(x)
+        case .date(let x):
+            hasher.combine(5)
+            hasher.combine(x)
+        case .data(let x):
+            hasher.combine(6)
+            hasher.combine(x)
+        case .array(let x):
+            hasher.combine(7)
+            hasher.combine(x)
+        case .dictionary(let x):
+            hasher.combine(8)
+            hasher.combine(x)
+        case .null: hasher.combine(9)
+        }
+    }
 }
 
 /// One key/value pair: an item field, a metadata entry or an entry of a dictionary value.

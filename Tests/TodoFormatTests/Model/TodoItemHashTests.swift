@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 
 @testable import TodoFormat
@@ -44,5 +45,46 @@ struct TodoItemHashTests {
         items.append(TodoItem(name: "a", section: "b"))
         #expect(Set(items).count == items.count)
         #expect(Set(items.map(\.hashValue)).count == items.count)
+    }
+}
+
+/// Reals compare by their bits: `-0.0` is not `0.0`, so a list written back with one changed
+/// to the other changes the file (found by a hunt for data loss: the change was dropped, the
+/// file left as it was, with no warning).
+struct FieldValueEqualityTests {
+    @Test("-0.0 and 0.0 are two values, a NaN is itself, and equal values hash alike")
+    func realsByTheirBits() {
+        #expect(FieldValue.double(-0.0) != .double(0.0))
+        #expect(FieldValue.double(.nan) == .double(.nan))
+        #expect(FieldValue.double(1.5) == .double(1.5))
+        #expect(FieldValue.array([.double(-0.0)]) != .array([.double(0.0)]))
+        #expect(FieldValue.integer(0) != .double(0))
+        #expect(Set([FieldValue.double(-0.0), .double(0.0), .double(0.0)]).count == 2)
+        let nested = FieldValue.dictionary([Field("k", .array([.string("é"), .date(Date(timeIntervalSince1970: 5))]))])
+        #expect(nested == nested && nested.hashValue == nested.hashValue)
+        #expect(
+            TodoItem(name: "a", fields: [Field("z", .double(-0.0))])
+                != TodoItem(name: "a", fields: [Field("z", .double(0))]))
+    }
+
+    @Test(
+        "a field changed from 0.0 to -0.0 is written into an existing file of every format that holds it",
+        arguments: ["json", "plist", "bplist"] + (buildHasYAML ? ["yaml"] : []))
+    func negativeZeroWrittenBack(format: String) throws {
+        let directory = try TemporaryDirectory()
+        let checklist = directory.path("a.md")
+        let path = directory.path("f." + (format == "bplist" ? "plist" : format))
+        try "- [ ] a [z:: 0.0]\n- [ ] b [z:: 1.5]\n".write(toFile: checklist, atomically: false, encoding: .utf8)
+        _ = try Conversion(
+            input: .at(checklist), output: .at(path), outputFormat: format == "bplist" ? .bplist : nil
+        ).run()
+        try "- [ ] a [z:: -0.0]\n- [ ] b [z:: 1.5]\n".write(toFile: checklist, atomically: false, encoding: .utf8)
+        _ = try Conversion(input: .at(checklist), output: .at(path)).run()
+        let value = try TodoList(contentsOf: .file(path)).items[0].fields[key: "z"]
+        guard case .double(let z)? = value else {
+            Issue.record("z is \(String(describing: value))")
+            return
+        }
+        #expect(z == 0 && z.sign == .minus)
     }
 }
