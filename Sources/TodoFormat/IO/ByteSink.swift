@@ -11,7 +11,7 @@ struct ByteSink {
     private var capacity: Int
     private var count = 0
     /// The file descriptor; -1 for a sink that keeps its bytes in memory, -2 for one that
-    /// hands them to `comparison`.
+    /// hands them to `comparison`, -3 for one that drops them.
     private let descriptor: Int32
     private var failure: Int32 = 0
     private var comparison: ByteComparison? = nil
@@ -51,6 +51,15 @@ struct ByteSink {
     init(comparingWith comparison: ByteComparison) {
         descriptor = -2
         self.comparison = comparison
+        capacity = Self.blockSize + 4096
+        storage = Storage(capacity: capacity)
+        base = storage.base
+    }
+
+    /// A sink that drops what is written to it: for a writer run only to count what it
+    /// would write.
+    init(discarding: Void) {
+        descriptor = -3
         capacity = Self.blockSize + 4096
         storage = Storage(capacity: capacity)
         base = storage.base
@@ -157,6 +166,10 @@ struct ByteSink {
     private mutating func flush() {
         if let comparison {
             comparison.take(UnsafeBufferPointer(start: base, count: count))
+            count = 0
+            return
+        }
+        if descriptor == -3 {
             count = 0
             return
         }

@@ -24,10 +24,14 @@ struct BinaryListWriter: ListWriter {
 
     /// The items not yet written while the list may be small, with their depths.
     private var held: [(item: TodoItem, depth: Int)] = []
-    /// The upper bound of the objects so far: the root array's and the items' (with the
-    /// key and array of the children of those that have some).
-    private var nodeBound = 1
-    private var lastDepth = 0
+    /// While the references' size is not known, the items held are written into nothing as
+    /// well, to count the objects the file will have: its references are sized by that
+    /// count, as plistlib's are (`BinaryPropertyListWriter.referenceSize(of:layout:)`).
+    private final class Counter {
+        var writer: BinaryListWriter
+        init(_ writer: BinaryListWriter) { self.writer = writer }
+    }
+    private var counter: Counter? = nil
     /// The writer, once the references' size is known (`started`).
     private var writer: BinaryPropertyListWriter
     private var started = false
@@ -61,6 +65,19 @@ struct BinaryListWriter: ListWriter {
         isStandard = layout == ItemLayout()
         nesting = FieldNesting(layout)
         writer = BinaryPropertyListWriter(referenceSize: 4, layout: layout)
+        counter = Counter(BinaryListWriter(counting: layout))
+    }
+
+    /// A writer into nothing, its references of four bytes: a counter of objects.
+    private init(counting layout: ItemLayout) {
+        sink = ByteSink(discarding: ())
+        outputName = ""
+        self.layout = layout
+        entryKeys = layout.entryKeys
+        isStandard = layout == ItemLayout()
+        nesting = FieldNesting(layout)
+        writer = BinaryPropertyListWriter(referenceSize: 4, layout: layout)
+        started = true
     }
 
     mutating func begin(metadata: [Field]) {
@@ -72,11 +89,11 @@ struct BinaryListWriter: ListWriter {
         let positions = self.positions
         PropertyListFormat.noteLosses(of: item, binary: true, at: { positions.current }, in: &warnings)
         guard !started else { return write(item, depth: depth) }
-        if depth > lastDepth { nodeBound += 2 }  // the parent's children: a key and an array
-        lastDepth = depth
-        nodeBound += OutputValue.ownNodeCount(of: item)
         held.append((item, depth))
-        if nodeBound > 0xFFFF { start(referenceSize: 4) }
+        guard let counter else { return }
+        counter.writer.item(item, depth: depth)
+        // (Objects written now are fewer than the file will have: past what two bytes reach.)
+        if counter.writer.writer.objectCount >= 0xFFFF { start(referenceSize: 4) }
     }
 
     var takesPlainNames: Bool { isStandard }
@@ -123,7 +140,10 @@ struct BinaryListWriter: ListWriter {
     mutating func end() {}
 
     mutating func finish() throws -> Written {
-        if !started { start(referenceSize: nodeBound <= 0xFF ? 1 : nodeBound <= 0xFFFF ? 2 : 4) }
+        if !started, let counter {
+            _ = try counter.writer.finish()
+            start(referenceSize: BinaryPropertyListWriter.referenceSize(count: counter.writer.writer.objectCount))
+        }
         writePending(before: 0)
         let root = writer.container(0xA0, refs: top, to: &sink)
         writer.end(top: root, to: &sink)
@@ -134,6 +154,7 @@ struct BinaryListWriter: ListWriter {
     private mutating func start(referenceSize: Int) {
         writer = BinaryPropertyListWriter(referenceSize: referenceSize, layout: layout)
         started = true
+        counter = nil
         sink.write("bplist00")
         let held = self.held
         self.held = []
@@ -221,12 +242,14 @@ struct BinaryListWriter: ListWriter {
             if let custom { add(writer.write(.string(custom), to: &sink)) }
             if let section {
                 // A short section is one object, found again for each item of the section (by
-                // its bytes: a section spelled with other code points is another string).
+                // its bytes: a section spelled with other code points is another string). A
+                // longer one is looked up each time, as the whole list's writer does: once
+                // that writer's table is full, it writes such a section anew.
                 if let last = lastSection, Self.sameBytes(last.name, section) {
                     add(last.object)
                 } else {
                     let object = writer.write(.string(section), to: &sink)
-                    if section.utf8.count <= 15 { lastSection = (section, object) }
+                    if section.utf8.count <= ShortStringTable.longest { lastSection = (section, object) }
                     add(object)
                 }
             }

@@ -409,14 +409,18 @@ struct BinaryPropertyListWriter {
     /// first that starts beyond are in `wideOffsets`.
     private var offsets: [UInt32] = []
     private var wideOffsets: [Int] = []
-    private var objectCount: Int { offsets.count + wideOffsets.count }
+    /// How many objects have been written.
+    var objectCount: Int { offsets.count + wideOffsets.count }
     let referenceSize: Int
     private let layout: ItemLayout
-    /// Keys longer than 15 bytes, by their UTF-8 bytes; shorter keys and strings are in
-    /// `shortStrings`. Strings are told apart by their bytes, not as Swift compares them:
-    /// `é` composed and `e` with a combining accent are two strings, and each keeps its own.
-    private var strings: [[UInt8]: Int] = [:]
+    /// Strings of at most 15 UTF-8 bytes, and longer ones (`longStrings`), written once each,
+    /// as plistlib shares every equal string. Strings are told apart by their bytes, not as
+    /// Swift compares them: `é` composed and `e` with a combining accent are two strings, and
+    /// each keeps its own.
     private var shortStrings = ShortStringTable()
+    private var longStrings = LongStringTable()
+    /// Data values, written once each (as plistlib shares them).
+    private var datas = LongStringTable()
     private var integers: [Int: Int] = [:]
     private var reals: [UInt64: Int] = [:]
     private var dates: [UInt64: Int] = [:]
@@ -435,11 +439,36 @@ struct BinaryPropertyListWriter {
     }
 
     static func write(_ root: OutputValue, layout: ItemLayout, to sink: inout ByteSink) {
-        var writer = BinaryPropertyListWriter(nodeCount: root.nodeCount, layout: layout)
+        var writer = BinaryPropertyListWriter(referenceSize: referenceSize(of: root, layout: layout), layout: layout)
         sink.write("bplist00")
         let top = writer.write(root, to: &sink)
         writer.end(top: top, to: &sink)
     }
+
+    /// The size of the references of a file of `root`, as plistlib sizes them: by how many
+    /// objects there are, equal strings and numbers written once (the bound `nodeCount`
+    /// gives, counting each, took two bytes where one does). Found by writing the objects
+    /// into nothing, a list's items until they are more than two-byte references reach.
+    static func referenceSize(of root: OutputValue, layout: ItemLayout) -> Int {
+        if root.nodeCount <= 0xFF { return 1 }
+        var counter = BinaryPropertyListWriter(referenceSize: 4, layout: layout)
+        var nothing = ByteSink(discarding: ())
+        var count: Int
+        if case .items(let items) = root {
+            for item in items {
+                _ = counter.write(item, to: &nothing)
+                if counter.objectCount >= 0xFFFF { return 4 }
+            }
+            count = counter.objectCount + 1  // the list's array
+        } else {
+            _ = counter.write(root, to: &nothing)
+            count = counter.objectCount
+        }
+        return Self.referenceSize(count: count)
+    }
+
+    /// The size of references to `count` objects.
+    static func referenceSize(count: Int) -> Int { count <= 0xFF ? 1 : count <= 0xFFFF ? 2 : 4 }
 
     /// Writes the offset table and the trailer, after the objects (the first written after
     /// `bplist00`); `top` is the root object.
@@ -583,17 +612,10 @@ struct BinaryPropertyListWriter {
         return container(0xD0, refs: refs, to: &sink)
     }
 
-    /// A key's object, written once; short strings share it (`shared(utf8:to:)`).
+    /// A key's object, written once, as every string is (`write(string:to:)`).
     mutating func key(_ key: String, to sink: inout ByteSink) -> Int {
-        if key.utf8.count <= ShortStringTable.longest {
-            var key = key
-            return key.withUTF8 { shared(utf8: $0, to: &sink) }
-        }
-        let bytes = Array(key.utf8)
-        if let n = strings[bytes] { return n }
-        let n = string(key, to: &sink)
-        strings[bytes] = n
-        return n
+        var key = key
+        return key.withUTF8 { write(string: $0, to: &sink) }
     }
 
     /// A string of at most 15 UTF-8 bytes (`ShortStringTable.longest`), written once.
@@ -605,10 +627,14 @@ struct BinaryPropertyListWriter {
         return n
     }
 
-    /// A string value's object: a short one (stored inline by Swift) is shared, a long one is
-    /// mostly unique and written anew.
+    /// A string value's object, written once (`shortStrings`, `longStrings`).
     mutating func write(string utf8: UnsafeBufferPointer<UInt8>, to sink: inout ByteSink) -> Int {
-        utf8.count <= ShortStringTable.longest ? shared(utf8: utf8, to: &sink) : string(utf8: utf8, to: &sink)
+        if utf8.count <= ShortStringTable.longest { return shared(utf8: utf8, to: &sink) }
+        let slot = longStrings.slot(of: utf8)
+        if let n = longStrings.object(at: slot) { return n }
+        let n = string(utf8: utf8, to: &sink)
+        longStrings.insert(n, bytes: utf8, at: slot)
+        return n
     }
 
     mutating func write(_ value: FieldValue, to sink: inout ByteSink) -> Int {
@@ -645,11 +671,17 @@ struct BinaryPropertyListWriter {
             }
             return n
         case .data(let data):
-            let n = begin()
-            put(upTo: 10, to: &sink) { Self.putMarker(0x40, count: data.count, at: $0) }
-            sink.write(bytes: data)
-            position += data.count
-            return n
+            return data.withUnsafeBytes { raw in
+                let bytes = raw.bindMemory(to: UInt8.self)
+                let slot = datas.slot(of: bytes)
+                if let n = datas.object(at: slot) { return n }
+                let n = begin()
+                put(upTo: 10, to: &sink) { Self.putMarker(0x40, count: bytes.count, at: $0) }
+                sink.write(bytes)
+                position += bytes.count
+                datas.insert(n, bytes: bytes, at: slot)
+                return n
+            }
         case .null:
             // Unreachable: containers leave nulls out, as property lists have none.
             return write(.string(""), to: &sink)
@@ -792,7 +824,7 @@ extension BinaryPropertyListWriter {
 /// The objects of strings of at most 15 UTF-8 bytes, by their bytes: open addressing on the
 /// bytes packed in two words, with a multiplicative hash (Swift's dictionary of strings
 /// hashed each with SipHash, a tenth of a binary write of a checklist's short names).
-private struct ShortStringTable {
+struct ShortStringTable {
     static let longest = 15
 
     private var keys: [(UInt64, UInt64)] = Array(repeating: (0, 0), count: 1024)
@@ -840,6 +872,101 @@ private struct ShortStringTable {
             keys[index] = key
             objects[index] = object
         }
+    }
+}
+
+/// The objects of strings longer than `ShortStringTable.longest` (or of data), by their
+/// bytes: open addressing on a hash of the bytes, which are kept in one arena to compare.
+/// plistlib shares every equal string, so a list whose long names, sections or field values
+/// repeat was several times the size of plistlib's file without it.
+///
+/// The table keeps at most 16,383 strings (`capacity`) and 1 MiB of their bytes: the
+/// distinct strings a list repeats (owners, sections, recurring names) come early and are
+/// few, while a list of a million distinct long names looked each up in a table too large
+/// for the cache (a third more time for a new file, with the bytes all kept). Past that,
+/// strings met before are still found and new ones are written without being kept. Each
+/// slot holds a tag of the hash beside its entry, so that a string not there is told in
+/// one look at a table of 128 KiB.
+struct LongStringTable {
+    static let capacity = 16_383
+    static let budget = 1 << 20
+
+    private struct Entry {
+        var start: UInt32
+        var count: UInt32
+        var object: Int
+    }
+
+    /// For each slot: 0 when empty, else the hash's low 16 bits above the entry's number
+    /// plus one.
+    private var slots: [UInt32] = Array(repeating: 0, count: 2 * (capacity + 1))
+    private var entries: [Entry] = []
+    private var arena: [UInt8] = []
+
+    /// Where the bytes are, or would go (-1: nowhere, the table being full), and their hash.
+    func slot(of bytes: UnsafeBufferPointer<UInt8>) -> (index: Int, hash: UInt64) {
+        let hash = Self.hash(bytes)
+        let tag = UInt32(truncatingIfNeeded: hash) << 16
+        let mask = slots.count - 1
+        var index = Int(truncatingIfNeeded: hash >> 32) & mask
+        return slots.withUnsafeBufferPointer { slots in
+            while true {
+                let slot = slots[index]
+                if slot == 0 {
+                    let room = entries.count < Self.capacity && arena.count + bytes.count <= Self.budget
+                    return (room ? index : -1, hash)
+                }
+                if slot & 0xFFFF_0000 == tag {
+                    let entry = entries[Int(slot & 0xFFFF) - 1]
+                    if Int(entry.count) == bytes.count
+                        && arena.withUnsafeBufferPointer({
+                            memcmp($0.baseAddress! + Int(entry.start), bytes.baseAddress!, bytes.count) == 0
+                        })
+                    {
+                        return (index, hash)
+                    }
+                }
+                index = (index + 1) & mask
+            }
+        }
+    }
+
+    /// The object of the bytes found at `slot`, or nil.
+    func object(at slot: (index: Int, hash: UInt64)) -> Int? {
+        guard slot.index >= 0 else { return nil }
+        let value = slots[slot.index]
+        return value == 0 ? nil : entries[Int(value & 0xFFFF) - 1].object
+    }
+
+    /// Keeps `bytes`, whose object is `object`, at `slot` (which `slot(of:)` gave for them;
+    /// nothing where it gave none).
+    mutating func insert(_ object: Int, bytes: UnsafeBufferPointer<UInt8>, at slot: (index: Int, hash: UInt64)) {
+        guard slot.index >= 0, bytes.count > 0 else { return }
+        entries.append(Entry(start: UInt32(arena.count), count: UInt32(bytes.count), object: object))
+        slots[slot.index] = UInt32(truncatingIfNeeded: slot.hash) << 16 | UInt32(entries.count)
+        arena.append(contentsOf: bytes)
+    }
+
+    /// A hash of the bytes, eight at a time.
+    private static func hash(_ bytes: UnsafeBufferPointer<UInt8>) -> UInt64 {
+        var h = UInt64(bytes.count) &* 0x9E37_79B9_7F4A_7C15
+        guard let start = bytes.baseAddress else { return h }
+        var i = 0
+        let base = UnsafeRawPointer(start)
+        while i + 8 <= bytes.count {
+            h = (h ^ base.loadUnaligned(fromByteOffset: i, as: UInt64.self)) &* 0xBF58_476D_1CE4_E5B9
+            h ^= h >> 29
+            i += 8
+        }
+        var tail: UInt64 = 0
+        var shift: UInt64 = 0
+        while i < bytes.count {
+            tail |= UInt64(bytes[i]) << shift
+            shift += 8
+            i += 1
+        }
+        h = (h ^ tail) &* 0x94D0_49BB_1331_11EB
+        return h ^ h >> 31
     }
 }
 

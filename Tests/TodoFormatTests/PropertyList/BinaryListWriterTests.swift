@@ -160,3 +160,58 @@ struct BinaryListWriterTests {
         }
     }
 }
+
+/// A new binary property list is no larger than plistlib's file of the same data: every
+/// equal string (long ones too) and data value is one object, and references take as few
+/// bytes as the count of objects needs.
+@Suite("Binary property lists as small as plistlib's")
+struct BinaryListSizeTests {
+    /// Checklists whose long names, sections and field values repeat, and one of distinct
+    /// names, on both sides of the counts where references grow.
+    static let checklists: [String] = [
+        (0..<3000).map { i in
+            (i % 300 == 0 ? "# Errands and chores for week \(i / 300 % 5)\n" : "")
+                + "- [\(i % 2 == 0 ? " " : "x")] \(["Call mom about the weekend plans", "Review the pull request for the parser", "Buy groceries: milk, eggs, bread"][i % 3]) [owner:: someone@example.com]\n"
+        }.joined(),
+        (0..<2000).map { "- [ ] task number \($0) with a longer name [owner:: someone@example.com]\n" }.joined(),
+        (0..<100).map { "# A section with a long heading \($0)\n- [ ] t\($0)\n" }.joined(),
+        (0..<90).map { "- [ ] item \($0 % 7) that repeats and repeats\n" }.joined(),
+        (0..<30_000).map { "- [x] t \($0 % 10)\n" }.joined(),
+    ]
+
+    @Test("no larger than plistlib's file of the same data", arguments: checklists.indices)
+    func noLargerThanPlistlib(index: Int) throws {
+        let directory = try TemporaryDirectory()
+        let checklist = directory.path("list.md")
+        try Self.checklists[index].write(toFile: checklist, atomically: false, encoding: .utf8)
+        _ = try Conversion(input: .at(checklist), output: .at(directory.path("list.plist")), outputFormat: .bplist)
+            .run()
+        // The whole list's writer writes the same bytes.
+        let written = try Data(contentsOf: URL(fileURLWithPath: directory.path("list.plist")))
+        #expect(Array(written) == (try BinaryListWriterTests.whole(TodoList(markdown: Self.checklists[index]))).bytes)
+        let sizes = try Python.run(
+            Python.prelude + """
+                v = plistlib.load(open(os.path.join(d, 'list.plist'), 'rb'))
+                plistlib.dump(v, open(os.path.join(d, 'py.plist'), 'wb'), fmt=plistlib.FMT_BINARY, sort_keys=False)
+                assert plistlib.load(open(os.path.join(d, 'py.plist'), 'rb')) == v
+                print(os.path.getsize(os.path.join(d, 'list.plist')), os.path.getsize(os.path.join(d, 'py.plist')))
+                """, in: directory
+        ).split(separator: " ").compactMap { Int($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
+        #expect(sizes.count == 2)
+        if sizes.count == 2 { #expect(sizes[0] <= sizes[1], "todofmt \(sizes[0]) bytes, plistlib \(sizes[1])") }
+    }
+}
+
+extension BinaryListSizeTests {
+    @Test("past the strings the writers keep, the item by item writer writes what the whole list's writer writes")
+    func pastTheTable() throws {
+        let checklist =
+            (0..<(LongStringTable.capacity + 100)).map { "- [ ] a distinct and long name \($0)\n" }.joined()
+            + "# A long section heading met after the table is full\n"
+            + (0..<50).map { "- [ ] again a distinct and long name \($0 % 3)\n" }.joined()
+        let list = try TodoList(markdown: checklist)
+        var streamed = BinaryListWriter(into: ByteSink(), outputName: "x.plist", layout: ItemLayout())
+        try list.send(to: &streamed)
+        #expect(try streamed.finish().bytes == (try BinaryListWriterTests.whole(list)).bytes)
+    }
+}
