@@ -41,34 +41,16 @@ public enum FieldValue: Hashable, Sendable {
     /// Hashes what `==` compares: a real by its bits.
     public func hash(into hasher: inout Hasher) {
         switch self {
-        case .string(let x):
-            hasher.combine(0)
-            hasher.combine(x)
-        case .integer(let x):
-            hasher.combine(1)
-            hasher.combine(x)
-        case .bigInteger(let x):
-            hasher.combine(2)
-            hasher.combine(x)
-        case .double(let x):
-            hasher.combine(3)
-            hasher.combine(x.bitPattern)
-        case .bool(let x):
-            hasher.combine(4)
-            hasher.combine(x)
-        case .date(let x):
-            hasher.combine(5)
-            hasher.combine(x)
-        case .data(let x):
-            hasher.combine(6)
-            hasher.combine(x)
-        case .array(let x):
-            hasher.combine(7)
-            hasher.combine(x)
-        case .dictionary(let x):
-            hasher.combine(8)
-            hasher.combine(x)
-        case .null: hasher.combine(9)
+        case .string(let x): hasher.combine(x)
+        case .integer(let x): hasher.combine(x)
+        case .bigInteger(let x): hasher.combine(x)
+        case .double(let x): hasher.combine(x.bitPattern)
+        case .bool(let x): hasher.combine(x)
+        case .date(let x): hasher.combine(x)
+        case .data(let x): hasher.combine(x)
+        case .array(let x): hasher.combine(x)
+        case .dictionary(let x): hasher.combine(x)
+        case .null: hasher.combine(0)
         }
     }
 }

@@ -65,19 +65,6 @@ struct BinaryListWriter: ListWriter {
         isStandard = layout == ItemLayout()
         nesting = FieldNesting(layout)
         writer = BinaryPropertyListWriter(referenceSize: 4, layout: layout)
-        counter = Counter(BinaryListWriter(counting: layout))
-    }
-
-    /// A writer into nothing, its references of four bytes: a counter of objects.
-    private init(counting layout: ItemLayout) {
-        sink = ByteSink(discarding: ())
-        outputName = ""
-        self.layout = layout
-        entryKeys = layout.entryKeys
-        isStandard = layout == ItemLayout()
-        nesting = FieldNesting(layout)
-        writer = BinaryPropertyListWriter(referenceSize: 4, layout: layout)
-        started = true
     }
 
     mutating func begin(metadata: [Field]) {
@@ -90,6 +77,12 @@ struct BinaryListWriter: ListWriter {
         PropertyListFormat.noteLosses(of: item, binary: true, at: { positions.current }, in: &warnings)
         guard !started else { return write(item, depth: depth) }
         held.append((item, depth))
+        if counter == nil {
+            // A writer into nothing, its references of four bytes (started: it has no counter).
+            var counting = BinaryListWriter(into: ByteSink(discarding: ()), outputName: "", layout: layout)
+            counting.start(referenceSize: 4)
+            counter = Counter(counting)
+        }
         guard let counter else { return }
         counter.writer.item(item, depth: depth)
         // (Objects written now are fewer than the file will have: past what two bytes reach.)
@@ -140,9 +133,13 @@ struct BinaryListWriter: ListWriter {
     mutating func end() {}
 
     mutating func finish() throws -> Written {
-        if !started, let counter {
-            _ = try counter.writer.finish()
-            start(referenceSize: BinaryPropertyListWriter.referenceSize(count: counter.writer.writer.objectCount))
+        if !started {
+            var count = 1  // the root array of an empty list
+            if let counter {
+                _ = try counter.writer.finish()
+                count = counter.writer.writer.objectCount
+            }
+            start(referenceSize: BinaryPropertyListWriter.referenceSize(count: count))
         }
         writePending(before: 0)
         let root = writer.container(0xA0, refs: top, to: &sink)

@@ -127,14 +127,11 @@ struct DumpStreamedUpdate {
         return true
     }
 
-    /// Whether SQLite runs the statements before the dump's first row (all of them when it
-    /// has none): loading the dump runs them first, and fails where they fail (a column
-    /// name SQLite cannot read), which a write that does not load it must not hide.
     /// The file's header (its bytes before the first row) and the field keys its table's
     /// columns are for, in order, where the header is one statement todofmt's writer could
     /// write, `CREATE TABLE` with todofmt's own columns first: what a new dump's writer may
-    /// assume (`DumpWriter.Assumption`) to write the rows as they come. Nil otherwise (no
-    /// row, another header).
+    /// assume (`DumpWriter.Assumption`) to write the rows as they come; SQLite has run the
+    /// header (`headerLoads`). Nil otherwise (no row, another header).
     func assumption(_ bytes: UnsafeBufferPointer<UInt8>, table: String) -> DumpWriter.Assumption? {
         guard let end = marker.starts(in: bytes, before: bytes.count, limit: 1).first else { return nil }
         let header = Array(bytes[..<end])
@@ -158,6 +155,9 @@ struct DumpStreamedUpdate {
         return DumpWriter.Assumption(header: header, keys: keys)
     }
 
+    /// Whether SQLite runs the statements before the dump's first row (all of them when it
+    /// has none): loading the dump runs them first, and fails where they fail (a column
+    /// name SQLite cannot read), which a write that does not load it must not hide.
     func headerLoads(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
         let end = marker.starts(in: bytes, before: bytes.count, limit: 1).first ?? bytes.count
         let header = UnsafeBufferPointer(rebasing: bytes[..<end])

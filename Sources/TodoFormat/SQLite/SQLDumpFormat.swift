@@ -122,10 +122,12 @@ struct SQLDumpFormat: ListFormat {
         // columns (a million rows went through a temporary file of 126 MB); where the list
         // has other columns, the list is read again and the header learnt from it.
         var compared = try update.assumption(mapped.bytes, table: table).flatMap { try compare(assuming: $0) }
-        if compared?.2.assumptionHeld != true { compared = try compare(assuming: nil) }
+        let assumed = compared?.2.assumptionHeld == true
+        if !assumed { compared = try compare(assuming: nil) }
         guard let (written, comparison, facts) = compared else { return nil }
+        // (An assumed header has been run already.)
         guard !written.warnings.contains(where: { $0.firstItem != nil && $0.kind != .fields }), !facts.remakesTable,
-            update.headerLoads(mapped.bytes)
+            assumed || update.headerLoads(mapped.bytes)
         else { return nil }
         if comparison.isSame { return .unchanged(written.warnings) }
         guard let patch = update.patched(comparison) else { return nil }
