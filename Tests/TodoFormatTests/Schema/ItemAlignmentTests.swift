@@ -71,4 +71,87 @@ struct ItemAlignmentTests {
             try ItemAlignment(old: old, new: [item("a", 1), item("b", 2), item("b", 2)], identity: identity)
         }
     }
+
+    /// A random list of entries and an edit of it: names from a few (so that equal items
+    /// recur), some spelled in two canonically equivalent ways, at depths 0 to 3; the edit
+    /// moves, renames, checks, nests, adds, removes and duplicates items.
+    static func randomEdit(_ random: inout SeededGenerator) -> (old: [ItemAlignment.Entry], new: [ItemAlignment.Entry])
+    {
+        let names = ["a", "b", "c", "caf\u{E9}", "cafe\u{301}", "日本", "x", "y", "long name here"]
+        func entry(_ random: inout SeededGenerator) -> ItemAlignment.Entry {
+            var fields: [Field] = []
+            if Int.random(in: 0..<4, using: &random) == 0 {
+                fields.append(Field("id", .integer(Int.random(in: 0..<30, using: &random))))
+            }
+            let item = TodoItem(
+                name: names.randomElement(using: &random)!, status: Bool.random(using: &random) ? .done : .open,
+                fields: fields)
+            return ItemAlignment.Entry(item, depth: Int.random(in: 0..<4, using: &random))
+        }
+        let old = (0..<Int.random(in: 0..<40, using: &random)).map { _ in entry(&random) }
+        var new = old
+        for _ in 0..<Int.random(in: 0..<8, using: &random) {
+            let at = new.isEmpty ? 0 : Int.random(in: 0..<new.count, using: &random)
+            switch Int.random(in: 0..<7, using: &random) {
+            case 0: new.insert(entry(&random), at: at)
+            case 1 where !new.isEmpty: new.remove(at: at)
+            case 2 where !new.isEmpty:
+                let moved = new.remove(at: at)
+                new.insert(moved, at: Int.random(in: 0...new.count, using: &random))
+            case 3 where !new.isEmpty: new[at].item.isChecked.toggle()
+            case 4 where !new.isEmpty: new[at].item.name = names.randomElement(using: &random)!
+            case 5 where !new.isEmpty: new[at].depth = Int.random(in: 0..<4, using: &random)
+            case 6 where !new.isEmpty: new.insert(new[at], at: at)
+            default: break
+            }
+        }
+        return (old, new)
+    }
+
+    @Test("grouping by digests pairs as grouping by whole items did, on 4,000 random edits")
+    func agreesWithTheReference() throws {
+        var random = SeededGenerator(seed: 11)
+        let identity: (TodoItem) -> FieldValue? = { $0[field: "id"] }
+        for _ in 0..<4000 {
+            let (old, new) = Self.randomEdit(&random)
+            let byIdentity = Bool.random(using: &random)
+            let sameDepth = Bool.random(using: &random)
+            let expected = Result {
+                try ReferenceAlignment(
+                    old: old, new: new, identity: byIdentity ? identity : nil, leftoversAtSameDepth: sameDepth)
+            }
+            let actual = Result {
+                try ItemAlignment(
+                    old: old, new: new, identity: byIdentity ? identity : nil, leftoversAtSameDepth: sameDepth)
+            }
+            switch (expected, actual) {
+            case (.success(let e), .success(let a)):
+                let got = (
+                    new.indices.map { a.oldIndex(of: $0) }, new.indices.map { a.isUnchanged($0) },
+                    old.indices.map { a.isKept($0) }
+                )
+                #expect(got.0 == e.source && got.1 == e.unchanged && got.2 == e.kept, "\(old) -> \(new)")
+            case (.failure(let e), .failure(let a)):
+                #expect(e as? DuplicateIdentity == a as? DuplicateIdentity)
+            default:
+                Issue.record("one failed, the other did not: \(old) -> \(new)")
+            }
+        }
+    }
+
+    @Test("keys whose digests collide stay in groups of their own, members in the order given")
+    func collidingDigests() {
+        let keys = ["a", "b", "a", "c", "b", "a"]
+        var groups = EqualGroups(Array(keys.indices), digest: { _ in 42 }, equal: { keys[$0] == keys[$1] })
+        let a = groups.group(digest: 42) { keys[$0] == "a" }
+        let c = groups.group(digest: 42) { keys[$0] == "c" }
+        #expect(a != nil && c != nil && a != c)
+        #expect(groups.group(digest: 42) { keys[$0] == "z" } == nil)
+        #expect(groups.group(digest: 7) { keys[$0] == "a" } == nil)
+        #expect(
+            [groups.takeFirst(of: a!), groups.takeFirst(of: a!), groups.takeFirst(of: a!), groups.takeFirst(of: a!)]
+                == [0, 2, 5, nil])
+        #expect(groups.single(c!) == 3)
+        #expect(groups.singles == [3])
+    }
 }
