@@ -48,25 +48,26 @@ struct ItemPairing {
         // the same item. Too many differences for a diff: all of the middle is aligned so.
         var leftOld = Array(oldMiddle)
         var leftNew = Array(newMiddle)
-        var ids: [ItemAlignment.Entry: Int] = [:]
-        func id(_ entry: ItemAlignment.Entry) -> Int {
-            if let known = ids[entry] { return known }
-            ids[entry] = ids.count
-            return ids.count - 1
+        // Each item of the middles numbered by its content (the old middle's, then the new
+        // middle's, counted as one), equal items alike.
+        let entry = { (k: Int) in
+            k < oldMiddle.count ? old[oldMiddle.lowerBound + k] : new[newMiddle.lowerBound + k - oldMiddle.count]
         }
-        let oldIDs = oldMiddle.map { id(old[$0]) }
-        let newIDs = newMiddle.map { id(new[$0]) }
-        ids = [:]
-        if let common = commonRun(oldIDs, newIDs, maxDifferences: 2000) {
-            var matchedOld = Set<Int>()
-            var matchedNew = Set<Int>()
+        let ids = EqualGroups(
+            Array(0..<(oldMiddle.count + newMiddle.count)), digest: { entry($0).hashValue },
+            equal: { entry($0) == entry($1) }
+        ).groupOf.map(Int.init)
+        if let common = commonRun(Array(ids[..<oldMiddle.count]), Array(ids[oldMiddle.count...]), maxDifferences: 2000)
+        {
+            var matchedOld = [Bool](repeating: false, count: old.count)
+            var matchedNew = [Bool](repeating: false, count: new.count)
             for (o, n) in common {
                 pair(prefix + n, prefix + o)
-                matchedOld.insert(prefix + o)
-                matchedNew.insert(prefix + n)
+                matchedOld[prefix + o] = true
+                matchedNew[prefix + n] = true
             }
-            leftOld.removeAll { matchedOld.contains($0) }
-            leftNew.removeAll { matchedNew.contains($0) }
+            leftOld.removeAll { matchedOld[$0] }
+            leftNew.removeAll { matchedNew[$0] }
         }
         let key = Self.identityKey(leftOld.map { old[$0] }, leftNew.map { new[$0] })
         func projected(_ entry: ItemAlignment.Entry) -> ItemAlignment.Entry {

@@ -208,6 +208,8 @@ struct EqualGroups {
     private var slots: [Slot]
     /// For each place in `members`, the place of the next member of its group (-1: none).
     private var next: [Int32]
+    /// For each place in `members`, its group.
+    private(set) var groupOf: [Int32]
     private let mask: Int
 
     /// Groups `indexes` by the key of each, whose digest is `digest` and which `equal`
@@ -219,6 +221,7 @@ struct EqualGroups {
         mask = size - 1
         slots = Array(repeating: Slot(), count: size)
         next = Array(repeating: -1, count: members.count)
+        groupOf = Array(repeating: -1, count: members.count)
         for (place, index) in members.enumerated() {
             let d = digest(index)
             var s = d & mask
@@ -234,6 +237,7 @@ struct EqualGroups {
             }
             slots[s].last = Int32(place)
             slots[s].count += 1
+            groupOf[place] = Int32(s)
         }
     }
 
