@@ -57,7 +57,7 @@ WORK = os.path.join(ROOT, "bench")
 HERE = os.path.join(ROOT, "scripts", "bench")
 FLAT = 1.3
 DEFAULT_SIZES = [10_000, 100_000, 1_000_000]
-SHORT = {"md": "x.md", "md1": "x1.md", "md2": "x2.md", "json": "x.json", "yaml": "x.yaml",
+SHORT = {"md": "x.md", "md1": "x1.md", "md2": "x2.md", "md10": "x10.md", "json": "x.json", "yaml": "x.yaml",
          "xml": "x.plist", "bplist": "x.bplist", "sqlite": "x.sqlite", "sql": "x.sql",
          "generic": "generic.db", "deep": "deep.md", "deepest": "deepest.md", "head": "head.md", "bplist_py": "plistlib.bplist",
          "mid": "ITEM", "half": "N/2", "section": "SECTION", "n": "N", "yaml_events": "yaml_events"}
@@ -361,7 +361,7 @@ def main():
 
     md_size = os.path.getsize(files[args.sizes[-1]]["md"])
     start_up = measure.measure(measure.Command([todofmt, "--version"]), max(args.runs, 3), WORK)
-    notes = [f"x.md: {args.sizes[-1]:,} items, {md_size / 1e6:.1f} MB; x1.md/x2.md: one item's box changed; "
+    notes = [f"x.md: {args.sizes[-1]:,} items, {md_size / 1e6:.1f} MB; x1.md/x2.md: one item's box changed; x10.md: every tenth item's box changed; "
              f"ITEM: the middle item's position; rows marked 'existing' write into a copy of that file.",
              f"Process start-up (todofmt --version, pinned, through this script): {start_up.seconds * 1e3:.0f} ms, "
              f"part of every time above, so the smallest size's time per item is higher."]

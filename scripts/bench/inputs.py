@@ -6,6 +6,7 @@ only when what they are made from (the generator, todofmt's binary) is newer.
   {md}      the checklist (make_checklist.py)           {n}     the item count
   {md1}     the same with one item's box changed (middle of the file)
   {md2}     the same with another item's box changed (three quarters in), for merges
+  {md10}    the same with every tenth item's box changed: an edit of many items
   {json} {yaml} {xml} {bplist} {sqlite} {sql}   the same list written by todofmt
   {bplist_py}  Python's plistlib.dump of the list read from {bplist}: the same data
   {generic} a SQLite database with one generic table todo(id, name, checked, position),
@@ -64,6 +65,24 @@ def change_one_box(source, fraction):
             at += 1
         indent, box, rest = ITEM.match(lines[at]).groups()
         lines[at] = f"{indent}- [{'x' if box == ' ' else ' '}] {rest}\n"
+        with open(out, "w", encoding="utf-8", newline="\n") as f:
+            f.writelines(lines)
+    return build
+
+
+def change_every_tenth_box(source):
+    """A builder writing `source` with the box of every tenth item flipped."""
+    def build(out):
+        with open(source, encoding="utf-8") as f:
+            lines = f.readlines()
+        count = 0
+        for at, line in enumerate(lines):
+            found = ITEM.match(line)
+            if found:
+                count += 1
+                if count % 10 == 0:
+                    indent, box, rest = found.groups()
+                    lines[at] = f"{indent}- [{'x' if box == ' ' else ' '}] {rest}\n"
         with open(out, "w", encoding="utf-8", newline="\n") as f:
             f.writelines(lines)
     return build
@@ -151,6 +170,7 @@ def inputs(n, root, todofmt):
     files = {"md": md, "n": str(n), "half": str(n // 2), "section": f"Section {n // 2 // 1000}"}
     files["md1"] = make(path("list-1.md"), [md], change_one_box(md, 0.5))
     files["md2"] = make(path("list-2.md"), [md], change_one_box(md, 0.75))
+    files["md10"] = make(path("list-10.md"), [md], change_every_tenth_box(md))
     for key, name, options in [("json", "list.json", []), ("yaml", "list.yaml", []),
                                ("xml", "list.plist", ["--to", "plist"]), ("bplist", "list.bplist", ["--to", "bplist"]),
                                ("sqlite", "list.sqlite", []), ("sql", "list.sql", [])]:

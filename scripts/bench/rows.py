@@ -97,6 +97,9 @@ ROWS = [
     Row("=json'", "todofmt convert {md1} {o}/x.json", before="cp {json} {o}/x.json", basis="json", note="existing, 1 changed", **VS_CONVERT),
     Row("=yaml", "todofmt convert {md} {o}/x.yaml", before="cp {yaml} {o}/x.yaml", basis="yaml", note="existing", **VS_CONVERT),
     Row("=yaml'", "todofmt convert {md1} {o}/x.yaml", before="cp {yaml} {o}/x.yaml", basis="yaml", note="existing, 1 changed", **VS_CONVERT),
+    # into an existing file, every tenth item changed: the whole-list write's pairing (issue 11)
+    Row("=md10", "todofmt convert {md10} {o}/x.md", before="cp {md} {o}/x.md", basis="md", note="existing, a tenth changed", **VS_CONVERT),
+    Row("=json10", "todofmt convert {md10} {o}/x.json", before="cp {json} {o}/x.json", basis="json", note="existing, a tenth changed", **VS_CONVERT),
     # issue 8's own goal for YAML: one changed item written into the file against a new YAML file
     Row("=yaml' vs new", "todofmt convert {md1} {o}/x.yaml", ref="md>yaml", goal="≤1.5x", mem=3, before="cp {yaml} {o}/x.yaml",
         basis="yaml", note="existing, 1 changed; against writing a new YAML file"),
@@ -154,6 +157,7 @@ ROWS = [
     Row("diff", "todofmt diff {md} {md1}", needs="diff", ok=(0, 1), **VS_CONVERT_3X),
     Row("diff json", "todofmt diff {json} {md1}", needs="diff", ok=(0, 1), **VS_CONVERT_3X),
     Row("merge", "todofmt merge {md} {o}/ours.md {md2}", needs="merge", before="cp {md1} {o}/ours.md", basis="md", **VS_CONVERT_3X),
+    Row("diff10", "todofmt diff {md} {md10}", needs="diff", ok=(0, 1), note="a tenth changed", **VS_CONVERT),
 
     # items nested DEEP levels (4,000 by default: past todofmt's limit, so an error at the
     # 257th level), and stacks nested as deep as todofmt reads, beside cmark-gfm (issue 12)
