@@ -197,11 +197,17 @@ struct TextListPatcher<Syntax: TextListSyntax> {
 
     /// The old item at a top-level index, read with where everything stands.
     private mutating func readItem(_ k: Int) throws -> SpannedItem {
+        if let last = lastRead, last.index == k, last.span.lowerBound == list.elements[k].lowerBound { return last }
         let item = try syntax.readItem(at: list.elements[k].lowerBound, depth: 0, arrayIDs: &arrayIDs)
         item.arrayID = 0
         item.index = k
+        lastRead = item
         return item
     }
+
+    /// The item `readItem` read last: a changed item is read to compare it from the start,
+    /// again from the end, and again to place it.
+    private var lastRead: SpannedItem? = nil
 
     /// The indentation of the line `offset` is on.
     func lineIndent(at offset: Int) -> [UInt8] {
@@ -458,22 +464,26 @@ struct TextListPatcher<Syntax: TextListSyntax> {
     /// positions warnings name). Nil, with nothing written, where the plan needs the whole
     /// list: order fields to renumber, or new integer ids to number after the largest.
     /// Identities are the caller's to check across the whole list.
+    ///
+    /// With `runOnly`, only the run is written (the caller copies the file's bytes around it).
     mutating func write(
         replacingElements spans: [Range<Int>], with items: [TodoItem], itemsBefore: @escaping () -> Int,
-        to sink: inout ByteSink
+        to sink: inout ByteSink, runOnly: Bool = false
     ) throws -> [ConversionWarning]? {
         guard !layout.hasOrder, let first = spans.first, let last = spans.last, !items.isEmpty else { return nil }
         // The run stands for the list: an array without brackets, whose elements' gaps are
         // the file's; what is before and after it is copied as it stands.
-        let firstIndex = list.elements.firstIndex { $0.lowerBound == first.lowerBound } ?? sampled
+        if learnsFromRuns {
+            // Items of the run past the sample teach the layout, as in `readMiddle`.
+            let firstIndex = list.elements.firstIndex { $0.lowerBound == first.lowerBound } ?? sampled
+            sampled = max(0, sampled - firstIndex)
+        }
         if list.elements.count >= 2, first.lowerBound > list.elements[0].lowerBound {
             runFirstGap = list.elements[0].upperBound..<list.elements[1].lowerBound
         }
         list = ArraySpan(
             whole: first.lowerBound..<last.upperBound, inside: first.lowerBound..<last.upperBound, elements: spans)
         scan = .end(closeAt: last.upperBound, arrayEnd: last.upperBound)
-        // Items of the run past the sample teach the layout, as in `readMiddle`.
-        sampled = max(0, sampled - firstIndex)
         // The run is compared as `write(_:to:)` compares a list: its own unchanged start and
         // end (where an item was inserted before an equal one, say) stay as they are.
         let rewrite = try unchangedEnds(items)
@@ -481,7 +491,7 @@ struct TextListPatcher<Syntax: TextListSyntax> {
         var plan = try ListPlan(items, rewrite: rewrite, old: middle, layout: layout, path: path) { try readItem($0) }
         if layout.integerID != nil, plan.hasNew { return nil }
         plan.itemsBefore = itemsBefore
-        return try write(plan, to: &sink)
+        return try write(plan, to: &sink, runOnly: runOnly)
     }
 
     /// The file's items in the middle of `rewrite`, read where they stand; the layout learns
@@ -490,26 +500,50 @@ struct TextListPatcher<Syntax: TextListSyntax> {
         var middle: [SpannedItem] = []
         for k in rewrite.oldMiddle {
             let item = try readItem(k)
-            if k >= sampled { learner.adopt(item.fields) }
+            if learnsFromRuns && k >= sampled { learner.adopt(item.fields) }
             middle.append(item)
         }
-        if rewrite.oldMiddle.contains(where: { $0 >= sampled }) {
-            let dropsNulls = layout.dropsNulls
-            layout = learner.finish()
-            layout.dropsNulls = dropsNulls
-            syntax.use(layout)
-        }
+        if learnsFromRuns && rewrite.oldMiddle.contains(where: { $0 >= sampled }) { finishLearning() }
         return middle
     }
 
+    private mutating func finishLearning() {
+        let dropsNulls = layout.dropsNulls
+        layout = learner.finish()
+        layout.dropsNulls = dropsNulls
+        syntax.use(layout)
+    }
+
+    /// Whether a run written (`write(replacingElements:…)`) teaches the layout its items past
+    /// the sample; not after `learn(fromItemsAt:)`.
+    private var learnsFromRuns = true
+
+    /// Learns the layout from the file's items at `spans` that are past the sample, once for
+    /// several runs that copies of this patcher write (`StreamedUpdate`'s pieces), which then
+    /// learn nothing more: each learning from its own run copied what the patcher had
+    /// learned (the sample's ids, order values…) for every run, most of the time of a write
+    /// of a hundred thousand runs.
+    mutating func learn(fromItemsAt spans: [Range<Int>]) throws {
+        let sample = Set(list.elements.prefix(sampled).map(\.lowerBound))
+        var learned = false
+        for span in spans where !sample.contains(span.lowerBound) {
+            learner.adopt(try syntax.readItem(at: span.lowerBound, depth: 0, arrayIDs: &arrayIDs).fields)
+            learned = true
+        }
+        if learned { finishLearning() }
+        learnsFromRuns = false
+    }
+
     /// Writes the file with the list `plan` plans into `sink`; returns what it could not hold.
-    private mutating func write(_ plan: ListPlan<SpannedItem>, to sink: inout ByteSink) throws -> [ConversionWarning] {
+    private mutating func write(_ plan: ListPlan<SpannedItem>, to sink: inout ByteSink, runOnly: Bool = false) throws
+        -> [ConversionWarning]
+    {
         let rewrite = plan.rewrite
         self.plan = plan
         if layout.integerID != nil, plan.hasNew { nextID = try ItemLayout.id(after: largestID()) }
 
         // The file up to the list, the list, the file after it.
-        sink.write(slice(0..<list.whole.lowerBound))
+        if !runOnly { sink.write(slice(0..<list.whole.lowerBound)) }
         let elements = list.elements
         let mapped = self.mapped
         try emitArray(
@@ -521,7 +555,7 @@ struct TextListPatcher<Syntax: TextListSyntax> {
             if let mapped, i % Self.releaseEvery == 0 { mapped.release(before: elements[k].lowerBound) }
             return (nil, ItemOrigin(arrayID: 0, index: k, span: elements[k]))
         }
-        sink.write(slice(list.whole.upperBound..<bytes.count))
+        if !runOnly { sink.write(slice(list.whole.upperBound..<bytes.count)) }
         return warnings.warnings
     }
 
