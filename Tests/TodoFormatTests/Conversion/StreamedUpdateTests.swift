@@ -206,6 +206,26 @@ struct StreamedUpdateTests {
         #expect(try Self.bytes(path) == (try Self.bytes(whole)))
     }
 
+    @Test("a list cut short gives the whole-list write's bytes, with and without a new item", arguments: formats)
+    func cutShort(format: DocumentFormat) throws {
+        let directory = try TemporaryDirectory()
+        // Past the first thousand items, every item has a date: the removed items teach its key.
+        let lines = (1...1200).map { $0 > 1000 ? "- [ ] Item \($0) [due:: 2026-01-02T09:00:00Z]" : "- [ ] Item \($0)" }
+        let path = try Self.newFile(lines.joined(separator: "\n") + "\n", "list.\(format)", in: directory)
+        for added in [[], ["- [ ] New [due:: 2026-03-04T05:06:07Z]"]] {
+            let checklist = try Self.checklist(
+                (lines.prefix(100) + added).joined(separator: "\n") + "\n", in: directory)
+            let streamed = directory.path("streamed-\(added.count).\(format)")
+            let whole = directory.path("whole-\(added.count).\(format)")
+            try FileManager.default.copyItem(atPath: path, toPath: streamed)
+            try FileManager.default.copyItem(atPath: path, toPath: whole)
+            _ = try Self.streamed(checklist, into: streamed)
+            try Self.whole(checklist, into: whole)
+            #expect(try Self.bytes(streamed) == (try Self.bytes(whole)))
+            #expect(try TodoList(contentsOf: .file(streamed)).items.count == 100 + added.count)
+        }
+    }
+
     @Test("a run splits where items stand unchanged, in order; an unchanged item moved keeps it whole")
     func pieces() {
         let update = JSONFormat.streamedUpdate
