@@ -194,13 +194,15 @@ extension ItemAlignment {
 /// the keys' digests, one slot for each distinct key (keys whose digests collide are told
 /// apart by `equal`), its members chained. Each index is hashed once.
 struct EqualGroups {
+    /// Sixteen bytes, so that a million keys' table (two slots a key) is 32 MB: the table is
+    /// looked at once for each member, each time a miss of the cache.
     private struct Slot {
-        var digest = 0
-        /// Places in `members`: the first member (-1: an empty slot), the first not yet
-        /// taken (-1: none), the last.
+        /// The digest's high bits (its low bits chose the slot).
+        var tag: UInt32 = 0
+        /// Places in `members`: a member (-1: an empty slot), and the first not yet taken
+        /// (-1: none).
         var first: Int32 = -1
         var head: Int32 = -1
-        var last: Int32 = -1
         var count: Int32 = 0
     }
 
@@ -222,20 +224,22 @@ struct EqualGroups {
         slots = Array(repeating: Slot(), count: size)
         next = Array(repeating: -1, count: members.count)
         groupOf = Array(repeating: -1, count: members.count)
-        for (place, index) in members.enumerated() {
+        // From the last member back, each put before its group's others: groups in order.
+        for place in stride(from: members.count - 1, through: 0, by: -1) {
+            let index = members[place]
             let d = digest(index)
+            let tag = UInt32(truncatingIfNeeded: d >> 32)
             var s = d & mask
-            while slots[s].first >= 0 && !(slots[s].digest == d && equal(members[Int(slots[s].first)], index)) {
+            while slots[s].first >= 0 && !(slots[s].tag == tag && equal(members[Int(slots[s].first)], index)) {
                 s = (s + 1) & mask
             }
             if slots[s].first < 0 {
-                slots[s].digest = d
+                slots[s].tag = tag
                 slots[s].first = Int32(place)
-                slots[s].head = Int32(place)
             } else {
-                next[Int(slots[s].last)] = Int32(place)
+                next[place] = slots[s].head
             }
-            slots[s].last = Int32(place)
+            slots[s].head = Int32(place)
             slots[s].count += 1
             groupOf[place] = Int32(s)
         }
@@ -244,9 +248,10 @@ struct EqualGroups {
     /// The group whose key has digest `digest` and is the key of the members `matches`
     /// says it is (given one member); nil when there is none.
     func group(digest: Int, where matches: (Int) -> Bool) -> Int? {
+        let tag = UInt32(truncatingIfNeeded: digest >> 32)
         var s = digest & mask
         while slots[s].first >= 0 {
-            if slots[s].digest == digest && matches(members[Int(slots[s].first)]) { return s }
+            if slots[s].tag == tag && matches(members[Int(slots[s].first)]) { return s }
             s = (s + 1) & mask
         }
         return nil
