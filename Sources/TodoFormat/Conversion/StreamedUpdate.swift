@@ -58,15 +58,16 @@ struct StreamedUpdate<Syntax: TextListSyntax> {
         if spans.count > Self.splitAbove,
             let (pieces, starts) = run.withUnsafeBufferPointer({
                 self.pieces(of: spans, output: $0, oldEnd: runEnd - (comparison.outputCount - old.count), in: old)
-            }), pieces.count > 1
+            }), pieces.count > 1,
+            let read = try? run.withUnsafeBufferPointer({
+                try self.read(
+                    pieces, of: spans, output: $0, starts: starts, syntax: patcher.syntax, name: name, schema: schema)
+            }), !Self.namesCross(read)
         {
             return try ComparedWriter.writeRun(into: path) { sink in
-                try run.withUnsafeBufferPointer { run in
-                    try write(
-                        pieces, of: spans, output: run, starts: starts, old: old, patcher: patcher, name: name,
-                        schema: schema, itemsBefore: itemsBefore, to: &sink
-                    ).map { written.warnings + $0 }
-                }
+                try write(
+                    pieces, read: read, of: spans, old: old, patcher: patcher, itemsBefore: itemsBefore, to: &sink
+                ).map { written.warnings + $0 }
             }
         }
         guard let items = try? run.withUnsafeBufferPointer({ try self.items(in: $0, name: name, schema: schema) })
@@ -214,32 +215,91 @@ struct StreamedUpdate<Syntax: TextListSyntax> {
         return (pieces, starts)
     }
 
-    /// Writes the file `old` with each of `pieces` of a run (`pieces(of:…)`) written by a
-    /// patcher of its own, as `patcher` is once it has learned the layout from the pieces'
-    /// items (each piece as the run of a single change is), and every byte around them
-    /// copied; the warnings, or nil where a piece needs the whole list.
-    private func write(
+    /// The pieces' items: for each piece, the output's items and the file's (each with
+    /// where it starts, and its keys and values as read, which teach the layout).
+    typealias PieceItems = [(new: [TodoItem], old: [(span: Range<Int>, item: TodoItem, fields: [Field])])]
+
+    /// Reads the items of each of `pieces` of a run: the output's from `run` (whose items
+    /// start at `starts`), the file's at `spans` with `syntax`.
+    private func read(
         _ pieces: [Piece], of spans: [Range<Int>], output run: UnsafeBufferPointer<UInt8>, starts: [Int],
-        old: UnsafeBufferPointer<UInt8>, patcher: TextListPatcher<Syntax>, name: String, schema: ItemSchema,
-        itemsBefore: @escaping () -> Int, to sink: inout ByteSink
+        syntax: Syntax, name: String, schema: ItemSchema
+    ) throws -> PieceItems {
+        var arrayIDs = 0
+        return try pieces.map { piece in
+            let end = piece.new.upperBound < starts.count ? starts[piece.new.upperBound] : run.count
+            let output = UnsafeBufferPointer(rebasing: run[starts[piece.new.lowerBound]..<end])
+            return (
+                try items(in: output, name: name, schema: schema),
+                try spans[piece.old].map { span in
+                    let read = try syntax.readItem(at: span.lowerBound, depth: 0, arrayIDs: &arrayIDs)
+                    return (span, read.item, read.fields)
+                }
+            )
+        }
+    }
+
+    /// Whether an item's name (at any depth) is on the file's side of one piece and on the
+    /// output's side of another: an item that moved from one stretch to another, or changed
+    /// places with an item of its name, which the whole run's alignment pairs with its old
+    /// self (by content, or by a name no other leftover has) where the pieces would not.
+    static func namesCross(_ read: PieceItems) -> Bool {
+        var names: [(piece: Int, isNew: Bool, name: Substring)] = []
+        func add(_ items: [TodoItem], piece: Int, isNew: Bool) {
+            for item in items {
+                names.append((piece, isNew, item.nameStorage))
+                add(item.children, piece: piece, isNew: isNew)
+            }
+        }
+        for (piece, items) in read.enumerated() {
+            add(items.new, piece: piece, isNew: true)
+            add(items.old.map(\.item), piece: piece, isNew: false)
+        }
+        func digest(_ name: Substring) -> Int {
+            var hasher = Hasher()
+            TodoItem.hashText(name, into: &hasher)
+            return hasher.finalize()
+        }
+        let groups = EqualGroups(
+            Array(names.indices), digest: { digest(names[$0].name) }, equal: { names[$0].name == names[$1].name }
+        ).groupOf
+        // For each group of a name: the piece it was first met in (-1: none yet), whether
+        // it was met in another, on the file's side, on the output's.
+        var piece = [Int](repeating: -1, count: groups.count == 0 ? 0 : Int(groups.max()!) + 1)
+        var elsewhere = [Bool](repeating: false, count: piece.count)
+        var onOld = elsewhere
+        var onNew = elsewhere
+        for (i, entry) in names.enumerated() {
+            let g = Int(groups[i])
+            if piece[g] < 0 { piece[g] = entry.piece } else if piece[g] != entry.piece { elsewhere[g] = true }
+            if entry.isNew { onNew[g] = true } else { onOld[g] = true }
+            if elsewhere[g] && onOld[g] && onNew[g] { return true }
+        }
+        return false
+    }
+
+    /// Writes the file `old` with each of `pieces` of a run (`pieces(of:…)`, their items
+    /// `read`) written by a patcher of its own, as `patcher` is once it has learned the
+    /// layout from the pieces' items (each piece as the run of a single change is), and
+    /// every byte around them copied; the warnings, or nil where a piece needs the whole list.
+    private func write(
+        _ pieces: [Piece], read: PieceItems, of spans: [Range<Int>], old: UnsafeBufferPointer<UInt8>,
+        patcher: TextListPatcher<Syntax>, itemsBefore: @escaping () -> Int, to sink: inout ByteSink
     ) throws -> [ConversionWarning]? {
         var warnings = WarningLog()
         var patcher = patcher
-        try patcher.learn(fromItemsAt: pieces.flatMap { spans[$0.old] })
+        patcher.learn(from: read.flatMap { $0.old.map { ($0.span, $0.fields) } })
         var copied = 0
         // (Counted once, where a warning names an item's position.)
         var before: Int? = nil
-        for piece in pieces {
-            let end = piece.new.upperBound < starts.count ? starts[piece.new.upperBound] : run.count
-            let output = UnsafeBufferPointer(rebasing: run[starts[piece.new.lowerBound]..<end])
-            guard let items = try? self.items(in: output, name: name, schema: schema) else { return nil }
+        for (piece, items) in zip(pieces, read) {
             let pieceSpans = Array(spans[piece.old])
             sink.write(UnsafeBufferPointer(rebasing: old[copied..<pieceSpans[0].lowerBound]))
             var piecePatcher = patcher
             let first = piece.new.lowerBound
             guard
                 let written = try piecePatcher.write(
-                    replacingElements: pieceSpans, with: items,
+                    replacingElements: pieceSpans, with: items.new,
                     itemsBefore: {
                         if before == nil { before = itemsBefore() }
                         return before! + first

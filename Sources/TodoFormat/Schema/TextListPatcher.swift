@@ -522,19 +522,19 @@ struct TextListPatcher<Syntax: TextListSyntax> {
     }
 
     /// Whether a run written (`write(replacingElements:…)`) teaches the layout its items past
-    /// the sample; not after `learn(fromItemsAt:)`.
+    /// the sample; not after `learn(from:)`.
     private var learnsFromRuns = true
 
-    /// Learns the layout from the file's items at `spans` that are past the sample, once for
-    /// several runs that copies of this patcher write (`StreamedUpdate`'s pieces), which then
-    /// learn nothing more: each learning from its own run copied what the patcher had
-    /// learned (the sample's ids, order values…) for every run, most of the time of a write
-    /// of a hundred thousand runs.
-    mutating func learn(fromItemsAt spans: [Range<Int>]) throws {
+    /// Learns the layout from the file's items (their keys and values as read, where `span`
+    /// starts) that are past the sample, once for several runs that copies of this patcher
+    /// write (`StreamedUpdate`'s pieces), which then learn nothing more: each learning from
+    /// its own run copied what the patcher had learned (the sample's ids, order values…)
+    /// for every run, most of the time of a write of a hundred thousand runs.
+    mutating func learn(from items: [(span: Range<Int>, fields: [Field])]) {
         let sample = Set(list.elements.prefix(sampled).map(\.lowerBound))
         var learned = false
-        for span in spans where !sample.contains(span.lowerBound) {
-            learner.adopt(try syntax.readItem(at: span.lowerBound, depth: 0, arrayIDs: &arrayIDs).fields)
+        for (span, fields) in items where !sample.contains(span.lowerBound) {
+            learner.adopt(fields)
             learned = true
         }
         if learned { finishLearning() }

@@ -206,6 +206,31 @@ struct StreamedUpdateTests {
         #expect(try Self.bytes(path) == (try Self.bytes(whole)))
     }
 
+    @Test(
+        "an item an app wrote its own way, moved far in a list edited in many places, is paired as the whole-list write pairs it"
+    )
+    func movedAcrossPieces() throws {
+        let directory = try TemporaryDirectory()
+        let lines = (1...300).map { "- [ ] Item \($0) [prio:: 1] [color:: red]" }
+        let path = try Self.newFile(lines.joined(separator: "\n") + "\n", "list.json", in: directory)
+        // The app keeps item 6's keys in an order of its own.
+        let text = try String(contentsOfFile: path, encoding: .utf8).replacingOccurrences(
+            of: #"{"name": "Item 6", "checked": false, "prio": 1, "color": "red"}"#,
+            with: #"{"color": "red", "name": "Item 6", "checked": false, "prio": 1}"#)
+        try text.write(toFile: path, atomically: false, encoding: .utf8)
+        var edited = lines
+        for i in stride(from: 9, to: edited.count, by: 10) {
+            edited[i] = edited[i].replacingOccurrences(of: "- [ ]", with: "- [x]")
+        }
+        edited.insert(edited.remove(at: 5), at: 250)
+        let checklist = try Self.checklist(edited.joined(separator: "\n") + "\n", in: directory)
+        let whole = directory.path("whole.json")
+        try FileManager.default.copyItem(atPath: path, toPath: whole)
+        #expect(try Self.streamed(checklist, into: path) != nil)
+        try Self.whole(checklist, into: whole)
+        #expect(try Self.bytes(path) == (try Self.bytes(whole)))
+    }
+
     @Test("a list cut short gives the whole-list write's bytes, with and without a new item", arguments: formats)
     func cutShort(format: DocumentFormat) throws {
         let directory = try TemporaryDirectory()
