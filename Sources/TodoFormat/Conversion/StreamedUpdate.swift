@@ -54,11 +54,12 @@ struct StreamedUpdate<Syntax: TextListSyntax> {
         guard let start = marker.lastStart(before: comparison.matched, in: old),
             let (spans, runEnd) = run(from: start, of: comparison, syntax: patcher.syntax)
         else { return nil }
-        let run = comparison.output(start..<runEnd)
+        let oldEnd = runEnd - (comparison.outputCount - old.count)
+        let run = comparison.takeOutput(start..<runEnd)
         let itemsBefore = { marker.starts(in: old, before: start).count }
         if spans.count > Self.splitAbove,
             let (pieces, starts) = run.withUnsafeBufferPointer({
-                self.pieces(of: spans, output: $0, oldEnd: runEnd - (comparison.outputCount - old.count), in: old)
+                self.pieces(of: spans, output: $0, oldEnd: oldEnd, in: old)
             }), pieces.count > 1,
             let read = try? run.withUnsafeBufferPointer({
                 try self.read(

@@ -112,6 +112,18 @@ final class ByteComparison {
         return bytes
     }
 
+    /// The output's bytes in `range`, made of the kept rest's storage (not a copy of it,
+    /// which for a change near the start of a large file was as large again): the
+    /// comparison keeps no rest after, and says nothing more of the output.
+    func takeOutput(_ range: Range<Int>) -> [UInt8] {
+        guard keepsRest, range.lowerBound <= matched, range.upperBound >= matched else { return output(range) }
+        var bytes: [UInt8] = []
+        swap(&bytes, &rest)
+        bytes.removeSubrange((range.upperBound - matched)...)
+        bytes.insert(contentsOf: old[range.lowerBound..<matched], at: 0)
+        return bytes
+    }
+
     /// How many bytes at the end of the output are the old bytes' end, not counting any of
     /// the `matched` ones on either side.
     func commonSuffix() -> Int {

@@ -28,7 +28,12 @@ struct ByteComparisonTests {
             }
             let middle = max(0, comparison.matched - 3)..<min(output.count, comparison.matched + 5)
             #expect(comparison.output(middle) == Array(output[middle]))
-            return (comparison.matched, comparison.rest, comparison.isSame, comparison.commonSuffix())
+            let result = (comparison.matched, comparison.rest, comparison.isSame, comparison.commonSuffix())
+            // The output taken from the rest's storage is the output, from before the first
+            // difference to near the end.
+            let taken = max(0, comparison.matched - 10)..<max(comparison.matched, output.count - 3)
+            #expect(comparison.takeOutput(taken) == Array(output[taken]))
+            return result
         }
     }
 
