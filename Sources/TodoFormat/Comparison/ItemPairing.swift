@@ -48,17 +48,13 @@ struct ItemPairing {
         // the same item. Too many differences for a diff: all of the middle is aligned so.
         var leftOld = Array(oldMiddle)
         var leftNew = Array(newMiddle)
-        // Each item of the middles numbered by its content (the old middle's, then the new
-        // middle's, counted as one), equal items alike.
-        let entry = { (k: Int) in
-            k < oldMiddle.count ? old[oldMiddle.lowerBound + k] : new[newMiddle.lowerBound + k - oldMiddle.count]
-        }
-        let ids = EqualGroups(
-            Array(0..<(oldMiddle.count + newMiddle.count)), digest: { entry($0).hashValue },
-            equal: { entry($0) == entry($1) }
-        ).groupOf.map(Int.init)
-        if let common = commonRun(Array(ids[..<oldMiddle.count]), Array(ids[oldMiddle.count...]), maxDifferences: 2000)
-        {
+        // Each item's digest, taken once: Myers' diff compares digests, and items only where
+        // the digests are equal (numbering two million items in a table, after which the diff
+        // gave up past its differences, was a quarter of such a `diff`).
+        let oldDigests = old[oldMiddle].map(\.hashValue)
+        let newDigests = new[newMiddle].map(\.hashValue)
+        let same = { (o: Int, n: Int) in oldDigests[o] == newDigests[n] && old[prefix + o] == new[prefix + n] }
+        if let common = commonRun(oldMiddle.count, newMiddle.count, maxDifferences: 2000, same: same) {
             var matchedOld = [Bool](repeating: false, count: old.count)
             var matchedNew = [Bool](repeating: false, count: new.count)
             for (o, n) in common {
@@ -156,8 +152,11 @@ struct ItemPairing {
 /// The pairs of a longest common subsequence of `a` and `b` (Myers' O(ND) diff), in order;
 /// nil when they differ in more than `maxDifferences` insertions and deletions.
 func commonRun(_ a: [Int], _ b: [Int], maxDifferences: Int) -> [(Int, Int)]? {
-    let n = a.count
-    let m = b.count
+    commonRun(a.count, b.count, maxDifferences: maxDifferences) { a[$0] == b[$1] }
+}
+
+/// `commonRun` of two sequences of `n` and `m` elements, which `same(i, j)` compares.
+func commonRun(_ n: Int, _ m: Int, maxDifferences: Int, same: (Int, Int) -> Bool) -> [(Int, Int)]? {
     if n == 0 || m == 0 { return [] }
     let limit = min(n + m, maxDifferences)
     let offset = limit + 1
@@ -169,7 +168,7 @@ func commonRun(_ a: [Int], _ b: [Int], maxDifferences: Int) -> [(Int, Int)]? {
             var x =
                 k == -d || (k != d && v[offset + k - 1] < v[offset + k + 1]) ? v[offset + k + 1] : v[offset + k - 1] + 1
             var y = x - k
-            while x < n && y < m && a[x] == b[y] {
+            while x < n && y < m && same(x, y) {
                 x += 1
                 y += 1
             }
