@@ -40,20 +40,15 @@ extension StreamedUpdate {
         func newItem(_ j: Int) -> UnsafeBufferPointer<UInt8> {
             UnsafeBufferPointer(rebasing: run[starts[j]..<(j + 1 < m ? starts[j + 1] : run.count)])
         }
-        func digest(_ bytes: UnsafeBufferPointer<UInt8>) -> Int {
-            var digest = ByteDigest()
-            digest.combine(bytes: bytes)
-            return digest.value
-        }
         func same(_ a: UnsafeBufferPointer<UInt8>, _ b: UnsafeBufferPointer<UInt8>) -> Bool {
             a.count == b.count && (a.isEmpty || memcmp(a.baseAddress!, b.baseAddress!, a.count) == 0)
         }
         var groups = EqualGroups(
-            Array(0..<n), digest: { digest(oldItem($0)) }, equal: { same(oldItem($0), oldItem($1)) })
+            Array(0..<n), digest: { ByteDigest.of(oldItem($0)) }, equal: { same(oldItem($0), oldItem($1)) })
         var pairs: [(new: Int, old: Int)] = []
         for j in 0..<m {
             let item = newItem(j)
-            guard let group = groups.group(digest: digest(item), where: { same(oldItem($0), item) }),
+            guard let group = groups.group(digest: ByteDigest.of(item), where: { same(oldItem($0), item) }),
                 let k = groups.takeFirst(of: group)
             else { continue }
             pairs.append((j, k))
@@ -128,22 +123,21 @@ extension StreamedUpdate {
             add(items.new, piece: piece, isNew: true)
             add(items.old.map(\.item), piece: piece, isNew: false)
         }
-        func digest(_ name: Substring) -> Int {
+        let digests = names.map { entry in
             var hasher = Hasher()
-            TodoItem.hashText(name, into: &hasher)
+            TodoItem.hashText(entry.name, into: &hasher)
             return hasher.finalize()
         }
         let groups = EqualGroups(
-            Array(names.indices), digest: { digest(names[$0].name) }, equal: { names[$0].name == names[$1].name }
-        ).groupOf
+            Array(names.indices), digest: { digests[$0] }, equal: { names[$0].name == names[$1].name })
         // For each group of a name: the piece it was first met in (-1: none yet), whether
         // it was met in another, on the file's side, on the output's.
-        var piece = [Int](repeating: -1, count: groups.count == 0 ? 0 : Int(groups.max()!) + 1)
+        var piece = [Int](repeating: -1, count: groups.groupLimit)
         var elsewhere = [Bool](repeating: false, count: piece.count)
         var onOld = elsewhere
         var onNew = elsewhere
         for (i, entry) in names.enumerated() {
-            let g = Int(groups[i])
+            let g = groups.group(digest: digests[i]) { names[$0].name == entry.name }!
             if piece[g] < 0 { piece[g] = entry.piece } else if piece[g] != entry.piece { elsewhere[g] = true }
             if entry.isNew { onNew[g] = true } else { onOld[g] = true }
             if elsewhere[g] && onOld[g] && onNew[g] { return true }

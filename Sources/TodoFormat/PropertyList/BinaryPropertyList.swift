@@ -905,7 +905,7 @@ struct LongStringTable {
 
     /// Where the bytes are, or would go (-1: nowhere, the table being full), and their hash.
     func slot(of bytes: UnsafeBufferPointer<UInt8>) -> (index: Int, hash: UInt64) {
-        let hash = Self.hash(bytes)
+        let hash = UInt64(bitPattern: Int64(ByteDigest.of(bytes)))
         let tag = UInt32(truncatingIfNeeded: hash) << 16
         let mask = slots.count - 1
         var index = Int(truncatingIfNeeded: hash >> 32) & mask
@@ -945,28 +945,6 @@ struct LongStringTable {
         entries.append(Entry(start: UInt32(arena.count), count: UInt32(bytes.count), object: object))
         slots[slot.index] = UInt32(truncatingIfNeeded: slot.hash) << 16 | UInt32(entries.count)
         arena.append(contentsOf: bytes)
-    }
-
-    /// A hash of the bytes, eight at a time.
-    private static func hash(_ bytes: UnsafeBufferPointer<UInt8>) -> UInt64 {
-        var h = UInt64(bytes.count) &* 0x9E37_79B9_7F4A_7C15
-        guard let start = bytes.baseAddress else { return h }
-        var i = 0
-        let base = UnsafeRawPointer(start)
-        while i + 8 <= bytes.count {
-            h = (h ^ base.loadUnaligned(fromByteOffset: i, as: UInt64.self)) &* 0xBF58_476D_1CE4_E5B9
-            h ^= h >> 29
-            i += 8
-        }
-        var tail: UInt64 = 0
-        var shift: UInt64 = 0
-        while i < bytes.count {
-            tail |= UInt64(bytes[i]) << shift
-            shift += 8
-            i += 1
-        }
-        h = (h ^ tail) &* 0x94D0_49BB_1331_11EB
-        return h ^ h >> 31
     }
 }
 

@@ -210,8 +210,6 @@ struct EqualGroups {
     private var slots: [Slot]
     /// For each place in `members`, the place of the next member of its group (-1: none).
     private var next: [Int32]
-    /// For each place in `members`, its group.
-    private(set) var groupOf: [Int32]
     private let mask: Int
 
     /// Groups `indexes` by the key of each, whose digest is `digest` and which `equal`
@@ -223,7 +221,6 @@ struct EqualGroups {
         mask = size - 1
         slots = Array(repeating: Slot(), count: size)
         next = Array(repeating: -1, count: members.count)
-        groupOf = Array(repeating: -1, count: members.count)
         // From the last member back, each put before its group's others: groups in order.
         for place in stride(from: members.count - 1, through: 0, by: -1) {
             let index = members[place]
@@ -241,7 +238,6 @@ struct EqualGroups {
             }
             slots[s].head = Int32(place)
             slots[s].count += 1
-            groupOf[place] = Int32(s)
         }
     }
 
@@ -267,6 +263,9 @@ struct EqualGroups {
 
     /// The group's one member; nil when it has more.
     func single(_ group: Int) -> Int? { slots[group].count == 1 ? members[Int(slots[group].first)] : nil }
+
+    /// Groups are numbered below this.
+    var groupLimit: Int { slots.count }
 
     /// The members that are alone in their groups.
     var singles: [Int] { slots.filter { $0.count == 1 }.map { members[Int($0.first)] } }

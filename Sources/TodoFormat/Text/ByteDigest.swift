@@ -1,0 +1,48 @@
+/// A 64-bit digest of bytes, eight bytes at a time: each word goes in through a
+/// multiplication whose 128-bit product's halves are folded together, from a seed chosen
+/// per process (as `Hasher`'s is). Two different texts share a digest by chance about once
+/// in 2^64 comparisons. It tells equal items from changed ones in a diff, and places bytes
+/// in hash tables whose keys are compared where digests meet (a binary property list's long
+/// strings, a streamed update's items): not for tables facing hostile input, where
+/// colliding keys would cost time.
+struct ByteDigest {
+    private static let seed = UInt64.random(in: .min ... .max)
+    private var state = ByteDigest.seed
+
+    @inline(__always)
+    mutating func combine(_ word: UInt64) {
+        let product = (state ^ word).multipliedFullWidth(by: 0x9E6C_63D0_676A_9A99)
+        // The added constant keeps a zero product from zeroing what follows.
+        state = (product.high ^ product.low) &+ 0x2545_F491_4F6C_DD1D
+    }
+
+    /// The bytes and their count (so that one text's end is not the next one's start).
+    mutating func combine(bytes: UnsafeBufferPointer<UInt8>) {
+        combine(UInt64(bytes.count))
+        guard let base = bytes.baseAddress else { return }
+        let raw = UnsafeRawPointer(base)
+        var i = 0
+        while i + 8 <= bytes.count {
+            combine(UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: i, as: UInt64.self)))
+            i += 8
+        }
+        if i < bytes.count {
+            var tail: UInt64 = 0
+            for k in i..<bytes.count { tail |= UInt64(base[k]) << (UInt64(k - i) * 8) }
+            combine(tail)
+        }
+    }
+
+    /// The digest of `bytes` alone.
+    static func of(_ bytes: UnsafeBufferPointer<UInt8>) -> Int {
+        var digest = ByteDigest()
+        digest.combine(bytes: bytes)
+        return digest.value
+    }
+
+    var value: Int {
+        var mixed = self
+        mixed.combine(0)
+        return Int(truncatingIfNeeded: mixed.state)
+    }
+}
