@@ -57,7 +57,7 @@ struct StreamedUpdate<Syntax: TextListSyntax> {
         let oldEnd = runEnd - (comparison.outputCount - old.count)
         let run = comparison.takeOutput(start..<runEnd)
         let itemsBefore = { marker.starts(in: old, before: start).count }
-        if spans.count > Self.splitAbove,
+        if spans.count > ListPieces.splitAbove,
             let (pieces, starts) = run.withUnsafeBufferPointer({
                 self.pieces(of: spans, output: $0, oldEnd: oldEnd, in: old)
             }), pieces.count > 1,
