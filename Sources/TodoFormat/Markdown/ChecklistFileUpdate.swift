@@ -10,8 +10,12 @@ import Foundation
 /// without holding `a.md` or its list in memory.
 enum ChecklistFileUpdate {
     /// The text `existing` becomes with the list of the checklist `source` written in, as
-    /// the pieces to write: nil when it stays as it is.
-    static func update(_ existing: Input, with source: Input) throws -> TodoDocumentEdit? {
+    /// the pieces to write: nil when it stays as it is. A test turns off `pieces` (the
+    /// changed part is then aligned and spliced whole) and `inPlace` (a `ChecklistSplice`
+    /// writes every changed item) to compare.
+    static func update(_ existing: Input, with source: Input, pieces: Bool = true, inPlace: Bool = true) throws
+        -> TodoDocumentEdit?
+    {
         let text = try existing.text()
         let reader = try ByteReader(source)
         defer { reader.close() }
@@ -46,17 +50,34 @@ enum ChecklistFileUpdate {
             {
                 return try wholeList(of: source, into: document)
             }
-            let new = TodoDocument(fragment: region, path: source.name, parsed: parsed, section: section)
-                .alignmentEntries()
+            let fragment = TodoDocument(fragment: region, path: source.name, parsed: parsed, section: section)
             let items = document.records.firstIndex { $0.lineStart >= start } ?? document.records.count
             let itemsEnd = document.records[items...].firstIndex { $0.lineStart >= end } ?? document.records.count
-            guard let splice = try document.splice(new[...], over: items..<itemsEnd, within: start..<end) else {
-                return nil
+            let splices: [Splice]
+            if pieces,
+                let pieces = try Self.pieces(
+                    of: document, old, items: items..<itemsEnd, region: start..<end, fragment: fragment,
+                    inPlace: inPlace)
+            {
+                splices = pieces
+            } else if let splice = try document.splice(
+                fragment.alignmentEntries()[...], over: items..<itemsEnd, within: start..<end, inPlace: inPlace)
+            {
+                splices = [splice]
+            } else {
+                splices = []
             }
+            if splices.isEmpty { return nil }
             // Check the region as written: it reads as the source's items, and the closing heading stays one.
-            var written = Array(old[start..<splice.range.lowerBound])
-            written.append(contentsOf: splice.bytes)
-            written.append(contentsOf: old[splice.range.upperBound..<end])
+            var written: [UInt8] = []
+            written.reserveCapacity(region.utf8.count)
+            var copied = start
+            for splice in splices {
+                written.append(contentsOf: old[copied..<splice.range.lowerBound])
+                written.append(contentsOf: splice.bytes)
+                copied = splice.range.upperBound
+            }
+            written.append(contentsOf: old[copied..<end])
             let check = String(decoding: written, as: UTF8.self)
             let checked = TodoDocument.parse(
                 check, from: 0, to: nil, firstLine: firstLine, nameLinesBase: 0, startsFile: start == 0)
@@ -64,8 +85,90 @@ enum ChecklistFileUpdate {
                 return try wholeList(of: source, into: document)
             }
             try TodoDocument(fragment: check, path: existing.name, parsed: checked, section: section).verify(
-                reads: new[...], from: 0, section: section)
-            return TodoDocumentEdit(document: document, replacing: splice.range, with: splice.bytes)
+                readsAs: fragment, section: section)
+            return TodoDocumentEdit(document: document, replacing: splices)
+        }
+    }
+
+    /// A range of the text and the bytes that replace it.
+    typealias Splice = (range: Range<Int>, bytes: [UInt8])
+
+    /// The splices that write the items `new` (read from `fragment`) in place of the
+    /// document's `items` (whole top-level items filling the bytes `region`, which `fragment`
+    /// replaces), a stretch of changed items at a time (`ListPieces`): a checklist edited in
+    /// many places (every tenth box checked) no longer has all its items aligned at once.
+    /// Top-level items are compared with their bytes up to the next top-level item. Nil where
+    /// the region is not so split: too few items, text before the first item changed, other
+    /// sections, a stretch with headings added or removed (the items after it would change
+    /// sections), an unchanged item moved, or an item's name on the file's side of one
+    /// stretch and on the source's of another (which the whole region's alignment pairs
+    /// across stretches).
+    private static func pieces(
+        of document: TodoDocument, _ old: UnsafeBufferPointer<UInt8>, items: Range<Int>, region: Range<Int>,
+        fragment: TodoDocument, inPlace: Bool
+    ) throws -> [Splice]? {
+        let oldTops = items.filter { document.records[$0].depth == 0 }
+        let newTops = fragment.records.indices.filter { fragment.records[$0].depth == 0 }
+        guard oldTops.count > ListPieces.splitAbove, !newTops.isEmpty else { return nil }
+        return try fragment.text.withBytes { text -> [Splice]? in
+            // Where each top-level item's bytes start, and where the last one's end.
+            let oldStarts = oldTops.map { document.records[$0].lineStart } + [region.upperBound]
+            let newStarts = newTops.map { fragment.records[$0].lineStart } + [text.count]
+            guard oldStarts[0] - region.lowerBound == newStarts[0],
+                memcmp(old.baseAddress! + region.lowerBound, text.baseAddress!, newStarts[0]) == 0,
+                let pieces = ListPieces.split(
+                    oldCount: oldTops.count, newCount: newTops.count,
+                    old: { UnsafeBufferPointer(rebasing: old[oldStarts[$0]..<oldStarts[$0 + 1]]) },
+                    new: { UnsafeBufferPointer(rebasing: text[newStarts[$0]..<newStarts[$0 + 1]]) })
+            else { return nil }
+            // The same sections, in order.
+            guard document.headings(in: region).map(\.text) == fragment.headings.map(\.text) else { return nil }
+            // Each piece's items: places in the document's records and among `new`.
+            let ranges = pieces.map { piece in
+                (
+                    old: oldTops[
+                        piece.old.lowerBound]..<(piece.old.upperBound < oldTops.count
+                        ? oldTops[piece.old.upperBound] : items.upperBound),
+                    new: newTops[
+                        piece.new.lowerBound]..<(piece.new.upperBound < newTops.count
+                        ? newTops[piece.new.upperBound] : fragment.records.count)
+                )
+            }
+            // The pieces' new items (only theirs are read).
+            let new = ranges.map { range in
+                range.new.map {
+                    ItemAlignment.Entry(fragment.item(at: $0, bytes: text), depth: fragment.records[$0].depth)
+                }
+            }
+            var names: [ListPieces.Name] = []
+            for (k, (piece, range)) in zip(pieces, ranges).enumerated() {
+                // As many headings on both sides, so that the items after it have their sections.
+                if document.headings(in: oldStarts[piece.old.lowerBound]..<oldStarts[piece.old.upperBound]).count
+                    != fragment.headings(in: newStarts[piece.new.lowerBound]..<newStarts[piece.new.upperBound]).count
+                {
+                    return nil
+                }
+                for i in range.old {
+                    names.append(
+                        ListPieces.Name(piece: k, isNew: false, name: document.item(at: i, bytes: old).nameStorage))
+                }
+                for entry in new[k] {
+                    names.append(ListPieces.Name(piece: k, isNew: true, name: entry.item.nameStorage))
+                }
+            }
+            if ListPieces.namesCross(names) { return nil }
+            var splices: [Splice] = []
+            for (range, new) in zip(ranges, new) {
+                guard
+                    let splice = try document.splice(new[...], over: range.old, within: region, inPlace: inPlace)
+                else { continue }
+                // (Pieces stand apart: an unchanged item lies between any two.)
+                guard splice.range.lowerBound >= (splices.last?.range.upperBound ?? region.lowerBound) else {
+                    return nil
+                }
+                splices.append(splice)
+            }
+            return splices
         }
     }
 
@@ -79,24 +182,22 @@ enum ChecklistFileUpdate {
     }
 }
 
-/// A change of a checklist's text: a range of it replaced, or a new text.
+/// A change of a checklist's text: ranges of it replaced, or a new text.
 struct TodoDocumentEdit {
     private let document: TodoDocument?
-    private let range: Range<Int>
-    private let bytes: [UInt8]
+    /// The ranges replaced, in order and apart, with their new bytes.
+    private let splices: [ChecklistFileUpdate.Splice]
     private let text: String?
 
-    init(document: TodoDocument, replacing range: Range<Int>, with bytes: [UInt8]) {
+    init(document: TodoDocument, replacing splices: [ChecklistFileUpdate.Splice]) {
         self.document = document
-        self.range = range
-        self.bytes = bytes
+        self.splices = splices
         text = nil
     }
 
     init(text: String) {
         document = nil
-        range = 0..<0
-        bytes = []
+        splices = []
         self.text = text
     }
 
@@ -108,9 +209,13 @@ struct TodoDocumentEdit {
         }
         guard let document else { return }
         document.text.withBytes { old in
-            Self.write(old[..<range.lowerBound], to: &sink)
-            sink.write(bytes: bytes)
-            Self.write(old[range.upperBound...], to: &sink)
+            var copied = 0
+            for splice in splices {
+                Self.write(old[copied..<splice.range.lowerBound], to: &sink)
+                sink.write(bytes: splice.bytes)
+                copied = splice.range.upperBound
+            }
+            Self.write(old[copied...], to: &sink)
         }
     }
 

@@ -1,3 +1,5 @@
+import Foundation
+
 /// A task item where it stands in a checklist's text, kept small (48 bytes) so that a
 /// document of a million items stays near the size of its text. Offsets other than
 /// `lineStart` count from `lineStart`, so an edit before an item moves only `lineStart`.
@@ -74,6 +76,19 @@ struct ItemRecord: Sendable {
     var nameStartOffset: Int { lineStart + Int(nameStart) }
     var nameEndOffset: Int { lineStart + Int(nameEnd) }
     var extentEnd: Int { lineStart + Int(extent) }
+
+    /// Whether `other` (in `otherBytes`) is this item's line as it is in `bytes`: the same
+    /// bytes up to the end of its name, the same offsets and flags in them, and a name of
+    /// one line. Both then read as the same item (its section aside).
+    func sameLine(as other: ItemRecord, in bytes: UnsafeBufferPointer<UInt8>, _ otherBytes: UnsafeBufferPointer<UInt8>)
+        -> Bool
+    {
+        guard depthAndFlags == other.depthAndFlags, marker == other.marker, box == other.box,
+            nameStart == other.nameStart, nameEnd == other.nameEnd, statusValue == other.statusValue, more < 0,
+            other.more < 0
+        else { return false }
+        return memcmp(bytes.baseAddress! + lineStart, otherBytes.baseAddress! + other.lineStart, Int(nameEnd)) == 0
+    }
 
     /// The item as the parser found it, to read its name and fields.
     func parsed(nameLines: NameLines?) -> ParsedItem {

@@ -60,9 +60,12 @@ extension TodoDocument {
     /// What writing `new` in place of the items `items` (whole top-level items) changes: the
     /// bytes that replace a range of the text. Nil when the items are the same. The text must
     /// end with a line ending.
+    ///
+    /// Where every item of the window stays in its place (`inPlace`, on by default; a test
+    /// turns it off to compare), the changed items are rewritten without a `ChecklistSplice`.
     func splice(
         _ new: ArraySlice<ItemAlignment.Entry>, over items: Range<Int>, within bounds: Range<Int>? = nil,
-        movingIn foreign: Range<Int> = 0..<0
+        movingIn foreign: Range<Int> = 0..<0, inPlace: Bool = true
     ) throws -> (range: Range<Int>, bytes: [UInt8])? {
         try text.withBytes { bytes in
             func same(_ o: Int, _ n: Int) -> Bool {
@@ -70,7 +73,7 @@ extension TodoDocument {
                 let a = item(at: o, bytes: bytes)
                 let b = new[n].item
                 return a.status == b.status && a.section == b.section && a.fields == b.fields
-                    && a.nameStorage.utf8.elementsEqual(b.nameStorage.utf8)
+                    && a.nameStorage.sameBytes(as: b.nameStorage)
             }
             // The same items at the start and at the end stay out of the window.
             var prefix = 0
@@ -112,7 +115,14 @@ extension TodoDocument {
                 rangeEnd = min(rangeEnd, bounds.upperBound)
             }
             let range = rangeStart..<max(rangeStart, rangeEnd)
-            let windowHeadings = headings.filter { range.contains($0.start) }
+            let windowHeadings = Array(headings(in: range))
+            if inPlace, foreign.isEmpty, windowHeadings.isEmpty,
+                let written = rewrittenInPlace(
+                    oldWindow.map(oldItem), new[newWindow], range: range, section: section(before: range.lowerBound),
+                    bytes: bytes)
+            {
+                return (range, written)
+            }
             var splice = ChecklistSplice(
                 bytes: bytes, lineEnding: Array(lineEnding.utf8), window: range, old: oldWindow.map(oldItem),
                 headings: windowHeadings, before: before, after: after, startSection: section(before: range.lowerBound),
@@ -132,6 +142,64 @@ extension TodoDocument {
             metadata.isEmpty ? [] : Array(((try? FrontMatter.render(metadata, lineEnding: lineEnding)) ?? "").utf8)
         bytes.replaceSubrange(start..<max(start, bodyStart), with: block)
         return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// The bytes of `range` with the items `old` (the window's, in order) rewritten as `new`,
+    /// where a `ChecklistSplice` would keep each item where it stands and rewrite only its
+    /// status, name and fields; nil where it might not. That is so where both sides hold as
+    /// many items at the same depths, each top-level item in its section, and the changed
+    /// ones pair among themselves only: no changed item has the content of another item on
+    /// the other side (which the alignment would pair it with instead), and where changed
+    /// items stand next to each other, each keeps its name (which pairs them by name). A
+    /// list edited in many places (every tenth box checked) is so written a few items at a
+    /// time without building a splice's trees and alignment for each.
+    private func rewrittenInPlace(
+        _ old: [ChecklistSplice.OldItem], _ new: ArraySlice<ItemAlignment.Entry>, range: Range<Int>,
+        section: String?, bytes: UnsafeBufferPointer<UInt8>
+    ) -> [UInt8]? {
+        // (Checking for another item of a changed one's content takes each pair of items.)
+        guard old.count == new.count, old.count <= 64 else { return nil }
+        let new = Array(new)
+        func content(_ item: TodoItem) -> TodoItem {
+            var item = item
+            item.section = nil
+            return item
+        }
+        var changed: [Int] = []
+        var section = section
+        for (i, (o, n)) in zip(old, new).enumerated() {
+            guard o.record.depth == n.depth else { return nil }
+            if n.depth == 0 {
+                section = n.item.section ?? section
+                guard section == o.item.section else { return nil }
+            }
+            if content(o.item) != content(n.item) { changed.append(i) }
+        }
+        for (k, i) in changed.enumerated() {
+            let (o, n) = (content(old[i].item), content(new[i].item))
+            guard !old.contains(where: { content($0.item) == n }), !new.contains(where: { content($0.item) == o })
+            else { return nil }
+            // Changed items side by side keep their names.
+            let alone =
+                (k == 0 || changed[k - 1] != i - 1) && (k + 1 == changed.count || changed[k + 1] != i + 1)
+            guard alone || o.nameStorage == n.nameStorage else { return nil }
+        }
+        var out: [UInt8] = []
+        out.reserveCapacity(range.count + 64)
+        var copied = range.lowerBound
+        let ending = lineEnding
+        for (o, n) in zip(old, new) {
+            let a = o.item
+            let b = n.item
+            if a.status == b.status && a.fields == b.fields && a.nameStorage.sameBytes(as: b.nameStorage) { continue }
+            let (rewritten, replacement) = Self.rewrite(o.parsed, from: a, as: b, lineEnding: ending, in: bytes)
+            guard rewritten.lowerBound >= copied, rewritten.upperBound <= range.upperBound else { return nil }
+            out.append(contentsOf: bytes[copied..<rewritten.lowerBound])
+            out.append(contentsOf: replacement)
+            copied = rewritten.upperBound
+        }
+        out.append(contentsOf: bytes[copied..<range.upperBound])
+        return out
     }
 
     /// Throws unless the document's items from `first` on are `expected` (sections as a
@@ -156,16 +224,48 @@ extension TodoDocument {
                 if want.depth == 0 { section = want.item.section ?? section }
                 if records[k].depth != want.depth || got.status != want.item.status || got.fields != want.item.fields
                     || (want.depth == 0 && got.section != section)
-                    || !got.nameStorage.utf8.elementsEqual(want.item.nameStorage.utf8)
+                    || !got.nameStorage.sameBytes(as: want.item.nameStorage)
                 {
                     mismatch = k
                 }
             }
         }
-        if let mismatch {
-            throw ConversionError.encoding(
-                "\(path): writing the list into this checklist would change its meaning near item \(mismatch + 1); "
-                    + "nothing was written (todofmt fmt may untangle the file)")
+        if let mismatch { throw meaningChanged(near: mismatch) }
+    }
+
+    /// Throws unless the document's items are those of `source` (a fragment of the source
+    /// read into this one), as `verify(reads:…)` checks them. An item whose line is the same
+    /// in both (`ItemRecord.sameLine`) is not read: most of a checklist edited in many places.
+    func verify(readsAs source: TodoDocument, section: String?) throws {
+        var mismatch = records.count != source.records.count ? min(records.count, source.records.count) : nil
+        text.withBytes { bytes in
+            source.text.withBytes { sourceBytes in
+                var section = section
+                for k in records.indices where mismatch == nil {
+                    let record = records[k]
+                    let want = source.records[k]
+                    if want.depth == 0 { section = source.section(of: k) ?? section }
+                    if record.sameLine(as: want, in: bytes, sourceBytes) {
+                        if want.depth == 0 && self.section(of: k) != section { mismatch = k }
+                        continue
+                    }
+                    let got = item(at: k, bytes: bytes)
+                    let wanted = source.item(at: k, bytes: sourceBytes)
+                    if record.depth != want.depth || got.status != wanted.status || got.fields != wanted.fields
+                        || (want.depth == 0 && got.section != section)
+                        || !got.nameStorage.sameBytes(as: wanted.nameStorage)
+                    {
+                        mismatch = k
+                    }
+                }
+            }
         }
+        if let mismatch { throw meaningChanged(near: mismatch) }
+    }
+
+    private func meaningChanged(near index: Int) -> ConversionError {
+        ConversionError.encoding(
+            "\(path): writing the list into this checklist would change its meaning near item \(index + 1); "
+                + "nothing was written (todofmt fmt may untangle the file)")
     }
 }

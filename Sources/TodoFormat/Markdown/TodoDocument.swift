@@ -218,15 +218,26 @@ public struct TodoDocument: Sendable {
 
     /// The section at byte offset `offset`.
     func section(before offset: Int) -> String? {
+        let low = headingsStarting(before: offset)
+        guard low > 0 else { return initialSection }
+        let text = headings[low - 1].text
+        return text.isEmpty ? nil : text
+    }
+
+    /// How many top-level headings start before byte offset `offset`.
+    func headingsStarting(before offset: Int) -> Int {
         var low = 0
         var high = headings.count
         while low < high {
             let mid = (low + high) / 2
             if headings[mid].start < offset { low = mid + 1 } else { high = mid }
         }
-        guard low > 0 else { return initialSection }
-        let text = headings[low - 1].text
-        return text.isEmpty ? nil : text
+        return low
+    }
+
+    /// The top-level headings that start in `range`.
+    func headings(in range: Range<Int>) -> ArraySlice<HeadingRecord> {
+        headings[headingsStarting(before: range.lowerBound)..<headingsStarting(before: range.upperBound)]
     }
 
     /// Changes the item at `index` of ``entries``: its status, name and fields, rewriting

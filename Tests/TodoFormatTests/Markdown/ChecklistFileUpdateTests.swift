@@ -1,0 +1,206 @@
+import Foundation
+import Testing
+
+@testable import TodoFormat
+
+/// A checklist written into another (`todofmt convert a.md b.md`) a stretch of changed items
+/// at a time, each changed item rewritten in place where it stays: the same bytes as the
+/// whole changed part aligned and spliced at once.
+@Suite("A checklist written into a checklist, piece by piece")
+struct ChecklistFileUpdateTests {
+    /// The text `existing` becomes with the list of `source` (with pieces, with items
+    /// rewritten in place, or not); or the error, after "error: ".
+    static func written(_ source: String, into existing: String, pieces: Bool = true, inPlace: Bool = true) -> String {
+        do {
+            guard
+                let edit = try ChecklistFileUpdate.update(
+                    Input(bytes: Array(existing.utf8), name: "old.md"),
+                    with: Input(bytes: Array(source.utf8), name: "new.md"),
+                    pieces: pieces, inPlace: inPlace)
+            else { return existing }
+            var sink = ByteSink()
+            edit.write(to: &sink)
+            return String(decoding: try sink.finish(path: "old.md"), as: UTF8.self)
+        } catch {
+            return "error: \(error)"
+        }
+    }
+
+    /// A line of a generated checklist: an item (its depth, bullet, status, name and field)
+    /// or other text.
+    enum Line: Equatable {
+        case item(depth: Int, bullet: String, status: Character, name: String, field: Int?)
+        case text(String)
+
+        var rendered: String {
+            switch self {
+            case .item(let depth, let bullet, let status, let name, let field):
+                String(repeating: "  ", count: depth) + bullet + " [\(status)] " + name
+                    + (field.map { " [n:: \($0)]" } ?? "")
+            case .text(let text): text
+            }
+        }
+    }
+
+    /// Names that repeat, differ only in case, or are canonically equivalent with other bytes.
+    static let names = [
+        "Milk", "milk", "Eggs", "Bread", "café", "cafe\u{301}", "Call the bank", "日本語", "Pay rent", "Tea",
+    ]
+
+    /// A checklist of sections, prose, notes and items up to two deep; with `unique`, each
+    /// item's name is its own.
+    static func checklist(_ random: inout SeededGenerator, unique: Bool = false) -> [Line] {
+        var lines: [Line] = [.text("# Start")]
+        var depth = 0
+        for k in 0..<Int.random(in: 60...160, using: &random) {
+            switch Int.random(in: 0..<40, using: &random) {
+            case 0:
+                lines.append(.text(""))
+                lines.append(.text("## Section \(k % 7)"))
+                depth = 0
+                continue
+            case 1:
+                lines.append(.text(""))
+                lines.append(.text("Some prose \(k)."))
+                lines.append(.text(""))
+                depth = 0
+                continue
+            case 2 where depth > 0:
+                lines.append(.text(String(repeating: "  ", count: depth) + "  a note \(k)"))
+                continue
+            case 3:
+                lines.append(.text(""))
+                continue
+            default: break
+            }
+            depth = Int.random(in: 0...min(depth + 1, 2), using: &random)
+            lines.append(item(depth: depth, &random, unique: unique ? "u\(k)" : nil))
+        }
+        return lines
+    }
+
+    static func item(depth: Int, _ random: inout SeededGenerator, unique: String? = nil) -> Line {
+        .item(
+            depth: depth, bullet: ["-", "-", "-", "*"].randomElement(using: &random)!,
+            status: [" ", " ", "x", "/"].randomElement(using: &random)!,
+            name: names.randomElement(using: &random)!
+                + (unique.map { " " + $0 }
+                    ?? (Bool.random(using: &random) ? "" : " \(Int.random(in: 0..<50, using: &random))")),
+            field: Int.random(in: 0..<4, using: &random) == 0 ? Int.random(in: 0..<3, using: &random) : nil)
+    }
+
+    /// `lines` edited in `count` places: boxes checked, names and fields changed, items
+    /// added, removed, moved and duplicated, headings and prose added, removed and moved. With `unique`, no
+    /// name is given twice.
+    static func edited(_ lines: [Line], count: Int, _ random: inout SeededGenerator, unique: Bool = false) -> [Line] {
+        var lines = lines
+        for edit in 0..<count {
+            let i = Int.random(in: 1..<lines.count, using: &random)
+            guard case .item(let depth, let bullet, let status, let name, let field) = lines[i] else {
+                // Other text (a heading too) removed or moved.
+                switch Int.random(in: 0..<4, using: &random) {
+                case 0: lines.remove(at: i)
+                case 1: lines.insert(lines.remove(at: i), at: Int.random(in: 1..<lines.count, using: &random))
+                default: break
+                }
+                continue
+            }
+            switch Int.random(in: 0..<20, using: &random) {
+            case 15,
+                18 where unique:
+                lines[i] = .item(
+                    depth: depth, bullet: bullet, status: status == " " ? "x" : " ", name: name, field: field)
+            case 0..<9:
+                lines[i] = .item(
+                    depth: depth, bullet: bullet, status: status == " " ? "x" : " ", name: name, field: field)
+            case 9..<11:
+                lines[i] = .item(depth: depth, bullet: bullet, status: status, name: name + " renamed", field: field)
+            case 11: lines[i] = .item(depth: depth, bullet: bullet, status: status, name: name, field: (field ?? 0) + 1)
+            case 12: lines.insert(item(depth: depth, &random, unique: unique ? "new \(edit)" : nil), at: i + 1)
+            case 13: lines.remove(at: i)
+            case 14: lines.insert(lines.remove(at: i), at: Int.random(in: 1..<lines.count, using: &random))
+            case 15: lines.insert(lines[i], at: Int.random(in: 1..<lines.count, using: &random))
+            case 16: lines.insert(.text("## Section new"), at: i)
+            case 17: lines[i] = .item(depth: depth, bullet: "*", status: status, name: name, field: field)
+            case 18:
+                lines[i] = .item(
+                    depth: depth, bullet: bullet, status: status, name: Self.names.randomElement(using: &random)!,
+                    field: field)
+            default:
+                lines[i] = .item(
+                    depth: depth, bullet: bullet, status: status == " " ? "x" : " ", name: name, field: field)
+                let j = Int.random(in: 1..<lines.count, using: &random)
+                if case .item(let d, let b, let s, let n, let f) = lines[j] {
+                    lines[j] = .item(depth: d, bullet: b, status: s == " " ? "x" : " ", name: n, field: f)
+                }
+            }
+        }
+        return lines
+    }
+
+    static func text(_ lines: [Line]) -> String { lines.map(\.rendered).joined(separator: "\n") + "\n" }
+
+    /// Checklists edited in many places, written each in two ways; the first few that differ
+    /// are reported.
+    static func compare(
+        seed: UInt64, rounds: Int, unique: Bool, _ first: (String, String) -> String,
+        _ second: (String, String) -> String
+    ) {
+        var random = SeededGenerator(seed: seed)
+        var failures = 0
+        for round in 0..<rounds where failures < 3 {
+            let lines = checklist(&random, unique: unique)
+            let existing = text(lines)
+            let source = text(edited(lines, count: Int.random(in: 1...40, using: &random), &random, unique: unique))
+            let a = first(source, existing)
+            let b = second(source, existing)
+            if a != b {
+                failures += 1
+                Issue.record(
+                    "round \(round)\n--- existing\n\(existing)--- source\n\(source)--- one\n\(a)\n--- other\n\(b)")
+            }
+        }
+    }
+
+    @Test("changed items rewritten in place give a splice's bytes, names repeated or not")
+    func inPlace() {
+        Self.compare(
+            seed: 11, rounds: 400, unique: false, { Self.written($0, into: $1) },
+            { Self.written($0, into: $1, inPlace: false) })
+    }
+
+    @Test("a checklist edited in many places, its names each its own, gives the whole splice's bytes piece by piece")
+    func pieces() {
+        Self.compare(
+            seed: 12, rounds: 300, unique: true, { Self.written($0, into: $1) },
+            { Self.written($0, into: $1, pieces: false, inPlace: false) })
+    }
+
+    /// Twenty items around a part of a checklist.
+    static func padded(_ middle: [String]) -> String {
+        let items = (1...20).map { "- [ ] Item \($0)" }
+        return (items + middle + items.map { $0 + " again" }).joined(separator: "\n") + "\n"
+    }
+
+    @Test("changed items side by side that swap names pair by name, as a splice pairs them")
+    func swappedNames() {
+        let existing = Self.padded(["- [ ] a", "* [ ] b"])
+        let source = Self.padded(["- [x] b", "- [x] a"])
+        let written = Self.written(source, into: existing)
+        #expect(written == Self.written(source, into: existing, inPlace: false))
+        // "b" keeps its bullet: it moved.
+        #expect(written == Self.padded(["* [x] b", "- [x] a"]))
+    }
+
+    @Test("a changed item with the content of an unchanged one in another stretch stays where it is")
+    func pairedWithinItsStretch() {
+        let fillers = (1...20).map { "- [ ] Filler \($0)" }
+        let existing = Self.padded(["* [/] Tea", "- [ ] Milk"] + fillers[..<10] + ["+ [ ] Tea"] + fillers[10...])
+        // The first Tea opened, and the last filler checked.
+        let source = Self.padded(
+            ["* [ ] Tea", "- [ ] Milk"] + fillers[..<10] + ["+ [ ] Tea"] + fillers[10..<19] + ["- [x] Filler 20"])
+        #expect(Self.written(source, into: existing) == source)
+        // Aligned whole, the opened Tea pairs with the unchanged one by content: their lines change places.
+        #expect(Self.written(source, into: existing, pieces: false, inPlace: false) != source)
+    }
+}
