@@ -45,7 +45,8 @@ struct ItemPairing {
         // The longest common run of equal items (Myers' diff) stays in place; what is left
         // is aligned by `ItemAlignment`, comparing items by their text alone (or their
         // identity), whatever their depth, box and fields: an item checked and moved is still
-        // the same item. Too many differences for a diff: all of the middle is aligned so.
+        // the same item. Too many differences for Myers' diff: the items that come once on
+        // each side stand for the common run (`uniqueRun`).
         var leftOld = Array(oldMiddle)
         var leftNew = Array(newMiddle)
         // Each item's digest, taken once: Myers' diff compares digests, and items only where
@@ -53,18 +54,21 @@ struct ItemPairing {
         // gave up past its differences, was a quarter of such a `diff`).
         let oldDigests = old[oldMiddle].map(\.hashValue)
         let newDigests = new[newMiddle].map(\.hashValue)
-        let same = { (o: Int, n: Int) in oldDigests[o] == newDigests[n] && old[prefix + o] == new[prefix + n] }
-        if let common = commonRun(oldMiddle.count, newMiddle.count, maxDifferences: 2000, same: same) {
-            var matchedOld = [Bool](repeating: false, count: old.count)
-            var matchedNew = [Bool](repeating: false, count: new.count)
-            for (o, n) in common {
-                pair(prefix + n, prefix + o)
-                matchedOld[prefix + o] = true
-                matchedNew[prefix + n] = true
-            }
-            leftOld.removeAll { matchedOld[$0] }
-            leftNew.removeAll { matchedNew[$0] }
+        let same = { (o: Int, n: Int) in
+            oldDigests[o] == newDigests[n] && old[prefix + o].isSame(as: new[prefix + n])
         }
+        let common =
+            commonRun(oldMiddle.count, newMiddle.count, maxDifferences: 2000, same: same)
+            ?? Self.uniqueRun(old[oldMiddle], new[newMiddle], oldDigests, newDigests)
+        var matchedOld = [Bool](repeating: false, count: old.count)
+        var matchedNew = [Bool](repeating: false, count: new.count)
+        for (o, n) in common {
+            pair(prefix + n, prefix + o)
+            matchedOld[prefix + o] = true
+            matchedNew[prefix + n] = true
+        }
+        leftOld.removeAll { matchedOld[$0] }
+        leftNew.removeAll { matchedNew[$0] }
         let key = Self.identityKey(leftOld.map { old[$0] }, leftNew.map { new[$0] })
         func projected(_ entry: ItemAlignment.Entry) -> ItemAlignment.Entry {
             let fields = key.flatMap { key in entry.item.fields[key: key].map { [Field(key, $0)] } } ?? []
@@ -84,6 +88,38 @@ struct ItemPairing {
         }
         let run = longestIncreasingRun(newMiddle.map { source[$0] })
         for (k, n) in newMiddle.enumerated() { inOrder[n] = run[k] }
+    }
+
+    /// The pairs of items (places in `old` and `new`, whose digests are `oldDigests` and
+    /// `newDigests`) whose content and depth come once on each side and that stand in the
+    /// longest run in order: the common run where Myers' diff gives up (patience diff's
+    /// anchors). Items that come more than once are left to the alignment by text, which
+    /// pairs them in order, as it paired every item of the middle before: a million items
+    /// with every tenth box checked were so aligned one by one, most of such a `diff`.
+    static func uniqueRun(
+        _ old: ArraySlice<ItemAlignment.Entry>, _ new: ArraySlice<ItemAlignment.Entry>, _ oldDigests: [Int],
+        _ newDigests: [Int]
+    ) -> [(Int, Int)] {
+        // (Through the buffers: subscripts of the slices copied an entry at every comparison.)
+        old.withUnsafeBufferPointer { old in
+            new.withUnsafeBufferPointer { new in
+                let oldGroups = EqualGroups(
+                    Array(old.indices), digest: { oldDigests[$0] }, equal: { old[$0].isSame(as: old[$1]) })
+                let newGroups = EqualGroups(
+                    Array(new.indices), digest: { newDigests[$0] }, equal: { new[$0].isSame(as: new[$1]) })
+                var pairs: [(Int, Int)] = []
+                for n in new.indices {
+                    guard let group = newGroups.group(digest: newDigests[n], where: { new[$0].isSame(as: new[n]) }),
+                        newGroups.single(group) == n,
+                        let oldGroup = oldGroups.group(digest: newDigests[n], where: { old[$0].isSame(as: new[n]) }),
+                        let o = oldGroups.single(oldGroup)
+                    else { continue }
+                    pairs.append((o, n))
+                }
+                let run = longestIncreasingRun(pairs.map { Optional($0.0) })
+                return pairs.indices.filter { run[$0] }.map { pairs[$0] }
+            }
+        }
     }
 
     private mutating func pair(_ n: Int, _ o: Int) {

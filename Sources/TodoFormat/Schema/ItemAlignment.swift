@@ -271,6 +271,18 @@ struct EqualGroups {
     var singles: [Int] { slots.filter { $0.count == 1 }.map { members[Int($0.first)] } }
 }
 
+extension ItemAlignment.Entry {
+    /// `==`, with names compared by their bytes first: equal bytes are equal names, where
+    /// `==` on text other than ASCII compares as it normalizes (most of comparing the equal
+    /// items of two long lists).
+    func isSame(as other: Self) -> Bool {
+        depth == other.depth && item.status == other.item.status
+            && (item.nameStorage.sameBytes(as: other.item.nameStorage) || item.nameStorage == other.item.nameStorage)
+            && item.fields == other.item.fields && item.section == other.item.section
+            && item.children == other.item.children
+    }
+}
+
 /// Two items written back with the same identity (a duplicated line in an editor).
 struct DuplicateIdentity: Error, Hashable {
     var identity: FieldValue

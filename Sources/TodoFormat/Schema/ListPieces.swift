@@ -92,8 +92,10 @@ enum ListPieces {
             TodoItem.hashText(entry.name, into: &hasher)
             return hasher.finalize()
         }
+        // (The same bytes first: most names met twice are an item's before and after it changed.)
+        func same(_ a: Substring, _ b: Substring) -> Bool { a.sameBytes(as: b) || a == b }
         let groups = EqualGroups(
-            Array(names.indices), digest: { digests[$0] }, equal: { names[$0].name == names[$1].name })
+            Array(names.indices), digest: { digests[$0] }, equal: { same(names[$0].name, names[$1].name) })
         // For each group of a name: the piece it was first met in (-1: none yet), whether
         // it was met in another, on the file's side, on the new list's.
         var piece = [Int](repeating: -1, count: groups.groupLimit)
@@ -101,7 +103,7 @@ enum ListPieces {
         var onOld = elsewhere
         var onNew = elsewhere
         for (i, entry) in names.enumerated() {
-            let g = groups.group(digest: digests[i]) { names[$0].name == entry.name }!
+            let g = groups.group(digest: digests[i]) { same(names[$0].name, entry.name) }!
             if piece[g] < 0 { piece[g] = entry.piece } else if piece[g] != entry.piece { elsewhere[g] = true }
             if entry.isNew { onNew[g] = true } else { onOld[g] = true }
             if elsewhere[g] && onOld[g] && onNew[g] { return true }

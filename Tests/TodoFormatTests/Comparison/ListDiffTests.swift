@@ -88,6 +88,30 @@ struct ListDiffTests {
         let diff = ListDiff(from: TodoList(items: items), to: TodoList(items: changed))
         #expect(diff.changes.map(\.description) == ["removed 11: [ ] item 10", "checked 2500: item 0"])
     }
+
+    /// Past 2,000 insertions and deletions Myers' diff gives up; the items that come once on
+    /// each side stand for its common run (`ItemPairing.uniqueRun`).
+    @Test("a list of many items with every other box checked, an item moved, and repeated items")
+    func manyChanges() throws {
+        // Unique items, and among them ten times "Milk" open and "Milk" done, one after the other.
+        var items = (0..<3000).map { TodoItem(name: "item \($0)") }
+        for k in (0..<10).reversed() {
+            items.insert(contentsOf: [TodoItem(name: "Milk"), TodoItem(name: "Milk", status: .done)], at: k * 300)
+        }
+        var changed = items
+        for k in 0..<3000 where k % 2 == 1 {
+            changed[changed.firstIndex { $0.name == "item \(k)" }!].status = .done
+        }
+        // The first open Milk checked: "Milk" does not come once on either side, so it pairs by
+        // text, in order; it must not pair with the Milk after it, which was done (then moved).
+        changed[0].status = .done
+        changed.insert(changed.remove(at: changed.firstIndex { $0.name == "item 1500" }!), at: 2900)
+        let diff = ListDiff(from: TodoList(items: items), to: TodoList(items: changed)).changes.map(\.description)
+        #expect(diff.filter { $0.contains("Milk") } == ["checked 1: Milk"])
+        #expect(diff.filter { $0.hasPrefix("moved") }.map { $0.hasSuffix(": item 1500") } == [true])
+        #expect(diff.filter { $0.hasPrefix("checked") }.count == 1501)
+        #expect(diff.count == 1502)
+    }
 }
 
 @Suite("Comparing files without building their lists")
