@@ -38,11 +38,13 @@ extension StreamedUpdate {
         syntax: Syntax, name: String, schema: ItemSchema
     ) throws -> PieceItems {
         var arrayIDs = 0
+        // One reader of the output for every piece (one for each piece, with its own writer of
+        // values, was a twentieth of such a write).
+        let output = Syntax(bytes: run, path: name, schema: schema)
         return try pieces.map { piece in
-            let end = piece.new.upperBound < starts.count ? starts[piece.new.upperBound] : run.count
-            let output = UnsafeBufferPointer(rebasing: run[starts[piece.new.lowerBound]..<end])
+            var outputIDs = 0
             return (
-                try items(in: output, name: name, schema: schema),
+                try piece.new.map { try output.readItem(at: starts[$0], depth: 0, arrayIDs: &outputIDs).item },
                 try spans[piece.old].map { span in
                     let read = try syntax.readItem(at: span.lowerBound, depth: 0, arrayIDs: &arrayIDs)
                     return (span, read.item, read.fields)

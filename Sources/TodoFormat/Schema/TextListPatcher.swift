@@ -485,8 +485,16 @@ struct TextListPatcher<Syntax: TextListSyntax> {
             whole: first.lowerBound..<last.upperBound, inside: first.lowerBound..<last.upperBound, elements: spans)
         scan = .end(closeAt: last.upperBound, arrayEnd: last.upperBound)
         // The run is compared as `write(_:to:)` compares a list: its own unchanged start and
-        // end (where an item was inserted before an equal one, say) stay as they are.
-        let rewrite = try unchangedEnds(items)
+        // end (where an item was inserted before an equal one, say) stay as they are. One item
+        // for one (most pieces of a list edited in many places) has no ends to find: the plan
+        // keeps it where it is unchanged (rendering it to compare took a tenth of such a write).
+        let rewrite: ListRewrite
+        if spans.count == 1 && items.count == 1 {
+            try scanAll()
+            rewrite = ListRewrite(prefix: 0, suffix: 0, oldCount: 1, newCount: 1)
+        } else {
+            rewrite = try unchangedEnds(items)
+        }
         let middle = try readMiddle(rewrite)
         var plan = try ListPlan(items, rewrite: rewrite, old: middle, layout: layout, path: path) { try readItem($0) }
         if layout.integerID != nil, plan.hasNew { return nil }
