@@ -166,7 +166,7 @@ struct XMLPropertyListReader {
                     let cdataStart = position + 9
                     position = cdataStart
                     try skip(past: "]]>", what: "CDATA section")
-                    out.append(contentsOf: bytes[cdataStart..<(position - 3)])
+                    Self.appendNormalizingLineEnds(bytes[cdataStart..<(position - 3)], to: &out)
                     continue
                 }
                 if starts(with: "<!--", at: position) {
@@ -191,10 +191,35 @@ struct XMLPropertyListReader {
                 out.append(contentsOf: try reference())
                 continue
             }
+            if c == 13 {
+                // A line break in the text is a line feed, whatever the file's line ends are
+                // (XML 1.0, 2.11), as plistlib and Foundation read it; a carriage return of
+                // the text is written `&#13;`.
+                if clean { out.append(contentsOf: bytes[start..<position]) }
+                clean = false
+                position += 1
+                if position >= bytes.count || bytes[position] != 10 { out.append(10) }
+                continue
+            }
             if !clean { out.append(c) }
             position += 1
         }
         throw error("<\(name)> is not closed", at: opened.offset)
+    }
+
+    /// Appends `text` with each carriage return and line feed, and each carriage return
+    /// alone, as a line feed (XML 1.0, 2.11).
+    private static func appendNormalizingLineEnds(_ text: Slice<UnsafeBufferPointer<UInt8>>, to out: inout [UInt8]) {
+        var i = text.startIndex
+        while i < text.endIndex {
+            if text[i] == 13 {
+                out.append(10)
+                i += i + 1 < text.endIndex && text[i + 1] == 10 ? 2 : 1
+                continue
+            }
+            out.append(text[i])
+            i += 1
+        }
     }
 
     private func decode(_ raw: UnsafeBufferPointer<UInt8>, at offset: Int) throws(ParseError) -> String {

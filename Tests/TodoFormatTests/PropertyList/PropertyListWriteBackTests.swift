@@ -33,6 +33,41 @@ struct PropertyListWriteBackTests {
                  "tasks": [{"title": "Milk", "done": False, "ref": U(2), "serial": 2**64 - 2}, {"title": "Eggs", "done": True}]}
         """
 
+    /// Found by a hunt for data loss: a raw line break in a CRLF file's string was read as a
+    /// carriage return and a line feed, and a note written into such a file came back so.
+    @Test("line breaks in an XML property list's strings read as line feeds, as plistlib reads them, CRLF or not")
+    func lineBreaksInText() throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.path("crlf.plist")
+        let text = [
+            #"<?xml version="1.0" encoding="UTF-8"?>"#, "<plist version=\"1.0\">", "<array>",
+            "\t<dict><key>title</key><string>a</string><key>notes</key><string>one",
+            "two\rthree&#13;four</string></dict>",
+            "\t<dict><key>title</key><string>b</string><key>notes</key><string><![CDATA[five", "six]]></string></dict>",
+            "</array>", "</plist>", "",
+        ].joined(separator: "\r\n")
+        try text.write(toFile: path, atomically: false, encoding: .utf8)
+        let notes = try TodoList(contentsOf: .file(path)).items.map { $0.fields[key: "notes"] }
+        #expect(notes == [.string("one\ntwo\nthree\rfour"), .string("five\nsix")])
+        #expect(
+            try Self.loaded("crlf.plist", in: directory).trimmingCharacters(in: .newlines)
+                == "[{'title': 'a', 'notes': 'one\\ntwo\\nthree\\rfour'}, {'title': 'b', 'notes': 'five\\nsix'}]")
+        // A note of two lines written into the file, and the others, come back as they were.
+        try Self.write(
+            #"""
+            - [ ] a [notes:: "one\ntwo\nthree\rfour"]
+            - [ ] b [notes:: "five\nsix"]
+            - [ ] c [notes:: "seven\neight"]
+
+            """#, into: path)
+        #expect(
+            try TodoList(contentsOf: .file(path)).items.map { $0.fields[key: "notes"] }
+                == [.string("one\ntwo\nthree\rfour"), .string("five\nsix"), .string("seven\neight")])
+        #expect(
+            try Self.loaded("crlf.plist", in: directory).trimmingCharacters(in: .newlines).hasSuffix(
+                "{'title': 'c', 'notes': 'seven\\neight'}]"))
+    }
+
     @Test("unsigned 64-bit integers, 128-bit ones and UIDs read as values and stay exactly through a write")
     func wideIntegersAndUIDs() throws {
         let directory = try TemporaryDirectory()
