@@ -80,9 +80,41 @@ struct ItemPairing {
         let oldEntries = leftOld.map { projected(old[$0]) }
         let newEntries = leftNew.map { projected(new[$0]) }
         let identity = key.map { key in { (item: TodoItem) in item.fields[key: key] } }
-        let alignment =
+        // The items left pair by text, or by identity, wherever they stand (a move); otherwise
+        // only between the same items of the common run that stay in order among those pairs
+        // (else a removed item and an added one far apart were taken for a rename, and an
+        // unchanged item between them for a move). Those items are found from a first
+        // alignment: the common run's pairs in the longest run in order with its equal pairs.
+        let first =
             (try? ItemAlignment(old: oldEntries, new: newEntries, identity: identity))
             ?? (try! ItemAlignment(old: oldEntries, new: newEntries))
+        var inRun: [(new: Int, old: Int, common: Bool)] = common.map { (prefix + $0.1, prefix + $0.0, true) }
+        for n in newEntries.indices where first.isUnchanged(n) {
+            if let o = first.oldIndex(of: n) { inRun.append((leftNew[n], leftOld[o], false)) }
+        }
+        inRun.sort { $0.new < $1.new }
+        let kept = longestIncreasingRun(inRun.map { Optional($0.old) })
+        var barrierOld = [Bool](repeating: false, count: old.count)
+        var barrierNew = [Bool](repeating: false, count: new.count)
+        for (k, pair) in inRun.enumerated() where kept[k] && pair.common {
+            barrierOld[pair.old] = true
+            barrierNew[pair.new] = true
+        }
+        func stretches(_ left: [Int], _ barrier: [Bool], _ middle: Range<Int>) -> [Int] {
+            var before = 0
+            var stretch = [Int](repeating: 0, count: middle.count)
+            for i in middle {
+                stretch[i - middle.lowerBound] = before
+                if barrier[i] { before += 1 }
+            }
+            return left.map { stretch[$0 - middle.lowerBound] }
+        }
+        let around = (
+            old: stretches(leftOld, barrierOld, oldMiddle), new: stretches(leftNew, barrierNew, newMiddle)
+        )
+        let alignment =
+            (try? ItemAlignment(old: oldEntries, new: newEntries, identity: identity, stretches: around))
+            ?? (try! ItemAlignment(old: oldEntries, new: newEntries, stretches: around))
         for n in newEntries.indices {
             if let o = alignment.oldIndex(of: n) { pair(leftNew[n], leftOld[o]) }
         }

@@ -44,14 +44,18 @@ struct ItemAlignment {
     /// Aligns `new` with `old`. `identity` gives an item's identity when it has one; the
     /// same identity on two new items is an error naming both (by their indexes). With
     /// `leftoversAtSameDepth`, leftovers between anchors pair only with items of their own
-    /// depth (a nested file, where an item at another depth stands in another array).
+    /// depth (a nested file, where an item at another depth stands in another array). With
+    /// `stretches` (for each item the stretch it stands in, not decreasing in order), they
+    /// pair only within a stretch: `ItemPairing` gives the items left around its common run
+    /// the number of that run's items before each.
     ///
     /// Items are grouped by content through `EqualGroups`, each item hashed once: the
     /// standard library's dictionaries keyed by items hashed each item again at every use and
     /// compared whole items at every probe, most of a write of a million items, a tenth of
     /// them changed, into an existing file (12 s).
     init(
-        old: [Entry], new: [Entry], identity: ((TodoItem) -> FieldValue?)? = nil, leftoversAtSameDepth: Bool = false
+        old: [Entry], new: [Entry], identity: ((TodoItem) -> FieldValue?)? = nil, leftoversAtSameDepth: Bool = false,
+        stretches: (old: [Int], new: [Int])? = nil
     ) throws(DuplicateIdentity) {
         source = Array(repeating: nil, count: new.count)
         unchanged = Array(repeating: false, count: new.count)
@@ -113,24 +117,34 @@ struct ItemAlignment {
             defer { previous = anchor }
             // (Most anchors follow the one before on both sides: nothing between to pair.)
             guard anchor.new > previous.new + 1 && anchor.old > previous.old + 1 else { continue }
-            var freeNew = ((previous.new + 1)..<anchor.new).filter { pairedOld[$0] < 0 }
-            var freeOld = ((previous.old + 1)..<anchor.old).filter { !isPaired[$0] }
-            // An item changed where it stands keeps its name more often than not: such pairs
-            // first, so that an item put in just before it does not take its place.
-            pairByName(&freeNew, &freeOld, new: new, old: old)
-            if leftoversAtSameDepth {
-                var freeOldByDepth: [Int: ArraySlice<Int>] = [:]
-                for o in freeOld { freeOldByDepth[old[o].depth, default: []].append(o) }
-                for n in freeNew {
-                    guard let o = freeOldByDepth[new[n].depth]?.popFirst() else { continue }
-                    source[n] = o
-                    kept[o] = true
+            let freeNew = ((previous.new + 1)..<anchor.new).filter { pairedOld[$0] < 0 }
+            let freeOld = ((previous.old + 1)..<anchor.old).filter { !isPaired[$0] }
+            guard let stretches else {
+                pairLeftovers(freeNew, freeOld, new: new, old: old, leftoversAtSameDepth: leftoversAtSameDepth)
+                continue
+            }
+            // Only within a stretch: runs of the same stretch on both sides.
+            var a = 0
+            var b = 0
+            while a < freeNew.count && b < freeOld.count {
+                let stretch = stretches.new[freeNew[a]]
+                if stretch < stretches.old[freeOld[b]] {
+                    a += 1
+                    continue
                 }
-            } else {
-                for (n, o) in zip(freeNew, freeOld) {
-                    source[n] = o
-                    kept[o] = true
+                if stretch > stretches.old[freeOld[b]] {
+                    b += 1
+                    continue
                 }
+                var aEnd = a
+                while aEnd < freeNew.count && stretches.new[freeNew[aEnd]] == stretch { aEnd += 1 }
+                var bEnd = b
+                while bEnd < freeOld.count && stretches.old[freeOld[bEnd]] == stretch { bEnd += 1 }
+                pairLeftovers(
+                    Array(freeNew[a..<aEnd]), Array(freeOld[b..<bEnd]), new: new, old: old,
+                    leftoversAtSameDepth: leftoversAtSameDepth)
+                a = aEnd
+                b = bEnd
             }
         }
         // Left over on both sides with a name no other leftover has: an item that moved (to
@@ -148,6 +162,32 @@ struct ItemAlignment {
 }
 
 extension ItemAlignment {
+    /// Pairs the items `news` and `olds` left between two anchors: by a name each side has
+    /// once, then in order (at each depth, with `leftoversAtSameDepth`).
+    fileprivate mutating func pairLeftovers(
+        _ news: [Int], _ olds: [Int], new: [Entry], old: [Entry], leftoversAtSameDepth: Bool
+    ) {
+        var freeNew = news
+        var freeOld = olds
+        // An item changed where it stands keeps its name more often than not: such pairs
+        // first, so that an item put in just before it does not take its place.
+        pairByName(&freeNew, &freeOld, new: new, old: old)
+        if leftoversAtSameDepth {
+            var freeOldByDepth: [Int: ArraySlice<Int>] = [:]
+            for o in freeOld { freeOldByDepth[old[o].depth, default: []].append(o) }
+            for n in freeNew {
+                guard let o = freeOldByDepth[new[n].depth]?.popFirst() else { continue }
+                source[n] = o
+                kept[o] = true
+            }
+        } else {
+            for (n, o) in zip(freeNew, freeOld) {
+                source[n] = o
+                kept[o] = true
+            }
+        }
+    }
+
     /// Pairs the new items `news` with the old items `olds` (indexes of `new` and `old`)
     /// whose name, at their depth (or `atAnyDepth`, at any), no other of them has on either
     /// side, and takes the pairs out of both.

@@ -89,6 +89,21 @@ struct ListDiffTests {
         #expect(diff.changes.map(\.description) == ["removed 11: [ ] item 10", "checked 2500: item 0"])
     }
 
+    /// Found by a hunt: the items left around the common run were paired in order wherever
+    /// they stood, so a removed item and an added one on either side of an unchanged item
+    /// were a rename, and the unchanged item a move.
+    @Test(
+        "a removed item and an added one on either side of an unchanged item are not a rename", arguments: [10, 1100])
+    func notARenameAcrossTheCommonRun(pads: Int) throws {
+        let padding = (0..<pads).map { "- [ ] pad \($0)\n" }.joined()
+        let diff = try Self.diff(
+            padding + "- [ ] gone\n- [ ] keep\n",
+            padding.replacingOccurrences(of: "[ ]", with: "[x]") + "- [ ] keep\n- [ ] new\n")
+        #expect(
+            diff.filter { !$0.hasPrefix("checked") } == ["removed \(pads + 1): [ ] gone", "added \(pads + 2): [ ] new"])
+        #expect(diff.count == pads + 2)
+    }
+
     /// Past 2,000 insertions and deletions Myers' diff gives up; the items that come once on
     /// each side stand for its common run (`ItemPairing.uniqueRun`).
     @Test("a list of many items with every other box checked, an item moved, and repeated items")
