@@ -118,6 +118,19 @@ struct ItemPairing {
         for n in newEntries.indices {
             if let o = alignment.oldIndex(of: n) { pair(leftNew[n], leftOld[o]) }
         }
+        // Under a parent that moved (not of the common run), the children still left pair in
+        // order, as they stand among their siblings (a child renamed under a moved parent):
+        // the common run between the parent's two places does not part them.
+        var leftUnder: [Int: ArraySlice<Int>] = [:]
+        for o in oldMiddle where target[o] == nil {
+            if let parent = oldParent[o], !barrierOld[parent] { leftUnder[parent, default: []].append(o) }
+        }
+        for n in newMiddle where source[n] == nil {
+            guard let parent = newParent[n], let oldParentItem = source[parent], !barrierOld[oldParentItem],
+                let o = leftUnder[oldParentItem]?.popFirst()
+            else { continue }
+            pair(n, o)
+        }
         let run = longestIncreasingRun(newMiddle.map { source[$0] })
         for (k, n) in newMiddle.enumerated() { inOrder[n] = run[k] }
     }

@@ -104,6 +104,17 @@ struct ListDiffTests {
         #expect(diff.count == pads + 2)
     }
 
+    /// Found by a hunt: the children left under a parent that moved stand on either side of
+    /// the common run's items, but among their siblings they kept their places.
+    @Test("a child renamed under a parent that moved is renamed")
+    func childRenamedUnderMovedParent() throws {
+        let diff = try Self.diff(
+            "- [ ] Soap\n  - [ ] Honey\n  - [ ] Cheese\n- [ ] A\n- [ ] B\n- [ ] C\n- [ ] Beans\n",
+            "- [ ] Beans\n- [ ] A\n- [ ] B\n- [ ] C\n- [ ] Soap\n  - [ ] Honey loaf\n  - [ ] Cheese\n")
+        #expect(diff.contains("renamed 5.1: Honey loaf (was Honey)"), "\(diff)")
+        #expect(!diff.contains { $0.hasPrefix("added") || $0.hasPrefix("removed") }, "\(diff)")
+    }
+
     /// Past 2,000 insertions and deletions Myers' diff gives up; the items that come once on
     /// each side stand for its common run (`ItemPairing.uniqueRun`).
     @Test("a list of many items with every other box checked, an item moved, and repeated items")
