@@ -96,9 +96,15 @@ struct ItemPairing {
         let kept = longestIncreasingRun(inRun.map { Optional($0.old) })
         var barrierOld = [Bool](repeating: false, count: old.count)
         var barrierNew = [Bool](repeating: false, count: new.count)
-        for (k, pair) in inRun.enumerated() where kept[k] && pair.common {
-            barrierOld[pair.old] = true
-            barrierNew[pair.new] = true
+        // Whether each new item stays in order: at the equal ends, or in that run.
+        var stays = [Bool](repeating: true, count: new.count)
+        for n in newMiddle { stays[n] = false }
+        for (k, pair) in inRun.enumerated() where kept[k] {
+            stays[pair.new] = true
+            if pair.common {
+                barrierOld[pair.old] = true
+                barrierNew[pair.new] = true
+            }
         }
         func stretches(_ left: [Int], _ barrier: [Bool], _ middle: Range<Int>) -> [Int] {
             var before = 0
@@ -118,15 +124,15 @@ struct ItemPairing {
         for n in newEntries.indices {
             if let o = alignment.oldIndex(of: n) { pair(leftNew[n], leftOld[o]) }
         }
-        // Under a parent that moved (not of the common run), the children still left pair in
-        // order, as they stand among their siblings (a child renamed under a moved parent):
-        // the common run between the parent's two places does not part them.
+        // Under a parent that moved (out of that run), the children still left pair in order,
+        // as they stand among their siblings (a child renamed under a moved parent): the
+        // common run between the parent's two places does not part them.
         var leftUnder: [Int: ArraySlice<Int>] = [:]
         for o in oldMiddle where target[o] == nil {
-            if let parent = oldParent[o], !barrierOld[parent] { leftUnder[parent, default: []].append(o) }
+            if let parent = oldParent[o] { leftUnder[parent, default: []].append(o) }
         }
         for n in newMiddle where source[n] == nil {
-            guard let parent = newParent[n], let oldParentItem = source[parent], !barrierOld[oldParentItem],
+            guard let parent = newParent[n], !stays[parent], let oldParentItem = source[parent],
                 let o = leftUnder[oldParentItem]?.popFirst()
             else { continue }
             pair(n, o)

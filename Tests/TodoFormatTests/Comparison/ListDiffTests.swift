@@ -113,6 +113,14 @@ struct ListDiffTests {
             "- [ ] Beans\n- [ ] A\n- [ ] B\n- [ ] C\n- [ ] Soap\n  - [ ] Honey loaf\n  - [ ] Cheese\n")
         #expect(diff.contains("renamed 5.1: Honey loaf (was Honey)"), "\(diff)")
         #expect(!diff.contains { $0.hasPrefix("added") || $0.hasPrefix("removed") }, "\(diff)")
+        // Under a parent that stays (checked where it stands, or unchanged), children on either
+        // side of an unchanged child are not a rename.
+        for parent in ["- [x] Soap", "- [ ] Soap"] {
+            let nested = try Self.diff(
+                "- [ ] Soap\n  - [ ] gone\n  - [ ] keep\n- [ ] Beans\n",
+                parent + "\n  - [ ] keep\n  - [ ] new\n- [ ] Beans\n")
+            #expect(nested.contains("removed 1.1: [ ] gone") && nested.contains("added 1.2: [ ] new"), "\(nested)")
+        }
     }
 
     /// Past 2,000 insertions and deletions Myers' diff gives up; the items that come once on
