@@ -160,11 +160,14 @@ extension TodoDocument {
         // (Checking for another item of a changed one's content takes each pair of items.)
         guard old.count == new.count, old.count <= 64 else { return nil }
         let new = Array(new)
+        // Each item's content, as the alignment compares it: its section aside.
         func content(_ item: TodoItem) -> TodoItem {
             var item = item
             item.section = nil
             return item
         }
+        let oldContent = old.map { content($0.item) }
+        let newContent = new.map { content($0.item) }
         var changed: [Int] = []
         var section = section
         for (i, (o, n)) in zip(old, new).enumerated() {
@@ -173,12 +176,11 @@ extension TodoDocument {
                 section = n.item.section ?? section
                 guard section == o.item.section else { return nil }
             }
-            if content(o.item) != content(n.item) { changed.append(i) }
+            if oldContent[i] != newContent[i] { changed.append(i) }
         }
         for (k, i) in changed.enumerated() {
-            let (o, n) = (content(old[i].item), content(new[i].item))
-            guard !old.contains(where: { content($0.item) == n }), !new.contains(where: { content($0.item) == o })
-            else { return nil }
+            let (o, n) = (oldContent[i], newContent[i])
+            guard !oldContent.contains(n), !newContent.contains(o) else { return nil }
             // Changed items side by side keep their names.
             let alone =
                 (k == 0 || changed[k - 1] != i - 1) && (k + 1 == changed.count || changed[k + 1] != i + 1)
@@ -222,10 +224,7 @@ extension TodoDocument {
             for (k, want) in zip(first..<records.count, expected) where mismatch == nil {
                 let got = item(at: k, bytes: bytes)
                 if want.depth == 0 { section = want.item.section ?? section }
-                if records[k].depth != want.depth || got.status != want.item.status || got.fields != want.item.fields
-                    || (want.depth == 0 && got.section != section)
-                    || !got.nameStorage.sameBytes(as: want.item.nameStorage)
-                {
+                if !Self.reads(got, depth: records[k].depth, as: want.item, depth: want.depth, section: section) {
                     mismatch = k
                 }
             }
@@ -251,16 +250,23 @@ extension TodoDocument {
                     }
                     let got = item(at: k, bytes: bytes)
                     let wanted = source.item(at: k, bytes: sourceBytes)
-                    if record.depth != want.depth || got.status != wanted.status || got.fields != wanted.fields
-                        || (want.depth == 0 && got.section != section)
-                        || !got.nameStorage.sameBytes(as: wanted.nameStorage)
-                    {
+                    if !Self.reads(got, depth: record.depth, as: wanted, depth: want.depth, section: section) {
                         mismatch = k
                     }
                 }
             }
         }
         if let mismatch { throw meaningChanged(near: mismatch) }
+    }
+
+    /// Whether an item read back (`got`, at `depth`) is the item written (`want`, at
+    /// `wantDepth`): its status, fields and name bytes, and at the top its section as a reader
+    /// sees it (`section`).
+    private static func reads(_ got: TodoItem, depth: Int, as want: TodoItem, depth wantDepth: Int, section: String?)
+        -> Bool
+    {
+        depth == wantDepth && got.status == want.status && got.fields == want.fields
+            && (wantDepth != 0 || got.section == section) && got.nameStorage.sameBytes(as: want.nameStorage)
     }
 
     private func meaningChanged(near index: Int) -> ConversionError {
