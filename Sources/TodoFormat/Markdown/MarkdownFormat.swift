@@ -52,9 +52,10 @@ struct MarkdownFormat: ListFormat {
     /// bytes, which are checked to be UTF-8 once and never made a string. Returns the text
     /// that is not items.
     func read<S: PlainItemSink>(_ input: Input, plainNamesInto sink: inout S) throws -> UnlistedText {
-        let bytes = try input.bytes()
-        return try bytes.withUnsafeBufferPointer { buffer in
-            if UTF8Validation.firstInvalidOffset(buffer) >= 0 { _ = try UTF8Validation.decode(bytes, path: input.name) }
+        try input.withBytes { buffer in
+            if UTF8Validation.firstInvalidOffset(buffer) >= 0 {
+                _ = try UTF8Validation.decode(Array(buffer), path: input.name)
+            }
             return try MarkdownSource.stream(bytes: buffer, path: input.name, plainNamesInto: &sink)
         }
     }
@@ -64,10 +65,11 @@ struct MarkdownFormat: ListFormat {
     func read<S: PlainItemSink>(_ input: Input, from offset: Int, section: String?, plainNamesInto sink: inout S)
         throws
     {
-        let bytes = try input.bytes()
-        try bytes.withUnsafeBufferPointer { buffer in
+        try input.withBytes { buffer in
             let rest = UnsafeBufferPointer(rebasing: buffer[offset...])
-            if UTF8Validation.firstInvalidOffset(rest) >= 0 { _ = try UTF8Validation.decode(bytes, path: input.name) }
+            if UTF8Validation.firstInvalidOffset(rest) >= 0 {
+                _ = try UTF8Validation.decode(Array(buffer), path: input.name)
+            }
             try MarkdownSource.stream(
                 bytes: buffer, path: input.name, from: offset, section: section, plainNamesInto: &sink)
         }
