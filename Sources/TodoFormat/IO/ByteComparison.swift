@@ -21,9 +21,16 @@ final class ByteComparison {
     let old: UnsafeBufferPointer<UInt8>
     /// How many bytes at the start of the output are the old bytes' start.
     private(set) var matched = 0
-    /// The output after `matched`: empty until the first difference, and in a comparison
-    /// that does not keep it.
-    private(set) var rest: [UInt8] = []
+    /// The output after `matched`, as kept: empty until the first difference, and in a
+    /// comparison that does not keep it. The output after it is `old[tail]`.
+    private var kept: [UInt8] = []
+    /// Where the output after `kept` has been the old bytes again, byte for byte as taken
+    /// (the file after a change that is only in one place): those bytes are not kept twice.
+    /// Nil while the output is kept.
+    private var tail: Range<Int>?
+    /// The size `kept` is to reach before the output is looked for in the old bytes again.
+    private var nextSearch = 0
+    private var searches = 0
     /// Whether the output has differed from the old bytes (or run past them).
     private(set) var differs = false
     private let keepsRest: Bool
@@ -46,10 +53,16 @@ final class ByteComparison {
         self.keepsRest = keepingRest
     }
 
+    /// The output after `matched` (a copy).
+    var rest: [UInt8] { output(matched..<outputCount) }
+
+    /// How many bytes of the output are kept in memory.
+    var keptCount: Int { kept.count }
+
     /// Takes the next bytes of the output.
     func take(_ bytes: UnsafeBufferPointer<UInt8>) {
         guard !differs else {
-            if keepsRest { rest.append(contentsOf: bytes) } else { note(bytes) }
+            if keepsRest { keep(bytes) } else { note(bytes) }
             return
         }
         let same = Self.commonPrefix(bytes, UnsafeBufferPointer(rebasing: old[matched...]))
@@ -60,10 +73,107 @@ final class ByteComparison {
             taken = matched
             return note(UnsafeBufferPointer(rebasing: bytes[same...]))
         }
-        // The rest is about as long as what is left of the old bytes: room for it at once.
-        rest.reserveCapacity(old.count - matched + (bytes.count - same) + 4096)
-        rest.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[same...]))
+        nextSearch = searchStep
+        keep(UnsafeBufferPointer(rebasing: bytes[same...]))
     }
+
+    /// Output is looked for in the old bytes again after this many bytes kept; each time
+    /// it is not found, after twice as many more.
+    private static let firstSearchStep = 1 << 16
+    private var searchStep = ByteComparison.firstSearchStep
+    /// How many of the output's last bytes are looked for: enough to hold more than the
+    /// markup every item repeats (an XML property list's is about 100 bytes an item).
+    private static let needleCount = 1024
+    /// How far from where the output would be in the old bytes, at the offset between them
+    /// when last found, it is looked for the first time (twice as far each time after, up to
+    /// 64 times as far).
+    private static let searchReach = 1 << 16
+
+    /// Keeps `bytes` after the first difference. A change in one place of a large file
+    /// leaves the rest of the output the old bytes again at some offset: once the output's
+    /// last bytes are found in the old bytes near where they would be, the output after is
+    /// compared with the old bytes there instead of kept (a copy of the rest of a 100 MB
+    /// file, faulted in page by page, was a tenth of writing one change into it).
+    private func keep(_ bytes: UnsafeBufferPointer<UInt8>) {
+        var bytes = bytes
+        while !bytes.isEmpty {
+            if let tail {
+                let same = Self.commonPrefix(bytes, UnsafeBufferPointer(rebasing: old[tail.upperBound...]))
+                if same == bytes.count {
+                    self.tail = tail.lowerBound..<tail.upperBound + same
+                    return
+                }
+                // The output leaves the old bytes: what it followed of them is kept after all.
+                kept.append(contentsOf: UnsafeBufferPointer(rebasing: old[tail.lowerBound..<tail.upperBound + same]))
+                self.tail = nil
+                searchStep = Self.firstSearchStep
+                nextSearch = kept.count + searchStep
+                bytes = UnsafeBufferPointer(rebasing: bytes[same...])
+                continue
+            }
+            // The rest is about as long as what is left of the old bytes: room for it at once
+            // (pages not written to are never touched).
+            if kept.isEmpty { kept.reserveCapacity(old.count - matched + bytes.count + 4096) }
+            let n = min(bytes.count, max(1, nextSearch - kept.count))
+            kept.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[..<n]))
+            bytes = UnsafeBufferPointer(rebasing: bytes[n...])
+            if kept.count >= nextSearch { searchOld() }
+        }
+    }
+
+    /// Looks for the output's last bytes in the old bytes near where they would be at the
+    /// offset the old bytes had when last found (the same place, at first), and farther
+    /// each time they are not found; found, the output after is compared with the old bytes
+    /// after the place nearest (`tail`).
+    private func searchOld() {
+        let n = Self.needleCount
+        guard kept.count >= n, searches < 64 else {
+            nextSearch = Int.max
+            return
+        }
+        let reach = Self.searchReach << min(searches, 6)
+        searches += 1
+        searchStep *= 2
+        nextSearch = kept.count + searchStep
+        let outputEnd = matched + kept.count
+        let expected = outputEnd - lastShift
+        kept.withUnsafeBufferPointer { kept in
+            let needle = UnsafeBufferPointer(rebasing: kept[(kept.count - n)...])
+            let low = max(matched, expected - n - reach)
+            let high = min(old.count, expected + reach)
+            guard high - low >= n,
+                let found = Self.nearest(
+                    needle, to: expected - n - low, in: UnsafeBufferPointer(rebasing: old[low..<high]))
+            else { return }
+            let end = low + found + n
+            tail = end..<end
+            lastShift = outputEnd - end
+        }
+    }
+
+    /// Where in `bytes` `needle` (not empty) is nearest to `offset`.
+    static func nearest(
+        _ needle: UnsafeBufferPointer<UInt8>, to offset: Int, in bytes: UnsafeBufferPointer<UInt8>
+    )
+        -> Int?
+    {
+        let n = needle.count
+        var best: Int?
+        var i = 0
+        while i + n <= bytes.count {
+            guard let at = memchr(bytes.baseAddress! + i, Int32(needle[0]), bytes.count - n + 1 - i) else { break }
+            i = bytes.baseAddress!.distance(to: at.assumingMemoryBound(to: UInt8.self))
+            if memcmp(bytes.baseAddress! + i, needle.baseAddress!, n) == 0 {
+                if let b = best, abs(b - offset) <= abs(i - offset) { break }
+                best = i
+            }
+            i += 1
+        }
+        return best
+    }
+
+    /// The output's offset from the old bytes where its end was last found in them.
+    private var lastShift = 0
 
     /// Compares output bytes, the next after `taken`, with the old bytes at the same offsets,
     /// and notes where they differ.
@@ -96,18 +206,29 @@ final class ByteComparison {
     var isSame: Bool { !differs && matched == old.count }
 
     /// How many bytes the output has.
-    var outputCount: Int { keepsRest || !differs ? matched + rest.count : taken }
+    var outputCount: Int { keepsRest || !differs ? keptEnd + (tail?.count ?? 0) : taken }
+
+    /// Where the kept bytes end in the output.
+    private var keptEnd: Int { matched + kept.count }
 
     /// The output's byte at `offset`.
-    func outputByte(at offset: Int) -> UInt8 { offset < matched ? old[offset] : rest[offset - matched] }
+    func outputByte(at offset: Int) -> UInt8 {
+        if offset < matched { return old[offset] }
+        if offset < keptEnd { return kept[offset - matched] }
+        return old[tail!.lowerBound + offset - keptEnd]
+    }
 
     /// The output's bytes in `range`.
     func output(_ range: Range<Int>) -> [UInt8] {
         var bytes: [UInt8] = []
         bytes.reserveCapacity(range.count)
         if range.lowerBound < matched { bytes += old[range.lowerBound..<min(range.upperBound, matched)] }
-        if range.upperBound > matched {
-            bytes += rest[max(range.lowerBound, matched) - matched..<range.upperBound - matched]
+        if range.upperBound > matched && range.lowerBound < keptEnd {
+            bytes += kept[max(range.lowerBound, matched) - matched..<min(range.upperBound, keptEnd) - matched]
+        }
+        if range.upperBound > keptEnd, let tail {
+            let shift = tail.lowerBound - keptEnd
+            bytes += old[max(range.lowerBound, keptEnd) + shift..<range.upperBound + shift]
         }
         return bytes
     }
@@ -116,9 +237,12 @@ final class ByteComparison {
     /// which for a change near the start of a large file was as large again): the
     /// comparison keeps no rest after, and says nothing more of the output.
     func takeOutput(_ range: Range<Int>) -> [UInt8] {
-        guard keepsRest, range.lowerBound <= matched, range.upperBound >= matched else { return output(range) }
+        guard keepsRest, range.lowerBound <= matched, range.upperBound >= matched, range.upperBound <= keptEnd else {
+            return output(range)
+        }
         var bytes: [UInt8] = []
-        swap(&bytes, &rest)
+        swap(&bytes, &kept)
+        tail = nil
         bytes.removeSubrange((range.upperBound - matched)...)
         bytes.insert(contentsOf: old[range.lowerBound..<matched], at: 0)
         return bytes
@@ -127,19 +251,38 @@ final class ByteComparison {
     /// How many bytes at the end of the output are the old bytes' end, not counting any of
     /// the `matched` ones on either side.
     func commonSuffix() -> Int {
-        let limit = min(old.count - matched, rest.count)
-        return rest.withUnsafeBufferPointer { rest in
-            var n = 0
-            // Eight bytes at a time from the end, then byte by byte.
-            while n + 8 <= limit {
-                let a = UnsafeRawPointer(old.baseAddress! + old.count - n - 8).loadUnaligned(as: UInt64.self)
-                let b = UnsafeRawPointer(rest.baseAddress! + rest.count - n - 8).loadUnaligned(as: UInt64.self)
-                guard a == b else { break }
-                n += 8
+        if let tail {
+            // Output that ends as the old bytes do, where it was followed: those bytes and
+            // then the kept ones before them.
+            guard tail.upperBound == old.count else {
+                kept += old[tail]
+                self.tail = nil
+                return commonSuffix()
             }
-            while n < limit && old[old.count - 1 - n] == rest[rest.count - 1 - n] { n += 1 }
-            return n
+            let limit = min(tail.lowerBound - matched, kept.count)
+            return tail.count
+                + kept.withUnsafeBufferPointer {
+                    Self.commonSuffix(UnsafeBufferPointer(rebasing: old[..<tail.lowerBound]), $0, limit: limit)
+                }
         }
+        let limit = min(old.count - matched, kept.count)
+        return kept.withUnsafeBufferPointer { Self.commonSuffix(old, $0, limit: limit) }
+    }
+
+    /// How many bytes, at most `limit`, at the ends of `old` and `rest` are the same.
+    private static func commonSuffix(_ old: UnsafeBufferPointer<UInt8>, _ rest: UnsafeBufferPointer<UInt8>, limit: Int)
+        -> Int
+    {
+        var n = 0
+        // Eight bytes at a time from the end, then byte by byte.
+        while n + 8 <= limit {
+            let a = UnsafeRawPointer(old.baseAddress! + old.count - n - 8).loadUnaligned(as: UInt64.self)
+            let b = UnsafeRawPointer(rest.baseAddress! + rest.count - n - 8).loadUnaligned(as: UInt64.self)
+            guard a == b else { break }
+            n += 8
+        }
+        while n < limit && old[old.count - 1 - n] == rest[rest.count - 1 - n] { n += 1 }
+        return n
     }
 
     /// Whether two runs of bytes are the same.

@@ -122,6 +122,103 @@ struct ByteComparisonTests {
         #expect(shorter.outputCount == old.count - 2 && !shorter.tooDifferent)
     }
 
+    @Test("output that runs on as the old bytes after a change is found there, not kept, and reads the same")
+    func followsTheOldBytes() throws {
+        var random = SeededGenerator(seed: 41)
+        // Text with repeats, as a list's is: lines drawn from a small set, with numbers.
+        var old: [UInt8] = []
+        while old.count < 700_000 {
+            let k = Int.random(in: 0..<5000, using: &random)
+            old += Array("- name: item \(k % 40) of \(k)\n  done: \(k % 3 == 0)\n".utf8)
+        }
+        for round in 0..<60 {
+            var output = old
+            // One to three edits: a byte changed, bytes put in or taken out, or the end cut.
+            for _ in 0..<Int.random(in: 1...3, using: &random) {
+                let at = Int.random(in: 0..<output.count, using: &random)
+                switch Int.random(in: 0..<5, using: &random) {
+                case 0: output[at] &+= 1
+                case 1:
+                    output.insert(
+                        contentsOf: Array(repeating: 65, count: Int.random(in: 1...70_000, using: &random)), at: at)
+                case 2: output.removeSubrange(at..<min(output.count, at + Int.random(in: 1...300, using: &random)))
+                case 3: output.removeSubrange(at...)
+                default: output += Array(output[at..<min(output.count, at + 500)])
+                }
+            }
+            let comparison = old.withUnsafeBufferPointer { ByteComparison($0) }
+            var i = 0
+            while i < output.count {
+                let n = Int.random(in: 1...150_000, using: &random)
+                output[i..<min(i + n, output.count)].withUnsafeBufferPointer { comparison.take($0) }
+                i += n
+            }
+            let matched = zip(output, old).prefix { $0 == $1 }.count
+            let limit = min(old.count - matched, output.count - matched)
+            let suffix = zip(output.reversed(), old.reversed()).prefix(limit).prefix { $0 == $1 }.count
+            #expect(comparison.matched == matched, "round \(round)")
+            #expect(comparison.outputCount == output.count, "round \(round)")
+            let restIsTheOutput = comparison.rest == Array(output[matched...])
+            #expect(restIsTheOutput, "round \(round)")
+            for _ in 0..<20 where !output.isEmpty {
+                let k = Int.random(in: 0..<output.count, using: &random)
+                #expect(comparison.outputByte(at: k) == output[k], "round \(round)")
+                let end = Int.random(in: k...output.count, using: &random)
+                let piece = comparison.output(k..<end) == Array(output[k..<end])
+                #expect(piece, "round \(round)")
+            }
+            #expect(comparison.commonSuffix() == suffix, "round \(round)")
+            let taken = max(0, matched - 10)..<max(matched, output.count - suffix / 2)
+            let takenIsTheOutput = comparison.takeOutput(taken) == Array(output[taken])
+            #expect(takenIsTheOutput, "round \(round)")
+        }
+
+        // One change early in the file: what is kept is the change's neighbourhood, not the
+        // rest of the file.
+        var changed = old
+        changed.replaceSubrange(1000..<1010, with: Array("renamed, longer".utf8))
+        let comparison = old.withUnsafeBufferPointer { ByteComparison($0) }
+        changed.withUnsafeBufferPointer { comparison.take($0) }
+        #expect(comparison.keptCount < 200_000)
+        #expect(comparison.outputCount == changed.count)
+        #expect(comparison.commonSuffix() == old.count - 1010)
+
+        // Markup that every item repeats, and a box ticked (one byte shorter): the place the
+        // output runs on from is the nearest, not the first in reach.
+        var plist: [UInt8] = []
+        for k in 0..<20_000 {
+            plist += Array("\t<dict>\n\t\t<key>done</key>\n\t\t<\(k == 70 ? "false" : "true")/>\n".utf8)
+            plist += Array("\t\t<key>name</key>\n\t\t<string>item \(k)</string>\n\t</dict>\n".utf8)
+        }
+        var ticked = plist
+        let box = Array("<false/>".utf8)
+        let place = (0..<plist.count - 8).first { plist[$0..<$0 + 8].elementsEqual(box) }!
+        ticked.replaceSubrange(place..<place + 8, with: Array("<true/>".utf8))
+        let boxes = plist.withUnsafeBufferPointer { ByteComparison($0) }
+        var i = 0
+        while i < ticked.count {
+            ticked[i..<min(i + (1 << 20), ticked.count)].withUnsafeBufferPointer { boxes.take($0) }
+            i += 1 << 20
+        }
+        #expect(boxes.keptCount < 200_000)
+        #expect(boxes.matched == place + 1)
+        let restIsTheOutput = boxes.rest == Array(ticked[(place + 1)...])
+        #expect(restIsTheOutput)
+        // `e/>` and all after.
+        #expect(boxes.commonSuffix() == plist.count - place - 5)
+
+        // Of the places the output's end is in the old bytes, the one nearest to where it would
+        // be is taken.
+        let needle = Array("</dict>".utf8)
+        let markup = Array("<dict>x</dict>----".utf8) + Array("<dict>y</dict>----".utf8) + Array("<dict>z</dict>".utf8)
+        for (offset, nearest) in [(0, 7), (20, 25), (26, 25), (36, 43), (100, 43)] {
+            let found = needle.withUnsafeBufferPointer { n in
+                markup.withUnsafeBufferPointer { ByteComparison.nearest(n, to: offset, in: $0) }
+            }
+            #expect(found == nearest, "offset \(offset)")
+        }
+    }
+
     @Test("the first differing byte is found in any of eight places of a word")
     func commonPrefix() {
         let a: [UInt8] = Array(0..<40)
