@@ -57,6 +57,20 @@ struct ItemAlignment {
         old: [Entry], new: [Entry], identity: ((TodoItem) -> FieldValue?)? = nil, leftoversAtSameDepth: Bool = false,
         stretches: (old: [Int], new: [Int])? = nil
     ) throws(DuplicateIdentity) {
+        // One item on each side, without identities or stretches (most pieces of a list
+        // edited in many places): paired as the steps below pair them, without their tables:
+        // always, but where leftovers pair only at their own depth, an item at another depth
+        // only by its name (an item equal at another depth has it too).
+        if old.count == 1 && new.count == 1 && identity == nil && stretches == nil {
+            let same = old[0] == new[0]
+            let pairs =
+                same || !leftoversAtSameDepth || old[0].depth == new[0].depth
+                || old[0].item.nameStorage == new[0].item.nameStorage
+            source = [pairs ? 0 : nil]
+            unchanged = [same]
+            kept = [pairs]
+            return
+        }
         source = Array(repeating: nil, count: new.count)
         unchanged = Array(repeating: false, count: new.count)
         kept = Array(repeating: false, count: old.count)

@@ -139,6 +139,25 @@ struct ItemAlignmentTests {
         }
     }
 
+    @Test("one item on each side pairs as the reference pairs it, on 3,000 random pairs")
+    func oneForOne() throws {
+        var random = SeededGenerator(seed: 12)
+        for _ in 0..<3000 {
+            let (olds, news) = Self.randomEdit(&random)
+            guard let o = olds.randomElement(using: &random), let n = news.randomElement(using: &random) else {
+                continue
+            }
+            // Half of the time the same item, changed a little or not at all.
+            let new = [Bool.random(using: &random) ? n : o]
+            let sameDepth = Bool.random(using: &random)
+            let expected = try ReferenceAlignment(old: [o], new: new, leftoversAtSameDepth: sameDepth)
+            let actual = try ItemAlignment(old: [o], new: new, leftoversAtSameDepth: sameDepth)
+            #expect(
+                [actual.oldIndex(of: 0)] == expected.source && [actual.isUnchanged(0)] == expected.unchanged
+                    && [actual.isKept(0)] == expected.kept, "\(o) -> \(new)")
+        }
+    }
+
     @Test("keys whose digests collide stay in groups of their own, members in the order given")
     func collidingDigests() {
         let keys = ["a", "b", "a", "c", "b", "a"]
