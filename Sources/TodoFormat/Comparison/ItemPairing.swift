@@ -147,29 +147,75 @@ struct ItemPairing {
     /// anchors). Items that come more than once are left to the alignment by text, which
     /// pairs them in order, as it paired every item of the middle before: a million items
     /// with every tenth box checked were so aligned one by one, most of such a `diff`.
+    ///
+    /// Items are counted by digest in one table for both sides, each item looked up once
+    /// (two tables grouping items by content, each item looked up in both, were a fifth of
+    /// such a `diff`); a pair's items are then compared. Items of other contents whose
+    /// digests are the same count as one content: they pair with neither.
     static func uniqueRun(
         _ old: ArraySlice<ItemAlignment.Entry>, _ new: ArraySlice<ItemAlignment.Entry>, _ oldDigests: [Int],
         _ newDigests: [Int]
     ) -> [(Int, Int)] {
+        var table = DigestCounts(capacity: old.count + new.count)
+        for o in oldDigests.indices { table.count(oldDigests[o], at: o, isNew: false) }
+        for n in newDigests.indices { table.count(newDigests[n], at: n, isNew: true) }
         // (Through the buffers: subscripts of the slices copied an entry at every comparison.)
-        old.withUnsafeBufferPointer { old in
+        return old.withUnsafeBufferPointer { old in
             new.withUnsafeBufferPointer { new in
-                let oldGroups = EqualGroups(
-                    Array(old.indices), digest: { oldDigests[$0] }, equal: { old[$0].isSame(as: old[$1]) })
-                let newGroups = EqualGroups(
-                    Array(new.indices), digest: { newDigests[$0] }, equal: { new[$0].isSame(as: new[$1]) })
                 var pairs: [(Int, Int)] = []
                 for n in new.indices {
-                    guard let group = newGroups.group(digest: newDigests[n], where: { new[$0].isSame(as: new[n]) }),
-                        newGroups.single(group) == n,
-                        let oldGroup = oldGroups.group(digest: newDigests[n], where: { old[$0].isSame(as: new[n]) }),
-                        let o = oldGroups.single(oldGroup)
-                    else { continue }
+                    guard let o = table.onlyOld(newDigests[n], ifOnlyNewIs: n), old[o].isSame(as: new[n]) else {
+                        continue
+                    }
                     pairs.append((o, n))
                 }
                 let run = longestIncreasingRun(pairs.map { Optional($0.0) })
                 return pairs.indices.filter { run[$0] }.map { pairs[$0] }
             }
+        }
+    }
+
+    /// How many items of each side have each digest (none, one, or more), and where the one
+    /// is: an open-addressed table of sixteen-byte slots.
+    private struct DigestCounts {
+        private struct Slot {
+            var digest = 0
+            /// The one item with the digest (-1: none, -2: more than one).
+            var old: Int32 = -1
+            var new: Int32 = -1
+        }
+
+        private var slots: [Slot]
+        private let mask: Int
+
+        init(capacity: Int) {
+            var size = 16
+            while size < 2 * capacity { size *= 2 }
+            slots = Array(repeating: Slot(), count: size)
+            mask = size - 1
+        }
+
+        /// The slot of `digest`: where it is, or the empty one where it goes.
+        private func slot(of digest: Int) -> Int {
+            var i = (digest ^ (digest >> 29)) & mask
+            while slots[i].digest != digest && (slots[i].old != -1 || slots[i].new != -1) { i = (i + 1) & mask }
+            return i
+        }
+
+        mutating func count(_ digest: Int, at index: Int, isNew: Bool) {
+            let i = slot(of: digest)
+            slots[i].digest = digest
+            if isNew {
+                slots[i].new = slots[i].new == -1 ? Int32(index) : -2
+            } else {
+                slots[i].old = slots[i].old == -1 ? Int32(index) : -2
+            }
+        }
+
+        /// The one old item with `digest` where the one new item with it is `n`.
+        func onlyOld(_ digest: Int, ifOnlyNewIs n: Int) -> Int? {
+            let slot = slots[slot(of: digest)]
+            return slot.new == Int32(n) && slot.old >= 0 ? Int(slot.old) : nil
         }
     }
 

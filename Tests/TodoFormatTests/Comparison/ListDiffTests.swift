@@ -123,6 +123,56 @@ struct ListDiffTests {
         }
     }
 
+    /// `ItemPairing.uniqueRun` as first written: items grouped by content on each side, a
+    /// new item paired where its content comes once on each side, then the longest run.
+    static func referenceUniqueRun(_ old: [ItemAlignment.Entry], _ new: [ItemAlignment.Entry]) -> [(Int, Int)] {
+        var oldPlaces: [ItemAlignment.Entry: [Int]] = [:]
+        var newPlaces: [ItemAlignment.Entry: [Int]] = [:]
+        for (o, entry) in old.enumerated() { oldPlaces[entry, default: []].append(o) }
+        for (n, entry) in new.enumerated() { newPlaces[entry, default: []].append(n) }
+        let pairs = new.indices.compactMap { n -> (Int, Int)? in
+            guard newPlaces[new[n]]!.count == 1, let olds = oldPlaces[new[n]], olds.count == 1 else { return nil }
+            return (olds[0], n)
+        }
+        let run = longestIncreasingRun(pairs.map { Optional($0.0) })
+        return pairs.indices.filter { run[$0] }.map { pairs[$0] }
+    }
+
+    @Test("the items that come once on each side, counted by digest, are those grouped by content")
+    func uniqueRunAgreesWithGrouping() {
+        var random = SeededGenerator(seed: 73)
+        for round in 0..<300 {
+            // Unique items, and items from a few names that recur (some spelled in two
+            // canonically equivalent ways), at a few depths, checked or not.
+            let names = ["a", "b", "caf\u{E9}", "cafe\u{301}", "日本"]
+            func entry() -> ItemAlignment.Entry {
+                let name =
+                    Int.random(in: 0..<3, using: &random) == 0
+                    ? names.randomElement(using: &random)! : "item \(Int.random(in: 0..<400, using: &random))"
+                return ItemAlignment.Entry(
+                    TodoItem(name: name, status: Bool.random(using: &random) ? .done : .open),
+                    depth: Int.random(in: 0..<2, using: &random))
+            }
+            let old = (0..<Int.random(in: 0..<300, using: &random)).map { _ in entry() }
+            var new = old
+            for _ in 0..<Int.random(in: 0..<40, using: &random) {
+                let at = Int.random(in: 0...new.count, using: &random)
+                switch Int.random(in: 0..<3, using: &random) {
+                case 0: new.insert(entry(), at: at)
+                case 1 where at < new.count: new.remove(at: at)
+                default:
+                    if at < new.count {
+                        let moved = new.remove(at: at)
+                        new.insert(moved, at: Int.random(in: 0...new.count, using: &random))
+                    }
+                }
+            }
+            let got = ItemPairing.uniqueRun(old[...], new[...], old.map(\.hashValue), new.map(\.hashValue))
+            let expected = Self.referenceUniqueRun(old, new)
+            #expect(got.map(\.0) == expected.map(\.0) && got.map(\.1) == expected.map(\.1), "round \(round)")
+        }
+    }
+
     /// Past 2,000 insertions and deletions Myers' diff gives up; the items that come once on
     /// each side stand for its common run (`ItemPairing.uniqueRun`).
     @Test("a list of many items with every other box checked, an item moved, and repeated items")
