@@ -54,8 +54,11 @@ struct ItemPairing {
         // gave up past its differences, was a quarter of such a `diff`).
         let oldDigests = old[oldMiddle].map(\.hashValue)
         let newDigests = new[newMiddle].map(\.hashValue)
+        // (`start`, a constant: the closure captured the variable `prefix`, whose every read
+        // then checked for a conflicting write, a twentieth of a `diff` Myers gives up on.)
+        let start = prefix
         let same = { (o: Int, n: Int) in
-            oldDigests[o] == newDigests[n] && old[prefix + o].isSame(as: new[prefix + n])
+            oldDigests[o] == newDigests[n] && old[start + o].isSame(as: new[start + n])
         }
         let common =
             commonRun(oldMiddle.count, newMiddle.count, maxDifferences: 2000, same: same)
@@ -69,7 +72,7 @@ struct ItemPairing {
         }
         leftOld.removeAll { matchedOld[$0] }
         leftNew.removeAll { matchedNew[$0] }
-        let key = Self.identityKey(leftOld.map { old[$0] }, leftNew.map { new[$0] })
+        let key = Self.identityKey(old, leftOld, new, leftNew)
         func projected(_ entry: ItemAlignment.Entry) -> ItemAlignment.Entry {
             let fields = key.flatMap { key in entry.item.fields[key: key].map { [Field(key, $0)] } } ?? []
             return ItemAlignment.Entry(
@@ -225,17 +228,20 @@ struct ItemPairing {
         inOrder[n] = true
     }
 
-    /// The key that identifies items (`id`, `uuid`, `guid`, in any case) when every item on
-    /// both sides that has fields has one, else nil.
-    static func identityKey(_ old: [ItemAlignment.Entry], _ new: [ItemAlignment.Entry]) -> String? {
+    /// The key that identifies the items at `oldPlaces` of `old` and `newPlaces` of `new`
+    /// (`id`, `uuid`, `guid`, in any case) when every one of them has it, else nil. (Looked
+    /// up in place: copying the items out first was a twentieth of a `diff` with a hundred
+    /// thousand changes.)
+    static func identityKey(
+        _ old: [ItemAlignment.Entry], _ oldPlaces: [Int], _ new: [ItemAlignment.Entry], _ newPlaces: [Int]
+    ) -> String? {
         let keys: Set<String> = ["id", "uuid", "guid"]
         guard
-            let key = (old.first ?? new.first)?.item.fields.first(where: {
-                keys.contains(ItemSchema.normalizedKey($0.key))
-            })?.key
+            let first = oldPlaces.first.map({ old[$0] }) ?? newPlaces.first.map({ new[$0] }),
+            let key = first.item.fields.first(where: { keys.contains(ItemSchema.normalizedKey($0.key)) })?.key
         else { return nil }
-        for entry in old where entry.item.fields[key: key] == nil { return nil }
-        for entry in new where entry.item.fields[key: key] == nil { return nil }
+        for o in oldPlaces where old[o].item.fields[key: key] == nil { return nil }
+        for n in newPlaces where new[n].item.fields[key: key] == nil { return nil }
         return key
     }
 
@@ -294,9 +300,11 @@ func commonRun(_ n: Int, _ m: Int, maxDifferences: Int, same: (Int, Int) -> Bool
     let limit = min(n + m, maxDifferences)
     let offset = limit + 1
     var v = [Int](repeating: 0, count: 2 * limit + 3)
+    // For each step, the furthest reaches it started from: only the diagonals -d-1...d+1 that
+    // step reads (copying all of `v` at every step copied 64 MB before giving up at 2,000).
     var trace: [[Int]] = []
     for d in 0...limit {
-        trace.append(v)
+        trace.append(Array(v[(offset - d - 1)...(offset + d + 1)]))
         for k in stride(from: -d, through: d, by: 2) {
             var x =
                 k == -d || (k != d && v[offset + k - 1] < v[offset + k + 1]) ? v[offset + k + 1] : v[offset + k - 1] + 1
@@ -313,9 +321,11 @@ func commonRun(_ n: Int, _ m: Int, maxDifferences: Int, same: (Int, Int) -> Bool
             var y0 = m
             for step in stride(from: d, through: 0, by: -1) {
                 let w = trace[step]
+                // (Diagonal k of the step's band is at k + step + 1.)
+                let at = step + 1
                 let k = x0 - y0
-                let previousK = k == -step || (k != step && w[offset + k - 1] < w[offset + k + 1]) ? k + 1 : k - 1
-                let previousX = w[offset + previousK]
+                let previousK = k == -step || (k != step && w[at + k - 1] < w[at + k + 1]) ? k + 1 : k - 1
+                let previousX = w[at + previousK]
                 let previousY = previousX - previousK
                 while x0 > previousX && y0 > previousY {
                     x0 -= 1

@@ -123,6 +123,46 @@ struct ListDiffTests {
         }
     }
 
+    @Test("Myers' common run is a longest common subsequence, or nil past the differences allowed")
+    func commonRunIsLongest() {
+        var random = SeededGenerator(seed: 5)
+        for round in 0..<400 {
+            let a = (0..<Int.random(in: 0..<60, using: &random)).map { _ in Int.random(in: 0..<6, using: &random) }
+            var b = a
+            for _ in 0..<Int.random(in: 0..<12, using: &random) {
+                let at = Int.random(in: 0...b.count, using: &random)
+                if Bool.random(using: &random) || at == b.count {
+                    b.insert(Int.random(in: 0..<6, using: &random), at: at)
+                } else {
+                    b.remove(at: at)
+                }
+            }
+            // The longest common subsequence's length, by the table.
+            var table = [[Int]](repeating: [Int](repeating: 0, count: b.count + 1), count: a.count + 1)
+            for i in a.indices.reversed() {
+                for j in b.indices.reversed() {
+                    table[i][j] = a[i] == b[j] ? table[i + 1][j + 1] + 1 : max(table[i + 1][j], table[i][j + 1])
+                }
+            }
+            let longest = table[0][0]
+            let differences = a.count + b.count - 2 * longest
+            let limit = Int.random(in: 0..<15, using: &random)
+            let run = TodoFormat.commonRun(a, b, maxDifferences: limit)
+            guard a.count > 0 && b.count > 0 else { continue }
+            guard differences <= limit else {
+                #expect(run == nil, "round \(round)")
+                continue
+            }
+            guard let run else {
+                Issue.record("round \(round): no run within \(limit) differences")
+                continue
+            }
+            #expect(run.count == longest, "round \(round)")
+            #expect(run.allSatisfy { a[$0.0] == b[$0.1] }, "round \(round)")
+            #expect(zip(run, run.dropFirst()).allSatisfy { $0.0 < $1.0 && $0.1 < $1.1 }, "round \(round)")
+        }
+    }
+
     /// `ItemPairing.uniqueRun` as first written: items grouped by content on each side, a
     /// new item paired where its content comes once on each side, then the longest run.
     static func referenceUniqueRun(_ old: [ItemAlignment.Entry], _ new: [ItemAlignment.Entry]) -> [(Int, Int)] {
