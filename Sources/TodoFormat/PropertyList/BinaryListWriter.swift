@@ -7,10 +7,10 @@ import Foundation
 /// An object is written after the objects it refers to, so an item's dictionary follows its
 /// children's, and the root array comes last. An item's keys and values are written when the
 /// next item shows whether it has children (whose key is among its keys); an item with
-/// children waits for them on a stack. How many bytes a reference takes depends on an upper
-/// bound of the objects of the whole list (`OutputValue.nodeCount`): items are held until
-/// their bound passes what two bytes reach (a few thousand items), which then holds for the
-/// whole list, and written from then on; a smaller list is written at its end.
+/// children waits for them on a stack. How many bytes a reference takes depends on how many
+/// objects the whole file has, as plistlib sizes them: items are held until there are more
+/// of them than two bytes reach (each is an object), which then holds for the whole list,
+/// and written from then on; a smaller list is counted and written at its end.
 struct BinaryListWriter: ListWriter {
     private var sink: ByteSink
     private let outputName: String
@@ -22,16 +22,15 @@ struct BinaryListWriter: ListWriter {
     private var warnings = WarningLog()
     private var positions = ItemPositions()
 
-    /// The items not yet written while the list may be small, with their depths.
-    private var held: [(item: TodoItem, depth: Int)] = []
-    /// While the references' size is not known, the items held are written into nothing as
-    /// well, to count the objects the file will have: its references are sized by that
-    /// count, as plistlib's are (`BinaryPropertyListWriter.referenceSize(of:layout:)`).
-    private final class Counter {
-        var writer: BinaryListWriter
-        init(_ writer: BinaryListWriter) { self.writer = writer }
+    /// An item held while the list may be small: plain (its name's bytes in `heldNames`), or
+    /// whole.
+    private enum Held {
+        case plain(name: Range<Int>, status: TodoStatus, section: String?, depth: Int)
+        case item(TodoItem, depth: Int)
     }
-    private var counter: Counter? = nil
+    /// The items not yet written while the list may be small.
+    private var held: [Held] = []
+    private var heldNames: [UInt8] = []
     /// The writer, once the references' size is known (`started`).
     private var writer: BinaryPropertyListWriter
     private var started = false
@@ -76,30 +75,43 @@ struct BinaryListWriter: ListWriter {
         let positions = self.positions
         PropertyListFormat.noteLosses(of: item, binary: true, at: { positions.current }, in: &warnings)
         guard !started else { return write(item, depth: depth) }
-        held.append((item, depth))
-        if counter == nil {
-            // A writer into nothing, its references of four bytes (started: it has no counter).
-            var counting = BinaryListWriter(into: ByteSink(discarding: ()), outputName: "", layout: layout)
-            counting.start(referenceSize: 4)
-            counter = Counter(counting)
-        }
-        guard let counter else { return }
-        counter.writer.item(item, depth: depth)
-        // (Objects written now are fewer than the file will have: past what two bytes reach.)
-        if counter.writer.writer.objectCount >= 0xFFFF { start(referenceSize: 4) }
+        hold(.item(item, depth: depth))
+    }
+
+    /// Holds an item while the list may be small. Past 65,535 items the file has more objects
+    /// than two bytes reach (the items' dictionaries and the root array): its references take
+    /// four. (Counting the objects of each item held, through a writer into nothing, was a
+    /// tenth of writing a million items.)
+    private mutating func hold(_ item: Held) {
+        held.append(item)
+        if held.count >= 0xFFFF { start(referenceSize: 4) }
     }
 
     var takesPlainNames: Bool { isStandard }
 
     mutating func item(plainName: UnsafeBufferPointer<UInt8>, status: TodoStatus, section: String?, depth: Int) {
         let section = depth == 0 ? section : nil
-        guard isStandard, started else {
+        guard isStandard else {
             let name = Substring(String(decoding: plainName, as: UTF8.self))
             return item(
                 TodoItem(nameStorage: name, status: status, fields: [], children: [], section: section), depth: depth)
         }
         // A plain item has no fields: nothing a property list cannot hold.
         positions.advance(depth: depth)
+        guard started else {
+            heldNames.append(contentsOf: plainName)
+            return hold(
+                .plain(
+                    name: (heldNames.count - plainName.count)..<heldNames.count, status: status, section: section,
+                    depth: depth))
+        }
+        write(plainName: plainName, status: status, section: section, depth: depth)
+    }
+
+    /// Takes the next item, a plain one, as `write(_:depth:)` does.
+    private mutating func write(
+        plainName: UnsafeBufferPointer<UInt8>, status: TodoStatus, section: String?, depth: Int
+    ) {
         writePending(before: depth)
         pendingName.removeAll(keepingCapacity: true)
         pendingName.append(contentsOf: plainName)
@@ -134,10 +146,24 @@ struct BinaryListWriter: ListWriter {
 
     mutating func finish() throws -> Written {
         if !started {
-            var count = 1  // the root array of an empty list
-            if let counter {
-                _ = try counter.writer.finish()
-                count = counter.writer.writer.objectCount
+            // The objects of the list, counted by writing it into nothing with references of
+            // four bytes (the root array, for an empty list).
+            var count = 1
+            if !held.isEmpty {
+                var counting = BinaryListWriter(into: ByteSink(discarding: ()), outputName: "", layout: layout)
+                counting.start(referenceSize: 4)
+                for item in held {
+                    switch item {
+                    case .plain(let name, let status, let section, let depth):
+                        let text = Substring(String(decoding: heldNames[name], as: UTF8.self))
+                        let item = TodoItem(
+                            nameStorage: text, status: status, fields: [], children: [], section: section)
+                        counting.item(item, depth: depth)
+                    case .item(let item, let depth): counting.item(item, depth: depth)
+                    }
+                }
+                _ = try counting.finish()
+                count = counting.writer.objectCount
             }
             start(referenceSize: BinaryPropertyListWriter.referenceSize(count: count))
         }
@@ -151,11 +177,20 @@ struct BinaryListWriter: ListWriter {
     private mutating func start(referenceSize: Int) {
         writer = BinaryPropertyListWriter(referenceSize: referenceSize, layout: layout)
         started = true
-        counter = nil
         sink.write("bplist00")
         let held = self.held
+        let names = heldNames
         self.held = []
-        for (item, depth) in held { write(item, depth: depth) }
+        heldNames = []
+        for item in held {
+            switch item {
+            case .plain(let name, let status, let section, let depth):
+                names[name].withUnsafeBufferPointer {
+                    write(plainName: $0, status: status, section: section, depth: depth)
+                }
+            case .item(let item, let depth): write(item, depth: depth)
+            }
+        }
     }
 
     /// Takes the next item: the one before is written now that it is known whether this is
