@@ -151,25 +151,55 @@ final class ByteComparison {
         }
     }
 
-    /// Where in `bytes` `needle` (not empty) is nearest to `offset`.
+    /// Where in `bytes` `needle` (not empty) is nearest to `offset` (the nearer before it
+    /// on a tie), looked for outward from there: in text that repeats a long run (names of
+    /// a thousand `Z`s) the needle is nearly everywhere, and a search from the window's
+    /// start compared it whole at every place up to `offset` (seconds a search). At most
+    /// `budget` bytes are compared in all; nil past them.
     static func nearest(
-        _ needle: UnsafeBufferPointer<UInt8>, to offset: Int, in bytes: UnsafeBufferPointer<UInt8>
-    )
-        -> Int?
-    {
+        _ needle: UnsafeBufferPointer<UInt8>, to offset: Int, in bytes: UnsafeBufferPointer<UInt8>,
+        budget: Int = 1 << 23
+    ) -> Int? {
         let n = needle.count
-        var best: Int?
-        var i = 0
-        while i + n <= bytes.count {
-            guard let at = memchr(bytes.baseAddress! + i, Int32(needle[0]), bytes.count - n + 1 - i) else { break }
-            i = bytes.baseAddress!.distance(to: at.assumingMemoryBound(to: UInt8.self))
-            if memcmp(bytes.baseAddress! + i, needle.baseAddress!, n) == 0 {
-                if let b = best, abs(b - offset) <= abs(i - offset) { break }
-                best = i
+        let lastStart = bytes.count - n
+        guard n > 0, lastStart >= 0, let base = bytes.baseAddress, let key = needle.baseAddress else { return nil }
+        let center = min(max(offset, 0), lastStart)
+        var budget = budget
+        /// Whether the needle is at `i`, counting the comparison.
+        func isAt(_ i: Int) -> Bool {
+            budget -= n
+            return memcmp(base + i, key, n) == 0
+        }
+        // After `center`: the first place from it.
+        var after: Int? = nil
+        var i = center
+        while i <= lastStart && budget > 0 {
+            guard let at = memchr(base + i, Int32(key[0]), lastStart + 1 - i) else { break }
+            i = base.distance(to: at.assumingMemoryBound(to: UInt8.self))
+            if isAt(i) {
+                after = i
+                break
             }
             i += 1
         }
-        return best
+        // Before it: blocks back from `center`, the last place in each, while one can be as
+        // near as the place after.
+        let reach = after.map { $0 - center } ?? center
+        var blockEnd = center
+        while blockEnd > 0 && center - blockEnd < reach && budget > 0 {
+            let blockStart = max(0, blockEnd - 4096)
+            var before: Int? = nil
+            var j = blockStart
+            while j < blockEnd && budget > 0 {
+                guard let at = memchr(base + j, Int32(key[0]), blockEnd - j) else { break }
+                j = base.distance(to: at.assumingMemoryBound(to: UInt8.self))
+                if isAt(j) { before = j }
+                j += 1
+            }
+            if let before, center - before <= reach { return before }
+            blockEnd = blockStart
+        }
+        return after
     }
 
     /// The output's offset from the old bytes where its end was last found in them.

@@ -217,6 +217,18 @@ struct ByteComparisonTests {
             }
             #expect(found == nearest, "offset \(offset)")
         }
+
+        // Names of a thousand `Z`s: the needle is everywhere, and the place at the offset is
+        // found first, within a budget of comparisons a search from the start would spend long
+        // before reaching it.
+        let run = [UInt8](repeating: UInt8(ascii: "Z"), count: 1 << 17)
+        let zs = [UInt8](repeating: UInt8(ascii: "Z"), count: 1024)
+        for offset in [0, 1000, 65_536, (1 << 17) - 1024] {
+            let found = zs.withUnsafeBufferPointer { n in
+                run.withUnsafeBufferPointer { ByteComparison.nearest(n, to: offset, in: $0, budget: 1 << 16) }
+            }
+            #expect(found == offset)
+        }
     }
 
     @Test("the first differing byte is found in any of eight places of a word")
