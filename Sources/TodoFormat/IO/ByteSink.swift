@@ -126,7 +126,12 @@ struct ByteSink {
     @inline(__always)
     mutating func write(upTo maxCount: Int, _ body: (UnsafeMutablePointer<UInt8>) -> Int) {
         makeRoom(maxCount)
-        count += body(base + count)
+        let n = body(base + count)
+        // A writer that wrote past the room it asked for has overwritten memory: stop at once,
+        // where it happened (an SQL dump's row without a section wrote three bytes past it,
+        // which corrupted the heap only where the sink's storage ended there).
+        precondition(n <= maxCount, "a writer wrote \(n) bytes into room for \(maxCount)")
+        count += n
         flushIfFull()
     }
 

@@ -112,7 +112,9 @@ struct DumpWriter: ListWriter {
         levels[depth] = (id, position + 1)
         let parent = depth > 0 ? levels[depth - 1].id : nil
         rowPrefix.withUnsafeBufferPointer { prefix in
-            rows.write(upTo: prefix.count + 64) { start in
+            // The prefix, the id and the parent (24 digits at most each), the position and
+            // three commas.
+            rows.write(upTo: prefix.count + 2 * 24 + 20 + 3) { start in
                 var pen = BytePen(at: start)
                 pen.put(prefix)
                 id.write(to: &pen)
@@ -228,7 +230,10 @@ struct DumpWriter: ListWriter {
             if case .custom(let s) = status { statusLiteral = customStatusLiteral(s) }
             let nulls = keys.count
             lastSectionLiteral.withUnsafeBufferPointer { sectionLiteral in
-                let size = plainName.count + 11 + statusLiteral.count + sectionLiteral.count + 5 * nulls
+                // `'`, the name, `',0,` or `',1,NULL,` with the status literal and `,`, the
+                // section's literal or `NULL`, and `,NULL` for each field column.
+                let size =
+                    plainName.count + 10 + statusLiteral.count + (section != nil ? sectionLiteral.count : 4) + 5 * nulls
                 rows.write(upTo: size) { start in
                     var pen = BytePen(at: start)
                     pen.put(byte: UInt8(ascii: "'"))

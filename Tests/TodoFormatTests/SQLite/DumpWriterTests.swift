@@ -50,6 +50,18 @@ struct DumpWriterTests {
         #expect(try TodoList(contentsOf: .file(directory.path("list.sql"))) == TodoList(markdown: Self.checklist))
     }
 
+    /// A row without a section ends in `NULL`, four bytes where the room asked for counted
+    /// the last section's literal: three bytes past it, which corrupted the heap where the
+    /// sink's storage ended there (a name of 484 letters, written to standard output).
+    @Test("rows without a section, of every length around the sink's storage, are the shell's dump")
+    func rowsWithoutSection() throws {
+        let directory = try TemporaryDirectory()
+        let names = (470..<530).map { String(repeating: "a", count: $0) }
+        let checklist = names.map { "- [ ] \($0)\n" }.joined()
+        let dumps = try Self.dumps(of: checklist, in: directory)
+        #expect(dumps.todofmt == dumps.shell)
+    }
+
     @Test("a key given twice, null first, is null in its column, as the database has it")
     func nullFirst() throws {
         let directory = try TemporaryDirectory()
