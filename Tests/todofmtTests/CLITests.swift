@@ -447,3 +447,38 @@ struct DatabaseCLITests {
         )
     }
 }
+
+/// Files that can be read only once, or that say they are empty: read whole, once.
+@Suite("Inputs that are not regular files")
+struct OnceReadInputTests {
+    /// Runs a shell command line with todofmt as `$T` in `directory`.
+    static func shell(_ line: String, in directory: URL) throws -> Run {
+        try Run(
+            ["-c", line], in: directory, environment: ["T": Run.executable.path],
+            program: URL(fileURLWithPath: "/bin/sh"))
+    }
+
+    @Test("a checklist from a pipe through /dev/stdin, and from a named pipe, converts")
+    func pipes() throws {
+        let workspace = try Workspace([:])
+        // Its start was read to tell the format, then the file opened again: a pipe read as
+        // empty (`[]`), a named pipe waited for a writer that had gone.
+        let piped = try Self.shell(
+            #"printf -- '- [ ] Milk\n- [x] Eggs\n' | "$T" convert --from md /dev/stdin --to json -"#, in: workspace.url)
+        #expect(piped.status == 0 && piped.stdout.contains("Milk") && piped.stdout.contains("Eggs"), "\(piped.stderr)")
+        let fifo = try Self.shell(
+            #"mkfifo list.md && (printf -- '- [ ] Milk\n' > list.md &) && timeout 20 "$T" convert list.md out.json && cat out.json"#,
+            in: workspace.url)
+        #expect(fifo.status == 0 && fifo.stdout.contains("Milk"), "\(fifo.stderr)")
+    }
+
+    #if os(Linux)
+    @Test("a /proc file, whose size says 0, is read to its end")
+    func procFile() throws {
+        let version = try String(contentsOfFile: "/proc/version", encoding: .utf8)
+        let run = try Run(["convert", "--from", "md", "/proc/version", "--to", "md", "-"])
+        #expect(run.status == 0)
+        #expect(run.stdout == version, "\(run.stderr)")
+    }
+    #endif
+}

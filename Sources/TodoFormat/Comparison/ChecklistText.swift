@@ -11,7 +11,7 @@ public enum ChecklistText {
         _ source: Conversion.Source, format: DocumentFormat? = nil, options: ListOptions = ListOptions()
     ) throws -> [ConversionWarning] {
         if case .file(let url) = source {
-            let input = Input(file: url.filePath)
+            let input = try Input.reading(url.filePath)
             if FormatRegistry.inputFormat(given: format, path: input.path, head: try input.head()) == .markdown {
                 let reader = try ByteReader(input)
                 defer { reader.close() }

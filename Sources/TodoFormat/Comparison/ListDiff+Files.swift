@@ -10,7 +10,7 @@ extension ListDiff {
     /// and only the items between (from a top-level item on) are read again to be compared.
     /// A million-item file with a few changes is so compared in little memory.
     public init(old: URL, new: URL, format: DocumentFormat? = nil, options: ListOptions = ListOptions()) throws {
-        let inputs = [Input(file: old.filePath), Input(file: new.filePath)]
+        let inputs = [try Input.reading(old.filePath), try Input.reading(new.filePath)]
         // The same bytes: the same list.
         if try Self.sameBytes(inputs[0], inputs[1]) {
             changes = []

@@ -95,7 +95,7 @@ public enum TodoMerge {
     public static func files(
         base: URL, ours: URL, theirs: URL, format: DocumentFormat? = nil, options: ListOptions = ListOptions()
     ) throws -> Result {
-        let inputs = [Input(file: base.filePath), Input(file: ours.filePath), Input(file: theirs.filePath)]
+        let inputs = [try Input.reading(base.filePath), Input(file: ours.filePath), try Input.reading(theirs.filePath)]
         let id = FormatRegistry.inputFormat(given: format, path: ours.filePath, head: try inputs[1].head())
         if id == .markdown {
             if try QuickFileMerge.merge(base: inputs[0], ours: inputs[1], theirs: inputs[2]) {

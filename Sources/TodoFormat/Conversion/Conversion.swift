@@ -49,7 +49,7 @@ public struct Conversion: Sendable {
     public func run() throws -> [ConversionWarning] {
         let input: Input
         switch self.input {
-        case .file(let url): input = Input(file: url.filePath)
+        case .file(let url): input = try Input.reading(url.filePath)
         case .standardInput: input = try Input.standardInput()
         }
         let source = FormatRegistry.inputFormat(given: inputFormat, path: input.path, head: try input.head())

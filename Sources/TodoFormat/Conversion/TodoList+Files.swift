@@ -3,7 +3,7 @@ import Foundation
 extension TodoList {
     /// Reads a file; the format comes from `format`, else the content, else the extension.
     public init(contentsOf url: URL, format: DocumentFormat? = nil, options: ListOptions = ListOptions()) throws {
-        try self.init(input: Input(file: url.filePath), format: format, options: options)
+        try self.init(input: Input.reading(url.filePath), format: format, options: options)
     }
 
     /// Reads the bytes of a file; `name` names it in errors. The format comes from `format`,
@@ -49,7 +49,7 @@ extension TodoDocument {
     public static func problems(
         inFileAt url: URL, format: DocumentFormat? = nil, options: ListOptions = ListOptions()
     ) throws -> [Problem] {
-        try problems(in: Input(file: url.filePath), format: format, options: options)
+        try problems(in: Input.reading(url.filePath), format: format, options: options)
     }
 
     /// The problems in the bytes of a file; `name` names it in locations.

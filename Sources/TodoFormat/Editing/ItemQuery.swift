@@ -393,7 +393,7 @@ public struct ItemQuery: Sendable {
         file: URL?, bytes: [UInt8] = [], name: String = "<stdin>", format: DocumentFormat?, options: ListOptions,
         json: Bool, to descriptor: Int32
     ) throws {
-        let input = file.map { Input(file: $0.filePath) } ?? Input(bytes: bytes, name: name)
+        let input = try file.map { try Input.reading($0.filePath) } ?? Input(bytes: bytes, name: name)
         let id = FormatRegistry.inputFormat(given: format, path: input.path, head: try input.head())
         var selector = Selector(query: self, json: json, sink: ByteSink(descriptor: descriptor))
         var info = stat()

@@ -19,6 +19,19 @@ struct Input: Sendable {
         self.name = name ?? path
     }
 
+    /// The file at `path` as a command's source: a file that can be read only once (a named
+    /// pipe, `/dev/stdin` from a pipe, a terminal) is read whole now, as standard input is;
+    /// it was opened again to be read after its start was read to tell its format, and so
+    /// read as empty, or waited for a writer that had gone. A regular file (or one that does
+    /// not open) is read where it stands when needed.
+    static func reading(_ path: String, name: String? = nil) throws -> Input {
+        var info = stat()
+        guard path != "-", stat(path, &info) == 0, (info.st_mode & S_IFMT) != S_IFREG,
+            (info.st_mode & S_IFMT) != S_IFDIR
+        else { return Input(file: path, name: name) }
+        return Input(bytes: try InputFile.read(path), name: name ?? path)
+    }
+
     /// Standard input, read whole now (it can be read only once).
     static func standardInput() throws -> Input {
         Input(bytes: try InputFile.read("-"), name: "<stdin>")

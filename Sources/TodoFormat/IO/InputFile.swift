@@ -93,7 +93,8 @@ extension InputFile {
     /// (`todofmt rename`): a string that must grow is copied whole.
     static func readText(_ path: String, name: String, room: Int = 0) throws -> String {
         var info = stat()
-        guard path != "-", stat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else {
+        // (A file that says it is empty may not be: `/proc` files are read to their end.)
+        guard path != "-", stat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG, info.st_size > 0 else {
             return try UTF8Validation.decode(read(path), path: name)
         }
         let fd = open(path, O_RDONLY | O_CLOEXEC)
