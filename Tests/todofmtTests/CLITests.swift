@@ -467,9 +467,16 @@ struct OnceReadInputTests {
             #"printf -- '- [ ] Milk\n- [x] Eggs\n' | "$T" convert --from md /dev/stdin --to json -"#, in: workspace.url)
         #expect(piped.status == 0 && piped.stdout.contains("Milk") && piped.stdout.contains("Eggs"), "\(piped.stderr)")
         let fifo = try Self.shell(
-            #"mkfifo list.md && (printf -- '- [ ] Milk\n' > list.md &) && timeout 20 "$T" convert list.md out.json && cat out.json"#,
+            #"mkfifo list.md && (timeout 20 sh -c "printf -- '- [ ] Milk\n' > list.md" &) && timeout 20 "$T" convert list.md out.json && cat out.json"#,
             in: workspace.url)
         #expect(fifo.status == 0 && fifo.stdout.contains("Milk"), "\(fifo.stderr)")
+        // An edit has nowhere to write back: an error, not a wait.
+        let edit = try Self.shell(
+            // (The pipe read after, so that its writer does not wait on; each writer gives up
+            // after 20 s, so that a test that fails does not wait for it either.)
+            #"mkfifo edit.md && (timeout 20 sh -c "printf -- '- [ ] Milk\n' > edit.md" &) && { timeout 20 "$T" done edit.md 1; s=$?; timeout 5 cat edit.md > /dev/null; exit $s; }"#,
+            in: workspace.url)
+        #expect(edit.status == 1 && edit.stderr.contains("not a regular file"), "\(edit.status) \(edit.stderr)")
     }
 
     #if os(Linux)
