@@ -56,8 +56,7 @@ public struct FileEdit: Sendable {
         let before = try FileFingerprint(path)
         // An edit writes the file back in its place, which a named pipe or a device has not
         // (and reading one twice, to tell its format and then its list, waited forever).
-        var info = stat()
-        if stat(path, &info) == 0, (info.st_mode & S_IFMT) != S_IFREG, (info.st_mode & S_IFMT) != S_IFDIR {
+        if InputFile.isReadOnce(path) {
             throw ConversionError.io(path: path, reason: "not a regular file, which an edit writes back")
         }
         let input = Input(file: path)

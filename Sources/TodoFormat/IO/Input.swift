@@ -25,10 +25,7 @@ struct Input: Sendable {
     /// read as empty, or waited for a writer that had gone. A regular file (or one that does
     /// not open) is read where it stands when needed.
     static func reading(_ path: String, name: String? = nil) throws -> Input {
-        var info = stat()
-        guard path != "-", stat(path, &info) == 0, (info.st_mode & S_IFMT) != S_IFREG,
-            (info.st_mode & S_IFMT) != S_IFDIR
-        else { return Input(file: path, name: name) }
+        guard InputFile.isReadOnce(path) else { return Input(file: path, name: name) }
         return Input(bytes: try InputFile.read(path), name: name ?? path)
     }
 

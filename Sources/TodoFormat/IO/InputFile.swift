@@ -4,6 +4,14 @@ import Foundation
 enum InputFile {
     static func displayName(_ path: String) -> String { path == "-" ? "<stdin>" : path }
 
+    /// Whether the file at `path` is there and neither a regular file nor a folder: a named
+    /// pipe, a terminal, a device, which can be read only once and not written back in place.
+    static func isReadOnce(_ path: String) -> Bool {
+        var info = stat()
+        guard path != "-", stat(path, &info) == 0 else { return false }
+        return (info.st_mode & S_IFMT) != S_IFREG && (info.st_mode & S_IFMT) != S_IFDIR
+    }
+
     /// Up to `count` bytes from the start of a file.
     static func readHead(_ path: String, count: Int) throws(ConversionError) -> [UInt8] {
         let fd = open(path, O_RDONLY | O_CLOEXEC)

@@ -155,10 +155,9 @@ struct BinaryListWriter: ListWriter {
                 for item in held {
                     switch item {
                     case .plain(let name, let status, let section, let depth):
-                        let text = Substring(String(decoding: heldNames[name], as: UTF8.self))
-                        let item = TodoItem(
-                            nameStorage: text, status: status, fields: [], children: [], section: section)
-                        counting.item(item, depth: depth)
+                        heldNames[name].withUnsafeBufferPointer {
+                            counting.item(plainName: $0, status: status, section: section, depth: depth)
+                        }
                     case .item(let item, let depth): counting.item(item, depth: depth)
                     }
                 }
