@@ -48,9 +48,14 @@ struct BinaryListWriter: ListWriter {
     private var lastSection: (name: String, object: Int)? = nil
     /// Which fields go under `fields`.
     private var nesting: FieldNesting
-    /// The items whose children are being written, by depth: the references of their
-    /// keys and values so far, and of their children.
-    private var open: [(refs: [Int], children: [Int])] = []
+    /// The items whose children are being written, by depth: where the references of each
+    /// one's keys and values start in `openRefs`, and those of its children's dictionaries in
+    /// `openChildren`. Only the deepest item's children are still coming, so both are
+    /// stacks, the deepest item's last (an array of each for each item with children was a
+    /// tenth of the writer's time, made, grown and freed).
+    private var open: [(refs: Int, children: Int)] = []
+    private var openRefs: [Int] = []
+    private var openChildren: [Int] = []
     /// The top-level items' dictionaries.
     private var top: [Int] = []
 
@@ -287,7 +292,8 @@ struct BinaryListWriter: ListWriter {
             for value in flat { add(writer.write(value, to: &sink)) }
             if !nested.isEmpty { add(writer.write(.dictionary(nested), to: &sink)) }
             if hasChildren {
-                open.append((Array(refs[0..<n]), []))
+                open.append((openRefs.count, openChildren.count))
+                openRefs.append(contentsOf: UnsafeBufferPointer(rebasing: refs[0..<n]))
             } else {
                 finished(writer.container(0xD0, count: n, to: &sink) { refs[$0] }, depth: depth)
             }
@@ -342,7 +348,8 @@ struct BinaryListWriter: ListWriter {
             if case .value(let value) = entry.value { refs.append(writer.write(value, to: &sink)) }
         }
         if hasChildren {
-            open.append((refs, []))
+            open.append((openRefs.count, openChildren.count))
+            openRefs.append(contentsOf: refs)
         } else {
             finished(writer.container(0xD0, refs: refs, to: &sink), depth: depth)
         }
@@ -351,19 +358,37 @@ struct BinaryListWriter: ListWriter {
     /// Finishes the items waiting for children deeper than `depth`: their children's array,
     /// then their dictionary.
     private mutating func close(below depth: Int) {
+        guard open.count > depth else { return }
+        // The stacks as locals while the writer writes from them (swapped, not copied).
+        var refs: [Int] = []
+        var children: [Int] = []
+        swap(&refs, &openRefs)
+        swap(&children, &openChildren)
         while open.count > depth {
-            var (refs, children) = open.removeLast()
-            refs.append(writer.container(0xA0, refs: children, to: &sink))
-            finished(writer.container(0xD0, refs: refs, to: &sink), depth: open.count)
+            let (refsStart, childrenStart) = open.removeLast()
+            let array = writer.container(0xA0, count: children.count - childrenStart, to: &sink) {
+                children[childrenStart + $0]
+            }
+            children.removeLast(children.count - childrenStart)
+            refs.append(array)
+            let dictionary = writer.container(0xD0, count: refs.count - refsStart, to: &sink) { refs[refsStart + $0] }
+            refs.removeLast(refs.count - refsStart)
+            // Filed with its parent's children (`finished`), now the deepest's.
+            if open.isEmpty { top.append(dictionary) } else { children.append(dictionary) }
         }
+        swap(&refs, &openRefs)
+        swap(&children, &openChildren)
     }
 
     /// Files a finished item's dictionary with its parent's children, or the top level's.
+    /// Its parent is the deepest item waiting (`open`): an item comes at most one deeper
+    /// than the one before, and the items at its depth or deeper were closed before it.
     private mutating func finished(_ object: Int, depth: Int) {
+        assert(open.count == depth, "an item at depth \(depth) with \(open.count) items waiting for children")
         if depth == 0 {
             top.append(object)
         } else {
-            open[depth - 1].children.append(object)
+            openChildren.append(object)
         }
     }
 }

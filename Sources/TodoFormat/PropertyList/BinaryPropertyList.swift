@@ -759,18 +759,21 @@ extension BinaryPropertyListWriter {
             let b = UInt32(source[i])
             var scalar: UInt32
             if b < 0x80 {
-                // Eight ASCII bytes at once where they follow (text without any only loads
-                // a word where an ASCII byte stands).
+                // The ASCII bytes of the next eight up to the first that is not (all eight
+                // where none is) at once: each byte b as the unit 0x00 b, the bytes spread
+                // apart, then shifted up. All eight are put, and `at` moves past those that
+                // count (the room holds a unit a byte, and the eight bytes are there). Text
+                // that mixes scripts has short runs of ASCII between its other characters,
+                // which went a byte at a time, each loading its word again.
                 if i + 8 <= end {
                     let word = UnsafeRawPointer(source + i).loadUnaligned(as: UInt64.self).littleEndian
-                    if word & 0x8080_8080_8080_8080 == 0 {
-                        // Each byte b as the unit 0x00 b: the bytes spread apart, then shifted up.
-                        UnsafeMutableRawPointer(at).storeBytes(of: spread(word & 0xFFFF_FFFF), as: UInt64.self)
-                        UnsafeMutableRawPointer(at + 8).storeBytes(of: spread(word >> 32), as: UInt64.self)
-                        at += 16
-                        i += 8
-                        continue
-                    }
+                    UnsafeMutableRawPointer(at).storeBytes(of: spread(word & 0xFFFF_FFFF), as: UInt64.self)
+                    UnsafeMutableRawPointer(at + 8).storeBytes(of: spread(word >> 32), as: UInt64.self)
+                    let high = word & 0x8080_8080_8080_8080
+                    let ascii = high == 0 ? 8 : high.trailingZeroBitCount >> 3
+                    at += 2 * ascii
+                    i += ascii
+                    continue
                 }
                 scalar = b
                 i += 1

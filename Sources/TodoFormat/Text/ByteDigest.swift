@@ -26,11 +26,16 @@ struct ByteDigest {
             combine(UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: i, as: UInt64.self)))
             i += 8
         }
-        if i < bytes.count {
-            var tail: UInt64 = 0
-            for k in i..<bytes.count { tail |= UInt64(base[k]) << (UInt64(k - i) * 8) }
-            combine(tail)
+        guard i < bytes.count else { return }
+        if i > 0 {
+            // The last eight bytes, some of them again: one load, where the bytes one at a
+            // time were a quarter of a digest of a name (the count tells the overlap).
+            combine(UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: bytes.count - 8, as: UInt64.self)))
+            return
         }
+        var tail: UInt64 = 0
+        for k in 0..<bytes.count { tail |= UInt64(base[k]) << (UInt64(k) * 8) }
+        combine(tail)
     }
 
     /// The digest of `bytes` alone.

@@ -248,4 +248,32 @@ struct BinaryItemsTests {
         #expect(text == String(decoding: units, as: UTF16.self), "\(units)")
         #expect(Array(text.utf8) == Array(String(decoding: units, as: UTF16.self).utf8))
     }
+
+    @Test("UTF-8 text is written as the standard library's UTF-16 big-endian", arguments: 0..<50)
+    func utf16FromUTF8(seed: Int) {
+        var rng = SeededGenerator(seed: UInt64(seed))
+        // ASCII runs of every length around the eight-byte step, between characters of two,
+        // three and four bytes, at the start, the end and anywhere in the word.
+        let others = ["é", "ÿ", "Ā", "あ", "買い", "\u{FFFD}", "😀", "👩‍💻", "\u{10FFFF}", "\u{7F}", "\u{0}"]
+        var text = ""
+        for _ in 0..<Int.random(in: 0...12, using: &rng) {
+            text += String(
+                (0..<Int.random(in: 0...17, using: &rng)).map { _ in
+                    Character(Unicode.Scalar(UInt8.random(in: 0x20...0x7E, using: &rng)))
+                })
+            text += others.randomElement(using: &rng)!
+        }
+        let utf8 = Array(text.utf8)
+        // Room for a unit a byte, as the writer gives it, and a guard after it.
+        var out = [UInt8](repeating: 0xAA, count: 2 * utf8.count + 16)
+        let units = utf8.withUnsafeBufferPointer { source in
+            out.withUnsafeMutableBufferPointer {
+                BinaryPropertyListWriter.utf16BigEndian(fromUTF8: source, into: $0.baseAddress!)
+            }
+        }
+        let expected = text.utf16.flatMap { [UInt8($0 >> 8), UInt8($0 & 0xFF)] }
+        #expect(units == text.utf16.count, "\(text.debugDescription)")
+        #expect(Array(out[..<(2 * units)]) == expected, "\(text.debugDescription)")
+        #expect(out[(2 * utf8.count)...].allSatisfy { $0 == 0xAA }, "wrote past its room: \(text.debugDescription)")
+    }
 }
