@@ -14,7 +14,8 @@ import Foundation
 /// too: both parsers stand at the start of an item with the same bytes after, so the rest
 /// is the same items. Only the run of items between is read, from both, and written by
 /// `TextListPatcher.write(replacingElements:…)`; every other byte is copied as it stands.
-/// A long run of scattered changes is written a piece at a time (`pieces(of:…)`).
+/// A run whose items only changed their boxes is the output's bytes (`sameItems`); a long
+/// run of other scattered changes is written a piece at a time (`pieces(of:…)`).
 struct StreamedUpdate<Syntax: TextListSyntax> {
     /// How a top-level item's line starts in a new file.
     let marker: LineMarker
@@ -51,11 +52,24 @@ struct StreamedUpdate<Syntax: TextListSyntax> {
             !noted.sharesIdentity(under: patcher.layout.identityKey)
         else { return nil }
         if comparison.isSame { return .unchanged(written.warnings) }
-        guard let start = marker.lastStart(before: comparison.matched, in: old),
-            let (spans, runEnd) = run(from: start, of: comparison, syntax: patcher.syntax)
-        else { return nil }
-        let oldEnd = runEnd - (comparison.outputCount - old.count)
+        guard let start = marker.lastStart(before: comparison.matched, in: old) else { return nil }
+        let (oldEnd, runEnd) = self.runEnd(from: start, of: comparison)
         let run = comparison.takeOutput(start..<runEnd)
+        if Self.writesStatusesAsTodofmt(patcher.layout),
+            run.withUnsafeBufferPointer({
+                sameItems(
+                    UnsafeBufferPointer(rebasing: old[start..<oldEnd]), at: start, output: $0,
+                    toEnd: oldEnd == old.count, syntax: patcher.syntax, schema: schema, writer: writer)
+            })
+        {
+            return try ComparedWriter.writeRun(into: path) { sink in
+                sink.write(UnsafeBufferPointer(rebasing: old[..<start]))
+                run.withUnsafeBufferPointer { sink.write($0) }
+                sink.write(UnsafeBufferPointer(rebasing: old[oldEnd...]))
+                return written.warnings
+            }
+        }
+        guard let spans = spans(from: start, to: oldEnd, in: old, syntax: patcher.syntax) else { return nil }
         let itemsBefore = { marker.starts(in: old, before: start).count }
         if spans.count > ListPieces.splitAbove,
             let (pieces, starts) = run.withUnsafeBufferPointer({
@@ -102,32 +116,46 @@ struct StreamedUpdate<Syntax: TextListSyntax> {
         return notes.noted.hasOrder
     }
 
-    /// The file's items from the one at `start` (where the output first differs, or before)
-    /// to the first that starts where the rest of the file is the rest of the output and the
-    /// output has an item too, past `start` (so that the run of new items is not empty); and
-    /// where the run ends in the output (its end when the file's list ends first). Nil
-    /// when the file is not well formed there.
-    private func run(from start: Int, of comparison: ByteComparison, syntax: Syntax) -> ([Range<Int>], Int)? {
+    /// Where the run of items from the one at `start` (where the output first differs, or
+    /// before) ends, in the file and in the output: at the first item past `start` that
+    /// starts where the rest of the file is the rest of the output and the output has an item
+    /// too; both ends where there is none (the file's list ends first).
+    private func runEnd(from start: Int, of comparison: ByteComparison) -> (old: Int, output: Int) {
         let old = comparison.old
         let sameFrom = old.count - comparison.commonSuffix()
         let shift = comparison.outputCount - old.count
+        var line = start
+        while let next = marker.nextStart(from: line, in: old) {
+            let there = next + shift
+            if next >= sameFrom, there > start,
+                marker.isStart(there, count: comparison.outputCount, comparison.outputByte)
+            {
+                return (next, there)
+            }
+            line = next
+        }
+        return (old.count, comparison.outputCount)
+    }
+
+    /// The file's items from the one at `start` to `end` (where the run ends, or the file's
+    /// end where its list ends first), as the syntax finds them. Nil where the file is not well
+    /// formed there, or where its items do not end at `end` (a line in an item that looks like
+    /// an item's start: the whole-list write decides).
+    private func spans(from start: Int, to end: Int, in old: UnsafeBufferPointer<UInt8>, syntax: Syntax)
+        -> [Range<Int>]?
+    {
         var spans: [Range<Int>] = []
         var element = start
         do {
-            while true {
-                let end = try syntax.elementEnd(from: element)
-                spans.append(element..<end)
-                guard case .element(let next) = try syntax.element(after: end) else {
-                    return (spans, comparison.outputCount)
-                }
-                let there = next + shift
-                if next >= sameFrom, there > start,
-                    marker.isStart(there, count: comparison.outputCount, comparison.outputByte)
-                {
-                    return (spans, there)
+            while element < end {
+                let elementEnd = try syntax.elementEnd(from: element)
+                spans.append(element..<elementEnd)
+                guard case .element(let next) = try syntax.element(after: elementEnd) else {
+                    return end == old.count ? spans : nil
                 }
                 element = next
             }
+            return element == end ? spans : nil
         } catch {
             return nil
         }

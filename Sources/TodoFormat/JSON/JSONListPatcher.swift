@@ -93,6 +93,11 @@ struct JSONListSyntax: TextListSyntax {
         return try scanner.spannedItem(schema: schema, depth: depth, arrayIDs: &arrayIDs)
     }
 
+    func listItem(at offset: Int) -> TodoItem? {
+        var scanner = scanner(at: offset)
+        return try? JSONListReader.readItem(&scanner, schema: schema, depth: 0)
+    }
+
     private func slice(_ range: Range<Int>) -> UnsafeBufferPointer<UInt8> {
         UnsafeBufferPointer(rebasing: bytes[range])
     }

@@ -189,6 +189,10 @@ struct XMLListSyntax: TextListSyntax {
 
     var indent: [UInt8] { renderer.indent }
 
+    /// None here: a streamed update of an XML property list checks its changed items by
+    /// the pieces' alignment (`StreamedUpdate.sameItems` does not apply).
+    func listItem(at offset: Int) -> TodoItem? { nil }
+
     func readItem(at offset: Int, depth: Int, arrayIDs: inout Int) throws -> SpannedItem {
         var reader = XMLPropertyListReader(bytes: bytes, path: path)
         reader.position = offset

@@ -48,6 +48,11 @@ protocol TextListSyntax {
 
     /// What the format cannot hold of a value written, as warning messages.
     func losses(in value: FieldValue) -> [String]
+
+    /// The item object at `offset`, with its children, as the format's list reader reads it
+    /// (not where its keys stand, which `readItem` also tells, at several times the cost);
+    /// nil where it does not read, or where the syntax has no such reader.
+    func listItem(at offset: Int) -> TodoItem?
 }
 
 /// A step of a scan over an array's elements.

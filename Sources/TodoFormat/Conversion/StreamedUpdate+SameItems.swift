@@ -1,0 +1,118 @@
+import Foundation
+
+/// A run of a streamed update whose items change only their boxes: as many items in the file
+/// as in the output, and each item of the file that differs from the output's item in its
+/// place one the new file's writer writes exactly as the file holds it, and that becomes
+/// the output's item by its status alone (and its children's). The whole-list write then
+/// changes only the `checked` and `status` keys of such an item, in the file's layout, which
+/// is todofmt's (`writesStatusesAsTodofmt`): the output's bytes, which are taken as they are.
+/// Each changed item of the file, and of the output, is read (by the format's list reader)
+/// and written again by the new writer to show it.
+///
+/// A list with every tenth box changed (a hundred thousand pieces at a million items) was
+/// read, aligned and patched a piece at a time: ten times a new file's write. The pieces
+/// (`pieces(of:…)`) remain for runs where items were added, removed, moved or renamed, or
+/// an item holds what the new writer would not write.
+extension StreamedUpdate {
+    /// Whether a file's layout writes a status as todofmt does: its keys in todofmt's order,
+    /// `checked` as `true` or `false`, custom statuses in `status`.
+    static func writesStatusesAsTodofmt(_ layout: ItemLayout) -> Bool {
+        layout.keyOrder.isEmpty && layout.keyOrderByName.isEmpty && !layout.checkedIsIntegerByDefault
+            && layout.integerChecked.isEmpty && layout.statusWords == nil
+            && (layout.checkedSpelling == nil || layout.checkedSpelling == .boolean)
+    }
+
+    /// Whether the file's run `old` (its items starting at `start`, the first item's start
+    /// there and each other's at a `marker`) and the output's run (starting with an item)
+    /// pair item for item, each pair the same bytes, or the file's item as the new writer
+    /// (`writer`) writes it and the output's item that item with other statuses. `syntax`
+    /// reads the file, `schema` the output. `toEnd` says that both runs go to the files'
+    /// ends (the list's last item, its end and what follows); otherwise each ends before an
+    /// item.
+    func sameItems(
+        _ old: UnsafeBufferPointer<UInt8>, at start: Int, output run: UnsafeBufferPointer<UInt8>, toEnd: Bool,
+        syntax: Syntax, schema: ItemSchema, writer: (ByteSink) -> any ListWriter
+    ) -> Bool {
+        let oldStarts = [0] + marker.starts(in: old, before: old.count).filter { $0 > 0 }
+        let newStarts = [0] + marker.starts(in: run, before: run.count).filter { $0 > 0 }
+        guard oldStarts.count == newStarts.count else { return false }
+        let n = oldStarts.count
+        func item(_ starts: [Int], _ k: Int, in bytes: UnsafeBufferPointer<UInt8>) -> UnsafeBufferPointer<UInt8> {
+            UnsafeBufferPointer(rebasing: bytes[starts[k]..<(k + 1 < n ? starts[k + 1] : bytes.count)])
+        }
+        var changed: [Int] = []
+        for k in 0..<n where !Self.same(item(oldStarts, k, in: old), item(newStarts, k, in: run)) {
+            changed.append(k)
+        }
+        guard !changed.isEmpty else { return true }
+        // Each changed item of the file as read, and as the output's statuses make it.
+        let output = Syntax(bytes: run, path: "", schema: schema)
+        var olds: [TodoItem] = []
+        var news: [TodoItem] = []
+        olds.reserveCapacity(changed.count + 1)
+        news.reserveCapacity(changed.count + 1)
+        for k in changed {
+            guard let read = syntax.listItem(at: start + oldStarts[k]),
+                let statuses = output.listItem(at: newStarts[k]),
+                let made = Self.item(read, withStatusesOf: statuses)
+            else { return false }
+            olds.append(read)
+            news.append(made)
+        }
+        // Both written by a new writer, one item after another, and compared with their text
+        // with what follows it: an item before another (the last is written twice where the
+        // run ends before an item), or the list's last item with the list's end and the file's.
+        let endsList = toEnd && changed[changed.count - 1] == n - 1
+        return written(olds, repeatingLast: !endsList, writer: writer) { i, text in
+            Self.same(item(oldStarts, changed[i], in: old), text)
+        }
+            && written(news, repeatingLast: !endsList, writer: writer) { i, text in
+                Self.same(item(newStarts, changed[i], in: run), text)
+            }
+    }
+
+    /// `item` with the statuses of `other` (its own, and its children's), which has as many
+    /// children at every level; nil where it has not.
+    private static func item(_ item: TodoItem, withStatusesOf other: TodoItem) -> TodoItem? {
+        guard item.children.count == other.children.count else { return nil }
+        var item = item
+        item.status = other.status
+        for i in item.children.indices {
+            guard let child = Self.item(item.children[i], withStatusesOf: other.children[i]) else { return nil }
+            item.children[i] = child
+        }
+        return item
+    }
+
+    /// Whether `items`, written as a new file's top-level items (the last twice where
+    /// `repeatingLast`), each give the text `matches` takes for it (by index): from its
+    /// start to the next item's, or to the file's end.
+    private func written(
+        _ items: [TodoItem], repeatingLast: Bool, writer: (ByteSink) -> any ListWriter,
+        matches: (Int, UnsafeBufferPointer<UInt8>) -> Bool
+    ) -> Bool {
+        var rewriter = writer(ByteSink())
+        do {
+            try rewriter.begin(metadata: [])
+            for item in items { try rewriter.itemTree(item, depth: 0) }
+            if repeatingLast, let last = items.last { try rewriter.itemTree(last, depth: 0) }
+            try rewriter.end()
+        } catch {
+            return false
+        }
+        guard let written = try? rewriter.finish(), written.warnings.isEmpty else { return false }
+        return written.bytes.withUnsafeBufferPointer { text in
+            let starts = marker.starts(in: text, before: text.count)
+            guard starts.count == items.count + (repeatingLast ? 1 : 0) else { return false }
+            for i in items.indices {
+                let end = i + 1 < starts.count ? starts[i + 1] : text.count
+                guard matches(i, UnsafeBufferPointer(rebasing: text[starts[i]..<end])) else { return false }
+            }
+            return true
+        }
+    }
+
+    private static func same(_ a: UnsafeBufferPointer<UInt8>, _ b: UnsafeBufferPointer<UInt8>) -> Bool {
+        a.count == b.count && (a.isEmpty || memcmp(a.baseAddress!, b.baseAddress!, a.count) == 0)
+    }
+}

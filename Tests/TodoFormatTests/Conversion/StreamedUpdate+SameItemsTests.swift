@@ -1,0 +1,181 @@
+import Foundation
+import Testing
+
+@testable import TodoFormat
+
+/// A streamed write whose items change in place (`StreamedUpdate.sameItems`): the output's
+/// bytes stand only where each changed item of the file is one the new writer writes as the
+/// file holds it; otherwise the pieces, or the whole-list write, decide. Either way the
+/// bytes are the whole-list write's.
+@Suite("Streamed writes whose items change in place")
+struct StreamedUpdateSameItemsTests {
+    /// A checklist of `count` items: some with fields, some with children, in two sections.
+    static func checklist(count: Int, _ rng: inout SeededGenerator) -> [String] {
+        var lines = ["# Home"]
+        for i in 1...count {
+            if i == count / 2 { lines.append("# Work") }
+            let fields = ["", " [n:: \(i)]", " [due:: 2026-01-02T09:00:00Z]", " [tag:: rye] [prio:: 2]"]
+            let box = ["[ ]", "[x]", "[/]", "[-]"].randomElement(using: &rng)!
+            lines.append("- \(box) Item \(i) 日本語\(fields.randomElement(using: &rng)!)")
+            if Int.random(in: 0..<6, using: &rng) == 0 { lines.append("  - [ ] Child of \(i)") }
+        }
+        return lines
+    }
+
+    /// The file's item lines as an app may have left them: keys in its own order, a key of
+    /// its own, a null, `checked` as a number, other spacing. (Lines of items with children are left alone.)
+    static func appEdited(_ text: String, oneIn: Int, _ rng: inout SeededGenerator) -> String {
+        var lines = text.components(separatedBy: "\n")
+        for i in lines.indices
+        where lines[i].hasPrefix("  {\"name\": ") && lines[i].hasSuffix("},")
+            && Int.random(in: 0..<oneIn, using: &rng) == 0
+        {
+            var line = lines[i]
+            switch Int.random(in: 0..<5, using: &rng) {
+            case 0:
+                // `checked` first.
+                if let range = line.range(of: #", "checked": (true|false)"#, options: .regularExpression) {
+                    let checked = String(line[range].dropFirst(2))
+                    line.removeSubrange(range)
+                    line = line.replacingOccurrences(of: "  {", with: "  {\(checked), ")
+                }
+            case 1: line = line.replacingOccurrences(of: "  {", with: "  {\"color\": \"red\", ")
+            case 2: line = String(line.dropLast(2)) + ", \"gone\": null},"
+            case 3:
+                // `checked` as a number.
+                line = line.replacingOccurrences(of: "\"checked\": false", with: "\"checked\": 0")
+                    .replacingOccurrences(of: "\"checked\": true", with: "\"checked\": 1")
+            default: line = line.replacingOccurrences(of: "\": ", with: "\":  ")
+            }
+            lines[i] = line
+        }
+        return lines.joined(separator: "\n")
+    }
+
+    /// Every tenth box changed (in the whole list, or a stretch of it), some items renamed or
+    /// given another field, and now and then an item added or removed.
+    static func edited(_ lines: [String], _ rng: inout SeededGenerator) -> [String] {
+        var lines = lines
+        let end = Bool.random(using: &rng) ? lines.count : Int.random(in: 2...lines.count, using: &rng)
+        for i in stride(from: Int.random(in: 1...10, using: &rng), to: end, by: 10)
+        where lines[i].contains("- [") {
+            let boxes = ["[ ]", "[x]", "[/]", "[-]"]
+            for box in boxes where lines[i].contains("- \(box)") {
+                let other = boxes.filter { $0 != box }.randomElement(using: &rng)!
+                lines[i] = lines[i].replacingOccurrences(of: "- \(box)", with: "- \(other)")
+                break
+            }
+        }
+        for k in 0..<Int.random(in: 0...3, using: &rng) {
+            let i = Int.random(in: 1..<end, using: &rng)
+            guard lines[i].hasPrefix("- [") else { continue }
+            lines[i] =
+                Bool.random(using: &rng)
+                ? lines[i].replacingOccurrences(of: "Item", with: "Renamed")
+                : lines[i] + " [extra\(k):: true]"
+        }
+        switch Int.random(in: 0..<4, using: &rng) {
+        case 0: lines.insert("- [ ] Added", at: Int.random(in: 1..<lines.count, using: &rng))
+        case 1:
+            let i = Int.random(in: 1..<lines.count, using: &rng)
+            if lines[i].hasPrefix("- [") { lines.remove(at: i) }
+        default: break
+        }
+        return lines
+    }
+
+    @Test(
+        "a list edited in many places, into a file an app may have edited: the whole-list write's bytes",
+        arguments: 0..<60)
+    func editedInManyPlaces(seed: Int) throws {
+        var rng = SeededGenerator(seed: UInt64(seed))
+        let directory = try TemporaryDirectory()
+        let lines = Self.checklist(count: Int.random(in: 30...160, using: &rng), &rng)
+        let path = try StreamedUpdateTests.newFile(lines.joined(separator: "\n") + "\n", "list.json", in: directory)
+        // None of the file's items an app's, or one in 8, 40 or 200.
+        if seed % 4 != 0 {
+            let text = try String(contentsOfFile: path, encoding: .utf8)
+            try Self.appEdited(text, oneIn: [8, 40, 200][seed % 4 - 1], &rng).write(
+                toFile: path, atomically: false, encoding: .utf8)
+        }
+        let checklist = try StreamedUpdateTests.checklist(
+            Self.edited(lines, &rng).joined(separator: "\n") + "\n", in: directory)
+        let whole = directory.path("whole.json")
+        try FileManager.default.copyItem(atPath: path, toPath: whole)
+        _ = try StreamedUpdateTests.streamed(checklist, into: path)
+        try StreamedUpdateTests.whole(checklist, into: whole)
+        #expect(try StreamedUpdateTests.bytes(path) == (try StreamedUpdateTests.bytes(whole)))
+    }
+
+    /// The runs of a file and an output: `names` as a new JSON file's items (one a line),
+    /// from the second item on (the run starts at an item), with the file's lines edited.
+    private static func run(_ names: [String], checked: Set<Int> = [], edit: (inout [String]) -> Void = { _ in })
+        -> [UInt8]
+    {
+        var lines = names.enumerated().map { i, name in
+            "  {\"name\": \"\(name)\", \"checked\": \(checked.contains(i))}"
+        }
+        edit(&lines)
+        return Array(("[\n" + lines.joined(separator: ",\n") + "\n]\n").utf8)
+    }
+
+    /// Whether `sameItems` takes the file's run for the output's (both from the first item's
+    /// `{`, to the file's end).
+    private static func takes(_ old: [UInt8], _ new: [UInt8]) -> Bool {
+        let update = JSONFormat.streamedUpdate
+        return old.withUnsafeBufferPointer { file in
+            new.withUnsafeBufferPointer { output in
+                update.sameItems(
+                    UnsafeBufferPointer(rebasing: file[4...]), at: 4,
+                    output: UnsafeBufferPointer(rebasing: output[4...]),
+                    toEnd: true, syntax: JSONListSyntax(bytes: file, path: "x.json", schema: ItemSchema()),
+                    schema: ItemSchema(),
+                    writer: { JSONListWriter(into: $0, outputName: "x.json", layout: ItemLayout()) })
+            }
+        }
+    }
+
+    @Test(
+        "items the new writer writes as the file holds them, whose boxes changed, are taken; an app's item, a renamed one or one added is not"
+    )
+    func takesOnlyBoxesOfItemsAsWritten() {
+        let names = (1...6).map { "Item \($0)" }
+        let old = Self.run(names)
+        // Boxes checked, the last item's too; a status of its own; nothing changed.
+        #expect(Self.takes(old, Self.run(names, checked: [1, 3, 5])))
+        #expect(Self.takes(old, Self.run(names) { $0[2] = String($0[2].dropLast()) + ", \"status\": \"/\"}" }))
+        #expect(Self.takes(old, old))
+        // A key of the file's that the new writer writes as the file holds it (a null field),
+        // and the box beside it changed: taken; the key gone: the pieces decide.
+        let withNull = Self.run(names) { $0[2] = String($0[2].dropLast()) + ", \"gone\": null}" }
+        #expect(
+            Self.takes(
+                withNull, Self.run(names, checked: [2]) { $0[2] = String($0[2].dropLast()) + ", \"gone\": null}" }))
+        #expect(!Self.takes(withNull, Self.run(names, checked: [2])))
+        // A name changed.
+        #expect(!Self.takes(old, Self.run(names.map { $0 == "Item 2" ? "Renamed" : $0 })))
+        // An item added or removed.
+        #expect(!Self.takes(old, Self.run(names + ["Item 7"])))
+        #expect(!Self.takes(old, Self.run(Array(names.dropLast()))))
+        // An item the app wrote its own way (its key, its order, its spacing), first, in the
+        // middle or last: not taken, changed or not (the new writer writes it otherwise,
+        // where the whole-list write keeps what the app wrote).
+        let edits: [(inout String) -> Void] = [
+            { $0 = $0.replacingOccurrences(of: "  {", with: "  {\"color\": \"red\", ") },
+            { $0 = $0.replacingOccurrences(of: "\": ", with: "\":  ") },
+            {
+                $0 = $0.replacingOccurrences(
+                    of: #"{"name": "(.*)", "checked": false}"#, with: #"{"checked": false, "name": "$1"}"#,
+                    options: .regularExpression)
+            },
+            { $0 = $0.replacingOccurrences(of: ", \"checked\": false}", with: "}") },
+        ]
+        for i in [0, 3, 5] {
+            for (e, edit) in edits.enumerated() {
+                let app = Self.run(names) { lines in edit(&lines[i]) }
+                #expect(!Self.takes(app, Self.run(names, checked: [i])), "item \(i), edit \(e), changed")
+                #expect(!Self.takes(app, Self.run(names, checked: [i == 0 ? 1 : 0])), "item \(i), edit \(e)")
+            }
+        }
+    }
+}
