@@ -189,9 +189,14 @@ struct XMLListSyntax: TextListSyntax {
 
     var indent: [UInt8] { renderer.indent }
 
-    /// None here: a streamed update of an XML property list checks its changed items by
-    /// the pieces' alignment (`StreamedUpdate.sameItems` does not apply).
-    func listItem(at offset: Int) -> TodoItem? { nil }
+    func listItem(at offset: Int) -> TodoItem? {
+        var reader = XMLPropertyListReader(bytes: bytes, path: path)
+        reader.position = offset
+        guard let tag = try? reader.nextTag(), tag.is("dict"), !tag.isClosing,
+            case .dictionary(let fields)? = try? reader.value(tag)
+        else { return nil }
+        return try? schema.item(from: fields, depth: 0) { reader.error($0) }
+    }
 
     func readItem(at offset: Int, depth: Int, arrayIDs: inout Int) throws -> SpannedItem {
         var reader = XMLPropertyListReader(bytes: bytes, path: path)

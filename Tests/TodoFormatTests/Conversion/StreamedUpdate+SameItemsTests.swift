@@ -86,21 +86,22 @@ struct StreamedUpdateSameItemsTests {
 
     @Test(
         "a list edited in many places, into a file an app may have edited: the whole-list write's bytes",
-        arguments: 0..<60)
-    func editedInManyPlaces(seed: Int) throws {
+        arguments: 0..<60, [DocumentFormat.json, .plist])
+    func editedInManyPlaces(seed: Int, format: DocumentFormat) throws {
         var rng = SeededGenerator(seed: UInt64(seed))
         let directory = try TemporaryDirectory()
         let lines = Self.checklist(count: Int.random(in: 30...160, using: &rng), &rng)
-        let path = try StreamedUpdateTests.newFile(lines.joined(separator: "\n") + "\n", "list.json", in: directory)
-        // None of the file's items an app's, or one in 8, 40 or 200.
-        if seed % 4 != 0 {
+        let path = try StreamedUpdateTests.newFile(
+            lines.joined(separator: "\n") + "\n", "list.\(format)", in: directory)
+        // None of the file's items an app's, or one in 8, 40 or 200 (JSON).
+        if seed % 4 != 0 && format == .json {
             let text = try String(contentsOfFile: path, encoding: .utf8)
             try Self.appEdited(text, oneIn: [8, 40, 200][seed % 4 - 1], &rng).write(
                 toFile: path, atomically: false, encoding: .utf8)
         }
         let checklist = try StreamedUpdateTests.checklist(
             Self.edited(lines, &rng).joined(separator: "\n") + "\n", in: directory)
-        let whole = directory.path("whole.json")
+        let whole = directory.path("whole.\(format)")
         try FileManager.default.copyItem(atPath: path, toPath: whole)
         _ = try StreamedUpdateTests.streamed(checklist, into: path)
         try StreamedUpdateTests.whole(checklist, into: whole)
