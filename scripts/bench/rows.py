@@ -100,6 +100,7 @@ ROWS = [
     # into an existing file, every tenth item changed: the whole-list write's pairing (issue 11)
     Row("=md10", "todofmt convert {md10} {o}/x.md", before="cp {md} {o}/x.md", basis="md", note="existing, a tenth changed", **VS_CONVERT),
     Row("=json10", "todofmt convert {md10} {o}/x.json", before="cp {json} {o}/x.json", basis="json", note="existing, a tenth changed", **VS_CONVERT),
+    Row("=xml10", "todofmt convert {md10} {o}/x.plist", before="cp {xml} {o}/x.plist", basis="xml", note="existing XML, a tenth changed", **VS_CONVERT),
     # issue 8's own goal for YAML: one changed item written into the file against a new YAML file
     Row("=yaml' vs new", "todofmt convert {md1} {o}/x.yaml", ref="md>yaml", goal="≤1.5x", mem=3, before="cp {yaml} {o}/x.yaml",
         basis="yaml", note="existing, 1 changed; against writing a new YAML file"),
