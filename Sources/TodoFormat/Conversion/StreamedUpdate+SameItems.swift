@@ -14,10 +14,12 @@ import Foundation
 /// (`pieces(of:…)`) remain for runs where items were added, removed, moved or renamed, or
 /// an item holds what the new writer would not write.
 extension StreamedUpdate {
-    /// Whether a file's layout writes a status as todofmt does: its keys in todofmt's order,
-    /// `checked` as `true` or `false`, custom statuses in `status`.
-    static func writesStatusesAsTodofmt(_ layout: ItemLayout) -> Bool {
-        layout.keyOrder.isEmpty && layout.keyOrderByName.isEmpty && !layout.checkedIsIntegerByDefault
+    /// Whether a file's layout writes a status as todofmt's layout for `schema` does: the
+    /// same keys, in todofmt's order, `checked` as `true` or `false`, custom statuses in
+    /// `status`.
+    static func writesStatusesAsTodofmt(_ layout: ItemLayout, schema: ItemSchema) -> Bool {
+        layout.schema == schema && layout.keyOrder.isEmpty && layout.keyOrderByName.isEmpty
+            && !layout.checkedIsIntegerByDefault
             && layout.integerChecked.isEmpty && layout.statusWords == nil
             && (layout.checkedSpelling == nil || layout.checkedSpelling == .boolean)
     }
@@ -31,7 +33,7 @@ extension StreamedUpdate {
     /// item.
     func sameItems(
         _ old: UnsafeBufferPointer<UInt8>, at start: Int, output run: UnsafeBufferPointer<UInt8>, toEnd: Bool,
-        syntax: Syntax, schema: ItemSchema, writer: (ByteSink) -> any ListWriter
+        syntax: Syntax, layout: ItemLayout, writer: (ByteSink) -> any ListWriter
     ) -> Bool {
         let oldStarts = [0] + marker.starts(in: old, before: old.count).filter { $0 > 0 }
         let newStarts = [0] + marker.starts(in: run, before: run.count).filter { $0 > 0 }
@@ -46,7 +48,7 @@ extension StreamedUpdate {
         }
         guard !changed.isEmpty else { return true }
         // Each changed item of the file as read, and as the output's statuses make it.
-        let output = Syntax(bytes: run, path: "", schema: schema)
+        let output = Syntax(bytes: run, path: "", schema: layout.schema)
         var olds: [TodoItem] = []
         var news: [TodoItem] = []
         olds.reserveCapacity(changed.count + 1)
@@ -54,11 +56,12 @@ extension StreamedUpdate {
         for k in changed {
             guard let read = syntax.listItem(at: start + oldStarts[k]),
                 let statuses = output.listItem(at: newStarts[k]),
-                let made = Self.item(read, withStatusesOf: statuses)
+                let made = Self.item(read, withStatusesOf: statuses, layout: layout)
             else { return false }
             olds.append(read)
             news.append(made)
         }
+        guard Self.namesAreDistinct(olds) else { return false }
         // Both written by a new writer, one item after another, and compared with their text
         // with what follows it: an item before another (the last is written twice where the
         // run ends before an item), or the list's last item with the list's end and the file's.
@@ -71,17 +74,53 @@ extension StreamedUpdate {
             }
     }
 
+    /// Whether no two of the items, their children and theirs have one name (the same bytes,
+    /// each in Unicode's NFC form, so that no two are the same name to Swift either). The
+    /// whole-list write pairs an item with the file's by its name or its content where it
+    /// can: with names that are all different, it pairs each changed item with the file's
+    /// item in its place, as this pairs them. (Two items of one name whose boxes changed
+    /// places could pair across, and an item with children with one without: the file's
+    /// empty `children` stays where the output has none.)
+    ///
+    /// Names are told apart by their digests: two names of one digest count as one (which
+    /// only leaves the run to the pieces).
+    private static func namesAreDistinct(_ items: [TodoItem]) -> Bool {
+        var seen = Set<Int>()
+        func visit(_ item: TodoItem) -> Bool {
+            var name = item.nameStorage
+            let distinct = name.withUTF8 { NFCCheck.isNFC($0) && seen.insert(ByteDigest.of($0)).inserted }
+            return distinct && item.children.allSatisfy(visit)
+        }
+        return items.allSatisfy(visit)
+    }
+
     /// `item` with the statuses of `other` (its own, and its children's), which has as many
-    /// children at every level; nil where it has not.
-    private static func item(_ item: TodoItem, withStatusesOf other: TodoItem) -> TodoItem? {
+    /// children at every level; nil where it has not, or where the whole-list write would put
+    /// a `status` key that comes elsewhere than the new writer does: it goes after the last of
+    /// the item's keys that `layout` ranks before it (`ItemPatch`), which is `checked` only
+    /// where none of the item's fields ranks so (a field `done` or `completed` does, taken
+    /// for the checked role's).
+    private static func item(_ item: TodoItem, withStatusesOf other: TodoItem, layout: ItemLayout) -> TodoItem? {
         guard item.children.count == other.children.count else { return nil }
+        if hasStatusKey(item.status) != hasStatusKey(other.status) {
+            let status = layout.rank(of: layout.schema.keys[.status] ?? ItemRole.status.rawValue)
+            guard item.fields.allSatisfy({ layout.rank(of: $0.key) > status }) else { return nil }
+        }
         var item = item
         item.status = other.status
         for i in item.children.indices {
-            guard let child = Self.item(item.children[i], withStatusesOf: other.children[i]) else { return nil }
+            guard let child = Self.item(item.children[i], withStatusesOf: other.children[i], layout: layout) else {
+                return nil
+            }
             item.children[i] = child
         }
         return item
+    }
+
+    /// Whether todofmt's layout writes a `status` key for the status (a custom one).
+    private static func hasStatusKey(_ status: TodoStatus) -> Bool {
+        if case .custom = status { return true }
+        return false
     }
 
     /// Whether `items`, written as a new file's top-level items (the last twice where

@@ -55,11 +55,11 @@ struct StreamedUpdate<Syntax: TextListSyntax> {
         guard let start = marker.lastStart(before: comparison.matched, in: old) else { return nil }
         let (oldEnd, runEnd) = self.runEnd(from: start, of: comparison)
         let run = comparison.takeOutput(start..<runEnd)
-        if Self.writesStatusesAsTodofmt(patcher.layout),
+        if Self.writesStatusesAsTodofmt(patcher.layout, schema: schema),
             run.withUnsafeBufferPointer({
                 sameItems(
                     UnsafeBufferPointer(rebasing: old[start..<oldEnd]), at: start, output: $0,
-                    toEnd: oldEnd == old.count, syntax: patcher.syntax, schema: schema, writer: writer)
+                    toEnd: oldEnd == old.count, syntax: patcher.syntax, layout: patcher.layout, writer: writer)
             })
         {
             return try ComparedWriter.writeRun(into: path) { sink in

@@ -9,15 +9,24 @@ import Testing
 /// bytes are the whole-list write's.
 @Suite("Streamed writes whose items change in place")
 struct StreamedUpdateSameItemsTests {
-    /// A checklist of `count` items: some with fields, some with children, in two sections.
+    /// A checklist of `count` items: some with fields (one named like the checked role's
+    /// key), some with children and grandchildren, in two sections. Names do not repeat:
+    /// where they do, the pieces and the whole-list write can pair otherwise, the build
+    /// before this test too (`pairedOrPlacedOtherwise` holds such runs to the pieces).
     static func checklist(count: Int, _ rng: inout SeededGenerator) -> [String] {
         var lines = ["# Home"]
+        let boxes = ["[ ]", "[x]", "[/]", "[-]"]
+        let fields = ["", " [n:: 1]", " [due:: 2026-01-02T09:00:00Z]", " [tag:: rye] [prio:: 2]", " [done:: 6.5]"]
         for i in 1...count {
             if i == count / 2 { lines.append("# Work") }
-            let fields = ["", " [n:: \(i)]", " [due:: 2026-01-02T09:00:00Z]", " [tag:: rye] [prio:: 2]"]
-            let box = ["[ ]", "[x]", "[/]", "[-]"].randomElement(using: &rng)!
-            lines.append("- \(box) Item \(i) 日本語\(fields.randomElement(using: &rng)!)")
-            if Int.random(in: 0..<6, using: &rng) == 0 { lines.append("  - [ ] Child of \(i)") }
+            let name = "Item \(i) 日本語"
+            lines.append(
+                "- \(boxes.randomElement(using: &rng)!) \(name)\(fields.randomElement(using: &rng)!)")
+            for c in 0..<[0, 0, 0, 0, 1, 2].randomElement(using: &rng)! {
+                let child = "Child \(c) of \(i)"
+                lines.append("  - \(boxes.randomElement(using: &rng)!) \(child)\(fields.randomElement(using: &rng)!)")
+                if Int.random(in: 0..<3, using: &rng) == 0 { lines.append("    - [ ] Grandchild of \(i).\(c)") }
+            }
         }
         return lines
     }
@@ -108,6 +117,33 @@ struct StreamedUpdateSameItemsTests {
         #expect(try StreamedUpdateTests.bytes(path) == (try StreamedUpdateTests.bytes(whole)))
     }
 
+    /// Found by helper hunt 75 against the build before: where the output's bytes do not
+    /// stand for the whole-list write's, the run goes to the pieces.
+    @Test(
+        "boxes changed where the whole-list write pairs or places otherwise: its bytes",
+        arguments: [
+            // Two children of one name, one with a child, whose boxes change places: the
+            // whole-list write pairs them by content, and keeps an empty `children`.
+            (
+                "- [ ] eggs\n  - [>] code\n  - [ ] milk\n  - [/] code\n    - [ ] a\n",
+                "- [ ] eggs\n  - [ ] code\n  - [ ] milk\n  - [>] code\n    - [ ] a\n"
+            ),
+            // A field named like the checked role's key, and a custom status given: the
+            // whole-list write puts `status` after the field.
+            ("- [x] a [done:: 6.61]\n- [ ] b\n", "- [-] a [done:: 6.61]\n- [ ] b\n"),
+            ("- [ ] b\n  - [x] c [completed:: 2026-02-16]\n", "- [ ] b\n  - [/] c [completed:: 2026-02-16]\n"),
+        ], [DocumentFormat.json, .plist])
+    func pairedOrPlacedOtherwise(lists: (String, String), format: DocumentFormat) throws {
+        let directory = try TemporaryDirectory()
+        let path = try StreamedUpdateTests.newFile(lists.0, "list.\(format)", in: directory)
+        let checklist = try StreamedUpdateTests.checklist(lists.1, in: directory)
+        let whole = directory.path("whole.\(format)")
+        try FileManager.default.copyItem(atPath: path, toPath: whole)
+        _ = try StreamedUpdateTests.streamed(checklist, into: path)
+        try StreamedUpdateTests.whole(checklist, into: whole)
+        #expect(try StreamedUpdateTests.bytes(path) == (try StreamedUpdateTests.bytes(whole)))
+    }
+
     /// The runs of a file and an output: `names` as a new JSON file's items (one a line),
     /// from the second item on (the run starts at an item), with the file's lines edited.
     private static func run(_ names: [String], checked: Set<Int> = [], edit: (inout [String]) -> Void = { _ in })
@@ -130,7 +166,7 @@ struct StreamedUpdateSameItemsTests {
                     UnsafeBufferPointer(rebasing: file[4...]), at: 4,
                     output: UnsafeBufferPointer(rebasing: output[4...]),
                     toEnd: true, syntax: JSONListSyntax(bytes: file, path: "x.json", schema: ItemSchema()),
-                    schema: ItemSchema(),
+                    layout: ItemLayout(),
                     writer: { JSONListWriter(into: $0, outputName: "x.json", layout: ItemLayout()) })
             }
         }
