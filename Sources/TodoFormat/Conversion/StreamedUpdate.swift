@@ -64,7 +64,16 @@ struct StreamedUpdate<Syntax: TextListSyntax> {
         {
             return try ComparedWriter.writeRun(into: path) { sink in
                 sink.write(UnsafeBufferPointer(rebasing: old[..<start]))
-                run.withUnsafeBufferPointer { sink.write($0) }
+                // Through the sink's blocks, as a new file is written: one write of a run
+                // of a hundred megabytes cost several times the system time.
+                run.withUnsafeBufferPointer { run in
+                    var at = 0
+                    while at < run.count {
+                        let end = min(at + (1 << 16), run.count)
+                        sink.write(UnsafeBufferPointer(rebasing: run[at..<end]))
+                        at = end
+                    }
+                }
                 sink.write(UnsafeBufferPointer(rebasing: old[oldEnd...]))
                 return written.warnings
             }
