@@ -33,7 +33,7 @@ extension StreamedUpdate {
     /// item.
     func sameItems(
         _ old: UnsafeBufferPointer<UInt8>, at start: Int, output run: UnsafeBufferPointer<UInt8>, toEnd: Bool,
-        syntax: Syntax, layout: ItemLayout, writer: (ByteSink) -> any ListWriter
+        syntax: Syntax, layout: ItemLayout, writer: (ByteSink) -> any ListWriter, batchSize: Int = 4096
     ) -> Bool {
         let oldStarts = [0] + marker.starts(in: old, before: old.count).filter { $0 > 0 }
         let newStarts = [0] + marker.starts(in: run, before: run.count).filter { $0 > 0 }
@@ -47,51 +47,59 @@ extension StreamedUpdate {
             changed.append(k)
         }
         guard !changed.isEmpty else { return true }
-        // Each changed item of the file as read, and as the output's statuses make it.
         let output = Syntax(bytes: run, path: "", schema: layout.schema)
-        var olds: [TodoItem] = []
-        var news: [TodoItem] = []
-        olds.reserveCapacity(changed.count + 1)
-        news.reserveCapacity(changed.count + 1)
-        for k in changed {
-            guard let read = syntax.listItem(at: start + oldStarts[k]),
-                let statuses = output.listItem(at: newStarts[k]),
-                let made = Self.item(read, withStatusesOf: statuses, layout: layout)
-            else { return false }
-            olds.append(read)
-            news.append(made)
-        }
-        guard Self.namesAreDistinct(olds) else { return false }
-        // Both written by a new writer, one item after another, and compared with their text
-        // with what follows it: an item before another (the last is written twice where the
-        // run ends before an item), or the list's last item with the list's end and the file's.
-        let endsList = toEnd && changed[changed.count - 1] == n - 1
-        return written(olds, repeatingLast: !endsList, writer: writer) { i, text in
-            Self.same(item(oldStarts, changed[i], in: old), text)
-        }
-            && written(news, repeatingLast: !endsList, writer: writer) { i, text in
-                Self.same(item(newStarts, changed[i], in: run), text)
+        var names = Set<Int>()
+        // `batchSize` changed items at a time (all at once held a hundred thousand items of
+        // each side, a tenth of the write's peak memory).
+        for batchStart in stride(from: 0, to: changed.count, by: batchSize) {
+            let batch = changed[batchStart..<min(batchStart + batchSize, changed.count)]
+            // Each changed item of the file as read, and as the output's statuses make it.
+            var olds: [TodoItem] = []
+            var news: [TodoItem] = []
+            olds.reserveCapacity(batch.count + 1)
+            news.reserveCapacity(batch.count + 1)
+            for k in batch {
+                guard let read = syntax.listItem(at: start + oldStarts[k]),
+                    let statuses = output.listItem(at: newStarts[k]),
+                    let made = Self.item(read, withStatusesOf: statuses, layout: layout),
+                    Self.addNames(of: read, to: &names)
+                else { return false }
+                olds.append(read)
+                news.append(made)
             }
+            // Both written by a new writer, one item after another, and compared with their
+            // text with what follows it: an item before another (the last is written twice
+            // where it is before one in the run), or the list's last item with the list's end
+            // and the file's.
+            let endsList = toEnd && batch.last == n - 1
+            let offset = batch.startIndex
+            guard
+                written(
+                    olds, repeatingLast: !endsList, writer: writer,
+                    matches: { i, text in Self.same(item(oldStarts, changed[offset + i], in: old), text) }),
+                written(
+                    news, repeatingLast: !endsList, writer: writer,
+                    matches: { i, text in Self.same(item(newStarts, changed[offset + i], in: run), text) })
+            else { return false }
+        }
+        return true
     }
 
-    /// Whether no two of the items, their children and theirs have one name (the same bytes,
-    /// each in Unicode's NFC form, so that no two are the same name to Swift either). The
-    /// whole-list write pairs an item with the file's by its name or its content where it
-    /// can: with names that are all different, it pairs each changed item with the file's
-    /// item in its place, as this pairs them. (Two items of one name whose boxes changed
-    /// places could pair across, and an item with children with one without: the file's
-    /// empty `children` stays where the output has none.)
-    ///
-    /// Names are told apart by their digests: two names of one digest count as one (which
-    /// only leaves the run to the pieces).
-    private static func namesAreDistinct(_ items: [TodoItem]) -> Bool {
-        var seen = Set<Int>()
-        func visit(_ item: TodoItem) -> Bool {
-            var name = item.nameStorage
-            let distinct = name.withUTF8 { NFCCheck.isNFC($0) && seen.insert(ByteDigest.of($0)).inserted }
-            return distinct && item.children.allSatisfy(visit)
+    /// Adds the names of `item`, its children and theirs to `seen`; false where one was
+    /// there already. Names must all differ (the same bytes, each in Unicode's NFC form, so
+    /// that no two are the same name to Swift either): the whole-list write pairs an item
+    /// with the file's by its name or its content where it can, and with names that are all
+    /// different it pairs each changed item with the file's item in its place, as this pairs
+    /// them. (Two items of one name whose boxes changed places could pair across, and an item
+    /// with children with one without: the file's empty `children` stays where the output
+    /// has none.) Names are told apart by their digests: two names of one digest count as
+    /// one, which only leaves the run to the pieces.
+    private static func addNames(of item: TodoItem, to seen: inout Set<Int>) -> Bool {
+        var name = item.nameStorage
+        guard name.withUTF8({ NFCCheck.isNFC($0) && seen.insert(ByteDigest.of($0)).inserted }) else {
+            return false
         }
-        return items.allSatisfy(visit)
+        return item.children.allSatisfy { addNames(of: $0, to: &seen) }
     }
 
     /// `item` with the statuses of `other` (its own, and its children's), which has as many

@@ -157,8 +157,8 @@ struct StreamedUpdateSameItemsTests {
     }
 
     /// Whether `sameItems` takes the file's run for the output's (both from the first item's
-    /// `{`, to the file's end).
-    private static func takes(_ old: [UInt8], _ new: [UInt8]) -> Bool {
+    /// `{`, to the file's end), two changed items at a time (so that the checks span batches).
+    private static func takes(_ old: [UInt8], _ new: [UInt8], batchSize: Int = 2) -> Bool {
         let update = JSONFormat.streamedUpdate
         return old.withUnsafeBufferPointer { file in
             new.withUnsafeBufferPointer { output in
@@ -167,7 +167,8 @@ struct StreamedUpdateSameItemsTests {
                     output: UnsafeBufferPointer(rebasing: output[4...]),
                     toEnd: true, syntax: JSONListSyntax(bytes: file, path: "x.json", schema: ItemSchema()),
                     layout: ItemLayout(),
-                    writer: { JSONListWriter(into: $0, outputName: "x.json", layout: ItemLayout()) })
+                    writer: { JSONListWriter(into: $0, outputName: "x.json", layout: ItemLayout()) },
+                    batchSize: batchSize)
             }
         }
     }
@@ -178,8 +179,11 @@ struct StreamedUpdateSameItemsTests {
     func takesOnlyBoxesOfItemsAsWritten() {
         let names = (1...6).map { "Item \($0)" }
         let old = Self.run(names)
-        // Boxes checked, the last item's too; a status of its own; nothing changed.
+        // Boxes checked, the last item's too (in three batches, the last one alone); a status of
+        // its own; nothing changed.
         #expect(Self.takes(old, Self.run(names, checked: [1, 3, 5])))
+        #expect(Self.takes(old, Self.run(names, checked: [0, 1, 2, 3, 5])))
+        #expect(Self.takes(old, Self.run(names, checked: [0, 1, 2, 3, 5]), batchSize: 4096))
         #expect(Self.takes(old, Self.run(names) { $0[2] = String($0[2].dropLast()) + ", \"status\": \"/\"}" }))
         #expect(Self.takes(old, old))
         // A key of the file's that the new writer writes as the file holds it (a null field),
@@ -189,6 +193,11 @@ struct StreamedUpdateSameItemsTests {
             Self.takes(
                 withNull, Self.run(names, checked: [2]) { $0[2] = String($0[2].dropLast()) + ", \"gone\": null}" }))
         #expect(!Self.takes(withNull, Self.run(names, checked: [2])))
+        // Two changed items of one name, in one batch or in two.
+        let twice = names.map { $0 == "Item 5" ? "Item 1" : $0 }
+        #expect(!Self.takes(Self.run(twice), Self.run(twice, checked: [0, 4])))
+        #expect(!Self.takes(Self.run(twice), Self.run(twice, checked: [0, 4]), batchSize: 1))
+        #expect(Self.takes(Self.run(twice), Self.run(twice, checked: [0, 3])))
         // A name changed.
         #expect(!Self.takes(old, Self.run(names.map { $0 == "Item 2" ? "Renamed" : $0 })))
         // An item added or removed.
