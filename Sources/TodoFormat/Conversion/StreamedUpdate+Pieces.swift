@@ -15,7 +15,7 @@ extension StreamedUpdate {
     func pieces(
         of spans: [Range<Int>], output run: UnsafeBufferPointer<UInt8>, oldEnd: Int, in old: UnsafeBufferPointer<UInt8>
     ) -> (pieces: [Piece], starts: [Int])? {
-        let starts = [0] + marker.starts(in: run, before: run.count).filter { $0 > 0 }
+        let starts = marker.runStarts(in: run)
         let n = spans.count
         let m = starts.count
         let pieces = ListPieces.split(

@@ -35,15 +35,15 @@ extension StreamedUpdate {
         _ old: UnsafeBufferPointer<UInt8>, at start: Int, output run: UnsafeBufferPointer<UInt8>, toEnd: Bool,
         syntax: Syntax, layout: ItemLayout, writer: (ByteSink) -> any ListWriter, batchSize: Int = 4096
     ) -> Bool {
-        let oldStarts = [0] + marker.starts(in: old, before: old.count).filter { $0 > 0 }
-        let newStarts = [0] + marker.starts(in: run, before: run.count).filter { $0 > 0 }
+        let oldStarts = marker.runStarts(in: old)
+        let newStarts = marker.runStarts(in: run)
         guard oldStarts.count == newStarts.count else { return false }
         let n = oldStarts.count
         func item(_ starts: [Int], _ k: Int, in bytes: UnsafeBufferPointer<UInt8>) -> UnsafeBufferPointer<UInt8> {
             UnsafeBufferPointer(rebasing: bytes[starts[k]..<(k + 1 < n ? starts[k + 1] : bytes.count)])
         }
         var changed: [Int] = []
-        for k in 0..<n where !Self.same(item(oldStarts, k, in: old), item(newStarts, k, in: run)) {
+        for k in 0..<n where !ByteScan.same(item(oldStarts, k, in: old), item(newStarts, k, in: run)) {
             changed.append(k)
         }
         guard !changed.isEmpty else { return true }
@@ -76,10 +76,10 @@ extension StreamedUpdate {
             guard
                 written(
                     olds, repeatingLast: !endsList, writer: writer,
-                    matches: { i, text in Self.same(item(oldStarts, changed[offset + i], in: old), text) }),
+                    matches: { i, text in ByteScan.same(item(oldStarts, changed[offset + i], in: old), text) }),
                 written(
                     news, repeatingLast: !endsList, writer: writer,
-                    matches: { i, text in Self.same(item(newStarts, changed[offset + i], in: run), text) })
+                    matches: { i, text in ByteScan.same(item(newStarts, changed[offset + i], in: run), text) })
             else { return false }
         }
         return true
@@ -157,9 +157,5 @@ extension StreamedUpdate {
             }
             return true
         }
-    }
-
-    private static func same(_ a: UnsafeBufferPointer<UInt8>, _ b: UnsafeBufferPointer<UInt8>) -> Bool {
-        a.count == b.count && (a.isEmpty || memcmp(a.baseAddress!, b.baseAddress!, a.count) == 0)
     }
 }

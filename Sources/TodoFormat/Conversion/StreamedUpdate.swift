@@ -64,16 +64,7 @@ struct StreamedUpdate<Syntax: TextListSyntax> {
         {
             return try ComparedWriter.writeRun(into: path) { sink in
                 sink.write(UnsafeBufferPointer(rebasing: old[..<start]))
-                // Through the sink's blocks, as a new file is written: one write of a run
-                // of a hundred megabytes cost several times the system time.
-                run.withUnsafeBufferPointer { run in
-                    var at = 0
-                    while at < run.count {
-                        let end = min(at + (1 << 16), run.count)
-                        sink.write(UnsafeBufferPointer(rebasing: run[at..<end]))
-                        at = end
-                    }
-                }
+                run.withUnsafeBufferPointer { sink.write($0) }
                 sink.write(UnsafeBufferPointer(rebasing: old[oldEnd...]))
                 return written.warnings
             }
@@ -174,11 +165,7 @@ struct StreamedUpdate<Syntax: TextListSyntax> {
     func items(in run: UnsafeBufferPointer<UInt8>, name: String, schema: ItemSchema) throws -> [TodoItem] {
         let syntax = Syntax(bytes: run, path: name, schema: schema)
         var arrayIDs = 0
-        var items = [try syntax.readItem(at: 0, depth: 0, arrayIDs: &arrayIDs).item]
-        for start in marker.starts(in: run, before: run.count) where start > 0 {
-            items.append(try syntax.readItem(at: start, depth: 0, arrayIDs: &arrayIDs).item)
-        }
-        return items
+        return try marker.runStarts(in: run).map { try syntax.readItem(at: $0, depth: 0, arrayIDs: &arrayIDs).item }
     }
 }
 

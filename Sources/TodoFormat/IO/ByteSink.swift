@@ -183,12 +183,14 @@ struct ByteSink {
         count = 0
     }
 
-    /// Writes bytes to the file descriptor (the first error stops every later write).
+    /// Writes bytes to the file descriptor (the first error stops every later write), a block
+    /// at a time: one `write` of a hundred megabytes (a run of a streamed update) took 0.2 to
+    /// 0.6 s of system time, varying from run to run, where blocks took 0.2 s every time.
     private mutating func put(_ bytes: UnsafeBufferPointer<UInt8>) {
         guard descriptor >= 0, failure == 0, let start = bytes.baseAddress else { return }
         var done = 0
         while done < bytes.count {
-            let n = Foundation.write(descriptor, start + done, bytes.count - done)
+            let n = Foundation.write(descriptor, start + done, min(bytes.count - done, Self.blockSize))
             if n < 0 {
                 if errno == EINTR { continue }
                 failure = errno

@@ -44,6 +44,12 @@ struct LineMarker {
         return nil
     }
 
+    /// Where the items of a run of a file start, in order: the first at the run's start (its
+    /// marker lies before the run), the others at their markers.
+    func runStarts(in run: UnsafeBufferPointer<UInt8>) -> [Int] {
+        [0] + starts(in: run, before: run.count).filter { $0 > 0 }
+    }
+
     /// Where the items whose markers lie in the first `end` bytes of `text` start, in order;
     /// the first `limit` of them.
     func starts(in text: UnsafeBufferPointer<UInt8>, before end: Int, limit: Int = .max) -> [Int] {

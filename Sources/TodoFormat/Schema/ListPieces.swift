@@ -31,15 +31,12 @@ enum ListPieces {
         oldCount n: Int, newCount m: Int, old oldItem: (Int) -> UnsafeBufferPointer<UInt8>,
         new newItem: (Int) -> UnsafeBufferPointer<UInt8>
     ) -> [Piece]? {
-        func same(_ a: UnsafeBufferPointer<UInt8>, _ b: UnsafeBufferPointer<UInt8>) -> Bool {
-            a.count == b.count && (a.isEmpty || memcmp(a.baseAddress!, b.baseAddress!, a.count) == 0)
-        }
         var groups = EqualGroups(
-            Array(0..<n), digest: { ByteDigest.of(oldItem($0)) }, equal: { same(oldItem($0), oldItem($1)) })
+            Array(0..<n), digest: { ByteDigest.of(oldItem($0)) }, equal: { ByteScan.same(oldItem($0), oldItem($1)) })
         var pairs: [(new: Int, old: Int)] = []
         for j in 0..<m {
             let item = newItem(j)
-            guard let group = groups.group(digest: ByteDigest.of(item), where: { same(oldItem($0), item) }),
+            guard let group = groups.group(digest: ByteDigest.of(item), where: { ByteScan.same(oldItem($0), item) }),
                 let k = groups.takeFirst(of: group)
             else { continue }
             pairs.append((j, k))

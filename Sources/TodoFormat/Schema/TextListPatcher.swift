@@ -51,7 +51,7 @@ protocol TextListSyntax {
 
     /// The item object at `offset`, with its children, as the format's list reader reads it
     /// (not where its keys stand, which `readItem` also tells, at several times the cost);
-    /// nil where it does not read, or where the syntax has no such reader.
+    /// nil where it does not read.
     func listItem(at offset: Int) -> TodoItem?
 }
 

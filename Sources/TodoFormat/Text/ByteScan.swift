@@ -20,6 +20,12 @@ enum ByteScan {
         return ranges
     }
 
+    /// Whether two texts are the same bytes.
+    @inline(__always)
+    static func same(_ a: UnsafeBufferPointer<UInt8>, _ b: UnsafeBufferPointer<UInt8>) -> Bool {
+        a.count == b.count && (a.isEmpty || memcmp(a.baseAddress!, b.baseAddress!, a.count) == 0)
+    }
+
     /// Whether `bytes` has `word` at `i`.
     @inline(__always)
     static func has(_ word: StaticString, at i: Int, in bytes: UnsafeBufferPointer<UInt8>) -> Bool {
