@@ -68,6 +68,12 @@ enum ChecklistFileUpdate {
                 splices = []
             }
             if splices.isEmpty { return nil }
+            // Written as the source's bytes (boxes checked in many places, in the source's
+            // spelling): the region as written is the source's, which reads as its items.
+            // (Its parse again, to check, was a sixth of such an update.)
+            if region.withBytes({ Self.splices(splices, of: old, start..<end, give: $0) }) {
+                return TodoDocumentEdit(document: document, replacing: splices)
+            }
             // Check the region as written: it reads as the source's items, and the closing heading stays one.
             // (Made as a string at once: an array of the bytes first was another copy of the
             // region, 48 MB for a million items.)
@@ -101,6 +107,29 @@ enum ChecklistFileUpdate {
 
     /// A range of the text and the bytes that replace it.
     typealias Splice = (range: Range<Int>, bytes: [UInt8])
+
+    /// Whether the bytes `range` of `old` with `splices` (in order, within it) made are `bytes`.
+    private static func splices(
+        _ splices: [Splice], of old: UnsafeBufferPointer<UInt8>, _ range: Range<Int>,
+        give bytes: UnsafeBufferPointer<UInt8>
+    ) -> Bool {
+        guard range.count + splices.reduce(0, { $0 + $1.bytes.count - $1.range.count }) == bytes.count else {
+            return false
+        }
+        var at = 0
+        func next(_ piece: UnsafeBufferPointer<UInt8>) -> Bool {
+            defer { at += piece.count }
+            return ByteScan.same(piece, UnsafeBufferPointer(rebasing: bytes[at..<(at + piece.count)]))
+        }
+        var copied = range.lowerBound
+        for splice in splices {
+            guard next(UnsafeBufferPointer(rebasing: old[copied..<splice.range.lowerBound])),
+                splice.bytes.withUnsafeBufferPointer(next)
+            else { return false }
+            copied = splice.range.upperBound
+        }
+        return next(UnsafeBufferPointer(rebasing: old[copied..<range.upperBound]))
+    }
 
     /// The splices that write the items `new` (read from `fragment`) in place of the
     /// document's `items` (whole top-level items filling the bytes `region`, which `fragment`
@@ -149,17 +178,18 @@ enum ChecklistFileUpdate {
                     ItemAlignment.Entry(fragment.item(at: $0, bytes: text), depth: fragment.records[$0].depth)
                 }
             }
+            // The pieces' old items, read once: for their names, and for their splices.
+            let read = ranges.map { range in range.old.map { document.item(at: $0, bytes: old) } }
             var names: [ListPieces.Name] = []
-            for (k, (piece, range)) in zip(pieces, ranges).enumerated() {
+            for (k, piece) in pieces.enumerated() {
                 // As many headings on both sides, so that the items after it have their sections.
                 if document.headings(in: oldStarts[piece.old.lowerBound]..<oldStarts[piece.old.upperBound]).count
                     != fragment.headings(in: newStarts[piece.new.lowerBound]..<newStarts[piece.new.upperBound]).count
                 {
                     return nil
                 }
-                for i in range.old {
-                    names.append(
-                        ListPieces.Name(piece: k, isNew: false, name: document.item(at: i, bytes: old).nameStorage))
+                for item in read[k] {
+                    names.append(ListPieces.Name(piece: k, isNew: false, name: item.nameStorage))
                 }
                 for entry in new[k] {
                     names.append(ListPieces.Name(piece: k, isNew: true, name: entry.item.nameStorage))
@@ -167,9 +197,10 @@ enum ChecklistFileUpdate {
             }
             if ListPieces.namesCross(names) { return nil }
             var splices: [Splice] = []
-            for (range, new) in zip(ranges, new) {
+            for (k, (range, new)) in zip(ranges, new).enumerated() {
                 guard
-                    let splice = try document.splice(new[...], over: range.old, within: region, inPlace: inPlace)
+                    let splice = try document.splice(
+                        new[...], over: range.old, within: region, inPlace: inPlace, read: read[k])
                 else { continue }
                 // (Pieces stand apart: an unchanged item lies between any two.)
                 guard splice.range.lowerBound >= (splices.last?.range.upperBound ?? region.lowerBound) else {

@@ -63,14 +63,20 @@ extension TodoDocument {
     ///
     /// Where every item of the window stays in its place (`inPlace`, on by default; a test
     /// turns it off to compare), the changed items are rewritten without a `ChecklistSplice`.
+    /// `read` holds the items `items` already read (as `item(at:bytes:)` reads them), or none.
     func splice(
         _ new: ArraySlice<ItemAlignment.Entry>, over items: Range<Int>, within bounds: Range<Int>? = nil,
-        movingIn foreign: Range<Int> = 0..<0, inPlace: Bool = true
+        movingIn foreign: Range<Int> = 0..<0, inPlace: Bool = true, read: [TodoItem] = []
     ) throws -> (range: Range<Int>, bytes: [UInt8])? {
         try text.withBytes { bytes in
+            /// Item `i`, read once.
+            func item(_ i: Int) -> TodoItem {
+                if !read.isEmpty && items.contains(i) { return read[i - items.lowerBound] }
+                return self.item(at: i, bytes: bytes)
+            }
             func same(_ o: Int, _ n: Int) -> Bool {
                 guard records[o].depth == new[n].depth else { return false }
-                let a = item(at: o, bytes: bytes)
+                let a = item(o)
                 let b = new[n].item
                 return a.status == b.status && a.section == b.section && a.fields == b.fields
                     && a.nameStorage.sameBytes(as: b.nameStorage)
@@ -101,15 +107,14 @@ extension TodoDocument {
             let newWindow = (new.startIndex + start)..<(new.startIndex + new.count - (items.count - end))
 
             func oldItem(_ i: Int) -> ChecklistSplice.OldItem {
-                ChecklistSplice.OldItem(record: records[i], parsed: parsed(i), item: item(at: i, bytes: bytes))
+                ChecklistSplice.OldItem(record: records[i], parsed: parsed(i), item: item(i))
             }
             // The top-level item before the window and the one after it stay.
             var beforeIndex = oldWindow.lowerBound - 1
             while beforeIndex >= 0 && records[beforeIndex].depth > 0 { beforeIndex -= 1 }
-            let before = beforeIndex >= 0 ? oldItem(beforeIndex) : nil
-            let after = oldWindow.upperBound < records.count ? oldItem(oldWindow.upperBound) : nil
-            var rangeStart = before.map { $0.record.extentEnd } ?? bodyStart
-            var rangeEnd = after?.record.lineStart ?? bytes.count
+            let afterIndex = oldWindow.upperBound
+            var rangeStart = beforeIndex >= 0 ? records[beforeIndex].extentEnd : bodyStart
+            var rangeEnd = afterIndex < records.count ? records[afterIndex].lineStart : bytes.count
             if let bounds {
                 rangeStart = max(rangeStart, bounds.lowerBound)
                 rangeEnd = min(rangeEnd, bounds.upperBound)
@@ -123,9 +128,13 @@ extension TodoDocument {
             {
                 return (range, written)
             }
+            // (The items beside the window are read only here: rewritten in place, only
+            // their lines count.)
             var splice = ChecklistSplice(
                 bytes: bytes, lineEnding: Array(lineEnding.utf8), window: range, old: oldWindow.map(oldItem),
-                headings: windowHeadings, before: before, after: after, startSection: section(before: range.lowerBound),
+                headings: windowHeadings, before: beforeIndex >= 0 ? oldItem(beforeIndex) : nil,
+                after: afterIndex < records.count ? oldItem(afterIndex) : nil,
+                startSection: section(before: range.lowerBound),
                 new: new[newWindow].map(\.item), newDepths: new[newWindow].map(\.depth), foreign: foreign.map(oldItem))
             return (range, try splice.run())
         }
@@ -159,42 +168,41 @@ extension TodoDocument {
     ) -> [UInt8]? {
         // (Checking for another item of a changed one's content takes each pair of items.)
         guard old.count == new.count, old.count <= 64 else { return nil }
-        let new = Array(new)
-        // Each item's content, as the alignment compares it: its section aside.
-        func content(_ item: TodoItem) -> TodoItem {
-            var item = item
-            item.section = nil
-            return item
+        // (Items are looked at in their arrays by index: copies of them, and of the items
+        // without their sections to compare, were most of such a piece's writing.)
+        let base = new.startIndex
+        /// Whether two items have the same content, as the alignment compares them: their
+        /// sections aside.
+        func sameContent(_ a: TodoItem, _ b: TodoItem) -> Bool {
+            a.status == b.status && a.fields == b.fields && a.children == b.children && a.nameStorage == b.nameStorage
         }
-        let oldContent = old.map { content($0.item) }
-        let newContent = new.map { content($0.item) }
         var changed: [Int] = []
         var section = section
-        for (i, (o, n)) in zip(old, new).enumerated() {
-            guard o.record.depth == n.depth else { return nil }
-            if n.depth == 0 {
-                section = n.item.section ?? section
-                guard section == o.item.section else { return nil }
+        for i in old.indices {
+            guard old[i].record.depth == new[base + i].depth else { return nil }
+            if new[base + i].depth == 0 {
+                section = new[base + i].item.section ?? section
+                guard section == old[i].item.section else { return nil }
             }
-            if oldContent[i] != newContent[i] { changed.append(i) }
+            if !sameContent(old[i].item, new[base + i].item) { changed.append(i) }
         }
         for (k, i) in changed.enumerated() {
-            let (o, n) = (oldContent[i], newContent[i])
-            guard !oldContent.contains(n), !newContent.contains(o) else { return nil }
+            guard !old.indices.contains(where: { sameContent(old[$0].item, new[base + i].item) }),
+                !new.indices.contains(where: { sameContent(new[$0].item, old[i].item) })
+            else { return nil }
             // Changed items side by side keep their names.
             let alone =
                 (k == 0 || changed[k - 1] != i - 1) && (k + 1 == changed.count || changed[k + 1] != i + 1)
-            guard alone || o.nameStorage == n.nameStorage else { return nil }
+            guard alone || old[i].item.nameStorage == new[base + i].item.nameStorage else { return nil }
         }
         var out: [UInt8] = []
         out.reserveCapacity(range.count + 64)
         var copied = range.lowerBound
         let ending = lineEnding
-        for (o, n) in zip(old, new) {
-            let a = o.item
-            let b = n.item
+        for i in old.indices {
+            let (a, b) = (old[i].item, new[base + i].item)
             if a.status == b.status && a.fields == b.fields && a.nameStorage.sameBytes(as: b.nameStorage) { continue }
-            let (rewritten, replacement) = Self.rewrite(o.parsed, from: a, as: b, lineEnding: ending, in: bytes)
+            let (rewritten, replacement) = Self.rewrite(old[i].parsed, from: a, as: b, lineEnding: ending, in: bytes)
             guard rewritten.lowerBound >= copied, rewritten.upperBound <= range.upperBound else { return nil }
             out.append(contentsOf: bytes[copied..<rewritten.lowerBound])
             out.append(contentsOf: replacement)

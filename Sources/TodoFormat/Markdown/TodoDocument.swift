@@ -273,8 +273,9 @@ public struct TodoDocument: Sendable {
         _ parsed: ParsedItem, from old: TodoItem, as item: TodoItem, lineEnding: String,
         in bytes: UnsafeBufferPointer<UInt8>
     ) -> (Range<Int>, [UInt8]) {
-        let marker = Array(String(item.status.marker).utf8)
-        let sameName = old.nameStorage.utf8.elementsEqual(item.nameStorage.utf8)
+        var marker: [UInt8] = []
+        UTF8.encode(item.status.marker) { marker.append($0) }
+        let sameName = old.nameStorage.sameBytes(as: item.nameStorage)
         if sameName && old.fields == item.fields { return ((parsed.boxStart + 1)..<parsed.statusEnd, marker) }
         let prefix = continuationPrefix(of: parsed, in: bytes)
         // The fields as the item's last line writes them: unchanged ones keep their text.

@@ -45,6 +45,17 @@ struct ByteDigest {
         return digest.value
     }
 
+    /// The digest of a text's NFC bytes: texts equal as strings have the same.
+    static func ofNFC(_ text: Substring) -> Int {
+        var text = text
+        return text.withUTF8 { bytes in
+            if NFCCheck.isNFC(bytes) { return of(bytes) }
+            var nfc: [UInt8] = []
+            String(decoding: bytes, as: UTF8.self)._withNFCCodeUnits { nfc.append($0) }
+            return nfc.withUnsafeBufferPointer(of)
+        }
+    }
+
     var value: Int {
         var mixed = self
         mixed.combine(0)

@@ -45,4 +45,14 @@ struct ByteDigestTests {
         let prefixes = (0...text.count).map { Self.digest(Array(text[..<$0])) }
         #expect(Set(prefixes).count == prefixes.count)
     }
+
+    @Test("a text's NFC digest is the same for its composed and decomposed spellings, and differs from another's")
+    func nfcDigest() {
+        let composed = "caf\u{E9} 日本語"
+        let decomposed = "cafe\u{301} 日本語"
+        #expect(Array(composed.utf8) != Array(decomposed.utf8))
+        #expect(ByteDigest.ofNFC(Substring(composed)) == ByteDigest.ofNFC(Substring(decomposed)))
+        #expect(ByteDigest.ofNFC(Substring(composed)) == Array(composed.utf8).withUnsafeBufferPointer(ByteDigest.of))
+        #expect(ByteDigest.ofNFC(Substring(composed)) != ByteDigest.ofNFC("cafe 日本語"))
+    }
 }
