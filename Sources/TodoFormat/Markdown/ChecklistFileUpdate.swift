@@ -181,6 +181,7 @@ enum ChecklistFileUpdate {
             // The pieces' old items, read once: for their names, and for their splices.
             let read = ranges.map { range in range.old.map { document.item(at: $0, bytes: old) } }
             var names: [ListPieces.Name] = []
+            names.reserveCapacity(read.reduce(0) { $0 + $1.count } + new.reduce(0) { $0 + $1.count })
             for (k, piece) in pieces.enumerated() {
                 // As many headings on both sides, so that the items after it have their sections.
                 if document.headings(in: oldStarts[piece.old.lowerBound]..<oldStarts[piece.old.upperBound]).count
@@ -310,25 +311,49 @@ struct ByteReader {
         if let bytes { return Array(bytes[range]) }
         var failure: Int32 = 0
         let read = [UInt8](unsafeUninitializedCapacity: range.count) { buffer, n in
-            n = 0
-            while n < range.count {
-                let got = pread(descriptor, buffer.baseAddress! + n, range.count - n, off_t(range.lowerBound + n))
-                if got < 0 && errno == EINTR { continue }
-                if got < 0 { failure = errno }
-                if got <= 0 { break }
-                n += got
-            }
+            n = readAll(range, into: buffer, failure: &failure)
         }
-        if failure != 0 { throw ConversionError.io(path: name, reason: String(cString: strerror(failure))) }
-        if read.count != range.count {
-            throw ConversionError.io(path: name, reason: "the file changed while it was read")
-        }
+        try check(read.count, of: range, failure: failure)
         return read
     }
 
-    /// The text of `range`: UTF-8, checked.
+    /// Reads the bytes of `range` into `buffer`; returns how many were read.
+    private func readAll(_ range: Range<Int>, into buffer: UnsafeMutableBufferPointer<UInt8>, failure: inout Int32)
+        -> Int
+    {
+        var n = 0
+        while n < range.count {
+            let got = pread(descriptor, buffer.baseAddress! + n, range.count - n, off_t(range.lowerBound + n))
+            if got < 0 && errno == EINTR { continue }
+            if got < 0 { failure = errno }
+            if got <= 0 { break }
+            n += got
+        }
+        return n
+    }
+
+    private func check(_ count: Int, of range: Range<Int>, failure: Int32) throws {
+        if failure != 0 { throw ConversionError.io(path: name, reason: String(cString: strerror(failure))) }
+        if count != range.count { throw ConversionError.io(path: name, reason: "the file changed while it was read") }
+    }
+
+    /// The text of `range`: UTF-8, checked. (Read into the string itself, as
+    /// `InputFile.readText` reads a file: bytes read first, then made a string, were a copy
+    /// of a checklist in memory beside it.)
     func read(_ range: Range<Int>, name: String) throws -> String {
-        try UTF8Validation.decode(readBytes(range), path: name)
+        if bytes == nil && !range.isEmpty {
+            var failure: Int32 = 0
+            var count = 0
+            let text = String(unsafeUninitializedCapacity: range.count) { buffer in
+                count = readAll(range, into: buffer, failure: &failure)
+                return count
+            }
+            try check(count, of: range, failure: failure)
+            // The string has U+FFFD where the bytes are not UTF-8: then they are read again, to
+            // tell the file's own U+FFFD from bytes that are not UTF-8, and where.
+            if !text.withBytes({ ByteScan.containsReplacementCharacter($0) }) { return text }
+        }
+        return try UTF8Validation.decode(readBytes(range), path: name)
     }
 
     /// How many bytes at the start and at the end this input shares with `other` (the end

@@ -203,4 +203,25 @@ struct ChecklistFileUpdateTests {
         // Aligned whole, the opened Tea pairs with the unchanged one by content: their lines change places.
         #expect(Self.written(source, into: existing, pieces: false, inPlace: false) != source)
     }
+
+    @Test(
+        "a source file's changed part is read from the file: its own U+FFFD comes through, a byte not UTF-8 is an error at its line"
+    )
+    func changedPartReadFromFile() throws {
+        let directory = try TemporaryDirectory()
+        let existing = (0..<40).map { "- [ ] item \($0)" }.joined(separator: "\n") + "\n"
+        let own = Data(existing.replacingOccurrences(of: "[ ] item 20", with: "[x] item 20 caf\u{E9} \u{FFFD}").utf8)
+        var bad = Data(existing.utf8)
+        bad.replaceSubrange(bad.range(of: Data("item 20".utf8))!, with: Data("item 20 \u{E9}".utf8.dropLast()))
+        try own.write(to: URL(fileURLWithPath: directory.path("own.md")))
+        try bad.write(to: URL(fileURLWithPath: directory.path("bad.md")))
+        let old = Input(bytes: Array(existing.utf8), name: "old.md")
+        let edit = try #require(try ChecklistFileUpdate.update(old, with: Input.reading(directory.path("own.md"))))
+        var sink = ByteSink()
+        edit.write(to: &sink)
+        #expect(try sink.finish(path: "old.md") == Array(own))
+        #expect {
+            try ChecklistFileUpdate.update(old, with: Input.reading(directory.path("bad.md"), name: "bad.md"))
+        } throws: { "\($0)".contains("bad.md:21:") && "\($0)".contains("invalid UTF-8") }
+    }
 }
