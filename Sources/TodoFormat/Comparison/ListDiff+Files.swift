@@ -77,10 +77,11 @@ extension ListDiff {
             }
             middles.append(window.entries)
         }
-        let pairing = ItemPairing(old: middles[0].map(Self.comparable), new: middles[1].map(Self.comparable))
+        let read = (old: Self.makeComparable(&middles[0]), new: Self.makeComparable(&middles[1]))
+        let pairing = ItemPairing(old: middles[0], new: middles[1])
+        middles = []
         changes += Self.itemChanges(
-            pairing, old: middles[0], new: middles[1], oldStart: prefix, newStart: prefix, oldDepths: a.depths,
-            newDepths: b.depths)
+            pairing, read: read, oldStart: prefix, newStart: prefix, oldDepths: a.depths, newDepths: b.depths)
     }
 
     /// The reader for an input; nil for `/dev/null` or an empty file.
@@ -265,6 +266,9 @@ struct ItemWindow: PlainItemSink {
     init(range: Range<Int>, from start: Int = 0) {
         self.range = range
         index = start
+        // (Grown by doubling, the entries of a million-item window took up to twice their
+        // size, and both buffers while they were copied.)
+        entries.reserveCapacity(range.count)
     }
 
     mutating func begin(metadata: [Field]) {}

@@ -97,18 +97,33 @@ public struct ListDiff: Hashable, Sendable {
             change.newValue = after
             return change
         }
-        let oldEntries = ItemAlignment.entries(of: old.items)
-        let newEntries = ItemAlignment.entries(of: new.items)
-        let pairing = ItemPairing(old: oldEntries.map(Self.comparable), new: newEntries.map(Self.comparable))
-        changes += Self.itemChanges(pairing, old: oldEntries, new: newEntries)
+        var oldEntries = ItemAlignment.entries(of: old.items)
+        var newEntries = ItemAlignment.entries(of: new.items)
+        let read = (old: Self.makeComparable(&oldEntries), new: Self.makeComparable(&newEntries))
+        let pairing = ItemPairing(old: oldEntries, new: newEntries)
+        changes += Self.itemChanges(pairing, read: read)
+    }
+
+    /// Makes each entry as `comparable(_:)` makes it, in place; returns the items as read of
+    /// those it changed, by place. (A comparable copy of every entry, beside the entries as
+    /// read, was a fifth of a large `diff`'s memory.)
+    static func makeComparable(_ entries: inout [ItemAlignment.Entry]) -> [Int: TodoItem] {
+        var read: [Int: TodoItem] = [:]
+        for i in entries.indices where hasDate(entries[i]) {
+            read[i] = entries[i].item
+            entries[i] = comparable(entries[i])
+        }
+        return read
+    }
+
+    private static func hasDate(_ entry: ItemAlignment.Entry) -> Bool {
+        entry.item.fields.contains { if case .date = $0.value { true } else { false } }
     }
 
     /// An entry as lists of different formats are compared: a date and the same date written
     /// as text (a JSON or YAML string) are the same value.
     static func comparable(_ entry: ItemAlignment.Entry) -> ItemAlignment.Entry {
-        guard entry.item.fields.contains(where: { if case .date = $0.value { true } else { false } }) else {
-            return entry
-        }
+        guard hasDate(entry) else { return entry }
         var entry = entry
         entry.item.fields = entry.item.fields.map { Field($0.key, comparable($0.value)) }
         return entry
@@ -121,12 +136,14 @@ public struct ListDiff: Hashable, Sendable {
 
     /// The changes of the items `pairing` pairs: parts of longer lists (from `oldStart` and
     /// `newStart` on), whose items' depths are `oldDepths` and `newDepths` when given.
-    /// `old` and `new` are the entries as read, which `pairing` pairs as `comparable` makes them.
+    /// `pairing` pairs the entries as `comparable` makes them; `read` holds the items as read
+    /// of those it changed (`makeComparable`).
     static func itemChanges(
-        _ pairing: ItemPairing, old: [ItemAlignment.Entry], new: [ItemAlignment.Entry], oldStart: Int = 0,
-        newStart: Int = 0,
-        oldDepths: [UInt8]? = nil, newDepths: [UInt8]? = nil
+        _ pairing: ItemPairing, read: (old: [Int: TodoItem], new: [Int: TodoItem]), oldStart: Int = 0,
+        newStart: Int = 0, oldDepths: [UInt8]? = nil, newDepths: [UInt8]? = nil
     ) -> [Change] {
+        let old = { (o: Int) in read.old[o] ?? pairing.old[o].item }
+        let new = { (n: Int) in read.new[n] ?? pairing.new[n].item }
         var changed: [(n: Int, moved: Bool)] = []
         var newIndexes = Set<Int>()
         var oldIndexes = Set<Int>()
@@ -155,15 +172,15 @@ public struct ListDiff: Hashable, Sendable {
         let oldPositions = table(oldIndexes, oldStart, oldDepths, pairing.old)
         let oldShift = oldDepths == nil ? 0 : oldStart
         let newShift = newDepths == nil ? 0 : newStart
-        var changes: [Change] = removed.map { Change(.removed, oldPositions[$0 + oldShift], old[$0].item) }
+        var changes: [Change] = removed.map { Change(.removed, oldPositions[$0 + oldShift], old($0)) }
         for (n, moved) in changed {
-            let item = new[n].item
+            let item = new(n)
             let position = newPositions[n + newShift]
             guard let o = pairing.source[n] else {
                 changes.append(Change(.added, position, item))
                 continue
             }
-            let before = old[o].item
+            let before = old(o)
             if moved {
                 var change = Change(.moved, position, item)
                 change.oldPosition = oldPositions[o + oldShift]

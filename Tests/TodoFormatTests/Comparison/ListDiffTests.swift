@@ -31,6 +31,23 @@ struct ListDiffTests {
             ])
     }
 
+    @Test("a date and the same date as text are the same value; a changed date is told as read")
+    func dates() {
+        let day = Date(timeIntervalSince1970: 1_764_547_200)
+        let later = day.addingTimeInterval(86_400)
+        func list(_ due: FieldValue, _ at: FieldValue) -> TodoList {
+            TodoList(items: [
+                TodoItem(name: "Pay", fields: [Field("due", due)]), TodoItem(name: "Tea", fields: [Field("at", at)]),
+            ])
+        }
+        let old = list(.date(day), .date(day))
+        let text = FieldValue.string(FieldValue.date(day).description)
+        #expect(ListDiff(from: old, to: list(text, .date(day))).changes.isEmpty)
+        let changes = ListDiff(from: old, to: list(text, .date(later))).changes
+        #expect(changes.count == 1)
+        #expect(changes.first?.oldValue == .date(day) && changes.first?.newValue == .date(later))
+    }
+
     @Test("a moved item is one move; its nested items go with it and are not moves")
     func moves() throws {
         let old = "- [ ] a\n- [ ] b\n  - [ ] b1\n  - [ ] b2\n- [ ] c\n- [ ] d\n- [ ] e\n- [ ] f\n"
