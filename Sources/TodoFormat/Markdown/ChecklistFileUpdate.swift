@@ -38,8 +38,9 @@ enum ChecklistFileUpdate {
             let start = document.headings.last { $0.end <= shared.prefix }?.end ?? document.bodyStart
             let closing = document.headings.first { $0.start >= old.count - shared.suffix && $0.end >= start }
             let end = closing?.end ?? old.count
-            let region = try reader.read(start..<(end + delta), name: source.name)
+            // (The files are the same up to `start`: its line is the source's too.)
             let firstLine = ByteScan.count(of: 10, in: old[..<start]) + 1
+            let region = try reader.read(start..<(end + delta), name: source.name, firstLine: firstLine)
             let section = document.section(before: start)
             // The source's items there; the heading that closes the region must still be one.
             let parsed = TodoDocument.parse(
@@ -337,10 +338,11 @@ struct ByteReader {
         if count != range.count { throw ConversionError.io(path: name, reason: "the file changed while it was read") }
     }
 
-    /// The text of `range`: UTF-8, checked. (Read into the string itself, as
+    /// The text of `range`, which starts a line, line `firstLine` of the input: UTF-8,
+    /// checked (an error says the input's line). (Read into the string itself, as
     /// `InputFile.readText` reads a file: bytes read first, then made a string, were a copy
     /// of a checklist in memory beside it.)
-    func read(_ range: Range<Int>, name: String) throws -> String {
+    func read(_ range: Range<Int>, name: String, firstLine: Int = 1) throws -> String {
         if bytes == nil && !range.isEmpty {
             var failure: Int32 = 0
             var count = 0
@@ -353,7 +355,12 @@ struct ByteReader {
             // tell the file's own U+FFFD from bytes that are not UTF-8, and where.
             if !text.withBytes({ ByteScan.containsReplacementCharacter($0) }) { return text }
         }
-        return try UTF8Validation.decode(readBytes(range), path: name)
+        do {
+            return try UTF8Validation.decode(readBytes(range), path: name)
+        } catch var error as ParseError {
+            error.location.line += firstLine - 1
+            throw error
+        }
     }
 
     /// How many bytes at the start and at the end this input shares with `other` (the end

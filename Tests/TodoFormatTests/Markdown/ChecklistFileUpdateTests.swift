@@ -209,7 +209,10 @@ struct ChecklistFileUpdateTests {
     )
     func changedPartReadFromFile() throws {
         let directory = try TemporaryDirectory()
-        let existing = (0..<40).map { "- [ ] item \($0)" }.joined(separator: "\n") + "\n"
+        // Front matter and a section before the changed part: the error's line counts from the file's start.
+        let existing =
+            "---\ntitle: x\n---\n# A\n\ntext\n\n# B\n\n"
+            + (0..<40).map { "- [ ] item \($0)" }.joined(separator: "\n") + "\n"
         let own = Data(existing.replacingOccurrences(of: "[ ] item 20", with: "[x] item 20 caf\u{E9} \u{FFFD}").utf8)
         var bad = Data(existing.utf8)
         bad.replaceSubrange(bad.range(of: Data("item 20".utf8))!, with: Data("item 20 \u{E9}".utf8.dropLast()))
@@ -222,6 +225,6 @@ struct ChecklistFileUpdateTests {
         #expect(try sink.finish(path: "old.md") == Array(own))
         #expect {
             try ChecklistFileUpdate.update(old, with: Input.reading(directory.path("bad.md"), name: "bad.md"))
-        } throws: { "\($0)".contains("bad.md:21:") && "\($0)".contains("invalid UTF-8") }
+        } throws: { "\($0)".hasPrefix("bad.md:30:15: error: invalid UTF-8") }
     }
 }
