@@ -52,22 +52,34 @@ enum ByteScan {
         (x &- ones &* UInt64(n)) & ~x & highs
     }
 
-    /// How many bytes of `bytes` are `c`, eight at a time: a line count over a whole file
-    /// in about two instructions a byte, half what a byte-at-a-time count takes.
+    /// How many bytes of `bytes` are `c`, eight at a time: each word's matches are added up
+    /// byte by byte in one word (a byte's count stays below 256 for 255 words), which is
+    /// summed once per 255 words. (A population count of every word was a software loop
+    /// on this target, four instructions a byte: a line count over a checklist cost more
+    /// than a tenth of its parse.)
     static func count(of c: UInt8, in bytes: UnsafeBufferPointer<UInt8>) -> Int {
         guard let base = bytes.baseAddress else { return 0 }
         let n = bytes.count
         let pattern = ones &* UInt64(c)
         let lows: UInt64 = 0x7F7F_7F7F_7F7F_7F7F
+        let pairs: UInt64 = 0x00FF_00FF_00FF_00FF
         var count = 0
         var i = 0
         while i + 8 <= n {
-            let v = UnsafeRawPointer(base).loadUnaligned(fromByteOffset: i, as: UInt64.self) ^ pattern
-            // A byte's high bit is set here exactly when that byte of `v` is not zero (no
-            // carry crosses bytes: each low part is at most 0x7F + 0x7F).
-            let nonzero = (((v & lows) &+ lows) | v) & highs
-            count += 8 &- nonzero.nonzeroBitCount
-            i += 8
+            let blockEnd = min(n, i + 8 * 255)
+            var sums: UInt64 = 0
+            while i + 8 <= blockEnd {
+                let v = UnsafeRawPointer(base).loadUnaligned(fromByteOffset: i, as: UInt64.self) ^ pattern
+                // A byte's high bit is set here exactly when that byte of `v` is not zero (no
+                // carry crosses bytes: each low part is at most 0x7F + 0x7F).
+                let nonzero = (((v & lows) &+ lows) | v) & highs
+                sums &+= (~nonzero & highs) >> 7
+                i += 8
+            }
+            // The eight counts in pairs (each below 512), then the four pairs in the top
+            // sixteen bits.
+            let paired = (sums & pairs) &+ ((sums >> 8) & pairs)
+            count += Int(truncatingIfNeeded: (paired &* 0x0001_0001_0001_0001) >> 48)
         }
         while i < n {
             if base[i] == c { count += 1 }

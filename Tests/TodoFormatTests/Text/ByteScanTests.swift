@@ -31,6 +31,20 @@ struct ByteScanCountTests {
         }
     }
 
+    @Test("a count over many words, of a byte in every place and in none, across the sums' blocks")
+    func longCount() {
+        for length in [0, 7, 8, 2040, 2047, 2048, 2049, 4080, 4081, 5000, 20_003] {
+            let all = [UInt8](repeating: 10, count: length)
+            let none = [UInt8](repeating: 11, count: length)
+            let every3 = (0..<length).map { UInt8($0 % 3 == 0 ? 10 : 0x8A) }
+            for bytes in [all, none, every3] {
+                bytes.withUnsafeBufferPointer { buffer in
+                    #expect(ByteScan.count(of: 10, in: buffer) == bytes.count { $0 == 10 }, "\(length)")
+                }
+            }
+        }
+    }
+
     @Test("U+FFFD is found wherever its three bytes stand, and only there", arguments: 0..<8)
     func replacementCharacter(seed: Int) {
         var rng = SeededGenerator(seed: UInt64(seed))
