@@ -48,4 +48,22 @@ struct UTF8ValidationTests {
             #expect(ours == reference(bytes), "\(bytes.map { String($0, radix: 16) })")
         }
     }
+
+    @Test("in long texts of every piece, and in random bytes, the same first bad byte", arguments: 0..<20)
+    func longOffsets(seed: Int) {
+        var rng = SeededGenerator(seed: UInt64(seed) &+ 1000)
+        for _ in 0..<100 {
+            var bytes: [UInt8] = []
+            for _ in 0..<Int.random(in: 0..<80, using: &rng) {
+                let valid = Int.random(in: 0..<40, using: &rng) > 0
+                bytes +=
+                    valid ? Self.pieces[Int.random(in: 0..<13, using: &rng)] : Self.pieces.randomElement(using: &rng)!
+            }
+            let random = (0..<Int.random(in: 0..<24, using: &rng)).map { _ in UInt8.random(in: 0...255, using: &rng) }
+            for text in [bytes, random, bytes + random] {
+                let ours = text.withUnsafeBufferPointer { UTF8Validation.firstInvalidOffset($0) }
+                #expect(ours == reference(text), "\(text.map { String($0, radix: 16) })")
+            }
+        }
+    }
 }
