@@ -63,11 +63,13 @@ struct ItemPairing {
         // (Myers' diff is not tried where the digests alone show more differences than it
         // looks through: giving up after 2,000 was a tenth of a `diff` of a list with every
         // tenth box checked.)
+        // The table of digests is built once, for that bound and for the unique run.
         let maxDifferences = 2000
+        let counts = DigestCounts(old: oldDigests, new: newDigests)
         let common =
-            (Self.leastDifferences(oldDigests, newDigests) > maxDifferences
+            (counts.leastDifferences > maxDifferences
                 ? nil : commonRun(oldMiddle.count, newMiddle.count, maxDifferences: maxDifferences, same: same))
-            ?? Self.uniqueRun(old[oldMiddle], new[newMiddle], oldDigests, newDigests)
+            ?? Self.uniqueRun(old[oldMiddle], new[newMiddle], oldDigests, newDigests, counts: counts)
         var matchedOld = [Bool](repeating: false, count: old.count)
         var matchedNew = [Bool](repeating: false, count: new.count)
         for (o, n) in common {
@@ -150,37 +152,9 @@ struct ItemPairing {
     }
 
     /// At least how many insertions and deletions turn a sequence of items whose digests are
-    /// `a` into one whose digests are `b`: the items of each digest that one side has more
-    /// of. (Equal items have equal digests, so no common run pairs more of them.)
-    ///
-    /// Counted in an open-addressed table of `a`'s digests, each item looked up once (sorting
-    /// both sides cost more than Myers' diff at a million items).
+    /// `a` into one whose digests are `b` (`DigestCounts.leastDifferences`).
     static func leastDifferences(_ a: [Int], _ b: [Int]) -> Int {
-        var size = 16
-        while size < 2 * a.count { size *= 2 }
-        let mask = size - 1
-        var digests = [Int](repeating: 0, count: size)
-        // How many of `a`'s items with the slot's digest are not yet matched; -1: an empty slot.
-        var counts = [Int32](repeating: -1, count: size)
-        func slot(_ digest: Int) -> Int {
-            var i = (digest ^ (digest >> 29)) & mask
-            while counts[i] >= 0 && digests[i] != digest { i = (i + 1) & mask }
-            return i
-        }
-        for digest in a {
-            let i = slot(digest)
-            digests[i] = digest
-            counts[i] = max(counts[i], 0) + 1
-        }
-        var matched = 0
-        for digest in b {
-            let i = slot(digest)
-            if counts[i] > 0 {
-                counts[i] -= 1
-                matched += 1
-            }
-        }
-        return a.count + b.count - 2 * matched
+        DigestCounts(old: a, new: b).leastDifferences
     }
 
     /// The pairs of items (places in `old` and `new`, whose digests are `oldDigests` and
@@ -196,11 +170,9 @@ struct ItemPairing {
     /// digests are the same count as one content: they pair with neither.
     static func uniqueRun(
         _ old: ArraySlice<ItemAlignment.Entry>, _ new: ArraySlice<ItemAlignment.Entry>, _ oldDigests: [Int],
-        _ newDigests: [Int]
+        _ newDigests: [Int], counts: DigestCounts? = nil
     ) -> [(Int, Int)] {
-        var table = DigestCounts(capacity: old.count + new.count)
-        for o in oldDigests.indices { table.count(oldDigests[o], at: o, isNew: false) }
-        for n in newDigests.indices { table.count(newDigests[n], at: n, isNew: true) }
+        let table = counts ?? DigestCounts(old: oldDigests, new: newDigests)
         // (Through the buffers: subscripts of the slices copied an entry at every comparison.)
         return old.withUnsafeBufferPointer { old in
             new.withUnsafeBufferPointer { new in
@@ -217,12 +189,12 @@ struct ItemPairing {
         }
     }
 
-    /// How many items of each side have each digest (none, one, or more), and where the one
-    /// is: an open-addressed table of sixteen-byte slots.
-    private struct DigestCounts {
+    /// How many items of each side have each digest, and where the one is where there is
+    /// one: an open-addressed table of sixteen-byte slots.
+    struct DigestCounts {
         private struct Slot {
             var digest = 0
-            /// The one item with the digest (-1: none, -2: more than one).
+            /// The items with the digest: -1 none, the one's place, or minus their count.
             var old: Int32 = -1
             var new: Int32 = -1
         }
@@ -230,11 +202,14 @@ struct ItemPairing {
         private var slots: [Slot]
         private let mask: Int
 
-        init(capacity: Int) {
+        /// The table of two sequences' digests.
+        init(old: [Int], new: [Int]) {
             var size = 16
-            while size < 2 * capacity { size *= 2 }
+            while size < 2 * (old.count + new.count) { size *= 2 }
             slots = Array(repeating: Slot(), count: size)
             mask = size - 1
+            for o in old.indices { count(old[o], at: o, isNew: false) }
+            for n in new.indices { count(new[n], at: n, isNew: true) }
         }
 
         /// The slot of `digest`: where it is, or the empty one where it goes.
@@ -244,20 +219,29 @@ struct ItemPairing {
             return i
         }
 
-        mutating func count(_ digest: Int, at index: Int, isNew: Bool) {
+        private mutating func count(_ digest: Int, at index: Int, isNew: Bool) {
             let i = slot(of: digest)
             slots[i].digest = digest
-            if isNew {
-                slots[i].new = slots[i].new == -1 ? Int32(index) : -2
-            } else {
-                slots[i].old = slots[i].old == -1 ? Int32(index) : -2
-            }
+            if isNew { Self.add(index, to: &slots[i].new) } else { Self.add(index, to: &slots[i].old) }
         }
+
+        private static func add(_ index: Int, to items: inout Int32) {
+            items = items == -1 ? Int32(index) : items >= 0 ? -2 : items - 1
+        }
+
+        private static func count(_ items: Int32) -> Int { items == -1 ? 0 : items >= 0 ? 1 : -Int(items) }
 
         /// The one old item with `digest` where the one new item with it is `n`.
         func onlyOld(_ digest: Int, ifOnlyNewIs n: Int) -> Int? {
             let slot = slots[slot(of: digest)]
             return slot.new == Int32(n) && slot.old >= 0 ? Int(slot.old) : nil
+        }
+
+        /// At least how many insertions and deletions turn the old sequence into the new:
+        /// the items of each digest that one side has more of. (Equal items have equal
+        /// digests, so no common run pairs more of them.)
+        var leastDifferences: Int {
+            slots.reduce(0) { $0 + abs(Self.count($1.old) - Self.count($1.new)) }
         }
     }
 

@@ -90,13 +90,8 @@ enum InputFile {
 }
 
 extension InputFile {
-    /// Reads a UTF-8 text file straight into a string's storage (one copy of the
-    /// file in memory, not two), or fails at the first byte that is not UTF-8.
-    ///
-    /// The standard library checks the bytes as it makes the string (it cannot be told not
-    /// to) and puts U+FFFD where they are not UTF-8; checking them before as well was an
-    /// eighth of `todofmt done` on a large checklist. So only a text that then holds U+FFFD
-    /// is read again and checked here, to tell a repair from a U+FFFD of the file's own.
+    /// Reads a UTF-8 text file straight into a string's storage, or fails at the first byte
+    /// that is not UTF-8 (`UTF8Validation.text`, which says why the file may be read twice).
     /// The storage has `room` bytes more, for an edit to make the text longer in place
     /// (`todofmt rename`): a string that must grow is copied whole.
     static func readText(_ path: String, name: String, room: Int = 0) throws -> String {
@@ -108,17 +103,13 @@ extension InputFile {
         let fd = open(path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else { throw ConversionError.io(path: path, reason: String(cString: strerror(errno))) }
         defer { close(fd) }
-        let size = Int(info.st_size)
-        var failure: Int32 = 0
-        var text = String(unsafeUninitializedCapacity: size + room) { buffer in
-            readAll(fd, into: UnsafeMutableBufferPointer(rebasing: buffer[..<size]), failure: &failure)
-        }
-        if failure != 0 { throw ConversionError.io(path: path, reason: String(cString: strerror(failure))) }
-        guard text.withUTF8({ ByteScan.containsReplacementCharacter($0) }) else { return text }
-        // Rare, and once: the file is read again; the text is it when the bytes are the same
-        // (the file's own U+FFFD), else the bytes are not UTF-8 and the message says where.
-        let bytes = try read(path)
-        let same = text.withUTF8 { $0.elementsEqual(bytes) }
-        return same ? text : try UTF8Validation.decode(bytes, path: name)
+        return try UTF8Validation.text(
+            count: Int(info.st_size), room: room, path: name,
+            fill: { buffer in
+                var failure: Int32 = 0
+                let count = readAll(fd, into: buffer, failure: &failure)
+                if failure != 0 { throw ConversionError.io(path: path, reason: String(cString: strerror(failure))) }
+                return count
+            }, again: { try read(path) })
     }
 }

@@ -69,30 +69,33 @@ enum ChecklistFileUpdate {
                 splices = []
             }
             if splices.isEmpty { return nil }
+            let count = (end - start) + splices.reduce(0) { $0 + $1.bytes.count - $1.range.count }
             // Written as the source's bytes (boxes checked in many places, in the source's
             // spelling): the region as written is the source's, which reads as its items.
             // (Its parse again, to check, was a sixth of such an update.)
-            if region.withBytes({ Self.splices(splices, of: old, start..<end, give: $0) }) {
+            if count == region.utf8.count,
+                region.withBytes({ source in
+                    var at = 0
+                    return Self.walk(splices, over: start..<end, of: old) { piece in
+                        defer { at += piece.count }
+                        return ByteScan.same(piece, UnsafeBufferPointer(rebasing: source[at..<(at + piece.count)]))
+                    }
+                })
+            {
                 return TodoDocumentEdit(document: document, replacing: splices)
             }
             // Check the region as written: it reads as the source's items, and the closing heading stays one.
             // (Made as a string at once: an array of the bytes first was another copy of the
             // region, 48 MB for a million items.)
-            let count = (end - start) + splices.reduce(0) { $0 + $1.bytes.count - $1.range.count }
             let check = String(unsafeUninitializedCapacity: count) { buffer in
                 var at = 0
-                func put(_ bytes: UnsafeBufferPointer<UInt8>) {
-                    guard !bytes.isEmpty else { return }
-                    (buffer.baseAddress! + at).update(from: bytes.baseAddress!, count: bytes.count)
-                    at += bytes.count
+                _ = Self.walk(splices, over: start..<end, of: old) { piece in
+                    if let base = piece.baseAddress {
+                        (buffer.baseAddress! + at).update(from: base, count: piece.count)
+                    }
+                    at += piece.count
+                    return true
                 }
-                var copied = start
-                for splice in splices {
-                    put(UnsafeBufferPointer(rebasing: old[copied..<splice.range.lowerBound]))
-                    splice.bytes.withUnsafeBufferPointer { put($0) }
-                    copied = splice.range.upperBound
-                }
-                put(UnsafeBufferPointer(rebasing: old[copied..<end]))
                 return at
             }
             let checked = TodoDocument.parse(
@@ -109,27 +112,21 @@ enum ChecklistFileUpdate {
     /// A range of the text and the bytes that replace it.
     typealias Splice = (range: Range<Int>, bytes: [UInt8])
 
-    /// Whether the bytes `range` of `old` with `splices` (in order, within it) made are `bytes`.
-    private static func splices(
-        _ splices: [Splice], of old: UnsafeBufferPointer<UInt8>, _ range: Range<Int>,
-        give bytes: UnsafeBufferPointer<UInt8>
+    /// The bytes `range` of `old` with `splices` (in order, within it) made, a piece at a
+    /// time in order to `body` (the bytes between the splices, and each splice's), until it
+    /// says false; false where it did.
+    static func walk(
+        _ splices: [Splice], over range: Range<Int>, of old: UnsafeBufferPointer<UInt8>,
+        _ body: (UnsafeBufferPointer<UInt8>) -> Bool
     ) -> Bool {
-        guard range.count + splices.reduce(0, { $0 + $1.bytes.count - $1.range.count }) == bytes.count else {
-            return false
-        }
-        var at = 0
-        func next(_ piece: UnsafeBufferPointer<UInt8>) -> Bool {
-            defer { at += piece.count }
-            return ByteScan.same(piece, UnsafeBufferPointer(rebasing: bytes[at..<(at + piece.count)]))
-        }
         var copied = range.lowerBound
         for splice in splices {
-            guard next(UnsafeBufferPointer(rebasing: old[copied..<splice.range.lowerBound])),
-                splice.bytes.withUnsafeBufferPointer(next)
+            guard body(UnsafeBufferPointer(rebasing: old[copied..<splice.range.lowerBound])),
+                splice.bytes.withUnsafeBufferPointer(body)
             else { return false }
             copied = splice.range.upperBound
         }
-        return next(UnsafeBufferPointer(rebasing: old[copied..<range.upperBound]))
+        return body(UnsafeBufferPointer(rebasing: old[copied..<range.upperBound]))
     }
 
     /// The splices that write the items `new` (read from `fragment`) in place of the
@@ -243,30 +240,18 @@ struct TodoDocumentEdit {
         self.text = text
     }
 
-    /// Writes the changed text to `sink`, a megabyte at a time.
+    /// Writes the changed text to `sink` (which writes large pieces a block at a time).
     func write(to sink: inout ByteSink) {
         if let text {
-            text.withBytes { Self.write($0[...], to: &sink) }
+            text.withBytes { sink.write($0) }
             return
         }
         guard let document else { return }
         document.text.withBytes { old in
-            var copied = 0
-            for splice in splices {
-                Self.write(old[copied..<splice.range.lowerBound], to: &sink)
-                sink.write(bytes: splice.bytes)
-                copied = splice.range.upperBound
+            _ = ChecklistFileUpdate.walk(splices, over: 0..<old.count, of: old) {
+                sink.write($0)
+                return true
             }
-            Self.write(old[copied...], to: &sink)
-        }
-    }
-
-    private static func write(_ bytes: Slice<UnsafeBufferPointer<UInt8>>, to sink: inout ByteSink) {
-        var start = bytes.startIndex
-        while start < bytes.endIndex {
-            let end = min(bytes.endIndex, start + (1 << 20))
-            sink.write(UnsafeBufferPointer(rebasing: bytes[start..<end]))
-            start = end
         }
     }
 }
@@ -309,58 +294,34 @@ struct ByteReader {
 
     /// The bytes of `range`.
     func readBytes(_ range: Range<Int>) throws -> [UInt8] {
-        if let bytes { return Array(bytes[range]) }
-        var failure: Int32 = 0
-        let read = [UInt8](unsafeUninitializedCapacity: range.count) { buffer, n in
-            n = readAll(range, into: buffer, failure: &failure)
-        }
-        try check(read.count, of: range, failure: failure)
-        return read
+        try [UInt8](unsafeUninitializedCapacity: range.count) { buffer, n in n = try readAll(range, into: buffer) }
     }
 
-    /// Reads the bytes of `range` into `buffer`; returns how many were read.
-    private func readAll(_ range: Range<Int>, into buffer: UnsafeMutableBufferPointer<UInt8>, failure: inout Int32)
-        -> Int
-    {
+    /// Reads the bytes of `range` into `buffer`; returns how many (all of them, or this throws).
+    private func readAll(_ range: Range<Int>, into buffer: UnsafeMutableBufferPointer<UInt8>) throws -> Int {
+        if let bytes {
+            _ = buffer.initialize(from: bytes[range])
+            return range.count
+        }
         var n = 0
         while n < range.count {
             let got = pread(descriptor, buffer.baseAddress! + n, range.count - n, off_t(range.lowerBound + n))
             if got < 0 && errno == EINTR { continue }
-            if got < 0 { failure = errno }
-            if got <= 0 { break }
+            if got < 0 { throw ConversionError.io(path: name, reason: String(cString: strerror(errno))) }
+            if got == 0 { throw ConversionError.io(path: name, reason: "the file changed while it was read") }
             n += got
         }
         return n
     }
 
-    private func check(_ count: Int, of range: Range<Int>, failure: Int32) throws {
-        if failure != 0 { throw ConversionError.io(path: name, reason: String(cString: strerror(failure))) }
-        if count != range.count { throw ConversionError.io(path: name, reason: "the file changed while it was read") }
-    }
-
     /// The text of `range`, which starts a line, line `firstLine` of the input: UTF-8,
-    /// checked (an error says the input's line). (Read into the string itself, as
-    /// `InputFile.readText` reads a file: bytes read first, then made a string, were a copy
-    /// of a checklist in memory beside it.)
+    /// checked (an error says the input's line). Read into the string itself
+    /// (`UTF8Validation.text`): bytes read first, then made a string, were a copy of a
+    /// checklist in memory beside it.
     func read(_ range: Range<Int>, name: String, firstLine: Int = 1) throws -> String {
-        if bytes == nil && !range.isEmpty {
-            var failure: Int32 = 0
-            var count = 0
-            let text = String(unsafeUninitializedCapacity: range.count) { buffer in
-                count = readAll(range, into: buffer, failure: &failure)
-                return count
-            }
-            try check(count, of: range, failure: failure)
-            // The string has U+FFFD where the bytes are not UTF-8: then they are read again, to
-            // tell the file's own U+FFFD from bytes that are not UTF-8, and where.
-            if !text.withBytes({ ByteScan.containsReplacementCharacter($0) }) { return text }
-        }
-        do {
-            return try UTF8Validation.decode(readBytes(range), path: name)
-        } catch var error as ParseError {
-            error.location.line += firstLine - 1
-            throw error
-        }
+        try UTF8Validation.text(
+            count: range.count, path: name, firstLine: firstLine, fill: { try readAll(range, into: $0) },
+            again: { try readBytes(range) })
     }
 
     /// How many bytes at the start and at the end this input shares with `other` (the end

@@ -67,15 +67,7 @@ public struct TodoItem: Hashable, Sendable {
     /// A text's NFC bytes, then 0xFF (no byte of UTF-8), into `hasher`.
     static func hashText(_ text: Substring, into hasher: inout Hasher) {
         var text = text
-        text.withUTF8 { bytes in
-            if NFCCheck.isNFC(bytes) {
-                hasher.combine(bytes: UnsafeRawBufferPointer(bytes))
-            } else {
-                var nfc: [UInt8] = []
-                String(decoding: bytes, as: UTF8.self)._withNFCCodeUnits { nfc.append($0) }
-                nfc.withUnsafeBytes { hasher.combine(bytes: $0) }
-            }
-        }
+        text.withUTF8 { bytes in NFCCheck.withNFC(bytes) { hasher.combine(bytes: UnsafeRawBufferPointer($0)) } }
         hasher.combine(0xFF as UInt8)
     }
 }

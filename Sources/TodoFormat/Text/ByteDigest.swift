@@ -48,12 +48,7 @@ struct ByteDigest {
     /// The digest of a text's NFC bytes: texts equal as strings have the same.
     static func ofNFC(_ text: Substring) -> Int {
         var text = text
-        return text.withUTF8 { bytes in
-            if NFCCheck.isNFC(bytes) { return of(bytes) }
-            var nfc: [UInt8] = []
-            String(decoding: bytes, as: UTF8.self)._withNFCCodeUnits { nfc.append($0) }
-            return nfc.withUnsafeBufferPointer(of)
-        }
+        return text.withUTF8 { NFCCheck.withNFC($0, of) }
     }
 
     var value: Int {

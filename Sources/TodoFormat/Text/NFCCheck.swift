@@ -20,6 +20,15 @@ enum NFCCheck {
         return x.withUnsafeBufferPointer { x in y.withUnsafeBufferPointer { y in order(x, y) } }
     }
 
+    /// Runs `body` with the NFC form of `bytes` (valid UTF-8): the bytes themselves where
+    /// they are in it.
+    static func withNFC<R>(_ bytes: UnsafeBufferPointer<UInt8>, _ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
+        if isNFC(bytes) { return body(bytes) }
+        var nfc: [UInt8] = []
+        String(decoding: bytes, as: UTF8.self)._withNFCCodeUnits { nfc.append($0) }
+        return nfc.withUnsafeBufferPointer(body)
+    }
+
     /// Orders two byte strings: by their first differing byte, else the shorter first.
     static func order(_ x: UnsafeBufferPointer<UInt8>, _ y: UnsafeBufferPointer<UInt8>) -> Int {
         let n = min(x.count, y.count)

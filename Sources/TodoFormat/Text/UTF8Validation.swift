@@ -27,6 +27,34 @@ enum UTF8Validation {
         return text.withUTF8 { memcmp($0.baseAddress!, base, bytes.count) == 0 } ? text : nil
     }
 
+    /// A text read straight into a string's storage (one copy of it in memory, not two):
+    /// `fill` puts its `count` bytes there and says how many it put; the storage has `room`
+    /// bytes more, for an edit to make the text longer in place. Fails at the first byte that
+    /// is not UTF-8, naming `path` and its line (the text's first is line `firstLine`).
+    ///
+    /// The standard library checks the bytes as it makes the string (it cannot be told not
+    /// to) and puts U+FFFD where they are not UTF-8; checking them before as well was an
+    /// eighth of `todofmt done` on a large checklist. So only a text that then holds U+FFFD
+    /// is read again (`again`) and checked, to tell a repair from a U+FFFD of its own.
+    static func text(
+        count: Int, room: Int = 0, path: String, firstLine: Int = 1,
+        fill: (UnsafeMutableBufferPointer<UInt8>) throws -> Int, again: () throws -> [UInt8]
+    ) throws -> String {
+        let text = try String(unsafeUninitializedCapacity: count + room) { buffer in
+            try fill(UnsafeMutableBufferPointer(rebasing: buffer[..<count]))
+        }
+        guard text.withBytes({ ByteScan.containsReplacementCharacter($0) }) else { return text }
+        let bytes = try again()
+        if text.withBytes({ text in bytes.withUnsafeBufferPointer { ByteScan.same(text, $0) } }) { return text }
+        do {
+            return try decode(bytes, path: path)
+        } catch {
+            var error = error
+            error.location.line += firstLine - 1
+            throw error
+        }
+    }
+
     /// The bytes as a string, or nil when they are not UTF-8.
     static func string(_ bytes: [UInt8]) -> String? {
         bytes.withUnsafeBufferPointer { string($0) }
