@@ -35,6 +35,20 @@ struct DepthLimitedWriter: ListWriter {
         try base.item(plainName: plainName, status: status, section: section, depth: depth)
     }
 
+    mutating func item(
+        plainName: UnsafeBufferPointer<UInt8>, fields: [Field], status: TodoStatus, section: String?, depth: Int
+    ) throws {
+        guard depth < Limits.itemLevels else { throw ConversionError.unsupported(Limits.itemDepthMessage) }
+        if keysFields {
+            positions.advance(depth: depth)
+            if fields.count > 1, !Self.repeatedKeys(in: fields).isEmpty {
+                let item = TodoItem(plainName: plainName, fields: fields, status: status, section: section)
+                warnings.noteRepeatedKeys(of: item, at: positions.current)
+            }
+        }
+        try base.item(plainName: plainName, fields: fields, status: status, section: section, depth: depth)
+    }
+
     mutating func items(plain: ArraySlice<PlainItem>, text: UnsafeBufferPointer<UInt8>, sections: [String]) throws {
         // One pass: each depth is checked, and followed where a warning may name a position.
         guard keysFields ? positions.advance(over: plain) : !plain.contains(where: { $0.depth >= Limits.itemLevels })
@@ -113,11 +127,13 @@ private struct PositionCounters {
 
 extension WarningLog {
     /// Notes each field key `item` (at the position `position`) gives more than once with
-    /// different values.
-    mutating func noteRepeatedKeys(of item: TodoItem, at position: String) {
-        for key in DepthLimitedWriter.repeatedKeys(in: item.fields) {
-            note(.fields, ConversionWarning.repeatedKeyMessage(key), item: ItemPositions.describe(position, item))
-        }
+    /// different values. The position's text is made only for such an item: it cost more
+    /// than the rest of writing an item with fields.
+    mutating func noteRepeatedKeys(of item: TodoItem, at position: @autoclosure () -> String) {
+        let keys = DepthLimitedWriter.repeatedKeys(in: item.fields)
+        guard !keys.isEmpty else { return }
+        let described = ItemPositions.describe(position(), item)
+        for key in keys { note(.fields, ConversionWarning.repeatedKeyMessage(key), item: described) }
     }
 }
 
@@ -132,9 +148,7 @@ extension TodoList {
         func visit(_ items: [TodoItem], _ depth: Int) {
             for i in items.indices {
                 positions.advance(depth: depth)
-                if items[i].fields.count > 1, !DepthLimitedWriter.repeatedKeys(in: items[i].fields).isEmpty {
-                    log.noteRepeatedKeys(of: items[i], at: positions.current)
-                }
+                if items[i].fields.count > 1 { log.noteRepeatedKeys(of: items[i], at: positions.current) }
                 if !items[i].children.isEmpty { visit(items[i].children, depth + 1) }
             }
         }
@@ -191,6 +205,12 @@ struct RawFrontMatterDroppingWriter: ListWriter {
 
     mutating func items(plain: ArraySlice<PlainItem>, text: UnsafeBufferPointer<UInt8>, sections: [String]) throws {
         try base.items(plain: plain, text: text, sections: sections)
+    }
+
+    mutating func item(
+        plainName: UnsafeBufferPointer<UInt8>, fields: [Field], status: TodoStatus, section: String?, depth: Int
+    ) throws {
+        try base.item(plainName: plainName, fields: fields, status: status, section: section, depth: depth)
     }
 
     mutating func end() throws { try base.end() }

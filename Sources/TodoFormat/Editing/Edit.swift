@@ -247,15 +247,19 @@ public enum Edit: Hashable, Sendable {
         guard let first = bytes.first else { return .string("") }
         switch first {
         case UInt8(ascii: "\""), UInt8(ascii: "["), UInt8(ascii: "{"), UInt8(ascii: "<"):
-            var cursor = FieldSyntax.Cursor(bytes: bytes[...], position: 0)
-            guard let value = cursor.parseValue(), cursor.position == bytes.count else {
+            let parsed = bytes.withUnsafeBufferPointer { bytes -> FieldValue? in
+                var cursor = FieldSyntax.Cursor(bytes: bytes, position: 0)
+                guard let value = cursor.parseValue(), cursor.position == bytes.count else { return nil }
+                return value
+            }
+            guard let value = parsed else {
                 throw EditError(
                     "'\(text)' is not a value: a value starting with \(Character(Unicode.Scalar(first))) is written as in a checklist (FORMAT.md section 4.2)"
                 )
             }
             return value
         default:
-            return FieldSyntax.typedToken(bytes[...]) ?? .string(text)
+            return bytes.withUnsafeBufferPointer { FieldSyntax.typedToken($0) } ?? .string(text)
         }
     }
 }

@@ -162,6 +162,12 @@ protocol PlainItemSink: ItemSink {
     /// sections in `sections`.
     mutating func items(plain: ArraySlice<PlainItem>, text: UnsafeBufferPointer<UInt8>, sections: [String]) throws
 
+    /// An item with fields whose name is the text as it is (as a plain item's), as its UTF-8
+    /// bytes; `section` for a top-level item. The default makes the item and takes it.
+    mutating func item(
+        plainName: UnsafeBufferPointer<UInt8>, fields: [Field], status: TodoStatus, section: String?, depth: Int
+    ) throws
+
     /// Where in the file the next top-level item starts, from a reader that can start there
     /// again (a JSON list's reader: `JSONFormat.read(_:options:from:plainNamesInto:)`);
     /// `pending` items before it are read but not yet handed to the sink.
@@ -170,6 +176,13 @@ protocol PlainItemSink: ItemSink {
 
 extension PlainItemSink {
     mutating func nextTopLevelItem(at offset: Int, pending: Int) {}
+
+    mutating func item(
+        plainName: UnsafeBufferPointer<UInt8>, fields: [Field], status: TodoStatus, section: String?, depth: Int
+    ) throws {
+        let section = depth == 0 ? section : nil
+        try item(TodoItem(plainName: plainName, fields: fields, status: status, section: section), depth: depth)
+    }
 }
 
 /// A format's writer of a new file: a sink that owns its output.
@@ -192,10 +205,7 @@ extension ListWriter {
     var takesPlainNames: Bool { false }
 
     mutating func item(plainName: UnsafeBufferPointer<UInt8>, status: TodoStatus, section: String?, depth: Int) throws {
-        let name = Substring(String(decoding: plainName, as: UTF8.self))
-        try item(
-            TodoItem(nameStorage: name, status: status, fields: [], children: [], section: depth == 0 ? section : nil),
-            depth: depth)
+        try item(TodoItem(plainName: plainName, status: status, section: depth == 0 ? section : nil), depth: depth)
     }
 
     /// Hands each plain item to `item(plainName:…)`.

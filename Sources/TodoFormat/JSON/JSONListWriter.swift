@@ -41,19 +41,17 @@ struct JSONListWriter: ListWriter {
 
     mutating func item(_ item: TodoItem, depth: Int) {
         notePosition(depth)
-        for field in item.fields {
-            if case .double(let d) = field.value, d.isFinite && !(d == 0 && d.sign == .minus) { continue }
-            for message in JSONListSyntax.losses(in: field.value) {
-                let position = positions.map(String.init).joined(separator: ".")
-                warnings.note(.values, message, item: ItemPositions.describe(position, item))
-            }
-        }
+        noteLosses(in: item.fields, of: item)
         if isStandard {
             // Written without building the entries: the name, `checked`, a custom status, a
             // section (as for a plain item), then the fields.
             var name = item.nameStorage
             name.withUTF8 { writeStandard(name: $0, status: item.status, section: item.section, depth: depth) }
-            if !item.fields.isEmpty { writeStandardFields(of: item) }
+            if !item.fields.isEmpty {
+                writeStandardFields(
+                    item.fields, status: item.status, hasSection: item.section != nil,
+                    hasChildren: !item.children.isEmpty)
+            }
             return
         }
         startObject(depth)
@@ -70,6 +68,30 @@ struct JSONListWriter: ListWriter {
 
     var takesPlainNames: Bool { isStandard }
 
+    mutating func item(
+        plainName: UnsafeBufferPointer<UInt8>, fields: [Field], status: TodoStatus, section: String?, depth: Int
+    ) {
+        let section = depth == 0 ? section : nil
+        guard isStandard else {
+            return item(TodoItem(plainName: plainName, fields: fields, status: status, section: section), depth: depth)
+        }
+        notePosition(depth)
+        noteLosses(in: fields, of: TodoItem(plainName: plainName, fields: fields, status: status, section: section))
+        writeStandard(name: plainName, isPlain: true, status: status, section: section, depth: depth)
+        writeStandardFields(fields, status: status, hasSection: section != nil, hasChildren: false)
+    }
+
+    /// Notes each value of `fields` that JSON cannot hold, naming `item` (made only then).
+    private mutating func noteLosses(in fields: [Field], of item: @autoclosure () -> TodoItem) {
+        for field in fields {
+            if case .double(let d) = field.value, d.isFinite && !(d == 0 && d.sign == .minus) { continue }
+            for message in JSONListSyntax.losses(in: field.value) {
+                let position = positions.map(String.init).joined(separator: ".")
+                warnings.note(.values, message, item: ItemPositions.describe(position, item()))
+            }
+        }
+    }
+
     mutating func item(plainName: UnsafeBufferPointer<UInt8>, status: TodoStatus, section: String?, depth: Int) {
         guard isStandard else {
             let name = Substring(String(decoding: plainName, as: UTF8.self))
@@ -82,15 +104,33 @@ struct JSONListWriter: ListWriter {
     }
 
     mutating func items(plain: ArraySlice<PlainItem>, text: UnsafeBufferPointer<UInt8>, sections: [String]) {
+        // The section's JSON text is worked out when the section changes, not looked up (and
+        // its string retained and compared) for each item.
+        var sectionIndex = -1
+        var sectionJSON: [UInt8] = []
         for item in plain {
             let name = UnsafeBufferPointer(rebasing: text[item.nameStart..<item.nameEnd])
-            let section = item.depth == 0 && item.section >= 0 ? sections[item.section] : nil
-            guard isStandard else {
-                self.item(plainName: name, status: item.status, section: section, depth: item.depth)
+            let inSection = item.depth == 0 && item.section >= 0
+            guard isStandard, let statusByte = Self.statusByteAtOnce(item.status) else {
+                let section = inSection ? sections[item.section] : nil
+                if isStandard {
+                    notePosition(item.depth)
+                    writeStandard(name: name, isPlain: true, status: item.status, section: section, depth: item.depth)
+                } else {
+                    self.item(plainName: name, status: item.status, section: section, depth: item.depth)
+                }
                 continue
             }
             notePosition(item.depth)
-            writeStandard(name: name, isPlain: true, status: item.status, section: section, depth: item.depth)
+            if inSection && item.section != sectionIndex {
+                sectionIndex = item.section
+                sectionJSON = jsonText(ofSection: sections[item.section])
+            }
+            sectionJSON.withUnsafeBufferPointer {
+                writeStandardAtOnce(
+                    name: name, status: item.status, statusByte: statusByte, section: inSection ? $0 : nil,
+                    depth: item.depth)
+            }
         }
     }
 
@@ -109,14 +149,13 @@ struct JSONListWriter: ListWriter {
     private mutating func writeStandard(
         name: UnsafeBufferPointer<UInt8>, isPlain: Bool = false, status: TodoStatus, section: String?, depth: Int
     ) {
-        var statusByte: UInt8 = 0
-        if case .custom(let scalar) = status {
-            // Printable ASCII, which JSON takes as it is but for `"` and `\`.
-            statusByte = scalar.value >= 0x20 && scalar.value < 0x7F ? UInt8(scalar.value) : 0
-            if statusByte == UInt8(ascii: "\"") || statusByte == UInt8(ascii: "\\") { statusByte = 0 }
-        }
-        if statusByte != 0 || status == .open || status == .done, isPlain || !ByteScan.containsJSONEscape(name) {
-            writeStandardAtOnce(name: name, status: status, statusByte: statusByte, section: section, depth: depth)
+        if let statusByte = Self.statusByteAtOnce(status), isPlain || !ByteScan.containsJSONEscape(name) {
+            let sectionJSON = section.map { jsonText(ofSection: $0) } ?? []
+            sectionJSON.withUnsafeBufferPointer {
+                writeStandardAtOnce(
+                    name: name, status: status, statusByte: statusByte, section: section == nil ? nil : $0, depth: depth
+                )
+            }
             return
         }
         startObject(depth)
@@ -133,18 +172,28 @@ struct JSONListWriter: ListWriter {
         }
     }
 
+    /// The byte `writeStandardAtOnce` writes for `status`: 0 for open and done, the
+    /// character of a custom status that is printable ASCII JSON takes as it is (not `"` or
+    /// `\`); nil for another custom status, which that cannot write.
+    private static func statusByteAtOnce(_ status: TodoStatus) -> UInt8? {
+        guard case .custom(let scalar) = status else { return 0 }
+        guard scalar.value >= 0x20 && scalar.value < 0x7F, scalar != "\"", scalar != "\\" else { return nil }
+        return UInt8(scalar.value)
+    }
+
     /// `writeStandard` for a name that needs no escapes and a status that is open, done or an
     /// ASCII character that needs none: the common item, written into the sink in one piece
     /// (each write to the sink has a cost of its own, a dozen of them more than the copying).
+    /// `section` is the section's name as a JSON string.
     private mutating func writeStandardAtOnce(
-        name: UnsafeBufferPointer<UInt8>, status: TodoStatus, statusByte: UInt8, section: String?, depth: Int
+        name: UnsafeBufferPointer<UInt8>, status: TodoStatus, statusByte: UInt8, section: UnsafeBufferPointer<UInt8>?,
+        depth: Int
     ) {
         let step = open.advance(to: depth)
         let first = !started
         started = true
-        let sectionJSON = section.map { jsonText(ofSection: $0) } ?? []
         let deepest = depth + step.closes
-        let most = 96 + 2 * (depth + 1) + step.closes * (4 + 2 * deepest) + name.count + sectionJSON.count
+        let most = 96 + 2 * (depth + 1) + step.closes * (4 + 2 * deepest) + name.count + (section?.count ?? 0)
         sink.write(upTo: most) { start in
             var pen = BytePen(at: start)
             if first {
@@ -171,9 +220,9 @@ struct JSONListWriter: ListWriter {
                 pen.put(byte: statusByte)
                 pen.put(byte: UInt8(ascii: "\""))
             }
-            if section != nil {
+            if let section {
                 pen.put(", \"section\": ")
-                sectionJSON.withUnsafeBufferPointer { pen.put($0) }
+                pen.put(section)
             }
             return start.distance(to: pen.at)
         }
@@ -183,19 +232,21 @@ struct JSONListWriter: ListWriter {
     /// section: as `ItemLayout.entries(of:keys:)` gives them for that layout, each under its
     /// key, but those that would read back as a role or whose key another entry took under
     /// `fields`.
-    private mutating func writeStandardFields(of item: TodoItem) {
-        let nested = nesting.firstNested(in: item, hasChildren: !item.children.isEmpty)
-        for field in item.fields[..<nested] {
+    private mutating func writeStandardFields(
+        _ fields: [Field], status: TodoStatus, hasSection: Bool, hasChildren: Bool
+    ) {
+        let nested = nesting.firstNested(in: fields, status: status, hasSection: hasSection, hasChildren: hasChildren)
+        for field in fields[..<nested] {
             sink.write(static: ", ")
             JSONText.writeString(Substring(field.key), to: &sink)
             sink.write(static: ": ")
             JSONText.writeValue(field.value, to: &sink)
         }
-        if nested < item.fields.count {
+        if nested < fields.count {
             sink.write(static: ", ")
             JSONText.writeString(Substring(entryKeys.fields), to: &sink)
             sink.write(static: ": ")
-            JSONText.writeValue(.dictionary(Array(item.fields[nested...])), to: &sink)
+            JSONText.writeValue(.dictionary(Array(fields[nested...])), to: &sink)
         }
     }
 

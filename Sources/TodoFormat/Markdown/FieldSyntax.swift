@@ -7,38 +7,53 @@ enum FieldSyntax {
     /// Splits an item's last name line into the name text and its trailing fields.
     /// Returns nil (quickly, for most lines) when the line carries no fields.
     static func splitFields(_ line: ArraySlice<UInt8>) -> (nameEnd: Int, fields: [Field])? {
-        splitFieldGroups(line).map { ($0.nameEnd, $0.fields) }
-    }
-
-    /// `splitFields`, with the bytes of each field's `[key:: value]` group.
-    static func splitFieldGroups(_ line: ArraySlice<UInt8>) -> (nameEnd: Int, fields: [Field], groups: [Range<Int>])? {
-        // Fast rejection: fields end the line with `]`, and contain `::`.
-        guard let last = line.last, last == UInt8(ascii: "]"), line.count >= 6 else { return nil }
-        // Each `[` that follows white space may start the groups (memchr finds them: a byte
-        // loop over an array slice costs some thirty instructions a byte).
-        return line.withUnsafeBufferPointer { buffer in
-            guard let base = buffer.baseAddress else { return nil }
-            var k = 0
-            while k < buffer.count, let hit = memchr(base + k, Int32(UInt8(ascii: "[")), buffer.count - k) {
-                let j = base.distance(to: hit.assumingMemoryBound(to: UInt8.self))
-                k = j + 1
-                let i = line.startIndex + j
-                guard j == 0 || buffer[j - 1] == 32 || buffer[j - 1] == 9, !isEscaped(line, i) else { continue }
-                var cursor = Cursor(bytes: line, position: i)
-                if let fields = cursor.parseGroups() {
-                    var nameEnd = j
-                    while nameEnd > 0 && (buffer[nameEnd - 1] == 32 || buffer[nameEnd - 1] == 9) { nameEnd -= 1 }
-                    return (line.startIndex + nameEnd, fields, cursor.groups)
-                }
-            }
-            return nil
+        line.withUnsafeBufferPointer { split($0, keepingGroups: false) }.map {
+            (line.startIndex + $0.nameEnd, $0.fields)
         }
     }
 
-    private static func isEscaped(_ bytes: ArraySlice<UInt8>, _ i: Int) -> Bool {
+    /// `splitFields` over the line's bytes in place (`nameEnd` counts from their start).
+    static func splitFields(_ line: UnsafeBufferPointer<UInt8>) -> (nameEnd: Int, fields: [Field])? {
+        split(line, keepingGroups: false).map { ($0.nameEnd, $0.fields) }
+    }
+
+    /// `splitFields`, with the bytes of each field's `[key:: value]` group.
+    static func splitFieldGroups(_ line: UnsafeBufferPointer<UInt8>) -> (
+        nameEnd: Int, fields: [Field], groups: [Range<Int>]
+    )? {
+        split(line, keepingGroups: true)
+    }
+
+    /// The fields are read over the bytes where they are, by index: the same loops over an
+    /// array slice cost several times as much (each access checks its bounds), and copying
+    /// the line into an array first cost an allocation an item.
+    private static func split(_ buffer: UnsafeBufferPointer<UInt8>, keepingGroups: Bool) -> (
+        nameEnd: Int, fields: [Field], groups: [Range<Int>]
+    )? {
+        // Fast rejection: fields end the line with `]`, and contain `::`.
+        guard let base = buffer.baseAddress, buffer.count >= 6, buffer[buffer.count - 1] == UInt8(ascii: "]") else {
+            return nil
+        }
+        // Each `[` that follows white space may start the groups (memchr finds them).
+        var k = 0
+        while k < buffer.count, let hit = memchr(base + k, Int32(UInt8(ascii: "[")), buffer.count - k) {
+            let j = base.distance(to: hit.assumingMemoryBound(to: UInt8.self))
+            k = j + 1
+            guard j == 0 || buffer[j - 1] == 32 || buffer[j - 1] == 9, !isEscaped(buffer, j) else { continue }
+            var cursor = Cursor(bytes: buffer, position: j, keepingGroups: keepingGroups)
+            if let fields = cursor.parseGroups() {
+                var nameEnd = j
+                while nameEnd > 0 && (buffer[nameEnd - 1] == 32 || buffer[nameEnd - 1] == 9) { nameEnd -= 1 }
+                return (nameEnd, fields, cursor.groups)
+            }
+        }
+        return nil
+    }
+
+    private static func isEscaped(_ bytes: UnsafeBufferPointer<UInt8>, _ i: Int) -> Bool {
         var n = 0
         var j = i - 1
-        while j >= bytes.startIndex && bytes[j] == UInt8(ascii: "\\") {
+        while j >= 0 && bytes[j] == UInt8(ascii: "\\") {
             n += 1
             j -= 1
         }
@@ -115,7 +130,7 @@ enum FieldSyntax {
         {
             return false
         }
-        return typedToken(bytes[...]) == nil
+        return bytes.withUnsafeBufferPointer { typedToken($0) } == nil
     }
 
     /// JSON string syntax, with DEL and the C1 controls escaped too (`\u007f`), so that no
@@ -143,7 +158,7 @@ enum FieldSyntax {
     }
 
     /// `true`, `false`, `null`, a number, `nan`, `inf` or a date-time; nil for anything else.
-    static func typedToken(_ token: ArraySlice<UInt8>) -> FieldValue? {
+    static func typedToken(_ token: UnsafeBufferPointer<UInt8>) -> FieldValue? {
         guard let first = token.first else { return nil }
         switch first {
         case UInt8(ascii: "t"): return token.elementsEqual("true".utf8) ? .bool(true) : nil
@@ -163,12 +178,19 @@ enum FieldSyntax {
 
     /// Reads the value grammar of FORMAT.md over bytes.
     struct Cursor {
-        let bytes: ArraySlice<UInt8>
+        let bytes: UnsafeBufferPointer<UInt8>
         var position: Int
-        /// The bytes of each group `parseGroups` read.
+        /// Whether `parseGroups` notes the bytes of each group it reads, in `groups`.
+        var keepingGroups = false
         var groups: [Range<Int>] = []
 
-        private var current: UInt8? { position < bytes.endIndex ? bytes[position] : nil }
+        init(bytes: UnsafeBufferPointer<UInt8>, position: Int, keepingGroups: Bool = false) {
+            self.bytes = bytes
+            self.position = position
+            self.keepingGroups = keepingGroups
+        }
+
+        private var current: UInt8? { position < bytes.count ? bytes[position] : nil }
 
         private mutating func skipSpaces() {
             while let c = current, c == 32 || c == 9 { position += 1 }
@@ -177,14 +199,14 @@ enum FieldSyntax {
         /// One or more `[key:: value]` groups separated by white space, to the end of the bytes.
         mutating func parseGroups() -> [Field]? {
             var fields: [Field] = []
-            while position < bytes.endIndex {
+            while position < bytes.count {
                 let start = position
                 guard current == UInt8(ascii: "["), let field = parseGroup() else { return nil }
                 fields.append(field)
-                groups.append(start..<position)
+                if keepingGroups { groups.append(start..<position) }
                 let before = position
                 skipSpaces()
-                if position < bytes.endIndex && position == before { return nil }
+                if position < bytes.count && position == before { return nil }
             }
             return fields.isEmpty ? nil : fields
         }
@@ -207,9 +229,9 @@ enum FieldSyntax {
                 while end > start && (bytes[end - 1] == 32 || bytes[end - 1] == 9) { end -= 1 }
                 // Most `[` in a name start a link, not a field: no string for them.
                 guard end > start, current == UInt8(ascii: ":") else { return nil }
-                key = String(decoding: bytes[start..<end], as: UTF8.self)
+                key = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<end]), as: UTF8.self)
             }
-            guard current == UInt8(ascii: ":"), position + 1 < bytes.endIndex, bytes[position + 1] == UInt8(ascii: ":")
+            guard current == UInt8(ascii: ":"), position + 1 < bytes.count, bytes[position + 1] == UInt8(ascii: ":")
             else { return nil }
             position += 2
             skipSpaces()
@@ -225,7 +247,7 @@ enum FieldSyntax {
                 while let c = current, c != UInt8(ascii: "]"), c != UInt8(ascii: "[") { position += 1 }
                 var end = position
                 while end > start && (bytes[end - 1] == 32 || bytes[end - 1] == 9) { end -= 1 }
-                let token = bytes[start..<end]
+                let token = UnsafeBufferPointer(rebasing: bytes[start..<end])
                 if token.isEmpty { return nil }
                 value = typedToken(token) ?? .string(String(decoding: token, as: UTF8.self))
             }
@@ -314,7 +336,7 @@ enum FieldSyntax {
                 {
                     position += 1
                 }
-                return typedToken(bytes[start..<position])
+                return typedToken(UnsafeBufferPointer(rebasing: bytes[start..<position]))
             }
         }
 
@@ -329,15 +351,10 @@ enum FieldSyntax {
 
         /// A JSON string starting at `"`, read by the JSON scanner.
         mutating func parseString() -> String? {
-            let start = position
-            let result = bytes.withUnsafeBufferPointer { buffer -> (String, Int)? in
-                var scanner = JSONScanner(bytes: buffer, path: "")
-                scanner.position = start - bytes.startIndex
-                guard let string = try? scanner.string() else { return nil }
-                return (string, scanner.position)
-            }
-            guard let (string, end) = result else { return nil }
-            position = bytes.startIndex + end
+            var scanner = JSONScanner(bytes: bytes, path: "")
+            scanner.position = position
+            guard let string = try? scanner.string() else { return nil }
+            position = scanner.position
             return string
         }
     }

@@ -12,6 +12,9 @@ struct ItemQueue: BlockSink {
     private var queued: [Queued] = []
     /// The items of `queued` that are not plain.
     private var built: [TodoItem] = []
+    /// The items of `queued` with fields whose names are plain (`ItemText.plainNameAndFields`):
+    /// a sink that takes plain names takes them with no string or item made.
+    private var fielded: [(name: Range<Int>, fields: [Field])] = []
     /// The top-level headings that name sections so far; `section` indexes the last (or is -1).
     private var sections: [String] = []
     private var section = -1
@@ -22,8 +25,9 @@ struct ItemQueue: BlockSink {
     /// The line of the last top-level heading while no top-level item has followed it.
     private var headingWithoutItems: Int?
 
-    /// An item as kept: a plain item, or (`nameEnd` -1) one whose index in `built` is
-    /// `nameStart`. Plain values only, so that keeping a million costs no reference counting.
+    /// An item as kept: a plain item, or one whose index is `nameStart` in `built` (`nameEnd`
+    /// -1) or in `fielded` (`nameEnd` -2). Plain values only, so that keeping a million costs
+    /// no reference counting.
     private typealias Queued = PlainItem
 
     /// A queue for the items of `bytes`; `section` names the section of the first items, for
@@ -50,6 +54,12 @@ struct ItemQueue: BlockSink {
             queued.append(
                 Queued(
                     nameStart: name.lowerBound, nameEnd: name.upperBound, status: parsed.status, depth: parsed.depth,
+                    section: section))
+        } else if let (name, fields) = ItemText.plainNameAndFields(of: parsed, bytes: bytes) {
+            fielded.append((name, fields))
+            queued.append(
+                Queued(
+                    nameStart: fielded.count - 1, nameEnd: -2, status: parsed.status, depth: parsed.depth,
                     section: section))
         } else {
             built.append(
@@ -87,16 +97,16 @@ struct ItemQueue: BlockSink {
     mutating func drain<S: ItemSink>(into sink: inout S) throws {
         if let tooDeep { throw tooDeep }
         for q in queued {
-            if q.nameEnd < 0 {
+            if q.nameEnd == -1 {
                 try sink.item(built[q.nameStart], depth: q.depth)
                 continue
             }
-            let range = q.nameStart..<q.nameEnd
+            let (range, fields) = q.nameEnd == -2 ? fielded[q.nameStart] : (q.nameStart..<q.nameEnd, [])
             let name =
                 source.map { ItemText.slice($0, range) }
                 ?? Substring(String(decoding: UnsafeBufferPointer(rebasing: bytes[range]), as: UTF8.self))
             let item = TodoItem(
-                nameStorage: name, status: q.status, fields: [], children: [],
+                nameStorage: name, status: q.status, fields: fields, children: [],
                 section: q.section < 0 ? nil : sections[q.section])
             try sink.item(item, depth: q.depth)
         }
@@ -109,8 +119,17 @@ struct ItemQueue: BlockSink {
         if let tooDeep { throw tooDeep }
         var i = 0
         while i < queued.count {
-            if queued[i].nameEnd < 0 {
-                try writer.item(built[queued[i].nameStart], depth: queued[i].depth)
+            let q = queued[i]
+            if q.nameEnd == -1 {
+                try writer.item(built[q.nameStart], depth: q.depth)
+                i += 1
+                continue
+            }
+            if q.nameEnd == -2 {
+                let (name, fields) = fielded[q.nameStart]
+                try writer.item(
+                    plainName: UnsafeBufferPointer(rebasing: bytes[name]), fields: fields, status: q.status,
+                    section: q.section < 0 ? nil : sections[q.section], depth: q.depth)
                 i += 1
                 continue
             }
@@ -125,6 +144,7 @@ struct ItemQueue: BlockSink {
     private mutating func clear() {
         queued.removeAll(keepingCapacity: true)
         built.removeAll(keepingCapacity: true)
+        fielded.removeAll(keepingCapacity: true)
     }
 }
 
@@ -165,6 +185,19 @@ enum ItemText {
         return ByteScan.containsEscapeOrJSONEscape(UnsafeBufferPointer(rebasing: bytes[first])) ? nil : first
     }
 
+    /// The byte range of the name and the fields when the name is its one line as it is
+    /// before the fields, as a plain name is (`plainName`); nil otherwise, and for an item
+    /// without fields.
+    static func plainNameAndFields(of parsed: ParsedItem, bytes: UnsafeBufferPointer<UInt8>) -> (Range<Int>, [Field])? {
+        let line = parsed.firstNameLine
+        guard parsed.moreNameLines.isEmpty, !line.isEmpty, bytes[line.upperBound - 1] == UInt8(ascii: "]"),
+            let split = FieldSyntax.splitFields(UnsafeBufferPointer(rebasing: bytes[line]))
+        else { return nil }
+        let name = line.lowerBound..<(line.lowerBound + split.nameEnd)
+        return ByteScan.containsEscapeOrJSONEscape(UnsafeBufferPointer(rebasing: bytes[name]))
+            ? nil : (name, split.fields)
+    }
+
     /// The byte range of the name when the name is its one line as it is, without fields,
     /// escapes or character references; nil otherwise.
     static func verbatimName(of parsed: ParsedItem, bytes: UnsafeBufferPointer<UInt8>) -> Range<Int>? {
@@ -183,22 +216,25 @@ enum ItemText {
             if let source { return (slice(source, first), []) }
             return (Substring(String(decoding: UnsafeBufferPointer(rebasing: bytes[first]), as: UTF8.self)), [])
         }
-        var lines = [parsed.firstNameLine] + parsed.moreNameLines
         // A custom-status item's name may start on its second line.
-        if parsed.firstNameLine.isEmpty && lines.count > 1 { lines.removeFirst() }
+        let skipsFirst = parsed.firstNameLine.isEmpty && !parsed.moreNameLines.isEmpty
+        let lastLine = parsed.moreNameLines.last ?? parsed.firstNameLine
+        var nameEnd = lastLine.upperBound
         var fields: [Field] = []
-        let lastRange = lines[lines.count - 1]
-        let last = Array(UnsafeBufferPointer(rebasing: bytes[lastRange]))
-        if let split = FieldSyntax.splitFields(last[...]) {
+        if let split = FieldSyntax.splitFields(UnsafeBufferPointer(rebasing: bytes[lastLine])) {
             fields = split.fields
-            lines[lines.count - 1] = lastRange.lowerBound..<(lastRange.lowerBound + split.nameEnd)
+            nameEnd = lastLine.lowerBound + split.nameEnd
         }
-        if lines.count == 1 {
-            let name = UnsafeBufferPointer(rebasing: bytes[lines[0]])
+        if parsed.moreNameLines.count == (skipsFirst ? 1 : 0) {
+            let range = lastLine.lowerBound..<nameEnd
+            let name = UnsafeBufferPointer(rebasing: bytes[range])
             if !ByteScan.contains(name, UInt8(ascii: "\\"), UInt8(ascii: "&")) {
+                if let source { return (slice(source, range), fields) }
                 return (Substring(String(decoding: name, as: UTF8.self)), fields)
             }
         }
+        var lines = skipsFirst ? parsed.moreNameLines : [parsed.firstNameLine] + parsed.moreNameLines
+        lines[lines.count - 1] = lastLine.lowerBound..<nameEnd
         let slices = lines.map { ArraySlice(UnsafeBufferPointer(rebasing: bytes[$0])) }
         return (Substring(NameSyntax.unescape(slices)), fields)
     }

@@ -281,10 +281,12 @@ public struct TodoDocument: Sendable {
         // The fields as the item's last line writes them: unchanged ones keep their text.
         let lastLine = parsed.moreNameLines.last ?? parsed.firstNameLine
         var written: [(field: Field, text: String)] = []
-        let line = ArraySlice(bytes[lastLine])
+        let line = UnsafeBufferPointer(rebasing: bytes[lastLine])
         let split = FieldSyntax.splitFieldGroups(line)
         if let split {
-            written = zip(split.fields, split.groups).map { ($0, String(decoding: line[$1], as: UTF8.self)) }
+            written = zip(split.fields, split.groups).map {
+                ($0, String(decoding: UnsafeBufferPointer(rebasing: line[$1]), as: UTF8.self))
+            }
         }
         // (Not when the fields have a line of their own: the name then ends in a line break,
         // which the name's text says only with the fields after it.)

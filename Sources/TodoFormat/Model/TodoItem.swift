@@ -33,6 +33,13 @@ public struct TodoItem: Hashable, Sendable {
         self.init(nameStorage: Substring(name), status: status, fields: fields, children: children, section: section)
     }
 
+    /// An item without children whose name is the UTF-8 bytes `plainName` (a reader's).
+    init(plainName: UnsafeBufferPointer<UInt8>, fields: [Field] = [], status: TodoStatus, section: String?) {
+        self.init(
+            nameStorage: Substring(String(decoding: plainName, as: UTF8.self)), status: status, fields: fields,
+            children: [], section: section)
+    }
+
     init(nameStorage: Substring, status: TodoStatus, fields: [Field], children: [TodoItem], section: String?) {
         self.nameStorage = nameStorage
         self.status = status

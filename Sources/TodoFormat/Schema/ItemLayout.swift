@@ -760,9 +760,19 @@ extension WarningLog {
 struct FieldNesting {
     private let schema: ItemSchema
     private let keys: ItemLayout.EntryKeys
-    /// The schema's answer for the last few keys: items repeat their keys, and the answer
-    /// takes a dictionary look-up or two.
-    private var known: [(key: String, nests: Bool)] = []
+    /// When a field of each of the last few keys goes under `fields`: items repeat their
+    /// keys, and the answer takes several comparisons and a dictionary look-up or two.
+    private var known: [(key: String, nests: Nests)] = []
+
+    /// When a field goes under `fields`: always, or for an item of a custom status, with a
+    /// section, or with children (whose entries then take the key).
+    private struct Nests: OptionSet {
+        let rawValue: UInt8
+        static let always = Nests(rawValue: 1)
+        static let custom = Nests(rawValue: 2)
+        static let section = Nests(rawValue: 4)
+        static let children = Nests(rawValue: 8)
+    }
 
     init(_ layout: ItemLayout) {
         schema = layout.schema
@@ -774,22 +784,29 @@ struct FieldNesting {
     /// back in their order (`fields` is read where it stands); the fields' count where none
     /// does. `hasChildren` tells whether the item has children (their key is then taken).
     mutating func firstNested(in item: TodoItem, hasChildren: Bool) -> Int {
-        item.fields.firstIndex { nests($0.key, of: item, hasChildren: hasChildren) } ?? item.fields.count
+        firstNested(in: item.fields, status: item.status, hasSection: item.section != nil, hasChildren: hasChildren)
     }
 
-    /// Whether the field keyed `key` of `item` goes under `fields` by its key alone.
-    private mutating func nests(_ key: String, of item: TodoItem, hasChildren: Bool) -> Bool {
-        var isCustom = false
-        if case .custom = item.status { isCustom = true }
-        let taken =
-            key == keys.name || key == keys.checked || (key == keys.status && isCustom)
-            || (key == keys.section && item.section != nil)
-        return taken || key == keys.fields || (key == keys.children && hasChildren) || schemaNests(key)
+    /// `firstNested(in:hasChildren:)` for an item's fields, status and whether it has a
+    /// section, without the item.
+    mutating func firstNested(in fields: [Field], status: TodoStatus, hasSection: Bool, hasChildren: Bool) -> Int {
+        var applies = Nests.always
+        if case .custom = status { applies.insert(.custom) }
+        if hasSection { applies.insert(.section) }
+        if hasChildren { applies.insert(.children) }
+        return fields.firstIndex { !nests($0.key).isDisjoint(with: applies) } ?? fields.count
     }
 
-    private mutating func schemaNests(_ key: String) -> Bool {
+    /// When the field keyed `key` goes under `fields`, by its key alone.
+    private mutating func nests(_ key: String) -> Nests {
         if let answer = known.first(where: { $0.key == key }) { return answer.nests }
-        let nests = schema.mustNest(key)
+        var nests: Nests = []
+        if key == keys.name || key == keys.checked || key == keys.fields || schema.mustNest(key) {
+            nests.insert(.always)
+        }
+        if key == keys.status { nests.insert(.custom) }
+        if key == keys.section { nests.insert(.section) }
+        if key == keys.children { nests.insert(.children) }
         if known.count >= 16 { known.removeFirst() }
         known.append((key, nests))
         return nests

@@ -7,7 +7,13 @@ enum ISO8601 {
     /// `yyyy-MM-ddTHH:mm:ss[.fff…](Z|±HH:MM)`, also with a space or `t` for `T` and
     /// `z` for `Z`. A date without a time is not a date-time and gives nil.
     static func parse<C: Collection>(_ bytes: C, assumeUTC: Bool = false) -> Date? where C.Element == UInt8 {
-        let b = Array(bytes)
+        // Read in place where the bytes are contiguous (a slice of a buffer or an array);
+        // copying them into an array first cost as much as reading the date.
+        bytes.withContiguousStorageIfAvailable { parse(buffer: $0, assumeUTC: assumeUTC) }
+            ?? Array(bytes).withUnsafeBufferPointer { parse(buffer: $0, assumeUTC: assumeUTC) }
+    }
+
+    private static func parse(buffer b: UnsafeBufferPointer<UInt8>, assumeUTC: Bool) -> Date? {
         var i = 0
         func digits(_ n: Int) -> Int? {
             guard i + n <= b.count else { return nil }
@@ -94,17 +100,34 @@ enum ISO8601 {
     /// The date in UTC, with the shortest fraction that reads back to the same value. A date
     /// outside years 1 to 9999 (which readers never make) is written as the nearest one.
     static func format(_ date: Date) -> String {
+        withText(date) { String(decoding: $0, as: UTF8.self) }
+    }
+
+    /// `format`'s text as bytes, made on the stack: a writer of bytes (JSON's) copies them
+    /// where they go, with no array or string made for each date.
+    static func withText<R>(_ date: Date, _ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
+        // 20 bytes and a fraction of at most 17 digits.
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 40) { buffer in
+            let count = write(date, into: buffer.baseAddress!)
+            return body(UnsafeBufferPointer(rebasing: buffer[..<count]))
+        }
+    }
+
+    private static func write(_ date: Date, into start: UnsafeMutablePointer<UInt8>) -> Int {
         var t = date.timeIntervalSince1970
-        guard t.isFinite else { return "1970-01-01T00:00:00Z" }
+        var at = start
+        guard t.isFinite else {
+            let epoch: StaticString = "1970-01-01T00:00:00Z"
+            at.update(from: epoch.utf8Start, count: epoch.utf8CodeUnitCount)
+            return epoch.utf8CodeUnitCount
+        }
         t = min(max(t, writableSeconds.lowerBound), writableSeconds.upperBound - 1)
         let whole = t.rounded(.down)
         var seconds = Int(whole)
         let days = Int((Double(seconds) / 86400).rounded(.down))
         seconds -= days * 86400
         let (y, m, d) = civil(fromDays: days)
-        // Written as bytes: string interpolation costs thousands of instructions a date.
-        var text: [UInt8] = []
-        text.reserveCapacity(40)
+        // `v` in at least `n` digits (a year has four, but year 10000 is never written).
         func append(_ v: Int, _ n: Int) {
             var digits = 1
             var rest = v / 10
@@ -112,24 +135,28 @@ enum ISO8601 {
                 digits += 1
                 rest /= 10
             }
-            for _ in digits..<max(n, digits) { text.append(48) }
+            for _ in digits..<max(n, digits) { put(48) }
             var power = 1
             for _ in 1..<digits { power *= 10 }
             while power > 0 {
-                text.append(UInt8(48 + v / power % 10))
+                put(UInt8(48 + v / power % 10))
                 power /= 10
             }
         }
+        func put(_ byte: UInt8) {
+            at.pointee = byte
+            at += 1
+        }
         append(y, 4)
-        text.append(45)
+        put(45)
         append(m, 2)
-        text.append(45)
+        put(45)
         append(d, 2)
-        text.append(84)
+        put(84)
         append(seconds / 3600, 2)
-        text.append(58)
+        put(58)
         append(seconds / 60 % 60, 2)
-        text.append(58)
+        put(58)
         append(seconds % 60, 2)
         let fraction = t - whole
         if fraction > 0 {
@@ -140,17 +167,17 @@ enum ISO8601 {
                 if rounded >= scale { continue }
                 let candidate = whole + rounded / scale
                 if candidate == t || digits == 17 {
-                    let start = text.count + 1
-                    text.append(46)
+                    let point = at
+                    put(46)
                     append(Int(rounded), digits)
-                    while text.count > start && text[text.count - 1] == 48 { text.removeLast() }
-                    if text.count == start { text.removeLast() }
+                    while at > point + 1 && at[-1] == 48 { at -= 1 }
+                    if at == point + 1 { at = point }
                     break
                 }
             }
         }
-        text.append(90)
-        return String(decoding: text, as: UTF8.self)
+        put(90)
+        return start.distance(to: at)
     }
 
     // Howard Hinnant's days-from-civil algorithms (proleptic Gregorian calendar).

@@ -264,7 +264,7 @@ struct JSONScanner {
             else { break }
             position += 1
         }
-        let token = ArraySlice(UnsafeBufferPointer(rebasing: bytes[start..<position]))
+        let token = UnsafeBufferPointer(rebasing: bytes[start..<position])
         guard let number = NumberSyntax.number(token) else { throw error("invalid number", at: start) }
         return number
     }

@@ -7,14 +7,23 @@ enum JSONText {
     static func writeValue(_ value: FieldValue, to sink: inout ByteSink) {
         switch value {
         case .string(let s): writeString(Substring(s), to: &sink)
-        case .integer(let i): sink.write(String(i))
+        case .integer(let i):
+            sink.write(upTo: 20) { start in
+                var pen = BytePen(at: start)
+                pen.decimal(i)
+                return start.distance(to: pen.at)
+            }
         case .bigInteger(let digits): sink.write(digits)
         case .double(let d):
             // JSON has no NaN or infinity: they are written as the strings Swift prints.
             if d.isFinite { sink.write(NumberSyntax.format(d)) } else { writeString(Substring(String(d)), to: &sink) }
         case .bool(let b): sink.write(b ? "true" : "false")
         case .null: sink.write("null")
-        case .date(let d): writeString(Substring(ISO8601.format(d)), to: &sink)
+        case .date(let d):
+            // Digits, `-`, `:`, `.`, `T` and `Z`: nothing JSON escapes.
+            sink.write(byte: UInt8(ascii: "\""))
+            ISO8601.withText(d) { sink.write($0) }
+            sink.write(byte: UInt8(ascii: "\""))
         case .data(let d): writeString(Substring(d.base64EncodedString()), to: &sink)
         case .array(let values):
             sink.write("[")

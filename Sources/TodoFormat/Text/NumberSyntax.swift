@@ -2,9 +2,9 @@
 /// shortest text of a double.
 enum NumberSyntax {
     /// A JSON number: an integer when it has no fraction or exponent and fits in `Int`.
-    static func number(_ token: ArraySlice<UInt8>) -> FieldValue? {
-        var i = token.startIndex
-        let end = token.endIndex
+    static func number(_ token: UnsafeBufferPointer<UInt8>) -> FieldValue? {
+        var i = 0
+        let end = token.count
         if i < end && token[i] == UInt8(ascii: "-") { i += 1 }
         let intStart = i
         while i < end && token[i] >= 48 && token[i] <= 57 { i += 1 }
@@ -30,7 +30,7 @@ enum NumberSyntax {
             // Fits in `Int`: no string to make and read again.
             var value = 0
             for k in intStart..<i { value = value * 10 + Int(token[k] - 48) }
-            return .integer(intStart > token.startIndex ? -value : value)
+            return .integer(intStart > 0 ? -value : value)
         }
         let text = String(decoding: token, as: UTF8.self)
         if isInteger { return integer(text) }

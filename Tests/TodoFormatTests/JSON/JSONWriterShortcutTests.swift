@@ -25,18 +25,33 @@ struct JSONWriterShortcutTests {
         return String(decoding: sink.buffer, as: UTF8.self)
     }
 
-    /// The JSON the writer writes for one item, given whole or (`plain`) as a plain name.
+    /// The JSON the writer writes for one item, given whole or (`plain`) as a plain name
+    /// (with its fields, if it has any).
     static func written(_ item: TodoItem, plain: Bool) throws -> String {
+        try writtenWithWarnings(item, plain: plain).json
+    }
+
+    static func writtenWithWarnings(_ item: TodoItem, plain: Bool) throws -> (
+        json: String, warnings: [ConversionWarning]
+    ) {
         var writer = JSONListWriter(into: ByteSink(), outputName: "<memory>")
         writer.begin(metadata: [])
         if plain {
             var name = item.name
-            name.withUTF8 { writer.item(plainName: $0, status: item.status, section: item.section, depth: 0) }
+            name.withUTF8 {
+                if item.fields.isEmpty {
+                    writer.item(plainName: $0, status: item.status, section: item.section, depth: 0)
+                } else {
+                    writer.item(
+                        plainName: $0, fields: item.fields, status: item.status, section: item.section, depth: 0)
+                }
+            }
         } else {
             writer.item(item, depth: 0)
         }
         writer.end()
-        return String(decoding: try writer.finish().bytes, as: UTF8.self)
+        let written = try writer.finish()
+        return (String(decoding: written.bytes, as: UTF8.self), written.warnings)
     }
 
     static let names = ["Milk", "", "café crème 日本語 🎉", "say \"hi\"", "tab\there", "back\\slash", "a\u{1}b"]
@@ -58,9 +73,12 @@ struct JSONWriterShortcutTests {
                     for section in [nil, "Today", "Say \"when\""] as [String?] {
                         let item = TodoItem(name: name, status: status, fields: fields, section: section)
                         #expect(try Self.written(item, plain: false) == Self.byEntries(item), "\(item)")
-                        // A plain name has nothing JSON escapes (`ListWriter.item(plainName:…)`).
-                        if fields.isEmpty && !name.utf8.contains(where: { $0 < 0x20 || $0 == 0x22 || $0 == 0x5C }) {
-                            #expect(try Self.written(item, plain: true) == Self.byEntries(item), "\(item)")
+                        // A plain name has nothing JSON escapes (`ListWriter.item(plainName:…)`);
+                        // with fields, it is written as the item is, warnings too.
+                        if !name.utf8.contains(where: { $0 < 0x20 || $0 == 0x22 || $0 == 0x5C }) {
+                            let plain = try Self.writtenWithWarnings(item, plain: true)
+                            #expect(plain.json == Self.byEntries(item), "\(item)")
+                            #expect(try plain.warnings == Self.writtenWithWarnings(item, plain: false).warnings)
                         }
                     }
                 }
