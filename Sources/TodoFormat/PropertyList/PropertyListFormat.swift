@@ -273,6 +273,21 @@ struct PropertyListFormat: ListFormat {
 
     /// Notes in `log` what a property list cannot hold of an item's own values (not its
     /// children's), naming the item by its position (made only when there is a loss).
+    /// What a property list cannot hold of `fields`' values and keys (`noteLosses`' messages
+    /// for them).
+    static func lossesOfFields(_ fields: [Field], binary: Bool) -> [String] {
+        var messages: [String] = []
+        for field in fields {
+            messages += binary ? BinaryListRewriter.losses(in: field.value) : XMLRenderer.losses(in: field.value)
+            // A key XML cannot hold is written with U+FFFD, as a value is (two such keys may
+            // then read back as one).
+            if !binary && XMLRenderer.mayHaveForbidden(field.key) && XMLRenderer.hasForbidden(field.key) {
+                messages.append(PropertyListLosses.controlCharacters)
+            }
+        }
+        return messages
+    }
+
     static func noteLosses(of item: TodoItem, binary: Bool, at position: () -> String, in log: inout WarningLog) {
         func losses(_ value: FieldValue) -> [String] {
             binary ? BinaryListRewriter.losses(in: value) : XMLRenderer.losses(in: value)
@@ -285,14 +300,7 @@ struct PropertyListFormat: ListFormat {
         if !binary, case .custom(let scalar) = item.status, scalar.value == 0xFFFE || scalar.value == 0xFFFF {
             messages.append(PropertyListLosses.controlCharacters)
         }
-        for field in item.fields {
-            messages += losses(field.value)
-            // A key XML cannot hold is written with U+FFFD, as a value is (two such keys may
-            // then read back as one).
-            if !binary && XMLRenderer.mayHaveForbidden(field.key) && XMLRenderer.hasForbidden(field.key) {
-                messages.append(PropertyListLosses.controlCharacters)
-            }
-        }
+        messages += lossesOfFields(item.fields, binary: binary)
         guard !messages.isEmpty else { return }
         let described = ItemPositions.describe(position(), item)
         // Each loss once an item: the warning counts items.

@@ -72,15 +72,7 @@ struct XMLListWriter: ListWriter {
             let name = UnsafeBufferPointer(rebasing: text[item.nameStart..<item.nameEnd])
             let depth = min(max(item.depth, 0), open.lastDepth + 1)
             let section = depth == 0 && item.section >= 0 ? sections[item.section] : nil
-            var statusByte: UInt8 = 0
-            if case .custom(let scalar) = item.status, scalar.value > 0x20 && scalar.value < 0x7F,
-                scalar != "<" && scalar != ">" && scalar != "&"
-            {
-                statusByte = UInt8(scalar.value)
-            }
-            guard isStandard, statusByte != 0 || item.status == .open || item.status == .done,
-                !ByteScan.containsXMLSpecial(name), section.map({ isPlain($0) }) ?? true
-            else {
+            guard let statusByte = plainStatusByte(name: name, status: item.status, section: section) else {
                 try self.item(plainName: name, status: item.status, section: section, depth: depth)
                 continue
             }
@@ -88,6 +80,44 @@ struct XMLListWriter: ListWriter {
             step(to: depth)
             writePlain(name: name, isDone: item.status == .done, statusByte: statusByte, section: section, depth: depth)
         }
+    }
+
+    /// An item with fields whose name is plain, written as a plain item is, then its fields,
+    /// when the plain item's conditions hold and XML holds the fields as they are (none is
+    /// keyed as children are, whose place waits on the next item); otherwise as any item.
+    mutating func item(
+        plainName name: UnsafeBufferPointer<UInt8>, fields: [Field], status: TodoStatus, section: String?, depth: Int
+    ) {
+        let depth = min(max(depth, 0), open.lastDepth + 1)
+        let section = depth == 0 ? section : nil
+        guard let statusByte = plainStatusByte(name: name, status: status, section: section),
+            !fields.contains(where: { $0.key == keys.children }),
+            PropertyListFormat.lossesOfFields(fields, binary: false).isEmpty
+        else {
+            return item(TodoItem(plainName: name, fields: fields, status: status, section: section), depth: depth)
+        }
+        positions.advance(depth: depth)
+        step(to: depth)
+        let indent = 1 + 2 * depth
+        writePlain(name: name, isDone: status == .done, statusByte: statusByte, section: section, depth: depth)
+        writeStandardFields(fields, status: status, hasSection: section != nil, indent: indent, hasChildren: false)
+    }
+
+    /// For a plain item that `writePlain` can write (todofmt's own layout; a name, section
+    /// and status XML takes as they are), the byte of its status: 0 for open and done, a
+    /// custom status's printable ASCII character. Nil for an item written as any item is.
+    private mutating func plainStatusByte(name: UnsafeBufferPointer<UInt8>, status: TodoStatus, section: String?)
+        -> UInt8?
+    {
+        var statusByte: UInt8 = 0
+        if case .custom(let scalar) = status {
+            guard scalar.value > 0x20 && scalar.value < 0x7F, scalar != "<" && scalar != ">" && scalar != "&" else {
+                return nil
+            }
+            statusByte = UInt8(scalar.value)
+        }
+        guard isStandard, !ByteScan.containsXMLSpecial(name), section.map({ isPlain($0) }) ?? true else { return nil }
+        return statusByte
     }
 
     /// Whether a section holds nothing XML 1.0 cannot (`noteLosses` has nothing to say of
@@ -162,7 +192,11 @@ struct XMLListWriter: ListWriter {
         let indent = 1 + 2 * depth
         if isStandard {
             writeStandard(item, indent: indent)
-            if !item.fields.isEmpty { writeStandardFields(of: item, indent: indent, hasChildren: hasChildren) }
+            if !item.fields.isEmpty {
+                writeStandardFields(
+                    item.fields, status: item.status, hasSection: item.section != nil, indent: indent,
+                    hasChildren: hasChildren)
+            }
         } else {
             // (Never `<dict/>`: an item's dictionary has its name.)
             _ = xml.writeOpen(
@@ -199,16 +233,18 @@ struct XMLListWriter: ListWriter {
     /// The fields of an item in todofmt's own layout, after its name, `checked`, status and
     /// section: as `ItemLayout.entries` gives them for that layout (`FieldNesting`), nulls
     /// left out as `writeOpen` leaves them out.
-    private mutating func writeStandardFields(of item: TodoItem, indent: Int, hasChildren: Bool) {
-        let nested = nesting.firstNested(in: item, hasChildren: hasChildren)
-        for field in item.fields[..<nested] {
+    private mutating func writeStandardFields(
+        _ fields: [Field], status: TodoStatus, hasSection: Bool, indent: Int, hasChildren: Bool
+    ) {
+        let nested = nesting.firstNested(in: fields, status: status, hasSection: hasSection, hasChildren: hasChildren)
+        for field in fields[..<nested] {
             if case .null = field.value { continue }
             xml.writeKey(field.key, depth: indent + 1, to: &sink)
             xml.write(field.value, depth: indent + 1, to: &sink)
         }
-        if nested < item.fields.count {
+        if nested < fields.count {
             xml.writeKey(keys.fields, depth: indent + 1, to: &sink)
-            xml.write(.dictionary(Array(item.fields[nested...])), depth: indent + 1, to: &sink)
+            xml.write(.dictionary(Array(fields[nested...])), depth: indent + 1, to: &sink)
         }
     }
 

@@ -171,10 +171,47 @@ struct DumpWriter: ListWriter {
 
     mutating func item(_ item: TodoItem, depth: Int) throws {
         startRow(depth: depth)
-        // Keys first: a key's first value gives it a column, in this row already. Each
-        // column takes the first field with its key (`value(exactKey:)`).
         let levels = self.levels
-        for (i, field) in item.fields.enumerated() {
+        try placeFields(item.fields) {
+            ItemPositions.describe(levels.map { String($0.count) }.joined(separator: "."), item)
+        }
+        SQLValue.text(item.name).writeLiteral(to: &rows)
+        writeStatus(item.status, section: item.section)
+        writeFieldColumns(item.fields)
+        try endRow()
+    }
+
+    /// An item with fields whose name is plain: as `item(_:depth:)` writes it, from the
+    /// name's bytes (with no string or item made of it).
+    mutating func item(
+        plainName: UnsafeBufferPointer<UInt8>, fields: [Field], status: TodoStatus, section: String?, depth: Int
+    ) throws {
+        let section = depth == 0 ? section : nil
+        startRow(depth: depth)
+        let levels = self.levels
+        try placeFields(fields) {
+            ItemPositions.describe(
+                levels.map { String($0.count) }.joined(separator: "."),
+                TodoItem(plainName: plainName, fields: fields, status: status, section: section))
+        }
+        if ByteScan.containsSQLSpecial(plainName) {
+            SQLValue.text(String(decoding: plainName, as: UTF8.self)).writeLiteral(to: &rows)
+        } else {
+            rows.write(byte: UInt8(ascii: "'"))
+            rows.write(plainName)
+            rows.write(byte: UInt8(ascii: "'"))
+        }
+        writeStatus(status, section: section)
+        writeFieldColumns(fields)
+        try endRow()
+    }
+
+    /// Gives each key of `fields` its column (a key's first value gives it one, in this row
+    /// already), notes which field fills each column (the first with its key, as
+    /// `value(exactKey:)` takes it), and notes what the dump cannot hold, naming the item
+    /// `describe` gives.
+    private mutating func placeFields(_ fields: [Field], describe: () -> String) throws {
+        for (i, field) in fields.enumerated() {
             let key = ExactText(field.key)
             var column = keyIndex[key]
             if column == nil && field.value != .null {
@@ -184,7 +221,7 @@ struct DumpWriter: ListWriter {
                 keys.append(field.key)
                 kinds.append([])
                 // The column's value is the item's first with the key, a null before it too.
-                slots.append(item.fields[..<i].firstIndex { $0.key.utf8.elementsEqual(field.key.utf8) } ?? -1)
+                slots.append(fields[..<i].firstIndex { $0.key.utf8.elementsEqual(field.key.utf8) } ?? -1)
                 if fieldColumns.last!.row == rowEnds.count {
                     fieldColumns[fieldColumns.count - 1].count = keys.count
                 } else {
@@ -202,22 +239,21 @@ struct DumpWriter: ListWriter {
                 }
                 if slots[column] < 0 { slots[column] = i }
             }
-            losses.note(field.value, key: column) {
-                ItemPositions.describe(levels.map { String($0.count) }.joined(separator: "."), item)
-            }
+            losses.note(field.value, key: column, item: describe)
         }
-        SQLValue.text(item.name).writeLiteral(to: &rows)
-        writeStatus(item.status, section: item.section)
+    }
+
+    /// Each field column's value in the row: the field `placeFields` chose for it, or NULL.
+    private mutating func writeFieldColumns(_ fields: [Field]) {
         for column in slots.indices {
             rows.write(byte: UInt8(ascii: ","))
             if slots[column] >= 0 {
-                OwnTable.sqlValue(item.fields[slots[column]].value).writeLiteral(to: &rows)
+                OwnTable.sqlValue(fields[slots[column]].value).writeLiteral(to: &rows)
                 slots[column] = -1
             } else {
                 rows.write(static: "NULL")
             }
         }
-        try endRow()
     }
 
     mutating func item(plainName: UnsafeBufferPointer<UInt8>, status: TodoStatus, section: String?, depth: Int) throws {

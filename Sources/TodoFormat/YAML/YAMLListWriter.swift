@@ -52,7 +52,9 @@ struct YAMLListWriter: ListWriter {
             let written = name.withUTF8 { name in
                 item.fields.isEmpty
                     ? writeStandard(name: name, status: item.status, section: item.section, depth: depth)
-                    : writeStandard(name: name, fieldsOf: item, depth: depth)
+                    : writeStandard(
+                        name: name, fields: item.fields, status: item.status, section: item.section,
+                        hasChildren: !item.children.isEmpty, depth: depth)
             }
             if written { return }
         }
@@ -64,16 +66,17 @@ struct YAMLListWriter: ListWriter {
     /// a field or two): the keys `writeStandard` writes, then each field on its line. False,
     /// with nothing written, where a field goes under `fields` (its key is a role's or one of
     /// the item's keys) or a value is one the emitter must write.
-    private mutating func writeStandard(name: UnsafeBufferPointer<UInt8>, fieldsOf item: TodoItem, depth: Int)
-        -> Bool
-    {
+    private mutating func writeStandard(
+        name: UnsafeBufferPointer<UInt8>, fields: [Field], status: TodoStatus, section: String?, hasChildren: Bool,
+        depth: Int
+    ) -> Bool {
         text.truncate(to: 0)
-        for field in item.fields {
-            guard !nests(field.key, hasChildren: !item.children.isEmpty),
+        for field in fields {
+            guard !nests(field.key, hasChildren: hasChildren),
                 writeLine(field.key, field.value, depth: depth, first: false)
             else { return false }
         }
-        guard writeStandard(name: name, status: item.status, section: item.section, depth: depth) else { return false }
+        guard writeStandard(name: name, status: status, section: section, depth: depth) else { return false }
         text.withBytes { sink.write($0) }
         return true
     }
@@ -125,6 +128,23 @@ struct YAMLListWriter: ListWriter {
         let name = Substring(String(decoding: plainName, as: UTF8.self))
         try writeEntries(
             of: TodoItem(nameStorage: name, status: status, fields: [], children: [], section: section), depth: at)
+    }
+
+    /// An item with fields whose name is plain, written from the name's bytes where
+    /// `writeStandard` can write it, as any item is otherwise.
+    mutating func item(
+        plainName: UnsafeBufferPointer<UInt8>, fields: [Field], status: TodoStatus, section: String?, depth: Int
+    ) throws {
+        let section = depth == 0 ? section : nil
+        let at = try start(depth: depth)
+        if isStandard
+            && writeStandard(
+                name: plainName, fields: fields, status: status, section: section, hasChildren: false, depth: at)
+        {
+            return
+        }
+        try writeEntries(
+            of: TodoItem(plainName: plainName, fields: fields, status: status, section: section), depth: at)
     }
 
     /// The item's entries (`ItemLayout.entries`) at `depth`: written here where they can be,

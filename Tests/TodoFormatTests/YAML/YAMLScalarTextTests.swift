@@ -65,7 +65,7 @@ struct YAMLScalarTextTests {
         #expect(YAMLScalarText.append(String(repeating: "v", count: 129), isKey: false, to: &out))
     }
 
-    @Test("items from their names' bytes are written as the items are", arguments: 0..<10)
+    @Test("items from their names' bytes (and fields) are written as the items are", arguments: 0..<10)
     func plainNames(seed: Int) throws {
         var rng = SeededGenerator(seed: UInt64(seed))
         var whole = try YAMLListWriter(into: ByteSink(), outputName: "t.yaml")
@@ -79,8 +79,21 @@ struct YAMLScalarTextTests {
             var name = Self.pieces.randomElement(using: &rng)! + Self.pieces.randomElement(using: &rng)!
             let status: TodoStatus = [.open, .done, .custom("/"), .custom("#")].randomElement(using: &rng)!
             let section = ["Home", nil, "a: b"].randomElement(using: &rng)!
-            try whole.item(TodoItem(name: name, status: status, section: depth == 0 ? section : nil), depth: depth)
-            try name.withUTF8 { try plain.item(plainName: $0, status: status, section: section, depth: depth) }
+            // Fields, some of them ones the emitter writes or that go under `fields`.
+            let fields = [
+                [], [], [Field("prio", .integer(2))], [Field("due", .date(Date(timeIntervalSince1970: 1e9)))],
+                [Field("note", .string("a: b")), Field("tags", .array([.string("x")]))], [Field("name", .string("n"))],
+            ]
+            .randomElement(using: &rng)!
+            try whole.item(
+                TodoItem(name: name, status: status, fields: fields, section: depth == 0 ? section : nil), depth: depth)
+            try name.withUTF8 {
+                if fields.isEmpty {
+                    try plain.item(plainName: $0, status: status, section: section, depth: depth)
+                } else {
+                    try plain.item(plainName: $0, fields: fields, status: status, section: section, depth: depth)
+                }
+            }
         }
         try whole.end()
         try plain.end()
