@@ -102,7 +102,7 @@ struct JSONPlainItems {
     /// for another value.
     private func text(_ scanner: inout JSONScanner, checked: Bool = true) -> Range<Int>? {
         guard scanner.peek() == UInt8(ascii: "\""), let raw = try? scanner.rawString() else { return nil }
-        guard !checked || UTF8Validation.firstInvalidOffset(raw) < 0 else { return nil }
+        guard !checked || UTF8Validation.isValid(raw) else { return nil }
         let start = scanner.position - 1 - raw.count
         return start..<(scanner.position - 1)
     }
@@ -115,7 +115,7 @@ struct JSONPlainItems {
         {
             return sections.count - 1
         }
-        guard UTF8Validation.firstInvalidOffset(UnsafeBufferPointer(rebasing: bytes[range])) < 0 else { return nil }
+        guard UTF8Validation.isValid(UnsafeBufferPointer(rebasing: bytes[range])) else { return nil }
         lastSection = range
         sections.append(String(decoding: UnsafeBufferPointer(rebasing: bytes[range]), as: UTF8.self))
         return sections.count - 1

@@ -345,7 +345,7 @@ public enum ChecklistFormatting {
 
     /// Throws at the first byte that is not UTF-8.
     private static func validate(_ bytes: [UInt8], _ text: UnsafeBufferPointer<UInt8>, path: String) throws {
-        if UTF8Validation.firstInvalidOffset(text) >= 0 { _ = try UTF8Validation.decode(bytes, path: path) }
+        if !UTF8Validation.isValid(text) { _ = try UTF8Validation.decode(bytes, path: path) }
     }
 
     /// Parses the text, after its front matter, into a writer of its canonical form.

@@ -53,7 +53,7 @@ struct MarkdownFormat: ListFormat {
     /// that is not items.
     func read<S: PlainItemSink>(_ input: Input, plainNamesInto sink: inout S) throws -> UnlistedText {
         try input.withBytes { buffer in
-            if UTF8Validation.firstInvalidOffset(buffer) >= 0 {
+            if !UTF8Validation.isValid(buffer) {
                 _ = try UTF8Validation.decode(Array(buffer), path: input.name)
             }
             return try MarkdownSource.stream(bytes: buffer, path: input.name, plainNamesInto: &sink)
@@ -67,7 +67,7 @@ struct MarkdownFormat: ListFormat {
     {
         try input.withBytes { buffer in
             let rest = UnsafeBufferPointer(rebasing: buffer[offset...])
-            if UTF8Validation.firstInvalidOffset(rest) >= 0 {
+            if !UTF8Validation.isValid(rest) {
                 _ = try UTF8Validation.decode(Array(buffer), path: input.name)
             }
             try MarkdownSource.stream(

@@ -253,7 +253,7 @@ struct BinaryItems {
             }
         } else {
             // `string(_:)` decodes ASCII objects as UTF-8: bytes that are not stay for it.
-            guard UTF8Validation.firstInvalidOffset(stored.raw) < 0 else { return nil }
+            guard UTF8Validation.isValid(stored.raw) else { return nil }
             text.write(stored.raw)
         }
         let plain = text.withBytes { !ByteScan.containsEscapeOrJSONEscape(UnsafeBufferPointer(rebasing: $0[start...])) }

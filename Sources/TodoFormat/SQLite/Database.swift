@@ -316,7 +316,7 @@ final class Statement {
             return nil
         }
         let bytes = UnsafeBufferPointer(start: text, count: Int(sqlite3_column_bytes(handle, index)))
-        return UTF8Validation.firstInvalidOffset(bytes) >= 0 ? Array(bytes) : nil
+        return UTF8Validation.isValid(bytes) ? nil : Array(bytes)
     }
 
     /// Whether a column's value is this text, compared without making a Swift value of it.
@@ -338,7 +338,7 @@ final class Statement {
     private func holdsRepaired<C: Collection<UInt8>>(_ text: C, at index: Int32) -> Bool {
         guard text.contains(0xEF), let stored = sqlite3_column_text(handle, index) else { return false }
         let bytes = UnsafeBufferPointer(start: stored, count: Int(sqlite3_column_bytes(handle, index)))
-        guard UTF8Validation.firstInvalidOffset(bytes) >= 0 else { return false }
+        guard !UTF8Validation.isValid(bytes) else { return false }
         return String(decoding: bytes, as: UTF8.self).utf8.elementsEqual(text)
     }
 

@@ -53,7 +53,7 @@ struct DumpStreamedUpdate {
         }
         let atTableEnd = !marker.isStart(at, count: old.count) { old[$0] }
         let runEnd = at
-        guard UTF8Validation.firstInvalidOffset(UnsafeBufferPointer(rebasing: old[start..<runEnd])) < 0 else {
+        guard UTF8Validation.isValid(UnsafeBufferPointer(rebasing: old[start..<runEnd])) else {
             return nil
         }
         let newRun = comparison.output(start..<runEnd + shift)

@@ -102,7 +102,7 @@ struct OwnDumpText {
         }
         let tail = UnsafeBufferPointer(rebasing: bytes[scanner.at...])
         guard !depths.isEmpty, tail.elementsEqual("COMMIT;\n".utf8) || tail.elementsEqual("COMMIT;".utf8),
-            UTF8Validation.firstInvalidOffset(UnsafeBufferPointer(rebasing: bytes[first..<scanner.at])) < 0
+            UTF8Validation.isValid(UnsafeBufferPointer(rebasing: bytes[first..<scanner.at]))
         else { return nil }
         if let fresh {
             // The header and the end as todofmt writes them, and the columns those of the keys.

@@ -2,13 +2,80 @@ import Foundation
 
 /// UTF-8 text checks: every text format reads UTF-8, and names the first byte that is not.
 enum UTF8Validation {
-    /// The offset of the first byte that does not belong to well-formed UTF-8, or -1.
+    /// Whether the bytes are well-formed UTF-8 (where they are not, `decode` names the first
+    /// byte that is not).
     ///
-    /// Eight bytes at a time while they are ASCII; a word with a byte of 0x80 or more skips
-    /// to it, and the characters from there are checked one after another while they are not
-    /// ASCII (text in other scripts is runs of them).
-    static func firstInvalidOffset(_ bytes: UnsafeBufferPointer<UInt8>) -> Int {
-        firstInvalidOffset(in: bytes)
+    /// Eight bytes at a time while they are ASCII. A word that holds a byte of 0x80 or more,
+    /// or that a character started before, goes through the state machine `transitions`, a
+    /// byte at a time with no branch: three instructions a byte. (Checking each character by
+    /// its length, with a branch for each kind of lead byte, was about 25 instructions a
+    /// character, and text in other scripts is most of some lists.)
+    static func isValid(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard let p = bytes.baseAddress else { return true }
+        let n = bytes.count
+        let raw = UnsafeRawPointer(p)
+        return transitions.withUnsafeBufferPointer { table in
+            let t = table.baseAddress!
+            // The state is a row offset: only its low six bits count (a shift by it uses no
+            // more), so the other states' columns shifted down with it are never cleared.
+            var state: UInt64 = 0
+            @inline(__always) func step(_ b: UInt8) { state = t[Int(b)] &>> state }
+            var i = 0
+            while i + 8 <= n {
+                if state & 63 == 0 && raw.loadUnaligned(fromByteOffset: i, as: UInt64.self) & 0x8080_8080_8080_8080 == 0
+                {
+                    i += 8
+                    continue
+                }
+                step(p[i])
+                step(p[i + 1])
+                step(p[i + 2])
+                step(p[i + 3])
+                step(p[i + 4])
+                step(p[i + 5])
+                step(p[i + 6])
+                step(p[i + 7])
+                i += 8
+            }
+            while i < n {
+                step(p[i])
+                i += 1
+            }
+            return state & 63 == 0
+        }
+    }
+
+    /// The UTF-8 state machine (RFC 3629's grammar), one row a byte. A state is the offset of
+    /// its six-bit column in a row, and a byte's row holds in each state's column the offset
+    /// of the state that byte leads to: the next state is the row shifted right by the state.
+    /// States: 0 between characters; 6 an error (kept whatever follows); 12, 18 and 24 one,
+    /// two and three continuation bytes to come (80–BF); 30 after E0 (A0–BF next, not
+    /// overlong), 36 after ED (80–9F, not a surrogate), 42 after F0 (90–BF, not overlong),
+    /// 48 after F4 (80–8F, not past U+10FFFF).
+    private static let transitions: [UInt64] = (0...255).map { byte -> UInt64 in
+        let (accept, error, one, two, three, e0, ed, f0, f4):
+            (UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64) =
+                (0, 6, 12, 18, 24, 30, 36, 42, 48)
+        // What the byte leads to from each state, in order of the states' offsets.
+        var next = [UInt64](repeating: error, count: 9)
+        switch byte {
+        case 0x00...0x7F: next[0] = accept
+        case 0xC2...0xDF: next[0] = one
+        case 0xE0: next[0] = e0
+        case 0xE1...0xEC, 0xEE...0xEF: next[0] = two
+        case 0xED: next[0] = ed
+        case 0xF0: next[0] = f0
+        case 0xF1...0xF3: next[0] = three
+        case 0xF4: next[0] = f4
+        case 0x80...0xBF:
+            next[Int(one / 6)] = accept
+            next[Int(two / 6)] = one
+            next[Int(three / 6)] = two
+            if byte >= 0xA0 { next[Int(e0 / 6)] = one } else { next[Int(ed / 6)] = one }
+            if byte >= 0x90 { next[Int(f0 / 6)] = two } else { next[Int(f4 / 6)] = two }
+        default: break  // C0, C1 and F5–FF are never UTF-8.
+        }
+        return next.enumerated().reduce(0) { row, column in row | column.element << UInt64(column.offset * 6) }
     }
 
     /// The bytes as a string, or nil when they are not UTF-8. (The standard library's
@@ -58,52 +125,6 @@ enum UTF8Validation {
     /// The bytes as a string, or nil when they are not UTF-8.
     static func string(_ bytes: [UInt8]) -> String? {
         bytes.withUnsafeBufferPointer { string($0) }
-    }
-
-    @inline(__always)
-    private static func firstInvalidOffset(in bytes: UnsafeBufferPointer<UInt8>) -> Int {
-        guard let p = bytes.baseAddress else { return -1 }
-        let n = bytes.count
-        let raw = UnsafeRawPointer(p)
-        var i = 0
-        while i < n {
-            if i + 8 <= n {
-                let high =
-                    UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: i, as: UInt64.self)) & 0x8080_8080_8080_8080
-                if high == 0 {
-                    i += 8
-                    continue
-                }
-                i += high.trailingZeroBitCount >> 3
-            } else if p[i] < 0x80 {
-                i += 1
-                continue
-            }
-            // p[i] is 0x80 or more: characters that are not ASCII, while they last.
-            repeat {
-                let b0 = p[i]
-                @inline(__always) func cont(_ k: Int) -> Bool { i + k < n && p[i + k] & 0xC0 == 0x80 }
-                if b0 >= 0xC2 && b0 <= 0xDF {
-                    guard cont(1) else { return i }
-                    i += 2
-                } else if b0 >= 0xE0 && b0 <= 0xEF {
-                    guard cont(1), cont(2) else { return i }
-                    let b1 = p[i + 1]
-                    if b0 == 0xE0 && b1 < 0xA0 { return i }  // overlong
-                    if b0 == 0xED && b1 >= 0xA0 { return i }  // surrogate
-                    i += 3
-                } else if b0 >= 0xF0 && b0 <= 0xF4 {
-                    guard cont(1), cont(2), cont(3) else { return i }
-                    let b1 = p[i + 1]
-                    if b0 == 0xF0 && b1 < 0x90 { return i }
-                    if b0 == 0xF4 && b1 >= 0x90 { return i }
-                    i += 4
-                } else {
-                    return i
-                }
-            } while i < n && p[i] >= 0x80
-        }
-        return -1
     }
 
     /// The text of UTF-8 bytes, or an error at the first byte that is not UTF-8.
