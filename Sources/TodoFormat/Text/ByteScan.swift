@@ -45,6 +45,20 @@ enum ByteScan {
         return (v &- ones) & ~v & highs
     }
 
+    /// The borrow of `has(x, c)` before its mask: a test of several bytes below 0x80 ORs
+    /// these (and `x &- ones &* n`, `hasBelow`'s) and masks them once with `ascii`, as each
+    /// test would (for such a byte, `~(x ^ c)` and `~x` have the same high bits).
+    @inline(__always)
+    static func borrow(_ x: UInt64, _ c: UInt8) -> UInt64 {
+        (x ^ (ones &* UInt64(c))) &- ones
+    }
+
+    /// Not zero when `borrows` (ORed `borrow`s of `x`) flags a byte: the mask each test has.
+    @inline(__always)
+    static func ascii(_ x: UInt64, _ borrows: UInt64) -> UInt64 {
+        borrows & ~x & highs
+    }
+
     /// Not zero when a byte of `x` is below `n` (at most 128); the lowest flagged byte is one
     /// that is below `n`.
     @inline(__always)
@@ -147,7 +161,7 @@ enum ByteScan {
     static func containsSQLSpecial(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
         words(
             bytes, bytewise: { $0 == 0x27 || $0 == 0 || $0 == 13 },
-            wordwise: { has($0, 0x27) | has($0, 13) | hasBelow($0, 1) != 0 })
+            wordwise: { ascii($0, borrow($0, 0x27) | borrow($0, 13) | ($0 &- ones)) != 0 })
     }
 
     /// Whether `bytes` holds `\`, `&` (a checklist's escapes and references) or a byte that
@@ -155,14 +169,15 @@ enum ByteScan {
     static func containsEscapeOrJSONEscape(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
         words(
             bytes, bytewise: { $0 < 0x20 || $0 == 0x22 || $0 == 0x5C || $0 == 0x26 },
-            wordwise: { has($0, 0x22) | has($0, 0x5C) | has($0, 0x26) | hasBelow($0, 0x20) != 0 })
+            // `"` (0x22) and `&` (0x26) differ in one bit: with it set, both are 0x26.
+            wordwise: { ascii($0, borrow($0 | ones &* 4, 0x26) | borrow($0, 0x5C) | ($0 &- ones &* 0x20)) != 0 })
     }
 
     /// Whether `bytes` holds a byte that JSON strings escape: `"`, `\` or one below 0x20.
     static func containsJSONEscape(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
         words(
             bytes, bytewise: { $0 < 0x20 || $0 == 0x22 || $0 == 0x5C },
-            wordwise: { has($0, 0x22) | has($0, 0x5C) | hasBelow($0, 0x20) != 0 })
+            wordwise: { ascii($0, borrow($0, 0x22) | borrow($0, 0x5C) | ($0 &- ones &* 0x20)) != 0 })
     }
 
     /// Whether `bytes` holds `<`, `>`, `&` (what XML escapes) or 0xEF (the first byte of

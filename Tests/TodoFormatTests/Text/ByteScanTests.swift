@@ -2,7 +2,7 @@ import Testing
 
 @testable import TodoFormat
 
-@Suite("Byte counts, U+FFFD and SQL's specials")
+@Suite("Byte counts, U+FFFD, and what SQL and JSON escape")
 struct ByteScanCountTests {
     /// Random bytes drawn mostly from those the scans look for and their near neighbours
     /// (a byte off by one, or by the high bit, is what a word-wise test gets wrong).
@@ -65,6 +65,32 @@ struct ByteScanCountTests {
             let bytes = Self.bytes(&rng)
             let expected = bytes.contains { $0 == 0x27 || $0 == 0 || $0 == 13 }
             #expect(bytes.withUnsafeBufferPointer { ByteScan.containsSQLSpecial($0) } == expected, "\(bytes)")
+        }
+    }
+
+    /// The word-wise tests share one mask and take `"` and `&` as one byte with a bit set: the
+    /// bytes near them (a bit off, the high bit set, the edge of the controls) must not match.
+    @Test("checklist and JSON escapes are found wherever they stand, and only there", arguments: 0..<8)
+    func escapes(seed: Int) {
+        var rng = SeededGenerator(seed: UInt64(seed))
+        let alphabet: [UInt8] = [
+            0x22, 0x26, 0x5C, 0x1F, 0x00, 0x20, 0x21, 0x23, 0x24, 0x25, 0x27, 0x2A, 0x2E, 0x02, 0x06, 0x5D, 0x58, 0x7C,
+            0xA2, 0xA6, 0xDC, 0x9F, 0x80, 0xFF, 0x41, 0xE6, 0x97, 0xA5,
+        ]
+        for _ in 0..<1000 {
+            let plain = alphabet.filter { $0 >= 0x20 && $0 != 0x22 && $0 != 0x26 && $0 != 0x5C }
+            // Mostly texts with no escape at all, so that the words are tested through.
+            let pool = Int.random(in: 0..<3, using: &rng) == 0 ? alphabet : plain
+            var bytes = (0..<Int.random(in: 0..<40, using: &rng)).map { _ in pool.randomElement(using: &rng)! }
+            if !bytes.isEmpty && Bool.random(using: &rng) {
+                bytes[Int.random(in: 0..<bytes.count, using: &rng)] = alphabet.randomElement(using: &rng)!
+            }
+            let json = bytes.contains { $0 < 0x20 || $0 == 0x22 || $0 == 0x5C }
+            let either = json || bytes.contains(0x26)
+            bytes.withUnsafeBufferPointer { buffer in
+                #expect(ByteScan.containsJSONEscape(buffer) == json, "\(bytes)")
+                #expect(ByteScan.containsEscapeOrJSONEscape(buffer) == either, "\(bytes)")
+            }
         }
     }
 }
