@@ -109,10 +109,19 @@ public struct ItemQuery: Sendable {
         _ item: TodoItem, section: String?, needle: GrepNeedle?,
         wanted: [(key: String, text: String, value: FieldValue?)]
     ) -> Bool {
-        guard matches(status: item.status, section: section) else { return false }
+        guard matches(status: item.status, fields: item.fields, section: section, wanted: wanted) else { return false }
         if let needle, !needle.isFound(in: item.nameStorage) { return false }
+        return true
+    }
+
+    /// Whether an item of this status, with these fields, in this section passes the status,
+    /// section and field filters (all but `--grep`).
+    func matches(
+        status: TodoStatus, fields: [Field], section: String?, wanted: [(key: String, text: String, value: FieldValue?)]
+    ) -> Bool {
+        guard matches(status: status, section: section) else { return false }
         for field in wanted {
-            guard let value = item.fields[key: field.key] else { return false }
+            guard let value = fields[key: field.key] else { return false }
             if value == field.value { continue }
             if case .string(let s) = value, s == field.text { continue }
             if FieldSyntax.renderValue(value, bare: true) == field.text { continue }
@@ -520,6 +529,25 @@ public struct ItemQuery: Sendable {
                 guard isNextPrinted() else { continue }
                 emit(name: name, status: entry.status, fields: [], section: itemSection)
             }
+        }
+
+        /// An item with fields whose name is plain, tested and printed (or kept) from its
+        /// name's bytes as a plain item is, without an item made of it.
+        mutating func item(
+            plainName name: UnsafeBufferPointer<UInt8>, fields: [Field], status: TodoStatus, section: String?,
+            depth: Int
+        ) {
+            let itemSection = depth == 0 ? section : nil
+            count(depth: depth)
+            if counters.count == 1 { self.section = itemSection }
+            guard query.matches(status: status, fields: fields, section: self.section, wanted: wanted) else { return }
+            if let needle, !needle.isFound(inUTF8: name) { return }
+            if !query.sort.isEmpty {
+                keep(name: name, status: status, fields: fields, section: itemSection)
+                return
+            }
+            guard isNextPrinted() else { return }
+            emit(name: name, status: status, fields: fields, section: itemSection)
         }
 
         /// Prints the item at the current position from its parts: a line, or an object of

@@ -4,8 +4,9 @@ import Testing
 @testable import TodoFormat
 
 /// `list` on a checklist prints most items from their names' bytes, without an item made of
-/// each (`ItemQuery.Selector.items(plain:…)`); these tests hold it to what the same query
-/// prints from the list read into memory, item by item.
+/// each (`ItemQuery.Selector.items(plain:…)`, and `item(plainName:fields:…)` for those with
+/// fields); these tests hold it to what the same query prints from the list read into
+/// memory, item by item.
 @Suite("list's filters on a checklist's plain items")
 struct ItemQueryTests {
     /// Names of every kind the reader meets: plain, links, brackets that start a link
@@ -75,6 +76,14 @@ struct ItemQueryTests {
             ("grep CAFÉ", query { $0.grep = "CAFÉ" }),
             ("section Work", query { $0.section = "Work" }),
             ("field", query { $0.fields = [("prio", "2")] }),
+            ("grep item 10 (names with fields and without)", query { $0.grep = "ITEM 10" }),
+            (
+                "grep and field",
+                query {
+                    $0.grep = "long name"
+                    $0.fields = [("prio", "-3")]
+                }
+            ),
             (
                 "paged",
                 query {
