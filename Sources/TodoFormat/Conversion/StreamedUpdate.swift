@@ -291,6 +291,14 @@ struct ComparedWriter: ListWriter {
         try check()
     }
 
+    mutating func item(
+        plainName: UnsafeBufferPointer<UInt8>, fields: [Field], status: TodoStatus, section: String?, depth: Int
+    ) throws {
+        if let notes, !fields.isEmpty { notes.note(fields) }
+        try base.item(plainName: plainName, fields: fields, status: status, section: section, depth: depth)
+        try check()
+    }
+
     mutating func leftOut(_ warning: ConversionWarning) throws { try base.leftOut(warning) }
 
     mutating func end() throws { try base.end() }

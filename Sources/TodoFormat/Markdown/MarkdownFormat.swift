@@ -161,6 +161,12 @@ struct WarningAddingWriter: ListWriter {
         try base.items(plain: plain, text: text, sections: sections)
     }
 
+    mutating func item(
+        plainName: UnsafeBufferPointer<UInt8>, fields: [Field], status: TodoStatus, section: String?, depth: Int
+    ) throws {
+        try base.item(plainName: plainName, fields: fields, status: status, section: section, depth: depth)
+    }
+
     mutating func end() throws { try base.end() }
 
     mutating func finish() throws -> Written {
