@@ -281,7 +281,7 @@ struct BinaryListWriter: ListWriter {
                 // its bytes: a section spelled with other code points is another string). A
                 // longer one is looked up each time, as the whole list's writer does: once
                 // that writer's table is full, it writes such a section anew.
-                if let last = lastSection, Self.sameBytes(last.name, section) {
+                if let last = lastSection, last.name.sameBytes(as: section) {
                     add(last.object)
                 } else {
                     let object = writer.write(.string(section), to: &sink)
@@ -297,17 +297,6 @@ struct BinaryListWriter: ListWriter {
             } else {
                 finished(writer.container(0xD0, count: n, to: &sink) { refs[$0] }, depth: depth)
             }
-        }
-    }
-
-    /// Whether two strings have the same UTF-8 bytes (not only compare equal, as `é`
-    /// composed and decomposed do).
-    private static func sameBytes(_ a: String, _ b: String) -> Bool {
-        var a = a
-        var b = b
-        guard a.utf8.count == b.utf8.count else { return false }
-        return a.withUTF8 { x in
-            b.withUTF8 { y in x.count == 0 || memcmp(x.baseAddress!, y.baseAddress!, x.count) == 0 }
         }
     }
 

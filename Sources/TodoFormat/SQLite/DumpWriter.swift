@@ -144,7 +144,7 @@ struct DumpWriter: ListWriter {
 
     /// Makes `lastSectionLiteral` the literal of `section`.
     private mutating func noteSection(_ section: String) {
-        guard section != lastSection else { return }
+        guard !section.sameBytes(as: lastSection) else { return }
         lastSection = section
         lastSectionLiteral = Self.literal(section)
     }

@@ -24,6 +24,20 @@ extension Array where Element == Field {
     }
 }
 
+extension String {
+    /// Whether the two strings have the same UTF-8 bytes (not only compare equal, as `é`
+    /// composed and decomposed do): what a cache of a text's written form must ask, or it
+    /// writes one spelling for the other.
+    func sameBytes(as other: String) -> Bool {
+        var a = self
+        var b = other
+        guard a.utf8.count == b.utf8.count else { return false }
+        return a.withUTF8 { x in
+            b.withUTF8 { y in x.count == 0 || memcmp(x.baseAddress!, y.baseAddress!, x.count) == 0 }
+        }
+    }
+}
+
 extension Substring {
     /// Whether the two texts have the same bytes, compared at once (`utf8.elementsEqual`
     /// takes a byte at a time: a sixth of checking a checklist written into another).

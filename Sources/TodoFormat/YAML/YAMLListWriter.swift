@@ -112,7 +112,7 @@ struct YAMLListWriter: ListWriter {
     /// The same for a run of items, so worked out once for the run.
     private mutating func sectionText(_ section: String?) -> [UInt8]? {
         guard let section else { return [] }
-        if section != lastSection {
+        if !(lastSection.map { section.sameBytes(as: $0) } ?? false) {
             var out = ByteSink()
             lastSectionText = YAMLScalarText.append(section, isKey: false, to: &out) ? out.buffer : nil
             lastSection = section
@@ -261,7 +261,7 @@ struct YAMLListWriter: ListWriter {
 
     /// A key into `text`, worked out once for each of the first few keys met.
     private mutating func writeKey(_ key: String) -> Bool {
-        if let known = keyTexts.first(where: { $0.key == key }) {
+        if let known = keyTexts.first(where: { $0.key.sameBytes(as: key) }) {
             text.write(bytes: known.text)
             return true
         }

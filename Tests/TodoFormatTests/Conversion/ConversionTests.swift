@@ -225,3 +225,57 @@ struct SpecialFileTests {
         #expect(lstat("/dev/null", &info) == 0 && (info.st_mode & S_IFMT) == S_IFCHR)
     }
 }
+
+/// Writers keep the written form of the last section (and YAML's of the last keys) to use it
+/// again; Swift's strings compare by canonical equivalence, so the cache must compare bytes,
+/// or a section or key spelled with a combining accent is written in the other spelling.
+@Suite("Texts spelled two ways keep their spellings")
+struct SpellingTests {
+    static let composed = "Caf\u{E9} \u{C5}"
+    static let decomposed = "Cafe\u{301} A\u{30A}"
+
+    @Test(
+        "sections and field keys in composed and decomposed form, into each format",
+        arguments: ["json", "plist", "yaml", "sql"])
+    func spellings(format: String) throws {
+        #if !YAML
+        if format == "yaml" { return }
+        #endif
+        let checklist = """
+            # \(Self.composed)
+            - [ ] a
+            - [ ] b [\(Self.composed):: 1]
+            # \(Self.decomposed)
+            - [ ] c
+            - [ ] d [\(Self.decomposed):: 2]
+            # \(Self.composed)
+            - [ ] e
+
+            """
+        let directory = try TemporaryDirectory()
+        let source = directory.path("list.md")
+        try checklist.write(toFile: source, atomically: false, encoding: .utf8)
+        let output = directory.path("list.\(format)")
+        _ = try Conversion(input: .at(source), output: .at(output)).run()
+        let bytes = try Data(contentsOf: URL(fileURLWithPath: output))
+        // Each spelling as often as the checklist has it: each item names its section (three
+        // in one form, two in the other), and each form is a key once.
+        func count(_ text: String) -> Int {
+            let needle = Data(text.utf8)
+            var n = 0
+            var range = bytes.startIndex..<bytes.endIndex
+            while let found = bytes.range(of: needle, in: range) {
+                n += 1
+                range = found.upperBound..<bytes.endIndex
+            }
+            return n
+        }
+        #expect(count(Self.composed) == 4, "\(format)")
+        #expect(count(Self.decomposed) == 3, "\(format)")
+        // And read back, the list is the checklist's, spelling for spelling.
+        let back = try TodoList(contentsOf: .file(output))
+        let sections = back.items.map { $0.section.map { Array($0.utf8) } }
+        let written = try TodoList(markdown: checklist).items.map { $0.section.map { Array($0.utf8) } }
+        #expect(sections == written, "\(format)")
+    }
+}
