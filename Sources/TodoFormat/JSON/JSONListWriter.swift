@@ -252,7 +252,7 @@ struct JSONListWriter: ListWriter {
 
     /// A section's name as a JSON string: the same for a thousand items in a row, so kept.
     private mutating func jsonText(ofSection section: String) -> [UInt8] {
-        if !(lastSection.map { section.sameBytes(as: $0) } ?? false) {
+        if !lastSection.sameBytes(as: section) {
             var out = ByteSink()
             JSONText.writeString(Substring(section), to: &out)
             lastSection = section

@@ -27,7 +27,9 @@ struct MarkdownWriter: ListWriter {
             // A heading covers every item after it: this one reads back under it.
             warnings.note(.fields, Self.sectionless, item: ItemPositions.describe(positions.current, item))
         }
-        if depth == 0 && (item.section != section || (!wroteItem && item.section != nil)) {
+        // Sections compare by their bytes: one spelled as the last only by canonical
+        // equivalence (a combining accent) is a heading of its own.
+        if depth == 0 && (!item.section.sameBytes(as: section) || (!wroteItem && item.section != nil)) {
             if let heading = item.section {
                 if !Self.headingHolds(heading) {
                     warnings.note(.fields, Self.changedSection, item: ItemPositions.describe(positions.current, item))
@@ -51,7 +53,7 @@ struct MarkdownWriter: ListWriter {
     /// is made and written as any item is.
     mutating func item(plainName: UnsafeBufferPointer<UInt8>, status: TodoStatus, section: String?, depth: Int) {
         let section = depth == 0 ? section : nil
-        let sameSection = depth > 0 || (section == self.section && (section != nil ? wroteItem : !heading))
+        let sameSection = depth > 0 || (section.sameBytes(as: self.section) && (section != nil ? wroteItem : !heading))
         if sameSection,
             Self.writeLine(plainName: plainName, status: status, depth: depth, lineEnding: lineEnding, to: &sink)
         {

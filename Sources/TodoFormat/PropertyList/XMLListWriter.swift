@@ -123,7 +123,7 @@ struct XMLListWriter: ListWriter {
     /// Whether a section holds nothing XML 1.0 cannot (`noteLosses` has nothing to say of
     /// it); its element content is then kept in `lastSectionText`.
     private mutating func isPlain(_ section: String) -> Bool {
-        if let lastSection, section.sameBytes(as: lastSection) { return true }
+        if lastSection.sameBytes(as: section) { return true }
         guard !XMLRenderer.mayHaveForbidden(section) else { return false }
         var out = ByteSink()
         xml.escaped(section, to: &out)

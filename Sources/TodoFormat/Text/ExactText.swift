@@ -38,6 +38,17 @@ extension String {
     }
 }
 
+extension Optional where Wrapped == String {
+    /// Whether both are nil, or both are texts with the same bytes (a section, say).
+    func sameBytes(as other: String?) -> Bool {
+        switch (self, other) {
+        case (nil, nil): true
+        case (let a?, let b?): a.sameBytes(as: b)
+        default: false
+        }
+    }
+}
+
 extension Substring {
     /// Whether the two texts have the same bytes, compared at once (`utf8.elementsEqual`
     /// takes a byte at a time: a sixth of checking a checklist written into another).

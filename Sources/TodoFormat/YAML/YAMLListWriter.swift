@@ -112,7 +112,7 @@ struct YAMLListWriter: ListWriter {
     /// The same for a run of items, so worked out once for the run.
     private mutating func sectionText(_ section: String?) -> [UInt8]? {
         guard let section else { return [] }
-        if !(lastSection.map { section.sameBytes(as: $0) } ?? false) {
+        if !lastSection.sameBytes(as: section) {
             var out = ByteSink()
             lastSectionText = YAMLScalarText.append(section, isKey: false, to: &out) ? out.buffer : nil
             lastSection = section

@@ -278,4 +278,21 @@ struct SpellingTests {
         let written = try TodoList(markdown: checklist).items.map { $0.section.map { Array($0.utf8) } }
         #expect(sections == written, "\(format)")
     }
+
+    @Test("a checklist written from a list starts a heading where the section's spelling changes")
+    func headings() throws {
+        let list = TodoList(items: [
+            TodoItem(name: "a", section: Self.composed), TodoItem(name: "b", section: Self.decomposed),
+            TodoItem(name: "c", section: Self.decomposed), TodoItem(name: "d", section: Self.composed),
+        ])
+        var writer = MarkdownWriter(into: ByteSink(), outputName: "t.md")
+        try list.send(to: &writer)
+        let text = String(decoding: try writer.finish().bytes, as: UTF8.self)
+        let headings = text.split(separator: "\n").filter { $0.hasPrefix("# ") }.map { Array($0.utf8.dropFirst(2)) }
+        #expect(headings == [Self.composed, Self.decomposed, Self.composed].map { Array($0.utf8) }, "\(text)")
+        let back = try TodoList(markdown: text)
+        #expect(
+            back.items.map { $0.section.map { Array($0.utf8) } } == list.items.map { $0.section.map { Array($0.utf8) } }
+        )
+    }
 }
