@@ -28,13 +28,17 @@ extension String {
     /// Whether the two strings have the same UTF-8 bytes (not only compare equal, as `é`
     /// composed and decomposed do): what a cache of a text's written form must ask, or it
     /// writes one spelling for the other.
+    ///
+    /// The bytes are read where they are (a copy of each string, for `withUTF8`, cost two
+    /// retains and releases: the most of a check a writer makes for every item).
     func sameBytes(as other: String) -> Bool {
-        var a = self
-        var b = other
-        guard a.utf8.count == b.utf8.count else { return false }
-        return a.withUTF8 { x in
-            b.withUTF8 { y in x.count == 0 || memcmp(x.baseAddress!, y.baseAddress!, x.count) == 0 }
+        guard utf8.count == other.utf8.count else { return false }
+        let same = utf8.withContiguousStorageIfAvailable { x in
+            other.utf8.withContiguousStorageIfAvailable { y in
+                x.count == 0 || memcmp(x.baseAddress!, y.baseAddress!, x.count) == 0
+            }
         }
+        return (same ?? nil) ?? utf8.elementsEqual(other.utf8)
     }
 }
 
