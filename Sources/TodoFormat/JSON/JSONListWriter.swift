@@ -93,14 +93,7 @@ struct JSONListWriter: ListWriter {
     }
 
     mutating func item(plainName: UnsafeBufferPointer<UInt8>, status: TodoStatus, section: String?, depth: Int) {
-        guard isStandard else {
-            let name = Substring(String(decoding: plainName, as: UTF8.self))
-            let section = depth == 0 ? section : nil
-            return item(
-                TodoItem(nameStorage: name, status: status, fields: [], children: [], section: section), depth: depth)
-        }
-        notePosition(depth)
-        writeStandard(name: plainName, isPlain: true, status: status, section: depth == 0 ? section : nil, depth: depth)
+        item(plainName: plainName, fields: [], status: status, section: section, depth: depth)
     }
 
     mutating func items(plain: ArraySlice<PlainItem>, text: UnsafeBufferPointer<UInt8>, sections: [String]) {
@@ -112,13 +105,9 @@ struct JSONListWriter: ListWriter {
             let name = UnsafeBufferPointer(rebasing: text[item.nameStart..<item.nameEnd])
             let inSection = item.depth == 0 && item.section >= 0
             guard isStandard, let statusByte = Self.statusByteAtOnce(item.status) else {
-                let section = inSection ? sections[item.section] : nil
-                if isStandard {
-                    notePosition(item.depth)
-                    writeStandard(name: name, isPlain: true, status: item.status, section: section, depth: item.depth)
-                } else {
-                    self.item(plainName: name, status: item.status, section: section, depth: item.depth)
-                }
+                self.item(
+                    plainName: name, status: item.status, section: inSection ? sections[item.section] : nil,
+                    depth: item.depth)
                 continue
             }
             notePosition(item.depth)

@@ -61,8 +61,7 @@ struct MarkdownWriter: ListWriter {
             wroteItem = true
             return
         }
-        let name = Substring(String(decoding: plainName, as: UTF8.self))
-        item(TodoItem(nameStorage: name, status: status, fields: [], children: [], section: section), depth: depth)
+        item(TodoItem(plainName: plainName, status: status, section: section), depth: depth)
     }
 
     mutating func end() {}

@@ -97,9 +97,7 @@ struct BinaryListWriter: ListWriter {
     mutating func item(plainName: UnsafeBufferPointer<UInt8>, status: TodoStatus, section: String?, depth: Int) {
         let section = depth == 0 ? section : nil
         guard isStandard else {
-            let name = Substring(String(decoding: plainName, as: UTF8.self))
-            return item(
-                TodoItem(nameStorage: name, status: status, fields: [], children: [], section: section), depth: depth)
+            return item(TodoItem(plainName: plainName, status: status, section: section), depth: depth)
         }
         // A plain item has no fields: nothing a property list cannot hold.
         positions.advance(depth: depth)

@@ -125,9 +125,7 @@ struct YAMLListWriter: ListWriter {
         let at = try start(depth: depth)
         if isStandard && writeStandard(name: plainName, status: status, section: section, depth: at) { return }
         // Written as any item is (`start` is done: the item goes on at its depth).
-        let name = Substring(String(decoding: plainName, as: UTF8.self))
-        try writeEntries(
-            of: TodoItem(nameStorage: name, status: status, fields: [], children: [], section: section), depth: at)
+        try writeEntries(of: TodoItem(plainName: plainName, status: status, section: section), depth: at)
     }
 
     /// An item with fields whose name is plain, written from the name's bytes where
