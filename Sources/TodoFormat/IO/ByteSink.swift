@@ -200,6 +200,16 @@ struct ByteSink {
         }
     }
 
+    /// The descriptor of the regular file this sink writes to, once what it holds is written
+    /// there; nil for any other sink, or after a write failed.
+    mutating func flushedFile() -> Int32? {
+        guard descriptor >= 0 else { return nil }
+        flush()
+        var info = stat()
+        guard failure == 0, fstat(descriptor, &info) == 0, info.st_mode & S_IFMT == S_IFREG else { return nil }
+        return descriptor
+    }
+
     /// Writes what is left; returns the bytes for a memory sink. Throws the first write error.
     mutating func finish(path: String) throws(ConversionError) -> [UInt8] {
         flush()

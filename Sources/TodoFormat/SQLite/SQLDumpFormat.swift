@@ -79,7 +79,9 @@ struct SQLDumpFormat: ListFormat {
         }
         // The rows wait beside the output until the table's columns are known.
         let directory = output.temporaryPath.map { ($0 as NSString).deletingLastPathComponent }
-        return DumpWriter(sink: output.makeSink(), outputName: output.name, table: table, spillDirectory: directory)
+        return DumpWriter(
+            sink: output.makeSink(), outputName: output.name, table: table, spillDirectory: directory,
+            guessesHeader: directory != nil)
     }
 
     /// `update(_:with:options:)` for a list that a reader hands to `read` as it reads it, into

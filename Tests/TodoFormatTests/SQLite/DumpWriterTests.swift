@@ -88,6 +88,33 @@ struct DumpWriterTests {
             ])
     }
 
+    /// Past the rows kept in memory, the rows go into the output after the header the keys
+    /// so far give; where a key comes later or a column's type changes, they are moved out
+    /// and the dump written again. Either way it is the shell's dump.
+    @Test(
+        "rows past the memory the writer keeps follow a header guessed from the keys so far, or are moved when it does not hold",
+        arguments: [
+            ("every key early, the first row without them", "", ""),
+            ("a column's type changes after the guess", "", "  - [ ] Last [prio:: soon]"),
+            ("a key first has a value after the guess", "", "- [ ] Last [late:: yes] [prio:: 1]"),
+            ("a key early and once only", "- [ ] Second [once:: 2026-01-02T09:00:00Z]", ""),
+        ])
+    func guessedHeader(_ name: String, early: String, late: String) throws {
+        let directory = try TemporaryDirectory()
+        var lines = ["- [ ] First, with no fields"]
+        if !early.isEmpty { lines.append(early) }
+        lines += (1...60_000).map { "- [\($0 % 3 == 0 ? "x" : " ")] Item \($0) with a long enough name [prio:: \($0 % 5)]" }
+        if !late.isEmpty { lines.append(late) }
+        let (dump, shell) = try Self.dumps(of: lines.joined(separator: "\n") + "\n", in: directory)
+        #expect(dump == shell, "\(name)")
+        #expect(dump.hasPrefix("PRAGMA foreign_keys=OFF;\nBEGIN TRANSACTION;\nCREATE TABLE"))
+        #expect(dump.hasSuffix(");\nCOMMIT;\n"))
+        #expect(
+            try FileManager.default.contentsOfDirectory(atPath: directory.url.path).sorted() == [
+                "list.db", "list.md", "list.sql",
+            ])
+    }
+
     @Test("what SQLite cannot give back is warned of as for a database, each warning by its first item")
     func warnings() throws {
         let directory = try TemporaryDirectory()
