@@ -103,7 +103,9 @@ struct DumpWriterTests {
         let directory = try TemporaryDirectory()
         var lines = ["- [ ] First, with no fields"]
         if !early.isEmpty { lines.append(early) }
-        lines += (1...60_000).map { "- [\($0 % 3 == 0 ? "x" : " ")] Item \($0) with a long enough name [prio:: \($0 % 5)]" }
+        lines += (1...60_000).map {
+            "- [\($0 % 3 == 0 ? "x" : " ")] Item \($0) with a long enough name [prio:: \($0 % 5)]"
+        }
         if !late.isEmpty { lines.append(late) }
         let (dump, shell) = try Self.dumps(of: lines.joined(separator: "\n") + "\n", in: directory)
         #expect(dump == shell, "\(name)")
