@@ -25,6 +25,19 @@ struct DumpOutputTests {
             run.stdout == (try String(contentsOf: workspace.url.appendingPathComponent("list.sql"), encoding: .utf8)))
     }
 
+    /// The rows go into the output after a header guessed once they are many: a write that
+    /// fails there fails the conversion, naming the file, and leaves nothing beside it.
+    @Test("a write into the file past the file size limit is an error, and no file is left")
+    func fileSizeLimit() throws {
+        let workspace = try Workspace(["list.json": Self.list])
+        let run = try Run(
+            ["-c", #"ulimit -f 4096; exec "$0" convert list.json list.sql"#, Run.executable.path], in: workspace.url,
+            program: URL(fileURLWithPath: "/bin/sh"))
+        #expect(run.status == 1)
+        #expect(run.stderr.contains("list.sql: File too large (nothing was written; the file is as it was)"))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: workspace.url.path).sorted() == ["list.json"])
+    }
+
     @Test("with standard output closed, writing to it is an error")
     func closedOutput() throws {
         let workspace = try Workspace(["list.json": Self.list])

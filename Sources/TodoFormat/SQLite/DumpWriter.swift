@@ -484,7 +484,9 @@ private final class RowSpill {
     /// Throws the first error writing the rows into the output, naming it `name`.
     func checkOutput(named name: String) throws {
         if outputError != 0 {
-            throw ConversionError.io(path: name, reason: String(cString: strerror(outputError)))
+            throw ConversionError.io(
+                path: name,
+                reason: String(cString: strerror(outputError)) + " (nothing was written; the file is as it was)")
         }
     }
 

@@ -32,6 +32,12 @@ extension String {
     /// The bytes are read where they are (a copy of each string, for `withUTF8`, cost two
     /// retains and releases: the most of a check a writer makes for every item).
     func sameBytes(as other: String) -> Bool {
+        // The same string (one storage and length, or the same small string) at once, as
+        // the standard library's `==` first checks: a writer's cache of the last section
+        // is most often asked about the very string it holds.
+        if unsafeBitCast(self, to: (UInt64, UInt64).self) == unsafeBitCast(other, to: (UInt64, UInt64).self) {
+            return true
+        }
         guard utf8.count == other.utf8.count else { return false }
         let same = utf8.withContiguousStorageIfAvailable { x in
             other.utf8.withContiguousStorageIfAvailable { y in

@@ -189,8 +189,8 @@ struct YAMLListWriter: ListWriter {
 
     /// An item without fields in todofmt's own layout, as its entries are written
     /// (`ItemLayout.entries`: the name, `checked`, a custom status, a section), straight into
-    /// the sink in three writes (the line up to the name, the name, the rest); false, with
-    /// nothing written, where a text is one the emitter must write.
+    /// the sink in one write (three for a name in quotes: the line up to the name, the name,
+    /// the rest); false, with nothing written, where a text is one the emitter must write.
     private mutating func writeStandard(
         name: UnsafeBufferPointer<UInt8>, status: TodoStatus, section: String?, depth: Int
     ) -> Bool {
@@ -200,15 +200,25 @@ struct YAMLListWriter: ListWriter {
         guard style != .unknown || YAMLValue.needsQuotes(name), let statusText = statusText(status),
             let sectionText = sectionText(section)
         else { return false }
-        sink.write(upTo: 2 * depth + 8) { start in
-            var pen = BytePen(at: start)
-            pen.spaces(2 * depth)
-            pen.put("- name: ")
-            return start.distance(to: pen.at)
+        // A name written as it is (most) goes in the same write as the rest of the item.
+        let asItIs = style == .plain && !YAMLValue.readsAsAnotherType(name)
+        if !asItIs {
+            sink.write(upTo: 2 * depth + 8) { start in
+                var pen = BytePen(at: start)
+                pen.spaces(2 * depth)
+                pen.put("- name: ")
+                return start.distance(to: pen.at)
+            }
+            YAMLScalarText.append(bytes: name, analysed: style, to: &sink)
         }
-        YAMLScalarText.append(bytes: name, analysed: style, to: &sink)
-        sink.write(upTo: 6 * depth + 48 + statusText.count + sectionText.count) { start in
+        let nameRoom = asItIs ? 2 * depth + 8 + name.count : 0
+        sink.write(upTo: nameRoom + 6 * depth + 48 + statusText.count + sectionText.count) { start in
             var pen = BytePen(at: start)
+            if asItIs {
+                pen.spaces(2 * depth)
+                pen.put("- name: ")
+                pen.put(name)
+            }
             pen.put(byte: 10)
             pen.spaces(2 * depth)
             pen.put(status == .done ? "  checked: true\n" : "  checked: false\n")

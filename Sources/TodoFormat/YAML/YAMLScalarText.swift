@@ -151,10 +151,27 @@ enum YAMLScalarText {
                 i += printed
                 continue
             }
-            let scalar = decode(b, at: &i)
-            // U+2028 and U+2029 are line breaks libyaml prints.
-            if scalar == 0x2028 || scalar == 0x2029 { return .unknown }
-            if !isPrintable(scalar) { return .doubleQuoted }
+            // The rest told by their bytes (valid UTF-8: a character starts at `i`), not
+            // decoded: what `isPrintable` says of them, and the two line breaks.
+            switch c {
+            case 0xC2:
+                // U+0080 to U+00BF: printed from U+00A0 on.
+                guard b[i + 1] >= 0xA0 else { return .doubleQuoted }
+                i += 2
+            case 0xE2:
+                // U+2000 to U+2FFF, all printed; U+2028 and U+2029 are line breaks.
+                if b[i + 1] == 0x80 && (b[i + 2] == 0xA8 || b[i + 2] == 0xA9) { return .unknown }
+                i += 3
+            case 0xEF:
+                // U+F000 to U+FFFF: printed but for U+FEFF, U+FFFE and U+FFFF.
+                if (b[i + 1] == 0xBB && b[i + 2] == 0xBF) || (b[i + 1] == 0xBF && b[i + 2] >= 0xBE) {
+                    return .doubleQuoted
+                }
+                i += 3
+            default:
+                // Past U+FFFF (emoji): not printed.
+                return .doubleQuoted
+            }
         }
         return plain ? .plain : .singleQuoted
     }
@@ -162,7 +179,7 @@ enum YAMLScalarText {
     /// The length of a character whose lead byte `c` says libyaml prints it as it is (valid
     /// UTF-8 has no surrogates after 0xED): U+00C0 to U+07FF, U+0800 to U+1FFF, U+3000 to
     /// U+D7FF, U+E000 to U+EFFF. Zero for the rest (U+0080 to U+00BF, U+2000 to U+2FFF,
-    /// U+F000 on, emoji), which are decoded and looked at.
+    /// U+F000 on, emoji), which are looked at further.
     @inline(__always)
     private static func printedLength(lead c: UInt8) -> Int {
         switch c {

@@ -10,13 +10,18 @@ import Testing
 struct YAMLScalarTextTests {
     /// Texts around every choice the emitter makes: indicators first, inside and last,
     /// white space at the ends, YAML's typed words, characters it does not print (controls,
-    /// C1, the byte order mark, U+FFFE, emoji), line breaks of every kind, quotes.
+    /// C1, the byte order mark, U+FFFE, emoji) and ones next to them, line breaks of every
+    /// kind, quotes.
     static let pieces = [
         "a", "Milk", " ", "-", "?", ":", "#", ",", "[", "]", "{", "}", "&", "*", "!", "|", ">", "'", "\"", "%",
         "@", "`", ".", "---", "...", "- ", ": ", " #", "x", "yes", "null", "1", "0x1F", "2024-05-01", "é",
         "日本語", "🎉", "\u{0}", "\u{1}", "\u{7}", "\u{8}", "\t", "\n", "\u{B}", "\u{C}", "\r", "\u{1B}",
         "\u{7F}", "\u{85}", "\u{9F}", "\u{A0}", "\u{2028}", "\u{2029}", "\u{FEFF}", "\u{FFFD}", "\u{FFFE}",
         "\u{FFFF}", "\u{D7FF}", "\u{E000}", "\u{10FFFF}", "\\",
+        // Around the characters told by their bytes: U+0080 to U+00BF, U+2000 to U+2FFF,
+        // U+F000 to U+FFFF.
+        "\u{BF}", "\u{2000}", "\u{2027}", "\u{202A}", "✅", "\u{2FFF}", "\u{EFFF}", "\u{F000}", "\u{FEFE}",
+        "\u{FF00}", "\u{FFFC}",
     ]
 
     /// How libyaml's emitter writes `text` as a mapping's key and as its value, asked for as
