@@ -1,6 +1,7 @@
 /// How the items of one list continue the items of another, for comparing and merging
 /// lists: `ItemAlignment` (identity, else equal content, the longest in-order run, moves),
-/// run only on what lies between the lists' equal start and equal end.
+/// run only on what lies between the lists' equal start and equal end. Lists that differ
+/// only in their items' boxes pair in place.
 struct ItemPairing {
     /// The items of both lists in document order, with their depths.
     let old: [ItemAlignment.Entry]
@@ -28,6 +29,13 @@ struct ItemPairing {
         inOrder = Array(repeating: false, count: new.count)
         oldParent = Self.parents(old)
         newParent = Self.parents(new)
+        // Lists whose items are the same in the same places but for their boxes (the usual
+        // edit: boxes checked) pair in place, items of the same text too: an item whose box
+        // became that of another item with its text is not taken for the other, moved.
+        if Self.differOnlyInStatus(old[...], new[...]) {
+            for k in old.indices { pair(k, k) }
+            return
+        }
         // The equal start and the equal end pair as they stand; only the middle is aligned.
         var prefix = 0
         while prefix < old.count && prefix < new.count && old[prefix] == new[prefix] { prefix += 1 }
@@ -149,6 +157,14 @@ struct ItemPairing {
         }
         let run = longestIncreasingRun(newMiddle.map { source[$0] })
         for (k, n) in newMiddle.enumerated() { inOrder[n] = run[k] }
+    }
+
+    /// Whether the two runs of items have the same items in the same places but for their
+    /// statuses (`ItemAlignment.Entry.isSameButForStatus`): they then pair in place.
+    static func differOnlyInStatus(_ old: ArraySlice<ItemAlignment.Entry>, _ new: ArraySlice<ItemAlignment.Entry>)
+        -> Bool
+    {
+        old.count == new.count && zip(old, new).allSatisfy { $0.isSameButForStatus(as: $1) }
     }
 
     /// At least how many insertions and deletions turn a sequence of items whose digests are

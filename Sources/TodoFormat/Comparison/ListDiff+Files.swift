@@ -53,28 +53,28 @@ extension ListDiff {
         let oldRange = prefix..<(a.hashes.count - suffix)
         let newRange = prefix..<(b.hashes.count - suffix)
         guard !oldRange.isEmpty || !newRange.isEmpty else { return }
+        // Only boxes changed between the equal ends: the items pair in place (as
+        // `ItemPairing` pairs them), and only the changed items are read again.
+        if oldRange == newRange && oldRange.allSatisfy({ a.shape(at: $0) == b.shape(at: $0) }) {
+            let changed = newRange.filter { a.hashes[$0] != b.hashes[$0] }
+            var picker = ItemPicker(changed, from: digests[1].start(before: changed.first ?? 0))
+            if !b.pick(&picker) { try Self.read(inputs[1], format, options, resume: picker.resume, into: &picker) }
+            let positions = PositionTable(depths: b.depths.lazy.map(Int.init), at: Set(changed))
+            for (i, item) in zip(changed, picker.items) {
+                let before = TodoStatus(marker: Unicode.Scalar(a.statuses[i]) ?? " ")
+                if let change = Self.statusChange(from: before, of: item, at: positions[i]) { changes.append(change) }
+            }
+            return
+        }
         var middles: [[ItemAlignment.Entry]] = []
         for (input, range) in zip(inputs, [oldRange, newRange]) {
             if !middles.isEmpty, let kept = b.window(range, common: middles[0], from: prefix) {
                 middles.append(kept)
                 break
             }
-            let reader = range.isEmpty ? nil : try Self.reader(input, format)
-            // A JSON list or a checklist is read from the last top-level item its reading
-            // noted before the window.
             let resume = digests[middles.count].start(before: range.lowerBound)
             var window = ItemWindow(range: range, from: resume?.index ?? 0)
-            if let reader {
-                do {
-                    if let resume, let json = reader as? JSONFormat {
-                        try json.read(input, options: options, from: resume.offset, plainNamesInto: &window)
-                    } else if let resume, let checklist = reader as? MarkdownFormat {
-                        try checklist.read(input, from: resume.offset, section: resume.section, plainNamesInto: &window)
-                    } else {
-                        try reader.read(input, options: options, plainNamesInto: &window)
-                    }
-                } catch is ItemWindow.Done {}
-            }
+            if !range.isEmpty { try Self.read(input, format, options, resume: resume, into: &window) }
             middles.append(window.entries)
         }
         let read = (old: Self.makeComparable(&middles[0]), new: Self.makeComparable(&middles[1]))
@@ -82,6 +82,25 @@ extension ListDiff {
         middles = []
         changes += Self.itemChanges(
             pairing, read: read, oldStart: prefix, newStart: prefix, oldDepths: a.depths, newDepths: b.depths)
+    }
+
+    /// Reads the list of `input` into `sink` until the sink throws `ItemWindow.Done`: a JSON
+    /// list or a checklist from `resume` (the last top-level item its reading noted before
+    /// the items wanted), others from the start.
+    private static func read<S: PlainItemSink>(
+        _ input: Input, _ format: DocumentFormat?, _ options: ListOptions, resume: ItemDigests.Start?,
+        into sink: inout S
+    ) throws {
+        guard let reader = try Self.reader(input, format) else { return }
+        do {
+            if let resume, let json = reader as? JSONFormat {
+                try json.read(input, options: options, from: resume.offset, plainNamesInto: &sink)
+            } else if let resume, let checklist = reader as? MarkdownFormat {
+                try checklist.read(input, from: resume.offset, section: resume.section, plainNamesInto: &sink)
+            } else {
+                try reader.read(input, options: options, plainNamesInto: &sink)
+            }
+        } catch is ItemWindow.Done {}
     }
 
     /// The reader for an input; nil for `/dev/null` or an empty file.
@@ -119,6 +138,9 @@ extension ListDiff {
 /// which only leaves them to be compared as strings, among the items between the equal runs.
 struct ItemDigests: PlainItemSink {
     var hashes: [Int] = []
+    /// Each item's status's marker: with it, an item's digest gives its digest without the
+    /// status (`shape(at:)`), which tells lists whose items differ only in their boxes.
+    var statuses: [UInt32] = []
     var depths: [UInt8] = []
     var metadata: [Field] = []
     /// The other list's digests: from the first item that differs from them on, the items
@@ -132,7 +154,8 @@ struct ItemDigests: PlainItemSink {
     /// Where some top-level items start in the file (an item's index, its offset, and for a
     /// checklist its section), one in every 64 items or more, from a reader that can start
     /// there again (JSON's, which tells them; a checklist's, from its plain items' lines).
-    private var starts: [(index: Int, offset: Int, section: String?)] = []
+    private var starts: [Start] = []
+    typealias Start = (index: Int, offset: Int, section: String?)
     /// Whether the items are a checklist's, whose lines are noted.
     var notesLines = false
 
@@ -157,7 +180,7 @@ struct ItemDigests: PlainItemSink {
     }
 
     /// The last top-level item noted at or before `index`.
-    func start(before index: Int) -> (index: Int, offset: Int, section: String?)? {
+    func start(before index: Int) -> Start? {
         var low = 0
         var high = starts.count
         while low < high {
@@ -179,10 +202,33 @@ struct ItemDigests: PlainItemSink {
         return Array(common[0..<(first - start)]) + kept[0..<(range.upperBound - first)]
     }
 
-    /// Appends an item's digest and depth; keeps its entry (made by `entry`) from the first
+    /// Hands `picker` the items it wants where they were all kept; false otherwise.
+    func pick(_ picker: inout ItemPicker) -> Bool {
+        guard let first = firstDifference, let low = picker.wanted.first, let high = picker.wanted.last,
+            low >= first, high < first + kept.count
+        else { return false }
+        picker.items = picker.wanted.map { kept[$0 - first].item }
+        return true
+    }
+
+    /// The digest of item `index` without its status: of its depth, text, fields and section.
+    func shape(at index: Int) -> Int { hashes[index] &- Self.statusWord(statuses[index]) }
+
+    /// A status's part of an item's digest, added to the rest so that it can be taken away
+    /// again (`shape(at:)`): its marker times an odd constant, one word for each marker.
+    private static func statusWord(_ marker: UInt32) -> Int {
+        Int(bitPattern: UInt(marker) &* 0x9E37_79B9_7F4A_7C15)
+    }
+
+    /// Appends an item's digest (`shape`, its digest but for the status, with the status's
+    /// word added), status and depth; keeps its entry (made by `entry`) from the first
     /// difference on.
     @inline(__always)
-    private mutating func append(_ digest: Int, depth: Int, entry: () -> ItemAlignment.Entry) {
+    private mutating func append(
+        shape: ByteDigest, status: TodoStatus, depth: Int, entry: () -> ItemAlignment.Entry
+    ) {
+        let digest = shape.value &+ Self.statusWord(status.marker.value)
+        statuses.append(status.marker.value)
         if let reference {
             let index = hashes.count
             if firstDifference == nil && (index >= reference.count || reference[index] != digest) {
@@ -197,7 +243,7 @@ struct ItemDigests: PlainItemSink {
     mutating func begin(metadata: [Field]) { self.metadata = metadata }
 
     mutating func item(_ item: TodoItem, depth: Int) {
-        var digest = Self.digest(depth: depth, status: item.status, section: Self.word(of: item.section))
+        var digest = Self.digest(depth: depth, section: Self.word(of: item.section))
         let name = item.nameStorage
         if name.utf8.withContiguousStorageIfAvailable({ digest.combine(bytes: $0) }) == nil {
             Array(name.utf8).withUnsafeBufferPointer { digest.combine(bytes: $0) }
@@ -210,7 +256,7 @@ struct ItemDigests: PlainItemSink {
             }
             digest.combine(UInt64(UInt(bitPattern: hasher.finalize())))
         }
-        append(digest.value, depth: depth) { ItemWindow.entry(item, depth: depth) }
+        append(shape: digest, status: item.status, depth: depth) { ItemWindow.entry(item, depth: depth) }
     }
 
     /// Plain items, hashed as `item(_:depth:)` hashes the same items (they have no fields).
@@ -224,20 +270,18 @@ struct ItemDigests: PlainItemSink {
             if entry.depth == 0 && entry.section != last.index {
                 last = (entry.section, Self.word(of: section))
             }
-            var digest = Self.digest(
-                depth: entry.depth, status: entry.status, section: entry.depth == 0 ? last.word : Self.word(of: nil))
+            var digest = Self.digest(depth: entry.depth, section: entry.depth == 0 ? last.word : Self.word(of: nil))
             digest.combine(bytes: UnsafeBufferPointer(rebasing: text[entry.nameStart..<entry.nameEnd]))
-            append(digest.value, depth: entry.depth) {
+            append(shape: digest, status: entry.status, depth: entry.depth) {
                 ItemWindow.entry(ItemWindow.item(entry, text: text, section: section), depth: entry.depth)
             }
         }
     }
 
-    /// An item's digest so far: its depth, its status, and its section's word (`word(of:)`).
-    private static func digest(depth: Int, status: TodoStatus, section: UInt64) -> ByteDigest {
+    /// An item's digest so far: its depth and its section's word (`word(of:)`).
+    private static func digest(depth: Int, section: UInt64) -> ByteDigest {
         var digest = ByteDigest()
         digest.combine(UInt64(UInt(bitPattern: depth)))
-        digest.combine(UInt64(status.marker.value))
         digest.combine(section)
         return digest
     }
@@ -304,6 +348,49 @@ struct ItemWindow: PlainItemSink {
             }
             let section = entry.depth == 0 && entry.section >= 0 ? sections[entry.section] : nil
             try item(Self.item(entry, text: text, section: section), depth: entry.depth)
+        }
+    }
+
+    mutating func end() {}
+}
+
+/// The items at some indexes of a list (in document order), as `ItemWindow` makes its
+/// entries' items.
+struct ItemPicker: PlainItemSink {
+    /// The indexes, in order.
+    let wanted: [Int]
+    /// Where the reading starts (`ItemDigests.start(before:)`); nil: at the first item.
+    let resume: ItemDigests.Start?
+    var items: [TodoItem] = []
+    private var index: Int
+    private var next = 0
+
+    init(_ wanted: [Int], from resume: ItemDigests.Start?) {
+        self.wanted = wanted
+        self.resume = resume
+        index = resume?.index ?? 0
+    }
+
+    mutating func begin(metadata: [Field]) {}
+
+    mutating func item(_ item: TodoItem, depth: Int) throws {
+        guard next < wanted.count else { throw ItemWindow.Done() }
+        if index == wanted[next] {
+            items.append(ItemWindow.entry(item, depth: depth).item)
+            next += 1
+        }
+        index += 1
+    }
+
+    mutating func items(plain: ArraySlice<PlainItem>, text: UnsafeBufferPointer<UInt8>, sections: [String]) throws {
+        for entry in plain {
+            guard next < wanted.count else { throw ItemWindow.Done() }
+            if index == wanted[next] {
+                let section = entry.depth == 0 && entry.section >= 0 ? sections[entry.section] : nil
+                items.append(ItemWindow.item(entry, text: text, section: section))
+                next += 1
+            }
+            index += 1
         }
     }
 

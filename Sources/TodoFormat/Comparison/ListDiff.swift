@@ -191,15 +191,7 @@ public struct ListDiff: Hashable, Sendable {
                 change.oldName = before.name
                 changes.append(change)
             }
-            if before.status != item.status {
-                let kind: Change.Kind =
-                    item.status == .done && before.status == .open
-                    ? .checked
-                    : item.status == .open && before.status == .done ? .unchecked : .status
-                var change = Change(kind, position, item)
-                if kind == .status { change.oldStatus = before.status }
-                changes.append(change)
-            }
+            if let change = statusChange(from: before.status, of: item, at: position) { changes.append(change) }
             if before.section != item.section {
                 var change = Change(.section, position, item)
                 change.oldSection = before.section
@@ -214,6 +206,17 @@ public struct ListDiff: Hashable, Sendable {
             }
         }
         return changes
+    }
+
+    /// The change of `item`'s status from `before`, at `position`; nil where it is the same.
+    static func statusChange(from before: TodoStatus, of item: TodoItem, at position: String) -> Change? {
+        guard before != item.status else { return nil }
+        let kind: Change.Kind =
+            item.status == .done && before == .open
+            ? .checked : item.status == .open && before == .done ? .unchecked : .status
+        var change = Change(kind, position, item)
+        if kind == .status { change.oldStatus = before }
+        return change
     }
 
     /// The keys whose values differ, in the new fields' order then the removed ones'.

@@ -330,7 +330,12 @@ extension ItemAlignment.Entry {
     /// `==` on text other than ASCII compares as it normalizes (most of comparing the equal
     /// items of two long lists).
     func isSame(as other: Self) -> Bool {
-        depth == other.depth && item.status == other.item.status
+        item.status == other.item.status && isSameButForStatus(as: other)
+    }
+
+    /// `isSame(as:)` but for the items' statuses, which may differ.
+    func isSameButForStatus(as other: Self) -> Bool {
+        depth == other.depth
             && (item.nameStorage.sameBytes(as: other.item.nameStorage) || item.nameStorage == other.item.nameStorage)
             && item.fields == other.item.fields && item.section == other.item.section
             && item.children == other.item.children

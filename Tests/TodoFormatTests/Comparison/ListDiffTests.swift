@@ -31,6 +31,21 @@ struct ListDiffTests {
             ])
     }
 
+    /// Boxes alone changed: the items pair in place, also where an item's box became that of
+    /// another item with its text (which took the two for one item moved).
+    @Test("lists that differ only in their boxes pair in place, items of the same text too")
+    func boxesOnly() throws {
+        let old = "- [ ] Milk\n- [x] Milk\n- [ ] Eggs\n  - [/] Milk\n  - [ ] Milk\n"
+        let new = "- [x] Milk\n- [ ] Milk\n- [ ] Eggs\n  - [ ] Milk\n  - [/] Milk\n"
+        #expect(
+            try Self.diff(old, new) == [
+                "checked 1: Milk", "unchecked 2: Milk", "status 3.1: [ ] Milk (was [/])",
+                "status 3.2: [/] Milk (was [ ])",
+            ])
+        // Anything else changed as well: the items are paired as before.
+        #expect(try Self.diff(old, new + "- [ ] Tea\n").contains { $0.hasPrefix("moved") })
+    }
+
     @Test("a date and the same date as text are the same value; a changed date is told as read")
     func dates() {
         let day = Date(timeIntervalSince1970: 1_764_547_200)
@@ -291,6 +306,43 @@ struct ListDiffFilesTests {
         let fromLists = ListDiff(from: try TodoList(contentsOf: a), to: try TodoList(contentsOf: b))
         #expect(fromFiles.changes.map(\.description) == fromLists.changes.map(\.description))
         #expect(!fromFiles.isEmpty)
+    }
+
+    /// Between the equal ends, lists that differ only in their boxes are told from the digests
+    /// (`ItemDigests.shapes`), and only the changed items read again: from the kept items, from
+    /// a top-level item before them, or from the start (YAML).
+    @Test("boxes changed, few or many, close together or far apart, in every format", arguments: 0..<12)
+    func boxesOnly(seed: Int) throws {
+        var generator = SeededGenerator(seed: UInt64(seed))
+        var lines: [String] = ["# Start"]
+        for k in 0..<6000 {
+            let depth = k == 0 ? 0 : Int.random(in: 0...2, using: &generator) / 2
+            if k % 1000 == 999 { lines.append("## Part \(k / 1000)") }
+            let fields = k % 7 == 0 ? " [due:: 2026-01-0\(k % 9 + 1)] [n:: \(k % 3)]" : ""
+            lines.append(String(repeating: "  ", count: depth) + "- [ ] item \(k % 53)" + fields)
+        }
+        var edited = lines
+        let spread = [40, 2000, 5900][seed % 3]
+        let start = Int.random(in: 1..<(edited.count - spread - 5), using: &generator)
+        let boxes = ["[x]", "[/]", "[-]", "[ ]"]
+        for _ in 0..<(seed % 2 == 0 ? 3 : 800) {
+            let k = start + Int.random(in: 0..<spread, using: &generator)
+            guard let box = edited[k].range(of: "[ ]") ?? edited[k].range(of: "[x]") else { continue }
+            edited[k].replaceSubrange(box, with: boxes.randomElement(using: &generator)!)
+        }
+        let folder = try TemporaryDirectory()
+        let old = try TodoList(markdown: lines.joined(separator: "\n") + "\n")
+        let kind = DocumentFormat(rawValue: ["json", "md", buildHasYAML ? "yaml" : "plist", "md"][seed % 4])
+        let a = folder.url.appendingPathComponent("a." + kind.rawValue)
+        try Data(try old.encoded(as: kind)).write(to: a)
+        let b = folder.url.appendingPathComponent("b.md")
+        try (edited.joined(separator: "\n") + "\n").write(to: b, atomically: false, encoding: .utf8)
+        for (x, y) in [(a, b), (b, a)] {
+            let fromFiles = try ListDiff(old: x, new: y)
+            let fromLists = ListDiff(from: try TodoList(contentsOf: x), to: try TodoList(contentsOf: y))
+            #expect(fromFiles.changes.map(\.description) == fromLists.changes.map(\.description))
+            #expect(!fromFiles.changes.contains { $0.kind != .checked && $0.kind != .unchecked && $0.kind != .status })
+        }
     }
 
     /// The new file keeps its items from its first difference on (`ItemDigests.kept`, at most
