@@ -10,12 +10,13 @@ import Foundation
 /// without holding `a.md` or its list in memory.
 enum ChecklistFileUpdate {
     /// The text `existing` becomes with the list of the checklist `source` written in, as
-    /// the pieces to write: nil when it stays as it is. A test turns off `pieces` (the
-    /// changed part is then aligned and spliced whole) and `inPlace` (a `ChecklistSplice`
-    /// writes every changed item) to compare.
-    static func update(_ existing: Input, with source: Input, pieces: Bool = true, inPlace: Bool = true) throws
-        -> TodoDocumentEdit?
-    {
+    /// the pieces to write: nil when it stays as it is. Where the two differ only in boxes,
+    /// each changed box is written in place (`boxSplices`). A test turns off `boxes` (the
+    /// items are then read and compared), `pieces` (the changed part is then aligned and
+    /// spliced whole) and `inPlace` (a `ChecklistSplice` writes every changed item) to compare.
+    static func update(
+        _ existing: Input, with source: Input, boxes: Bool = true, pieces: Bool = true, inPlace: Bool = true
+    ) throws -> TodoDocumentEdit? {
         let text = try existing.text()
         let reader = try ByteReader(source)
         defer { reader.close() }
@@ -24,6 +25,12 @@ enum ChecklistFileUpdate {
         if shared.prefix == text.utf8.count && reader.count == text.utf8.count { return nil }
         let document = try TodoDocument(parsing: text, path: existing.name)
         return try document.text.withBytes { old -> TodoDocumentEdit? in
+            if boxes && reader.count == old.count,
+                let splices = try boxSplices(
+                    document, old, reader, within: shared.prefix..<(old.count - shared.suffix))
+            {
+                return splices.isEmpty ? nil : TodoDocumentEdit(document: document, replacing: splices)
+            }
             // A text that does not end a line, other front matter, or a byte order mark (which
             // the first line's lines would take along when they move): the whole list is
             // written in.
@@ -107,6 +114,60 @@ enum ChecklistFileUpdate {
                 readsAs: fragment, section: section)
             return TodoDocumentEdit(document: document, replacing: splices)
         }
+    }
+
+    /// The splices that give the items of `document` (whose text is `old`) the boxes of the
+    /// source read by `reader`, where the two texts differ only in boxes: the bytes of
+    /// `range` (where they differ) are the same but for the status characters of items, and
+    /// each such character of the source is one a box holds (`TaskBox.status(of:)`). The
+    /// source then has the same items, in the same places, with their boxes changed; each
+    /// item whose status changed gets its new status's character, as a rewrite of its status
+    /// alone writes it (`TodoDocument.rewrite`). Nil otherwise.
+    ///
+    /// A checklist with every tenth box checked is so written without reading its items
+    /// from the source (1.1 s and 300 MB for a million items, aligned a stretch at a time).
+    static func boxSplices(
+        _ document: TodoDocument, _ old: UnsafeBufferPointer<UInt8>, _ reader: ByteReader, within range: Range<Int>
+    ) throws -> [Splice]? {
+        let records = document.records
+        var record = 0
+        var splices: [Splice] = []
+        var at = range.lowerBound
+        while at < range.upperBound {
+            let block = at..<min(range.upperBound, at + (1 << 20))
+            let new = try reader.readBytes(block)
+            let same = new.withUnsafeBufferPointer { new -> Bool in
+                var i = 0
+                while i < new.count {
+                    // Eight bytes at a time while they are the same.
+                    if i + 8 <= new.count {
+                        let x = UnsafeRawPointer(new.baseAddress! + i).loadUnaligned(as: UInt64.self)
+                        let y = UnsafeRawPointer(old.baseAddress! + block.lowerBound + i).loadUnaligned(as: UInt64.self)
+                        if x == y {
+                            i += 8
+                            continue
+                        }
+                    }
+                    let p = block.lowerBound + i
+                    if new[i] != old[p] {
+                        while record < records.count && records[record].boxStart + 1 < p { record += 1 }
+                        guard record < records.count, records[record].boxStart + 1 == p,
+                            let was = TaskBox.status(of: old[p]), let now = TaskBox.status(of: new[i])
+                        else { return false }
+                        if now != was {
+                            var marker: [UInt8] = []
+                            UTF8.encode(now.marker) { marker.append($0) }
+                            splices.append((p..<(p + 1), marker))
+                        }
+                    }
+                    i += 1
+                }
+                return true
+            }
+            guard same else { return nil }
+            at = block.upperBound
+        }
+        return splices
     }
 
     /// A range of the text and the bytes that replace it.

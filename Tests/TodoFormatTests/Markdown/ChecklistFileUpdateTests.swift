@@ -10,13 +10,15 @@ import Testing
 struct ChecklistFileUpdateTests {
     /// The text `existing` becomes with the list of `source` (with pieces, with items
     /// rewritten in place, or not); or the error, after "error: ".
-    static func written(_ source: String, into existing: String, pieces: Bool = true, inPlace: Bool = true) -> String {
+    static func written(
+        _ source: String, into existing: String, boxes: Bool = true, pieces: Bool = true, inPlace: Bool = true
+    ) -> String {
         do {
             guard
                 let edit = try ChecklistFileUpdate.update(
                     Input(bytes: Array(existing.utf8), name: "old.md"),
                     with: Input(bytes: Array(source.utf8), name: "new.md"),
-                    pieces: pieces, inPlace: inPlace)
+                    boxes: boxes, pieces: pieces, inPlace: inPlace)
             else { return existing }
             var sink = ByteSink()
             edit.write(to: &sink)
@@ -165,15 +167,63 @@ struct ChecklistFileUpdateTests {
     @Test("changed items rewritten in place give a splice's bytes, names repeated or not")
     func inPlace() {
         Self.compare(
-            seed: 11, rounds: 400, unique: false, { Self.written($0, into: $1) },
-            { Self.written($0, into: $1, inPlace: false) })
+            seed: 11, rounds: 400, unique: false, { Self.written($0, into: $1, boxes: false) },
+            { Self.written($0, into: $1, boxes: false, inPlace: false) })
     }
 
     @Test("a checklist edited in many places, its names each its own, gives the whole splice's bytes piece by piece")
     func pieces() {
         Self.compare(
-            seed: 12, rounds: 300, unique: true, { Self.written($0, into: $1) },
-            { Self.written($0, into: $1, pieces: false, inPlace: false) })
+            seed: 12, rounds: 300, unique: true, { Self.written($0, into: $1, boxes: false) },
+            { Self.written($0, into: $1, boxes: false, pieces: false, inPlace: false) })
+    }
+
+    /// Only boxes changed (`ChecklistFileUpdate.boxSplices`): each item's status character is
+    /// rewritten in place, as the pieces and the whole splice rewrite it; a change of a box
+    /// in a code block, or to a character no box holds, is no such edit and goes as before.
+    @Test("boxes changed in many places give the whole splice's bytes; other changes that look like boxes go as before")
+    func boxesOnly() {
+        var random = SeededGenerator(seed: 31)
+        var failures = 0
+        for round in 0..<300 where failures < 3 {
+            var lines = Self.checklist(&random, unique: true)
+            lines.insert(contentsOf: [.text(""), .text("```"), .text("- [ ] not an item"), .text("```")], at: 1)
+            var edited = lines
+            for _ in 0..<Int.random(in: 1...30, using: &random) {
+                let i = Int.random(in: 1..<edited.count, using: &random)
+                if case .item(let depth, let bullet, _, let name, let field) = edited[i] {
+                    let status: Character = [" ", "x", "X", "/", "-", "?"].randomElement(using: &random)!
+                    edited[i] = .item(depth: depth, bullet: bullet, status: status, name: name, field: field)
+                }
+            }
+            switch round % 4 {
+            case 1: edited[3] = .text("- [x] not an item")
+            case 2:
+                if let i = edited.firstIndex(where: { if case .item = $0 { true } else { false } }),
+                    case .item(let depth, let bullet, _, let name, let field) = edited[i]
+                {
+                    edited[i] = .item(depth: depth, bullet: bullet, status: "]", name: name, field: field)
+                }
+            default: break
+            }
+            let existing = Self.text(lines)
+            let source = Self.text(edited)
+            let a = Self.written(source, into: existing)
+            let b = Self.written(source, into: existing, boxes: false, pieces: false, inPlace: false)
+            if a != b {
+                failures += 1
+                Issue.record(
+                    "round \(round)\n--- existing\n\(existing)--- source\n\(source)--- one\n\(a)\n--- other\n\(b)")
+            }
+        }
+        // Items of one text whose boxes were swapped keep their lines: each box changed.
+        let existing = Self.padded(["- [ ] Milk", "* [x] Milk  "])
+        let source = Self.padded(["- [x] Milk", "* [ ] Milk  "])
+        #expect(Self.written(source, into: existing) == source)
+        // `[X]` for a box checked is written `[x]`, as a status is; `[X]` for `[x]` is no change.
+        #expect(
+            Self.written(Self.padded(["- [X] a", "- [X] b"]), into: Self.padded(["- [ ] a", "- [x] b"]))
+                == Self.padded(["- [x] a", "- [x] b"]))
     }
 
     /// Twenty items around a part of a checklist.
@@ -201,7 +251,7 @@ struct ChecklistFileUpdateTests {
             ["* [ ] Tea", "- [ ] Milk"] + fillers[..<10] + ["+ [ ] Tea"] + fillers[10..<19] + ["- [x] Filler 20"])
         #expect(Self.written(source, into: existing) == source)
         // Aligned whole, the opened Tea pairs with the unchanged one by content: their lines change places.
-        #expect(Self.written(source, into: existing, pieces: false, inPlace: false) != source)
+        #expect(Self.written(source, into: existing, boxes: false, pieces: false, inPlace: false) != source)
     }
 
     @Test(

@@ -138,14 +138,7 @@ struct BlockParser<Sink: BlockSink> {
             text[i + 1] == UInt8(ascii: " "), text[i + 2] == UInt8(ascii: "["), text[i + 4] == UInt8(ascii: "]"),
             text[i + 5] == UInt8(ascii: " ")
         else { return false }
-        let status: TodoStatus
-        switch text[i + 3] {
-        case UInt8(ascii: " "): status = .open
-        case UInt8(ascii: "x"), UInt8(ascii: "X"): status = .done
-        case UInt8(ascii: "["), UInt8(ascii: "]"), UInt8(ascii: "\\"): return false
-        case 0x21..<0x7F: status = .custom(Unicode.Scalar(text[i + 3]))
-        default: return false
-        }
+        guard let status = TaskBox.status(of: text[i + 3]) else { return false }
         var nameStart = i + 6
         while nameStart < end && LineCursor.isSpaceOrTab(text[nameStart]) { nameStart += 1 }
         guard nameStart < end else { return false }

@@ -17,6 +17,20 @@ struct TaskBox {
     /// Byte offset just past the status character (of `]`).
     var statusEnd: Int
     var status: TodoStatus
+
+    /// The status a box's character gives (`[ ]` open, `[x]` and `[X]` done, any other
+    /// printable ASCII character but `[`, `]` and `\` a status of its own); nil where the
+    /// line has no box.
+    @inline(__always)
+    static func status(of character: UInt8) -> TodoStatus? {
+        switch character {
+        case UInt8(ascii: " "): .open
+        case UInt8(ascii: "x"), UInt8(ascii: "X"): .done
+        case UInt8(ascii: "["), UInt8(ascii: "]"), UInt8(ascii: "\\"): nil
+        case 0x21..<0x7F: .custom(Unicode.Scalar(character))
+        default: nil
+        }
+    }
 }
 
 extension LineCursor {
