@@ -61,7 +61,9 @@ struct OwnDumpText {
         var lastTop: (position: Int64, id: Int64)? = nil
         let affinities = table.columns.map(\.affinity)
         var lastID = Int64.min
-        var fresh = fresh ? FreshCheck(table: table) : nil
+        // (Not an optional: telling whether it was nil, a struct's tag read through the
+        // runtime, was a tenth of a scan.)
+        var check = FreshCheck(table: table)
         var tops: [(offset: Int, row: Int)] = []
         // Each row: its values as this reader takes them, its id rising, its place in the tree.
         while scanner.at < bytes.count, scanner.skip(prefix) {
@@ -81,20 +83,17 @@ struct OwnDumpText {
                 case (7..., _) where Self.stores(token, affinity: affinities[column], in: bytes): break
                 default: return nil
                 }
-                if fresh != nil, !fresh!.take(token, column: column, canonical: scanner.canonical, in: bytes) {
-                    fresh = nil
-                    return nil
-                }
+                if fresh, !check.take(token, column: column, canonical: scanner.canonical, in: bytes) { return nil }
             }
             // Top-level rows in rising (position, id) order, each followed by its own rows.
             if parent == nil {
                 if let last = lastTop, (last.position, last.id) >= (position, id) { return nil }
                 lastTop = (position, id)
             }
-            guard scanner.skip(Self.rowEnd), let depth = nesting.place(id: id, parent: parent, position: position)
+            guard scanner.skipRowEnd(), let depth = nesting.place(id: id, parent: parent, position: position)
             else { return nil }
-            if fresh != nil {
-                guard fresh!.endRow(depth: depth) else { return nil }
+            if fresh {
+                guard check.endRow(depth: depth) else { return nil }
                 if depth == 0 { tops.append((start, depths.count)) }
             }
             lastID = id
@@ -104,20 +103,20 @@ struct OwnDumpText {
         guard !depths.isEmpty, tail.elementsEqual("COMMIT;\n".utf8) || tail.elementsEqual("COMMIT;".utf8),
             UTF8Validation.isValid(UnsafeBufferPointer(rebasing: bytes[first..<scanner.at]))
         else { return nil }
-        if let fresh {
+        if fresh {
             // The header and the end as todofmt writes them, and the columns those of the keys.
             let header = "PRAGMA foreign_keys=OFF;\nBEGIN TRANSACTION;\n\(sql);\n"
             // (A carriage return, which can only be in a text, todofmt writes with `replace(…)`.)
             guard tail.elementsEqual("COMMIT;\n".utf8), bytes[..<first].elementsEqual(header.utf8),
                 memchr(bytes.baseAddress! + first, 13, scanner.at - first) == nil,
-                fresh.isWritten(as: sql)
+                check.isWritten(as: sql)
             else { return nil }
         }
         rows = first..<scanner.at
         self.depths = depths
         self.tops = tops
-        (fieldCounts, firstRows) = fresh.map { ($0.counts, $0.firstRow) } ?? ([], [])
-        valuesDiffer = fresh.map { !$0.readsOtherwise && !$0.mixesKinds } ?? false
+        (fieldCounts, firstRows) = fresh ? (check.counts, check.firstRow) : ([], [])
+        valuesDiffer = fresh && !check.readsOtherwise && !check.mixesKinds
         fields = table.fieldColumns
         var fieldColumn: [ExactText: Int] = [:]
         for (i, field) in fields.enumerated() { fieldColumn[ExactText(field.key)] = i }
@@ -149,7 +148,7 @@ struct OwnDumpText {
                 _ = scanner.skip(byte: UInt8(ascii: ","))
                 fieldTokens[f] = scanner.token()!
             }
-            _ = scanner.skip(Self.rowEnd)
+            _ = scanner.skipRowEnd()
             guard case .text(let name) = tokens[3], case .integer(let checked) = tokens[4] else { continue }
             var item = TodoItem(name: Self.text(name, in: bytes))
             item.status = checked != 0 ? .done : .open
@@ -300,6 +299,16 @@ struct OwnDumpText {
             return true
         }
 
+        /// Moves past `);` and a line feed, a row's end. (Not `skip(OwnDumpText.rowEnd)`: a
+        /// static array is looked up, retained and released at every use, a cost per row.)
+        mutating func skipRowEnd() -> Bool {
+            guard bytes.count - at >= 3, bytes[at] == UInt8(ascii: ")"), bytes[at + 1] == UInt8(ascii: ";"),
+                bytes[at + 2] == 10
+            else { return false }
+            at += 3
+            return true
+        }
+
         /// `NULL`, an integer within 64 bits (`-` and digits), or a quoted text; nil for
         /// anything else (a real, a blob, an expression).
         mutating func token() -> Token? {
@@ -319,7 +328,12 @@ struct OwnDumpText {
                 return .text(at..<i)
             }
             if first == UInt8(ascii: "N") {
-                guard skip(Self.null) else { return nil }
+                // `NULL`, as one word.
+                guard bytes.count - at >= 4,
+                    UInt32(littleEndian: UnsafeRawPointer(bytes.baseAddress! + at).loadUnaligned(as: UInt32.self))
+                        == 0x4C4C_554E
+                else { return nil }
+                at += 4
                 return .null
             }
             // SQLite reads `-` and a number past 2^63-1 as a real, even -2^63.
@@ -339,8 +353,6 @@ struct OwnDumpText {
             at = i
             return .integer(negative ? -value : value)
         }
-
-        private static let null = Array("NULL".utf8)
     }
 }
 
@@ -616,7 +628,7 @@ extension OwnDumpText {
             for _ in 3..<table.columns.count {
                 guard scanner.skip(byte: UInt8(ascii: ",")), scanner.token() != nil else { return nil }
             }
-            guard scanner.skip(Self.rowEnd) else { return nil }
+            guard scanner.skipRowEnd() else { return nil }
         }
         let tail = UnsafeBufferPointer(rebasing: bytes[rest..<scanner.at])
         // The prefix, three numbers of 20 bytes at most and their commas, and the rest.
