@@ -341,7 +341,14 @@ struct OwnDumpText {
             var i = negative ? at + 1 : at
             var value: Int64 = 0
             let start = i
-            while i < bytes.count, case let digit = bytes[i] &- UInt8(ascii: "0"), digit < 10 {
+            // Eighteen digits cannot overflow: they go unchecked, a nineteenth is checked.
+            let base = bytes.baseAddress!
+            let unchecked = min(bytes.count, start + 18)
+            while i < unchecked, case let digit = base[i] &- UInt8(ascii: "0"), digit < 10 {
+                value = value &* 10 &+ Int64(digit)
+                i += 1
+            }
+            if i == start + 18, i < bytes.count, case let digit = base[i] &- UInt8(ascii: "0"), digit < 10 {
                 let (times, o1) = value.multipliedReportingOverflow(by: 10)
                 let (sum, o2) = times.addingReportingOverflow(Int64(digit))
                 guard !o1, !o2 else { return nil }
@@ -804,6 +811,9 @@ extension OwnDumpText {
         private let isBoolean: [Bool]
         private let takesText: [Bool]
         private let holdsDates: [Bool]
+        /// How many of the columns are todofmt's own (`ListTable.ownColumns`), the field
+        /// columns after them. (Kept here: the static array was looked up for every value.)
+        private let own = ListTable.ownColumns.count
 
         init(table: ListTable) {
             self.table = table
@@ -844,7 +854,7 @@ extension OwnDumpText {
                 inner = UnsafeBufferPointer(rebasing: bytes[range.lowerBound + 1..<range.upperBound - 1])
                 // (A date in a date column is spelled one way, checked below.)
                 if !readsOtherwise,
-                    column < ListTable.ownColumns.count || !holdsDates[column - ListTable.ownColumns.count],
+                    column < own || !holdsDates[column - own],
                     Self.mayReadOtherwise(inner)
                 {
                     readsOtherwise = true
@@ -873,14 +883,14 @@ extension OwnDumpText {
                 if case .text = token { hasSection = true } else { hasSection = false }
             case (7..., .null): break
             case (7..., let token):
-                let f = column - ListTable.ownColumns.count
+                let f = column - own
                 let kind: UInt8
                 switch token {
                 case .integer(let value): kind = isBoolean[f] && (value == 0 || value == 1) ? 1 : 2
                 case .text:
                     guard takesText[f] else { return false }
                     if holdsDates[f], let date = ISO8601.parse(inner, assumeUTC: true) {
-                        guard ISO8601.format(date).utf8.elementsEqual(inner) else { return false }
+                        guard ISO8601.withText(date, { ByteScan.same($0, inner) }) else { return false }
                         kind = 8
                     } else {
                         kind = 4
