@@ -311,6 +311,7 @@ struct OwnDumpText {
 
         /// `NULL`, an integer within 64 bits (`-` and digits), or a quoted text; nil for
         /// anything else (a real, a blob, an expression).
+        @inline(__always)
         mutating func token() -> Token? {
             guard at < bytes.count else { return nil }
             let first = bytes[at]
