@@ -266,6 +266,16 @@ final class Statement {
 
     func int64(_ i: Int) -> Int64 { sqlite3_column_int64(handle, Int32(i)) }
 
+    /// A text value's bytes as SQLite holds them (valid until the row changes); nil for a
+    /// value of another class.
+    func textBytes(_ i: Int) -> UnsafeBufferPointer<UInt8>? {
+        let index = Int32(i)
+        guard sqlite3_column_type(handle, index) == SQLITE_TEXT, let text = sqlite3_column_text(handle, index) else {
+            return nil
+        }
+        return UnsafeBufferPointer(start: text, count: Int(sqlite3_column_bytes(handle, index)))
+    }
+
     /// A text column as a string (other classes as SQLite converts them to text).
     func text(_ i: Int) -> String {
         let count = Int(sqlite3_column_bytes(handle, Int32(i)))

@@ -485,6 +485,69 @@ struct ListTable {
         try sink.end()
     }
 
+    /// `read(from:into:)` for a sink of plain items: a row of todofmt's own table with no
+    /// field whose name is plain (UTF-8 with no `\`, `&`, `"` or control character, as a
+    /// checklist's plain names) goes to it as a plain item, its name's bytes copied into a
+    /// batch, with no string or item made of it (most of reading a row, after SQLite's).
+    func read<S: PlainItemSink>(from db: Database, plainNamesInto sink: inout S) throws {
+        guard isOwn, let (depths, runs) = try storedRuns(db) else { return try read(from: db, into: &sink) }
+        try sink.begin(metadata: [])
+        var batch = PlainRows()
+        for run in runs {
+            var row = run?.rows.lowerBound ?? 0
+            let takePlain = { (name: UnsafeBufferPointer<UInt8>, status: TodoStatus, section: String?) in
+                let depth = Int(depths[row])
+                batch.add(name: name, status: status, section: depth == 0 ? section : nil, depth: depth)
+                row += 1
+                if batch.isFull { try batch.flush(into: &sink) }
+            }
+            // (The closure runs only during the call: an optional closure counts as escaping.)
+            try withoutActuallyEscaping(takePlain) { takePlain in
+                try forEachOwnRow(in: db, rowids: run?.rowids, plain: takePlain) { item, _, _, _, _ in
+                    try batch.flush(into: &sink)
+                    var item = item
+                    if depths[row] > 0 { item.section = nil }
+                    try sink.item(item, depth: Int(depths[row]))
+                    row += 1
+                }
+            }
+        }
+        try batch.flush(into: &sink)
+        try sink.end()
+    }
+
+    /// Rows of todofmt's own table gathered as plain items (`read(from:plainNamesInto:)`).
+    private struct PlainRows {
+        private var text: [UInt8] = []
+        private var items: [PlainItem] = []
+        private var sections: [String] = []
+
+        var isFull: Bool { items.count >= 4096 }
+
+        mutating func add(name: UnsafeBufferPointer<UInt8>, status: TodoStatus, section: String?, depth: Int) {
+            let start = text.count
+            text.append(contentsOf: name)
+            var index = -1
+            if let section {
+                if !sections.isEmpty && sections[sections.count - 1].sameBytes(as: section) {
+                    index = sections.count - 1
+                } else {
+                    index = sections.count
+                    sections.append(section)
+                }
+            }
+            items.append(PlainItem(nameStart: start, nameEnd: text.count, status: status, depth: depth, section: index))
+        }
+
+        mutating func flush<S: PlainItemSink>(into sink: inout S) throws {
+            guard !items.isEmpty else { return }
+            try text.withUnsafeBufferPointer { try sink.items(plain: items[...], text: $0, sections: sections) }
+            text.removeAll(keepingCapacity: true)
+            items.removeAll(keepingCapacity: true)
+            sections.removeAll(keepingCapacity: true)
+        }
+    }
+
     /// The list in the table, in order; todofmt's own table keeps its nesting.
     func readItems(from db: Database) throws -> [TodoItem] {
         if isOwn { return try readOwnItems(from: db) }
@@ -516,8 +579,12 @@ struct ListTable {
 
     /// Each row of todofmt's own table (those whose rowid is in `rowids`, or all) as an
     /// item, with its id, parent, position and rowid (in a `WITHOUT ROWID` table, its id).
+    ///
+    /// Given `plain`, a row with no field whose name is plain (`read(from:plainNamesInto:)`)
+    /// goes to it instead, as its name's bytes (valid while it runs), status and section.
     func forEachOwnRow(
         in db: Database, rowids: ClosedRange<Int64>? = nil,
+        plain: ((UnsafeBufferPointer<UInt8>, TodoStatus, String?) throws -> Void)? = nil,
         _ body: (TodoItem, Int64, Int64?, Int64, Int64) throws -> Void
     ) throws {
         let statement: Statement
@@ -545,6 +612,23 @@ struct ListTable {
         )
         var lastSection: String? = nil
         while try statement.step() {
+            if let plain, let name = statement.textBytes(nameIndex), !ByteScan.containsEscapeOrJSONEscape(name),
+                UTF8Validation.isValid(name), fieldIndexes.allSatisfy({ statement.isNull($0) })
+            {
+                var status: TodoStatus = .open
+                if !statement.isNull(checkedIndex) { status = statement.int64(checkedIndex) != 0 ? .done : .open }
+                // Text that is no status is a field: such a row is no plain one.
+                if statement.isNull(own.status)
+                    || ItemBuilder.status(from: statement.text(own.status)).map({
+                        status = $0
+                    }) != nil
+                {
+                    let section =
+                        statement.isNull(own.section) ? nil : statement.text(own.section, reusing: &lastSection)
+                    try plain(name, status, section)
+                    continue
+                }
+            }
             var item = TodoItem(name: statement.isNull(nameIndex) ? "" : statement.text(nameIndex))
             if !statement.isNull(checkedIndex) { item.status = statement.int64(checkedIndex) != 0 ? .done : .open }
             for f in fieldIndexes.indices where !statement.isNull(fieldIndexes[f]) {

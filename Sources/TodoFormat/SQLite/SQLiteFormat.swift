@@ -30,6 +30,20 @@ struct SQLiteFormat: ListFormat {
         }
     }
 
+    /// `read(_:options:into:)` for a sink of plain items: rows of todofmt's own table whose
+    /// names are plain go to it as bytes (`ListTable.read(from:plainNamesInto:)`).
+    func read<S: PlainItemSink>(_ input: Input, options: ListOptions, plainNamesInto sink: inout S) throws {
+        if try input.head(1).isEmpty {
+            try sink.begin(metadata: [])
+            return try sink.end()
+        }
+        try input.withFile { file in
+            try Self.withReadOnlyDatabase(file, name: input.name) { db in
+                try ListTable.find(in: db, options: options).read(from: db, plainNamesInto: &sink)
+            }
+        }
+    }
+
     /// Opens a database for reading without changing anything beside it. SQLite makes -shm
     /// and -wal files beside a WAL database even when it only reads it, so such a database
     /// is read from a copy (with its -wal, so the newest rows are seen) in a temporary folder;

@@ -243,6 +243,51 @@ struct SQLiteTests {
         #expect(try TodoList(contentsOf: .file(checklist)) == TodoList(contentsOf: .file(path)))
     }
 
+    /// A row with no field whose name is plain goes to a writer as its name's bytes
+    /// (`ListTable.read(from:plainNamesInto:)`); every other row as an item. Either way a
+    /// conversion writes what the list read as items gives.
+    @Test("todofmt's table read row by row as plain names or items gives the list's own conversion, in every format")
+    func ownTablePlainRows() throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.path("own.sqlite")
+        let checklist = """
+            # Home
+            - [ ] Milk
+              - [x] Eggs
+                - [/] Brown
+            - [ ] Bread [prio:: 2]
+            - [ ] Jam
+            # Work
+            - [ ] Mail
+            - [x] Call
+            - [ ] Plan
+            - [ ] Tea
+            - [ ] Cake
+            - [ ] Last
+
+            """
+        try TodoList(markdown: checklist).write(to: .file(path))
+        _ = try Databases.sqlite3(
+            path,
+            [
+                "UPDATE todo_items SET name = 'Jam & bread' WHERE name = 'Jam';"
+                    + " UPDATE todo_items SET name = 'back\\slash \"quoted\"' WHERE name = 'Mail';"
+                    + " UPDATE todo_items SET name = 'two' || char(10) || 'lines' WHERE name = 'Call';"
+                    + " UPDATE todo_items SET name = CAST(X'706CFF616E' AS TEXT) WHERE name = 'Plan';"
+                    + " UPDATE todo_items SET name = 42 WHERE name = 'Tea';"
+                    + " UPDATE todo_items SET status = 'idea' WHERE name = 'Cake';"
+                    + " UPDATE todo_items SET status = '-', checked = 0 WHERE name = 'Last';"
+            ])
+        let list = try TodoList(contentsOf: .file(path))
+        #expect(list.items.count == 9)
+        #expect(list.items.map(\.name).contains("pl\u{FFFD}an") && list.items.map(\.name).contains("42"))
+        for format in [DocumentFormat.markdown, .json, .plist] {
+            let output = directory.path("out." + format.rawValue)
+            _ = try Conversion(input: .at(path), output: .at(output)).run()
+            #expect(try Array(Data(contentsOf: URL(fileURLWithPath: output))) == list.encoded(as: format), "\(format)")
+        }
+    }
+
     @Test("fields one column to SQLite even as field:KEY are refused, into a database or a dump")
     func clashingFieldKeys() throws {
         let directory = try TemporaryDirectory()
