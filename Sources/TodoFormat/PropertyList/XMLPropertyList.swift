@@ -269,6 +269,15 @@ struct XMLPropertyListReader {
             else { break }
             position = UnsafeRawPointer(found).assumingMemoryBound(to: UInt8.self) - base
             if bytes[position] == UInt8(ascii: "<") {
+                // The closing tag itself, `</name>` (most texts have no markup), compared in
+                // place; anything else is read as a tag.
+                let end = position + 2 + name.count
+                if end < bytes.count, bytes[position + 1] == UInt8(ascii: "/"), bytes[end] == UInt8(ascii: ">"),
+                    memcmp(base + position + 2, name.baseAddress!, name.count) == 0
+                {
+                    position = end + 1
+                    return
+                }
                 let second = position + 1 < bytes.count ? bytes[position + 1] : 0
                 if second == UInt8(ascii: "!") && starts(with: "<![CDATA[", at: position) {
                     try skip(past: "]]>", what: "CDATA section")

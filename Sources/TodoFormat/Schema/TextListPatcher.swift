@@ -234,12 +234,17 @@ struct TextListPatcher<Syntax: TextListSyntax> {
     }
 
     static func indentAfterBreak(in bytes: UnsafeBufferPointer<UInt8>, _ gap: Range<Int>) -> [UInt8]? {
+        indentRangeAfterBreak(in: bytes, gap).map { Array(bytes[$0]) }
+    }
+
+    /// Where `indentAfterBreak(in:_:)` is in `bytes`.
+    static func indentRangeAfterBreak(in bytes: UnsafeBufferPointer<UInt8>, _ gap: Range<Int>) -> Range<Int>? {
         var i = gap.upperBound
         while i > gap.lowerBound {
             if bytes[i - 1] == 10 {
                 var end = i
                 while end < gap.upperBound && (bytes[end] == 32 || bytes[end] == 9) { end += 1 }
-                return Array(bytes[i..<end])
+                return i..<end
             }
             i -= 1
         }
@@ -618,7 +623,9 @@ struct TextListPatcher<Syntax: TextListSyntax> {
             return
         }
         let inner = syntax.arrayLines ? line + syntax.indent : line
-        func hasComment(_ gap: Range<Int>) -> Bool { bytes[gap].contains { ![32, 9, 10, 13, 44].contains($0) } }
+        func hasComment(_ gap: Range<Int>) -> Bool {
+            bytes[gap].contains { !($0 == 32 || $0 == 9 || $0 == 10 || $0 == 13 || $0 == 44) }
+        }
         /// The old gap to write between two elements: the one after the old element before
         /// it, else before the old element after it, else the array's first (in a run of the
         /// list's elements that starts past its first, the list's first, as the whole list's
@@ -657,7 +664,13 @@ struct TextListPatcher<Syntax: TextListSyntax> {
                 if let range = gap(after: previous, before: here), !writtenGaps.contains(range.lowerBound) {
                     if hasComment(range) { writtenGaps.insert(range.lowerBound) }
                     sink.write(slice(range))
-                    elementLine = indentAfterBreak(range) ?? elementLine
+                    // (Made again only where it changes: a new array for every element's gap was
+                    // a tenth of writing a long list.)
+                    if let indent = Self.indentRangeAfterBreak(in: bytes, range),
+                        !elementLine.elementsEqual(bytes[indent])
+                    {
+                        elementLine = Array(bytes[indent])
+                    }
                 } else {
                     put(syntax.elementSeparator(line: elementLine), to: &sink)
                 }
