@@ -18,28 +18,31 @@ struct SQLiteFormat: ListFormat {
     }
 
     func read<S: ItemSink>(_ input: Input, options: ListOptions, into sink: inout S) throws {
-        // An empty file is an empty list, as in every format (FORMAT.md, section 8).
-        if try input.head(1).isEmpty {
-            try sink.begin(metadata: [])
-            return try sink.end()
-        }
-        try input.withFile { file in
-            try Self.withReadOnlyDatabase(file, name: input.name) { db in
-                try ListTable.find(in: db, options: options).read(from: db, into: &sink)
-            }
-        }
+        try withTable(input, options: options, into: &sink) { table, db, sink in try table.read(from: db, into: &sink) }
     }
 
     /// `read(_:options:into:)` for a sink of plain items: rows of todofmt's own table whose
     /// names are plain go to it as bytes (`ListTable.read(from:plainNamesInto:)`).
     func read<S: PlainItemSink>(_ input: Input, options: ListOptions, plainNamesInto sink: inout S) throws {
+        try withTable(input, options: options, into: &sink) { table, db, sink in
+            try table.read(from: db, plainNamesInto: &sink)
+        }
+    }
+
+    /// Calls `body` with the input's list table, its database (opened to be read) and
+    /// `sink`; an empty file is an empty list, as in every format (FORMAT.md, section 8),
+    /// handed to `sink` instead.
+    private func withTable<S: ItemSink>(
+        _ input: Input, options: ListOptions, into sink: inout S,
+        _ body: (ListTable, Database, inout S) throws -> Void
+    ) throws {
         if try input.head(1).isEmpty {
             try sink.begin(metadata: [])
             return try sink.end()
         }
         try input.withFile { file in
             try Self.withReadOnlyDatabase(file, name: input.name) { db in
-                try ListTable.find(in: db, options: options).read(from: db, plainNamesInto: &sink)
+                try body(ListTable.find(in: db, options: options), db, &sink)
             }
         }
     }
