@@ -59,12 +59,17 @@ extension ListDiff {
             let changed = newRange.filter { a.hashes[$0] != b.hashes[$0] }
             var picker = ItemPicker(changed, from: digests[1].start(before: changed.first ?? 0))
             if !b.pick(&picker) { try Self.read(inputs[1], format, options, resume: picker.resume, into: &picker) }
-            let positions = PositionTable(depths: b.depths.lazy.map(Int.init), at: Set(changed))
-            for (i, item) in zip(changed, picker.items) {
-                let before = TodoStatus(marker: Unicode.Scalar(a.statuses[i]) ?? " ")
-                if let change = Self.statusChange(from: before, of: item, at: positions[i]) { changes.append(change) }
+            // (Every item found, as the digests said: else the items are read and paired.)
+            if picker.items.count == changed.count {
+                let positions = PositionTable(depths: b.depths.lazy.map(Int.init), at: Set(changed))
+                for (i, item) in zip(changed, picker.items) {
+                    let before = TodoStatus(marker: Unicode.Scalar(a.statuses[i]) ?? " ")
+                    if let change = Self.statusChange(from: before, of: item, at: positions[i]) {
+                        changes.append(change)
+                    }
+                }
+                return
             }
-            return
         }
         var middles: [[ItemAlignment.Entry]] = []
         for (input, range) in zip(inputs, [oldRange, newRange]) {
