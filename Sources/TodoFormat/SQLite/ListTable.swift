@@ -615,14 +615,11 @@ struct ListTable {
             if let plain, let name = statement.textBytes(nameIndex), !ByteScan.containsEscapeOrJSONEscape(name),
                 UTF8Validation.isValid(name), fieldIndexes.allSatisfy({ statement.isNull($0) })
             {
-                var status: TodoStatus = .open
+                var status: TodoStatus? = .open
                 if !statement.isNull(checkedIndex) { status = statement.int64(checkedIndex) != 0 ? .done : .open }
-                // Text that is no status is a field: such a row is no plain one.
-                if statement.isNull(own.status)
-                    || ItemBuilder.status(from: statement.text(own.status)).map({
-                        status = $0
-                    }) != nil
-                {
+                // Text that is no status is a field (nil): such a row is no plain one.
+                if !statement.isNull(own.status) { status = ItemBuilder.status(from: statement.text(own.status)) }
+                if let status {
                     let section =
                         statement.isNull(own.section) ? nil : statement.text(own.section, reusing: &lastSection)
                     try plain(name, status, section)
