@@ -10,6 +10,13 @@ extension ListDiff {
     /// and only the items between (from a top-level item on) are read again to be compared.
     /// A million-item file with a few changes is so compared in little memory.
     public init(old: URL, new: URL, format: DocumentFormat? = nil, options: ListOptions = ListOptions()) throws {
+        try self.init(old: old, new: new, format: format, options: options, boxesAtMost: ItemDigests.boxesAtMost)
+    }
+
+    /// `init(old:new:format:options:)`, keeping at most `boxesAtMost` items whose boxes
+    /// alone changed while the new file is digested (a test keeps none, so that they are read
+    /// again).
+    init(old: URL, new: URL, format: DocumentFormat?, options: ListOptions, boxesAtMost: Int) throws {
         let inputs = [try Input.reading(old.filePath), try Input.reading(new.filePath)]
         // The same bytes: the same list.
         if try Self.sameBytes(inputs[0], inputs[1]) {
@@ -21,6 +28,8 @@ extension ListDiff {
             var sink = ItemDigests()
             // The new list keeps its items from where it first differs from the old one.
             sink.reference = digests.first?.hashes
+            sink.referenceStatuses = digests.first?.statuses
+            sink.boxesAtMost = boxesAtMost
             if let reader = try Self.reader(input, format) {
                 sink.notesLines = reader is MarkdownFormat
                 try reader.read(input, options: options, plainNamesInto: &sink)
@@ -156,6 +165,15 @@ struct ItemDigests: PlainItemSink {
     private(set) var firstDifference: Int? = nil
     private(set) var kept: [ItemAlignment.Entry] = []
     static let keptAtMost = 4096
+    /// The reference's statuses, beside it.
+    var referenceStatuses: [UInt32]? = nil
+    /// The items (by index) that differ from the reference's item in their place only in
+    /// their status, at most `boxesAtMost` of them (else none, and `boxesOverflowed`): those
+    /// a diff of boxes changed reads (`pick(_:)`), without reading the file again.
+    private var boxes: [(index: Int, item: TodoItem)] = []
+    private var boxesOverflowed = false
+    var boxesAtMost = Self.boxesAtMost
+    static let boxesAtMost = 1 << 17
     /// Where some top-level items start in the file (an item's index, its offset, and for a
     /// checklist its section), one in every 64 items or more, from a reader that can start
     /// there again (JSON's, which tells them; a checklist's, from its plain items' lines).
@@ -209,6 +227,12 @@ struct ItemDigests: PlainItemSink {
 
     /// Hands `picker` the items it wants where they were all kept; false otherwise.
     func pick(_ picker: inout ItemPicker) -> Bool {
+        if !boxesOverflowed && boxes.count == picker.wanted.count
+            && zip(boxes, picker.wanted).allSatisfy({ $0.index == $1 })
+        {
+            picker.items = boxes.map(\.item)
+            return true
+        }
         guard let first = firstDifference, let low = picker.wanted.first, let high = picker.wanted.last,
             low >= first, high < first + kept.count
         else { return false }
@@ -236,10 +260,19 @@ struct ItemDigests: PlainItemSink {
         statuses.append(status.marker.value)
         if let reference {
             let index = hashes.count
-            if firstDifference == nil && (index >= reference.count || reference[index] != digest) {
-                firstDifference = index
-            }
+            let differs = index >= reference.count || reference[index] != digest
+            if firstDifference == nil && differs { firstDifference = index }
             if firstDifference != nil && kept.count < Self.keptAtMost { kept.append(entry()) }
+            if differs, !boxesOverflowed, let statuses = referenceStatuses, index < reference.count,
+                reference[index] &- Self.statusWord(statuses[index]) == shape.value
+            {
+                if boxes.count < boxesAtMost {
+                    boxes.append((index, entry().item))
+                } else {
+                    boxesOverflowed = true
+                    boxes = []
+                }
+            }
         }
         hashes.append(digest)
         depths.append(UInt8(clamping: depth))

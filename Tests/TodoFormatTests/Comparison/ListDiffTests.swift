@@ -309,8 +309,9 @@ struct ListDiffFilesTests {
     }
 
     /// Between the equal ends, lists that differ only in their boxes are told from the digests
-    /// (`ItemDigests.shapes`), and only the changed items read again: from the kept items, from
-    /// a top-level item before them, or from the start (YAML).
+    /// (`ItemDigests.shape(at:)`), and the changed items taken as the new file was digested, or
+    /// (kept none) read again: from the kept items, from a top-level item before them, or from
+    /// the start (YAML).
     @Test("boxes changed, few or many, close together or far apart, in every format", arguments: 0..<12)
     func boxesOnly(seed: Int) throws {
         var generator = SeededGenerator(seed: UInt64(seed))
@@ -338,10 +339,15 @@ struct ListDiffFilesTests {
         let b = folder.url.appendingPathComponent("b.md")
         try (edited.joined(separator: "\n") + "\n").write(to: b, atomically: false, encoding: .utf8)
         for (x, y) in [(a, b), (b, a)] {
-            let fromFiles = try ListDiff(old: x, new: y)
             let fromLists = ListDiff(from: try TodoList(contentsOf: x), to: try TodoList(contentsOf: y))
-            #expect(fromFiles.changes.map(\.description) == fromLists.changes.map(\.description))
-            #expect(!fromFiles.changes.contains { $0.kind != .checked && $0.kind != .unchecked && $0.kind != .status })
+            // The changed items kept while the new file is digested, or read again.
+            for boxesAtMost in [ItemDigests.boxesAtMost, 0] {
+                let fromFiles = try ListDiff(
+                    old: x, new: y, format: nil, options: ListOptions(), boxesAtMost: boxesAtMost)
+                #expect(fromFiles.changes.map(\.description) == fromLists.changes.map(\.description))
+                #expect(
+                    !fromFiles.changes.contains { $0.kind != .checked && $0.kind != .unchecked && $0.kind != .status })
+            }
         }
     }
 
