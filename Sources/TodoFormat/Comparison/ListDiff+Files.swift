@@ -225,18 +225,15 @@ struct ItemDigests: PlainItemSink {
         return Array(common[0..<(first - start)]) + kept[0..<(range.upperBound - first)]
     }
 
-    /// Hands `picker` the items it wants where they were all kept; false otherwise.
+    /// Hands `picker` the items it wants where they are those kept as differing from the
+    /// reference's only in their status (`boxes`); false otherwise (more than were kept).
+    /// (The items kept from the first difference on, at most 4,096, never hold them then:
+    /// the boxes are kept up to 131,072.)
     func pick(_ picker: inout ItemPicker) -> Bool {
-        if !boxesOverflowed && boxes.count == picker.wanted.count
-            && zip(boxes, picker.wanted).allSatisfy({ $0.index == $1 })
-        {
-            picker.items = boxes.map(\.item)
-            return true
-        }
-        guard let first = firstDifference, let low = picker.wanted.first, let high = picker.wanted.last,
-            low >= first, high < first + kept.count
+        guard !boxesOverflowed, boxes.count == picker.wanted.count,
+            zip(boxes, picker.wanted).allSatisfy({ $0.index == $1 })
         else { return false }
-        picker.items = picker.wanted.map { kept[$0 - first].item }
+        picker.items = boxes.map(\.item)
         return true
     }
 
@@ -303,7 +300,7 @@ struct ItemDigests: PlainItemSink {
         // section's bytes for each item was a sixth of a diff's digests).
         var last = (index: -1, word: Self.word(of: nil))
         for entry in plain {
-            let section = entry.depth == 0 && entry.section >= 0 ? sections[entry.section] : nil
+            let section = entry.section(in: sections)
             if notesLines && entry.depth == 0 { noteLine(of: entry, text: text, section: section) }
             if entry.depth == 0 && entry.section != last.index {
                 last = (entry.section, Self.word(of: section))
@@ -384,7 +381,7 @@ struct ItemWindow: PlainItemSink {
                 index += 1
                 continue
             }
-            let section = entry.depth == 0 && entry.section >= 0 ? sections[entry.section] : nil
+            let section = entry.section(in: sections)
             try item(Self.item(entry, text: text, section: section), depth: entry.depth)
         }
     }
@@ -424,7 +421,7 @@ struct ItemPicker: PlainItemSink {
         for entry in plain {
             guard next < wanted.count else { throw ItemWindow.Done() }
             if index == wanted[next] {
-                let section = entry.depth == 0 && entry.section >= 0 ? sections[entry.section] : nil
+                let section = entry.section(in: sections)
                 items.append(ItemWindow.item(entry, text: text, section: section))
                 next += 1
             }

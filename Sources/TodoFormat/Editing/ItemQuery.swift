@@ -516,7 +516,7 @@ public struct ItemQuery: Sendable {
         mutating func items(plain: ArraySlice<PlainItem>, text: UnsafeBufferPointer<UInt8>, sections: [String]) {
             for entry in plain {
                 let name = UnsafeBufferPointer(rebasing: text[entry.nameStart..<entry.nameEnd])
-                let itemSection = entry.depth == 0 && entry.section >= 0 ? sections[entry.section] : nil
+                let itemSection = entry.section(in: sections)
                 count(depth: entry.depth)
                 if counters.count == 1 { section = itemSection }
                 // A plain item has no fields, so it has none of those wanted.

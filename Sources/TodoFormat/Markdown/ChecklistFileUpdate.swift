@@ -154,11 +154,8 @@ enum ChecklistFileUpdate {
                         guard record < records.count, records[record].boxStart + 1 == p,
                             let was = TaskBox.status(of: old[p]), let now = TaskBox.status(of: new[i])
                         else { return false }
-                        if now != was {
-                            var marker: [UInt8] = []
-                            UTF8.encode(now.marker) { marker.append($0) }
-                            splices.append((p..<(p + 1), marker))
-                        }
+                        // (A box's status is one ASCII character.)
+                        if now != was { splices.append((p..<(p + 1), [UInt8(truncatingIfNeeded: now.marker.value)])) }
                     }
                     i += 1
                 }

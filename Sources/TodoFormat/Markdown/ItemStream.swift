@@ -158,6 +158,10 @@ struct PlainItem {
     var depth: Int
     /// The index of the item's section among the sections given with it, or -1.
     var section: Int
+
+    /// The item's section among `sections` (those given with it) for a top-level item; nil
+    /// for a nested one, or one without.
+    func section(in sections: [String]) -> String? { depth == 0 && section >= 0 ? sections[section] : nil }
 }
 
 /// The name and fields of a parsed item, read from its name lines.

@@ -321,11 +321,7 @@ final class Statement {
     /// A text column's bytes when they are not UTF-8 (`value` reads them repaired); nil
     /// for any other value.
     func textNotUTF8(_ i: Int) -> [UInt8]? {
-        let index = Int32(i)
-        guard sqlite3_column_type(handle, index) == SQLITE_TEXT, let text = sqlite3_column_text(handle, index) else {
-            return nil
-        }
-        let bytes = UnsafeBufferPointer(start: text, count: Int(sqlite3_column_bytes(handle, index)))
+        guard let bytes = textBytes(i) else { return nil }
         return UTF8Validation.isValid(bytes) ? nil : Array(bytes)
     }
 

@@ -310,8 +310,7 @@ struct ListDiffFilesTests {
 
     /// Between the equal ends, lists that differ only in their boxes are told from the digests
     /// (`ItemDigests.shape(at:)`), and the changed items taken as the new file was digested, or
-    /// (kept none) read again: from the kept items, from a top-level item before them, or from
-    /// the start (YAML).
+    /// (kept none) read again: from a top-level item before them, or from the start (YAML).
     @Test("boxes changed, few or many, close together or far apart, in every format", arguments: 0..<12)
     func boxesOnly(seed: Int) throws {
         var generator = SeededGenerator(seed: UInt64(seed))
