@@ -6,8 +6,11 @@ import Foundation
 /// the output's item by its status alone (and its children's). The whole-list write then
 /// changes only the `checked` and `status` keys of such an item, in the file's layout, which
 /// is todofmt's (`writesStatusesAsTodofmt`): the output's bytes, which are taken as they are.
-/// Each changed item of the file, and of the output, is read (by the format's list reader)
-/// and written again by the new writer to show it.
+/// Each changed item of the file is read (by the format's list reader) and written again by
+/// the new writer to show it. So is the output's item where the pair's window (`MemberWindow`:
+/// the members that differ) is not one an earlier pair had: a checked box, or a status
+/// given, is the same window wherever it stands, and was a few hundred windows in a list of
+/// a million items.
 ///
 /// A list with every tenth box changed (a hundred thousand pieces at a million items) was
 /// read, aligned and patched a piece at a time: ten times a new file's write. The pieces
@@ -48,41 +51,79 @@ extension StreamedUpdate {
         }
         guard !changed.isEmpty else { return true }
         let output = Syntax(bytes: run, path: "", schema: layout.schema)
+        let statusRank = layout.rank(of: layout.schema.keys[.status] ?? ItemRole.status.rawValue)
         var names = Set<Int>()
+        // The first pair of each window (`MemberWindow`), by the digest of its bytes.
+        var firsts: [Int: (k: Int, window: MemberWindow)] = [:]
+        /// Whether pair `k`'s window is that of an earlier pair, whose output is checked.
+        func sharesWindow(_ k: Int) -> Bool {
+            let (a, b) = (item(oldStarts, k, in: old), item(newStarts, k, in: run))
+            guard let window = MemberWindow(old: a, new: b, layout: Syntax.members) else { return false }
+            var digest = ByteDigest()
+            digest.combine(bytes: UnsafeBufferPointer(rebasing: a[window.old]))
+            digest.combine(bytes: UnsafeBufferPointer(rebasing: b[window.new]))
+            guard let first = firsts[digest.value] else {
+                firsts[digest.value] = (k, window)
+                return false
+            }
+            let (c, d) = (item(oldStarts, first.k, in: old), item(newStarts, first.k, in: run))
+            return ByteScan.same(
+                UnsafeBufferPointer(rebasing: a[window.old]), UnsafeBufferPointer(rebasing: c[first.window.old]))
+                && ByteScan.same(
+                    UnsafeBufferPointer(rebasing: b[window.new]), UnsafeBufferPointer(rebasing: d[first.window.new]))
+        }
         // `batchSize` changed items at a time (all at once held a hundred thousand items of
         // each side, a tenth of the write's peak memory).
         for batchStart in stride(from: 0, to: changed.count, by: batchSize) {
             let batch = changed[batchStart..<min(batchStart + batchSize, changed.count)]
-            // Each changed item of the file as read, and as the output's statuses make it.
+            // Each changed item of the file as read; for the pairs checked whole, the item
+            // as the output's statuses make it.
             var olds: [TodoItem] = []
             var news: [TodoItem] = []
+            var newPlaces: [Int] = []
             olds.reserveCapacity(batch.count + 1)
-            news.reserveCapacity(batch.count + 1)
             for k in batch {
-                guard let read = syntax.listItem(at: start + oldStarts[k]),
-                    let statuses = output.listItem(at: newStarts[k]),
-                    let made = Self.item(read, withStatusesOf: statuses, layout: layout),
-                    Self.addNames(of: read, to: &names)
-                else { return false }
+                guard let read = syntax.listItem(at: start + oldStarts[k]), Self.addNames(of: read, to: &names) else {
+                    return false
+                }
                 olds.append(read)
+                // A pair whose window is an earlier pair's: the file's item written as it
+                // stands (below) shows the window's bytes stand where they stood in the
+                // pair checked whole, so that the output's item is the file's with the
+                // statuses that pair's changed; unless a field could place a status key
+                // otherwise (`item(_:withStatusesOf:layout:)`). Reading and writing the
+                // output's items too was most of a write with every tenth box changed.
+                if sharesWindow(k) && Self.fieldsRank(after: statusRank, in: read, layout: layout) { continue }
+                guard let statuses = output.listItem(at: newStarts[k]),
+                    let made = Self.item(read, withStatusesOf: statuses, layout: layout)
+                else { return false }
                 news.append(made)
+                newPlaces.append(k)
             }
             // Both written by a new writer, one item after another, and compared with their
             // text with what follows it: an item before another (the last is written twice
             // where it is before one in the run), or the list's last item with the list's end
             // and the file's.
-            let endsList = toEnd && batch.last == n - 1
             let offset = batch.startIndex
             guard
                 written(
-                    olds, repeatingLast: !endsList, writer: writer,
+                    olds, repeatingLast: !(toEnd && batch.last == n - 1), writer: writer,
                     matches: { i, text in ByteScan.same(item(oldStarts, changed[offset + i], in: old), text) }),
-                written(
-                    news, repeatingLast: !endsList, writer: writer,
-                    matches: { i, text in ByteScan.same(item(newStarts, changed[offset + i], in: run), text) })
+                news.isEmpty
+                    || written(
+                        news, repeatingLast: !(toEnd && newPlaces.last == n - 1), writer: writer,
+                        matches: { i, text in ByteScan.same(item(newStarts, newPlaces[i], in: run), text) })
             else { return false }
         }
         return true
+    }
+
+    /// Whether every field of `item`, its children and theirs, ranks after `rank` (the
+    /// status key's) in `layout`: a status key given or taken then goes where the new
+    /// writer puts it.
+    private static func fieldsRank(after rank: Int, in item: TodoItem, layout: ItemLayout) -> Bool {
+        item.fields.allSatisfy { layout.rank(of: $0.key) > rank }
+            && item.children.allSatisfy { fieldsRank(after: rank, in: $0, layout: layout) }
     }
 
     /// Adds the names of `item`, its children and theirs to `seen`; false where one was

@@ -300,7 +300,7 @@ final class ByteComparison {
     }
 
     /// How many bytes, at most `limit`, at the ends of `old` and `rest` are the same.
-    private static func commonSuffix(_ old: UnsafeBufferPointer<UInt8>, _ rest: UnsafeBufferPointer<UInt8>, limit: Int)
+    static func commonSuffix(_ old: UnsafeBufferPointer<UInt8>, _ rest: UnsafeBufferPointer<UInt8>, limit: Int)
         -> Int
     {
         var n = 0

@@ -93,6 +93,8 @@ struct JSONListSyntax: TextListSyntax {
         return try scanner.spannedItem(schema: schema, depth: depth, arrayIDs: &arrayIDs)
     }
 
+    static var members: MemberLayout { .inline }
+
     func listItem(at offset: Int) -> TodoItem? {
         var scanner = scanner(at: offset)
         return try? JSONListReader.readItem(&scanner, schema: schema, depth: 0)

@@ -189,6 +189,8 @@ struct XMLListSyntax: TextListSyntax {
 
     var indent: [UInt8] { renderer.indent }
 
+    static var members: MemberLayout { .keyLines }
+
     func listItem(at offset: Int) -> TodoItem? {
         var reader = XMLPropertyListReader(bytes: bytes, path: path)
         reader.position = offset

@@ -53,6 +53,9 @@ protocol TextListSyntax {
     /// (not where its keys stand, which `readItem` also tells, at several times the cost);
     /// nil where it does not read.
     func listItem(at offset: Int) -> TodoItem?
+
+    /// How an item's members stand in a file laid out as todofmt writes it.
+    static var members: MemberLayout { get }
 }
 
 /// A step of a scan over an array's elements.

@@ -132,6 +132,13 @@ struct StreamedUpdateSameItemsTests {
             // whole-list write puts `status` after the field.
             ("- [x] a [done:: 6.61]\n- [ ] b\n", "- [-] a [done:: 6.61]\n- [ ] b\n"),
             ("- [ ] b\n  - [x] c [completed:: 2026-02-16]\n", "- [ ] b\n  - [/] c [completed:: 2026-02-16]\n"),
+            // The same, after an item whose box changed alike without such a field: its
+            // window is the same, and the output's item is still checked whole.
+            ("- [x] z\n- [x] a [done:: 6.61]\n- [ ] b\n", "- [-] z\n- [-] a [done:: 6.61]\n- [ ] b\n"),
+            (
+                "- [ ] b\n  - [x] y\n  - [x] c [completed:: 2026-02-16]\n",
+                "- [ ] b\n  - [/] y\n  - [/] c [completed:: 2026-02-16]\n"
+            ),
         ], [DocumentFormat.json, .plist])
     func pairedOrPlacedOtherwise(lists: (String, String), format: DocumentFormat) throws {
         let directory = try TemporaryDirectory()
@@ -200,6 +207,9 @@ struct StreamedUpdateSameItemsTests {
         #expect(Self.takes(Self.run(twice), Self.run(twice, checked: [0, 3])))
         // A name changed.
         #expect(!Self.takes(old, Self.run(names.map { $0 == "Item 2" ? "Renamed" : $0 })))
+        // A box checked, then a name changed: the name's window is not the box's, and the
+        // renamed item is checked whole.
+        #expect(!Self.takes(old, Self.run(names.map { $0 == "Item 4" ? "Renamed" : $0 }, checked: [1])))
         // An item added or removed.
         #expect(!Self.takes(old, Self.run(names + ["Item 7"])))
         #expect(!Self.takes(old, Self.run(Array(names.dropLast()))))
@@ -221,6 +231,10 @@ struct StreamedUpdateSameItemsTests {
                 let app = Self.run(names) { lines in edit(&lines[i]) }
                 #expect(!Self.takes(app, Self.run(names, checked: [i])), "item \(i), edit \(e), changed")
                 #expect(!Self.takes(app, Self.run(names, checked: [i == 0 ? 1 : 0])), "item \(i), edit \(e)")
+                // After an item of the writer's whose box changed alike (the same window).
+                if i > 0 {
+                    #expect(!Self.takes(app, Self.run(names, checked: [0, i])), "item \(i), edit \(e), after another")
+                }
             }
         }
     }
