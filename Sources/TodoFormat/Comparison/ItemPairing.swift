@@ -391,14 +391,30 @@ struct PositionTable {
 
     /// The positions of the items at `indexes` of a list whose items have `depths`.
     init<S: Sequence<Int>>(depths: S, at indexes: Set<Int>) {
-        guard let last = indexes.max() else { return }
+        self.init(depths: depths, sorted: indexes.sorted())
+    }
+
+    /// The positions of the items at `indexes` (in order, each once) of a list whose items
+    /// have `depths`. (Each item's index looked up in a set, and each position made by
+    /// joining an array of strings, were a twelfth of a `diff` with every tenth box changed.)
+    init<S: Sequence<Int>>(depths: S, sorted indexes: [Int]) {
+        guard let last = indexes.last else { return }
+        positions.reserveCapacity(indexes.count)
         var counters: [Int] = []
+        var next = 0
         for (i, depth) in depths.enumerated() {
             if i > last { break }
             if counters.count > depth + 1 { counters.removeLast(counters.count - depth - 1) }
             while counters.count < depth + 1 { counters.append(0) }
             counters[depth] += 1
-            if indexes.contains(i) { positions[i] = counters.map(String.init).joined(separator: ".") }
+            guard i == indexes[next] else { continue }
+            var text = String(counters[0])
+            for n in counters.dropFirst() {
+                text += "."
+                text += String(n)
+            }
+            positions[i] = text
+            next += 1
         }
     }
 

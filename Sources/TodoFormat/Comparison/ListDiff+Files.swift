@@ -70,7 +70,7 @@ extension ListDiff {
             if !b.pick(&picker) { try Self.read(inputs[1], format, options, resume: picker.resume, into: &picker) }
             // (Every item found, as the digests said: else the items are read and paired.)
             if picker.items.count == changed.count {
-                let positions = PositionTable(depths: b.depths.lazy.map(Int.init), at: Set(changed))
+                let positions = PositionTable(depths: b.depths.lazy.map(Int.init), sorted: changed)
                 for (i, item) in zip(changed, picker.items) {
                     let before = TodoStatus(marker: Unicode.Scalar(a.statuses[i]) ?? " ")
                     if let change = Self.statusChange(from: before, of: item, at: positions[i]) {
