@@ -13,8 +13,10 @@ enum MemberLayout {
 /// Where two texts of one item (the file's, and the output's, each from its start to the
 /// next item's) differ: from the first byte that differs to the last, widened to whole
 /// members (`MemberLayout`), as a range in each. Two pairs of texts with windows of the same
-/// bytes differ by the same change of the same members, wherever the windows stand: what a
-/// streamed update checks for one pair holds for the other (`StreamedUpdate.sameItems`).
+/// bytes differ by the same change of the same members, wherever the windows stand among an
+/// item's own members: what a streamed update checks for one pair holds for the other
+/// (`StreamedUpdate.sameItems`, which rules out items whose fields hold dictionaries, whose
+/// members a window could be too).
 struct MemberWindow {
     let old: Range<Int>
     let new: Range<Int>

@@ -89,11 +89,13 @@ extension StreamedUpdate {
                 olds.append(read)
                 // A pair whose window is an earlier pair's: the file's item written as it
                 // stands (below) shows the window's bytes stand where they stood in the
-                // pair checked whole, so that the output's item is the file's with the
-                // statuses that pair's changed; unless a field could place a status key
-                // otherwise (`item(_:withStatusesOf:layout:)`). Reading and writing the
-                // output's items too was most of a write with every tenth box changed.
-                if sharesWindow(k) && Self.fieldsRank(after: statusRank, in: read, layout: layout) { continue }
+                // pair checked whole, members of an item's own, so that the output's item
+                // is the file's with the statuses that pair's changed. Unless a field holds
+                // an array or a dictionary, whose members could be the window's (a
+                // dictionary with a `checked` key), or could place a status key otherwise
+                // (`item(_:withStatusesOf:layout:)`). Reading and writing the output's items
+                // too was most of a write with every tenth box changed.
+                if sharesWindow(k) && Self.fieldsAreScalars(ranking: statusRank, in: read, layout: layout) { continue }
                 guard let statuses = output.listItem(at: newStarts[k]),
                     let made = Self.item(read, withStatusesOf: statuses, layout: layout)
                 else { return false }
@@ -118,12 +120,17 @@ extension StreamedUpdate {
         return true
     }
 
-    /// Whether every field of `item`, its children and theirs, ranks after `rank` (the
-    /// status key's) in `layout`: a status key given or taken then goes where the new
-    /// writer puts it.
-    private static func fieldsRank(after rank: Int, in item: TodoItem, layout: ItemLayout) -> Bool {
-        item.fields.allSatisfy { layout.rank(of: $0.key) > rank }
-            && item.children.allSatisfy { fieldsRank(after: rank, in: $0, layout: layout) }
+    /// Whether every field of `item`, its children and theirs, holds neither an array nor a
+    /// dictionary (so that the item's members are the only ones its text has) and ranks after
+    /// `rank` (the status key's) in `layout` (so that a status key given or taken goes where
+    /// the new writer puts it).
+    private static func fieldsAreScalars(ranking rank: Int, in item: TodoItem, layout: ItemLayout) -> Bool {
+        item.fields.allSatisfy { field in
+            switch field.value {
+            case .array, .dictionary: return false
+            default: return layout.rank(of: field.key) > rank
+            }
+        } && item.children.allSatisfy { fieldsAreScalars(ranking: rank, in: $0, layout: layout) }
     }
 
     /// Adds the names of `item`, its children and theirs to `seen`; false where one was

@@ -210,6 +210,16 @@ struct StreamedUpdateSameItemsTests {
         // A box checked, then a name changed: the name's window is not the box's, and the
         // renamed item is checked whole.
         #expect(!Self.takes(old, Self.run(names.map { $0 == "Item 4" ? "Renamed" : $0 }, checked: [1])))
+        // A box checked, then a field's dictionary given `"checked": true`: the same window,
+        // not a box (found by helper hunt 79).
+        let nested = { (checked: Bool) in
+            { (lines: inout [String]) in
+                lines[3] = String(lines[3].dropLast()) + ", \"tags\": [{\"x\": 1, \"checked\": \(checked)}]}"
+            }
+        }
+        #expect(!Self.takes(Self.run(names, edit: nested(false)), Self.run(names, checked: [1], edit: nested(true))))
+        #expect(
+            Self.takes(Self.run(names, edit: nested(false)), Self.run(names, checked: [1, 3], edit: nested(false))))
         // An item added or removed.
         #expect(!Self.takes(old, Self.run(names + ["Item 7"])))
         #expect(!Self.takes(old, Self.run(Array(names.dropLast()))))
