@@ -56,6 +56,20 @@ struct ItemDecodingTests {
         #expect(list.items.map(\.status) == [.open, .open])
     }
 
+    /// Asked by helper hunt 80: an object whose status key and checked key disagree.
+    @Test("a custom status wins over a checked key; of a done or open status and a checked key, the later decides")
+    func statusAndChecked() throws {
+        let text = """
+            [{"name": "a", "status": "x", "checked": false}, {"name": "b", "checked": false, "status": "x"},
+             {"name": "c", "status": "open", "checked": true}, {"name": "d", "checked": true, "status": " "},
+             {"name": "e", "status": "/", "checked": true}, {"name": "f", "checked": true}]
+            """
+        for format in buildHasYAML ? [DocumentFormat.json, .yaml] : [.json] {
+            let list = try TodoList(bytes: Array(text.utf8), format: format)
+            #expect(list.items.map(\.status) == [.open, .done, .done, .open, .custom("/"), .done], "\(format)")
+        }
+    }
+
     @Test("a status key's values as the user maps them: --field checked=status:3 --field status=status:2=-")
     func userMapping() throws {
         var schema = ItemSchema(naming: [.name: "title"])
