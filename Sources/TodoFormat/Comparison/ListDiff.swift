@@ -166,7 +166,7 @@ public struct ListDiff: Hashable, Sendable {
             -> PositionTable
         {
             guard let depths else { return PositionTable(entries, at: indexes) }
-            return PositionTable(depths: depths.lazy.map(Int.init), at: Set(indexes.map { $0 + start }))
+            return PositionTable(depths: depths.lazy.map(Int.init), sorted: indexes.map { $0 + start }.sorted())
         }
         let newPositions = table(newIndexes, newStart, newDepths, pairing.new)
         let oldPositions = table(oldIndexes, oldStart, oldDepths, pairing.old)
