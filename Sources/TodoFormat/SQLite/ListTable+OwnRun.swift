@@ -13,11 +13,28 @@ extension ListTable {
         in db: Database, run: (Int) -> Range<Int>?, change: ([TodoItem]) throws -> [TodoItem]?
     ) throws -> OwnItemChange? {
         guard editsOwnRows, idIsRowID, fieldColumnsByKey != nil, try !hasUniqueIndex(in: db) else { return nil }
-        // The run as it is in any long list (one pass), else (an item added at the end) the
-        // count of top-level rows first.
+        // The run as it is in any long list, else (an item added at the end) as it is for
+        // the count the last top-level row stored says (its position and one, as todofmt
+        // writes and appends rows), found reading back from the table's end. One pass finds
+        // the run's rows and counts the top-level rows; a second finds the run's where the
+        // count is another. (Counting first, then finding, was two passes: a quarter of
+        // `add` at a million rows.)
         let long = Int(Int32.max)
-        let guess = run(long) == run(long - 1) ? run(long) : nil
+        var guess = run(long) == run(long - 1) ? run(long) : nil
+        let fromEnd = guess == nil
+        if fromEnd,
+            case .integer(let last)? = try db.scalar(
+                "SELECT position FROM \(Database.quote(name)) WHERE parent IS NULL ORDER BY rowid DESC LIMIT 1"),
+            last >= 0, last < long
+        {
+            guess = run(Int(last) + 1)
+        }
         var found = try topLevelRows(places: guess.map { [$0] } ?? [], in: db)
+        // (A guess at places the table does not have as the list reads them: counted alone.)
+        if found == nil && fromEnd && guess != nil {
+            guess = nil
+            found = try topLevelRows(places: [], in: db)
+        }
         // (A run as long as the list, which `mv` of an item equal to its new neighbour asks
         // for, is read faster as the whole list.)
         guard let count = found?.count, let range = run(count), !range.isEmpty, range.count <= 64 else { return nil }

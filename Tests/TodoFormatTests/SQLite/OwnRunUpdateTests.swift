@@ -98,6 +98,34 @@ struct OwnRunUpdateTests {
     }
 
     @Test(
+        "an item added at the end where the last top-level row stored is not the last listed: made alone, and right",
+        arguments: [
+            // The last row stored was added in the middle (position 1 of 4).
+            [Edit.add(name: "g", under: nil, at: [2])],
+            // …and then moved to the end, and another moved to the start.
+            [.add(name: "g", under: nil, at: [2]), .move(.position([2]), to: [5])],
+            [.move(.position([4]), to: [1])],
+            // The last row stored is a child: the top-level row before it says the count.
+            [.add(name: "g1", under: .position([4]), at: nil)],
+        ])
+    func addedAtEndAfterOthers(_ before: [Edit]) throws {
+        let directory = try TemporaryDirectory()
+        let path = try OwnItemUpdateTests.logged("end.sqlite", in: directory)
+        for edit in before { _ = try FileEdit(file: URL(fileURLWithPath: path), edits: [edit]).run() }
+        let original = try Data(contentsOf: URL(fileURLWithPath: path))
+        for edit in [Edit.add(name: "new", under: nil, at: nil), .add(name: "new", under: nil, at: [5])] {
+            let (dump, alone) = try Self.compare(path, original, edit)
+            #expect(alone, "\(before) \(edit)")
+            // The new item is the list's last, after the item that was last.
+            try original.write(to: URL(fileURLWithPath: path))
+            var expected = TreeList(try TodoList(contentsOf: URL(fileURLWithPath: path)))
+            try edit.apply(to: &expected, file: path)
+            _ = try Self.alone(path, [edit]).run()
+            #expect(try TodoList(contentsOf: URL(fileURLWithPath: path)) == expected.list, "\(before) \(edit)\n\(dump)")
+        }
+    }
+
+    @Test(
         "rows stored otherwise: the list reads back edited, whichever way",
         arguments: OwnItemUpdateTests.storedTables + [
             // Positions with gaps, twice, and top-level rows out of stored order.
