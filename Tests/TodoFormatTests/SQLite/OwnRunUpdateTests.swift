@@ -142,6 +142,18 @@ struct OwnRunUpdateTests {
             "CREATE TABLE todo_items (\(OwnItemUpdateTests.ownColumns)); INSERT INTO todo_items VALUES "
                 + "(1,NULL,0,'a',0,NULL,NULL),(2,3,0,'x',0,NULL,NULL),(3,2,0,'y',0,NULL,NULL),"
                 + "(4,NULL,1,'b',0,NULL,NULL),(5,NULL,2,'c',0,NULL,NULL);",
+            // A parent id below every id, where ids have no gap (from 1, from 3), and a parent id
+            // in a gap: rows that are no item's child, listed after the others (stored among
+            // the first item's rows, outside the run an edit at the end reads).
+            "CREATE TABLE todo_items (\(OwnItemUpdateTests.ownColumns)); INSERT INTO todo_items VALUES "
+                + "(1,NULL,0,'a',0,NULL,NULL),(2,0,0,'orphan',0,NULL,NULL),(3,NULL,1,'b',0,NULL,NULL),"
+                + "(4,NULL,2,'c',0,NULL,NULL);",
+            "CREATE TABLE todo_items (\(OwnItemUpdateTests.ownColumns)); INSERT INTO todo_items VALUES "
+                + "(3,NULL,0,'a',0,NULL,NULL),(4,2,0,'orphan',0,NULL,NULL),(5,NULL,1,'b',0,NULL,NULL),"
+                + "(6,NULL,2,'c',0,NULL,NULL);",
+            "CREATE TABLE todo_items (\(OwnItemUpdateTests.ownColumns)); INSERT INTO todo_items VALUES "
+                + "(1,NULL,0,'a',0,NULL,NULL),(3,2,0,'orphan',0,NULL,NULL),(4,NULL,1,'b',0,NULL,NULL),"
+                + "(5,NULL,2,'c',0,NULL,NULL);",
             // A child stored after another top-level item, and a child whose id is below its parent's.
             "CREATE TABLE todo_items (\(OwnItemUpdateTests.ownColumns)); INSERT INTO todo_items VALUES "
                 + "(1,NULL,0,'a',0,NULL,NULL),(2,NULL,1,'b',0,NULL,NULL),(3,1,0,'a1',0,NULL,NULL),"
