@@ -172,10 +172,11 @@ extension ListTable {
     /// one position in a range.
     func topLevelRows(places: [Range<Int>], in db: Database) throws -> (count: Int, rowids: [Int: Int64])? {
         let ranges = places.filter { !$0.isEmpty }
-        // (Text and blobs sort after numbers, so `max` is a number only where every position
-        // is one; a real one compares as the integer the list reads it as, and one in a
-        // range is no place.)
-        var sql = "SELECT count(*), count(position) = count(*) AND typeof(max(position)) IN ('integer', 'real')"
+        // (Text and blobs sort after numbers, from the empty text on: a position is a number
+        // where it is less. A real one compares as the integer the list reads it as, and one
+        // in a range is no place. Rows that are not numbers counted, rather than the count
+        // of positions and their largest for every row: a third of the pass at a million.)
+        var sql = "SELECT count(*), count(*) FILTER (WHERE position IS NULL OR position >= '' COLLATE BINARY) = 0"
         var arguments: [SQLValue] = []
         // (`FILTER` rather than `sum(position < ?)` and `iif(…)`: a condition a row is
         // skipped by costs less than a value made of it, a fifth of the pass at a million.)

@@ -216,6 +216,35 @@ struct OwnRunUpdateTests {
         #expect(try ListTable.find(in: db, options: ListOptions()).readItems(from: db) == expected)
     }
 
+    @Test(
+        "top-level rows are counted only where every top-level position is a number",
+        arguments: [
+            // The column's type, the last row's position, whether the rows are counted, and
+            // whether the first two are found at their places.
+            ("INTEGER", "3", true, true), ("INTEGER", "2.5", true, true), ("INTEGER", "'7'", true, true),
+            ("INTEGER", "' 7'", true, true), ("INTEGER", "-1", true, false), ("INTEGER", "NULL", false, false),
+            ("INTEGER", "'x'", false, false), ("INTEGER", "''", false, false), ("INTEGER", "X'00'", false, false),
+            ("", "7", true, true), ("", "'7'", false, false), ("TEXT", "7", false, false),
+            // (Positions that are reals are no places: `0.0` is no integer's text.)
+            ("REAL", "7", true, false),
+        ])
+    func numericPositions(type: String, last: String, counted: Bool, placed: Bool) throws {
+        let directory = try TemporaryDirectory()
+        // The other rows' positions are numbers, and a child's position is any value.
+        let path = try WriteBackTests.database(
+            "CREATE TABLE todo_items (id INTEGER PRIMARY KEY, parent INTEGER, position \(type), name TEXT NOT NULL, "
+                + "checked BOOLEAN NOT NULL, status TEXT, section TEXT); INSERT INTO todo_items VALUES "
+                + "(1,NULL,0,'a',0,NULL,NULL),(2,1,'x','a1',0,NULL,NULL),(3,NULL,1,'b',0,NULL,NULL),"
+                + "(4,NULL,\(last),'c',0,NULL,NULL);",
+            in: directory, name: "positions.sqlite")
+        let db = try Database(path: path, readOnly: true)
+        let table = try ListTable.find(in: db, options: ListOptions())
+        let all = try table.topLevelRows(places: [], in: db)
+        #expect((all != nil) == counted && (all == nil || all?.count == 3), "\(type) \(last)")
+        let first = try table.topLevelRows(places: [0..<2], in: db)
+        #expect((first != nil) == placed && (first == nil || first?.rowids == [0: 1, 1: 3]), "\(type) \(last)")
+    }
+
     @Test("a unique index: positions are not moved a row at a time (a conflict would drop a row) (hunt 61)")
     func uniqueIndex() throws {
         let directory = try TemporaryDirectory()
