@@ -224,55 +224,62 @@ struct BinaryPropertyListReader {
     static func utf16BigEndian(_ raw: UnsafeBufferPointer<UInt8>, into out: UnsafeMutablePointer<UInt8>) -> Int {
         let units = raw.count / 2
         guard units > 0, let source = raw.baseAddress else { return 0 }
-        // Through pointers: the buffers' checked subscripts were half the work. Three
-        // bytes a unit at most: a unit of four bytes is a pair of two units.
-        var n = 0
-        var i = 0
-        while i < units {
-            // Four ASCII units at a time (each a zero byte, then one below 0x80).
-            while i + 4 <= units {
-                let word = UnsafeRawPointer(source + 2 * i).loadUnaligned(as: UInt64.self).littleEndian
-                guard word & 0x80FF_80FF_80FF_80FF == 0 else { break }
-                out[n] = UInt8(truncatingIfNeeded: word >> 8)
-                out[n + 1] = UInt8(truncatingIfNeeded: word >> 24)
-                out[n + 2] = UInt8(truncatingIfNeeded: word >> 40)
-                out[n + 3] = UInt8(truncatingIfNeeded: word >> 56)
-                n += 4
-                i += 4
-            }
-            guard i < units else { break }
-            var c = UInt32(source[2 * i]) << 8 | UInt32(source[2 * i + 1])
-            i += 1
+        // Through moving pointers: the buffers' checked subscripts were half the work, and
+        // places counted in units and bytes (each sum checked for overflow) a third of the
+        // rest. Three bytes a unit at most: a unit of four bytes is a pair of two units.
+        var p = source
+        let end = source + 2 * units
+        var o = out
+        while p < end {
+            let c = UInt32(p[0]) << 8 | UInt32(p[1])
+            p += 2
             if c < 0x80 {
-                out[n] = UInt8(c)
-                n += 1
+                o[0] = UInt8(truncatingIfNeeded: c)
+                o += 1
+                // Then four ASCII units at a time (each a zero byte, then one below 0x80),
+                // tried only after one: text that mixes scripts has short runs of ASCII.
+                while end - p >= 8 {
+                    let word = UnsafeRawPointer(p).loadUnaligned(as: UInt64.self).littleEndian
+                    guard word & 0x80FF_80FF_80FF_80FF == 0 else { break }
+                    o[0] = UInt8(truncatingIfNeeded: word >> 8)
+                    o[1] = UInt8(truncatingIfNeeded: word >> 24)
+                    o[2] = UInt8(truncatingIfNeeded: word >> 40)
+                    o[3] = UInt8(truncatingIfNeeded: word >> 56)
+                    o += 4
+                    p += 8
+                }
                 continue
             }
-            if c >= 0xD800 && c < 0xDC00, i < units {
-                let low = UInt32(source[2 * i]) << 8 | UInt32(source[2 * i + 1])
-                if low >= 0xDC00 && low < 0xE000 {
-                    c = 0x10000 + ((c - 0xD800) << 10) + (low - 0xDC00)
-                    i += 1
+            if c < 0x800 {
+                o[0] = UInt8(truncatingIfNeeded: 0xC0 | c >> 6)
+                o[1] = UInt8(truncatingIfNeeded: 0x80 | c & 0x3F)
+                o += 2
+                continue
+            }
+            var scalar = c
+            if c & 0xF800 == 0xD800 {
+                // A surrogate: a high one and a low one after it are a pair; else U+FFFD.
+                scalar = 0xFFFD
+                if c < 0xDC00, p < end {
+                    let low = UInt32(p[0]) << 8 | UInt32(p[1])
+                    if low & 0xFC00 == 0xDC00 {
+                        let pair = 0x10000 &+ ((c &- 0xD800) << 10) &+ (low &- 0xDC00)
+                        p += 2
+                        o[0] = UInt8(truncatingIfNeeded: 0xF0 | pair >> 18)
+                        o[1] = UInt8(truncatingIfNeeded: 0x80 | (pair >> 12) & 0x3F)
+                        o[2] = UInt8(truncatingIfNeeded: 0x80 | (pair >> 6) & 0x3F)
+                        o[3] = UInt8(truncatingIfNeeded: 0x80 | pair & 0x3F)
+                        o += 4
+                        continue
+                    }
                 }
             }
-            if c >= 0xD800 && c < 0xE000 { c = 0xFFFD }
-            if c < 0x800 {
-                out[n] = UInt8(0xC0 | c >> 6)
-                out[n + 1] = UInt8(0x80 | c & 0x3F)
-                n += 2
-            } else if c < 0x10000 {
-                out[n] = UInt8(0xE0 | c >> 12)
-                out[n + 1] = UInt8(0x80 | (c >> 6) & 0x3F)
-                out[n + 2] = UInt8(0x80 | c & 0x3F)
-                n += 3
-            } else {
-                out[n] = UInt8(0xF0 | c >> 18)
-                out[n + 1] = UInt8(0x80 | (c >> 12) & 0x3F)
-                out[n + 2] = UInt8(0x80 | (c >> 6) & 0x3F)
-                out[n + 3] = UInt8(0x80 | c & 0x3F)
-                n += 4
-            }
+            o[0] = UInt8(truncatingIfNeeded: 0xE0 | scalar >> 12)
+            o[1] = UInt8(truncatingIfNeeded: 0x80 | (scalar >> 6) & 0x3F)
+            o[2] = UInt8(truncatingIfNeeded: 0x80 | scalar & 0x3F)
+            o += 3
         }
+        let n = out.distance(to: o)
         return n
     }
 

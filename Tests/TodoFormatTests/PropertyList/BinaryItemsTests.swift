@@ -236,7 +236,9 @@ struct BinaryItemsTests {
         // ASCII runs of every length around the four-unit step, and units that end them:
         // a NUL, DEL, two-byte and three-byte characters, pairs and lone surrogates.
         let others: [[UInt16]] = [
-            [0], [0x7F], [0x80], [0xFF], [0x100], [0x3042], [0xD83D, 0xDE00], [0xD83D], [0xDE00],
+            [0], [0x7F], [0x80], [0xFF], [0x100], [0x7FF], [0x800], [0x3042], [0xD7FF], [0xE000], [0xFFFD],
+            [0xFFFF], [0xD83D, 0xDE00], [0xD800, 0xDC00], [0xDBFF, 0xDFFF], [0xD83D], [0xDE00], [0xDBFF],
+            [0xDC00], [0xDFFF], [0xDE00, 0xD83D],
         ]
         var units: [UInt16] = []
         for _ in 0..<Int.random(in: 0...12, using: &rng) {
