@@ -759,11 +759,12 @@ extension BinaryPropertyListWriter {
         -> Int
     {
         guard let source = bytes.baseAddress else { return 0 }
-        let end = bytes.count
+        // Through moving pointers, as the reader's transcoding goes (`utf16BigEndian(_:into:)`).
+        var p = source
+        let end = source + bytes.count
         var at = out
-        var i = 0
-        while i < end {
-            let b = UInt32(source[i])
+        while p < end {
+            let b = UInt32(p[0])
             var scalar: UInt32
             if b < 0x80 {
                 // The ASCII bytes of the next eight up to the first that is not (all eight
@@ -772,36 +773,34 @@ extension BinaryPropertyListWriter {
                 // count (the room holds a unit a byte, and the eight bytes are there). Text
                 // that mixes scripts has short runs of ASCII between its other characters,
                 // which went a byte at a time, each loading its word again.
-                if i + 8 <= end {
-                    let word = UnsafeRawPointer(source + i).loadUnaligned(as: UInt64.self).littleEndian
+                if end - p >= 8 {
+                    let word = UnsafeRawPointer(p).loadUnaligned(as: UInt64.self).littleEndian
                     UnsafeMutableRawPointer(at).storeBytes(of: spread(word & 0xFFFF_FFFF), as: UInt64.self)
                     UnsafeMutableRawPointer(at + 8).storeBytes(of: spread(word >> 32), as: UInt64.self)
                     let high = word & 0x8080_8080_8080_8080
-                    let ascii = high == 0 ? 8 : high.trailingZeroBitCount >> 3
-                    at += 2 * ascii
-                    i += ascii
+                    let ascii = high == 0 ? 8 : high.trailingZeroBitCount &>> 3
+                    at += ascii &<< 1
+                    p += ascii
                     continue
                 }
                 scalar = b
-                i += 1
+                p += 1
             } else if b < 0xE0 {
-                scalar = (b & 0x1F) << 6 | UInt32(source[i + 1] & 0x3F)
-                i += 2
+                scalar = (b & 0x1F) << 6 | UInt32(p[1] & 0x3F)
+                p += 2
             } else if b < 0xF0 {
-                scalar = (b & 0x0F) << 12 | UInt32(source[i + 1] & 0x3F) << 6 | UInt32(source[i + 2] & 0x3F)
-                i += 3
+                scalar = (b & 0x0F) << 12 | UInt32(p[1] & 0x3F) << 6 | UInt32(p[2] & 0x3F)
+                p += 3
             } else {
-                scalar =
-                    (b & 0x07) << 18 | UInt32(source[i + 1] & 0x3F) << 12 | UInt32(source[i + 2] & 0x3F) << 6
-                    | UInt32(source[i + 3] & 0x3F)
-                i += 4
-                scalar -= 0x10000
+                scalar = (b & 0x07) << 18 | UInt32(p[1] & 0x3F) << 12 | UInt32(p[2] & 0x3F) << 6 | UInt32(p[3] & 0x3F)
+                p += 4
+                scalar &-= 0x10000
                 at = put(UInt64(0xD800 | scalar >> 10), size: 2, at: at)
                 scalar = 0xDC00 | scalar & 0x3FF
             }
             at = put(UInt64(scalar), size: 2, at: at)
         }
-        return (at - out) / 2
+        return out.distance(to: at) / 2
     }
 
     /// Four bytes (the low half of `word`, in memory order) as four big-endian units 0x00 b:
