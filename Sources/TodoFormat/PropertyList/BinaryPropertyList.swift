@@ -225,8 +225,9 @@ struct BinaryPropertyListReader {
         let units = raw.count / 2
         guard units > 0, let source = raw.baseAddress else { return 0 }
         // Through moving pointers: the buffers' checked subscripts were half the work, and
-        // places counted in units and bytes (each sum checked for overflow) a third of the
-        // rest. Three bytes a unit at most: a unit of four bytes is a pair of two units.
+        // places counted in units and bytes (each sum checked for overflow) and a four-unit
+        // step tried before every unit a third of what was left. Three bytes a unit at most:
+        // a unit of four bytes is a pair of two units.
         var p = source
         let end = source + 2 * units
         var o = out
@@ -279,8 +280,7 @@ struct BinaryPropertyListReader {
             o[2] = UInt8(truncatingIfNeeded: 0x80 | scalar & 0x3F)
             o += 3
         }
-        let n = out.distance(to: o)
-        return n
+        return out.distance(to: o)
     }
 
     /// Any object as a value; `depth` guards against reference cycles.
