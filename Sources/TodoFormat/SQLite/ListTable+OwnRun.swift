@@ -95,8 +95,9 @@ extension ListTable {
         // nest under one.)
         let largest = try db.scalar("SELECT max(rowid) FROM \(Database.quote(name))")
         guard case .integer(let largestID) = largest ?? .integer(0),
+            // (Every top-level row at a place from `after` on, and every one past the run.)
             try shift(
-                from: after, by: added.count - removed.count, count: count, checking: checked,
+                from: after, by: added.count - removed.count, moving: count - after, checking: checked,
                 reachable: range.upperBound == count, adoptingAfter: inserted.isEmpty ? nil : largestID, in: db)
         else { return nil }
         let table = Database.quote(name)
@@ -119,6 +120,7 @@ extension ListTable {
     ) throws -> OwnItemChange? {
         guard editsOwnRows, idIsRowID, fieldColumnsByKey != nil, try !hasUniqueIndex(in: db) else { return nil }
         let move = ItemMove(from: from, to: to)
+        let between = min(from, to)..<max(from, to) + 1
         guard let found = try topLevelRows(places: [from..<from + 1, max(0, to - 1)..<to + 2], in: db),
             from < found.count, to < found.count
         else { return nil }
@@ -140,9 +142,12 @@ extension ListTable {
         sectioned.section = placed.section
         // `place` changes the section alone.
         guard placedBare == sectioned, let rowid = found.rowids[from],
+            // (Exactly `between.count` rows have a position in `between`, the item's among
+            // them: `from` rows lie before its place and `to - 1` before its new neighbours',
+            // with one at each of those places.)
             try shift(
-                from: min(from, to), to: max(from, to) + 1, skipping: from, by: from < to ? -1 : 1, count: found.count,
-                checking: [], reachable: max(from, to) == found.count - 1, in: db)
+                from: between.lowerBound, to: between.upperBound, skipping: from, by: from < to ? -1 : 1,
+                moving: between.count - 1, checking: [], reachable: max(from, to) == found.count - 1, in: db)
         else { return nil }
         var set: [(column: String, value: SQLValue)] = [("position", .integer(Int64(to)))]
         if placed.section != item.section { set.append(("section", placed.section.map { .text($0) } ?? .null)) }
@@ -168,8 +173,9 @@ extension ListTable {
     /// The top-level rows at `places` (ranges of places from 0), in one pass: the count of
     /// top-level rows, and the rowid of the row at each place that is less than it. Nil
     /// where the list might not read them at those places: a top-level position that is
-    /// not an integer, fewer or more rows before a range than its first place, two rows at
-    /// one position in a range.
+    /// not a number, fewer or more rows before a range than its first place, a position in
+    /// a range (or short of the next place) that is not an integer, two rows at one
+    /// position in a range.
     func topLevelRows(places: [Range<Int>], in db: Database) throws -> (count: Int, rowids: [Int: Int64])? {
         let ranges = places.filter { !$0.isEmpty }
         // (Text and blobs sort after numbers, from the empty text on: a position is a number
@@ -185,11 +191,13 @@ extension ListTable {
             arguments.append(.integer(Int64(range.lowerBound)))
         }
         if !ranges.isEmpty {
+            // (From the first place to the next past the last: a real just below it is no
+            // place, and would be moved or not as the integers past the range are.)
             sql +=
                 ", group_concat(rowid || ' ' || position) FILTER (WHERE "
-                + ranges.map { _ in "position BETWEEN ? AND ?" }.joined(separator: " OR ") + ")"
+                + ranges.map { _ in "(position >= ? AND position < ?)" }.joined(separator: " OR ") + ")"
             for range in ranges {
-                arguments += [.integer(Int64(range.lowerBound)), .integer(Int64(range.upperBound - 1))]
+                arguments += [.integer(Int64(range.lowerBound)), .integer(Int64(range.upperBound))]
             }
         }
         sql += " FROM \(Database.quote(name)) WHERE parent IS NULL"
@@ -212,23 +220,25 @@ extension ListTable {
         return (Int(count), rowids)
     }
 
-    /// Moves by `delta` the position of each top-level row at a place from `start` up to
-    /// `end` (all after `start` where nil; not `skipping`), in one pass that also makes sure
-    /// no row outside each of `checking` nests under a row in it and, where `reachable`, that
-    /// every row with a parent comes after it (so each is reached from a top-level row), and
-    /// that no row names a parent id past `adoptingAfter` (new rows would take it). False,
-    /// with rows perhaps changed (the caller's transaction is rolled back), where a row
-    /// breaks any of these, or the rows moved are not the `count` the places say.
+    /// Moves by `delta` the position of each top-level row from `start` up to `end` (every
+    /// one from `start` on where nil; not one at `skipping`), `expected` rows, in one pass
+    /// that also makes sure no row outside each of `checking` nests under a row in it and,
+    /// where `reachable`, that every row with a parent comes after it (so each is reached
+    /// from a top-level row), and that no row names a parent id past `adoptingAfter` (new
+    /// rows would take it). False, with rows perhaps changed (the caller's transaction is
+    /// rolled back), where a row breaks any of these. The rows that do are counted with
+    /// those moved: `expected` must be exact (a gap in the positions moving one row fewer
+    /// hid a row left under an item removed).
     private func shift(
-        from start: Int, to end: Int? = nil, skipping: Int? = nil, by delta: Int, count: Int,
+        from start: Int, to end: Int? = nil, skipping: Int? = nil, by delta: Int, moving expected: Int,
         checking: [ClosedRange<Int64>], reachable: Bool, adoptingAfter: Int64? = nil, in db: Database
     ) throws -> Bool {
         let table = Database.quote(name)
-        let end = end ?? count
-        var moved = "parent IS NULL AND position >= ?1 AND position < ?2"
+        var moved = "parent IS NULL AND position >= ?1"
+        if end != nil { moved += " AND position < ?2" }
         if skipping != nil { moved += " AND position != ?3" }
         var arguments: [SQLValue] = [
-            .integer(Int64(start)), .integer(Int64(end)), .integer(Int64(skipping ?? -1)), .integer(Int64(delta)),
+            .integer(Int64(start)), .integer(Int64(end ?? 0)), .integer(Int64(skipping ?? -1)), .integer(Int64(delta)),
         ]
         guard delta != 0 || !checking.isEmpty || reachable || adoptingAfter != nil else { return true }
         // Rows the update sets to what they hold, only to be counted.
@@ -252,8 +262,10 @@ extension ListTable {
                     + "(SELECT max(rowid) FROM \(table))"
             ).first
             let exists: String
-            if let ids, case .integer(let count) = ids[0], case .integer(let least) = ids[1],
-                case .integer(let largest) = ids[2], largest - least == count - 1
+            if let ids, case .integer(let rows) = ids[0], case .integer(let least) = ids[1],
+                case .integer(let largest) = ids[2],
+                case (let span, false) = largest.subtractingReportingOverflow(least),
+                span == rows - 1
             {
                 exists = "parent < ?\(arguments.count + 1)"
                 arguments.append(.integer(least))
@@ -266,8 +278,7 @@ extension ListTable {
         // (The rows counted have a parent; those moved have none.)
         let change = odd.isEmpty ? "?4" : "iif(parent IS NULL, ?4, 0)"
         try db.prepare("UPDATE \(table) SET position = position + \(change) WHERE \(condition)").run(arguments)
-        let expected = delta == 0 ? 0 : end - start - (skipping.map { (start..<end).contains($0) ? 1 : 0 } ?? 0)
-        return db.changes == expected
+        return db.changes == (delta == 0 ? 0 : expected)
     }
 
     /// Adds each item (with its children) as new rows at its top-level place, with ids after

@@ -154,6 +154,19 @@ struct OwnRunUpdateTests {
             "CREATE TABLE todo_items (\(OwnItemUpdateTests.ownColumns)); INSERT INTO todo_items VALUES "
                 + "(1,NULL,0,'a',0,NULL,NULL),(3,2,0,'orphan',0,NULL,NULL),(4,NULL,1,'b',0,NULL,NULL),"
                 + "(5,NULL,2,'c',0,NULL,NULL);",
+            // A gap in the top-level positions past the run, and a row outside it under an item
+            // removed or moved, or that no top-level row leads to: one row short of the count
+            // moved, one over it in rows that break the edit; two errors that cancel (hunt 81).
+            "CREATE TABLE todo_items (\(OwnItemUpdateTests.ownColumns)); INSERT INTO todo_items VALUES "
+                + "(1,NULL,0,'a',0,NULL,NULL),(2,NULL,1,'b',0,NULL,NULL),(3,NULL,2,'c',0,NULL,NULL),"
+                + "(4,NULL,3,'d',0,NULL,NULL),(5,NULL,4,'e',0,NULL,NULL),(6,NULL,10,'f',0,NULL,NULL),"
+                + "(7,2,0,'b1',0,NULL,NULL),(8,1,0,'a1',0,NULL,NULL);",
+            "CREATE TABLE todo_items (\(OwnItemUpdateTests.ownColumns)); INSERT INTO todo_items VALUES "
+                + "(1,NULL,0,'a',0,NULL,NULL),(2,NULL,1,'b',0,NULL,NULL),(3,NULL,3,'c',0,NULL,NULL),"
+                + "(4,NULL,4,'d',0,NULL,NULL),(5,9,0,'orphan',0,NULL,NULL);",
+            // Ids from -1 to 2^63 - 1: their span is past 64 bits (hunt 81).
+            "CREATE TABLE todo_items (\(OwnItemUpdateTests.ownColumns)); INSERT INTO todo_items VALUES "
+                + "(-1,NULL,0,'a',0,NULL,NULL),(9223372036854775807,NULL,1,'b',0,NULL,NULL);",
             // A child stored after another top-level item, and a child whose id is below its parent's.
             "CREATE TABLE todo_items (\(OwnItemUpdateTests.ownColumns)); INSERT INTO todo_items VALUES "
                 + "(1,NULL,0,'a',0,NULL,NULL),(2,NULL,1,'b',0,NULL,NULL),(3,1,0,'a1',0,NULL,NULL),"
