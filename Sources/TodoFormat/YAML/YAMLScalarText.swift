@@ -281,24 +281,28 @@ enum YAMLScalarText {
     /// Writes libyaml's escape of `scalar` at `p` (at most ten bytes); returns its length.
     private static func escape(_ scalar: UInt32, into p: UnsafeMutablePointer<UInt8>) -> Int {
         p[0] = UInt8(ascii: "\\")
-        let short: UInt8? =
-            switch scalar {
-            case 0x00: UInt8(ascii: "0")
-            case 0x07: UInt8(ascii: "a")
-            case 0x08: UInt8(ascii: "b")
-            case 0x09: UInt8(ascii: "t")
-            case 0x0A: UInt8(ascii: "n")
-            case 0x0B: UInt8(ascii: "v")
-            case 0x0C: UInt8(ascii: "f")
-            case 0x0D: UInt8(ascii: "r")
-            case 0x1B: UInt8(ascii: "e")
-            case 0x22: UInt8(ascii: "\"")
-            case 0x5C: UInt8(ascii: "\\")
-            case 0x85: UInt8(ascii: "N")
-            case 0x2028: UInt8(ascii: "L")
-            case 0x2029: UInt8(ascii: "P")
-            default: nil
-            }
+        // (Past U+2029, as an emoji is, there is no short escape: most escapes are those.)
+        var short: UInt8? = nil
+        if scalar <= 0x2029 {
+            short =
+                switch scalar {
+                case 0x00: UInt8(ascii: "0")
+                case 0x07: UInt8(ascii: "a")
+                case 0x08: UInt8(ascii: "b")
+                case 0x09: UInt8(ascii: "t")
+                case 0x0A: UInt8(ascii: "n")
+                case 0x0B: UInt8(ascii: "v")
+                case 0x0C: UInt8(ascii: "f")
+                case 0x0D: UInt8(ascii: "r")
+                case 0x1B: UInt8(ascii: "e")
+                case 0x22: UInt8(ascii: "\"")
+                case 0x5C: UInt8(ascii: "\\")
+                case 0x85: UInt8(ascii: "N")
+                case 0x2028: UInt8(ascii: "L")
+                case 0x2029: UInt8(ascii: "P")
+                default: nil
+                }
+        }
         if let short {
             p[1] = short
             return 2
@@ -306,9 +310,15 @@ enum YAMLScalarText {
         let (letter, digits): (UInt8, Int) =
             scalar <= 0xFF ? (UInt8(ascii: "x"), 2) : scalar <= 0xFFFF ? (UInt8(ascii: "u"), 4) : (UInt8(ascii: "U"), 8)
         p[1] = letter
-        for k in 0..<digits {
-            let digit = UInt8((scalar >> (4 * UInt32(digits - 1 - k))) & 0xF)
-            p[2 + k] = digit < 10 ? 48 + digit : 55 + digit
+        // The digits from the last, unchecked: a digit's place counted down with checked
+        // arithmetic was most of an escape, and an escape is one for each emoji.
+        var value = scalar
+        var at = p + 1 + digits
+        while at > p + 1 {
+            let digit = UInt8(truncatingIfNeeded: value & 0xF)
+            at.pointee = digit < 10 ? 48 &+ digit : 55 &+ digit
+            value &>>= 4
+            at -= 1
         }
         return 2 + digits
     }
