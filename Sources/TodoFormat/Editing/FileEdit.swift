@@ -53,7 +53,7 @@ public struct FileEdit: Sendable {
     /// ambiguous, and nothing is written.
     public func run() throws -> Result {
         let path = file.filePath
-        let before = try FileFingerprint(path)
+        var before = try FileFingerprint(path)
         // An edit writes the file back in its place, which a named pipe or a device has not
         // (and reading one twice, to tell its format and then its list, waited forever).
         if InputFile.isReadOnce(path) {
@@ -66,6 +66,11 @@ public struct FileEdit: Sendable {
         }
         if let result = try editItem(input, format: format, fingerprint: before) { return result }
         if let result = try editRun(input, format: format, fingerprint: before) { return result }
+        // A database's edit made on its rows and rolled back (it needs the whole list) may
+        // have had SQLite write pages into the file and put them back, its cache spilled:
+        // the file's time changed. The whole list is read from here, and checked from here
+        // (hunt 82: on tables of 80,000 rows the whole write refused the file).
+        if format == .sqlite { before = try FileFingerprint(path) }
         return try editList(input, format: format, fingerprint: before)
     }
 

@@ -258,6 +258,27 @@ struct OwnRunUpdateTests {
         #expect((first != nil) == placed && (first == nil || first?.rowids == [0: 1, 1: 3]), "\(type) \(last)")
     }
 
+    @Test("an edit on the rows that needs the whole list after SQLite spilled pages into the file is made (hunt 82)")
+    func spilledThenWhole() throws {
+        let directory = try TemporaryDirectory()
+        // Rows of 200 bytes and more, enough for moving their positions to fill SQLite's cache
+        // (2 MB): and a child of the first item stored apart, which the edit on the rows
+        // finds only after moving them, when it rolls back.
+        let path = try WriteBackTests.database(
+            "CREATE TABLE todo_items (\(OwnItemUpdateTests.ownColumns)); "
+                + "WITH RECURSIVE n(i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM n WHERE i < 14999) "
+                + "INSERT INTO todo_items SELECT i + 1, NULL, i, 'item ' || i || ' ' || hex(zeroblob(100)), 0, NULL, "
+                + "NULL FROM n; INSERT INTO todo_items VALUES (15001, 1, 0, 'late', 0, NULL, NULL);",
+            in: directory, name: "spill.sqlite")
+        let url = URL(fileURLWithPath: path)
+        var expected = TreeList(try TodoList(contentsOf: url))
+        let edit = Edit.remove([.position([1])])
+        try edit.apply(to: &expected, file: path)
+        let result = try Self.alone(path, [edit]).run()
+        #expect(!result.madeAlone)
+        #expect(try TodoList(contentsOf: url) == expected.list)
+    }
+
     @Test("a unique index: positions are not moved a row at a time (a conflict would drop a row) (hunt 61)")
     func uniqueIndex() throws {
         let directory = try TemporaryDirectory()
