@@ -386,12 +386,7 @@ struct PositionTable {
 
     /// The positions of the items at `indexes` of `entries` (depths in document order).
     init(_ entries: [ItemAlignment.Entry], at indexes: Set<Int>) {
-        self.init(depths: entries.lazy.map(\.depth), at: indexes)
-    }
-
-    /// The positions of the items at `indexes` of a list whose items have `depths`.
-    init<S: Sequence<Int>>(depths: S, at indexes: Set<Int>) {
-        self.init(depths: depths, sorted: indexes.sorted())
+        self.init(depths: entries.lazy.map(\.depth), sorted: indexes.sorted())
     }
 
     /// The positions of the items at `indexes` (in order, each once) of a list whose items
