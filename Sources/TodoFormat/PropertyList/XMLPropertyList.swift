@@ -43,7 +43,7 @@ struct XMLPropertyListReader {
         func hasName(_ other: UnsafeBufferPointer<UInt8>) -> Bool {
             guard name.count == other.count else { return false }
             guard let a = name.baseAddress, let b = other.baseAddress else { return true }
-            return memcmp(a, b, name.count) == 0
+            return ByteScan.same(a, b, count: name.count)
         }
     }
 
@@ -263,17 +263,33 @@ struct XMLPropertyListReader {
     /// Moves past the text of a scalar element up to its closing tag `name`, without decoding it.
     mutating func skipText(until name: UnsafeBufferPointer<UInt8>, opened: Tag) throws(ParseError) {
         while position < bytes.count {
-            // Text holds no `<` but where markup starts: the next one is found by memchr.
-            guard let base = bytes.baseAddress,
-                let found = memchr(base + position, Int32(UInt8(ascii: "<")), bytes.count - position)
-            else { break }
-            position = UnsafeRawPointer(found).assumingMemoryBound(to: UInt8.self) - base
+            // Text holds no `<` but where markup starts. The next one is found eight bytes at
+            // a time in a text's first 32 bytes, by memchr past them: most texts are shorter,
+            // and a call of memchr for each took 8% more time in `todofmt toggle` in a
+            // million-item XML property list (though fewer instructions).
+            guard let base = bytes.baseAddress else { break }
+            var at = position
+            while at + 8 <= bytes.count && at < position + 32 {
+                let x = UInt64(littleEndian: UnsafeRawPointer(base + at).loadUnaligned(as: UInt64.self))
+                let hit = ByteScan.has(x, UInt8(ascii: "<"))
+                if hit != 0 {
+                    at += hit.trailingZeroBitCount >> 3
+                    break
+                }
+                at += 8
+            }
+            if at < bytes.count && base[at] == UInt8(ascii: "<") {
+                position = at
+            } else {
+                guard let found = memchr(base + at, Int32(UInt8(ascii: "<")), bytes.count - at) else { break }
+                position = UnsafeRawPointer(found).assumingMemoryBound(to: UInt8.self) - base
+            }
             if bytes[position] == UInt8(ascii: "<") {
                 // The closing tag itself, `</name>` (most texts have no markup), compared in
                 // place; anything else is read as a tag.
                 let end = position + 2 + name.count
                 if end < bytes.count, bytes[position + 1] == UInt8(ascii: "/"), bytes[end] == UInt8(ascii: ">"),
-                    memcmp(base + position + 2, name.baseAddress!, name.count) == 0
+                    ByteScan.same(base + position + 2, name.baseAddress!, count: name.count)
                 {
                     position = end + 1
                     return

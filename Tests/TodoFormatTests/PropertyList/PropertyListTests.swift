@@ -396,6 +396,39 @@ struct XMLSkipValueTests {
         }
     }
 
+    /// A text's end is found eight bytes at a time in its first 32 bytes and by memchr past
+    /// them: texts of every length around those edges, with a comment or a CDATA section
+    /// (which may hold `<` and `</string>`) at each place, are skipped to the next element.
+    @Test(
+        "texts of 0 to 80 bytes with markup anywhere", arguments: ["", "<!-- </string> -->", "<![CDATA[</string>]]>"])
+    func texts(_ markup: String) throws {
+        for length in 0...80 {
+            for place in Set([0, length / 2, length]) {
+                let text = String(repeating: "é", count: length / 2) + String(repeating: "x", count: length % 2)
+                let bytes = Array(text.utf8)
+                let cut = min(place, bytes.count)
+                let inner =
+                    String(decoding: bytes[..<cut], as: UTF8.self) + markup
+                    + String(decoding: bytes[cut...], as: UTF8.self)
+                // (A place inside a character splits no character here: "é" is two bytes, and
+                // places are even or at the end.)
+                let xml = "<dict><key>k</key><string>\(inner)</string></dict><true/>"
+                try Array(xml.utf8).withUnsafeBufferPointer { bytes in
+                    var reader = XMLPropertyListReader(bytes: bytes, path: "x.plist")
+                    try reader.skipValue(reader.nextTag())
+                    let next = try reader.nextTag()
+                    #expect(next.is("true"), "\(length), \(place), \(markup): stopped at \(next.text)")
+                }
+                // Without its closing tag, the text is an error naming its element.
+                let open = "<string>\(inner)"
+                Array(open.utf8).withUnsafeBufferPointer { bytes in
+                    var reader = XMLPropertyListReader(bytes: bytes, path: "x.plist")
+                    #expect(throws: ParseError.self, "\(length), \(place)") { try reader.skipValue(reader.nextTag()) }
+                }
+            }
+        }
+    }
+
     @Test(
         "a container closed by the other tag is an error",
         arguments: [(3, 1), (64, 64), (64, 60), (100, 66), (100, 99)])
