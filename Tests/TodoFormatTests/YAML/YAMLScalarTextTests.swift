@@ -62,6 +62,32 @@ struct YAMLScalarTextTests {
         #expect(known > 2_000)
     }
 
+    /// A long text in double quotes is written in pieces of 16 KiB that end at a character's
+    /// end: characters of every length and escapes on each side of a piece's end, against
+    /// what the emitter writes for the text as a value.
+    @Test(
+        "a long text in double quotes, around its pieces' ends", arguments: ["🎉", "\u{1}", "é", "日", "\u{FEFF}", "\""])
+    func longDoubleQuoted(_ piece: String) throws {
+        for before in 16_376...16_388 {
+            // (The emoji first puts the text in double quotes.)
+            let text =
+                "🎉" + String(repeating: "a", count: before - 4) + piece + piece + String(repeating: "b", count: 9)
+            var value = ByteSink()
+            #expect(YAMLScalarText.append(text, isKey: false, to: &value))
+            let emitter = try YAMLEmitter()
+            try emitter.streamStart()
+            try emitter.documentStart(implicit: true)
+            try emitter.mappingStart()
+            try YAMLValue.emitString("k", to: emitter)
+            try YAMLValue.emitString(text, to: emitter)
+            try emitter.mappingEnd()
+            try emitter.documentEnd()
+            try emitter.streamEnd()
+            let ours = String(decoding: Array("k: ".utf8) + value.buffer + [10], as: UTF8.self)
+            #expect(ours == String(decoding: emitter.output, as: UTF8.self), "\(before)")
+        }
+    }
+
     @Test("a key longer than a simple key is left to the emitter")
     func longKey() {
         var out = ByteSink()
