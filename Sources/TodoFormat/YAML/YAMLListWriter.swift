@@ -97,27 +97,55 @@ struct YAMLListWriter: ListWriter {
 
     var takesPlainNames: Bool { isStandard }
 
-    /// The text of a status's value (empty for open and done, which `checked` says); nil
-    /// where the emitter must write it. A list uses a few statuses: the texts are kept.
-    private mutating func statusText(_ status: TodoStatus) -> [UInt8]? {
-        guard case .custom(let scalar) = status else { return [] }
-        if let known = statusTexts.first(where: { $0.status == scalar }) { return known.text }
+    /// Where the text of a custom status's value is in `statusTexts`, worked out the first
+    /// time the status is met (a list uses a few); nil where the emitter must write it, or
+    /// past the first 16 statuses (an item with another is written as any item is).
+    private mutating func statusTextIndex(_ scalar: Unicode.Scalar) -> Int? {
+        if let known = statusTexts.firstIndex(where: { $0.status == scalar }) {
+            return statusTexts[known].text == nil ? nil : known
+        }
+        guard statusTexts.count < 16 else { return nil }
         var out = ByteSink()
         let text = YAMLScalarText.append(String(scalar), isKey: false, to: &out) ? out.buffer : nil
-        if statusTexts.count < 16 { statusTexts.append((scalar, text)) }
-        return text
+        statusTexts.append((scalar, text))
+        return text == nil ? nil : statusTexts.count - 1
     }
 
-    /// The text of a section's value (empty for none); nil where the emitter must write it.
-    /// The same for a run of items, so worked out once for the run.
-    private mutating func sectionText(_ section: String?) -> [UInt8]? {
-        guard let section else { return [] }
+    /// Makes `lastSectionText` the text of `section`'s value, worked out once for a run of
+    /// items in one section; false where the emitter must write it.
+    private mutating func takeSection(_ section: String) -> Bool {
         if !lastSection.sameBytes(as: section) {
             var out = ByteSink()
             lastSectionText = YAMLScalarText.append(section, isKey: false, to: &out) ? out.buffer : nil
             lastSection = section
         }
-        return lastSectionText
+        return lastSectionText != nil
+    }
+
+    /// Plain items of a checklist, as `item(plainName:status:section:depth:)` writes each;
+    /// a section is taken once for each run of items in it, by its index among `sections`,
+    /// not compared again for each item. (The section's text is written from where the
+    /// writer keeps it: a copy of the text and of the section for each item was a twentieth
+    /// of writing a checklist as YAML, in reference counting.)
+    mutating func items(plain: ArraySlice<PlainItem>, text: UnsafeBufferPointer<UInt8>, sections: [String]) throws {
+        var taken = -1
+        var takenIsWritten = false
+        for item in plain {
+            let name = UnsafeBufferPointer(rebasing: text[item.nameStart..<item.nameEnd])
+            let hasSection = item.depth == 0 && item.section >= 0
+            if hasSection && item.section != taken {
+                takenIsWritten = takeSection(sections[item.section])
+                taken = item.section
+            }
+            let at = try start(depth: item.depth)
+            if isStandard && (!hasSection || takenIsWritten)
+                && writeStandard(name: name, status: item.status, hasSection: hasSection, depth: at)
+            {
+                continue
+            }
+            let section = hasSection ? sections[item.section] : nil
+            try writeEntries(of: TodoItem(plainName: name, status: item.status, section: section), depth: at)
+        }
     }
 
     mutating func item(plainName: UnsafeBufferPointer<UInt8>, status: TodoStatus, section: String?, depth: Int) throws {
@@ -194,12 +222,24 @@ struct YAMLListWriter: ListWriter {
     private mutating func writeStandard(
         name: UnsafeBufferPointer<UInt8>, status: TodoStatus, section: String?, depth: Int
     ) -> Bool {
+        if let section, !takeSection(section) { return false }
+        return writeStandard(name: name, status: status, hasSection: section != nil, depth: depth)
+    }
+
+    /// `writeStandard(name:status:section:depth:)` for an item whose section's text (if
+    /// `hasSection`) `takeSection` has put in `lastSectionText`.
+    private mutating func writeStandard(
+        name: UnsafeBufferPointer<UInt8>, status: TodoStatus, hasSection: Bool, depth: Int
+    ) -> Bool {
         // A text with a line break goes in double quotes only where it needs quotes
         // (`YAMLScalarText.append(bytes:isKey:to:)`); otherwise the emitter writes it.
         let style = YAMLScalarText.analysis(of: name)
-        guard style != .unknown || YAMLValue.needsQuotes(name), let statusText = statusText(status),
-            let sectionText = sectionText(section)
-        else { return false }
+        guard style != .unknown || YAMLValue.needsQuotes(name) else { return false }
+        var statusIndex = -1
+        if case .custom(let scalar) = status {
+            guard let known = statusTextIndex(scalar) else { return false }
+            statusIndex = known
+        }
         // A name written as it is (most) goes in the same write as the rest of the item.
         let asItIs = style == .plain && !YAMLValue.readsAsAnotherType(name)
         if !asItIs {
@@ -212,7 +252,9 @@ struct YAMLListWriter: ListWriter {
             YAMLScalarText.append(bytes: name, analysed: style, to: &sink)
         }
         let nameRoom = asItIs ? 2 * depth + 8 + name.count : 0
-        sink.write(upTo: nameRoom + 6 * depth + 48 + statusText.count + sectionText.count) { start in
+        let statusRoom = statusIndex < 0 ? 0 : statusTexts[statusIndex].text!.count
+        let sectionRoom = hasSection ? lastSectionText!.count : 0
+        sink.write(upTo: nameRoom + 6 * depth + 48 + statusRoom + sectionRoom) { start in
             var pen = BytePen(at: start)
             if asItIs {
                 pen.spaces(2 * depth)
@@ -222,16 +264,16 @@ struct YAMLListWriter: ListWriter {
             pen.put(byte: 10)
             pen.spaces(2 * depth)
             pen.put(status == .done ? "  checked: true\n" : "  checked: false\n")
-            if !statusText.isEmpty {
+            if statusIndex >= 0 {
                 pen.spaces(2 * depth)
                 pen.put("  status: ")
-                statusText.withUnsafeBufferPointer { pen.put($0) }
+                statusTexts[statusIndex].text!.withUnsafeBufferPointer { pen.put($0) }
                 pen.put(byte: 10)
             }
-            if section != nil {
+            if hasSection {
                 pen.spaces(2 * depth)
                 pen.put("  section: ")
-                sectionText.withUnsafeBufferPointer { pen.put($0) }
+                lastSectionText!.withUnsafeBufferPointer { pen.put($0) }
                 pen.put(byte: 10)
             }
             return start.distance(to: pen.at)

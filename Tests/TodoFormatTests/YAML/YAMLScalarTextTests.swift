@@ -132,6 +132,50 @@ struct YAMLScalarTextTests {
         #expect(String(decoding: b.bytes, as: UTF8.self) == String(decoding: a.bytes, as: UTF8.self))
     }
 
+    /// Runs of plain items (`items(plain:text:sections:)`, as a checklist's reader hands
+    /// them over) are written as libyaml's emitter writes the same items: sections by their index, taken
+    /// once for each run in one (a section the emitter writes among them), more custom
+    /// statuses than the writer keeps texts for, and names of every kind.
+    @Test("runs of plain items are written as the items are", arguments: 0..<6)
+    func plainRuns(seed: Int) throws {
+        var rng = SeededGenerator(seed: UInt64(seed))
+        // (Against libyaml's emitter: `YAMLListWriter` writes an item as its runs do.)
+        var whole = try EmitterYAMLListWriter(into: ByteSink(), outputName: "t.yaml", layout: ItemLayout())
+        var runs = try YAMLListWriter(into: ByteSink(), outputName: "t.yaml")
+        try whole.begin(metadata: [])
+        try runs.begin(metadata: [])
+        let sections = ["Home", "a: b", "x\u{1}y", "🎉", "Home"]
+        let statuses: [TodoStatus] =
+            [.open, .done] + "/#-?!abcdefghijklmnopqrstu".unicodeScalars.map { TodoStatus.custom($0) }
+        var depth = -1  // (the first item at the top)
+        for _ in 0..<12 {
+            var text: [UInt8] = []
+            var run: [PlainItem] = []
+            var section = Int.random(in: -1..<sections.count, using: &rng)
+            for _ in 0..<Int.random(in: 1...40, using: &rng) {
+                depth = Int.random(in: 0...(depth + 1), using: &rng)
+                if Int.random(in: 0..<5, using: &rng) == 0 {
+                    section = Int.random(in: -1..<sections.count, using: &rng)
+                }
+                let name = Self.pieces.randomElement(using: &rng)! + Self.pieces.randomElement(using: &rng)!
+                let status = statuses.randomElement(using: &rng)!
+                let start = text.count
+                text += Array(name.utf8)
+                run.append(
+                    PlainItem(nameStart: start, nameEnd: text.count, status: status, depth: depth, section: section))
+                try whole.item(
+                    TodoItem(
+                        name: name, status: status, section: depth == 0 && section >= 0 ? sections[section] : nil),
+                    depth: depth)
+            }
+            try text.withUnsafeBufferPointer { try runs.items(plain: run[...], text: $0, sections: sections) }
+        }
+        try whole.end()
+        try runs.end()
+        let (a, b) = (try whole.finish(), try runs.finish())
+        #expect(String(decoding: b.bytes, as: UTF8.self) == String(decoding: a.bytes, as: UTF8.self))
+    }
+
     @Test("a children key libyaml writes as a complex key gets the emitter's whole list")
     func complexChildrenKey() throws {
         let list = TodoList(items: [
