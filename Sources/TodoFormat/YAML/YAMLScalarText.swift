@@ -182,11 +182,11 @@ enum YAMLScalarText {
     /// U+F000 on, emoji), which are looked at further.
     @inline(__always)
     private static func printedLength(lead c: UInt8) -> Int {
-        switch c {
-        case 0xC3...0xDF: 2
-        case 0xE0, 0xE1, 0xE3...0xEE: 3
-        default: 0
-        }
+        // Bit k is set where lead byte 0xC0 + k is one of those; 0xC0 to 0xDF lead two bytes,
+        // 0xE0 to 0xEF three.
+        let printed: UInt64 = 0x7FFB_FFFF_FFF8
+        guard c >= 0xC0, printed >> UInt64(c & 63) & 1 != 0 else { return 0 }
+        return 2 + Int(c >> 5 & 1)
     }
 
     /// The high bit of each of eight bytes (loaded little-endian) that is not ASCII from the
