@@ -144,6 +144,12 @@ struct DumpWriter: ListWriter {
 
     /// The checked, status and section columns.
     private mutating func writeStatus(_ status: TodoStatus, section: String?) {
+        if let section { noteSection(section) }
+        writeStatus(status, hasSection: section != nil)
+    }
+
+    /// The status's columns, and the section's: `lastSectionLiteral` if `hasSection`.
+    private mutating func writeStatus(_ status: TodoStatus, hasSection: Bool) {
         if case .custom(let s) = status {
             rows.write(static: ",0,")
             customStatusLiteral(s).withUnsafeBufferPointer { rows.write($0) }
@@ -151,8 +157,7 @@ struct DumpWriter: ListWriter {
         } else {
             rows.write(static: status == .done ? ",1,NULL," : ",0,NULL,")
         }
-        guard let section else { return rows.write(static: "NULL") }
-        noteSection(section)
+        guard hasSection else { return rows.write(static: "NULL") }
         lastSectionLiteral.withUnsafeBufferPointer { rows.write($0) }
     }
 
@@ -335,11 +340,35 @@ struct DumpWriter: ListWriter {
     }
 
     mutating func item(plainName: UnsafeBufferPointer<UInt8>, status: TodoStatus, section: String?, depth: Int) throws {
-        startRow(depth: depth)
         let section = depth == 0 ? section : nil
+        if let section { noteSection(section) }
+        try item(plainName: plainName, status: status, hasSection: section != nil, depth: depth)
+    }
+
+    /// Plain items of a checklist, as `item(plainName:status:section:depth:)` writes each;
+    /// a section is taken once for each run of items in it, by its index among `sections`,
+    /// not copied and compared again for each item.
+    mutating func items(plain: ArraySlice<PlainItem>, text: UnsafeBufferPointer<UInt8>, sections: [String]) throws {
+        var taken = -1
+        for item in plain {
+            let hasSection = item.depth == 0 && item.section >= 0
+            if hasSection && item.section != taken {
+                noteSection(sections[item.section])
+                taken = item.section
+            }
+            try self.item(
+                plainName: UnsafeBufferPointer(rebasing: text[item.nameStart..<item.nameEnd]), status: item.status,
+                hasSection: hasSection, depth: item.depth)
+        }
+    }
+
+    /// A plain item whose section, if `hasSection`, `noteSection` has taken.
+    private mutating func item(
+        plainName: UnsafeBufferPointer<UInt8>, status: TodoStatus, hasSection: Bool, depth: Int
+    ) throws {
+        startRow(depth: depth)
         if !ByteScan.containsSQLSpecial(plainName) {
             // The common item: its name, status, section and empty fields in one write.
-            if let section { noteSection(section) }
             var statusLiteral: [UInt8] = []
             if case .custom(let s) = status { statusLiteral = customStatusLiteral(s) }
             let nulls = keys.count
@@ -347,7 +376,7 @@ struct DumpWriter: ListWriter {
                 // `'`, the name, `',0,` or `',1,NULL,` with the status literal and `,`, the
                 // section's literal or `NULL`, and `,NULL` for each field column.
                 let size =
-                    plainName.count + 10 + statusLiteral.count + (section != nil ? sectionLiteral.count : 4) + 5 * nulls
+                    plainName.count + 10 + statusLiteral.count + (hasSection ? sectionLiteral.count : 4) + 5 * nulls
                 rows.write(upTo: size) { start in
                     var pen = BytePen(at: start)
                     pen.put(byte: UInt8(ascii: "'"))
@@ -359,7 +388,7 @@ struct DumpWriter: ListWriter {
                     } else {
                         pen.put(status == .done ? "',1,NULL," : "',0,NULL,")
                     }
-                    if section != nil { pen.put(sectionLiteral) } else { pen.put("NULL") }
+                    if hasSection { pen.put(sectionLiteral) } else { pen.put("NULL") }
                     for _ in 0..<nulls { pen.put(",NULL") }
                     return start.distance(to: pen.at)
                 }
@@ -367,7 +396,7 @@ struct DumpWriter: ListWriter {
             return try endRow()
         }
         SQLValue.text(String(decoding: plainName, as: UTF8.self)).writeLiteral(to: &rows)
-        writeStatus(status, section: section)
+        writeStatus(status, hasSection: hasSection)
         for _ in keys.indices { rows.write(static: ",NULL") }
         try endRow()
     }

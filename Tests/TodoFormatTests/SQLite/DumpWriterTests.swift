@@ -354,3 +354,45 @@ struct DumpAssumptionTests {
         if let (_, held) = result { #expect(!held) }
     }
 }
+
+/// Runs of plain items (`items(plain:text:sections:)`, as a checklist's reader hands them
+/// over) take a section once for each run in it, by its index: the rows must be those of
+/// the same items handed over one by one.
+@Suite("SQL dumps from runs of plain items")
+struct DumpPlainRunTests {
+    @Test("runs with sections changing within them give the rows of the items one by one", arguments: 0..<4)
+    func runs(seed: Int) throws {
+        var rng = SeededGenerator(seed: UInt64(seed))
+        var single = DumpWriter(sink: ByteSink(), outputName: "x.sql")
+        var batched = DumpWriter(sink: ByteSink(), outputName: "x.sql")
+        let sections = ["Home", "it's", "日本語", "Home", "🎉 party"]
+        let names = ["milk", "it's", "café crème", "買い物", "🎉", "a\\b", "x"]
+        let statuses: [TodoStatus] = [.open, .done, .custom("/"), .custom("-"), .custom("'")]
+        var depth = -1
+        for _ in 0..<10 {
+            var text: [UInt8] = []
+            var run: [PlainItem] = []
+            var section = Int.random(in: -1..<sections.count, using: &rng)
+            for _ in 0..<Int.random(in: 1...30, using: &rng) {
+                depth = Int.random(in: 0...(depth + 1), using: &rng)
+                if Int.random(in: 0..<4, using: &rng) == 0 {
+                    section = Int.random(in: -1..<sections.count, using: &rng)
+                }
+                let name = names.randomElement(using: &rng)!
+                let status = statuses.randomElement(using: &rng)!
+                let start = text.count
+                text += Array(name.utf8)
+                run.append(
+                    PlainItem(nameStart: start, nameEnd: text.count, status: status, depth: depth, section: section))
+                try Array(name.utf8).withUnsafeBufferPointer {
+                    try single.item(
+                        plainName: $0, status: status, section: section >= 0 ? sections[section] : nil, depth: depth)
+                }
+            }
+            try text.withUnsafeBufferPointer { try batched.items(plain: run[...], text: $0, sections: sections) }
+        }
+        let expected = String(decoding: try single.finish().bytes, as: UTF8.self)
+        #expect(expected.contains("'🎉 party'") && expected.contains("'it''s'"))
+        #expect(String(decoding: try batched.finish().bytes, as: UTF8.self) == expected)
+    }
+}
