@@ -185,13 +185,15 @@ struct YAMLWriteStyle {
     /// quotes (double quotes where the text needs escapes).
     func scalar(_ s: String, flow: Bool, plainWord: Bool, quote: UInt8? = nil, to out: inout [UInt8]) {
         let plainSafe = Self.plainAllowed(s, flow: flow)
-        if plainSafe && (plainWord ? YAMLValue.resolvePlain(s) == nil : !YAMLValue.needsQuotes(s)) {
+        // (A checked or status word that is YAML 1.1's value key `=` is quoted as a new file
+        // quotes it: PyYAML reads it plain as a type it cannot make.)
+        if plainSafe && (plainWord ? YAMLValue.resolvePlain(s) == nil && s != "=" : !YAMLValue.needsQuotes(s)) {
             out += Array(s.utf8)
             return
         }
         let printable = s.unicodeScalars.allSatisfy {
             $0.value >= 32 && $0.value != 127 && !(0x80...0x9F).contains($0.value) && $0 != "\u{2028}"
-                && $0 != "\u{2029}" && $0 != "\u{FEFF}"
+                && $0 != "\u{2029}" && $0 != "\u{FEFF}" && !Self.isNonCharacter($0)
         }
         let singleQuotes = quote.map { $0 == UInt8(ascii: "'") } ?? (single > double)
         if singleQuotes && printable {
@@ -217,7 +219,7 @@ struct YAMLWriteStyle {
             case "\u{85}": out += Array("\\N".utf8)
             default:
                 if scalar.value < 32 || scalar.value == 127 || (0x80...0x9F).contains(scalar.value)
-                    || scalar.value == 0xFEFF
+                    || scalar.value == 0xFEFF || Self.isNonCharacter(scalar)
                 {
                     out += Array(String(format: "\\u%04X", scalar.value).utf8)
                 } else {
@@ -226,6 +228,12 @@ struct YAMLWriteStyle {
             }
         }
         out.append(UInt8(ascii: "\""))
+    }
+
+    /// U+FFFE and U+FFFF, which YAML cannot hold as they are (they are outside its
+    /// printable characters: libyaml refuses a file that has them) and double quotes escape.
+    static func isNonCharacter(_ scalar: Unicode.Scalar) -> Bool {
+        scalar.value == 0xFFFE || scalar.value == 0xFFFF
     }
 
     /// Whether text can stand as a plain scalar (and reads back as the same text, ignoring
@@ -254,10 +262,10 @@ struct YAMLWriteStyle {
             if c == UInt8(ascii: "#") && i > 0 && b[i - 1] == 32 { return false }
             if flow && ",[]{}".utf8.contains(c) { return false }
         }
-        // Unicode line breaks, the byte order mark and C1 controls.
+        // Unicode line breaks, the byte order mark, C1 controls, and U+FFFE and U+FFFF.
         return !s.unicodeScalars.contains {
             $0 == "\u{85}" || $0 == "\u{2028}" || $0 == "\u{2029}" || $0 == "\u{FEFF}"
-                || (0x80...0x9F).contains($0.value)
+                || (0x80...0x9F).contains($0.value) || isNonCharacter($0)
         }
     }
 }

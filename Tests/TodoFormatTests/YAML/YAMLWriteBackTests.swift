@@ -154,6 +154,27 @@ struct YAMLWriteBackTests {
         #expect(text.hasSuffix("# end of the list\narchived: []\n"))
     }
 
+    /// U+FFFE and U+FFFF are not YAML's printable characters: an item written into a file
+    /// that has them as they are made a file libyaml refuses (hunt 83). They go in double
+    /// quotes, escaped, as a new file has them; a status `=` is quoted as there.
+    @Test("names with U+FFFE or U+FFFF and the status '=' written into a file read back")
+    func nonCharacters() throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.path("list.yaml")
+        try Self.write("- [ ] old\n", into: path)
+        let markdown = "- [ ] old\n- [ ] x\u{FFFF}y\n- [=] a\u{FFFE}\n- [ ] plain \u{FFFE} too\n"
+        try Self.write(markdown, into: path)
+        let text = try Self.text(path)
+        #expect(text.contains(#"name: "x\uFFFFy""#) && text.contains(#"name: "a\uFFFE""#), "\(text)")
+        #expect(text.contains(#"status: "=""#) || text.contains("status: '='"), "\(text)")
+        #expect(try Self.checklist(path) == markdown)
+        #expect(try Self.pyyaml(path).contains(#""status": "=""#))
+        // A new file says the same.
+        let fresh = directory.path("new.yaml")
+        try Self.write(markdown, into: fresh)
+        #expect(try Self.checklist(fresh) == markdown)
+    }
+
     @Test("a file todofmt wrote: the unchanged round trip keeps every byte, nesting and odd names included")
     func ownFiles() throws {
         let directory = try TemporaryDirectory()
