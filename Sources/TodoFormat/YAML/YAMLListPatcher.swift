@@ -627,7 +627,18 @@ struct YAMLListPatcher {
                 sink.write(UnsafeBufferPointer(rebasing: bytes[from..<(colon - 1)]))
                 out += Array(":".utf8)
             } else {
-                sink.write(UnsafeBufferPointer(rebasing: bytes[from..<scan.whole.lowerBound]))
+                // A block list cannot go on after what shares its line (`--- []`, the line a
+                // new file's empty list after front matter is on): it starts on the next line
+                // (written on `---`'s line, the file was one libyaml refused; hunt 84).
+                var end = scan.whole.lowerBound
+                var lineStart = end
+                while lineStart > 0 && bytes[lineStart - 1] != 10 && bytes[lineStart - 1] != 13 { lineStart -= 1 }
+                let shared = !flowList && bytes[lineStart..<end].contains { $0 != 32 && $0 != 9 }
+                if shared {
+                    while end > max(from, lineStart) && (bytes[end - 1] == 32 || bytes[end - 1] == 9) { end -= 1 }
+                }
+                sink.write(UnsafeBufferPointer(rebasing: bytes[from..<end]))
+                if shared { sink.write(bytes: lineBreaks([10])) }
             }
             try emitArray(
                 plan.middle, old: nil, flow: flowList, dashColumn: dash, arrayID: -1, firstLine: scan.afterColon == nil,

@@ -250,6 +250,37 @@ struct YAMLWriteBackTests {
         #expect(try Self.text(root) == "# mine\n[]\n")
     }
 
+    /// A new file of front matter and no items ends `--- []`; items written into it (or into
+    /// a file that is only `--- []`) start on the line after `---`, where a block list can
+    /// (on its line the file was one libyaml refused, though the write succeeded: hunt 84).
+    @Test("items written into an empty list on the '---' line start on the next line", arguments: ["\n", "\r\n"])
+    func emptyAfterDocumentStart(lineBreak: String) throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.path("list.yaml")
+        try Self.write("---\ntitle: t\n---\n", into: path)
+        #expect(try Self.text(path).hasSuffix("--- []\n"))
+        let crlf = try Self.text(path).replacingOccurrences(of: "\n", with: lineBreak)
+        try crlf.write(toFile: path, atomically: false, encoding: .utf8)
+        try Self.write("---\ntitle: t\n---\n- [ ] first\n  - [x] child\n", into: path)
+        let text = try Self.text(path)
+        #expect(
+            text.hasSuffix(
+                "---\(lineBreak)- name: first\(lineBreak)"
+                    + "  checked: false\(lineBreak)  children:\(lineBreak)  - name: child\(lineBreak)    checked: true\(lineBreak)"
+            ),
+            "\(text.debugDescription)")
+        #expect(try Self.checklist(path) == "---\ntitle: t\n---\n- [ ] first\n  - [x] child\n")
+        #expect(try Self.pyyaml(path).contains(#""name": "first""#))
+        // `todofmt add` into a file that is only `--- []`, with spaces before the list too.
+        for empty in ["--- []\n", "---   []\n"] {
+            try empty.replacingOccurrences(of: "\n", with: lineBreak).write(
+                toFile: path, atomically: false, encoding: .utf8)
+            _ = try FileEdit(file: URL(fileURLWithPath: path), edits: [.add(name: "first", under: nil, at: nil)]).run()
+            #expect(try Self.text(path) == "---\(lineBreak)- name: first\(lineBreak)  checked: false\(lineBreak)")
+            #expect(try Self.checklist(path) == "- [ ] first\n", "\(empty)")
+        }
+    }
+
     @Test("a file in flow style, which looks like JSON, is written into as YAML")
     func flowFile() throws {
         let directory = try TemporaryDirectory()
