@@ -659,26 +659,37 @@ struct TextListPatcher<Syntax: TextListSyntax> {
             if syntax.arrayLines { put([10] + inner, to: &sink) }
         }
         var previous: Int? = nil
+        // The last gap written, whose indentation `elementLine` is to take before it is next
+        // used: worked out only then, not after every old element's gap (most elements of an
+        // edited list are kept as they are, and need no line).
+        var lineGap: Range<Int>? = nil
+        func takeLine() {
+            guard let gap = lineGap else { return }
+            lineGap = nil
+            // (Made again only where it changes: a new array for every element's gap was a
+            // tenth of writing a long list.)
+            if let indent = Self.indentRangeAfterBreak(in: bytes, gap), !elementLine.elementsEqual(bytes[indent]) {
+                elementLine = Array(bytes[indent])
+            }
+        }
         for i in 0..<count {
             let (placement, kept) = element(i)
             let origin = kept ?? placement?.origin
             let here = origin.flatMap { $0.arrayID == arrayID ? $0.index : nil }
             if i > 0 {
-                if let range = gap(after: previous, before: here), !writtenGaps.contains(range.lowerBound) {
+                if let range = gap(after: previous, before: here),
+                    writtenGaps.isEmpty || !writtenGaps.contains(range.lowerBound)
+                {
                     if hasComment(range) { writtenGaps.insert(range.lowerBound) }
                     sink.write(slice(range))
-                    // (Made again only where it changes: a new array for every element's gap was
-                    // a tenth of writing a long list.)
-                    if let indent = Self.indentRangeAfterBreak(in: bytes, range),
-                        !elementLine.elementsEqual(bytes[indent])
-                    {
-                        elementLine = Array(bytes[indent])
-                    }
+                    lineGap = range
                 } else {
+                    takeLine()
                     put(syntax.elementSeparator(line: elementLine), to: &sink)
                 }
             }
             if let placement {
+                takeLine()
                 try emit(placement, line: elementLine, to: &sink)
             } else if let kept {
                 sink.write(slice(kept.span))
