@@ -191,10 +191,7 @@ struct YAMLWriteStyle {
             out += Array(s.utf8)
             return
         }
-        let printable = s.unicodeScalars.allSatisfy {
-            $0.value >= 32 && $0.value != 127 && !(0x80...0x9F).contains($0.value) && $0 != "\u{2028}"
-                && $0 != "\u{2029}" && $0 != "\u{FEFF}" && !Self.isNonCharacter($0)
-        }
+        let printable = !s.unicodeScalars.contains(where: Self.isEscaped)
         let singleQuotes = quote.map { $0 == UInt8(ascii: "'") } ?? (single > double)
         if singleQuotes && printable {
             out.append(UInt8(ascii: "'"))
@@ -218,9 +215,7 @@ struct YAMLWriteStyle {
             case "\u{2029}": out += Array("\\P".utf8)
             case "\u{85}": out += Array("\\N".utf8)
             default:
-                if scalar.value < 32 || scalar.value == 127 || (0x80...0x9F).contains(scalar.value)
-                    || scalar.value == 0xFEFF || Self.isNonCharacter(scalar)
-                {
+                if Self.isEscaped(scalar) {
                     out += Array(String(format: "\\u%04X", scalar.value).utf8)
                 } else {
                     out += Array(String(scalar).utf8)
@@ -230,10 +225,14 @@ struct YAMLWriteStyle {
         out.append(UInt8(ascii: "\""))
     }
 
-    /// U+FFFE and U+FFFF, which YAML cannot hold as they are (they are outside its
-    /// printable characters: libyaml refuses a file that has them) and double quotes escape.
-    static func isNonCharacter(_ scalar: Unicode.Scalar) -> Bool {
-        scalar.value == 0xFFFE || scalar.value == 0xFFFF
+    /// What this writer puts only in double quotes, escaped: control characters (the tab
+    /// and line breaks among them), C1 controls (U+0085 among them), U+2028 and U+2029, the
+    /// byte order mark, and U+FFFE and U+FFFF, which are outside YAML's printable characters
+    /// (libyaml refuses a file that has them as they are).
+    static func isEscaped(_ scalar: Unicode.Scalar) -> Bool {
+        let v = scalar.value
+        return v < 32 || v == 127 || (0x80...0x9F).contains(v) || v == 0x2028 || v == 0x2029 || v == 0xFEFF
+            || v == 0xFFFE || v == 0xFFFF
     }
 
     /// Whether text can stand as a plain scalar (and reads back as the same text, ignoring
@@ -262,11 +261,9 @@ struct YAMLWriteStyle {
             if c == UInt8(ascii: "#") && i > 0 && b[i - 1] == 32 { return false }
             if flow && ",[]{}".utf8.contains(c) { return false }
         }
-        // Unicode line breaks, the byte order mark, C1 controls, and U+FFFE and U+FFFF.
-        return !s.unicodeScalars.contains {
-            $0 == "\u{85}" || $0 == "\u{2028}" || $0 == "\u{2029}" || $0 == "\u{FEFF}"
-                || (0x80...0x9F).contains($0.value) || isNonCharacter($0)
-        }
+        // Unicode line breaks, the byte order mark, C1 controls, U+FFFE and U+FFFF (the
+        // controls below 0x20 are no plain text either: the bytes said so above).
+        return !s.unicodeScalars.contains(where: isEscaped)
     }
 }
 #endif
