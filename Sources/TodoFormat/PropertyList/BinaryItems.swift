@@ -13,6 +13,13 @@ struct BinaryItems {
     /// What each key object met is, by reference (a few dozen at most are kept).
     private var keyObjects: [Int] = []
     private var keyKinds: [KeyKind] = []
+    /// For the key objects below 256 (where writers put keys they share), whether each is
+    /// one of todofmt's own, looked up by the object for plain items (`ownRole(ofKey:)`): 0
+    /// not yet known, 1 not one, else 2 + the role's place in `Self.roles`. (Searching
+    /// `keyObjects` and copying the kind found, an enum that may hold a string, for each
+    /// key was a twelfth of reading a large list.)
+    private var ownKeyCodes = [UInt8](repeating: 0, count: 256)
+    private static let roles = ItemRole.allCases
     /// The last section and status objects read, and their text: a run of items shares them.
     private var lastSection: (object: Int, text: String)?
     private var lastStatus: (object: Int, text: String)?
@@ -205,8 +212,7 @@ struct BinaryItems {
         var children: (start: Int, count: Int)?
         for i in 0..<h.count {
             let value = reader.reference(from: h.start, h.count + i)
-            guard case .own(let role) = kind(ofKey: reader.reference(from: h.start, i)),
-                seen & ItemBuilder.bit(role) == 0
+            guard let role = ownRole(ofKey: reader.reference(from: h.start, i)), seen & ItemBuilder.bit(role) == 0
             else { return false }
             seen |= ItemBuilder.bit(role)
             // Each role as `item(_:depth:)` reads it.
@@ -248,7 +254,7 @@ struct BinaryItems {
         guard let stored = reader.storedString(object) else { return nil }
         let start = text.byteCount
         if stored.utf16 {
-            text.write(upTo: 3 * (stored.raw.count / 2)) {
+            text.write(upTo: 3 * (stored.raw.count / 2) + 1) {
                 BinaryPropertyListReader.utf16BigEndian(stored.raw, into: $0)
             }
         } else {
@@ -324,6 +330,24 @@ struct BinaryItems {
         guard let text = string(object) else { return nil }
         last = (object, text)
         return text
+    }
+
+    /// The role of a key object that is one of todofmt's own keys (`KeyKind.own`), else nil.
+    @inline(__always)
+    private mutating func ownRole(ofKey object: Int) -> ItemRole? {
+        guard object >= 0 && object < ownKeyCodes.count else {
+            guard case .own(let role) = kind(ofKey: object) else { return nil }
+            return role
+        }
+        let code = ownKeyCodes[object]
+        if code > 1 { return Self.roles[Int(code) - 2] }
+        if code == 1 { return nil }
+        guard case .own(let role) = kind(ofKey: object) else {
+            ownKeyCodes[object] = 1
+            return nil
+        }
+        ownKeyCodes[object] = UInt8(2 + Self.roles.firstIndex(of: role)!)
+        return role
     }
 
     /// What a key object is, worked out once for each of the first few dozen met.
