@@ -216,18 +216,17 @@ struct BinaryPropertyListReader {
     static func utf16BigEndian(_ raw: UnsafeBufferPointer<UInt8>) -> String {
         let units = raw.count / 2
         guard units > 0 else { return "" }
-        return String(unsafeUninitializedCapacity: units * 3) { utf16BigEndian(raw, into: $0.baseAddress!) }
+        return String(unsafeUninitializedCapacity: 3 * units + 1) { utf16BigEndian(raw, into: $0.baseAddress!) }
     }
 
-    /// `utf16BigEndian(_:)` as UTF-8 into `out`, which has room for three bytes a unit;
-    /// returns how many bytes it wrote.
+    /// `utf16BigEndian(_:)` as UTF-8 into `out`, which has room for three bytes a unit and
+    /// one more; returns how many bytes it wrote.
     static func utf16BigEndian(_ raw: UnsafeBufferPointer<UInt8>, into out: UnsafeMutablePointer<UInt8>) -> Int {
         let units = raw.count / 2
         guard units > 0, let source = raw.baseAddress else { return 0 }
         // Through moving pointers: the buffers' checked subscripts were half the work, and
-        // places counted in units and bytes (each sum checked for overflow) and a four-unit
-        // step tried before every unit a third of what was left. Three bytes a unit at most:
-        // a unit of four bytes is a pair of two units.
+        // places counted in units and bytes (each sum checked for overflow) a third of what
+        // was left. Three bytes a unit at most: a unit of four bytes is a pair of two units.
         var p = source
         let end = source + 2 * units
         var o = out
@@ -251,33 +250,35 @@ struct BinaryPropertyListReader {
                 }
                 continue
             }
-            if c < 0x800 {
-                o[0] = UInt8(truncatingIfNeeded: 0xC0 | c >> 6)
-                o[1] = UInt8(truncatingIfNeeded: 0x80 | c & 0x3F)
-                o += 2
+            if c & 0xF800 != 0xD800 {
+                // Two or three bytes with no branch on which: text in other scripts goes
+                // from one to another (Cyrillic, CJK) within a name. Both forms are made and
+                // the one its size picks is stored as a word; the next unit writes over the
+                // byte past it (the one byte of room more is for the last).
+                let three: UInt32 = c >= 0x800 ? 1 : 0
+                let w2 = (0xC0 | c >> 6) | (0x80 | c & 0x3F) << 8
+                let w3 = (0xE0 | c >> 12) | (0x80 | (c >> 6) & 0x3F) << 8 | (0x80 | c & 0x3F) << 16
+                UnsafeMutableRawPointer(o).storeBytes(of: (three != 0 ? w3 : w2).littleEndian, as: UInt32.self)
+                o += Int(2 &+ three)
                 continue
             }
-            var scalar = c
-            if c & 0xF800 == 0xD800 {
-                // A surrogate: a high one and a low one after it are a pair; else U+FFFD.
-                scalar = 0xFFFD
-                if c < 0xDC00, p < end {
-                    let low = UInt32(p[0]) << 8 | UInt32(p[1])
-                    if low & 0xFC00 == 0xDC00 {
-                        let pair = 0x10000 &+ ((c &- 0xD800) << 10) &+ (low &- 0xDC00)
-                        p += 2
-                        o[0] = UInt8(truncatingIfNeeded: 0xF0 | pair >> 18)
-                        o[1] = UInt8(truncatingIfNeeded: 0x80 | (pair >> 12) & 0x3F)
-                        o[2] = UInt8(truncatingIfNeeded: 0x80 | (pair >> 6) & 0x3F)
-                        o[3] = UInt8(truncatingIfNeeded: 0x80 | pair & 0x3F)
-                        o += 4
-                        continue
-                    }
+            // A surrogate: a high one and a low one after it are a pair; else U+FFFD.
+            if c < 0xDC00, p < end {
+                let low = UInt32(p[0]) << 8 | UInt32(p[1])
+                if low & 0xFC00 == 0xDC00 {
+                    let pair = 0x10000 &+ ((c &- 0xD800) << 10) &+ (low &- 0xDC00)
+                    p += 2
+                    o[0] = UInt8(truncatingIfNeeded: 0xF0 | pair >> 18)
+                    o[1] = UInt8(truncatingIfNeeded: 0x80 | (pair >> 12) & 0x3F)
+                    o[2] = UInt8(truncatingIfNeeded: 0x80 | (pair >> 6) & 0x3F)
+                    o[3] = UInt8(truncatingIfNeeded: 0x80 | pair & 0x3F)
+                    o += 4
+                    continue
                 }
             }
-            o[0] = UInt8(truncatingIfNeeded: 0xE0 | scalar >> 12)
-            o[1] = UInt8(truncatingIfNeeded: 0x80 | (scalar >> 6) & 0x3F)
-            o[2] = UInt8(truncatingIfNeeded: 0x80 | scalar & 0x3F)
+            o[0] = 0xEF
+            o[1] = 0xBF
+            o[2] = 0xBD
             o += 3
         }
         return out.distance(to: o)

@@ -234,21 +234,35 @@ struct BinaryItemsTests {
     func utf16(seed: Int) {
         var rng = SeededGenerator(seed: UInt64(seed))
         // ASCII runs of every length around the four-unit step, and units that end them:
-        // a NUL, DEL, two-byte and three-byte characters, pairs and lone surrogates.
+        // a NUL, DEL, two-byte and three-byte characters (each at the ends of its range, and
+        // in runs), pairs and lone surrogates.
         let others: [[UInt16]] = [
             [0], [0x7F], [0x80], [0xFF], [0x100], [0x7FF], [0x800], [0x3042], [0xD7FF], [0xE000], [0xFFFD],
             [0xFFFF], [0xD83D, 0xDE00], [0xD800, 0xDC00], [0xDBFF, 0xDFFF], [0xD83D], [0xDE00], [0xDBFF],
-            [0xDC00], [0xDFFF], [0xDE00, 0xD83D],
+            [0xDC00], [0xDFFF], [0xDE00, 0xD83D], [0x3B1, 0x4E00, 0x80, 0xFFFF, 0x7FF, 0x800, 0x41],
         ]
         var units: [UInt16] = []
         for _ in 0..<Int.random(in: 0...12, using: &rng) {
             units += (0..<Int.random(in: 0...9, using: &rng)).map { _ in UInt16.random(in: 0x20...0x7E, using: &rng) }
             units += others.randomElement(using: &rng)!
         }
+        // A few texts of three-byte characters only, which fill the room to its last byte.
+        if seed < 6 { units = [UInt16](repeating: seed % 2 == 0 ? 0x4E00 : 0xFFFF, count: seed + 1) }
         let bytes = units.flatMap { [UInt8($0 >> 8), UInt8($0 & 0xFF)] }
         let text = bytes.withUnsafeBufferPointer { BinaryPropertyListReader.utf16BigEndian($0) }
+        let expected = Array(String(decoding: units, as: UTF16.self).utf8)
         #expect(text == String(decoding: units, as: UTF16.self), "\(units)")
-        #expect(Array(text.utf8) == Array(String(decoding: units, as: UTF16.self).utf8))
+        #expect(Array(text.utf8) == expected)
+        // Into the room it asks for (three bytes a unit and one more), and a guard after it.
+        let room = 3 * units.count + 1
+        var out = [UInt8](repeating: 0xAA, count: room + 16)
+        let count = bytes.withUnsafeBufferPointer { source in
+            out.withUnsafeMutableBufferPointer {
+                BinaryPropertyListReader.utf16BigEndian(source, into: $0.baseAddress!)
+            }
+        }
+        #expect(Array(out[..<count]) == expected, "\(units)")
+        #expect(out[room...].allSatisfy { $0 == 0xAA }, "wrote past its room: \(units)")
     }
 
     @Test("UTF-8 text is written as the standard library's UTF-16 big-endian", arguments: 0..<50)
