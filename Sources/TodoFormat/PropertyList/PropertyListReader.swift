@@ -62,21 +62,15 @@ enum PropertyListReader {
         try sink.begin(metadata: [])
         var items: BinaryItems? = BinaryItems(reader, schema: schema)
         var batch = BinaryItems.PlainBatch()
-        func flush() throws {
-            try batch.text.withBytes { try sink.items(plain: batch.items[...], text: $0, sections: batch.sections) }
-            batch.items.removeAll(keepingCapacity: true)
-            batch.text.truncate(to: 0)
-            batch.sections.removeAll(keepingCapacity: true)
-        }
         for (i, element) in elements.enumerated() {
             if items?.appendPlain(element, to: &batch) == true {
-                if batch.items.count >= 4096 { try flush() }
+                if batch.items.count >= 4096 { try batch.send(into: &sink) }
                 continue
             }
-            if !batch.items.isEmpty { try flush() }
+            if !batch.items.isEmpty { try batch.send(into: &sink) }
             try send(element, at: i, of: reader, &items, schema: schema, into: &sink)
         }
-        if !batch.items.isEmpty { try flush() }
+        if !batch.items.isEmpty { try batch.send(into: &sink) }
         try sink.end()
     }
 

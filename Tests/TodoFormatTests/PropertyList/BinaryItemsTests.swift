@@ -105,23 +105,42 @@ struct BinaryItemsTests {
         #expect(plain == (try Self.list(of: elements)))
         #expect(plain.items.count == 300)
         #expect(collector.plainCount > 60, "\(collector.plainCount) plain items")
+        #expect(collector.fieldedCount > 20, "\(collector.fieldedCount) items with fields")
     }
 
     @Test("a binary list's plain names reach each writer that takes them: the bytes and warnings its items give")
     func plainNamesIntoWriters() throws {
         let directory = try TemporaryDirectory()
         let source = directory.path("in.plist")
+        // Fields of every kind a binary list holds, on items and children, some written as
+        // they are and some not (a key to quote, a string with a space at its end, a
+        // value a checklist writes as text or a format cannot hold).
+        let fieldSets: [[Field]] = [
+            [],
+            [Field("due", .date(Date(timeIntervalSinceReferenceDate: 812_345_678))), Field("prio", .integer(2))],
+            [Field("note", .string("two words")), Field("done", .bool(true)), Field("ratio", .double(0.25))],
+            [Field("tags", .array([.string("a"), .integer(1)])), Field("blob", .data(Data([0, 255])))],
+            [Field("with space", .string("end ")), Field("map", .dictionary([Field("k", .bool(false))]))],
+            [Field("big", .integer(.max)), Field("when", .date(Date(timeIntervalSinceReferenceDate: 0.5)))],
+        ]
         let list = TodoList(
             items: Self.names.enumerated().map { i, name in
                 TodoItem(
-                    name: name, status: i % 3 == 0 ? .done : .open, children: [TodoItem(name: name + " child")],
+                    name: name, status: i % 3 == 0 ? .done : .open, fields: fieldSets[i % fieldSets.count],
+                    children: [
+                        TodoItem(name: name + " child", fields: fieldSets[(i + 2) % fieldSets.count])
+                    ],
                     section: i < 8 ? "A" : "B \"quoted\"")
             })
         var binary = try FormatRegistry.format(.bplist).writer(to: .memory, options: ListOptions())
         try list.send(to: &binary)
         try Data(try binary.finish().bytes).write(to: URL(fileURLWithPath: source))
         #expect(try TodoList(contentsOf: .file(source)) == list)
-        for target in [DocumentFormat.json, .plist, .markdown] {
+        var targets = [DocumentFormat.json, .plist, .markdown, .sql]
+        #if YAML
+        targets.append(.yaml)
+        #endif
+        for target in targets {
             var writer = try FormatRegistry.format(target).writer(to: .memory, options: ListOptions())
             #expect(writer.takesPlainNames)
             try list.send(to: &writer)
