@@ -64,6 +64,24 @@ struct MarkdownWriter: ListWriter {
         item(TodoItem(plainName: plainName, status: status, section: section), depth: depth)
     }
 
+    /// An item with fields from its name's bytes, as `item(plainName:status:section:depth:)`
+    /// writes one without.
+    mutating func item(
+        plainName: UnsafeBufferPointer<UInt8>, fields: [Field], status: TodoStatus, section: String?, depth: Int
+    ) {
+        let section = depth == 0 ? section : nil
+        let sameSection = depth > 0 || (section.sameBytes(as: self.section) && (section != nil ? wroteItem : !heading))
+        if sameSection,
+            Self.writeLine(
+                plainName: plainName, fields: fields, status: status, depth: depth, lineEnding: lineEnding, to: &sink)
+        {
+            positions.advance(depth: depth)
+            wroteItem = true
+            return
+        }
+        item(TodoItem(plainName: plainName, fields: fields, status: status, section: section), depth: depth)
+    }
+
     mutating func end() {}
 
     mutating func finish() throws -> Written {
@@ -147,9 +165,10 @@ struct MarkdownWriter: ListWriter {
     }
 
     /// `writeLine(of:depth:lineEnding:to:)` for an item named `name` with fields, when the
-    /// name is written as it is (`NameSyntax.isWrittenAsIs`) and every field is written as it is: a bare
-    /// key (`FieldSyntax.isBareKey`) with an integer, a truth value or a bare string. The
-    /// bytes are `FieldSyntax.render`'s. Returns false, having written nothing, otherwise.
+    /// name is written as it is (`NameSyntax.isWrittenAsIs`) and every field is written as it
+    /// is: a bare key (`FieldSyntax.isBareKey`) with an integer, a truth value, a date or a
+    /// bare string. The bytes are `FieldSyntax.render`'s. Returns false, having written
+    /// nothing, otherwise.
     static func writeLine(
         plainName name: UnsafeBufferPointer<UInt8>, fields: [Field], status: TodoStatus, depth: Int,
         lineEnding: String, to sink: inout ByteSink
@@ -162,6 +181,7 @@ struct MarkdownWriter: ListWriter {
             switch field.value {
             case .integer: room += 20
             case .bool: room += 5
+            case .date: room += 40
             case .string(let text) where FieldSyntax.isBareString(text): room += text.utf8.count
             default: return false
             }
@@ -179,6 +199,7 @@ struct MarkdownWriter: ListWriter {
                 switch field.value {
                 case .integer(let value): pen.decimal(value)
                 case .bool(let value): value ? pen.put("true") : pen.put("false")
+                case .date(let date): ISO8601.withText(date) { pen.put($0) }
                 case .string(var text): text.withUTF8 { pen.put($0) }
                 default: break
                 }

@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 
 @testable import TodoFormat
@@ -18,6 +19,8 @@ struct MarkdownWriterTests {
             .string("plain"), .string("with space"), .string("true"), .string("42"), .string(" lead"),
             .string("[x]"), .string("\"q\""), .string(""), .string("日本"), .string("c\u{9F}"), .double(1.5),
             .null, .string("2024-05-01"), .array([.integer(1)]),
+            .date(Date(timeIntervalSinceReferenceDate: 812_345_678)),
+            .date(Date(timeIntervalSinceReferenceDate: 0.5)), .date(Date(timeIntervalSinceReferenceDate: -1e13)),
         ]
         var generator = SeededGenerator(seed: 5)
         func pick<T>(_ choices: [T]) -> T { choices[Int(generator.next() % UInt64(choices.count))] }
@@ -50,6 +53,12 @@ struct MarkdownWriterTests {
         func pick<T>(_ choices: [T]) -> T { choices[Int(generator.next() % UInt64(choices.count))] }
         let names = ["Milk", "", "日本語 🎉", "x]", "[a]: b", "n [k:: v]", "# not a heading", "1. one", " lead", "a  b"]
         let sections: [String?] = [nil, nil, "Home", "Shop", "Shop"]
+        // Half the items with fields: some written as they are, some not.
+        let fieldSets: [[Field]] = [
+            [], [], [Field("prio", .integer(2))],
+            [Field("due", .date(Date(timeIntervalSinceReferenceDate: 812_345_678))), Field("ok", .bool(true))],
+            [Field("due date", .string(" x")), Field("tags", .array([.string("a")]))],
+        ]
         var whole = MarkdownWriter(into: ByteSink(), outputName: "t.md")
         var plain = MarkdownWriter(into: ByteSink(), outputName: "t.md")
         var depth = 0
@@ -58,8 +67,16 @@ struct MarkdownWriterTests {
             let status = pick([TodoStatus.open, .done, .custom("/")])
             var name = pick(names)
             let section = pick(sections)
-            whole.item(TodoItem(name: name, status: status, section: depth == 0 ? section : nil), depth: depth)
-            name.withUTF8 { plain.item(plainName: $0, status: status, section: section, depth: depth) }
+            let fields = pick(fieldSets)
+            whole.item(
+                TodoItem(name: name, status: status, fields: fields, section: depth == 0 ? section : nil), depth: depth)
+            name.withUTF8 {
+                if fields.isEmpty {
+                    plain.item(plainName: $0, status: status, section: section, depth: depth)
+                } else {
+                    plain.item(plainName: $0, fields: fields, status: status, section: section, depth: depth)
+                }
+            }
         }
         let (a, b) = (try whole.finish(), try plain.finish())
         #expect(String(decoding: b.bytes, as: UTF8.self) == String(decoding: a.bytes, as: UTF8.self))
