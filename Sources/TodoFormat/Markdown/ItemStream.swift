@@ -117,27 +117,7 @@ struct ItemQueue: BlockSink {
     /// their names as bytes of the text.
     mutating func drain<W: PlainItemSink>(plainNamesInto writer: inout W) throws {
         if let tooDeep { throw tooDeep }
-        var i = 0
-        while i < queued.count {
-            let q = queued[i]
-            if q.nameEnd == -1 {
-                try writer.item(built[q.nameStart], depth: q.depth)
-                i += 1
-                continue
-            }
-            if q.nameEnd == -2 {
-                let (name, fields) = fielded[q.nameStart]
-                try writer.item(
-                    plainName: UnsafeBufferPointer(rebasing: bytes[name]), fields: fields, status: q.status,
-                    section: q.section < 0 ? nil : sections[q.section], depth: q.depth)
-                i += 1
-                continue
-            }
-            var end = i + 1
-            while end < queued.count && queued[end].nameEnd >= 0 { end += 1 }
-            try writer.items(plain: queued[i..<end], text: bytes, sections: sections)
-            i = end
-        }
+        try writer.take(queued: queued, text: bytes, sections: sections, fielded: fielded, built: built)
         clear()
     }
 

@@ -183,8 +183,8 @@ struct BinaryItems {
     /// Plain items gathered for a sink that takes them (`PlainItemSink`): names' UTF-8 in
     /// `text`, top-level items' sections in `sections`. An item with fields is kept in
     /// `items` with `nameEnd` -2 and, as `nameStart`, its place in `fielded`, which holds
-    /// where its name is in `text` and its fields (as a checklist's items are queued,
-    /// `ItemQueue`).
+    /// where its name is in `text` and its fields (as a checklist's items are queued:
+    /// `PlainItemSink.take(queued:…)`).
     struct PlainBatch {
         var items: [PlainItem] = []
         var text = ByteSink()
@@ -194,24 +194,7 @@ struct BinaryItems {
         /// Hands the items to `sink` in order, each run of items without fields at once, and
         /// empties the batch.
         mutating func send<S: PlainItemSink>(into sink: inout S) throws {
-            try text.withBytes { text in
-                var i = 0
-                while i < items.count {
-                    let item = items[i]
-                    if item.nameEnd == -2 {
-                        let (name, fields) = fielded[item.nameStart]
-                        try sink.item(
-                            plainName: UnsafeBufferPointer(rebasing: text[name]), fields: fields, status: item.status,
-                            section: item.section(in: sections), depth: item.depth)
-                        i += 1
-                        continue
-                    }
-                    var end = i + 1
-                    while end < items.count && items[end].nameEnd >= 0 { end += 1 }
-                    try sink.items(plain: items[i..<end], text: text, sections: sections)
-                    i = end
-                }
-            }
+            try text.withBytes { try sink.take(queued: items, text: $0, sections: sections, fielded: fielded) }
             items.removeAll(keepingCapacity: true)
             text.truncate(to: 0)
             sections.removeAll(keepingCapacity: true)
