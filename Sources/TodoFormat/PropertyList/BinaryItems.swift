@@ -17,7 +17,7 @@ struct BinaryItems {
     /// one of todofmt's own, looked up by the object for plain items (`ownRole(ofKey:)`): 0
     /// not yet known, 1 not one, else 2 + the role's place in `Self.roles`. (Searching
     /// `keyObjects` and copying the kind found, an enum that may hold a string, for each
-    /// key was a twelfth of reading a large list.)
+    /// key was 6% of reading a large list.)
     private var ownKeyCodes = [UInt8](repeating: 0, count: 256)
     private static let roles = ItemRole.allCases
     /// The last section and status objects read, and their text: a run of items shares them.

@@ -225,8 +225,9 @@ struct BinaryPropertyListReader {
         let units = raw.count / 2
         guard units > 0, let source = raw.baseAddress else { return 0 }
         // Through moving pointers: the buffers' checked subscripts were half the work, and
-        // places counted in units and bytes (each sum checked for overflow) a third of what
-        // was left. Three bytes a unit at most: a unit of four bytes is a pair of two units.
+        // places counted in units and bytes (each sum checked for overflow) and a four-unit
+        // step tried before every unit a third of what was left. Three bytes a unit at most:
+        // a unit of four bytes is a pair of two units.
         var p = source
         let end = source + 2 * units
         var o = out
