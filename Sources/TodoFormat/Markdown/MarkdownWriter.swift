@@ -48,32 +48,24 @@ struct MarkdownWriter: ListWriter {
 
     var takesPlainNames: Bool { true }
 
-    /// An item without fields from its name's bytes: its line in one write when the name is
-    /// written as it is and the item starts no section and needs no warning; else the item
-    /// is made and written as any item is.
     mutating func item(plainName: UnsafeBufferPointer<UInt8>, status: TodoStatus, section: String?, depth: Int) {
-        let section = depth == 0 ? section : nil
-        let sameSection = depth > 0 || (section.sameBytes(as: self.section) && (section != nil ? wroteItem : !heading))
-        if sameSection,
-            Self.writeLine(plainName: plainName, status: status, depth: depth, lineEnding: lineEnding, to: &sink)
-        {
-            positions.advance(depth: depth)
-            wroteItem = true
-            return
-        }
-        item(TodoItem(plainName: plainName, status: status, section: section), depth: depth)
+        item(plainName: plainName, fields: [], status: status, section: section, depth: depth)
     }
 
-    /// An item with fields from its name's bytes, as `item(plainName:status:section:depth:)`
-    /// writes one without.
+    /// An item from its name's bytes: its line in one write when the name (and each field)
+    /// is written as it is and the item starts no section and needs no warning; else the item
+    /// is made and written as any item is.
     mutating func item(
         plainName: UnsafeBufferPointer<UInt8>, fields: [Field], status: TodoStatus, section: String?, depth: Int
     ) {
         let section = depth == 0 ? section : nil
         let sameSection = depth > 0 || (section.sameBytes(as: self.section) && (section != nil ? wroteItem : !heading))
         if sameSection,
-            Self.writeLine(
-                plainName: plainName, fields: fields, status: status, depth: depth, lineEnding: lineEnding, to: &sink)
+            fields.isEmpty
+                ? Self.writeLine(plainName: plainName, status: status, depth: depth, lineEnding: lineEnding, to: &sink)
+                : Self.writeLine(
+                    plainName: plainName, fields: fields, status: status, depth: depth, lineEnding: lineEnding,
+                    to: &sink)
         {
             positions.advance(depth: depth)
             wroteItem = true

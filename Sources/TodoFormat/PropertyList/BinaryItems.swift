@@ -62,11 +62,7 @@ struct BinaryItems {
             switch kind(ofKey: ref(i)) {
             case .other: return nil
             case .field(let key):
-                // A key given twice has its last value: the value path reads it.
-                guard !fields.contains(where: { $0.key.sameKey(as: key) }),
-                    let value = try? reader.value(value, depth: 2 * depth + 1)
-                else { return nil }
-                fields.append(Field(key, value))
+                guard appendField(key, value, depth: depth, to: &fields) else { return nil }
                 continue
             case .own(let own): role = own
             }
@@ -97,6 +93,17 @@ struct BinaryItems {
         return TodoItem(
             name: name, status: ItemBuilder.status(checked: checked, custom: custom, fields: fields), fields: fields,
             children: children, section: section)
+    }
+
+    /// Appends the field `key` with the value object `value` of a dictionary at `depth`;
+    /// false for a key given twice (it has its last value: the value path reads it) or a
+    /// value not well formed.
+    private func appendField(_ key: String, _ value: Int, depth: Int, to fields: inout [Field]) -> Bool {
+        guard !fields.contains(where: { $0.key.sameKey(as: key) }),
+            let value = try? reader.value(value, depth: 2 * depth + 1)
+        else { return false }
+        fields.append(Field(key, value))
+        return true
     }
 
     // MARK: Comparing
@@ -232,11 +239,8 @@ struct BinaryItems {
             let value = reader.reference(from: h.start, h.count + i)
             let key = reader.reference(from: h.start, i)
             guard let role = ownRole(ofKey: key) else {
-                // A field, as `item(_:depth:)` reads it.
-                guard case .field(let key) = kind(ofKey: key), !fields.contains(where: { $0.key.sameKey(as: key) }),
-                    let value = try? reader.value(value, depth: 2 * depth + 1)
+                guard case .field(let key) = kind(ofKey: key), appendField(key, value, depth: depth, to: &fields)
                 else { return false }
-                fields.append(Field(key, value))
                 continue
             }
             guard seen & ItemBuilder.bit(role) == 0 else { return false }
