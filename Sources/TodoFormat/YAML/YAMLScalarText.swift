@@ -125,24 +125,30 @@ enum YAMLScalarText {
         }
         var i = 0
         while i < b.count {
+            // Eight bytes at a time while they change nothing (`loudBytes`): a name that mixes
+            // scripts went a character at a time, on a branch for each, where it left ASCII,
+            // and was a seventh of writing a checklist as YAML.
+            if i + 8 <= b.count {
+                let flags = loudBytes(UnsafeRawPointer(b.baseAddress! + i).loadUnaligned(as: UInt64.self))
+                // The lowest flag is exact: the quiet bytes before it go at once.
+                let quiet = flags == 0 ? 8 : flags.trailingZeroBitCount >> 3
+                if quiet > 0 {
+                    i += quiet
+                    continue
+                }
+            }
             let c = b[i]
             if c < 0x80 {
-                // Eight bytes at a time while they are printable ASCII other than `:` and
-                // `#`, which change nothing (the bytes around them are looked at one by one).
-                if i + 8 <= b.count {
-                    let flags = loudBytes(UnsafeRawPointer(b.baseAddress! + i).loadUnaligned(as: UInt64.self))
-                    // The lowest flag is exact: the quiet bytes before it go at once.
-                    let quiet = flags == 0 ? 8 : flags.trailingZeroBitCount >> 3
-                    if quiet > 0 {
-                        i += quiet
-                        continue
-                    }
-                }
                 // Printable ASCII is a space or 0x21 to 0x7E; a tab, a line feed and the
                 // other controls are escaped in double quotes.
                 if c < 0x20 || c == 0x7F { return c == 0x0A || c == 0x0D ? .unknown : .doubleQuoted }
                 if c == UInt8(ascii: ":") && (i + 1 == b.count || isBlank(b[i + 1])) { plain = false }
                 if c == UInt8(ascii: "#") && i > 0 && isBlank(b[i - 1]) { plain = false }
+                i += 1
+                continue
+            }
+            // The rest of a character whose lead byte was among quiet ones.
+            if c < 0xC0 {
                 i += 1
                 continue
             }
@@ -189,13 +195,33 @@ enum YAMLScalarText {
         return 2 + Int(c >> 5 & 1)
     }
 
-    /// The high bit of each of eight bytes (loaded little-endian) that is not ASCII from the
-    /// space to `~` or is `:` or `#`: zero when all are quiet. Borrows may flag a byte above a
-    /// flagged one, never one below: the lowest flag is exact.
+    /// The high bit of each of eight bytes (loaded little-endian) that is looked at one by
+    /// one: not ASCII from the space to `~`, or `:` or `#`, and not a byte of a character
+    /// libyaml prints as it is (`printedLength`; any byte from 0x80 to 0xBF continues a
+    /// character whose lead byte was looked at). Zero when all are quiet. Borrows may flag a
+    /// byte above a flagged one, never one below: the lowest flag is exact.
     @inline(__always)
     static func loudBytes(_ x: UInt64) -> UInt64 {
-        x & 0x8080_8080_8080_8080 | ByteScan.hasBelow(x, 0x20) | ByteScan.has(x, 0x7F) | ByteScan.has(x, 0x3A)
-            | ByteScan.has(x, 0x23)
+        unprintedBytes(x) | ByteScan.has(x, 0x3A) | ByteScan.has(x, 0x23)
+    }
+
+    /// The high bit of each of eight bytes that is a control, DEL, or the lead byte of a
+    /// character libyaml may not print as it is (0xC2, 0xE2, 0xEF, 0xF0 and up: the lead
+    /// bytes `printedLength` does not take). The lowest flag is exact.
+    /// (Most tests are on each byte's low seven bits, to which adding a constant below 0x80
+    /// carries nothing into the next byte: exact, and fewer steps than a test for each value.)
+    @inline(__always)
+    private static func unprintedBytes(_ x: UInt64) -> UInt64 {
+        let highs: UInt64 = 0x8080_8080_8080_8080
+        let low = x & 0x7F7F_7F7F_7F7F_7F7F
+        // Below 0x20: the low bits below it, the high bit clear.
+        let control = ~((low &+ 0x6060_6060_6060_6060) | x) & highs
+        // 0x7F: the low bits all set, the high bit clear.
+        let delete = (low &+ 0x0101_0101_0101_0101) & ~x & highs
+        // 0xEF and up: the high bit set, the low bits from 0x6F up.
+        let high = (low &+ 0x1111_1111_1111_1111) & x & highs
+        // 0xC2 and 0xE2, which differ in one bit.
+        return control | delete | high | ByteScan.has(x & 0xDFDF_DFDF_DFDF_DFDF, 0xC2)
     }
 
     /// A space, a tab or a line break (libyaml's `IS_BLANKZ`, but for the end of the text,

@@ -62,6 +62,32 @@ struct YAMLScalarTextTests {
         #expect(known > 2_000)
     }
 
+    /// Texts are looked at eight bytes at a time while the bytes change nothing: each piece,
+    /// alone and twice, at every offset in a word and near the text's end, among characters
+    /// of one to three bytes (so that a word may end inside one).
+    @Test("a piece at every place in the words a text is looked at in", arguments: ["a", "é", "日", "aé日한Ж"])
+    func piecesInWords(_ filler: String) throws {
+        let fill = Array(filler)
+        func run(_ count: Int) -> String { String((0..<count).map { fill[$0 % fill.count] }) }
+        var compared = 0
+        for piece in Self.pieces {
+            for before in 0..<10 {
+                for after in [0, 1, 2, 5, 9, 17] {
+                    for text in [run(before) + piece + run(after), run(before) + piece + run(3) + piece + run(after)] {
+                        var key = ByteSink()
+                        var value = ByteSink()
+                        guard YAMLScalarText.append(text, isKey: true, to: &key) else { continue }
+                        #expect(YAMLScalarText.append(text, isKey: false, to: &value))
+                        let ours = String(decoding: key.buffer + Array(": ".utf8) + value.buffer + [10], as: UTF8.self)
+                        #expect(ours == (try Self.emitted(text)), "\(text.debugDescription)")
+                        compared += 1
+                    }
+                }
+            }
+        }
+        #expect(compared > 5_000)
+    }
+
     /// A long text in double quotes is written in pieces of 16 KiB that end at a character's
     /// end: characters of every length and escapes on each side of a piece's end, against
     /// what the emitter writes for the text as a value.
