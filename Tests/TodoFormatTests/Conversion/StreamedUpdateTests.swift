@@ -344,6 +344,30 @@ struct StreamedUpdateTests {
             try Self.streamed(Self.checklist("- [ ] A\n- [ ] B [position:: 2]\n", in: directory), into: later) == nil)
     }
 
+    /// The comparison notes the values under keys named as identities; integers, most ids,
+    /// are checked for two alike only when the notes are read.
+    @Test("values shared under identity keys are noted among many items, before and after a read")
+    func notedIdentities() {
+        let notes = ComparedWriter.Notes(schema: ItemSchema())
+        // 5,000 different integers, in no order; a text and a real that read as one of them
+        // are other values; an id given twice in one item counts once.
+        for n in 0..<5_000 { notes.note([Field("name", .string("x")), Field("id", .integer(n * 7_919 % 5_000))]) }
+        notes.note([Field("id", .string("17"))])
+        notes.note([Field("id", .double(17))])
+        notes.note([Field("id", .integer(9_000)), Field("id", .integer(9_000))])
+        #expect(notes.noted.isEmpty)
+        // The first integer again, once the notes were read: noted.
+        notes.note([Field("id", .integer(0))])
+        #expect(notes.noted.sharedIdentities == ["id"])
+        // Past the first 32 keys met, a key's values are kept apart from the others.
+        let other = ComparedWriter.Notes(schema: ItemSchema())
+        other.note((0..<40).map { Field("k\($0)", .integer($0)) })
+        other.note([Field("UU_ID", .integer(5)), Field("position", .integer(3))])
+        #expect(other.noted.sharedIdentities.isEmpty && other.noted.hasOrder)
+        other.note([Field("UU_ID", .integer(5))])
+        #expect(other.noted.sharedIdentities == ["UU_ID"])
+    }
+
     /// The file's identity key is learned after the comparison; the comparison notes the
     /// values under every key named as identities are. Two items sharing one under a key
     /// that is not the file's identity key (`uuid` on two of three items: not every item has
