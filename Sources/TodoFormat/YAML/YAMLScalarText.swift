@@ -345,6 +345,19 @@ enum YAMLScalarText {
         return at
     }
 
+    /// The eight upper-case hexadecimal digits of `value`, the first in the word's lowest
+    /// byte (its first in memory, stored little-endian): each nibble spread into a byte of
+    /// its own, the highest into the lowest, then `0` added to each and 7 more to each from
+    /// 10 on (which with 6 added reaches 16).
+    static func hexDigits(_ value: UInt32) -> UInt64 {
+        var x = UInt64(value)
+        x = (x | x << 16) & 0x0000_FFFF_0000_FFFF
+        x = (x | x << 8) & 0x00FF_00FF_00FF_00FF
+        x = ((x | x << 4) & 0x0F0F_0F0F_0F0F_0F0F).byteSwapped
+        let letters = ((x &+ 0x0606_0606_0606_0606) >> 4) & 0x0101_0101_0101_0101
+        return x &+ 0x3030_3030_3030_3030 &+ letters &* 7
+    }
+
     /// Writes libyaml's escape of `scalar` at `p` (at most ten bytes); returns its length.
     private static func escape(_ scalar: UInt32, into p: UnsafeMutablePointer<UInt8>) -> Int {
         p[0] = UInt8(ascii: "\\")
@@ -377,15 +390,14 @@ enum YAMLScalarText {
         let (letter, digits): (UInt8, Int) =
             scalar <= 0xFF ? (UInt8(ascii: "x"), 2) : scalar <= 0xFFFF ? (UInt8(ascii: "u"), 4) : (UInt8(ascii: "U"), 8)
         p[1] = letter
-        // The digits from the last, unchecked: a digit's place counted down with checked
-        // arithmetic was most of an escape, and an escape is one for each emoji.
-        var value = scalar
-        var at = p + 1 + digits
-        while at > p + 1 {
-            let digit = UInt8(truncatingIfNeeded: value & 0xF)
-            at.pointee = digit < 10 ? 48 &+ digit : 55 &+ digit
-            value &>>= 4
-            at -= 1
+        // All eight digits at once, the last `digits` of them stored: a digit at a time was
+        // most of an escape, and an escape is one for each emoji.
+        let hex = hexDigits(scalar)
+        let at = UnsafeMutableRawPointer(p + 2)
+        switch digits {
+        case 2: at.storeBytes(of: UInt16(truncatingIfNeeded: hex >> 48).littleEndian, as: UInt16.self)
+        case 4: at.storeBytes(of: UInt32(truncatingIfNeeded: hex >> 32).littleEndian, as: UInt32.self)
+        default: at.storeBytes(of: hex.littleEndian, as: UInt64.self)
         }
         return 2 + digits
     }

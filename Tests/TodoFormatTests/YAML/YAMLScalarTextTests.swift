@@ -88,6 +88,22 @@ struct YAMLScalarTextTests {
         #expect(compared > 5_000)
     }
 
+    @Test("an escape's hexadecimal digits, all eight at once")
+    func hexDigits() {
+        var rng = SeededGenerator(seed: 7)
+        let values: [UInt32] =
+            [0, 1, 9, 10, 15, 16, 0x9F, 0xA0, 0xFF, 0xFEFF, 0xFFFF, 0x1_0000, 0x1_F389, 0x10_FFFF, .max]
+            + (0..<2_000).map { _ in
+                UInt32.random(in: 0...UInt32.max, using: &rng) >> UInt32.random(in: 0...31, using: &rng)
+            }
+        for value in values {
+            let hex = YAMLScalarText.hexDigits(value)
+            let text = String(decoding: withUnsafeBytes(of: hex.littleEndian) { Array($0) }, as: UTF8.self)
+            let expected = String(value, radix: 16, uppercase: true)
+            #expect(text == String(repeating: "0", count: 8 - expected.count) + expected, "\(value)")
+        }
+    }
+
     /// A long text in double quotes is written in pieces of 16 KiB that end at a character's
     /// end: characters of every length and escapes on each side of a piece's end, against
     /// what the emitter writes for the text as a value.
