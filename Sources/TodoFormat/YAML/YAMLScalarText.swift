@@ -289,14 +289,32 @@ enum YAMLScalarText {
         -> UnsafeMutablePointer<UInt8>
     {
         var at = at
-        /// Copies `b[run..<end]` to `at` a byte at a time: runs are a few bytes long.
+        /// Copies `b[run..<end]` to `at`: eight bytes at a time where there are eight (the
+        /// last eight overlapping those before), else a byte at a time (a call to `memcpy`
+        /// cost more than the copy).
         func copy(_ run: Int, _ end: Int) {
-            var k = run
-            while k < end {
-                at.pointee = b[k]
-                at += 1
-                k += 1
+            let count = end - run
+            guard count >= 8 else {
+                var k = run
+                while k < end {
+                    at.pointee = b[k]
+                    at += 1
+                    k += 1
+                }
+                return
             }
+            let from = UnsafeRawPointer(b.baseAddress! + run)
+            let to = UnsafeMutableRawPointer(at)
+            var k = 0
+            while k + 8 < count {
+                to.storeBytes(
+                    of: from.loadUnaligned(fromByteOffset: k, as: UInt64.self), toByteOffset: k, as: UInt64.self)
+                k += 8
+            }
+            to.storeBytes(
+                of: from.loadUnaligned(fromByteOffset: count - 8, as: UInt64.self), toByteOffset: count - 8,
+                as: UInt64.self)
+            at += count
         }
         // Characters written as they are go out a run at a time.
         var run = 0
