@@ -22,8 +22,9 @@ struct YAMLListWriter: ListWriter {
     private let isStandard: Bool
     /// Keys as written, for the few keys a list's items share.
     private var keyTexts: [(key: String, text: [UInt8])] = []
-    /// Field keys met, and whether each goes under `fields` (`nests`).
-    private var nestedKeys: [(key: String, nests: Bool)] = []
+    /// Field keys met, whether each goes under `fields`, and whether it is the children's
+    /// key (which goes there too where the item has children) (`nests`).
+    private var nestedKeys: [(key: String, nests: Bool, isChildren: Bool)] = []
     /// The last section written and its text (nil: the emitter's to write): the same for a
     /// run of items, so worked out once for the run.
     private var lastSection: String? = nil
@@ -82,17 +83,19 @@ struct YAMLListWriter: ListWriter {
     }
 
     /// Whether a field keyed `key` may go under `fields` (`ItemLayout.entries`): its key is
-    /// one of the item's own keys or a role's. Worked out once for each of the first few keys.
+    /// one of the item's own keys or a role's. Worked out once for each of the first few keys
+    /// (found by their bytes: comparing each field's key with the item's six own keys as
+    /// strings was a call each, 1% of writing a list into a YAML file).
     private mutating func nests(_ key: String, hasChildren: Bool) -> Bool {
-        if key == entryKeys.name || key == entryKeys.checked || key == entryKeys.status || key == entryKeys.section
-            || key == entryKeys.fields || (hasChildren && key == entryKeys.children)
-        {
-            return true
+        if let known = nestedKeys.first(where: { $0.key.sameBytes(as: key) }) {
+            return known.nests || (hasChildren && known.isChildren)
         }
-        if let known = nestedKeys.first(where: { $0.key == key }) { return known.nests }
-        let nests = layout.mustNest(key, besides: [String]())
-        if nestedKeys.count < 16 { nestedKeys.append((key, nests)) }
-        return nests
+        let isChildren = key == entryKeys.children
+        let nests =
+            key == entryKeys.name || key == entryKeys.checked || key == entryKeys.status || key == entryKeys.section
+            || key == entryKeys.fields || layout.mustNest(key, besides: [String]())
+        if nestedKeys.count < 16 { nestedKeys.append((key, nests, isChildren)) }
+        return nests || (hasChildren && isChildren)
     }
 
     var takesPlainNames: Bool { isStandard }

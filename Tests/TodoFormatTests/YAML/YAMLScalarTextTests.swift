@@ -138,6 +138,34 @@ struct YAMLScalarTextTests {
         #expect(YAMLScalarText.append(String(repeating: "v", count: 129), isKey: false, to: &out))
     }
 
+    /// Under keys named for the roles, a field keyed as an item's own key (the name's, the
+    /// checked one's) goes under `fields`, as the whole item's entries put it: a field the
+    /// schema alone does not nest.
+    @Test("fields keyed as the named roles' keys go under fields, from names' bytes too")
+    func fieldsUnderNamedKeys() throws {
+        let layout = ItemLayout(ItemSchema(naming: [.name: "title", .checked: "complete", .children: "subtasks"]))
+        var whole = try YAMLListWriter(into: ByteSink(), outputName: "t.yaml", layout: layout)
+        var plain = try YAMLListWriter(into: ByteSink(), outputName: "t.yaml", layout: layout)
+        try whole.begin(metadata: [])
+        try plain.begin(metadata: [])
+        let fieldsOfItems = [
+            [Field("title", .string("t"))], [Field("complete", .integer(1))], [Field("prio", .integer(2))],
+            [Field("subtasks", .string("s")), Field("title", .string("u"))], [],
+        ]
+        for (k, fields) in (fieldsOfItems + fieldsOfItems).enumerated() {
+            var name = "item \(k)"
+            try whole.item(TodoItem(name: name, status: .open, fields: fields), depth: 0)
+            try name.withUTF8 {
+                try plain.item(plainName: $0, fields: fields, status: .open, section: nil, depth: 0)
+            }
+        }
+        try whole.end()
+        try plain.end()
+        let (a, b) = (try whole.finish(), try plain.finish())
+        #expect(String(decoding: a.bytes, as: UTF8.self).contains("  fields:\n    title: t\n"))
+        #expect(String(decoding: b.bytes, as: UTF8.self) == String(decoding: a.bytes, as: UTF8.self))
+    }
+
     @Test("items from their names' bytes (and fields) are written as the items are", arguments: 0..<10)
     func plainNames(seed: Int) throws {
         var rng = SeededGenerator(seed: UInt64(seed))
@@ -156,6 +184,8 @@ struct YAMLScalarTextTests {
             let fields = [
                 [], [], [Field("prio", .integer(2))], [Field("due", .date(Date(timeIntervalSince1970: 1e9)))],
                 [Field("note", .string("a: b")), Field("tags", .array([.string("x")]))], [Field("name", .string("n"))],
+                [Field("children", .string("c"))], [Field("checked", .bool(true)), Field("prio", .integer(1))],
+                [Field("fields", .integer(1))], [Field("done", .bool(false))], [Field("Name", .string("N"))],
             ]
             .randomElement(using: &rng)!
             try whole.item(
