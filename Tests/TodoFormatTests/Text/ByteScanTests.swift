@@ -68,6 +68,28 @@ struct ByteScanCountTests {
         }
     }
 
+    /// Sixteen bytes at a time, the last sixteen overlapping those before; `<` and `>` are
+    /// tested as one byte with a bit set, so the bytes a bit off must not match.
+    @Test("what XML escapes is found wherever it stands, and only there")
+    func xmlSpecial() {
+        let filler = Array("aé日".utf8)
+        for length in 1..<70 {
+            let base = (0..<length).map { filler[$0 % filler.count] }
+            base.withUnsafeBufferPointer { #expect(!ByteScan.containsXMLSpecial($0), "\(length)") }
+            for position in 0..<length {
+                for byte: UInt8 in [0x3C, 0x3E, 0x26, 0xEF, 0x3D, 0x3F, 0x3A, 0x36, 0x1C, 0xBC, 0x27, 0xEE, 0xFF, 0x6F]
+                {
+                    var bytes = base
+                    bytes[position] = byte
+                    let expected = byte == 0x3C || byte == 0x3E || byte == 0x26 || byte == 0xEF
+                    bytes.withUnsafeBufferPointer {
+                        #expect(ByteScan.containsXMLSpecial($0) == expected, "\(length) \(position) \(byte)")
+                    }
+                }
+            }
+        }
+    }
+
     /// The word-wise tests share one mask and take `"` and `&` as one byte with a bit set: the
     /// bytes near them (a bit off, the high bit set, the edge of the controls) must not match.
     @Test("checklist and JSON escapes are found wherever they stand, and only there", arguments: 0..<8)
