@@ -1,25 +1,37 @@
 /// Items' positions as `todofmt list` shows them (`1`, `2`, `2.1` for the first child of
 /// item 2), followed in document order.
 struct ItemPositions {
+    /// A counter a level, in storage that grows but never shrinks, the first `levels` in
+    /// use. (Dropping the deeper levels and adding them again, each counter changed through
+    /// a check that the storage is not shared, was 2% of writing a checklist into an
+    /// existing XML property list, whose writer moves on at every item.)
     private var counters: [Int] = []
+    private var levels = 0
 
     /// The position of the next item, at `depth`.
     mutating func next(depth: Int) -> String {
-        if counters.count > depth + 1 { counters.removeLast(counters.count - depth - 1) }
-        while counters.count < depth + 1 { counters.append(0) }
-        counters[depth] += 1
-        return counters.map(String.init).joined(separator: ".")
+        advance(depth: depth)
+        return current
     }
 
-    /// Moves on to the next item, at `depth`, without making its position's text.
+    /// Moves on to the next item, at `depth`, without making its position's text: the
+    /// levels below it end, and levels it skips count 0.
     mutating func advance(depth: Int) {
-        if counters.count > depth + 1 { counters.removeLast(counters.count - depth - 1) }
-        while counters.count < depth + 1 { counters.append(0) }
-        counters[depth] += 1
+        if depth >= counters.count { counters += repeatElement(0, count: depth + 1 - counters.count) }
+        let levels = self.levels
+        counters.withUnsafeMutableBufferPointer { counters in
+            if depth < levels {
+                counters[depth] += 1
+            } else {
+                for level in levels..<depth { counters[level] = 0 }
+                counters[depth] = 1
+            }
+        }
+        self.levels = depth + 1
     }
 
     /// The position of the item `advance` last moved to.
-    var current: String { counters.map(String.init).joined(separator: ".") }
+    var current: String { counters[..<levels].map(String.init).joined(separator: ".") }
 
     /// The position and name of an item, as warnings name it: `2.1 Brown ones`.
     static func describe(_ position: String, _ item: TodoItem) -> String {
