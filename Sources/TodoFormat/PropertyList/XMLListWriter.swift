@@ -255,10 +255,10 @@ struct XMLListWriter: ListWriter {
         name: UnsafeBufferPointer<UInt8>, isDone: Bool, statusByte: UInt8, section: String?, depth: Int
     ) {
         let indent = 1 + 2 * depth
-        let sectionText = section == nil ? [] : lastSectionText
+        let hasSection = section != nil
         // Nine lines at most, each indented (and seven bytes `tabs` may write past the last),
         // and 170 bytes of tags.
-        let most = 9 * (indent + 1) + 8 + 170 + name.count + sectionText.count
+        let most = 9 * (indent + 1) + 8 + 170 + name.count + (hasSection ? lastSectionText.count : 0)
         sink.write(upTo: most) { start in
             var pen = BytePen(at: start)
             pen.tabs(indent)
@@ -281,12 +281,14 @@ struct XMLListWriter: ListWriter {
                 pen.put(byte: statusByte)
                 pen.put("</string>\n")
             }
-            if section != nil {
+            if hasSection {
                 pen.tabs(indent + 1)
                 pen.put("<key>section</key>\n")
                 pen.tabs(indent + 1)
                 pen.put("<string>")
-                sectionText.withUnsafeBufferPointer { pen.put($0) }
+                // (From where the writer keeps it: a copy of it for each item was a retain
+                // and a release.)
+                lastSectionText.withUnsafeBufferPointer { pen.put($0) }
                 pen.put("</string>\n")
             }
             return start.distance(to: pen.at)
