@@ -175,6 +175,23 @@ struct YAMLWriteBackTests {
         #expect(try Self.checklist(fresh) == markdown)
     }
 
+    /// A space after a key's colon is one character with a combining mark that follows it:
+    /// a file whose first name starts with one was taken for no todo list (helper hunt 86).
+    @Test(
+        "a file whose first name starts with a combining mark or a joiner is written into",
+        arguments: ["\u{301}x", "\u{200D}x", "\u{20DD}", "\u{338}y"])
+    func combiningFirst(name: String) throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.path("list.yaml")
+        let markdown = "- [ ] \(name)\n- [ ] b\n"
+        try Self.write(markdown, into: path)
+        let written = try Self.text(path)
+        try Self.write(markdown, into: path)
+        #expect(try Self.text(path) == written)
+        try Self.write(markdown.replacingOccurrences(of: "- [ ] b", with: "- [x] b"), into: path)
+        #expect(try Self.checklist(path) == markdown.replacingOccurrences(of: "- [ ] b", with: "- [x] b"))
+    }
+
     @Test("a file todofmt wrote: the unchanged round trip keeps every byte, nesting and odd names included")
     func ownFiles() throws {
         let directory = try TemporaryDirectory()
