@@ -140,8 +140,13 @@ enum YAMLScalarText {
                     i += quiet
                     continue
                 }
-            } else if i + 8 <= b.count {
-                let flags = loudBytes(UnsafeRawPointer(b.baseAddress! + i).loadUnaligned(as: UInt64.self))
+            } else if b.count >= 8 {
+                // The next eight, or where fewer are left the text's last eight shifted past
+                // those before `i` (zero bytes come in after the end, and are flagged): the
+                // last bytes of most names went one by one.
+                let from = min(i, b.count - 8)
+                let word = UnsafeRawPointer(b.baseAddress! + from).loadUnaligned(as: UInt64.self) >> (8 * (i - from))
+                let flags = loudBytes(word)
                 // The lowest flag is exact: the quiet bytes before it go at once.
                 let quiet = flags == 0 ? 8 : flags.trailingZeroBitCount >> 3
                 if quiet > 0 {
