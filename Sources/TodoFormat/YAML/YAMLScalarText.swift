@@ -125,10 +125,10 @@ enum YAMLScalarText {
         }
         var i = 0
         while i < b.count {
-            // Sixteen bytes at a time while they change nothing (`loudLanes`), or eight where
-            // fewer are left (`loudBytes`): a name that mixes scripts went a character at a
-            // time, on a branch for each, where it left ASCII, and was a seventh of writing a
-            // checklist as YAML.
+            // Sixteen bytes at a time while they change nothing (`loudLanes`), then eight
+            // (`loudBytes`): a name that mixes scripts went a character at a time, on a
+            // branch for each, where it left ASCII, and was a seventh of writing a checklist
+            // as YAML.
             if i + 16 <= b.count {
                 let flags = loudLanes(UnsafeRawPointer(b.baseAddress! + i).loadUnaligned(as: SIMD16<UInt8>.self))
                 let (low, high) = unsafeBitCast(flags, to: (UInt64, UInt64).self)
@@ -322,8 +322,8 @@ enum YAMLScalarText {
     {
         var at = at
         /// Copies `b[run..<end]` to `at`: eight bytes at a time where there are eight (the
-        /// last eight overlapping those before), else a byte at a time (a call to `memcpy`
-        /// cost more than the copy).
+        /// last eight overlapping those before), else a byte at a time (runs between an
+        /// emoji's escapes are short).
         func copy(_ run: Int, _ end: Int) {
             let count = end - run
             guard count >= 8 else {
