@@ -89,7 +89,7 @@ private struct PositionCounters {
 
     mutating func advance(depth: Int) {
         var levels = self.levels
-        counters.withUnsafeMutableBufferPointer { Self.advance($0, &levels, depth) }
+        counters.withUnsafeMutableBufferPointer { ItemPositions.advance($0, &levels, depth) }
         self.levels = levels
     }
 
@@ -100,25 +100,12 @@ private struct PositionCounters {
         let fits = counters.withUnsafeMutableBufferPointer { counters in
             for item in items {
                 guard item.depth < limit else { return false }
-                Self.advance(counters, &levels, item.depth)
+                ItemPositions.advance(counters, &levels, item.depth)
             }
             return true
         }
         self.levels = levels
         return fits
-    }
-
-    /// An item at `depth` (below `Limits.itemLevels`): the levels below it end, and levels
-    /// it skips count 0.
-    @inline(__always)
-    private static func advance(_ counters: UnsafeMutableBufferPointer<Int>, _ levels: inout Int, _ depth: Int) {
-        if depth < levels {
-            counters[depth] += 1
-        } else {
-            for level in levels..<depth { counters[level] = 0 }
-            counters[depth] = 1
-        }
-        levels = depth + 1
     }
 
     /// The position of the item `advance` last moved to (`2.1`).

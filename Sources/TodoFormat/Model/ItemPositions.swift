@@ -18,16 +18,23 @@ struct ItemPositions {
     /// levels below it end, and levels it skips count 0.
     mutating func advance(depth: Int) {
         if depth >= counters.count { counters += repeatElement(0, count: depth + 1 - counters.count) }
-        let levels = self.levels
-        counters.withUnsafeMutableBufferPointer { counters in
-            if depth < levels {
-                counters[depth] += 1
-            } else {
-                for level in levels..<depth { counters[level] = 0 }
-                counters[depth] = 1
-            }
+        var levels = self.levels
+        counters.withUnsafeMutableBufferPointer { Self.advance($0, &levels, depth) }
+        self.levels = levels
+    }
+
+    /// An item at `depth` among `counters` (which reach it), `levels` of them in use: the
+    /// levels below it end, and levels it skips count 0. (Also the nesting guard's step, over
+    /// counters of a fixed size.)
+    @inline(__always)
+    static func advance(_ counters: UnsafeMutableBufferPointer<Int>, _ levels: inout Int, _ depth: Int) {
+        if depth < levels {
+            counters[depth] += 1
+        } else {
+            for level in levels..<depth { counters[level] = 0 }
+            counters[depth] = 1
         }
-        self.levels = depth + 1
+        levels = depth + 1
     }
 
     /// The position of the item `advance` last moved to.

@@ -125,8 +125,8 @@ enum YAMLScalarText {
         }
         var i = 0
         while i < b.count {
-            // Sixteen bytes at a time while they change nothing (`loudLanes`), then eight
-            // (`loudBytes`): a name that mixes scripts went a character at a time, on a
+            // Sixteen bytes at a time while they change nothing (`loudLanes`), then eight: a
+            // name that mixes scripts went a character at a time, on a
             // branch for each, where it left ASCII, and was a seventh of writing a checklist
             // as YAML.
             if i + 16 <= b.count {
@@ -146,9 +146,8 @@ enum YAMLScalarText {
                 // last bytes of most names went one by one.
                 let from = min(i, b.count - 8)
                 let word = UnsafeRawPointer(b.baseAddress! + from).loadUnaligned(as: UInt64.self) >> (8 * (i - from))
-                let flags = loudBytes(word)
-                // The lowest flag is exact: the quiet bytes before it go at once.
-                let quiet = flags == 0 ? 8 : flags.trailingZeroBitCount >> 3
+                let flags = unsafeBitCast(loudLanes(unsafeBitCast(word, to: SIMD8<UInt8>.self)), to: UInt64.self)
+                let quiet = flags == 0 ? 8 : UInt64(littleEndian: flags).trailingZeroBitCount >> 3
                 if quiet > 0 {
                     i += quiet
                     continue
@@ -212,47 +211,28 @@ enum YAMLScalarText {
         return 2 + Int(c >> 5 & 1)
     }
 
-    /// The high bit of each of eight bytes (loaded little-endian) that is looked at one by
-    /// one: not ASCII from the space to `~`, or `:` or `#`, and not a byte of a character
+    /// 0x80 in each lane (a byte of eight or sixteen) that is looked at one by one, 0 in the
+    /// others: not ASCII from the space to `~`, or `:` or `#`, and not a byte of a character
     /// libyaml prints as it is (`printedLength`; any byte from 0x80 to 0xBF continues a
-    /// character whose lead byte was looked at). Zero when all are quiet. Borrows may flag a
-    /// byte above a flagged one, never one below: the lowest flag is exact.
+    /// character whose lead byte was looked at). So a control, DEL, `:`, `#`, or the lead
+    /// byte of a character libyaml may not print as it is (0xC2, 0xE2, 0xEF and up: the
+    /// lead bytes `printedLength` does not take). Most tests are on each lane's low seven
+    /// bits, to which adding a constant below 0x80 cannot overflow: exact in every lane, and
+    /// fewer steps than a test for each value (`ByteScan.zeroLanes`).
     @inline(__always)
-    static func loudBytes(_ x: UInt64) -> UInt64 {
-        unprintedBytes(x) | ByteScan.has(x, 0x3A) | ByteScan.has(x, 0x23)
-    }
-
-    /// The high bit of each of eight bytes that is a control, DEL, or the lead byte of a
-    /// character libyaml may not print as it is (0xC2, 0xE2, 0xEF, 0xF0 and up: the lead
-    /// bytes `printedLength` does not take). The lowest flag is exact.
-    /// (Most tests are on each byte's low seven bits, to which adding a constant below 0x80
-    /// carries nothing into the next byte: exact, and fewer steps than a test for each value.)
-    @inline(__always)
-    private static func unprintedBytes(_ x: UInt64) -> UInt64 {
-        let highs: UInt64 = 0x8080_8080_8080_8080
-        let low = x & 0x7F7F_7F7F_7F7F_7F7F
+    private static func loudLanes<V: SIMD>(_ x: V) -> V where V.Scalar == UInt8 {
+        let highs = V(repeating: 0x80)
+        let low = x & V(repeating: 0x7F)
         // Below 0x20: the low bits below it, the high bit clear.
-        let control = ~((low &+ 0x6060_6060_6060_6060) | x) & highs
+        let control: V = ~((low &+ V(repeating: 0x60)) | x) & highs
         // 0x7F: the low bits all set, the high bit clear.
-        let delete = (low &+ 0x0101_0101_0101_0101) & ~x & highs
+        let delete: V = (low &+ V(repeating: 0x01)) & ~x & highs
         // 0xEF and up: the high bit set, the low bits from 0x6F up.
-        let high = (low &+ 0x1111_1111_1111_1111) & x & highs
+        let high: V = (low &+ V(repeating: 0x11)) & x & highs
         // 0xC2 and 0xE2, which differ in one bit.
-        return control | delete | high | ByteScan.has(x & 0xDFDF_DFDF_DFDF_DFDF, 0xC2)
-    }
-
-    /// `loudBytes` for sixteen bytes: 0x80 in each lane to look at, 0 in the others (each
-    /// lane's test exact, `ByteScan.zeroLanes`).
-    @inline(__always)
-    private static func loudLanes(_ x: SIMD16<UInt8>) -> SIMD16<UInt8> {
-        let highs = SIMD16<UInt8>(repeating: 0x80)
-        let low = x & SIMD16(repeating: 0x7F)
-        let control: SIMD16<UInt8> = ~((low &+ SIMD16(repeating: 0x60)) | x) & highs
-        let delete: SIMD16<UInt8> = (low &+ SIMD16(repeating: 0x01)) & ~x & highs
-        let high: SIMD16<UInt8> = (low &+ SIMD16(repeating: 0x11)) & x & highs
-        let lead: SIMD16<UInt8> = ByteScan.zeroLanes((x & SIMD16(repeating: 0xDF)) ^ SIMD16(repeating: 0xC2))
-        let colon: SIMD16<UInt8> = ByteScan.zeroLanes(x ^ SIMD16(repeating: 0x3A))
-        let hash: SIMD16<UInt8> = ByteScan.zeroLanes(x ^ SIMD16(repeating: 0x23))
+        let lead: V = ByteScan.zeroLanes((x & V(repeating: 0xDF)) ^ V(repeating: 0xC2))
+        let colon: V = ByteScan.zeroLanes(x ^ V(repeating: 0x3A))
+        let hash: V = ByteScan.zeroLanes(x ^ V(repeating: 0x23))
         return control | delete | high | lead | colon | hash
     }
 
@@ -360,7 +340,7 @@ enum YAMLScalarText {
                 let flags =
                     x & 0x8080_8080_8080_8080 | ByteScan.hasBelow(x, 0x20) | ByteScan.has(x, 0x7F)
                     | ByteScan.has(x, 0x22) | ByteScan.has(x, 0x5C)
-                // The lowest flag is exact (`loudBytes`).
+                // The lowest flag is exact (`ByteScan.has`).
                 let quiet = flags == 0 ? 8 : flags.trailingZeroBitCount >> 3
                 if quiet > 0 {
                     i += quiet
