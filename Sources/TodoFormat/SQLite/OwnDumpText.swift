@@ -28,6 +28,8 @@ struct OwnDumpText {
     /// Where each top-level row starts, and its place among the rows; only where the dump
     /// is exactly what todofmt writes for its list (`fresh`).
     private let tops: [(offset: Int, row: Int)]
+    /// Where each row starts, then where the last one's line ends; only in a `fresh` dump.
+    private let starts: [Int]
     /// In a `fresh` dump: for each field column, how many values of each kind it has
     /// (`FreshCheck.kindNames`, four a column), and the row that has its first.
     private let fieldCounts: [Int]
@@ -48,7 +50,7 @@ struct OwnDumpText {
     /// by their values): the edits made on its rows alone (`updateItems`, `moveItem`) then
     /// write what comparing a new dump of the edited list with it writes.
     init?(_ bytes: UnsafeBufferPointer<UInt8>, name: String, options: ListOptions, fresh: Bool = false) {
-        guard let first = Self.firstRow(in: bytes), memchr(bytes.baseAddress!, 0, bytes.count) == nil,
+        guard let first = Self.firstRow(in: bytes), memchr(bytes.baseAddress!, 0, first) == nil,
             let (table, sql) = Self.table(
                 header: UnsafeBufferPointer(rebasing: bytes[..<first]), name: name, options: options)
         else { return nil }
@@ -65,25 +67,53 @@ struct OwnDumpText {
         // runtime, was a tenth of a scan.)
         var check = FreshCheck(table: table)
         var tops: [(offset: Int, row: Int)] = []
+        var starts: [Int] = []
+        let comma = UInt8(ascii: ",")
+        let own = ListTable.ownColumns.count
+        // The rows before `verified` are UTF-8 with no NUL and, in a `fresh` dump, no carriage
+        // return (which can only be in a text: todofmt writes one with `replace(…)`). They
+        // are checked a block at a time, while the block's bytes are in the cache: the checks
+        // over the whole dump after its scan were a tenth of an edit of a million rows.
+        var verified = first
+        func checkRows(to end: Int) -> Bool {
+            let block = UnsafeBufferPointer(rebasing: bytes[verified..<end])
+            verified = end
+            return UTF8Validation.isValid(block) && memchr(block.baseAddress!, 0, block.count) == nil
+                && !(fresh && memchr(block.baseAddress!, 13, block.count) != nil)
+        }
         // Each row: its values as this reader takes them, its id rising, its place in the tree.
         while scanner.at < bytes.count, scanner.skip(prefix) {
             let start = scanner.at - prefix.count
-            var id: Int64 = 0
+            // todofmt's own columns one by one, each as it must be: `id`, `parent` (`NULL` or
+            // an integer), `position`, `name`, `checked`, `status` and `section` (`NULL` or a
+            // text). (A loop over the columns with a switch on each token was a third of
+            // reading the dump.)
+            guard let id = scanner.integer(), id > lastID, scanner.skip(byte: comma) else { return nil }
             var parent: Int64? = nil
-            var position: Int64 = 0
-            for column in affinities.indices {
-                if column > 0 && !scanner.skip(byte: UInt8(ascii: ",")) { return nil }
-                guard let token = scanner.token() else { return nil }
-                switch (column, token) {
-                case (0, .integer(let value)) where value > lastID: id = value
-                case (1, .integer(let value)): parent = value
-                case (1, .null): break
-                case (2, .integer(let value)): position = value
-                case (3, .text), (4, .integer), (5, .null), (5, .text), (6, .null), (6, .text): break
-                case (7..., _) where Self.stores(token, affinity: affinities[column], in: bytes): break
-                default: return nil
-                }
-                if fresh, !check.take(token, column: column, canonical: scanner.canonical, in: bytes) { return nil }
+            if !scanner.skipNull() {
+                guard let value = scanner.integer() else { return nil }
+                parent = value
+            }
+            guard scanner.skip(byte: comma), let position = scanner.integer(), scanner.skip(byte: comma),
+                let name = scanner.text(), scanner.skip(byte: comma), let checked = scanner.integer(),
+                scanner.skip(byte: comma), let status = scanner.nullOrText(), scanner.skip(byte: comma),
+                let section = scanner.nullOrText()
+            else { return nil }
+            for column in own..<affinities.count {
+                guard scanner.skip(byte: comma) else { return nil }
+                // (A field column's `NULL`, as most are, takes nothing.)
+                if scanner.skipNull() { continue }
+                guard let token = scanner.token(),
+                    Self.stores(token, affinity: affinities[column], in: bytes)
+                else { return nil }
+                if fresh, !check.take(token, column: column, in: bytes) { return nil }
+            }
+            if fresh,
+                !check.takeOwn(
+                    id: id, position: position, name: name, checked: checked, status: status, section: section,
+                    in: bytes)
+            {
+                return nil
             }
             // Top-level rows in rising (position, id) order, each followed by its own rows.
             if parent == nil {
@@ -95,26 +125,28 @@ struct OwnDumpText {
             if fresh {
                 guard check.endRow(depth: depth) else { return nil }
                 if depth == 0 { tops.append((start, depths.count)) }
+                starts.append(start)
             }
             lastID = id
             depths.append(depth)
+            if scanner.at - verified >= 1 << 16, !checkRows(to: scanner.at) { return nil }
         }
         let tail = UnsafeBufferPointer(rebasing: bytes[scanner.at...])
         guard !depths.isEmpty, tail.elementsEqual("COMMIT;\n".utf8) || tail.elementsEqual("COMMIT;".utf8),
-            UTF8Validation.isValid(UnsafeBufferPointer(rebasing: bytes[first..<scanner.at]))
+            verified == scanner.at || checkRows(to: scanner.at)
         else { return nil }
         if fresh {
             // The header and the end as todofmt writes them, and the columns those of the keys.
             let header = "PRAGMA foreign_keys=OFF;\nBEGIN TRANSACTION;\n\(sql);\n"
-            // (A carriage return, which can only be in a text, todofmt writes with `replace(…)`.)
-            guard tail.elementsEqual("COMMIT;\n".utf8), bytes[..<first].elementsEqual(header.utf8),
-                memchr(bytes.baseAddress! + first, 13, scanner.at - first) == nil,
+            guard scanner.canonical, tail.elementsEqual("COMMIT;\n".utf8), bytes[..<first].elementsEqual(header.utf8),
                 check.isWritten(as: sql)
             else { return nil }
         }
         rows = first..<scanner.at
         self.depths = depths
         self.tops = tops
+        starts.append(scanner.at)
+        self.starts = starts
         (fieldCounts, firstRows) = fresh ? (check.counts, check.firstRow) : ([], [])
         valuesDiffer = fresh && !check.readsOtherwise && !check.mixesKinds
         fields = table.fieldColumns
@@ -264,7 +296,7 @@ struct OwnDumpText {
     private struct Scanner {
         let bytes: UnsafeBufferPointer<UInt8>
         var at: Int
-        /// Whether the last integer was written as todofmt writes one: no leading zero, no `-0`.
+        /// Whether every integer read was written as todofmt writes one: no leading zero, no `-0`.
         var canonical = true
 
         mutating func skip(_ expected: [UInt8]) -> Bool {
@@ -314,31 +346,56 @@ struct OwnDumpText {
         @inline(__always)
         mutating func token() -> Token? {
             guard at < bytes.count else { return nil }
-            let first = bytes[at]
-            if first == UInt8(ascii: "'") {
-                var i = at + 1
-                while true {
-                    guard i < bytes.count,
-                        let found = memchr(bytes.baseAddress! + i, Int32(UInt8(ascii: "'")), bytes.count - i)
-                    else { return nil }
-                    i = bytes.baseAddress!.distance(to: found.assumingMemoryBound(to: UInt8.self)) + 1
-                    guard i < bytes.count, bytes[i] == UInt8(ascii: "'") else { break }
-                    i += 1
-                }
-                defer { at = i }
-                return .text(at..<i)
+            switch bytes[at] {
+            case UInt8(ascii: "'"): return text().map(Token.text)
+            case UInt8(ascii: "N"): return skipNull() ? .null : nil
+            default: return integer().map(Token.integer)
             }
-            if first == UInt8(ascii: "N") {
-                // `NULL`, as one word.
-                guard bytes.count - at >= 4,
-                    UInt32(littleEndian: UnsafeRawPointer(bytes.baseAddress! + at).loadUnaligned(as: UInt32.self))
-                        == 0x4C4C_554E
+        }
+
+        /// Moves past `NULL`; false (not moving) for anything else.
+        @inline(__always)
+        mutating func skipNull() -> Bool {
+            // (As one word.)
+            guard bytes.count - at >= 4,
+                UInt32(littleEndian: UnsafeRawPointer(bytes.baseAddress! + at).loadUnaligned(as: UInt32.self))
+                    == 0x4C4C_554E
+            else { return false }
+            at += 4
+            return true
+        }
+
+        /// A quoted text (where it is, its quotes included), or nil.
+        @inline(__always)
+        mutating func text() -> Range<Int>? {
+            guard at < bytes.count, bytes[at] == UInt8(ascii: "'") else { return nil }
+            var i = at + 1
+            while true {
+                guard i < bytes.count,
+                    let found = memchr(bytes.baseAddress! + i, Int32(UInt8(ascii: "'")), bytes.count - i)
                 else { return nil }
-                at += 4
-                return .null
+                i = bytes.baseAddress!.distance(to: found.assumingMemoryBound(to: UInt8.self)) + 1
+                guard i < bytes.count, bytes[i] == UInt8(ascii: "'") else { break }
+                i += 1
             }
+            defer { at = i }
+            return at..<i
+        }
+
+        /// `NULL` (as `.some(nil)`) or a quoted text (`text()`); nil for anything else.
+        @inline(__always)
+        mutating func nullOrText() -> Range<Int>?? {
+            if skipNull() { return .some(nil) }
+            guard let text = text() else { return nil }
+            return .some(text)
+        }
+
+        /// An integer within 64 bits (`-` and digits), or nil; `canonical` notes its spelling.
+        @inline(__always)
+        mutating func integer() -> Int64? {
+            guard at < bytes.count else { return nil }
             // SQLite reads `-` and a number past 2^63-1 as a real, even -2^63.
-            let negative = first == UInt8(ascii: "-")
+            let negative = bytes[at] == UInt8(ascii: "-")
             var i = negative ? at + 1 : at
             var value: Int64 = 0
             let start = i
@@ -357,9 +414,9 @@ struct OwnDumpText {
                 i += 1
             }
             guard i > start, i - start <= 19 else { return nil }
-            canonical = (bytes[start] != UInt8(ascii: "0") || i - start == 1) && !(negative && value == 0)
+            canonical = canonical && (bytes[start] != UInt8(ascii: "0") || i - start == 1) && !(negative && value == 0)
             at = i
-            return .integer(negative ? -value : value)
+            return negative ? -value : value
         }
     }
 }
@@ -411,8 +468,8 @@ extension OwnDumpText {
         // Where the rows after the run keep their ids and positions, they stay as they are.
         let moves = delta != 0 || topDelta != 0
         return try rewriting(
-            start.offset..<(moves ? rows.upperBound : end.offset), in: path,
-            with: [.text(runText)] + (moves ? [.moved(end.offset..<rows.upperBound, delta, topDelta)] : []))
+            start.row..<(moves ? depths.count : end.row), in: path,
+            with: [.text(runText)] + (moves ? [.moved(end.row..<depths.count, delta, topDelta)] : []))
     }
 
     /// `ListFormat.moveItem` of the top-level item `from` of a `fresh` dump to be item `to`,
@@ -471,8 +528,8 @@ extension OwnDumpText {
                 return .unsupported
             }
             return try rewriting(
-                lo.offset..<end(from).offset, in: path,
-                with: [.text(text), .moved(lo.offset..<tops[from].offset, rowsMoved, 1)])
+                lo.row..<end(from).row, in: path,
+                with: [.text(text), .moved(lo.row..<tops[from].row, rowsMoved, 1)])
         }
         let hi = end(to)
         guard
@@ -480,26 +537,27 @@ extension OwnDumpText {
                 entries, firstID: x.start + 1 + hi.row - x.end, firstPosition: to, fields: fields)
         else { return .unsupported }
         return try rewriting(
-            tops[from].offset..<hi.offset, in: path,
-            with: [.moved(end(from).offset..<hi.offset, -rowsMoved, -1), .text(text)])
+            tops[from].row..<hi.row, in: path,
+            with: [.moved(end(from).row..<hi.row, -rowsMoved, -1), .text(text)])
     }
 
     /// Where the new dump's rows come from, in order.
     private enum Segment {
         /// Rows as they are written.
         case text([UInt8])
-        /// The file's rows in a range, their ids and parents moved by one amount, and the
-        /// top-level rows' positions by another.
+        /// The file's rows in a range (of places among the rows), their ids and parents moved
+        /// by one amount, and the top-level rows' positions by another.
         case moved(Range<Int>, Int, Int)
     }
 
-    /// The file with its rows in `range` written as the whole write leaves them given the
-    /// new dump's rows there, from `segments`; `.unsupported` where that write gives up.
+    /// The file with its rows `range` (places among the rows) written as the whole write
+    /// leaves them given the new dump's rows there, from `segments`; `.unsupported` where
+    /// that write gives up.
     private func rewriting(_ range: Range<Int>, in path: String, with segments: [Segment]) throws -> ItemUpdate {
         try ItemUpdate.rewriting(path) { sink in
-            sink.write(UnsafeBufferPointer(rebasing: bytes[..<range.lowerBound]))
+            sink.write(UnsafeBufferPointer(rebasing: bytes[..<starts[range.lowerBound]]))
             guard pair(from: range.lowerBound, to: range.upperBound, with: segments, into: &sink) else { return nil }
-            sink.write(UnsafeBufferPointer(rebasing: bytes[range.upperBound...]))
+            sink.write(UnsafeBufferPointer(rebasing: bytes[starts[range.upperBound]...]))
             return []
         }
     }
@@ -515,37 +573,41 @@ extension OwnDumpText {
         return columns
     }
 
-    /// Writes into `sink` the file's rows from `from` to `to` as the whole write leaves them
-    /// (`DumpStreamedUpdate.merge`) given the new dump's rows there, from `segments`. New
-    /// rows past the file's follow; file rows past the new ones go. False where the whole
-    /// write would give up.
+    /// Writes into `sink` the file's rows from `from` to `to` (places among the rows) as the
+    /// whole write leaves them (`DumpStreamedUpdate.merge`) given the new dump's rows there,
+    /// from `segments`. New rows past the file's follow; file rows past the new ones go.
+    /// False where the whole write would give up.
     private func pair(from: Int, to: Int, with segments: [Segment], into sink: inout ByteSink) -> Bool {
         let prefix = self.prefix[...]
         var text: [UInt8] = []
         var a = DumpStreamedUpdate.Row()
         var b = DumpStreamedUpdate.Row()
         var moved = ByteSink()
-        var old = from
+        var old = from  // the file's next row
         var segment = 0
-        var at = 0  // in the segment: in its text, or the file offset of its next row
+        var at = 0  // in the segment: an offset in its text, or its next row
         if case .moved(let range, _, _)? = segments.first { at = range.lowerBound }
-        // Rows moved in a dump whose values all differ from one another's (and whose only
-        // line feeds end rows) are the new rows as they are: the whole write keeps every
-        // new row that differs from the file's, and todofmt spells each as the shell does.
-        let plain = valuesDiffer && segments.count > 1 && lineFeedsEndRows()
+        // Rows moved in a dump whose values all differ from one another's are the new rows
+        // as they are: the whole write keeps every new row that differs from the file's, and
+        // todofmt spells each as the shell does, but for a line feed in a text (`movedRow`).
+        let plain = valuesDiffer && segments.count > 1
         /// Hands the rows gathered in `text` to the sink.
         func flush() {
             text.withUnsafeBufferPointer { sink.write($0) }
             text.removeAll(keepingCapacity: true)
         }
-        /// Moves past the file's next row.
+        /// Reads the file's next row into `a` and moves past it.
+        func readOld() -> Bool {
+            guard DumpStreamedUpdate.row(in: bytes, at: starts[old], prefix: prefix.count, into: &a),
+                a.range.upperBound == starts[old + 1]
+            else { return false }
+            old += 1
+            return true
+        }
+        /// Moves past the file's next row (read as the whole write reads it, unless `plain`).
         func skipOld() -> Bool {
-            if plain, let feed = memchr(bytes.baseAddress! + old, 10, to - old) {
-                old = bytes.baseAddress!.distance(to: feed.assumingMemoryBound(to: UInt8.self)) + 1
-                return true
-            }
-            guard DumpStreamedUpdate.row(in: bytes, at: old, prefix: prefix.count, into: &a) else { return false }
-            old = a.range.upperBound
+            guard plain else { return readOld() }
+            old += 1
             return true
         }
         /// The new row `b` of `buffer` written over the file's next row, or after the file's rows.
@@ -555,9 +617,7 @@ extension OwnDumpText {
                 text += buffer[b.range]
                 return true
             }
-            guard DumpStreamedUpdate.row(in: bytes, at: old, prefix: prefix.count, into: &a) else { return false }
-            old = a.range.upperBound
-            return DumpStreamedUpdate.merge(a, in: bytes, with: b, in: buffer, into: &text)
+            return readOld() && DumpStreamedUpdate.merge(a, in: bytes, with: b, in: buffer, into: &text)
         }
         while true {
             // The next new row, from the segment not yet used up.
@@ -576,19 +636,20 @@ extension OwnDumpText {
                     if plain {
                         // (Straight into the sink, after what came before.)
                         if !text.isEmpty { flush() }
-                        guard let next = movedRow(at: at, delta: delta, topDelta: topDelta, plain: true, into: &sink)
-                        else { return false }
-                        at = next
+                        guard movedRow(at, delta: delta, topDelta: topDelta, plain: true, into: &sink) else {
+                            return false
+                        }
                         written = old >= to || skipOld()
                     } else {
                         moved.truncate(to: 0)
-                        guard let next = movedRow(at: at, delta: delta, topDelta: topDelta, plain: false, into: &moved)
-                        else { return false }
-                        at = next
+                        guard movedRow(at, delta: delta, topDelta: topDelta, plain: false, into: &moved) else {
+                            return false
+                        }
                         written = moved.withBytes { buffer in
                             DumpStreamedUpdate.row(in: buffer, at: 0, prefix: prefix.count, into: &b) && write(buffer)
                         }
                     }
+                    at += 1
                 default:
                     segment += 1
                     at = 0
@@ -609,36 +670,18 @@ extension OwnDumpText {
         return true
     }
 
-    /// Whether every line feed among the rows ends one (none is inside a text).
-    private func lineFeedsEndRows() -> Bool {
-        var count = 0
-        var at = rows.lowerBound
-        while at < rows.upperBound, let feed = memchr(bytes.baseAddress! + at, 10, rows.upperBound - at) {
-            count += 1
-            at = bytes.baseAddress!.distance(to: feed.assumingMemoryBound(to: UInt8.self)) + 1
-        }
-        return count == depths.count
-    }
-
-    /// The row at `offset` with its id and parent moved by `delta` and, at the top level,
-    /// its position by `topDelta`, into `sink`; where the next row starts, or nil.
-    /// (`plain`: no text holds a line feed, so the row ends at the next.)
-    private func movedRow(at offset: Int, delta: Int, topDelta: Int, plain: Bool, into sink: inout ByteSink) -> Int? {
-        var scanner = Scanner(bytes: bytes, at: offset)
-        guard scanner.skip(prefix), case .integer(let id)? = scanner.token(), scanner.skip(byte: UInt8(ascii: ",")),
-            let parent = scanner.token(), scanner.skip(byte: UInt8(ascii: ",")),
-            case .integer(let position)? = scanner.token()
-        else { return nil }
-        let rest = scanner.at
-        if plain, let feed = memchr(bytes.baseAddress! + rest, 10, rows.upperBound - rest) {
-            scanner.at = bytes.baseAddress!.distance(to: feed.assumingMemoryBound(to: UInt8.self)) + 1
-        } else {
-            for _ in 3..<table.columns.count {
-                guard scanner.skip(byte: UInt8(ascii: ",")), scanner.token() != nil else { return nil }
-            }
-            guard scanner.skipRowEnd() else { return nil }
-        }
-        let tail = UnsafeBufferPointer(rebasing: bytes[rest..<scanner.at])
+    /// Row `row` (a place among the rows) with its id and parent moved by `delta` and, at the
+    /// top level, its position by `topDelta`, into `sink`; false where it does not start so,
+    /// or (`plain`, written as the new row) where a text holds a line feed: the whole write
+    /// gives up on a new row the shell would spell otherwise (`replace(…)`).
+    private func movedRow(_ row: Int, delta: Int, topDelta: Int, plain: Bool, into sink: inout ByteSink) -> Bool {
+        var scanner = Scanner(bytes: bytes, at: starts[row])
+        guard scanner.skip(prefix), let id = scanner.integer(), scanner.skip(byte: UInt8(ascii: ",")),
+            let parent = scanner.token(), scanner.skip(byte: UInt8(ascii: ",")), let position = scanner.integer()
+        else { return false }
+        let tail = UnsafeBufferPointer(rebasing: bytes[scanner.at..<starts[row + 1]])
+        // (The row's own line feed ends it.)
+        if plain, memchr(tail.baseAddress!, 10, tail.count - 1) != nil { return false }
         // The prefix, three numbers of 20 bytes at most and their commas, and the rest.
         prefix.withUnsafeBufferPointer { prefix in
             sink.write(upTo: prefix.count + 3 * 21 + tail.count) { start in
@@ -658,7 +701,7 @@ extension OwnDumpText {
                 return start.distance(to: pen.at)
             }
         }
-        return scanner.at
+        return true
     }
 
     /// For each row of `entries`, each field column's value as todofmt writes it (the item's
@@ -844,33 +887,28 @@ extension OwnDumpText {
         /// pair `DumpStreamedUpdate.differ` cannot tell apart).
         var mixesKinds: Bool { kinds.contains { $0 & 3 != 0 && $0 & 12 != 0 } }
 
-        /// Takes the row's value of `column`; false where todofmt writes it otherwise.
-        mutating func take(_ token: Token, column: Int, canonical: Bool, in bytes: UnsafeBufferPointer<UInt8>)
-            -> Bool
-        {
-            var inner: UnsafeBufferPointer<UInt8> = UnsafeBufferPointer(start: nil, count: 0)
-            switch token {
-            case .integer: if !canonical { return false }
-            case .text(let range):
-                inner = UnsafeBufferPointer(rebasing: bytes[range.lowerBound + 1..<range.upperBound - 1])
-                // (A date in a date column is spelled one way, checked below.)
-                if !readsOtherwise,
-                    column < own || !holdsDates[column - own],
-                    Self.mayReadOtherwise(inner)
-                {
-                    readsOtherwise = true
-                }
-            case .null: break
+        /// Takes the values of a row's own columns (texts as `Scanner.text()` gives them, with
+        /// their quotes; the spelling of the integers is the scanner's to check); false where
+        /// todofmt writes them otherwise.
+        @inline(__always)
+        mutating func takeOwn(
+            id: Int64, position: Int64, name: Range<Int>, checked: Int64, status: Range<Int>?, section: Range<Int>?,
+            in bytes: UnsafeBufferPointer<UInt8>
+        ) -> Bool {
+            guard id == nextID, checked == 0 || checked == 1 else { return false }
+            nextID += 1
+            self.position = position
+            self.checked = checked
+            hasSection = section != nil
+            /// Whether the text at `range` reads as a date or JSON value (`mayReadOtherwise`).
+            func readsAsMore(_ range: Range<Int>) -> Bool {
+                Self.mayReadOtherwise(UnsafeBufferPointer(rebasing: bytes[range.lowerBound + 1..<range.upperBound - 1]))
             }
-            switch (column, token) {
-            case (0, .integer(let id)):
-                guard id == nextID else { return false }
-                nextID += 1
-            case (2, .integer(let value)): position = value
-            case (4, .integer(let value)):
-                guard value == 0 || value == 1 else { return false }
-                checked = value
-            case (5, .text(let range)):
+            if !readsOtherwise {
+                readsOtherwise =
+                    readsAsMore(name) || status.map(readsAsMore) == true || section.map(readsAsMore) == true
+            }
+            if let range = status {
                 // One custom status, of an open item (others are written in `checked`).
                 guard checked == 0 else { return false }
                 if range.count == 3, bytes[range.lowerBound + 1] < 0x80 {
@@ -880,29 +918,34 @@ extension OwnDumpText {
                     let text = OwnDumpText.text(range, in: bytes)
                     guard case .custom(let s) = ItemBuilder.status(from: text), String(s) == text else { return false }
                 }
-            case (6, let token):
-                if case .text = token { hasSection = true } else { hasSection = false }
-            case (7..., .null): break
-            case (7..., let token):
-                let f = column - own
-                let kind: UInt8
-                switch token {
-                case .integer(let value): kind = isBoolean[f] && (value == 0 || value == 1) ? 1 : 2
-                case .text:
-                    guard takesText[f] else { return false }
-                    if holdsDates[f], let date = ISO8601.parse(inner, assumeUTC: true) {
-                        guard ISO8601.withText(date, { ByteScan.same($0, inner) }) else { return false }
-                        kind = 8
-                    } else {
-                        kind = 4
-                    }
-                case .null: return true
-                }
-                kinds[f] |= kind
-                counts[4 * f + kind.trailingZeroBitCount] += 1
-                if firstRow[f] == .max { firstRow[f] = row }
-            default: break
             }
+            return true
+        }
+
+        /// Takes the row's value of field column `column` (the spelling of an integer is the
+        /// scanner's to check); false where todofmt writes it otherwise.
+        mutating func take(_ token: Token, column: Int, in bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+            let f = column - own
+            let kind: UInt8
+            switch token {
+            case .null: return true
+            case .integer(let value): kind = isBoolean[f] && (value == 0 || value == 1) ? 1 : 2
+            case .text(let range):
+                let inner = UnsafeBufferPointer(rebasing: bytes[range.lowerBound + 1..<range.upperBound - 1])
+                guard takesText[f] else { return false }
+                if holdsDates[f], let date = ISO8601.parse(inner, assumeUTC: true) {
+                    // (A date in a date column is spelled one way.)
+                    guard ISO8601.withText(date, { ByteScan.same($0, inner) }) else { return false }
+                    kind = 8
+                } else {
+                    // (Outside a date column, a text that reads as a date could be one.)
+                    if !holdsDates[f], !readsOtherwise, Self.mayReadOtherwise(inner) { readsOtherwise = true }
+                    kind = 4
+                }
+            }
+            kinds[f] |= kind
+            counts[4 * f + kind.trailingZeroBitCount] += 1
+            if firstRow[f] == .max { firstRow[f] = row }
             return true
         }
 

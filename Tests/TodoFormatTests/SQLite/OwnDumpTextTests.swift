@@ -323,7 +323,6 @@ struct OwnDumpTextTests {
         }
         let path = try Self.dump(of: lines.joined(separator: "\n") + "\n", in: directory)
         #expect(try Self.isFresh(path))
-        let original = try Data(contentsOf: URL(fileURLWithPath: path))
         let edits: [(Edit, Bool)] = [
             (.remove([.position([150])]), true), (.remove([.position([1])]), false),
             (.remove([.position([300])]), true),
@@ -334,6 +333,13 @@ struct OwnDumpTextTests {
             (.move(.position([1]), to: [300]), true), (.move(.position([22]), to: [23]), true),
             (.move(.position([50]), to: [51]), true),
         ]
+        try Self.expectAloneAsWhole(path, edits)
+    }
+
+    /// Each edit of the dump at `path` made on its rows alone (where `alone` says it is) writes
+    /// what the whole write writes, and changes the file.
+    static func expectAloneAsWhole(_ path: String, _ edits: [(Edit, Bool)]) throws {
+        let original = try Data(contentsOf: URL(fileURLWithPath: path))
         for (edit, alone) in edits {
             var results: [(data: Data, alone: Bool)] = []
             for editsAlone in [true, false] {
@@ -346,6 +352,59 @@ struct OwnDumpTextTests {
             #expect(results[0].data == results[1].data, "\(edit)")
             #expect(results[0].alone == alone, "\(edit)")
             #expect(results[0].data != original, "\(edit)")
+        }
+    }
+
+    @Test("edits that move rows with a line feed in a text leave them to the whole write, which gives up on them")
+    func lineFeedsInTexts() throws {
+        let directory = try TemporaryDirectory()
+        // Items 10 and 30 have a note of two lines (which the shell writes with `replace(…)`).
+        let items = (1...40).map { i in
+            #"{"name": "Item \#(i)", "checked": false"# + (i % 20 == 10 ? #", "note": "line \#(i)\nline two"}"# : "}")
+        }
+        let source = directory.path("lines.json")
+        try ("[" + items.joined(separator: ",\n") + "]\n").write(toFile: source, atomically: false, encoding: .utf8)
+        let path = directory.path("lines.sql")
+        _ = try Conversion(input: .at(source), output: .at(path)).run()
+        #expect(try String(contentsOfFile: path, encoding: .utf8).contains("'line 30\nline two'"))
+        #expect(try Self.isFresh(path))
+        try Self.expectAloneAsWhole(
+            path,
+            [
+                (.remove([.position([35])]), true), (.remove([.position([20])]), false),
+                (.move(.position([35]), to: [32]), true), (.move(.position([5]), to: [15]), false),
+                (.move(.position([31]), to: [20]), false), (.add(name: "new", under: nil, at: [36]), true),
+                (.add(name: "new", under: nil, at: [25]), false), (.rename(.position([30]), to: "renamed"), false),
+            ])
+    }
+
+    /// A checklist of `count` top-level items, each with a field and a child under every
+    /// third: its dump's rows fill several of the reader's 64 KiB blocks.
+    static func long(_ count: Int) -> String {
+        (0..<count).map { i in
+            "- [\(i % 4 == 0 ? "x" : " ")] Item \(i) 日本語 [n:: \(i)]\n" + (i % 3 == 0 ? "  - [ ] child \(i)\n" : "")
+        }.joined()
+    }
+
+    @Test("a byte a dump read from its text cannot hold is found in its rows' first, a middle or last block")
+    func checkedInBlocks() throws {
+        let directory = try TemporaryDirectory()
+        let path = try Self.dump(of: Self.long(3000), in: directory)
+        let original = try Data(contentsOf: URL(fileURLWithPath: path))
+        #expect(original.count > 3 << 16)
+        #expect(try Self.isFresh(path))
+        for name in ["'Item 0 ", "'Item 1500 ", "'Item 2999 "] {
+            let at = original.range(of: Data(name.utf8))!.lowerBound + 2  // (the `t` of `Item`)
+            // Not UTF-8, a lead byte with no continuation, a NUL; a carriage return.
+            for byte: UInt8 in [0xFF, 0xC3, 0x00, 13] {
+                var bytes = original
+                bytes[at] = byte
+                try bytes.write(to: URL(fileURLWithPath: path))
+                #expect(try Self.readsText(path) == (byte == 13), "\(name) \(byte)")
+                #expect(try !Self.isFresh(path), "\(name) \(byte)")
+                let (text, run) = try Self.bothReads(path)
+                Self.expectSame(text, run, "\(name) \(byte)")
+            }
         }
     }
 }
