@@ -60,7 +60,8 @@ DEFAULT_SIZES = [10_000, 100_000, 1_000_000]
 SHORT = {"md": "x.md", "md1": "x1.md", "md2": "x2.md", "md10": "x10.md", "json": "x.json", "yaml": "x.yaml",
          "xml": "x.plist", "bplist": "x.bplist", "sqlite": "x.sqlite", "sql": "x.sql",
          "generic": "generic.db", "deep": "deep.md", "deepest": "deepest.md", "head": "head.md", "bplist_py": "plistlib.bplist",
-         "mid": "ITEM", "half": "N/2", "section": "SECTION", "n": "N", "yaml_events": "yaml_events"}
+         "mid": "ITEM", "half": "N/2", "section": "SECTION", "n": "N", "yaml_events": "yaml_events",
+         "sqlite_rows": "sqlite_rows"}
 
 
 # ---------------------------------------------------------------- arguments and set-up
@@ -88,8 +89,8 @@ def arguments():
 
 
 def build():
-    """The release build of todofmt; the C program that is the YAML reference; and spawn.c,
-    which runs and measures each command."""
+    """The release build of todofmt; the C programs that are references (by placeholder:
+    `{yaml_events}`, `{sqlite_rows}`); and spawn.c, which runs and measures each command."""
     # The binary scripts/install.sh installs: on Linux the Swift runtime and Foundation linked
     # in (--static-swift-stdlib), which also spares every run the dynamic linker's lookups
     # (about 4 ms a start, 5% of the instructions on the 5 MB head).
@@ -97,11 +98,12 @@ def build():
     print("building todofmt (swift build -c release %s)…" % " ".join(static), file=sys.stderr, flush=True)
     subprocess.run(["swift", "build", "-c", "release", "--product", "todofmt", *static], cwd=ROOT, check=True,
                    stdout=subprocess.DEVNULL)
-    events = os.path.join(WORK, "yaml_events")
-    subprocess.run(["cc", "-O2", "-o", events, os.path.join(HERE, "yaml_events.c"), "-lyaml"], check=True)
+    tools = {"yaml_events": os.path.join(WORK, "yaml_events"), "sqlite_rows": os.path.join(WORK, "sqlite_rows")}
+    for (name, path), library in zip(tools.items(), ["-lyaml", "-lsqlite3"]):
+        subprocess.run(["cc", "-O2", "-o", path, os.path.join(HERE, name + ".c"), library], check=True)
     measure.SPAWN = os.path.join(WORK, "spawn")
     subprocess.run(["cc", "-O2", "-o", measure.SPAWN, os.path.join(HERE, "spawn.c")], check=True)
-    return os.path.join(ROOT, ".build", "release", "todofmt"), events
+    return os.path.join(ROOT, ".build", "release", "todofmt"), tools
 
 
 def leave_the_core():
@@ -146,8 +148,8 @@ def size_name(n):
 class Bench:
     """Measures rows and references at each size, each (key, size) once."""
 
-    def __init__(self, todofmt, events, files, runs, callgrind):
-        self.todofmt, self.events, self.files, self.runs = todofmt, events, files, runs
+    def __init__(self, todofmt, tools, files, runs, callgrind):
+        self.todofmt, self.tools, self.files, self.runs = todofmt, tools, files, runs
         self.sizes = sorted(files)
         self.callgrind = callgrind
         self.specs = {row.key: row for row in REFS + ROWS}
@@ -155,7 +157,7 @@ class Bench:
 
     def values(self, row, n, swap=None):
         scratch = os.path.join(WORK, "run", re.sub(r"\W+", "_", row.key))
-        values = dict(self.files[n], o=scratch, yaml_events=self.events)
+        values = dict(self.files[n], o=scratch, **self.tools)
         if swap:
             values.update({key: values[other] for key, other in swap.items()})
         return values
@@ -339,7 +341,7 @@ def load():
 def main():
     args = arguments()
     os.makedirs(WORK, exist_ok=True)
-    todofmt, events = build()
+    todofmt, tools = build()
     leave_the_core()
     chosen = [row for row in ROWS if not args.only or any(t in row.key or t in label(row) for t in args.only)]
     missing = [row for row in chosen if not available(row, todofmt)]
@@ -350,7 +352,7 @@ def main():
     for n in args.sizes:
         print(f"inputs for {n:,} items…", file=sys.stderr, flush=True)
         files[n] = inputs_module.inputs(n, WORK, todofmt)
-    bench = Bench(todofmt, events, files, args.runs, args.callgrind)
+    bench = Bench(todofmt, tools, files, args.runs, args.callgrind)
 
     title = describe(args, todofmt)
     print(title + "\n", flush=True)

@@ -61,6 +61,14 @@ REFS = [
     Row("select-own", "sqlite3 {sqlite} 'select * from todo_items order by parent, position'",
         label="sqlite3 x.sqlite 'select … order by parent, position'"),
     Row("load-dump", "sqlite3 {o}/x.db < {sql}"),
+    # What libsqlite3 alone takes: every column of every row read through its C API, and the
+    # removal of the middle item's row with the UPDATE that renumbers the top-level rows after
+    # it (what `todofmt rm` must change), in one transaction.
+    Row("sqlite-rows", "{sqlite_rows} {sqlite} todo_items", label="sqlite_rows x.sqlite (libsqlite3)"),
+    Row("sqlite-shift",
+        "sqlite3 {o}/x.sqlite 'BEGIN; DELETE FROM todo_items WHERE rowid = {half} + 1; "
+        "UPDATE todo_items SET position = position - 1 WHERE parent IS NULL AND rowid > {half} + 1; COMMIT'",
+        before="cp {sqlite} {o}/x.sqlite", label="sqlite3: DELETE the row, UPDATE the positions after"),
     Row("plistlib-size", "{bplist_py}", size=True, label="plistlib.dump of the same data"),
 ]
 
@@ -155,6 +163,11 @@ ROWS = [
     Row("cat", "todofmt cat {md}", needs="cat", **VS_CONVERT),
     Row("cat bplist", "todofmt cat {bplist}", needs="cat", **VS_CONVERT),
     Row("cat sqlite", "todofmt cat {sqlite}", needs="cat", **VS_CONVERT),
+    # The SQLite rows above beside what libsqlite3 alone takes for them (no goal: these show
+    # the floor under the ones that miss theirs).
+    Row("floor cat sqlite", "todofmt cat {sqlite}", "sqlite-rows", needs="cat", note="against libsqlite3's read"),
+    Row("floor rm sqlite", "todofmt rm {o}/x.sqlite {mid}", "sqlite-shift", needs="rm", before="cp {sqlite} {o}/x.sqlite",
+        basis="sqlite", note="against SQLite's own UPDATE"),
     Row("diff", "todofmt diff {md} {md1}", needs="diff", ok=(0, 1), **VS_CONVERT_3X),
     Row("diff json", "todofmt diff {json} {md1}", needs="diff", ok=(0, 1), **VS_CONVERT_3X),
     Row("merge", "todofmt merge {md} {o}/ours.md {md2}", needs="merge", before="cp {md1} {o}/ours.md", basis="md", **VS_CONVERT_3X),
