@@ -138,7 +138,7 @@ public enum Edit: Hashable, Sendable {
         // at a given item; nil where the edit does not fit the count.
         let touched: (Int) -> (first: Int, last: Int, edit: (Int) -> Edit)?
         switch edits[0] {
-        case .add(let name, nil, nil):
+        case .add(_, nil, nil):
             touched = { count in count > 0 ? (count - 1, count - 1, { _ in edits[0] }) : nil }
         case .add(let name, nil, let at?):
             guard let at = path(.position(at)) else { return nil }
