@@ -160,14 +160,14 @@ struct XMLListWriter: ListWriter {
             return
         }
         let indent = 1 + 2 * last
-        let keyLine = step.opensChildren ? childrenKeyLine : []
         // Two lines for each level (and seven bytes `tabs` may write past the last).
-        let most = (step.closes + 1) * (2 * indent + 32) + keyLine.count + 8
+        let most = (step.closes + 1) * (2 * indent + 32) + (step.opensChildren ? childrenKeyLine.count : 0) + 8
         sink.write(upTo: most) { start in
             var pen = BytePen(at: start)
             if step.opensChildren {
                 pen.tabs(indent + 1)
-                keyLine.withUnsafeBufferPointer { pen.put($0) }
+                // (Not a local copy: the array was retained and released for every item.)
+                childrenKeyLine.withUnsafeBufferPointer { pen.put($0) }
                 pen.tabs(indent + 1)
                 pen.put("<array>\n")
                 return start.distance(to: pen.at)
@@ -272,7 +272,8 @@ struct XMLListWriter: ListWriter {
             pen.tabs(indent + 1)
             pen.put("<key>checked</key>\n")
             pen.tabs(indent + 1)
-            pen.put(isDone ? "<true/>\n" : "<false/>\n")
+            // (Each spelled out: the one picked by `?:` was a call of `memcpy` for every item.)
+            if isDone { pen.put("<true/>\n") } else { pen.put("<false/>\n") }
             if statusByte != 0 {
                 pen.tabs(indent + 1)
                 pen.put("<key>status</key>\n")
