@@ -591,15 +591,21 @@ struct XMLPropertyListWriter {
 
     /// `escaped` for text given as its UTF-8 bytes.
     func escaped(utf8 bytes: UnsafeBufferPointer<UInt8>, to sink: inout ByteSink) {
-        for b in bytes
-        where b == UInt8(ascii: "<") || b == UInt8(ascii: ">") || b == UInt8(ascii: "&")
-            || (b < 32 && b != 9 && b != 10) || b == 0xEF
-        {
+        guard Self.isContent(bytes) else {
             var out: [UInt8] = []
             XMLRenderer().text(String(decoding: bytes, as: UTF8.self), to: &out)
             sink.write(bytes: out)
             return
         }
         sink.write(bytes)
+    }
+
+    /// Whether `escaped` writes the text as it is: no `&`, `<` or `>`, no control character
+    /// but a tab and a line feed, no 0xEF (which starts U+FFFE and U+FFFF).
+    static func isContent(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        !bytes.contains { b in
+            b == UInt8(ascii: "<") || b == UInt8(ascii: ">") || b == UInt8(ascii: "&") || (b < 32 && b != 9 && b != 10)
+                || b == 0xEF
+        }
     }
 }

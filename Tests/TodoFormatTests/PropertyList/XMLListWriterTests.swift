@@ -12,8 +12,11 @@ struct XMLListWriterTests {
         .integer(2), .string("a <b> & c"), .bool(true), .double(1.5), .null, .string("ctrl \u{1}"),
         .date(Date(timeIntervalSince1970: 1_717_236_000.5)), .array([.integer(1), .string("x")]),
         .dictionary([Field("k", .string("v"))]), .data(Data([0, 1, 2])),
+        // Integers and texts the streamed writer writes in one piece, and texts it may not.
+        .integer(0), .integer(-7), .integer(.min), .integer(.max), .string(""), .string("tab\tand\nline"),
+        .string("\u{FF61} and \u{FFFE}"), .string("cr\rx"), .string("日本語 🎫"),
     ]
-    static let keys = ["prio", "children", "name", "fields", "due", "note", "checked"]
+    static let keys = ["prio", "children", "name", "fields", "due", "note", "checked", "a & <b>", "\u{FF61}"]
     static let statuses: [TodoStatus] = [.open, .done, .custom("/"), .custom("<")]
 
     /// A random list: nested up to four deep, with fields (some under keys roles take),
