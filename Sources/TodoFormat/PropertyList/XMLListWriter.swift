@@ -257,17 +257,13 @@ struct XMLListWriter: ListWriter {
         var key = field.key
         return key.withUTF8 { key in
             guard XMLPropertyListWriter.isContent(key) else { return false }
-            // Two lines of tabs (and seven bytes `tabs` may write past the last), the key, and
-            // the tags and an integer's 20 bytes or the text.
+            // Two lines of tabs (and seven bytes `tabs` may write past the last), the key and
+            // the tags, and an integer's 20 bytes or the text.
+            let room = 2 * depth + 8 + key.count + 48
             switch field.value {
             case .integer(let n):
-                sink.write(upTo: 2 * depth + 8 + key.count + 64) { start in
-                    var pen = BytePen(at: start)
-                    pen.tabs(depth)
-                    pen.put("<key>")
-                    pen.put(key)
-                    pen.put("</key>\n")
-                    pen.tabs(depth)
+                sink.write(upTo: room) { start in
+                    var pen = Self.keyLine(key, depth: depth, at: start)
                     pen.put("<integer>")
                     pen.decimal(n)
                     pen.put("</integer>\n")
@@ -277,13 +273,8 @@ struct XMLListWriter: ListWriter {
             case .string(var text):
                 return text.withUTF8 { text in
                     guard XMLPropertyListWriter.isContent(text) else { return false }
-                    sink.write(upTo: 2 * depth + 8 + key.count + text.count + 48) { start in
-                        var pen = BytePen(at: start)
-                        pen.tabs(depth)
-                        pen.put("<key>")
-                        pen.put(key)
-                        pen.put("</key>\n")
-                        pen.tabs(depth)
+                    sink.write(upTo: room + text.count) { start in
+                        var pen = Self.keyLine(key, depth: depth, at: start)
                         pen.put("<string>")
                         pen.put(text)
                         pen.put("</string>\n")
@@ -295,6 +286,20 @@ struct XMLListWriter: ListWriter {
                 return false
             }
         }
+    }
+
+    /// A pen at `start` that has written `key`'s line and the tabs of the value's line.
+    @inline(__always)
+    private static func keyLine(_ key: UnsafeBufferPointer<UInt8>, depth: Int, at start: UnsafeMutablePointer<UInt8>)
+        -> BytePen
+    {
+        var pen = BytePen(at: start)
+        pen.tabs(depth)
+        pen.put("<key>")
+        pen.put(key)
+        pen.put("</key>\n")
+        pen.tabs(depth)
+        return pen
     }
 
     /// `writeStandard` for a plain item whose name, status and section XML takes as they are
