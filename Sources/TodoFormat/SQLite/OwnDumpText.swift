@@ -25,9 +25,9 @@ struct OwnDumpText {
     private let prefix: [UInt8]
     /// Each row's depth, in order.
     private let depths: [Int32]
-    /// Where each top-level row starts, and its place among the rows; only where the dump
-    /// is exactly what todofmt writes for its list (`fresh`).
-    private let tops: [(offset: Int, row: Int)]
+    /// Each top-level row's place among the rows; only where the dump is exactly what
+    /// todofmt writes for its list (`fresh`).
+    private let tops: [Int]
     /// Where each row starts, then where the last one's line ends; only in a `fresh` dump.
     private let starts: [Int]
     /// In a `fresh` dump: for each field column, how many values of each kind it has
@@ -66,7 +66,7 @@ struct OwnDumpText {
         // (Not an optional: telling whether it was nil, a struct's tag read through the
         // runtime, was a tenth of a scan.)
         var check = FreshCheck(table: table)
-        var tops: [(offset: Int, row: Int)] = []
+        var tops: [Int] = []
         var starts: [Int] = []
         let comma = UInt8(ascii: ",")
         let own = ListTable.ownColumns.count
@@ -124,7 +124,7 @@ struct OwnDumpText {
             else { return nil }
             if fresh {
                 guard check.endRow(depth: depth) else { return nil }
-                if depth == 0 { tops.append((start, depths.count)) }
+                if depth == 0 { tops.append(depths.count) }
                 starts.append(start)
             }
             lastID = id
@@ -430,7 +430,8 @@ extension OwnDumpText {
     /// Where top-level row `k` starts and its place among the rows; for `k` the count, the
     /// rows' end.
     private func top(_ k: Int) -> (offset: Int, row: Int) {
-        k < tops.count ? tops[k] : (offset: rows.upperBound, row: depths.count)
+        let row = k < tops.count ? tops[k] : depths.count
+        return (starts[row], row)
     }
 
     /// The top-level items `run`, read from their rows.
@@ -491,7 +492,7 @@ extension OwnDumpText {
         guard let item = try read(from), let placed = try place(item, try before.flatMap(read), try after.flatMap(read))
         else { return .unsupported }
         let entries = TodoList(items: [placed]).flattened()
-        let x = (start: tops[from].row, end: end(from).row)
+        let x = (start: tops[from], end: end(from).row)
         guard entries.count == x.end - x.start, let fields = fieldTexts(of: entries) else { return .unsupported }
         // Where each column's key first has a value once the item is moved.
         var inItem = [Int?](repeating: nil, count: firstRows.count)
@@ -504,7 +505,7 @@ extension OwnDumpText {
         for c in firstRows.indices {
             var first = firstRows[c]
             if from > to {
-                let lo = tops[to].row
+                let lo = tops[to]
                 if first >= lo, let row = inItem[c] {
                     first = lo + row
                 } else if first >= lo && first < x.start {
@@ -523,13 +524,13 @@ extension OwnDumpText {
             last = first
         }
         if from > to {
-            let lo = tops[to]
+            let lo = top(to)
             guard let text = rowsText(entries, firstID: lo.row + 1, firstPosition: to, fields: fields) else {
                 return .unsupported
             }
             return try rewriting(
                 lo.row..<end(from).row, in: path,
-                with: [.text(text), .moved(lo.row..<tops[from].row, rowsMoved, 1)])
+                with: [.text(text), .moved(lo.row..<tops[from], rowsMoved, 1)])
         }
         let hi = end(to)
         guard
@@ -537,7 +538,7 @@ extension OwnDumpText {
                 entries, firstID: x.start + 1 + hi.row - x.end, firstPosition: to, fields: fields)
         else { return .unsupported }
         return try rewriting(
-            tops[from].row..<hi.row, in: path,
+            tops[from]..<hi.row, in: path,
             with: [.moved(end(from).row..<hi.row, -rowsMoved, -1), .text(text)])
     }
 
