@@ -395,23 +395,40 @@ struct PositionTable {
     init<S: Sequence<Int>>(depths: S, sorted indexes: [Int]) {
         guard let last = indexes.last else { return }
         positions.reserveCapacity(indexes.count)
-        var counters: [Int] = []
+        var counter = PositionCounter()
         var next = 0
         for (i, depth) in depths.enumerated() {
             if i > last { break }
-            if counters.count > depth + 1 { counters.removeLast(counters.count - depth - 1) }
-            while counters.count < depth + 1 { counters.append(0) }
-            counters[depth] += 1
+            counter.count(depth: depth)
             guard i == indexes[next] else { continue }
-            var text = String(counters[0])
-            for n in counters.dropFirst() {
-                text += "."
-                text += String(n)
-            }
-            positions[i] = text
+            positions[i] = counter.position
             next += 1
         }
     }
 
     subscript(_ index: Int) -> String { positions[index] ?? "?" }
+}
+
+/// The position of each item of a list as its items come in document order (`3`, `3.1`):
+/// one count for each level down to the current item's.
+struct PositionCounter {
+    private var counters: [Int] = []
+
+    /// Counts the next item, at `depth`.
+    @inline(__always)
+    mutating func count(depth: Int) {
+        if counters.count > depth + 1 { counters.removeLast(counters.count - depth - 1) }
+        while counters.count < depth + 1 { counters.append(0) }
+        counters[depth] += 1
+    }
+
+    /// The last item counted's position, as `todofmt list` prints it.
+    var position: String {
+        var text = String(counters[0])
+        for n in counters.dropFirst() {
+            text += "."
+            text += String(n)
+        }
+        return text
+    }
 }

@@ -137,29 +137,16 @@ enum ChecklistFileUpdate {
             let block = at..<min(range.upperBound, at + (1 << 20))
             let new = try reader.readBytes(block)
             let same = new.withUnsafeBufferPointer { new -> Bool in
-                var i = 0
-                while i < new.count {
-                    // Eight bytes at a time while they are the same.
-                    if i + 8 <= new.count {
-                        let x = UnsafeRawPointer(new.baseAddress! + i).loadUnaligned(as: UInt64.self)
-                        let y = UnsafeRawPointer(old.baseAddress! + block.lowerBound + i).loadUnaligned(as: UInt64.self)
-                        if x == y {
-                            i += 8
-                            continue
-                        }
-                    }
+                ByteScan.forEachDifference(UnsafeBufferPointer(rebasing: old[block]), new) { i in
                     let p = block.lowerBound + i
-                    if new[i] != old[p] {
-                        while record < records.count && records[record].boxStart + 1 < p { record += 1 }
-                        guard record < records.count, records[record].boxStart + 1 == p,
-                            let was = TaskBox.status(of: old[p]), let now = TaskBox.status(of: new[i])
-                        else { return false }
-                        // (A box's status is one ASCII character.)
-                        if now != was { splices.append((p..<(p + 1), [UInt8(truncatingIfNeeded: now.marker.value)])) }
-                    }
-                    i += 1
+                    while record < records.count && records[record].boxStart + 1 < p { record += 1 }
+                    guard record < records.count, records[record].boxStart + 1 == p,
+                        let was = TaskBox.status(of: old[p]), let now = TaskBox.status(of: new[i])
+                    else { return false }
+                    // (A box's status is one ASCII character.)
+                    if now != was { splices.append((p..<(p + 1), [UInt8(truncatingIfNeeded: now.marker.value)])) }
+                    return true
                 }
-                return true
             }
             guard same else { return nil }
             at = block.upperBound

@@ -52,12 +52,17 @@ struct MarkdownFormat: ListFormat {
     /// bytes, which are checked to be UTF-8 once and never made a string. Returns the text
     /// that is not items.
     func read<S: PlainItemSink>(_ input: Input, plainNamesInto sink: inout S) throws -> UnlistedText {
-        try input.withBytes { buffer in
-            if !UTF8Validation.isValid(buffer) {
-                _ = try UTF8Validation.decode(Array(buffer), path: input.name)
-            }
-            return try MarkdownSource.stream(bytes: buffer, path: input.name, plainNamesInto: &sink)
+        try input.withBytes { try Self.read($0, name: input.name, plainNamesInto: &sink) }
+    }
+
+    /// `read(_:plainNamesInto:)` of a checklist whose bytes are `bytes`, named `name` in errors.
+    static func read<S: PlainItemSink>(
+        _ bytes: UnsafeBufferPointer<UInt8>, name: String, plainNamesInto sink: inout S
+    ) throws -> UnlistedText {
+        if !UTF8Validation.isValid(bytes) {
+            _ = try UTF8Validation.decode(Array(bytes), path: name)
         }
+        return try MarkdownSource.stream(bytes: bytes, path: name, plainNamesInto: &sink)
     }
 
     /// Reads the items from the top-level item whose line starts at `offset`, in the section

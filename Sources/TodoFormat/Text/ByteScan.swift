@@ -26,6 +26,34 @@ enum ByteScan {
         a.count == b.count && (a.isEmpty || memcmp(a.baseAddress!, b.baseAddress!, a.count) == 0)
     }
 
+    /// Calls `body` with each offset at which `a` and `b` (as long) differ, in order, until
+    /// it says false; false where it did. Eight bytes are compared at a time, and only a word
+    /// that differs is looked into (files that differ in a byte in sixty, a tenth of their
+    /// boxes checked, are so compared at about memory's speed).
+    @inline(__always)
+    static func forEachDifference(
+        _ a: UnsafeBufferPointer<UInt8>, _ b: UnsafeBufferPointer<UInt8>, _ body: (Int) -> Bool
+    ) -> Bool {
+        let count = min(a.count, b.count)
+        var i = 0
+        while i + 8 <= count {
+            var differ = UInt64(
+                littleEndian: UnsafeRawPointer(a.baseAddress! + i).loadUnaligned(as: UInt64.self)
+                    ^ UnsafeRawPointer(b.baseAddress! + i).loadUnaligned(as: UInt64.self))
+            while differ != 0 {
+                let byte = differ.trailingZeroBitCount / 8
+                guard body(i + byte) else { return false }
+                differ &= ~(0xFF << UInt64(8 * byte))
+            }
+            i += 8
+        }
+        while i < count {
+            if a[i] != b[i], !body(i) { return false }
+            i += 1
+        }
+        return true
+    }
+
     /// Whether `bytes` has `word` at `i`.
     @inline(__always)
     static func has(_ word: StaticString, at i: Int, in bytes: UnsafeBufferPointer<UInt8>) -> Bool {
