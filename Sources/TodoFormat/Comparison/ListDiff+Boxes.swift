@@ -77,7 +77,10 @@ extension ListDiff {
 ///
 /// An item's box is found from its name's first byte in the text, back over spaces and tabs
 /// on its line to `]`, its status character and `[`. Items made apart (a name with escapes,
-/// or on several lines) have no place in the text here, so a box of theirs is not claimed.
+/// or on several lines) have no place in the text here, so a box of theirs is not claimed;
+/// nor is the box of an item without a name (`- [/] ` and nothing else: a custom status
+/// makes it a paragraph that holds the lines after a blank one, where `[x]` would end the
+/// item at the blank line: hunt 91).
 private struct BoxPicker: PlainItemSink {
     let offsets: [Int]
     let text: UnsafeBufferPointer<UInt8>
@@ -103,8 +106,8 @@ private struct BoxPicker: PlainItemSink {
         plainName: UnsafeBufferPointer<UInt8>, fields: [Field], status: TodoStatus, section: String?, depth: Int
     ) {
         counter.count(depth: depth)
-        let start = text.baseAddress!.distance(to: plainName.baseAddress!)
-        if next < offsets.count, claims(nameAt: start) {
+        guard next < offsets.count, !plainName.isEmpty, let name = plainName.baseAddress else { return }
+        if claims(nameAt: text.baseAddress!.distance(to: name), status: status) {
             let item = TodoItem(
                 plainName: plainName, fields: fields, status: status, section: depth == 0 ? section : nil)
             picked.append((counter.position, ItemWindow.entry(item, depth: depth).item))
@@ -114,23 +117,25 @@ private struct BoxPicker: PlainItemSink {
     mutating func items(plain: ArraySlice<PlainItem>, text: UnsafeBufferPointer<UInt8>, sections: [String]) {
         for entry in plain {
             counter.count(depth: entry.depth)
-            if next < offsets.count, claims(nameAt: entry.nameStart) {
+            if next < offsets.count, entry.nameEnd > entry.nameStart,
+                claims(nameAt: entry.nameStart, status: entry.status)
+            {
                 let item = ItemWindow.item(entry, text: text, section: entry.section(in: sections))
                 picked.append((counter.position, item))
             }
         }
     }
 
-    /// Whether the box before the name at `start` is the next to claim (an offset passed
-    /// over is never claimed, and so leaves `picked` short).
-    private mutating func claims(nameAt start: Int) -> Bool {
+    /// Whether the box before the name at `start`, of an item whose status the reader found
+    /// to be `status`, is the next to claim (an offset passed over is never claimed, and so
+    /// leaves `picked` short).
+    private mutating func claims(nameAt start: Int, status: TodoStatus) -> Bool {
         var i = start - 1
         while i >= 0 && (text[i] == UInt8(ascii: " ") || text[i] == UInt8(ascii: "\t")) { i -= 1 }
-        guard i < start - 1, i >= 2, text[i] == UInt8(ascii: "]"), text[i - 2] == UInt8(ascii: "[") else {
-            return false
-        }
-        let status = i - 1
-        if status == offsets[next] {
+        guard i < start - 1, i >= 2, text[i] == UInt8(ascii: "]"), text[i - 2] == UInt8(ascii: "["),
+            TaskBox.status(of: text[i - 1]) == status
+        else { return false }
+        if i - 1 == offsets[next] {
             next += 1
             return true
         }

@@ -16,7 +16,8 @@ struct ListDiffBoxesTests {
     }
 
     /// Lines of many kinds: items plain, nested, ordered, quoted, with a tab after the box,
-    /// with fields, with a box in their names, with escapes or two lines (made apart); and
+    /// with fields (after the name, or before it), with a box in their names, with escapes
+    /// or two lines (made apart); and
     /// boxes that are no item's: in code, in a paragraph, in the front matter.
     private static func lines(_ count: Int, using generator: inout SeededGenerator) -> [Line] {
         var lines = [
@@ -24,7 +25,7 @@ struct ListDiffBoxesTests {
             Line(text: "---", claimed: false), Line(text: "# Start", claimed: false),
         ]
         for k in 0..<count {
-            switch Int.random(in: 0..<14, using: &generator) {
+            switch Int.random(in: 0..<16, using: &generator) {
             case 0: lines.append(Line(text: "  - [S] child \(k)", claimed: true))
             case 1: lines.append(Line(text: "1. [S] ordered \(k)", claimed: true))
             case 2: lines.append(Line(text: "- [S]\ttabbed \(k)", claimed: true))
@@ -45,6 +46,13 @@ struct ListDiffBoxesTests {
                 lines.append(Line(text: "", claimed: false))
             case 9: lines.append(Line(text: "> - [S] quoted \(k)", claimed: false))
             case 10: lines.append(Line(text: "## Part \(k)", claimed: false))
+            case 11: lines.append(Line(text: "- [S] [due:: 2026-02-03] fields first \(k)", claimed: false))
+            case 12:
+                // No name: a custom status makes a paragraph that holds the child after the
+                // blank line, `[ ]` and `[x]` an empty item that ends there.
+                lines.append(Line(text: "- [S] ", claimed: false))
+                lines.append(Line(text: "", claimed: false))
+                lines.append(Line(text: "  - [S] after a blank \(k)", claimed: false))
             default: lines.append(Line(text: "- [S] item \(k % 41) café 🚀", claimed: true))
             }
         }
@@ -116,7 +124,9 @@ struct ListDiffBoxesTests {
     @Test("boxes of items made apart, and text that looks like a box, leave the diff to the digests")
     func unclaimed() throws {
         let folder = try TemporaryDirectory()
-        let old = "---\nnote: \"[ ] x\"\n---\n- [ ] a\n- [ ] b \\*\n```\n- [ ] c\n```\nText [ ] d\n- [ ] e [ ] f\n"
+        let old =
+            "---\nnote: \"[ ] x\"\n---\n- [ ] a\n- [ ] b \\*\n```\n- [ ] c\n```\nText [ ] d\n- [ ] e [ ] f\n"
+            + "- [/] \n\n  - [ ] g\n"
         func changes(_ new: String) throws -> [ListDiff.Change]? {
             try old.write(toFile: folder.path("a.md"), atomically: false, encoding: .utf8)
             try new.write(toFile: folder.path("b.md"), atomically: false, encoding: .utf8)
@@ -134,6 +144,7 @@ struct ListDiffBoxesTests {
             ("e [ ] f", "e [x] f"),  // a name's text
             ("- [ ] a", "- [\\] a"),  // no box: the item is gone
             ("- [ ] a", "- [✅] a"),  // a status of more bytes
+            ("- [/] \n", "- [x] \n"),  // no name: `g` is the item's child, then its own (hunt 91)
         ] {
             let new = old.replacingOccurrences(of: from, with: to)
             #expect(try changes(new) == nil, "\(from) → \(to)")
