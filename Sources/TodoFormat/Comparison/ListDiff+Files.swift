@@ -22,12 +22,15 @@ extension ListDiff {
     ) throws {
         let inputs = [try Input.reading(old.filePath), try Input.reading(new.filePath)]
         // Two checklists whose bytes differ only in some boxes: the old one is read alone.
-        if byBytes, let changes = try Self.boxChanges(old: inputs[0], new: inputs[1], format: format) {
+        // (Their bytes are compared there: the same bytes are no changes. A file whose format
+        // is not told is left to the reading below, which says why.)
+        let byBytes = byBytes && inputs.allSatisfy { (try? Self.reader($0, format)) is MarkdownFormat }
+        if byBytes, let changes = try Self.boxChanges(old: inputs[0], new: inputs[1]) {
             self.changes = changes
             return
         }
         // The same bytes: the same list.
-        if try Self.sameBytes(inputs[0], inputs[1]) {
+        if !byBytes, try Self.sameBytes(inputs[0], inputs[1]) {
             changes = []
             return
         }
@@ -126,7 +129,7 @@ extension ListDiff {
     }
 
     /// The reader for an input; nil for `/dev/null` or an empty file.
-    static func reader(_ input: Input, _ format: DocumentFormat?) throws -> (any ListFormat)? {
+    private static func reader(_ input: Input, _ format: DocumentFormat?) throws -> (any ListFormat)? {
         let head = try input.head()
         if head.isEmpty { return nil }
         return try FormatRegistry.format(FormatRegistry.inputFormat(given: format, path: input.path, head: head))

@@ -114,7 +114,7 @@ struct ListDiffBoxesTests {
                 byBytes: false)
             #expect(byBytes.changes.map(\.description) == fromLists.changes.map(\.description))
             #expect(byBytes.changes == byDigests.changes)
-            let bytes = try ListDiff.boxChanges(old: Input(file: x.path), new: Input(file: y.path), format: nil)
+            let bytes = try ListDiff.boxChanges(old: Input(file: x.path), new: Input(file: y.path))
             if onlyClaimed {
                 #expect(bytes == byBytes.changes)
             }
@@ -131,7 +131,7 @@ struct ListDiffBoxesTests {
             try old.write(toFile: folder.path("a.md"), atomically: false, encoding: .utf8)
             try new.write(toFile: folder.path("b.md"), atomically: false, encoding: .utf8)
             return try ListDiff.boxChanges(
-                old: Input(file: folder.path("a.md")), new: Input(file: folder.path("b.md")), format: nil)
+                old: Input(file: folder.path("a.md")), new: Input(file: folder.path("b.md")))
         }
         let checked = try #require(try changes(old.replacingOccurrences(of: "- [ ] a", with: "- [x] a")))
         #expect(checked.map(\.description) == ["checked 1: a"])
