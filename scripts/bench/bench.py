@@ -57,7 +57,7 @@ WORK = os.path.join(ROOT, "bench")
 HERE = os.path.join(ROOT, "scripts", "bench")
 FLAT = 1.3
 DEFAULT_SIZES = [10_000, 100_000, 1_000_000]
-SHORT = {"md": "x.md", "md1": "x1.md", "md2": "x2.md", "md10": "x10.md", "json": "x.json", "yaml": "x.yaml",
+SHORT = {"md": "x.md", "md1": "x1.md", "md2": "x2.md", "md10": "x10.md", "json": "x.json", "json1": "x1.json", "mdj": "xj.md", "yaml": "x.yaml",
          "xml": "x.plist", "bplist": "x.bplist", "sqlite": "x.sqlite", "sql": "x.sql",
          "generic": "generic.db", "deep": "deep.md", "deepest": "deepest.md", "head": "head.md", "bplist_py": "plistlib.bplist",
          "mid": "ITEM", "half": "N/2", "section": "SECTION", "n": "N", "yaml_events": "yaml_events",

@@ -8,6 +8,9 @@ only when what they are made from (the generator, todofmt's binary) is newer.
   {md2}     the same with another item's box changed (three quarters in), for merges
   {md10}    the same with every tenth item's box changed: an edit of many items
   {json} {yaml} {xml} {bplist} {sqlite} {sql}   the same list written by todofmt
+  {json1}   {md1} written as a new JSON file by todofmt
+  {mdj}     {json} written as a new checklist by todofmt (a JSON list's dates are strings: the
+            checklist a JSON file gives, which it can be written back into)
   {bplist_py}  Python's plistlib.dump of the list read from {bplist}: the same data
   {generic} a SQLite database with one generic table todo(id, name, checked, position),
             one row an item (nested items too), positions shuffled so readers must sort
@@ -175,6 +178,8 @@ def inputs(n, root, todofmt):
                                ("xml", "list.plist", ["--to", "plist"]), ("bplist", "list.bplist", ["--to", "bplist"]),
                                ("sqlite", "list.sqlite", []), ("sql", "list.sql", [])]:
         files[key] = make(path(name), [md, todofmt], lambda out: run(todofmt, "convert", *options, md, out))
+    files["json1"] = make(path("list-1.json"), [files["md1"], todofmt], lambda out: run(todofmt, "convert", files["md1"], out))
+    files["mdj"] = make(path("list-json.md"), [files["json"], todofmt], lambda out: run(todofmt, "convert", files["json"], out))
     files["bplist_py"] = make(path("plistlib.bplist"), [files["bplist"]], plistlib_dump(files["bplist"]))
     files["generic"] = make(path("generic.db"), [md], generic_table(md))
     files["head"] = make(path("head.md"), [md], head(md))

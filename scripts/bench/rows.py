@@ -129,6 +129,11 @@ ROWS = [
         basis="sqlite", note="existing, 1 changed, vs a new database"),
     Row("=sql'new", "todofmt convert {md1} {o}/x.sql", "md>sql", "≤1.5x", mem=3, before="cp {sql} {o}/x.sql", basis="sql",
         note="existing, 1 changed, vs a new dump"),
+    # a list from another format into an existing checklist, beside converting it into a new one
+    Row("=md from json", "todofmt convert {json} {o}/x.md", "json>md", "≤1.5x", mem=3, before="cp {mdj} {o}/x.md",
+        basis="json", note="existing, from JSON, vs a new checklist"),
+    Row("=md' from json", "todofmt convert {json1} {o}/x.md", "json>md", "≤1.5x", mem=3, before="cp {mdj} {o}/x.md",
+        basis="json", note="existing, from JSON, 1 changed, vs a new checklist"),
 
     # list's filters and paging (issue 10): measured once this build has them
     Row("list --open", "todofmt list --open {md}", needs="list --open", **VS_CONVERT),

@@ -14,8 +14,14 @@ enum ChecklistFileUpdate {
     /// each changed box is written in place (`boxSplices`). A test turns off `boxes` (the
     /// items are then read and compared), `pieces` (the changed part is then aligned and
     /// spliced whole) and `inPlace` (a `ChecklistSplice` writes every changed item) to compare.
+    ///
+    /// With `sameShape`, the update throws `Declined` unless the source holds the file's items
+    /// at the same depths under the same headings, with the same text before the items and
+    /// a last line ending (`MarkdownFormat.update(_:options:streaming:)`, whose source is a new
+    /// checklist's text: only then is the text the list's own update writes).
     static func update(
-        _ existing: Input, with source: Input, boxes: Bool = true, pieces: Bool = true, inPlace: Bool = true
+        _ existing: Input, with source: Input, boxes: Bool = true, pieces: Bool = true, inPlace: Bool = true,
+        sameShape: Bool = false
     ) throws -> TodoDocumentEdit? {
         let text = try existing.text()
         let reader = try ByteReader(source)
@@ -37,6 +43,7 @@ enum ChecklistFileUpdate {
             guard old.last == 10, shared.prefix >= document.bodyStart, reader.count > 0,
                 ByteOrderMark.length(in: old) == 0
             else {
+                if sameShape { throw Declined() }
                 return try wholeList(of: source, into: document)
             }
             let delta = reader.count - old.count
@@ -56,11 +63,20 @@ enum ChecklistFileUpdate {
                 parsed.headings.last.map({ $0.start != closing.start + delta - start || $0.end != region.utf8.count })
                     ?? true
             {
+                if sameShape { throw Declined() }
                 return try wholeList(of: source, into: document)
             }
             let fragment = TodoDocument(fragment: region, path: source.name, parsed: parsed, section: section)
             let items = document.records.firstIndex { $0.lineStart >= start } ?? document.records.count
             let itemsEnd = document.records[items...].firstIndex { $0.lineStart >= end } ?? document.records.count
+            if sameShape
+                && (document.shape(of: items..<itemsEnd, in: start..<end)
+                    != fragment.shape(
+                        of: fragment.records.indices, in: 0..<region.utf8.count)
+                    || document.headings(in: start..<end).map(\.text) != fragment.headings.map(\.text))
+            {
+                throw Declined()
+            }
             let splices: [Splice]
             if pieces,
                 let pieces = try Self.pieces(
@@ -108,6 +124,7 @@ enum ChecklistFileUpdate {
             let checked = TodoDocument.parse(
                 check, from: 0, to: nil, firstLine: firstLine, nameLinesBase: 0, startsFile: start == 0)
             if closing != nil, checked.headings.last?.end != count {
+                if sameShape { throw Declined() }
                 return try wholeList(of: source, into: document)
             }
             try TodoDocument(fragment: check, path: existing.name, parsed: checked, section: section).verify(
@@ -153,6 +170,10 @@ enum ChecklistFileUpdate {
         }
         return splices
     }
+
+    /// Thrown by `update(_:with:…sameShape:)` where the source's items are not the file's
+    /// in shape.
+    struct Declined: Error {}
 
     /// A range of the text and the bytes that replace it.
     typealias Splice = (range: Range<Int>, bytes: [UInt8])
@@ -400,5 +421,25 @@ struct ByteReader {
             if i < length { break }
         }
         return (prefix, suffix)
+    }
+}
+
+extension TodoDocument {
+    /// The items `items` (whole top-level items filling `region`) and the headings among them,
+    /// in order: each item as its depth, each heading as -1.
+    fileprivate func shape(of items: Range<Int>, in region: Range<Int>) -> [Int] {
+        let headings = headings(in: region)
+        var shape: [Int] = []
+        shape.reserveCapacity(items.count + headings.count)
+        var heading = headings.startIndex
+        for k in items {
+            while heading < headings.endIndex && headings[heading].start < records[k].lineStart {
+                shape.append(-1)
+                heading += 1
+            }
+            shape.append(records[k].depth)
+        }
+        shape.append(contentsOf: repeatElement(-1, count: headings.endIndex - heading))
+        return shape
     }
 }

@@ -72,4 +72,28 @@ struct KeysBesideListTests {
         #expect(warnings.map(\.kind) == [.besideList])
         #expect(try String(contentsOfFile: existing, encoding: .utf8).contains("\"b\""))
     }
+
+    /// A checklist that holds the list in its own layout is updated from the new checklist's
+    /// text (`MarkdownFormat.update(_:options:streaming:)`); one whose items are otherwise
+    /// is updated from the list built. Either way the warning stands, and `--strict` leaves
+    /// the file as it was.
+    @Test(
+        "into an existing checklist the warning stands, whichever way the list goes in; --strict leaves the file",
+        arguments: [
+            ("- [ ] a\n- [ ] b\n", "- [ ] a\n- [x] b\n"), ("* [ ] a\n\n* [ ] b\n", "* [ ] a\n\n* [x] b\n"),
+            ("Intro.\n\n- [ ] b\n", "Intro.\n\n- [ ] a\n- [x] b\n"),
+        ])
+    func intoChecklist(existing: String, expected: String) throws {
+        let directory = try TemporaryDirectory()
+        let input = try KeyPlacementTests.make("app.json", "{'version': 2, 'todos': \(Self.items)}", in: directory)
+        let output = directory.path("out.md")
+        try existing.write(toFile: output, atomically: false, encoding: .utf8)
+        #expect(throws: ConversionError.self) {
+            try Conversion(input: .at(input), output: .at(output), strict: true).run()
+        }
+        #expect(try String(contentsOfFile: output, encoding: .utf8) == existing)
+        let warnings = try Conversion(input: .at(input), output: .at(output)).run()
+        #expect(warnings.map(\.kind) == [.besideList])
+        #expect(try String(contentsOfFile: output, encoding: .utf8) == expected)
+    }
 }

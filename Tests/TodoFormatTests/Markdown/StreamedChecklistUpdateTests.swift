@@ -1,0 +1,101 @@
+import Foundation
+import Testing
+
+@testable import TodoFormat
+
+/// A list from another format written into an existing checklist as it is read
+/// (`MarkdownFormat.update(_:options:streaming:)`): written as a new checklist, which is then
+/// written into the file as a checklist is. The text must be the one the list's own update
+/// (`TodoDocument.update(with:)`) makes, for checklists as people keep them and hostile ones,
+/// edited at random.
+@Suite("A list read from another format, written into a checklist")
+struct StreamedChecklistUpdateTests {
+    /// The text `existing` becomes with `list` written in by the streamed path, or "error: …";
+    /// nil where that path leaves the list to the other one.
+    static func streamed(_ list: TodoList, into existing: String) -> String? {
+        do {
+            let input = Input(bytes: Array(existing.utf8), name: "old.md")
+            guard let result = try MarkdownFormat.edit(of: input, streaming: { try list.send(to: &$0) }) else {
+                return nil
+            }
+            guard let edit = result.edit else { return existing }
+            var sink = ByteSink()
+            edit.write(to: &sink)
+            return String(decoding: try sink.finish(path: "old.md"), as: UTF8.self)
+        } catch {
+            return "error: \(error)"
+        }
+    }
+
+    /// The text `existing` becomes with `list` written in by the list's own update, or
+    /// "error: …".
+    static func whole(_ list: TodoList, into existing: String) -> String {
+        do {
+            var document = try TodoDocument(parsing: existing, path: "old.md")
+            try document.update(with: list)
+            return document.text
+        } catch {
+            return "error: \(error)"
+        }
+    }
+
+    /// Random edits of each document written both ways; returns how many took the streamed
+    /// path, and the first few that differ.
+    static func compare(_ documents: [String], seed base: UInt64) throws -> (streamed: Int, failed: [String]) {
+        var streamedCount = 0
+        var failures: [String] = []
+        for (seed, text) in documents.enumerated() {
+            var rng = SeededGenerator(seed: UInt64(seed) &+ base)
+            var list = try TodoDocument(parsing: text).list
+            // One document in eight is written back with its own list; of the others, half
+            // get edits that keep the items' places (which the streamed path takes), half any.
+            for _ in 0..<(seed % 8 == 0 ? 0 : Int.random(in: 1...3, using: &rng)) {
+                if seed % 2 == 0 { Self.editInPlace(&list, &rng) } else { ListEdits.edit(&list, &rng) }
+            }
+            guard let streamed = streamed(list, into: text) else { continue }
+            streamedCount += 1
+            let whole = whole(list, into: text)
+            // Where the list's own update cannot write the list (a document too tangled to
+            // change in place), the streamed one may not either; where it can, it must
+            // write the same text.
+            if streamed != whole && !(whole.hasPrefix("error: ") && streamed.hasPrefix("error: ")) {
+                failures.append("seed \(seed)\n--- existing\n\(text)\n--- streamed\n\(streamed)\n--- whole\n\(whole)")
+            }
+        }
+        return (streamedCount, failures)
+    }
+
+    /// Changes one item's status, name or fields.
+    static func editInPlace(_ list: inout TodoList, _ rng: inout SeededGenerator) {
+        guard let path = ListEdits.paths(list.items).randomElement(using: &rng) else { return }
+        ListEdits.modify(&list.items, path) { item in
+            switch Int.random(in: 0..<3, using: &rng) {
+            case 0: item.status = [.open, .done, .custom("/"), .custom("?")].randomElement(using: &rng)!
+            case 1: item.name = ListEdits.names.randomElement(using: &rng)!
+            default:
+                item.fields =
+                    Bool.random(using: &rng) ? [] : [Field("due", .string("2026-01-02")), Field("n", .integer(3))]
+            }
+        }
+    }
+
+    @Test("checklists as people keep them, edited at random, get the text the list's own update writes")
+    func realistic() throws {
+        let documents = (0..<400).map { ChecklistGenerator.document(seed: UInt64($0) &+ 9_000) }
+        let result = try Self.compare(documents, seed: 77_000)
+        #expect(result.streamed >= 100)
+        #expect(
+            result.failed.isEmpty,
+            "\(result.failed.count) differ:\n\(result.failed.prefix(2).joined(separator: "\n\n"))")
+    }
+
+    @Test("hostile checklists, edited at random, get the text the list's own update writes")
+    func hostile() throws {
+        let documents = (0..<400).map { MarkdownGenerator.document(seed: UInt64($0) &+ 90_000, lines: 30) }
+        let result = try Self.compare(documents, seed: 78_000)
+        #expect(result.streamed >= 100)
+        #expect(
+            result.failed.isEmpty,
+            "\(result.failed.count) differ:\n\(result.failed.prefix(2).joined(separator: "\n\n"))")
+    }
+}
