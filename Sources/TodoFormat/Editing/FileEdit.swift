@@ -204,7 +204,7 @@ public struct FileEdit: Sendable {
         let output = try Output.file(path)
         do {
             var sink = output.makeSink()
-            TodoDocumentEdit(text: mark + document.text).write(to: &sink)
+            try TodoDocumentEdit(text: mark + document.text).write(to: &sink)
             _ = try sink.finish(path: output.name)
             beforeCommit?()
             try fingerprint.check(path)

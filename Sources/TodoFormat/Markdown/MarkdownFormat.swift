@@ -158,7 +158,7 @@ struct MarkdownFormat: ListFormat {
         let output = try Output.file(path)
         do {
             var sink = output.makeSink()
-            edit.write(to: &sink)
+            try edit.write(to: &sink)
             _ = try sink.finish(path: output.name)
             return PendingWrite(warnings: [], commit: output.commit, discard: output.discard)
         } catch {

@@ -167,7 +167,7 @@ public struct TodoDocument: Sendable {
         let output = try Output.file(url.filePath)
         do {
             var sink = output.makeSink()
-            TodoDocumentEdit(text: text).write(to: &sink)
+            try TodoDocumentEdit(text: text).write(to: &sink)
             _ = try sink.finish(path: output.name)
             try output.commit()
         } catch {

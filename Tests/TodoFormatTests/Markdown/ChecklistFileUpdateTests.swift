@@ -21,7 +21,7 @@ struct ChecklistFileUpdateTests {
                     boxes: boxes, pieces: pieces, inPlace: inPlace)
             else { return existing }
             var sink = ByteSink()
-            edit.write(to: &sink)
+            try edit.write(to: &sink)
             return String(decoding: try sink.finish(path: "old.md"), as: UTF8.self)
         } catch {
             return "error: \(error)"
@@ -271,7 +271,7 @@ struct ChecklistFileUpdateTests {
         let old = Input(bytes: Array(existing.utf8), name: "old.md")
         let edit = try #require(try ChecklistFileUpdate.update(old, with: Input.reading(directory.path("own.md"))))
         var sink = ByteSink()
-        edit.write(to: &sink)
+        try edit.write(to: &sink)
         #expect(try sink.finish(path: "old.md") == Array(own))
         #expect {
             try ChecklistFileUpdate.update(old, with: Input.reading(directory.path("bad.md"), name: "bad.md"))

@@ -20,7 +20,7 @@ struct StreamedChecklistUpdateTests {
             }
             guard let edit = result.edit else { return existing }
             var sink = ByteSink()
-            edit.write(to: &sink)
+            try edit.write(to: &sink)
             return String(decoding: try sink.finish(path: "old.md"), as: UTF8.self)
         } catch {
             return "error: \(error)"
