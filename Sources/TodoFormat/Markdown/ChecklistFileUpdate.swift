@@ -55,6 +55,15 @@ enum ChecklistFileUpdate {
             let start = document.headings.last { $0.end <= shared.prefix }?.end ?? document.bodyStart
             let closing = document.headings.first { $0.start >= old.count - shared.suffix && $0.end >= start }
             let end = closing?.end ?? old.count
+            // Front matter the file has not (the part then starts at the top): the source's
+            // metadata, which a read of the part would take for a thematic break and text.
+            if start == 0 {
+                let head = try reader.readBytes(0..<min(reader.count, 6))
+                if head.dropFirst(ByteOrderMark.length(in: head)).starts(with: "---".utf8) {
+                    if sameShape { throw Declined() }
+                    return try wholeList(of: source, into: document)
+                }
+            }
             // (The files are the same up to `start`: its line is the source's too.)
             let firstLine = ByteScan.count(of: 10, in: old[..<start]) + 1
             let region = try reader.read(start..<(end + delta), name: source.name, firstLine: firstLine)

@@ -254,6 +254,26 @@ struct ChecklistFileUpdateTests {
         #expect(Self.written(source, into: existing, boxes: false, pieces: false, inPlace: false) != source)
     }
 
+    /// A source with front matter written into a file without: the front matter is the
+    /// list's metadata, not Markdown the part read from the source holds (it read as a
+    /// thematic break and a heading `title: T`, and the metadata was lost).
+    @Test(
+        "front matter the file lacks comes in as the list's metadata, as the whole list's update writes it",
+        arguments: [
+            ("- [ ] a\n- [ ] b\n", "---\ntitle: T\n---\n- [ ] a\n- [x] b\n"),
+            // A YAML comment that is the file's heading: the part read ends there.
+            ("- [ ] a\n# Later\n- [ ] b\n", "---\ntitle: T\n# Later\n---\n- [ ] a\n# Later\n- [ ] b\n"),
+            ("Intro.\n\n- [ ] a\n", "---\nowner: me\n---\nIntro.\n\n- [x] a\n"),
+        ])
+    func frontMatterComesIn(existing: String, source: String) throws {
+        let written = Self.written(source, into: existing)
+        var document = try TodoDocument(parsing: existing)
+        let list = try MarkdownSource(text: source, path: "new.md").list()
+        try document.update(with: list)
+        #expect(written == document.text)
+        #expect(try TodoDocument(parsing: written).list == list)
+    }
+
     @Test(
         "a source file's changed part is read from the file: its own U+FFFD comes through, a byte not UTF-8 is an error at its line"
     )
