@@ -33,116 +33,180 @@ enum ChecklistFileUpdate {
         let shared = try text.withBytes { try reader.sharedEnds(with: $0) }
         if shared.prefix == text.utf8.count && reader.count == text.utf8.count { return nil }
         let document = try TodoDocument(parsing: text, path: existing.name)
-        return try document.text.withBytes { old -> TodoDocumentEdit? in
-            if boxes && reader.count == old.count,
-                let splices = try boxSplices(
-                    document, old, reader, within: shared.prefix..<(old.count - shared.suffix))
-            {
-                return splices.isEmpty ? nil : TodoDocumentEdit(document: document, replacing: splices)
-            }
-            // A text that does not end a line, other front matter, or a byte order mark (which
-            // the first line's lines would take along when they move): the whole list is
-            // written in.
-            guard old.last == 10, shared.prefix >= document.bodyStart, reader.count > 0,
-                ByteOrderMark.length(in: old) == 0
-            else {
-                if sameShape { throw Declined() }
-                return try wholeList(of: source, into: document)
-            }
-            let delta = reader.count - old.count
-            // From after the last top-level heading in the shared start, to after the first
-            // top-level heading in the shared end (there the parse of both texts starts afresh).
-            let start = document.headings.last { $0.end <= shared.prefix }?.end ?? document.bodyStart
-            let closing = document.headings.first { $0.start >= old.count - shared.suffix && $0.end >= start }
-            let end = closing?.end ?? old.count
-            // Front matter the file has not (the part then starts at the top): the source's
-            // metadata, which a read of the part would take for a thematic break and text.
-            if start == 0 {
-                let head = try reader.readBytes(0..<min(reader.count, 6))
-                if head.dropFirst(ByteOrderMark.length(in: head)).starts(with: "---".utf8) {
-                    if sameShape { throw Declined() }
-                    return try wholeList(of: source, into: document)
-                }
-            }
-            // (The files are the same up to `start`: its line is the source's too.)
-            let firstLine = ByteScan.count(of: 10, in: old[..<start]) + 1
-            let region = try reader.read(start..<(end + delta), name: source.name, firstLine: firstLine)
-            let section = document.section(before: start)
-            // The source's items there; the heading that closes the region must still be one.
-            let parsed = TodoDocument.parse(
-                region, from: 0, to: nil, firstLine: firstLine, nameLinesBase: 0, startsFile: start == 0)
-            if let closing,
-                parsed.headings.last.map({ $0.start != closing.start + delta - start || $0.end != region.utf8.count })
-                    ?? true
-            {
-                if sameShape { throw Declined() }
-                return try wholeList(of: source, into: document)
-            }
-            let fragment = TodoDocument(fragment: region, path: source.name, parsed: parsed, section: section)
-            let items = document.records.firstIndex { $0.lineStart >= start } ?? document.records.count
-            let itemsEnd = document.records[items...].firstIndex { $0.lineStart >= end } ?? document.records.count
-            if sameShape
-                && (document.shape(of: items..<itemsEnd, in: start..<end)
-                    != fragment.shape(
-                        of: fragment.records.indices, in: 0..<region.utf8.count)
-                    || document.headings(in: start..<end).map(\.text) != fragment.headings.map(\.text))
-            {
-                throw Declined()
-            }
-            let splices: [Splice]
-            if pieces,
-                let pieces = try Self.pieces(
-                    of: document, old, items: items..<itemsEnd, region: start..<end, fragment: fragment,
-                    inPlace: inPlace)
-            {
-                splices = pieces
-            } else if let splice = try document.splice(
-                fragment.alignmentEntries()[...], over: items..<itemsEnd, within: start..<end, inPlace: inPlace)
-            {
-                splices = [splice]
-            } else {
-                splices = []
-            }
-            if splices.isEmpty { return nil }
-            let count = (end - start) + splices.reduce(0) { $0 + $1.bytes.count - $1.range.count }
-            // Written as the source's bytes (boxes checked in many places, in the source's
-            // spelling): the region as written is the source's, which reads as its items.
-            // (Its parse again, to check, was a sixth of such an update.)
-            if count == region.utf8.count,
-                region.withBytes({ source in
-                    var at = 0
-                    return Self.walk(splices, over: start..<end, of: old) { piece in
-                        defer { at += piece.count }
-                        return ByteScan.same(piece, UnsafeBufferPointer(rebasing: source[at..<(at + piece.count)]))
+        let options = Options(boxes: boxes, pieces: pieces, inPlace: inPlace, sameShape: sameShape)
+        let outcome = try document.text.withBytes { old -> Outcome in
+            // Front matter of the source's own: its body goes in under the file's front matter
+            // (the source read with that in place of its own), and the front matter is then
+            // the source's metadata's, as the whole list's update writes it.
+            if let front = try frontMatter(of: reader, apartFrom: document, old, shared: shared, name: source.name) {
+                let body = try reader.replacingHead(front.bodyStart, with: Array(old[..<document.bodyStart]))
+                let shared = try body.sharedEnds(with: old)
+                var splices: [Splice] = []
+                if shared.prefix != old.count || body.count != old.count {
+                    switch try update(document, old, with: body, shared: shared, name: source.name, options) {
+                    case .whole: return .whole
+                    case .splices(let made): splices = made
                     }
-                })
-            {
-                return TodoDocumentEdit(document: document, replacing: splices)
-            }
-            // Check the region as written: it reads as the source's items, and the closing heading stays one.
-            // (Made as a string at once: an array of the bytes first was another copy of the
-            // region, 48 MB for a million items.)
-            let check = String(unsafeUninitializedCapacity: count) { buffer in
-                var at = 0
-                _ = Self.walk(splices, over: start..<end, of: old) { piece in
-                    if let base = piece.baseAddress {
-                        (buffer.baseAddress! + at).update(from: base, count: piece.count)
-                    }
-                    at += piece.count
-                    return true
                 }
-                return at
+                if front.metadata != document.metadata {
+                    let block =
+                        front.metadata.isEmpty
+                        ? [] : Array(try FrontMatter.render(front.metadata, lineEnding: document.lineEnding).utf8)
+                    splices.insert((0..<document.bodyStart, block), at: 0)
+                }
+                return .splices(splices)
             }
-            let checked = TodoDocument.parse(
-                check, from: 0, to: nil, firstLine: firstLine, nameLinesBase: 0, startsFile: start == 0)
-            if closing != nil, checked.headings.last?.end != count {
-                if sameShape { throw Declined() }
-                return try wholeList(of: source, into: document)
-            }
-            try TodoDocument(fragment: check, path: existing.name, parsed: checked, section: section).verify(
-                readsAs: fragment, section: section)
-            return TodoDocumentEdit(document: document, replacing: splices)
+            return try update(document, old, with: reader, shared: shared, name: source.name, options)
         }
+        switch outcome {
+        case .whole:
+            if sameShape { throw Declined() }
+            return try wholeList(of: source, into: document)
+        case .splices(let splices):
+            return splices.isEmpty ? nil : TodoDocumentEdit(document: document, replacing: splices)
+        }
+    }
+
+    /// What `update(_:with:…)` takes from its caller.
+    private struct Options {
+        var boxes, pieces, inPlace, sameShape: Bool
+    }
+
+    /// What an update of the document's items comes to: splices (none: nothing changed), or
+    /// the whole list to write in.
+    private enum Outcome {
+        case splices([Splice])
+        case whole
+    }
+
+    /// The source's front matter, where it is not the file's (other bytes, or the file has
+    /// none and the source opens with a fence): its metadata and where its body starts (after
+    /// a byte order mark, where it has no front matter). Nil where the front matter is the same, or where the update
+    /// goes another way anyway: a file that does not end a line or has a byte order mark, an
+    /// empty source, a source whose front matter is not UTF-8 or does not close in its
+    /// first MiB.
+    private static func frontMatter(
+        of reader: ByteReader, apartFrom document: TodoDocument, _ old: UnsafeBufferPointer<UInt8>,
+        shared: (prefix: Int, suffix: Int), name: String
+    ) throws -> (metadata: [Field], bodyStart: Int)? {
+        guard old.last == 10, reader.count > 0, ByteOrderMark.length(in: old) == 0 else { return nil }
+        let head = try reader.readBytes(0..<min(reader.count, 1 << 20))
+        let opens = head.dropFirst(ByteOrderMark.length(in: head)).starts(with: "---".utf8)
+        guard shared.prefix < document.bodyStart || (document.bodyStart == 0 && opens) else { return nil }
+        // (No front matter: none for the list, and a byte order mark the file has not goes.)
+        guard opens else { return ([], ByteOrderMark.length(in: head)) }
+        return head.withUnsafeBufferPointer { head -> (metadata: [Field], bodyStart: Int)? in
+            guard let located = FrontMatter.locate(in: head),
+                UTF8Validation.isValid(UnsafeBufferPointer(rebasing: head[..<located.bodyStart]))
+            else { return nil }
+            let front = FrontMatter.read(head, file: name)
+            return (front.metadata, front.bodyStart)
+        }
+    }
+
+    /// `update(_:with:…)` of the parsed `document` (whose text is `old`) with the source that
+    /// `reader` reads (named `name`), which shares `shared` with it at its ends and differs.
+    private static func update(
+        _ document: TodoDocument, _ old: UnsafeBufferPointer<UInt8>, with reader: ByteReader,
+        shared: (prefix: Int, suffix: Int), name: String, _ options: Options
+    ) throws -> Outcome {
+        let sameShape = options.sameShape
+        if options.boxes && reader.count == old.count,
+            let splices = try boxSplices(document, old, reader, within: shared.prefix..<(old.count - shared.suffix))
+        {
+            return .splices(splices)
+        }
+        // A text that does not end a line, other front matter, or a byte order mark (which
+        // the first line's lines would take along when they move): the whole list is
+        // written in.
+        guard old.last == 10, shared.prefix >= document.bodyStart, reader.count > 0,
+            ByteOrderMark.length(in: old) == 0
+        else { return .whole }
+        let delta = reader.count - old.count
+        // From after the last top-level heading in the shared start, to after the first
+        // top-level heading in the shared end (there the parse of both texts starts afresh).
+        let start = document.headings.last { $0.end <= shared.prefix }?.end ?? document.bodyStart
+        let closing = document.headings.first { $0.start >= old.count - shared.suffix && $0.end >= start }
+        let end = closing?.end ?? old.count
+        // Front matter the file has not (the part then starts at the top): the source's
+        // metadata, which a read of the part would take for a thematic break and text.
+        if start == 0 {
+            let head = try reader.readBytes(0..<min(reader.count, 6))
+            if head.dropFirst(ByteOrderMark.length(in: head)).starts(with: "---".utf8) { return .whole }
+        }
+        // (The files are the same up to `start`: its line is the source's too.)
+        let firstLine = ByteScan.count(of: 10, in: old[..<start]) + 1
+        let region = try reader.read(start..<(end + delta), name: name, firstLine: firstLine)
+        let section = document.section(before: start)
+        // The source's items there; the heading that closes the region must still be one.
+        let parsed = TodoDocument.parse(
+            region, from: 0, to: nil, firstLine: firstLine, nameLinesBase: 0, startsFile: start == 0)
+        if let closing,
+            parsed.headings.last.map({ $0.start != closing.start + delta - start || $0.end != region.utf8.count })
+                ?? true
+        {
+            return .whole
+        }
+        let fragment = TodoDocument(fragment: region, path: name, parsed: parsed, section: section)
+        let items = document.records.firstIndex { $0.lineStart >= start } ?? document.records.count
+        let itemsEnd = document.records[items...].firstIndex { $0.lineStart >= end } ?? document.records.count
+        if sameShape
+            && (document.shape(of: items..<itemsEnd, in: start..<end)
+                != fragment.shape(of: fragment.records.indices, in: 0..<region.utf8.count)
+                || document.headings(in: start..<end).map(\.text) != fragment.headings.map(\.text))
+        {
+            throw Declined()
+        }
+        let splices: [Splice]
+        if options.pieces,
+            let pieces = try Self.pieces(
+                of: document, old, items: items..<itemsEnd, region: start..<end, fragment: fragment,
+                inPlace: options.inPlace)
+        {
+            splices = pieces
+        } else if let splice = try document.splice(
+            fragment.alignmentEntries()[...], over: items..<itemsEnd, within: start..<end, inPlace: options.inPlace)
+        {
+            splices = [splice]
+        } else {
+            splices = []
+        }
+        if splices.isEmpty { return .splices([]) }
+        let count = (end - start) + splices.reduce(0) { $0 + $1.bytes.count - $1.range.count }
+        // Written as the source's bytes (boxes checked in many places, in the source's
+        // spelling): the region as written is the source's, which reads as its items.
+        // (Its parse again, to check, was a sixth of such an update.)
+        if count == region.utf8.count,
+            region.withBytes({ source in
+                var at = 0
+                return Self.walk(splices, over: start..<end, of: old) { piece in
+                    defer { at += piece.count }
+                    return ByteScan.same(piece, UnsafeBufferPointer(rebasing: source[at..<(at + piece.count)]))
+                }
+            })
+        {
+            return .splices(splices)
+        }
+        // Check the region as written: it reads as the source's items, and the closing heading stays one.
+        // (Made as a string at once: an array of the bytes first was another copy of the
+        // region, 48 MB for a million items.)
+        let check = String(unsafeUninitializedCapacity: count) { buffer in
+            var at = 0
+            _ = Self.walk(splices, over: start..<end, of: old) { piece in
+                if let base = piece.baseAddress {
+                    (buffer.baseAddress! + at).update(from: base, count: piece.count)
+                }
+                at += piece.count
+                return true
+            }
+            return at
+        }
+        let checked = TodoDocument.parse(
+            check, from: 0, to: nil, firstLine: firstLine, nameLinesBase: 0, startsFile: start == 0)
+        if closing != nil, checked.headings.last?.end != count { return .whole }
+        try TodoDocument(fragment: check, path: document.path, parsed: checked, section: section).verify(
+            readsAs: fragment, section: section)
+        return .splices(splices)
     }
 
     /// The splices that give the checklist `existing` the boxes of `source`, where the two are
@@ -380,8 +444,13 @@ struct TodoDocumentEdit {
 struct ByteReader {
     private let bytes: [UInt8]?
     private let descriptor: Int32
-    let count: Int
+    private(set) var count: Int
     private let name: String
+    /// Bytes read in place of the input's first `skipped` (`replacingHead`), and how many
+    /// more lines those had than these.
+    private var head: [UInt8] = []
+    private var skipped = 0
+    private var lineShift = 0
 
     init(_ input: Input) throws {
         name = input.name
@@ -408,8 +477,21 @@ struct ByteReader {
         count = Int(info.st_size)
     }
 
-    /// Closes the file when the reader goes (it is used within one call).
+    /// Closes the file when the reader goes (it is used within one call; a reader made by
+    /// `replacingHead` is closed with the one it was made from).
     func close() { if descriptor >= 0 { _ = Foundation.close(descriptor) } }
+
+    /// A reader of this input with its first `length` bytes read as `newHead`. The lines
+    /// its errors name are still the input's.
+    func replacingHead(_ length: Int, with newHead: [UInt8]) throws -> ByteReader {
+        var reader = self
+        reader.head = newHead
+        reader.skipped = length
+        reader.count = count - length + newHead.count
+        func lines(_ bytes: [UInt8]) -> Int { bytes.withUnsafeBufferPointer { ByteScan.count(of: 10, in: $0) } }
+        reader.lineShift = lines(try readBytes(0..<length)) - lines(newHead)
+        return reader
+    }
 
     /// The bytes of `range`.
     func readBytes(_ range: Range<Int>) throws -> [UInt8] {
@@ -418,6 +500,22 @@ struct ByteReader {
 
     /// Reads the bytes of `range` into `buffer`; returns how many (all of them, or this throws).
     private func readAll(_ range: Range<Int>, into buffer: UnsafeMutableBufferPointer<UInt8>) throws -> Int {
+        var n = 0
+        if range.lowerBound < head.count {
+            n = min(range.upperBound, head.count) - range.lowerBound
+            _ = UnsafeMutableBufferPointer(rebasing: buffer[..<n]).initialize(
+                from: head[range.lowerBound..<(range.lowerBound + n)])
+        }
+        guard n < range.count else { return n }
+        let shift = skipped - head.count
+        return try n
+            + readInput(
+                (range.lowerBound + n + shift)..<(range.upperBound + shift),
+                into: UnsafeMutableBufferPointer(rebasing: buffer[n...]))
+    }
+
+    /// Reads the input's bytes of `range` into `buffer`; returns how many (all of them, or this throws).
+    private func readInput(_ range: Range<Int>, into buffer: UnsafeMutableBufferPointer<UInt8>) throws -> Int {
         if let bytes {
             _ = buffer.initialize(from: bytes[range])
             return range.count
@@ -439,7 +537,7 @@ struct ByteReader {
     /// checklist in memory beside it.
     func read(_ range: Range<Int>, name: String, firstLine: Int = 1) throws -> String {
         try UTF8Validation.text(
-            count: range.count, path: name, firstLine: firstLine, fill: { try readAll(range, into: $0) },
+            count: range.count, path: name, firstLine: firstLine + lineShift, fill: { try readAll(range, into: $0) },
             again: { try readBytes(range) })
     }
 

@@ -274,6 +274,87 @@ struct ChecklistFileUpdateTests {
         #expect(try TodoDocument(parsing: written).list == list)
     }
 
+    /// The generated checklist `text` with other front matter: none, the same title
+    /// changed, more lines, or in front of a file without; a byte order mark now and then.
+    static func withOtherFrontMatter(_ text: String, _ random: inout SeededGenerator) -> String {
+        var body = Substring(text)
+        if text.hasPrefix("---\n"),
+            let end = text.range(of: "\n---\n", range: text.index(text.startIndex, offsetBy: 3)..<text.endIndex)
+        {
+            body = text[end.upperBound...]
+        }
+        let fronts = [
+            "", "---\ntitle: Changed\n---\n", "---\ntitle: A longer title\nowner: me\ntags: [a, b]\n---\n",
+            "---\ntitle: List\n---\n",
+        ]
+        let front = fronts.randomElement(using: &random)!
+        return (Int.random(in: 0..<6, using: &random) == 0 ? "\u{FEFF}" : "") + front + body
+    }
+
+    /// Checks off a few items of a generated checklist where they stand (same shape).
+    static func checkedOff(_ text: String, _ random: inout SeededGenerator) -> String {
+        var lines = text.components(separatedBy: "\n")
+        for _ in 0..<Int.random(in: 0...3, using: &random) {
+            let i = Int.random(in: 0..<lines.count, using: &random)
+            if let box = lines[i].range(of: "[ ] ") { lines[i].replaceSubrange(box, with: "[x] ") }
+        }
+        return lines.joined(separator: "\n")
+    }
+
+    /// A source whose front matter differs goes in as if it had the file's, and the front
+    /// matter then becomes its metadata's (where that differs), as the whole list's update
+    /// writes it; the text reads as the source's list.
+    @Test(
+        "other front matter, with boxes checked or not: the body as with the file's front matter, then the source's metadata"
+    )
+    func otherFrontMatter() throws {
+        var random = SeededGenerator(seed: 41)
+        var failures = 0
+        var compared = 0
+        for seed in 0..<300 where failures < 3 {
+            let existing = ChecklistGenerator.document(seed: UInt64(seed) &+ 4_000)
+            guard existing.hasSuffix("\n"), !existing.contains("\r") else { continue }
+            let document = try TodoDocument(parsing: existing)
+            let source = Self.checkedOff(Self.withOtherFrontMatter(existing, &random), &random)
+            let list = try MarkdownSource(text: source, path: "new.md").list()
+            // The source with the file's front matter (and no byte order mark).
+            let sourceStart = max(
+                try TodoDocument(parsing: source).bodyStart, ByteOrderMark.length(in: Array(source.utf8)))
+            let sameFront = String(
+                decoding: Array(existing.utf8)[..<document.bodyStart] + Array(source.utf8)[sourceStart...],
+                as: UTF8.self)
+            var expected = Self.written(sameFront, into: existing)
+            if list.metadata != document.metadata {
+                expected = TodoDocument.replacingFrontMatter(
+                    of: expected, bodyStart: document.bodyStart, with: list.metadata, lineEnding: "\n")
+            }
+            compared += 1
+            let written = Self.written(source, into: existing)
+            if written != expected || (try? TodoDocument(parsing: written).list) != list {
+                failures += 1
+                Issue.record(
+                    "seed \(seed)\n--- existing\n\(existing)--- source\n\(source)--- written\n\(written)\n--- expected\n\(expected)"
+                )
+            }
+        }
+        #expect(compared > 150)
+    }
+
+    @Test("a source with other front matter, not UTF-8 in its body: the error names the source's line")
+    func otherFrontMatterError() throws {
+        let directory = try TemporaryDirectory()
+        let items = (0..<40).map { "- [ ] item \($0)" }.joined(separator: "\n") + "\n"
+        let existing = "---\ntitle: x\n---\n" + items
+        var bad = Data(("---\ntitle: y\nowner: z\nmore: 1\n---\n" + items).utf8)
+        bad.replaceSubrange(bad.range(of: Data("item 20".utf8))!, with: Data("item 20 \u{E9}".utf8.dropLast()))
+        try bad.write(to: URL(fileURLWithPath: directory.path("bad.md")))
+        #expect {
+            try ChecklistFileUpdate.update(
+                Input(bytes: Array(existing.utf8), name: "old.md"),
+                with: Input.reading(directory.path("bad.md"), name: "bad.md"))
+        } throws: { "\($0)".hasPrefix("bad.md:26:") }
+    }
+
     @Test(
         "a source file's changed part is read from the file: its own U+FFFD comes through, a byte not UTF-8 is an error at its line"
     )

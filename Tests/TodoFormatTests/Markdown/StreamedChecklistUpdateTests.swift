@@ -52,6 +52,11 @@ struct StreamedChecklistUpdateTests {
             for _ in 0..<(seed % 8 == 0 ? 0 : Int.random(in: 1...3, using: &rng)) {
                 if seed % 2 == 0 { Self.editInPlace(&list, &rng) } else { ListEdits.edit(&list, &rng) }
             }
+            // One in three gets other metadata, or none (plain JSON has none).
+            if seed % 3 == 1 {
+                list.metadata =
+                    Bool.random(using: &rng) ? [] : [Field("title", .string("Other")), Field("n", .integer(2))]
+            }
             guard let streamed = streamed(list, into: text) else { continue }
             streamedCount += 1
             let whole = whole(list, into: text)
