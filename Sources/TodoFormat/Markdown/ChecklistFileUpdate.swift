@@ -225,7 +225,9 @@ enum ChecklistFileUpdate {
                     old.count == new.count ? ChangedBoxes.differingStatuses(old, new) : nil
                 })
             else { return nil }
-            guard !offsets.isEmpty else { return [] }
+            // The same bytes: nothing to write, once the file is text (else the update that
+            // follows says where it is not).
+            guard !offsets.isEmpty else { return UTF8Validation.isValid(old) ? [] : nil }
             var picker = BoxPicker(offsets: offsets, text: old, keepingItems: false)
             guard (try? MarkdownFormat.read(old, name: existing.name, plainNamesInto: &picker)) != nil,
                 picker.claimed == offsets.count

@@ -355,6 +355,17 @@ struct ChecklistFileUpdateTests {
         } throws: { "\($0)".hasPrefix("bad.md:26:") }
     }
 
+    @Test("two files of the same bytes, or of boxes changed, that are not UTF-8: an error at the file's line")
+    func notUTF8() {
+        let bytes = Array("- [ ] a\n- [ ] b ".utf8) + [0xFF, 10]
+        for source in [bytes, Array("- [x]".utf8) + bytes.dropFirst(5)] {
+            #expect {
+                try ChecklistFileUpdate.update(
+                    Input(bytes: bytes, name: "old.md"), with: Input(bytes: source, name: "new.md"))
+            } throws: { "\($0)".hasPrefix("old.md:2:9: error: invalid UTF-8") }
+        }
+    }
+
     @Test(
         "a source file's changed part is read from the file: its own U+FFFD comes through, a byte not UTF-8 is an error at its line"
     )
