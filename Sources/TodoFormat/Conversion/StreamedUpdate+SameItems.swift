@@ -52,7 +52,7 @@ extension StreamedUpdate {
         guard !changed.isEmpty else { return true }
         let output = Syntax(bytes: run, path: "", schema: layout.schema)
         let statusRank = layout.rank(of: layout.schema.keys[.status] ?? ItemRole.status.rawValue)
-        var names = Set<Int>()
+        var names = DistinctNames()
         // The first pair of each window (`MemberWindow`), by the digest of its bytes.
         var firsts: [Int: (k: Int, window: MemberWindow)] = [:]
         /// Whether pair `k`'s window is that of an earlier pair, whose output is checked.
@@ -142,11 +142,9 @@ extension StreamedUpdate {
     /// with children with one without: the file's empty `children` stays where the output
     /// has none.) Names are told apart by their digests: two names of one digest count as
     /// one, which only leaves the run to the pieces.
-    private static func addNames(of item: TodoItem, to seen: inout Set<Int>) -> Bool {
+    private static func addNames(of item: TodoItem, to seen: inout DistinctNames) -> Bool {
         var name = item.nameStorage
-        guard name.withUTF8({ NFCCheck.isNFC($0) && seen.insert(ByteDigest.of($0)).inserted }) else {
-            return false
-        }
+        guard name.withUTF8({ seen.insert($0) }) else { return false }
         return item.children.allSatisfy { addNames(of: $0, to: &seen) }
     }
 

@@ -49,6 +49,14 @@ enum ChecklistFileUpdate {
                     }
                 }
                 if front.metadata != document.metadata {
+                    // Front matter taken away, where the body then opens with a block that
+                    // reads as front matter: the whole list's update says what it can do.
+                    if front.metadata.isEmpty
+                        && FrontMatter.read(UnsafeBufferPointer(rebasing: old[document.bodyStart...]), file: "")
+                            .bodyStart > 0
+                    {
+                        return .whole
+                    }
                     let block =
                         front.metadata.isEmpty
                         ? [] : Array(try FrontMatter.render(front.metadata, lineEnding: document.lineEnding).utf8)
@@ -93,8 +101,10 @@ enum ChecklistFileUpdate {
         let head = try reader.readBytes(0..<min(reader.count, 1 << 20))
         let opens = head.dropFirst(ByteOrderMark.length(in: head)).starts(with: "---".utf8)
         guard shared.prefix < document.bodyStart || (document.bodyStart == 0 && opens) else { return nil }
-        // (No front matter: none for the list, and a byte order mark the file has not goes.)
-        guard opens else { return ([], ByteOrderMark.length(in: head)) }
+        // No front matter: none for the list. (A byte order mark before the source's first
+        // line, which the file has not, leaves it to the whole list's update: the errors
+        // of that line count it as a column.)
+        guard opens else { return ByteOrderMark.length(in: head) == 0 ? ([], 0) : nil }
         return head.withUnsafeBufferPointer { head -> (metadata: [Field], bodyStart: Int)? in
             guard let located = FrontMatter.locate(in: head),
                 UTF8Validation.isValid(UnsafeBufferPointer(rebasing: head[..<located.bodyStart]))
@@ -161,9 +171,13 @@ enum ChecklistFileUpdate {
         if options.pieces,
             let pieces = try Self.pieces(
                 of: document, old, items: items..<itemsEnd, region: start..<end, fragment: fragment,
-                inPlace: options.inPlace)
+                inPlace: options.inPlace, sameNames: sameShape)
         {
             splices = pieces
+        } else if sameShape {
+            // (Aligned whole, the part pairs items as the whole list's update may not: by
+            // content across its headings, and with its bounds where that has none.)
+            throw Declined()
         } else if let splice = try document.splice(
             fragment.alignmentEntries()[...], over: items..<itemsEnd, within: start..<end, inPlace: options.inPlace)
         {
@@ -314,10 +328,11 @@ enum ChecklistFileUpdate {
     /// sections, a stretch with headings added or removed (the items after it would change
     /// sections), an unchanged item moved, or an item's name on the file's side of one
     /// stretch and on the source's of another (which the whole region's alignment pairs
-    /// across stretches).
+    /// across stretches); with `sameNames`, also where an item of a piece has another name
+    /// on the other side.
     private static func pieces(
         of document: TodoDocument, _ old: UnsafeBufferPointer<UInt8>, items: Range<Int>, region: Range<Int>,
-        fragment: TodoDocument, inPlace: Bool
+        fragment: TodoDocument, inPlace: Bool, sameNames: Bool = false
     ) throws -> [Splice]? {
         let oldTops = items.filter { document.records[$0].depth == 0 }
         let newTops = fragment.records.indices.filter { fragment.records[$0].depth == 0 }
@@ -371,6 +386,14 @@ enum ChecklistFileUpdate {
                 }
             }
             if ListPieces.namesCross(names) { return nil }
+            // With `sameNames`, each piece's items keep their names, in their places.
+            if sameNames {
+                for (old, new) in zip(read, new) {
+                    guard old.count == new.count,
+                        zip(old, new).allSatisfy({ $0.nameStorage.sameBytes(as: $1.item.nameStorage) })
+                    else { return nil }
+                }
+            }
             var splices: [Splice] = []
             for (k, (range, new)) in zip(ranges, new).enumerated() {
                 guard

@@ -132,15 +132,21 @@ struct MarkdownFormat: ListFormat {
     }
 
     /// The edit of `existing` that `update(_:options:streaming:)` writes, and the warnings of
-    /// what the reader left out; nil where the list goes the other way (above).
+    /// what the reader left out; nil where the list goes the other way (above), or where two
+    /// of its items have one name: the list's own update pairs such items by their content
+    /// (an item checked where its namesake was unchecked takes that one's lines), a
+    /// checklist's by their places.
     static func edit(of existing: Input, streaming read: (inout any ListWriter) throws -> Void) throws -> (
         edit: TodoDocumentEdit?, leftOut: [ConversionWarning]
     )? {
-        var writer: any ListWriter = DepthLimitedWriter(
-            base: MarkdownWriter(into: ByteSink(), outputName: existing.name), keysFields: false)
+        var writer: any ListWriter = NameNotingWriter(
+            base: DepthLimitedWriter(
+                base: MarkdownWriter(into: ByteSink(), outputName: existing.name), keysFields: false))
         try read(&writer)
         let written = try writer.finish()
-        guard written.warnings.allSatisfy({ $0.kind == .besideList }) else { return nil }
+        guard written.warnings.allSatisfy({ $0.kind == .besideList }),
+            (writer as? NameNotingWriter)?.names.allDistinct == true
+        else { return nil }
         let checklist = Input(bytes: written.bytes, name: existing.name)
         do {
             return (try ChecklistFileUpdate.update(existing, with: checklist, sameShape: true), written.warnings)
@@ -216,4 +222,41 @@ struct WarningAddingWriter: ListWriter {
         written.warnings += warnings
         return written
     }
+}
+
+/// A writer that notes the names of the items it passes on (`DistinctNames`).
+private struct NameNotingWriter: ListWriter {
+    var base: any ListWriter
+    private(set) var names = DistinctNames()
+
+    mutating func begin(metadata: [Field]) throws { try base.begin(metadata: metadata) }
+
+    mutating func item(_ item: TodoItem, depth: Int) throws {
+        var name = item.nameStorage
+        name.withUTF8 { _ = names.insert($0) }
+        try base.item(item, depth: depth)
+    }
+
+    var takesPlainNames: Bool { base.takesPlainNames }
+
+    mutating func item(plainName: UnsafeBufferPointer<UInt8>, status: TodoStatus, section: String?, depth: Int) throws {
+        names.insert(plainName)
+        try base.item(plainName: plainName, status: status, section: section, depth: depth)
+    }
+
+    mutating func item(
+        plainName: UnsafeBufferPointer<UInt8>, fields: [Field], status: TodoStatus, section: String?, depth: Int
+    ) throws {
+        names.insert(plainName)
+        try base.item(plainName: plainName, fields: fields, status: status, section: section, depth: depth)
+    }
+
+    mutating func items(plain: ArraySlice<PlainItem>, text: UnsafeBufferPointer<UInt8>, sections: [String]) throws {
+        for item in plain { names.insert(UnsafeBufferPointer(rebasing: text[item.nameStart..<item.nameEnd])) }
+        try base.items(plain: plain, text: text, sections: sections)
+    }
+
+    mutating func end() throws { try base.end() }
+    mutating func leftOut(_ warning: ConversionWarning) throws { try base.leftOut(warning) }
+    mutating func finish() throws -> Written { try base.finish() }
 }

@@ -26,6 +26,13 @@ extension TodoDocument {
         let new = ItemAlignment.entries(of: list.items)
         let document = try TodoDocument(parsing: spliced(with: list, entries: new), path: path)
         try document.verify(reads: new[...], from: 0, section: nil)
+        // Front matter taken away, where the text after it opens with a block that then
+        // reads as front matter (metadata the list has not).
+        if list.metadata.isEmpty && document.bodyStart > 0 {
+            throw ConversionError.encoding(
+                "\(path): taking the front matter away (the list has no metadata) would make the '---' block "
+                    + "after it front matter; nothing was written")
+        }
         self = document
     }
 

@@ -57,3 +57,19 @@ struct ByteDigest {
         return Int(truncatingIfNeeded: mixed.state)
     }
 }
+
+/// Names told apart as the alignment of items could not confuse them: each in Unicode's NFC
+/// form (so that no two are the same name to Swift either), and of its own bytes, told by
+/// their digests (two names of one digest count as one, which only errs on the safe side).
+struct DistinctNames {
+    private var seen = Set<Int>()
+    /// False from the first name that is not NFC or was seen before.
+    private(set) var allDistinct = true
+
+    /// Notes a name's UTF-8 bytes; false where it makes the names no longer distinct.
+    @discardableResult
+    mutating func insert(_ name: UnsafeBufferPointer<UInt8>) -> Bool {
+        if allDistinct && !(NFCCheck.isNFC(name) && seen.insert(ByteDigest.of(name)).inserted) { allDistinct = false }
+        return allDistinct
+    }
+}

@@ -366,6 +366,26 @@ struct ChecklistFileUpdateTests {
         }
     }
 
+    /// Hunt 95: front matter taken away, where the text after it opens with a `---` block
+    /// that would then read as front matter, is refused (nothing is written); a source that
+    /// starts with a byte order mark, not UTF-8 on its first line, is an error at the column
+    /// that counts the mark.
+    @Test("front matter taken away before a '---' block is refused; a source's byte order mark counts in its errors")
+    func frontMatterTakenAway() {
+        for (existing, source) in [
+            ("---\nt: 1\n---\n---\nfoo: bar\n---\n- [ ] a\n", "# foo: bar\n- [ ] a\n"),
+            ("---\nt: 1\n---\n---\nk: v\n...\n- [ ] a\n", "- [x] a\n"),
+        ] {
+            #expect(Self.written(source, into: existing).hasPrefix("error: "), "\(existing)")
+        }
+        let bom = [0xEF, 0xBB, 0xBF] + Array("- [ ] ab".utf8) + [0xFF] + Array("c\n".utf8)
+        #expect {
+            try ChecklistFileUpdate.update(
+                Input(bytes: Array("---\nt: 1\n---\n- [ ] q\n".utf8), name: "old.md"),
+                with: Input(bytes: bom, name: "new.md"))
+        } throws: { "\($0)".hasPrefix("new.md:1:10: error: invalid UTF-8") }
+    }
+
     @Test(
         "a source file's changed part is read from the file: its own U+FFFD comes through, a byte not UTF-8 is an error at its line"
     )
