@@ -57,14 +57,19 @@ struct BoxPicker: PlainItemSink {
     var picked: [(position: String, item: TodoItem)] = []
     /// How many of `offsets` were claimed.
     var claimed: Int { next }
+    /// Whether the names of the items from the first claimed to the last are noted.
+    let notesNames: Bool
+    /// Those names (`notesNames`).
+    private(set) var names = DistinctNames()
     private var counter = PositionCounter()
     /// The offset the next box to claim stands at (`offsets.count`: all claimed).
     private var next = 0
 
-    init(offsets: [Int], text: UnsafeBufferPointer<UInt8>, keepingItems: Bool = true) {
+    init(offsets: [Int], text: UnsafeBufferPointer<UInt8>, keepingItems: Bool = true, notingNames: Bool = false) {
         self.offsets = offsets
         self.text = text
         keepsItems = keepingItems
+        notesNames = notingNames
         if keepingItems { picked.reserveCapacity(offsets.count) }
     }
 
@@ -72,14 +77,28 @@ struct BoxPicker: PlainItemSink {
 
     mutating func item(_ item: TodoItem, depth: Int) {
         counter.count(depth: depth)
+        if notesNames && next > 0 && next < offsets.count {
+            var name = item.nameStorage
+            name.withUTF8 { _ = names.insert($0) }
+        }
+    }
+
+    /// Notes the name of an item (that `claimed` says whether it claimed a box) where it is
+    /// one of those from the first claimed to the last.
+    private mutating func note(_ name: UnsafeBufferPointer<UInt8>, claimed: Bool) {
+        if notesNames && (claimed || (next > 0 && next < offsets.count)) { names.insert(name) }
     }
 
     mutating func item(
         plainName: UnsafeBufferPointer<UInt8>, fields: [Field], status: TodoStatus, section: String?, depth: Int
     ) {
         counter.count(depth: depth)
-        guard next < offsets.count, !plainName.isEmpty, let name = plainName.baseAddress else { return }
-        if claims(nameAt: text.baseAddress!.distance(to: name), status: status) && keepsItems {
+        guard next < offsets.count, !plainName.isEmpty, let name = plainName.baseAddress else {
+            return note(plainName, claimed: false)
+        }
+        let claimed = claims(nameAt: text.baseAddress!.distance(to: name), status: status)
+        note(plainName, claimed: claimed)
+        if claimed && keepsItems {
             let item = TodoItem(
                 plainName: plainName, fields: fields, status: status, section: depth == 0 ? section : nil)
             picked.append((counter.position, ItemWindow.entry(item, depth: depth).item))
@@ -89,9 +108,13 @@ struct BoxPicker: PlainItemSink {
     mutating func items(plain: ArraySlice<PlainItem>, text: UnsafeBufferPointer<UInt8>, sections: [String]) {
         for entry in plain {
             counter.count(depth: entry.depth)
-            if next < offsets.count, entry.nameEnd > entry.nameStart,
-                claims(nameAt: entry.nameStart, status: entry.status), keepsItems
-            {
+            let claimed =
+                next < offsets.count && entry.nameEnd > entry.nameStart
+                && claims(nameAt: entry.nameStart, status: entry.status)
+            if notesNames {
+                note(UnsafeBufferPointer(rebasing: text[entry.nameStart..<entry.nameEnd]), claimed: claimed)
+            }
+            if claimed && keepsItems {
                 let item = ItemWindow.item(entry, text: text, section: entry.section(in: sections))
                 picked.append((counter.position, item))
             }

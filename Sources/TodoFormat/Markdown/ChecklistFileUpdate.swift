@@ -16,14 +16,17 @@ enum ChecklistFileUpdate {
     /// spliced whole) and `inPlace` (a `ChecklistSplice` writes every changed item) to compare.
     ///
     /// With `sameShape`, the update throws `Declined` unless the source holds the file's items
-    /// at the same depths under the same headings, with the same text before the items and
-    /// a last line ending (`MarkdownFormat.update(_:options:streaming:)`, whose source is a new
-    /// checklist's text: only then is the text the list's own update writes).
+    /// at the same depths under the same headings with the same names, with the same text
+    /// before the items and a last line ending, and no two items of the part that changes
+    /// have one name (`sameShape` tells for the whole list, a light read for boxes changed):
+    /// `MarkdownFormat.update(_:options:streaming:)`, whose source is a new checklist's text,
+    /// writes only then the text the list's own update writes.
     static func update(
         _ existing: Input, with source: Input, boxes: Bool = true, pieces: Bool = true, inPlace: Bool = true,
-        sameShape: Bool = false
+        sameShape namesAreDistinct: (() -> Bool)? = nil
     ) throws -> TodoDocumentEdit? {
-        if boxes, let splices = try boxSplices(existing, source) {
+        let sameShape = namesAreDistinct != nil
+        if boxes, let splices = try boxSplices(existing, source, sameShape: sameShape) {
             return splices.isEmpty ? nil : TodoDocumentEdit(input: existing, replacing: splices)
         }
         let text = try existing.text()
@@ -33,6 +36,8 @@ enum ChecklistFileUpdate {
         let shared = try text.withBytes { try reader.sharedEnds(with: $0) }
         if shared.prefix == text.utf8.count && reader.count == text.utf8.count { return nil }
         let document = try TodoDocument(parsing: text, path: existing.name)
+        // (Any other way, the whole list's names must differ.)
+        if let namesAreDistinct, !namesAreDistinct() { throw Declined() }
         let options = Options(boxes: boxes, pieces: pieces, inPlace: inPlace, sameShape: sameShape)
         let outcome = try document.text.withBytes { old -> Outcome in
             // Front matter of the source's own: its body goes in under the file's front matter
@@ -232,7 +237,7 @@ enum ChecklistFileUpdate {
     ///
     /// Parsing the whole document for its items' boxes was a third of writing a checklist
     /// with one box changed into a million-item file.
-    private static func boxSplices(_ existing: Input, _ source: Input) throws -> [Splice]? {
+    private static func boxSplices(_ existing: Input, _ source: Input, sameShape: Bool) throws -> [Splice]? {
         try existing.withBytes { old -> [Splice]? in
             guard
                 let (offsets, statuses) = try source.withBytes({ new in
@@ -242,10 +247,13 @@ enum ChecklistFileUpdate {
             // The same bytes: nothing to write, once the file is text (else the update that
             // follows says where it is not).
             guard !offsets.isEmpty else { return UTF8Validation.isValid(old) ? [] : nil }
-            var picker = BoxPicker(offsets: offsets, text: old, keepingItems: false)
+            var picker = BoxPicker(offsets: offsets, text: old, keepingItems: false, notingNames: sameShape)
             guard (try? MarkdownFormat.read(old, name: existing.name, plainNamesInto: &picker)) != nil,
                 picker.claimed == offsets.count
             else { return nil }
+            // The list's own update aligns the items from the first changed to the last: no
+            // two of them may have one name.
+            if sameShape && !picker.names.allDistinct { throw Declined() }
             var splices: [Splice] = []
             for (p, byte) in zip(offsets, statuses) {
                 // (A box's status is one ASCII character.)

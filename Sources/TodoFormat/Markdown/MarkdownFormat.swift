@@ -139,17 +139,31 @@ struct MarkdownFormat: ListFormat {
     static func edit(of existing: Input, streaming read: (inout any ListWriter) throws -> Void) throws -> (
         edit: TodoDocumentEdit?, leftOut: [ConversionWarning]
     )? {
-        var writer: any ListWriter = NameNotingWriter(
-            base: DepthLimitedWriter(
-                base: MarkdownWriter(into: ByteSink(), outputName: existing.name), keysFields: false))
+        // Room for a text the file's size and an eighth (unfilled room costs no memory): the
+        // text grown by copying took 0.02 s of the 0.79 s of a million-item update.
+        var sink = ByteSink()
+        sink.reserveCapacity(((try? existing.withBytes { $0.count }) ?? 0) * 9 / 8 + 4096)
+        var writer: any ListWriter = DepthLimitedWriter(
+            base: MarkdownWriter(into: sink, outputName: existing.name), keysFields: false)
         try read(&writer)
         let written = try writer.finish()
-        guard written.warnings.allSatisfy({ $0.kind == .besideList }),
-            (writer as? NameNotingWriter)?.names.allDistinct == true
-        else { return nil }
+        guard written.warnings.allSatisfy({ $0.kind == .besideList }) else { return nil }
         let checklist = Input(bytes: written.bytes, name: existing.name)
+        // The list's names, read back from the new checklist where an update needs them
+        // (noted as the list came, a million names were a tenth of an update that then
+        // found the file as it was).
+        let namesAreDistinct = {
+            var collector = NameCollector()
+            let read = try? written.bytes.withUnsafeBufferPointer {
+                try MarkdownFormat.read($0, name: existing.name, plainNamesInto: &collector)
+            }
+            return read != nil && collector.names.allDistinct
+        }
         do {
-            return (try ChecklistFileUpdate.update(existing, with: checklist, sameShape: true), written.warnings)
+            return (
+                try ChecklistFileUpdate.update(existing, with: checklist, sameShape: namesAreDistinct),
+                written.warnings
+            )
         } catch is ChecklistFileUpdate.Declined {
             return nil
         }
@@ -224,39 +238,28 @@ struct WarningAddingWriter: ListWriter {
     }
 }
 
-/// A writer that notes the names of the items it passes on (`DistinctNames`).
-private struct NameNotingWriter: ListWriter {
-    var base: any ListWriter
-    private(set) var names = DistinctNames()
+/// The names of a checklist's items, as a read hands them on (`DistinctNames`).
+private struct NameCollector: PlainItemSink {
+    var names = DistinctNames()
 
-    mutating func begin(metadata: [Field]) throws { try base.begin(metadata: metadata) }
+    mutating func begin(metadata: [Field]) {}
 
-    mutating func item(_ item: TodoItem, depth: Int) throws {
+    mutating func item(_ item: TodoItem, depth: Int) {
         var name = item.nameStorage
         name.withUTF8 { _ = names.insert($0) }
-        try base.item(item, depth: depth)
-    }
-
-    var takesPlainNames: Bool { base.takesPlainNames }
-
-    mutating func item(plainName: UnsafeBufferPointer<UInt8>, status: TodoStatus, section: String?, depth: Int) throws {
-        names.insert(plainName)
-        try base.item(plainName: plainName, status: status, section: section, depth: depth)
     }
 
     mutating func item(
         plainName: UnsafeBufferPointer<UInt8>, fields: [Field], status: TodoStatus, section: String?, depth: Int
-    ) throws {
+    ) {
         names.insert(plainName)
-        try base.item(plainName: plainName, fields: fields, status: status, section: section, depth: depth)
     }
 
-    mutating func items(plain: ArraySlice<PlainItem>, text: UnsafeBufferPointer<UInt8>, sections: [String]) throws {
-        for item in plain { names.insert(UnsafeBufferPointer(rebasing: text[item.nameStart..<item.nameEnd])) }
-        try base.items(plain: plain, text: text, sections: sections)
+    mutating func items(plain: ArraySlice<PlainItem>, text: UnsafeBufferPointer<UInt8>, sections: [String]) {
+        for item in plain where names.allDistinct {
+            names.insert(UnsafeBufferPointer(rebasing: text[item.nameStart..<item.nameEnd]))
+        }
     }
 
-    mutating func end() throws { try base.end() }
-    mutating func leftOut(_ warning: ConversionWarning) throws { try base.leftOut(warning) }
-    mutating func finish() throws -> Written { try base.finish() }
+    mutating func end() {}
 }
