@@ -104,7 +104,8 @@ extension TodoDocument {
     public mutating func setMetadata(_ metadata: [Field]) throws {
         guard metadata != self.metadata else { return }
         self = try TodoDocument(
-            parsing: Self.replacingFrontMatter(of: text, bodyStart: bodyStart, with: metadata, lineEnding: lineEnding),
+            parsing: try Self.replacingFrontMatter(
+                of: text, bodyStart: bodyStart, with: metadata, lineEnding: lineEnding),
             path: path)
     }
 

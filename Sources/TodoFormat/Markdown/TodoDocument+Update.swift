@@ -58,7 +58,7 @@ extension TodoDocument {
             }
         }
         if list.metadata != metadata {
-            updated = Self.replacingFrontMatter(
+            updated = try Self.replacingFrontMatter(
                 of: updated, bodyStart: bodyStart, with: list.metadata, lineEnding: lineEnding)
         }
         return updated
@@ -149,13 +149,14 @@ extension TodoDocument {
 
     /// `text` with its front matter (which ends at `bodyStart`, 0 for none) holding `metadata`:
     /// rewritten, added after a byte order mark, or taken away when there is no metadata.
+    /// Throws where the metadata cannot be front matter (a build without YAML writes only
+    /// the front matter it read), which had been taken away without a word.
     static func replacingFrontMatter(of text: String, bodyStart: Int, with metadata: [Field], lineEnding: String)
-        -> String
+        throws -> String
     {
         var bytes = Array(text.utf8)
         let start = ByteOrderMark.length(in: bytes)
-        let block =
-            metadata.isEmpty ? [] : Array(((try? FrontMatter.render(metadata, lineEnding: lineEnding)) ?? "").utf8)
+        let block = metadata.isEmpty ? [] : Array(try FrontMatter.render(metadata, lineEnding: lineEnding).utf8)
         bytes.replaceSubrange(start..<max(start, bodyStart), with: block)
         return String(decoding: bytes, as: UTF8.self)
     }

@@ -31,6 +31,19 @@ struct WithoutYAMLTests {
                 == Self.checklist.replacingOccurrences(of: "[ ] Milk", with: "[x] Milk"))
     }
 
+    /// Metadata that is not the raw front matter read (keys and values) cannot be written as
+    /// front matter here: setting it, or writing a list with it into a checklist, is an
+    /// error, where it had been taken away without a word.
+    @Test("metadata of keys and values written into a checklist is an error, not front matter taken away")
+    func structuredMetadata() throws {
+        var document = try TodoDocument(parsing: Self.checklist)
+        #expect(throws: (any Error).self) { try document.setMetadata([Field("title", .string("Other"))]) }
+        var list = document.list
+        list.metadata = [Field("title", .string("Other"))]
+        #expect(throws: (any Error).self) { try document.update(with: list) }
+        #expect(document.text == Self.checklist)
+    }
+
     @Test("other formats leave the front matter out, with a warning; --strict refuses")
     func leftOut() throws {
         let directory = try TemporaryDirectory()

@@ -325,7 +325,7 @@ struct ChecklistFileUpdateTests {
                 as: UTF8.self)
             var expected = Self.written(sameFront, into: existing)
             if list.metadata != document.metadata {
-                expected = TodoDocument.replacingFrontMatter(
+                expected = try TodoDocument.replacingFrontMatter(
                     of: expected, bodyStart: document.bodyStart, with: list.metadata, lineEnding: "\n")
             }
             compared += 1
