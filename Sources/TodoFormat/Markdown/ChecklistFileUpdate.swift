@@ -102,14 +102,18 @@ enum ChecklistFileUpdate {
         of reader: ByteReader, apartFrom document: TodoDocument, _ old: UnsafeBufferPointer<UInt8>,
         shared: (prefix: Int, suffix: Int), name: String
     ) throws -> (metadata: [Field], bodyStart: Int)? {
-        guard old.last == 10, reader.count > 0, ByteOrderMark.length(in: old) == 0 else { return nil }
-        let head = try reader.readBytes(0..<min(reader.count, 1 << 20))
-        let opens = head.dropFirst(ByteOrderMark.length(in: head)).starts(with: "---".utf8)
-        guard shared.prefix < document.bodyStart || (document.bodyStart == 0 && opens) else { return nil }
+        guard old.last == 10, reader.count > 0, ByteOrderMark.length(in: old) == 0,
+            shared.prefix < document.bodyStart || document.bodyStart == 0
+        else { return nil }
+        let opens = try opensWithFence(reader)
+        guard shared.prefix < document.bodyStart || opens else { return nil }
         // No front matter: none for the list. (A byte order mark before the source's first
         // line, which the file has not, leaves it to the whole list's update: the errors
         // of that line count it as a column.)
-        guard opens else { return ByteOrderMark.length(in: head) == 0 ? ([], 0) : nil }
+        guard opens else {
+            return ByteOrderMark.length(in: try reader.readBytes(0..<min(reader.count, 3))) == 0 ? ([], 0) : nil
+        }
+        let head = try reader.readBytes(0..<min(reader.count, 1 << 20))
         return head.withUnsafeBufferPointer { head -> (metadata: [Field], bodyStart: Int)? in
             guard let located = FrontMatter.locate(in: head),
                 UTF8Validation.isValid(UnsafeBufferPointer(rebasing: head[..<located.bodyStart]))
@@ -117,6 +121,12 @@ enum ChecklistFileUpdate {
             let front = FrontMatter.read(head, file: name)
             return (front.metadata, front.bodyStart)
         }
+    }
+
+    /// Whether the source opens (after a byte order mark) with `---`, as front matter does.
+    private static func opensWithFence(_ reader: ByteReader) throws -> Bool {
+        let head = try reader.readBytes(0..<min(reader.count, 6))
+        return head.dropFirst(ByteOrderMark.length(in: head)).starts(with: "---".utf8)
     }
 
     /// `update(_:with:…)` of the parsed `document` (whose text is `old`) with the source that
@@ -145,10 +155,7 @@ enum ChecklistFileUpdate {
         let end = closing?.end ?? old.count
         // Front matter the file has not (the part then starts at the top): the source's
         // metadata, which a read of the part would take for a thematic break and text.
-        if start == 0 {
-            let head = try reader.readBytes(0..<min(reader.count, 6))
-            if head.dropFirst(ByteOrderMark.length(in: head)).starts(with: "---".utf8) { return .whole }
-        }
+        if start == 0, try opensWithFence(reader) { return .whole }
         // (The files are the same up to `start`: its line is the source's too.)
         let firstLine = ByteScan.count(of: 10, in: old[..<start]) + 1
         let region = try reader.read(start..<(end + delta), name: name, firstLine: firstLine)
