@@ -98,14 +98,19 @@ struct ChecklistSplice {
             item.section = nil
             return ItemAlignment.Entry(item, depth: depth)
         }
-        let alignment = try ItemAlignment(
-            old: old.map { entry($0.item, $0.record.depth) }, new: zip(new, newDepths).map(entry))
-        source = new.indices.map { alignment.oldIndex(of: $0) }
         var section = startSection
         sections = new.indices.map { j in
             guard newDepths[j] == 0 else { return nil }
             section = new[j].section ?? section
             return section
+        }
+        if differsInStatusesAlone() {
+            source = Array(new.indices)
+        } else {
+            let alignment = try ItemAlignment(
+                old: old.map { entry($0.item, $0.record.depth) }, new: zip(new, newDepths).map(entry),
+                places: places())
+            source = new.indices.map { alignment.oldIndex(of: $0) }
         }
         anchorItems()
         emittedPrefix = Array(repeating: nil, count: new.count)
@@ -114,6 +119,47 @@ struct ChecklistSplice {
         out.reserveCapacity(window.count + 256)
         emitLevel(parent: nil, oldNode: nil, reprefix: nil)
         return out
+    }
+
+    /// Whether the window's items and the new ones stand at the same depths in the same
+    /// sections with the same names and fields, differing at most in their statuses (boxes
+    /// checked, the usual edit). Each item then pairs with the one in its place, as
+    /// `ItemPairing` pairs such lists: the alignment pairs by content, and would pair an item
+    /// with another of its name and new status elsewhere (the file's `a` under one heading
+    /// with the list's under another, both boxes changed), moving both, which wrote the first
+    /// heading a second time.
+    private func differsInStatusesAlone() -> Bool {
+        guard new.count == windowCount else { return false }
+        for j in new.indices {
+            let (a, b) = (old[j].item, new[j])
+            guard old[j].record.depth == newDepths[j], a.fields == b.fields,
+                a.nameStorage.sameBytes(as: b.nameStorage) || a.nameStorage == b.nameStorage,
+                newDepths[j] != 0 || a.section == sections[j]
+            else { return false }
+        }
+        return true
+    }
+
+    /// For each old and new item, a number for the section it stands in (its top-level
+    /// item's), which the alignment pairs equal items within first.
+    private func places() -> (old: [Int], new: [Int]) {
+        var numbers: [String?: Int] = [:]
+        func number(_ section: String?) -> Int {
+            if let known = numbers[section] { return known }
+            numbers[section] = numbers.count
+            return numbers.count - 1
+        }
+        var place = 0
+        let oldPlaces = old.map { item in
+            if item.record.depth == 0 { place = number(item.item.section) }
+            return place
+        }
+        place = 0
+        let newPlaces = new.indices.map { j in
+            if newDepths[j] == 0 { place = number(sections[j]) }
+            return place
+        }
+        return (oldPlaces, newPlaces)
     }
 
     // MARK: Trees and anchors
@@ -404,7 +450,8 @@ struct ChecklistSplice {
 
     /// Where a top-level item that starts a run of `section` goes: before the next item of
     /// that section that stays, after a heading of that section (and the text under it), at
-    /// the end when the item after the window is in it, else under a new heading. Without a
+    /// the end when the item after the window is in it, here when the window starts in it and
+    /// no heading of the window comes before, else under a new heading. Without a
     /// section (no item with one is before it): before the first heading, or at the end.
     private func sectionTarget(_ section: String?, after kid: Int, searchFrom position: Int) -> Target {
         let next = newRoots.first { $0 > kid && anchored[$0] }
@@ -418,6 +465,10 @@ struct ChecklistSplice {
             return .afterHeading(h)
         }
         if next == nil, let after, after.item.section == section { return .end }
+        // Still in the section the window starts in (the window may start after its
+        // heading, where the text before it is the same on both sides): here, not under a
+        // second heading of that name.
+        if section == startSection && !headings.contains(where: { $0.start < position }) { return .here }
         return .newHeading
     }
 

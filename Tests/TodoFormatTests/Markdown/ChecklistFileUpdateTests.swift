@@ -250,8 +250,10 @@ struct ChecklistFileUpdateTests {
         let source = Self.padded(
             ["* [ ] Tea", "- [ ] Milk"] + fillers[..<10] + ["+ [ ] Tea"] + fillers[10..<19] + ["- [x] Filler 20"])
         #expect(Self.written(source, into: existing) == source)
-        // Aligned whole, the opened Tea pairs with the unchanged one by content: their lines change places.
-        #expect(Self.written(source, into: existing, boxes: false, pieces: false, inPlace: false) != source)
+        // Aligned whole, too: where only statuses changed, each item pairs with the one in its
+        // place (the opened Tea had paired with the unchanged one by content, and their lines
+        // changed places).
+        #expect(Self.written(source, into: existing, boxes: false, pieces: false, inPlace: false) == source)
     }
 
     /// A source with front matter written into a file without: the front matter is the
@@ -272,6 +274,42 @@ struct ChecklistFileUpdateTests {
         try document.update(with: list)
         #expect(written == document.text)
         #expect(try TodoDocument(parsing: written).list == list)
+    }
+
+    /// Items of one name under two headings, their boxes changed, in a source laid out
+    /// otherwise (other bullets, blank lines), so that neither the boxes' path nor items
+    /// rewritten in place apply. Each item keeps its heading, and no heading is written twice:
+    /// the alignment paired each item with the other's content under the other heading, and
+    /// an item going to the top of the part read (after the heading both files share) went
+    /// under a second heading of that name.
+    @Test(
+        "items of one name under two headings stay under their headings, each heading written once",
+        arguments: [
+            (
+                "# A\n- [x] a\n# B\n- [ ] a\n", "# A\n* [ ] a\n# B\n* [x] a\n",
+                "# A\n- [ ] a\n# B\n- [x] a\n"
+            ),
+            (
+                "# A\n- [x] a\n# B\n- [ ] a\n", "# A\n- [ ] a\n\n# B\n- [x] a\n",
+                "# A\n- [ ] a\n# B\n- [x] a\n"
+            ),
+            (
+                "# H0\n- [x] same\n# H1\n- [x] same\n", "# H0\n* [ ] same\n# H1\n* [x] same\n* [x] new\n",
+                "# H0\n- [ ] same\n# H1\n- [x] same\n- [x] new\n"
+            ),
+            (
+                "# H0\n- [x] a\n  - [ ] a\n", "# H0\n* [ ] a\n  * [ ] c\n",
+                "# H0\n- [ ] a\n  - [ ] c\n"
+            ),
+        ])
+    func sameNamesUnderTwoHeadings(existing: String, source: String, expected: String) throws {
+        let written = Self.written(source, into: existing)
+        #expect(written == expected)
+        #expect(try TodoDocument(parsing: written).list == MarkdownSource(text: source, path: "new.md").list())
+        // The whole list's update writes the same.
+        var document = try TodoDocument(parsing: existing)
+        try document.update(with: try MarkdownSource(text: source, path: "new.md").list())
+        #expect(document.text == expected)
     }
 
     /// The generated checklist `text` with other front matter: none, the same title
