@@ -43,8 +43,24 @@ enum ChecklistFileUpdate {
             // Front matter of the source's own: its body goes in under the file's front matter
             // (the source read with that in place of its own), and the front matter is then
             // the source's metadata's, as the whole list's update writes it.
-            if let front = try frontMatter(of: reader, apartFrom: document, old, shared: shared, name: source.name) {
-                let body = try reader.replacingHead(front.bodyStart, with: Array(old[..<document.bodyStart]))
+            // The same front matter, where the file's blank lines after it are not the
+            // source's: the source's body goes in under the file's front matter and its blank
+            // lines (below), the front matter as it is.
+            let sameFront =
+                document.bodyStart > 0 && shared.prefix >= document.bodyStart && old.last == 10
+                    && Self.blankLinesEnd(from: document.bodyStart, in: old) > document.bodyStart
+                ? (metadata: document.metadata, bodyStart: document.bodyStart) : nil
+            if let front = try sameFront
+                ?? frontMatter(of: reader, apartFrom: document, old, shared: shared, name: source.name)
+            {
+                // The file's blank lines after its front matter come along where the source's
+                // body opens with text (a new checklist's heading): blank lines there mean
+                // nothing, and the whole list's update keeps the file's. (The text before the
+                // first item, a blank line short, had left a list from JSON to that update.)
+                let head = try reader.readBytes(front.bodyStart..<min(reader.count, front.bodyStart + 1))
+                let blank = head.first.map { $0 == 10 || $0 == 13 || $0 == 32 || $0 == 9 } ?? true
+                let kept = blank ? document.bodyStart : Self.blankLinesEnd(from: document.bodyStart, in: old)
+                let body = try reader.replacingHead(front.bodyStart, with: Array(old[..<kept]))
                 let shared = try body.sharedEnds(with: old)
                 var splices: [Splice] = []
                 if shared.prefix != old.count || body.count != old.count {
@@ -121,6 +137,22 @@ enum ChecklistFileUpdate {
             let front = FrontMatter.read(head, file: name)
             return (front.metadata, front.bodyStart)
         }
+    }
+
+    /// Where the blank lines (nothing but spaces and tabs) from `start`, a line's start, end.
+    private static func blankLinesEnd(from start: Int, in text: UnsafeBufferPointer<UInt8>) -> Int {
+        var end = start
+        var at = start
+        while at < text.count {
+            let byte = text[at]
+            if byte == 10 {
+                end = at + 1
+            } else if byte != 32 && byte != 9 && byte != 13 {
+                break
+            }
+            at += 1
+        }
+        return end
     }
 
     /// Whether the source opens (after a byte order mark) with `---`, as front matter does.

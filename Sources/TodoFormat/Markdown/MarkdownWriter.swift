@@ -9,10 +9,15 @@ struct MarkdownWriter: ListWriter {
     private var heading = false
     private var positions = ItemPositions()
     private var warnings = WarningLog()
+    /// What starts a heading's line: `#` and a space, or more `#`s for a deeper level.
+    private let headingMarker: String
 
-    init(into sink: ByteSink, outputName: String) {
+    /// A writer into `sink` (`outputName` names it in errors) whose headings are of `headingLevel`
+    /// (1 to 6; a new checklist's are 1, an existing one's may be deeper).
+    init(into sink: ByteSink, outputName: String, headingLevel: Int = 1) {
         self.sink = sink
         self.outputName = outputName
+        headingMarker = String(repeating: "#", count: min(max(headingLevel, 1), 6)) + " "
     }
 
     mutating func begin(metadata: [Field]) throws {
@@ -35,7 +40,7 @@ struct MarkdownWriter: ListWriter {
                     warnings.note(.fields, Self.changedSection, item: ItemPositions.describe(positions.current, item))
                 }
                 if wroteItem { sink.write(lineEnding) }
-                sink.write("# ")
+                sink.write(headingMarker)
                 sink.write(heading.onOneLine)
                 sink.write(lineEnding)
                 self.heading = true

@@ -131,6 +131,47 @@ struct StreamedChecklistUpdateTests {
             "\(result.failed.count) differ:\n\(result.failed.prefix(2).joined(separator: "\n\n"))")
     }
 
+    /// A file as todofmt writes the list, but with its sections' headings a level deeper
+    /// (`## Backlog`) and front matter followed by a blank line, as people keep a `TODO.md`:
+    /// the new checklist is written with the file's heading level, and the file's blank
+    /// line after its front matter is taken with it, so that the two texts differ in the
+    /// changed items alone. (Each heading, and the blank line, had sent such a list the whole
+    /// list's way: a million items from JSON into the checklist they came from took 12 s.)
+    @Test("deeper headings and a blank line after the front matter still take the streamed path, with the same text")
+    func deeperHeadings() throws {
+        var random = SeededGenerator(seed: 11)
+        let documents = try (0..<120).map { _ -> String in
+            let text = ChecklistFileUpdateTests.text(ChecklistFileUpdateTests.checklist(&random, unique: true))
+                .precomposedStringWithCanonicalMapping
+            var list = try TodoDocument(parsing: text).list
+            list.metadata = []
+            var writer = MarkdownWriter(into: ByteSink(), outputName: "")
+            try list.send(to: &writer)
+            let lines = String(decoding: try writer.finish().bytes, as: UTF8.self)
+                .split(separator: "\n", omittingEmptySubsequences: false)
+            return "---\ntitle: T\n---\n\n" + lines.map { $0.hasPrefix("# ") ? "#" + $0 : $0 }.joined(separator: "\n")
+        }
+        let result = try Self.compare(documents, seed: 81_000, renaming: true)
+        #expect(result.streamed >= 50)
+        #expect(
+            result.failed.isEmpty,
+            "\(result.failed.count) differ:\n\(result.failed.prefix(2).joined(separator: "\n\n"))")
+    }
+
+    @Test(
+        "a file's section headings' level: the last before its first task line, else its first",
+        arguments: [
+            ("# Title\n\n## A\n- [ ] a\n# B\n", 2),
+            ("- [ ] a\n### B\n- [ ] b\n", 3),
+            ("---\n# a YAML comment\n---\n## A\n- [ ] a\n", 2),
+            ("Prose.\n- [ ] a\n", 1),
+            ("####### seven\n#tag\n- [ ] a\n", 1),
+        ])
+    func sectionHeadingLevel(text: String, level: Int) {
+        let found = Array(text.utf8).withUnsafeBufferPointer { MarkdownFormat.sectionHeadingLevel(in: $0) }
+        #expect(found == level)
+    }
+
     /// Items of one name pair by their content in the list's own update (a checked item
     /// takes the lines of its namesake that was checked), by their places in a checklist's:
     /// such a list goes the list's way (hunt 94). So do items that trade names.
