@@ -108,8 +108,7 @@ struct ChecklistSplice {
             source = Array(new.indices)
         } else {
             let alignment = try ItemAlignment(
-                old: old.map { entry($0.item, $0.record.depth) }, new: zip(new, newDepths).map(entry),
-                places: places())
+                old: old.map { entry($0.item, $0.record.depth) }, new: zip(new, newDepths).map(entry))
             source = new.indices.map { alignment.oldIndex(of: $0) }
         }
         anchorItems()
@@ -138,28 +137,6 @@ struct ChecklistSplice {
             else { return false }
         }
         return true
-    }
-
-    /// For each old and new item, a number for the section it stands in (its top-level
-    /// item's), which the alignment pairs equal items within first.
-    private func places() -> (old: [Int], new: [Int]) {
-        var numbers: [String?: Int] = [:]
-        func number(_ section: String?) -> Int {
-            if let known = numbers[section] { return known }
-            numbers[section] = numbers.count
-            return numbers.count - 1
-        }
-        var place = 0
-        let oldPlaces = old.map { item in
-            if item.record.depth == 0 { place = number(item.item.section) }
-            return place
-        }
-        place = 0
-        let newPlaces = new.indices.map { j in
-            if newDepths[j] == 0 { place = number(sections[j]) }
-            return place
-        }
-        return (oldPlaces, newPlaces)
     }
 
     // MARK: Trees and anchors

@@ -47,10 +47,7 @@ struct ItemAlignment {
     /// depth (a nested file, where an item at another depth stands in another array). With
     /// `stretches` (for each item the stretch it stands in, not decreasing in order), they
     /// pair only within a stretch: `ItemPairing` gives the items left around its common run
-    /// the number of that run's items before each. With `places` (for each item a number
-    /// for where it stands: a checklist's section), equal content pairs in the same place
-    /// first: a checklist whose item `a` under one heading and `a` under another both
-    /// changed their boxes keeps each under its heading.
+    /// the number of that run's items before each.
     ///
     /// Items are grouped by content through `EqualGroups`, each item hashed once: the
     /// standard library's dictionaries keyed by items hashed each item again at every use and
@@ -58,7 +55,7 @@ struct ItemAlignment {
     /// them changed, into an existing file (12 s).
     init(
         old: [Entry], new: [Entry], identity: ((TodoItem) -> FieldValue?)? = nil, leftoversAtSameDepth: Bool = false,
-        stretches: (old: [Int], new: [Int])? = nil, places: (old: [Int], new: [Int])? = nil
+        stretches: (old: [Int], new: [Int])? = nil
     ) throws(DuplicateIdentity) {
         // One item on each side, without identities or stretches (most pieces of a list
         // edited in many places): paired as the steps below pair them, without their tables:
@@ -103,29 +100,13 @@ struct ItemAlignment {
         // Equal content, paired in order within each group of equal items; then equal
         // content at another depth: an item moved out of or into another item (`todofmt mv
         // 1.1 3`) continues its old self, whose lines then move along.
-        // (With `places`, a first pass pairs equal content at the same depth and place.)
-        let passes: [(atAnyDepth: Bool, inPlace: Bool)] =
-            (places == nil ? [] : [(false, true)]) + [(false, false), (true, false)]
-        for (atAnyDepth, inPlace) in passes where pairCount < new.count && pairCount < old.count {
+        for atAnyDepth in [false, true] where pairCount < new.count && pairCount < old.count {
             func digest(_ entry: Entry) -> Int { atAnyDepth ? entry.item.hashValue : entry.hashValue }
             func equal(_ a: Entry, _ b: Entry) -> Bool { atAnyDepth ? a.item == b.item : a == b }
-            func oldDigest(_ o: Int) -> Int {
-                guard inPlace, let places else { return digest(old[o]) }
-                return digest(old[o]) &+ places.old[o] &* 0x9E37_79B9
-            }
-            func newDigest(_ n: Int) -> Int {
-                guard inPlace, let places else { return digest(new[n]) }
-                return digest(new[n]) &+ places.new[n] &* 0x9E37_79B9
-            }
-            func samePlace(_ o: Int, _ p: Int) -> Bool { !inPlace || places?.old[o] == places?.old[p] }
             var groups = EqualGroups(
-                old.indices.filter { !isPaired[$0] }, digest: oldDigest,
-                equal: { equal(old[$0], old[$1]) && samePlace($0, $1) })
+                old.indices.filter { !isPaired[$0] }, digest: { digest(old[$0]) }, equal: { equal(old[$0], old[$1]) })
             for i in new.indices where pairedOld[i] < 0 {
-                guard
-                    let group = groups.group(
-                        digest: newDigest(i),
-                        where: { equal(old[$0], new[i]) && (!inPlace || places?.old[$0] == places?.new[i]) }),
+                guard let group = groups.group(digest: digest(new[i]), where: { equal(old[$0], new[i]) }),
                     let o = groups.takeFirst(of: group)
                 else { continue }
                 pairedOld[i] = o
