@@ -28,7 +28,8 @@ extension TodoDocument {
         try document.verify(reads: new[...], from: 0, section: nil)
         // Front matter taken away, where the text after it opens with a block that then
         // reads as front matter (metadata the list has not).
-        if list.metadata.isEmpty && document.bodyStart > 0 {
+        // (Front matter kept as it was, empty or not parsed, is no such block: hunt 96.)
+        if list.metadata.isEmpty && metadata != list.metadata && document.bodyStart > 0 {
             throw ConversionError.encoding(
                 "\(path): taking the front matter away (the list has no metadata) would make the '---' block "
                     + "after it front matter; nothing was written")

@@ -96,4 +96,26 @@ struct KeysBesideListTests {
         #expect(warnings.map(\.kind) == [.besideList])
         #expect(try String(contentsOfFile: output, encoding: .utf8) == expected)
     }
+
+    /// What a checklist cannot hold warns in an existing checklist as in a new one (hunt 96):
+    /// an item without a section after one with one reads back under that one's heading.
+    @Test(
+        "into an existing checklist, an item that will read under another's heading warns; --strict leaves the file",
+        arguments: ["## Home\n- [ ] a\n", "# Home\n\n- [ ] a\n"])
+    func sectionlessIntoChecklist(existing: String) throws {
+        let directory = try TemporaryDirectory()
+        let input = try KeyPlacementTests.make(
+            "in.json", "[{'name': 'a', 'checked': True, 'section': 'Home'}, {'name': 'b'}]", in: directory)
+        let output = directory.path("out.md")
+        try existing.write(toFile: output, atomically: false, encoding: .utf8)
+        #expect(throws: ConversionError.self) {
+            try Conversion(input: .at(input), output: .at(output), strict: true).run()
+        }
+        #expect(try String(contentsOfFile: output, encoding: .utf8) == existing)
+        let warnings = try Conversion(input: .at(input), output: .at(output)).run()
+        #expect(warnings.map(\.message).contains { $0.contains("read back under it") })
+        #expect(
+            try String(contentsOfFile: output, encoding: .utf8)
+                == existing.replacingOccurrences(of: "- [ ] a\n", with: "- [x] a\n- [ ] b\n"))
+    }
 }

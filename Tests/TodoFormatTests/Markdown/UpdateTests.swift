@@ -179,6 +179,15 @@ struct UpdateTests {
         #expect(try TodoDocument(contentsOf: URL(fileURLWithPath: old)).list.items == expected.items)
     }
 
+    /// Empty front matter kept as it is, with a list without metadata, is no `---` block that
+    /// taking the front matter away would leave (hunt 96: the update was refused so).
+    @Test("empty front matter stays, and an item renamed under it is written")
+    func emptyFrontMatter() throws {
+        let text = "---\n---\n\n## Home\n- [ ] a\n"
+        let written = try updated(text) { $0.items[0].name = "renamed" }
+        #expect(written == "---\n---\n\n## Home\n- [ ] renamed\n")
+    }
+
     @Test("metadata changes rewrite only the front matter", .needsYAML)
     func metadata() throws {
         #expect(
