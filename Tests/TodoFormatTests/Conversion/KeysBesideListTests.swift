@@ -84,8 +84,19 @@ struct KeysBesideListTests {
             ("Intro.\n\n- [ ] b\n", "Intro.\n\n- [ ] a\n- [x] b\n"),
         ])
     func intoChecklist(existing: String, expected: String) throws {
+        let (warnings, written) = try Self.written(
+            "app.json", "{'version': 2, 'todos': \(Self.items)}", into: existing)
+        #expect(warnings.map(\.kind) == [.besideList])
+        #expect(written == expected)
+    }
+
+    /// The warnings and text of the JSON `json` (Python's literal, in a file `name`) written
+    /// into a checklist `existing`, after `--strict` refused it and left the file as it was.
+    static func written(_ name: String, _ json: String, into existing: String) throws -> (
+        warnings: [ConversionWarning], text: String
+    ) {
         let directory = try TemporaryDirectory()
-        let input = try KeyPlacementTests.make("app.json", "{'version': 2, 'todos': \(Self.items)}", in: directory)
+        let input = try KeyPlacementTests.make(name, json, in: directory)
         let output = directory.path("out.md")
         try existing.write(toFile: output, atomically: false, encoding: .utf8)
         #expect(throws: ConversionError.self) {
@@ -93,8 +104,7 @@ struct KeysBesideListTests {
         }
         #expect(try String(contentsOfFile: output, encoding: .utf8) == existing)
         let warnings = try Conversion(input: .at(input), output: .at(output)).run()
-        #expect(warnings.map(\.kind) == [.besideList])
-        #expect(try String(contentsOfFile: output, encoding: .utf8) == expected)
+        return (warnings, try String(contentsOfFile: output, encoding: .utf8))
     }
 
     /// What a checklist cannot hold warns in an existing checklist as in a new one (hunt 96):
@@ -103,19 +113,9 @@ struct KeysBesideListTests {
         "into an existing checklist, an item that will read under another's heading warns; --strict leaves the file",
         arguments: ["## Home\n- [ ] a\n", "# Home\n\n- [ ] a\n"])
     func sectionlessIntoChecklist(existing: String) throws {
-        let directory = try TemporaryDirectory()
-        let input = try KeyPlacementTests.make(
-            "in.json", "[{'name': 'a', 'checked': True, 'section': 'Home'}, {'name': 'b'}]", in: directory)
-        let output = directory.path("out.md")
-        try existing.write(toFile: output, atomically: false, encoding: .utf8)
-        #expect(throws: ConversionError.self) {
-            try Conversion(input: .at(input), output: .at(output), strict: true).run()
-        }
-        #expect(try String(contentsOfFile: output, encoding: .utf8) == existing)
-        let warnings = try Conversion(input: .at(input), output: .at(output)).run()
+        let (warnings, written) = try Self.written(
+            "in.json", "[{'name': 'a', 'checked': True, 'section': 'Home'}, {'name': 'b'}]", into: existing)
         #expect(warnings.map(\.message).contains { $0.contains("read back under it") })
-        #expect(
-            try String(contentsOfFile: output, encoding: .utf8)
-                == existing.replacingOccurrences(of: "- [ ] a\n", with: "- [x] a\n- [ ] b\n"))
+        #expect(written == existing.replacingOccurrences(of: "- [ ] a\n", with: "- [x] a\n- [ ] b\n"))
     }
 }
