@@ -46,20 +46,21 @@ enum ChecklistFileUpdate {
             // The same front matter, where the file's blank lines after it are not the
             // source's: the source's body goes in under the file's front matter and its blank
             // lines (below), the front matter as it is.
+            // (The file's blank lines after its front matter come along where the source's
+            // body opens with text, a new checklist's heading: blank lines there mean nothing,
+            // and the whole list's update keeps the file's. The text before the first item, a
+            // blank line short, had left a list from JSON to that update.)
+            let blankEnd = Self.blankLinesEnd(from: document.bodyStart, in: old)
             let sameFront =
-                document.bodyStart > 0 && shared.prefix >= document.bodyStart && old.last == 10
-                    && Self.blankLinesEnd(from: document.bodyStart, in: old) > document.bodyStart
+                try document.bodyStart > 0 && shared.prefix >= document.bodyStart && old.last == 10
+                && blankEnd > document.bodyStart && Self.opensWithText(reader, at: document.bodyStart)
                 ? (metadata: document.metadata, bodyStart: document.bodyStart) : nil
             if let front = try sameFront
                 ?? frontMatter(of: reader, apartFrom: document, old, shared: shared, name: source.name)
             {
-                // The file's blank lines after its front matter come along where the source's
-                // body opens with text (a new checklist's heading): blank lines there mean
-                // nothing, and the whole list's update keeps the file's. (The text before the
-                // first item, a blank line short, had left a list from JSON to that update.)
-                let head = try reader.readBytes(front.bodyStart..<min(reader.count, front.bodyStart + 1))
-                let blank = head.first.map { $0 == 10 || $0 == 13 || $0 == 32 || $0 == 9 } ?? true
-                let kept = blank ? document.bodyStart : Self.blankLinesEnd(from: document.bodyStart, in: old)
+                let kept =
+                    try sameFront != nil || Self.opensWithText(reader, at: front.bodyStart)
+                    ? blankEnd : document.bodyStart
                 let body = try reader.replacingHead(front.bodyStart, with: Array(old[..<kept]))
                 let shared = try body.sharedEnds(with: old)
                 var splices: [Splice] = []
@@ -153,6 +154,12 @@ enum ChecklistFileUpdate {
             at += 1
         }
         return end
+    }
+
+    /// Whether the source's line at `offset` opens with a character that is not white space.
+    private static func opensWithText(_ reader: ByteReader, at offset: Int) throws -> Bool {
+        let byte = try reader.readBytes(offset..<min(reader.count, offset + 1)).first
+        return byte.map { $0 != 10 && $0 != 13 && $0 != 32 && $0 != 9 } ?? false
     }
 
     /// Whether the source opens (after a byte order mark) with `---`, as front matter does.

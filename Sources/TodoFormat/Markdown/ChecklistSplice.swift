@@ -104,11 +104,20 @@ struct ChecklistSplice {
             section = new[j].section ?? section
             return section
         }
-        if differsInStatusesAlone() {
+        let oldEntries = old.map { entry($0.item, $0.record.depth) }
+        let newEntries = zip(new, newDepths).map(entry)
+        // Where the window's items and the new ones differ in their statuses alone (boxes
+        // checked, the usual edit), in their sections too, each pairs with the one in its
+        // place, as `ItemPairing` pairs such lists: the alignment pairs by content, and
+        // would pair an item with another of its name and new status elsewhere (the file's
+        // `a` under one heading with the list's under another, both boxes changed), moving
+        // both, which wrote the first heading a second time.
+        if ItemPairing.differOnlyInStatus(oldEntries[..<windowCount], newEntries[...]),
+            new.indices.allSatisfy({ newDepths[$0] != 0 || old[$0].item.section == sections[$0] })
+        {
             source = Array(new.indices)
         } else {
-            let alignment = try ItemAlignment(
-                old: old.map { entry($0.item, $0.record.depth) }, new: zip(new, newDepths).map(entry))
+            let alignment = try ItemAlignment(old: oldEntries, new: newEntries)
             source = new.indices.map { alignment.oldIndex(of: $0) }
         }
         anchorItems()
@@ -118,25 +127,6 @@ struct ChecklistSplice {
         out.reserveCapacity(window.count + 256)
         emitLevel(parent: nil, oldNode: nil, reprefix: nil)
         return out
-    }
-
-    /// Whether the window's items and the new ones stand at the same depths in the same
-    /// sections with the same names and fields, differing at most in their statuses (boxes
-    /// checked, the usual edit). Each item then pairs with the one in its place, as
-    /// `ItemPairing` pairs such lists: the alignment pairs by content, and would pair an item
-    /// with another of its name and new status elsewhere (the file's `a` under one heading
-    /// with the list's under another, both boxes changed), moving both, which wrote the first
-    /// heading a second time.
-    private func differsInStatusesAlone() -> Bool {
-        guard new.count == windowCount else { return false }
-        for j in new.indices {
-            let (a, b) = (old[j].item, new[j])
-            guard old[j].record.depth == newDepths[j], a.fields == b.fields,
-                a.nameStorage.sameBytes(as: b.nameStorage) || a.nameStorage == b.nameStorage,
-                newDepths[j] != 0 || a.section == sections[j]
-            else { return false }
-        }
-        return true
     }
 
     // MARK: Trees and anchors

@@ -207,18 +207,11 @@ struct MarkdownFormat: ListFormat {
     /// list's way, as it did before. (Each heading of another level had made every section
     /// a difference: a million items from JSON into the checklist they came from took 12 s.)
     static func sectionHeadingLevel(in text: UnsafeBufferPointer<UInt8>) -> Int {
+        let head = UnsafeBufferPointer(rebasing: text.prefix(1 << 20))
+        let body = FrontMatter.locate(in: head)?.bodyStart ?? 0
         var level: Int? = nil
-        var inFrontMatter = false
         var sawTask = false
-        for (k, line) in HeadLines(UnsafeBufferPointer(rebasing: text.prefix(1 << 20)), limit: 1000).enumerated() {
-            if k == 0 && line == "---" {
-                inFrontMatter = true
-                continue
-            }
-            if inFrontMatter {
-                inFrontMatter = line != "---" && line != "..."
-                continue
-            }
+        for line in HeadLines(UnsafeBufferPointer(rebasing: head[body...]), limit: 1000) {
             let hashes = line.prefix { $0 == "#" }.count
             if (1...6).contains(hashes), line.dropFirst(hashes).first == " " {
                 if sawTask { return level ?? hashes }
