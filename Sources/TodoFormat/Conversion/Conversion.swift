@@ -150,6 +150,14 @@ struct OutputPlan {
             }
             // YAML holds JSON: a `.yaml` file that reads like JSON (flow style) is YAML.
             if content == .json, let named, named.rawValue == "yaml" { content = named }
+            // Content that only possibly is a format (YAML's `key: value` lines, which a
+            // checklist's front matter has too) is the extension's format where that one can
+            // read it: a `.md` file of front matter and prose is a checklist (hunt 96's F4).
+            if let named, named != content, let recognition = seen?.recognition, recognition < .likely,
+                head.withUnsafeBufferPointer({ try? FormatRegistry.format(named).recognition(of: $0) }) ?? .no > .no
+            {
+                content = named
+            }
             let propertyLists: Set<DocumentFormat> = [.plist, .bplist]
             if let given, given != content, !(propertyLists.contains(given) && propertyLists.contains(content)) {
                 throw ConversionError.unsupported(

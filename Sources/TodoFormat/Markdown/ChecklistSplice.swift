@@ -376,8 +376,17 @@ struct ChecklistSplice {
                 emitPlaced { $0 == .beforeOld(child) }
                 if isTop, let created = createdSection, created != sections[n] { emitNewHeading(sections[n]) }
                 // An ordered item not numbered 1 cannot follow a paragraph that a removed item ended.
+                // Nested, where the items before it in its list went, it takes the first one's
+                // number instead (its parent's line is that paragraph; hunt 96's F7): the list
+                // starts where it started, and the item's line changes only in its number.
+                let first = oldChildren[0]
+                let renumbered =
+                    !isTop && removedBefore && previous == nil && !Self.startsAtOne(oldPrefix(child))
+                    ? Self.number(of: oldPrefix(first)) : nil
                 if removedBefore && !placedBefore && !Self.startsAtOne(oldPrefix(child)) { separateFromText() }
+                let start = out.count
                 emitItem(n, prefix: reprefix.map { rebase(child, $0) })
+                if let renumbered { renumber(n, emittedAt: start, as: renumbered) }
                 previous = n
                 if k < kids.count && kids[k] == n { k += 1 }
                 cursor = old[child].record.extentEnd
@@ -385,11 +394,15 @@ struct ChecklistSplice {
                 placeRun(takeRun())
             } else {
                 // Removed, or moved elsewhere: its lines go, and with them one blank separator.
+                // (Nested, blank lines before the first of the level separate it from its
+                // parent's line, not from a sibling: they stay. Taken, they had put the list
+                // right under that line, where an item not numbered 1 joins it.)
                 let next = t + 1 < oldChildren.count ? old[oldChildren[t + 1]].record.lineStart : end
                 let gapBefore = cursor..<lineStart
                 let gapAfter = old[child].record.extentEnd..<next
                 let dropsSeparator =
-                    !gapBefore.isEmpty && isBlank(gapBefore) && (gapAfter.isEmpty || startsWithBlankLine(gapAfter))
+                    !gapBefore.isEmpty && isBlank(gapBefore)
+                    && ((gapAfter.isEmpty && (isTop || previous != nil)) || startsWithBlankLine(gapAfter))
                 if !dropsSeparator { emitGap(gapBefore) }
                 cursor = old[child].record.extentEnd
                 // Text, a blank line, the item, a blank line: one blank line stays.
@@ -597,6 +610,33 @@ struct ChecklistSplice {
         var start = i - 1
         while start > 0 && prefix[start - 1] >= 48 && prefix[start - 1] <= 57 { start -= 1 }
         return Int(String(decoding: prefix[start..<(i - 1)], as: UTF8.self)) == 1
+    }
+
+    /// The digits of a prefix's ordered marker (`12` of `  12. `); nil for a bullet.
+    static func number(of prefix: [UInt8]) -> ArraySlice<UInt8>? {
+        var i = prefix.count
+        while i > 0 && (prefix[i - 1] == 32 || prefix[i - 1] == 9) { i -= 1 }
+        guard i > 1, prefix[i - 1] == UInt8(ascii: ".") || prefix[i - 1] == UInt8(ascii: ")") else { return nil }
+        var start = i - 1
+        while start > 0 && prefix[start - 1] >= 48 && prefix[start - 1] <= 57 { start -= 1 }
+        return start < i - 1 ? prefix[start..<(i - 1)] : nil
+    }
+
+    /// Gives new item `j`, whose first line was emitted at `start`, the ordered marker
+    /// number `digits` in place of its own (in the output and in what its new siblings copy).
+    private mutating func renumber(_ j: Int, emittedAt start: Int, as digits: ArraySlice<UInt8>) {
+        guard let prefix = emittedPrefix[j], let own = Self.number(of: prefix),
+            out[start..<min(out.count, start + prefix.count)].elementsEqual(prefix)
+        else { return }
+        func replaced(_ bytes: [UInt8]) -> [UInt8] {
+            guard let number = Self.number(of: bytes) else { return bytes }
+            var bytes = bytes
+            bytes.replaceSubrange(number.indices, with: digits)
+            return bytes
+        }
+        out.replaceSubrange((start + own.startIndex)..<(start + own.endIndex), with: digits)
+        emittedPrefix[j] = replaced(prefix)
+        emittedTemplate[j] = emittedTemplate[j].map(replaced)
     }
 
     /// A prefix whose ordered marker counts from 1 (`1.`), for a list of its own.

@@ -101,6 +101,11 @@ struct MarkdownFormat: ListFormat {
     func update(_ existing: Input, with list: TodoList, options: ListOptions) throws -> PendingWrite {
         var document = try TodoDocument(parsing: existing.text(), path: existing.name)
         let before = document.text
+        var list = list
+        // A list without metadata leaves the file's front matter as it is, as an existing YAML
+        // file keeps its metadata document: every format but these two has no place for it,
+        // and a checklist's title went when its list came back from JSON.
+        if list.metadata.isEmpty { list.metadata = document.metadata }
         try document.update(with: list)
         // What a checklist cannot hold, as a new checklist's write warns of it (hunt 96: an
         // item without a section after one with one, which reads back under that one, went
@@ -153,9 +158,15 @@ struct MarkdownFormat: ListFormat {
         // text grown by copying took 0.02 s of the 0.79 s of a million-item update.
         var sink = ByteSink()
         sink.reserveCapacity(((try? existing.withBytes { $0.count }) ?? 0) * 9 / 8 + 4096)
-        let level = (try? existing.withBytes { Self.sectionHeadingLevel(in: $0) }) ?? 1
+        let (level, frontMatter) = try existing.withBytes { bytes in
+            let front = FrontMatter.read(bytes, file: existing.name)
+            let kept = front.bodyStart > 0 ? Array(bytes[ByteOrderMark.length(in: bytes)..<front.bodyStart]) : []
+            return (Self.sectionHeadingLevel(in: bytes), kept)
+        }
         var writer: any ListWriter = DepthLimitedWriter(
-            base: MarkdownWriter(into: sink, outputName: existing.name, headingLevel: level), keysFields: false)
+            base: MarkdownWriter(
+                into: sink, outputName: existing.name, headingLevel: level, frontMatterOrNone: frontMatter),
+            keysFields: false)
         try read(&writer)
         let written = try writer.finish()
         guard written.warnings.allSatisfy({ $0.kind == .besideList }) else { return nil }

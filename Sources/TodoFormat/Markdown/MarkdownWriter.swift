@@ -12,16 +12,26 @@ struct MarkdownWriter: ListWriter {
     /// What starts a heading's line: `#` and a space, or more `#`s for a deeper level.
     private let headingMarker: String
 
+    /// Front matter as bytes, written where the list has no metadata.
+    private let frontMatterOrNone: [UInt8]
+
     /// A writer into `sink` (`outputName` names it in errors) whose headings are of `headingLevel`
-    /// (1 to 6; a new checklist's are 1, an existing one's may be deeper).
-    init(into sink: ByteSink, outputName: String, headingLevel: Int = 1) {
+    /// (1 to 6; a new checklist's are 1, an existing one's may be deeper). A list without
+    /// metadata gets `frontMatterOrNone`: an existing checklist's own, which such a list
+    /// leaves as it is.
+    init(into sink: ByteSink, outputName: String, headingLevel: Int = 1, frontMatterOrNone: [UInt8] = []) {
         self.sink = sink
         self.outputName = outputName
         headingMarker = String(repeating: "#", count: min(max(headingLevel, 1), 6)) + " "
+        self.frontMatterOrNone = frontMatterOrNone
     }
 
     mutating func begin(metadata: [Field]) throws {
-        if !metadata.isEmpty { sink.write(try FrontMatter.render(metadata, lineEnding: lineEnding)) }
+        if !metadata.isEmpty {
+            sink.write(try FrontMatter.render(metadata, lineEnding: lineEnding))
+        } else if !frontMatterOrNone.isEmpty {
+            frontMatterOrNone.withUnsafeBufferPointer { sink.write($0) }
+        }
     }
 
     mutating func item(_ item: TodoItem, depth: Int) {

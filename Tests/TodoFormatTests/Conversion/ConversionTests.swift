@@ -90,6 +90,57 @@ struct ConversionTests {
         #expect(try String(contentsOfFile: output, encoding: .utf8) == "old content\n")
     }
 
+    @Test("a checklist of front matter and prose, with no items yet, takes a list; a YAML file stays YAML")
+    func frontMatterOnlyChecklist() throws {
+        let directory = try TemporaryDirectory()
+        let input = directory.path("in.json")
+        try #"[{"name": "a", "checked": true}]"#.write(toFile: input, atomically: false, encoding: .utf8)
+        // Its `title: x` lines could be YAML, but the name says checklist and a checklist reads it.
+        let checklist = directory.path("todo.md")
+        try "---\ntitle: x\n---\n\n# Notes\n".write(toFile: checklist, atomically: false, encoding: .utf8)
+        try Conversion(input: .at(input), output: .at(checklist)).run()
+        #expect(try String(contentsOfFile: checklist, encoding: .utf8) == "---\ntitle: x\n---\n\n- [x] a\n# Notes\n")
+        // The same lines in a `.json` file (which JSON cannot read) are still YAML's.
+        let yaml = directory.path("list.json")
+        try "title: x\ntodos: []\n".write(toFile: yaml, atomically: false, encoding: .utf8)
+        #expect(
+            throws: ConversionError.unsupported(
+                "\(yaml) exists and is a yaml file; writing json would replace it: remove it first")
+        ) {
+            try Conversion(input: .at(input), output: .at(yaml), outputFormat: .json).run()
+        }
+    }
+
+    @Test(
+        "a list from a format without metadata keeps the checklist's front matter, on either path",
+        arguments: [
+            // Distinct names go the streamed way; a repeated one, the whole list's.
+            (#"[{"name": "a", "checked": true}, {"name": "b"}]"#, "- [x] a\n- [ ] b\n"),
+            (#"[{"name": "a", "checked": true}, {"name": "a"}]"#, "- [x] a\n- [ ] a\n"),
+        ])
+    func frontMatterKept(json: String, items: String) throws {
+        let directory = try TemporaryDirectory()
+        let input = directory.path("in.json")
+        try json.write(toFile: input, atomically: false, encoding: .utf8)
+        let checklist = directory.path("todo.md")
+        let front = "---\ntitle: Groceries\nowner: me\n---\n\n"
+        try (front + "- [ ] a\n- [ ] b\n").write(toFile: checklist, atomically: false, encoding: .utf8)
+        #expect(try Conversion(input: .at(input), output: .at(checklist)).run() == [])
+        #expect(try String(contentsOfFile: checklist, encoding: .utf8) == front + items)
+    }
+
+    @Test("a YAML list's metadata document still replaces the checklist's front matter", .needsYAML)
+    func frontMatterReplaced() throws {
+        let directory = try TemporaryDirectory()
+        let input = directory.path("in.yaml")
+        try "title: Shopping\n---\n- name: a\n  checked: true\n".write(
+            toFile: input, atomically: false, encoding: .utf8)
+        let checklist = directory.path("todo.md")
+        try "---\ntitle: Groceries\n---\n- [ ] a\n".write(toFile: checklist, atomically: false, encoding: .utf8)
+        _ = try Conversion(input: .at(input), output: .at(checklist)).run()
+        #expect(try String(contentsOfFile: checklist, encoding: .utf8) == "---\ntitle: Shopping\n---\n- [x] a\n")
+    }
+
     @Test("a write into a missing directory fails cleanly")
     func missingDirectory() throws {
         let directory = try TemporaryDirectory()

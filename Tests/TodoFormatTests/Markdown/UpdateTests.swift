@@ -228,6 +228,38 @@ struct UpdateTests {
     }
 }
 
+extension UpdateTests {
+    /// A nested list right under its parent's line: an ordered item not numbered 1 there
+    /// would join that line's paragraph (hunt 96's F7 was refused as changing the meaning).
+    @Test(
+        "the first items of a numbered sublist removed: the one now first takes their number",
+        arguments: [
+            (
+                "1. [x] Buy milk\n   1. [ ] check fridge\n   2. [x] go to shop\n", 1,
+                "1. [x] Buy milk\n   1. [x] go to shop\n"
+            ),
+            (
+                "- [ ] P\n  1) [ ] a\n  2) [ ] b\n     - [ ] b1\n  3) [ ] c\n", 1,
+                "- [ ] P\n  1) [ ] b\n     - [ ] b1\n  3) [ ] c\n"
+            ),
+            ("- [ ] P\n\n  3. [ ] a\n  4. [ ] b\n  5. [ ] c\n", 2, "- [ ] P\n\n  3. [ ] c\n"),
+            ("> - [ ] P\n>   1. [ ] a\n>   2. [ ] b\n", 1, "> - [ ] P\n>   1. [ ] b\n"),
+            // After a blank line the list could start anywhere, but it keeps its start too.
+            ("- [ ] P\n\n  1. [ ] a\n  2. [ ] b\n", 1, "- [ ] P\n\n  1. [ ] b\n"),
+        ])
+    func sublistLosesItsFirst(text: String, removed: Int, expected: String) throws {
+        let result = try updated(text) { $0.items[0].children.removeFirst(removed) }
+        #expect(result == expected)
+        // A new item after it counts on from its new number.
+        let added = try updated(text) {
+            $0.items[0].children.removeFirst(removed)
+            $0.items[0].children.insert(TodoItem(name: "new"), at: 1)
+        }
+        let kept = try TodoDocument(parsing: added).list.items[0].children.map(\.name)
+        #expect(kept.prefix(2) == [try TodoDocument(parsing: expected).list.items[0].children[0].name, "new"])
+    }
+}
+
 /// Random edits of a list, as a person (or another app) makes them.
 enum ListEdits {
     /// Every item's place, depth first: the index path of each.
