@@ -274,6 +274,28 @@ struct CLITests {
         #expect(stdin.stdout == "[\n  {\"name\": \"Milk\", \"checked\": false}\n]\n")
     }
 
+    /// Foundation's path splitting traps on Linux for a one-character path: every write into a
+    /// file named `q` crashed (helper hunt 97).
+    @Test("files with one-character names, and a link of one, are written")
+    func oneCharacterNames() throws {
+        let ws = try Workspace(["q": "- [ ] a\n", "j": #"[{"name": "b"}]"#, "d": ""])
+        let add = try Run(["add", "q", "hello"], in: ws.url)
+        #expect(add.status == 0 && add.stderr.isEmpty, "\(add.stderr)")
+        #expect(try ws.read("q") == "- [ ] a\n- [ ] hello\n")
+        let convert = try Run(["convert", "j", "q", "--from", "json"], in: ws.url)
+        #expect(convert.status == 0 && convert.stderr.isEmpty, "\(convert.stderr)")
+        #expect(try ws.read("q") == "- [ ] b\n")
+        let dump = try Run(["convert", "q", "s", "--to", "sql"], in: ws.url)
+        #expect(dump.status == 0 && dump.stderr.isEmpty && ws.exists("s"), "\(dump.stderr)")
+        let again = try Run(["convert", "j", "s", "--from", "json"], in: ws.url)
+        #expect(again.status == 0 && again.stderr.isEmpty, "\(again.stderr)")
+        try FileManager.default.createSymbolicLink(
+            atPath: ws.url.appendingPathComponent("l").path, withDestinationPath: "n")
+        let link = try Run(["convert", "q", "l", "--to", "md"], in: ws.url)
+        #expect(link.status == 0 && link.stderr.isEmpty, "\(link.stderr)")
+        #expect(try ws.read("n") == "- [ ] b\n")
+    }
+
     @Test("options after the files, and between them")
     func optionsAfterFiles() throws {
         let ws = try Workspace(["messy.md": "* [X] a\n", "clean.md": groceries])

@@ -325,7 +325,7 @@ private final class DryRunCopy {
         original = folder.appendingPathComponent("old").appendingPathComponent(base).path
         for target in [path, original] {
             try FileManager.default.createDirectory(
-                atPath: (target as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+                atPath: PathParts.directory(of: target), withIntermediateDirectories: true)
             for suffix in ["", "-wal"] where FileManager.default.fileExists(atPath: source + suffix) {
                 try FileManager.default.copyItem(atPath: source + suffix, toPath: target + suffix)
             }

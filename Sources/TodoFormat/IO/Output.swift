@@ -49,8 +49,8 @@ struct Output: Sendable {
             guard fd >= 0 else { throw ConversionError.io(path: path, reason: String(cString: strerror(errno))) }
             return Output(destination: .special(target: target), name: path, descriptor: fd)
         }
-        let directory = (target as NSString).deletingLastPathComponent
-        let base = (target as NSString).lastPathComponent
+        let directory = PathParts.directory(of: target)
+        let base = PathParts.base(of: target)
         removeStaleTemporaries(in: directory.isEmpty ? "." : directory, of: base)
         let prefix = (directory.isEmpty ? "." : directory) + "/" + temporaryPrefix(of: base)
         var template = Array((prefix + "\(getpid())-XXXXXX").utf8CString)
@@ -77,10 +77,10 @@ struct Output: Sendable {
             guard let destination = try? FileManager.default.destinationOfSymbolicLink(atPath: current) else {
                 return current
             }
+            let folder = PathParts.directory(of: current)
             current =
-                destination.hasPrefix("/")
-                ? destination
-                : ((current as NSString).deletingLastPathComponent as NSString).appendingPathComponent(destination)
+                destination.hasPrefix("/") || folder.isEmpty
+                ? destination : folder + (folder == "/" ? "" : "/") + destination
         }
         return current
     }

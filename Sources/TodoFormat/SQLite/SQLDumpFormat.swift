@@ -78,7 +78,7 @@ struct SQLDumpFormat: ListFormat {
                 "\(output.name): SQLite reserves table names that begin with sqlite_ (--table \(table))")
         }
         // The rows wait beside the output until the table's columns are known.
-        let directory = output.temporaryPath.map { ($0 as NSString).deletingLastPathComponent }
+        let directory = output.temporaryPath.map { PathParts.directory(of: $0) }
         return DumpWriter(
             sink: output.makeSink(), outputName: output.name, table: table, spillDirectory: directory,
             guessesHeader: directory != nil)
@@ -96,7 +96,7 @@ struct SQLDumpFormat: ListFormat {
         _ existing: Input, options: ListOptions, streaming read: (inout any ListWriter) throws -> Void
     ) throws -> PendingWrite? {
         guard let path = existing.path, let mapped = MappedFile(path: path) else { return nil }
-        let directory = (path as NSString).deletingLastPathComponent
+        let directory = PathParts.directory(of: path)
         let table = options.table ?? ListTable.ownName
         let update = DumpStreamedUpdate(table: table)
         /// The new dump's bytes compared with the file's: what the writer wrote, the
