@@ -150,13 +150,17 @@ struct OutputPlan {
             }
             // YAML holds JSON: a `.yaml` file that reads like JSON (flow style) is YAML.
             if content == .json, let named, named.rawValue == "yaml" { content = named }
-            // Content that only possibly is a format (YAML's `key: value` lines, which a
-            // checklist's front matter has too) is the extension's format where that one can
-            // read it: a `.md` file of front matter and prose is a checklist (hunt 96's F4).
-            if let named, named != content, let recognition = seen?.recognition, recognition < .likely,
-                head.withUnsafeBufferPointer({ try? FormatRegistry.format(named).recognition(of: $0) }) ?? .no > .no
+            // A checklist's front matter has YAML's `key: value` lines: a `.md` file whose only
+            // such lines are its front matter is a checklist without items yet (hunt 96's F4),
+            // where a YAML list in a `.md` file stays YAML.
+            if content == .yaml, named == .markdown, let recognition = seen?.recognition, recognition < .likely,
+                head.withUnsafeBufferPointer({ head in
+                    FrontMatter.locate(in: head).map {
+                        YAMLFormat().recognition(of: UnsafeBufferPointer(rebasing: head[$0.bodyStart...])) == .no
+                    }
+                }) == true
             {
-                content = named
+                content = .markdown
             }
             let propertyLists: Set<DocumentFormat> = [.plist, .bplist]
             if let given, given != content, !(propertyLists.contains(given) && propertyLists.contains(content)) {

@@ -100,7 +100,16 @@ struct ConversionTests {
         try "---\ntitle: x\n---\n\n# Notes\n".write(toFile: checklist, atomically: false, encoding: .utf8)
         try Conversion(input: .at(input), output: .at(checklist)).run()
         #expect(try String(contentsOfFile: checklist, encoding: .utf8) == "---\ntitle: x\n---\n\n- [x] a\n# Notes\n")
-        // The same lines in a `.json` file (which JSON cannot read) are still YAML's.
+        // A YAML list in a `.md` file (its `key:` lines outside front matter) is still YAML's,
+        // and so are the same lines in a `.json` file, which JSON cannot read.
+        let yamlList = directory.path("list.md")
+        try "title: x\n---\n- name: q\n  checked: true\n".write(toFile: yamlList, atomically: false, encoding: .utf8)
+        #expect(
+            throws: ConversionError.unsupported(
+                "\(yamlList) exists and is a yaml file; writing md would replace it: remove it first")
+        ) {
+            try Conversion(input: .at(input), output: .at(yamlList), outputFormat: .markdown).run()
+        }
         let yaml = directory.path("list.json")
         try "title: x\ntodos: []\n".write(toFile: yaml, atomically: false, encoding: .utf8)
         #expect(
