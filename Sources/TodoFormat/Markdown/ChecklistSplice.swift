@@ -256,7 +256,16 @@ struct ChecklistSplice {
             }
             for kid in group.kids {
                 if isTop, let created = createdSection, created != sections[kid] { emitNewHeading(sections[kid]) }
+                let start = out.count
                 emitItem(kid, prefix: insertedPrefix(kid, previous: previous, parent: parent, hint: hint))
+                // First in a nested ordered list, it takes the list's first number, not the
+                // number of its own line or of the item it goes before (`2.` right under the
+                // parent's line would join it: helper hunt 97).
+                if !isTop, previous == nil, let first = oldChildren.first,
+                    let digits = Self.number(of: oldPrefix(first))
+                {
+                    renumber(kid, emittedAt: start, as: digits)
+                }
                 previous = kid
                 hint = nil
             }
@@ -628,15 +637,17 @@ struct ChecklistSplice {
         guard let prefix = emittedPrefix[j], let own = Self.number(of: prefix),
             out[start..<min(out.count, start + prefix.count)].elementsEqual(prefix)
         else { return }
-        func replaced(_ bytes: [UInt8]) -> [UInt8] {
-            guard let number = Self.number(of: bytes) else { return bytes }
-            var bytes = bytes
-            bytes.replaceSubrange(number.indices, with: digits)
-            return bytes
-        }
         out.replaceSubrange((start + own.startIndex)..<(start + own.endIndex), with: digits)
-        emittedPrefix[j] = replaced(prefix)
-        emittedTemplate[j] = emittedTemplate[j].map(replaced)
+        emittedPrefix[j] = Self.numbered(prefix, digits)
+        emittedTemplate[j] = emittedTemplate[j].map { Self.numbered($0, digits) }
+    }
+
+    /// A prefix with `digits` for its ordered marker's number; a bullet's stays.
+    static func numbered(_ prefix: [UInt8], _ digits: ArraySlice<UInt8>) -> [UInt8] {
+        guard let number = number(of: prefix) else { return prefix }
+        var prefix = prefix
+        prefix.replaceSubrange(number.indices, with: digits)
+        return prefix
     }
 
     /// A prefix whose ordered marker counts from 1 (`1.`), for a list of its own.

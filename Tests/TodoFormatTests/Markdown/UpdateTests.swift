@@ -260,6 +260,26 @@ extension UpdateTests {
     }
 }
 
+extension UpdateTests {
+    @Test("an item moved or put first in a numbered sublist takes the list's first number (helper hunt 97)")
+    func firstOfSublist() throws {
+        let text = "1. [x] Buy milk\n   1. [ ] check fridge\n   2. [x] go to shop\n2. [ ] Other\n"
+        // Moved to the top within its list: its own line, renumbered.
+        #expect(
+            try updated(text) { $0.items[0].children.swapAt(0, 1) }
+                == "1. [x] Buy milk\n   1. [x] go to shop\n   1. [ ] check fridge\n2. [ ] Other\n")
+        // Three parents of one name, the first kid of the first and last removed: the list is
+        // paired as a whole, and an item put before `2.` takes `1.`.
+        let kids = "   1. [ ] kid 0\n   2. [x] kid 1\n"
+        let parents = (1...3).map { "\($0). [ ] parent\n" + kids }.joined()
+        #expect(
+            try updated(parents) {
+                $0.items[0].children.removeFirst()
+                $0.items[2].children.removeFirst()
+            } == "1. [ ] parent\n   1. [x] kid 1\n2. [ ] parent\n" + kids + "3. [ ] parent\n   1. [x] kid 1\n")
+    }
+}
+
 /// Random edits of a list, as a person (or another app) makes them.
 enum ListEdits {
     /// Every item's place, depth first: the index path of each.
