@@ -403,15 +403,17 @@ struct ChecklistSplice {
                 placeRun(takeRun())
             } else {
                 // Removed, or moved elsewhere: its lines go, and with them one blank separator.
-                // (Nested, blank lines before the first of the level separate it from its
-                // parent's line, not from a sibling: they stay. Taken, they had put the list
-                // right under that line, where an item not numbered 1 joins it.)
+                // (Blank lines before the first item of a level separate it from the text
+                // above, its parent's line or front matter, not from a sibling: they stay.
+                // Taken, they had put a nested list right under its parent's line, where an
+                // item not numbered 1 joins it, and a list right under its front matter.)
                 let next = t + 1 < oldChildren.count ? old[oldChildren[t + 1]].record.lineStart : end
                 let gapBefore = cursor..<lineStart
                 let gapAfter = old[child].record.extentEnd..<next
                 let dropsSeparator =
                     !gapBefore.isEmpty && isBlank(gapBefore)
-                    && ((gapAfter.isEmpty && (isTop || previous != nil)) || startsWithBlankLine(gapAfter))
+                    && ((gapAfter.isEmpty && (previous != nil || (isTop && before != nil)))
+                        || startsWithBlankLine(gapAfter))
                 if !dropsSeparator { emitGap(gapBefore) }
                 cursor = old[child].record.extentEnd
                 // Text, a blank line, the item, a blank line: one blank line stays.

@@ -214,10 +214,14 @@ struct UpdateTests {
             ("Just prose.\n", "append d", "Just prose.\n\n- [ ] d\n"),
             ("- [ ] a\n- [ ] b\n", "remove all", ""),
             ("Text\n\n- [ ] a\n\nMore\n", "remove all", "Text\n\n\nMore\n"),
+            // The blank line before the first item parts it from the text above: it stays.
+            ("Text\n\n- [ ] a\n- [ ] b\n", "remove a", "Text\n\n- [ ] b\n"),
+            ("---\ntitle: x\n---\n\n- [ ] a\n- [ ] b\n", "remove a", "---\ntitle: x\n---\n\n- [ ] b\n"),
         ])
     func layouts(text: String, edit: String, expected: String) throws {
         let result = try updated(text) { list in
             switch edit {
+            case "remove a": list.items.remove(at: 0)
             case "remove b": list.items.remove(at: 1)
             case "remove c": list.items.remove(at: 2)
             case "remove all": list.items = []
