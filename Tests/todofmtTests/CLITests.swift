@@ -354,6 +354,14 @@ struct CLITests {
                 odd.md:3:1: warning: mixed line endings (2 LF, 1 CRLF)
 
                 """)
+        // Classic Mac OS line endings end no line: the file is one item, and check says why.
+        try "- [ ] a\r- [x] b\r".write(to: ws.url.appendingPathComponent("mac.md"), atomically: false, encoding: .utf8)
+        let mac = try Run(["check", "mac.md"], in: ws.url)
+        #expect(mac.status == 1)
+        #expect(
+            mac.stderr
+                == "mac.md:1:8: warning: 2 carriage returns not followed by a line feed: todofmt ends lines at LF and CR LF only, so the text after one stays on its line (convert it to LF or CR LF)\n"
+        )
     }
 
     @Test("run() in process gives the same exit codes")
