@@ -403,17 +403,20 @@ struct ChecklistSplice {
                 placeRun(takeRun())
             } else {
                 // Removed, or moved elsewhere: its lines go, and with them one blank separator.
-                // (Blank lines before the first item of a level separate it from the text
-                // above, its parent's line or front matter, not from a sibling: they stay.
-                // Taken, they had put a nested list right under its parent's line, where an
-                // item not numbered 1 joins it, and a list right under its front matter.)
+                // (Blank lines before the first item of a level, where an item after it stays,
+                // separate the list from the text above, its parent's line or front matter,
+                // not from a sibling: they stay. Taken, they had put a nested list right under
+                // its parent's line, where an item not numbered 1 joins it, and a list right
+                // under its front matter. Where the list goes whole, so do they.)
                 let next = t + 1 < oldChildren.count ? old[oldChildren[t + 1]].record.lineStart : end
                 let gapBefore = cursor..<lineStart
                 let gapAfter = old[child].record.extentEnd..<next
+                let opensList =
+                    previous == nil && !(isTop && before != nil)
+                    && (oldChildren[(t + 1)...].contains { anchoredByOld[$0] != nil } || (isTop && after != nil))
                 let dropsSeparator =
                     !gapBefore.isEmpty && isBlank(gapBefore)
-                    && ((gapAfter.isEmpty && (previous != nil || (isTop && before != nil)))
-                        || startsWithBlankLine(gapAfter))
+                    && ((gapAfter.isEmpty && !opensList) || startsWithBlankLine(gapAfter))
                 if !dropsSeparator { emitGap(gapBefore) }
                 cursor = old[child].record.extentEnd
                 // Text, a blank line, the item, a blank line: one blank line stays.
@@ -636,7 +639,8 @@ struct ChecklistSplice {
     /// Gives new item `j`, whose first line was emitted at `start`, the ordered marker
     /// number `digits` in place of its own (in the output and in what its new siblings copy).
     private mutating func renumber(_ j: Int, emittedAt start: Int, as digits: ArraySlice<UInt8>) {
-        guard let prefix = emittedPrefix[j], let own = Self.number(of: prefix),
+        // (Never wider: the lines under it are indented for its own number's width.)
+        guard let prefix = emittedPrefix[j], let own = Self.number(of: prefix), digits.count <= own.count,
             out[start..<min(out.count, start + prefix.count)].elementsEqual(prefix)
         else { return }
         out.replaceSubrange((start + own.startIndex)..<(start + own.endIndex), with: digits)

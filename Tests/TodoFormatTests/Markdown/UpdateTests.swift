@@ -281,6 +281,21 @@ extension UpdateTests {
                 $0.items[0].children.removeFirst()
                 $0.items[2].children.removeFirst()
             } == "1. [ ] parent\n   1. [x] kid 1\n2. [ ] parent\n" + kids + "3. [ ] parent\n   1. [x] kid 1\n")
+        // Never a wider number: the lines under the item are indented for its own.
+        let wide = "- [ ] p\n\n  10. [ ] a\n  1. [ ] b\n     - [ ] b1\n  2. [ ] c\n"
+        #expect(
+            try updated(wide) { $0.items[0].children.swapAt(0, 1) }
+                == "- [ ] p\n\n  1. [ ] b\n     - [ ] b1\n  10. [ ] a\n  2. [ ] c\n")
+    }
+
+    @Test("a nested list that goes whole takes its blank line before with it; one that stays keeps it")
+    func sublistGoesWhole() throws {
+        let text = "- [ ] x\n\n  3. [ ] a\n\n- [ ] y\n\n  3. [ ] b\n  4. [ ] c\n\n- [ ] z\n"
+        #expect(
+            try updated(text) {
+                $0.items[0].children = []
+                $0.items[1].children.removeFirst()
+            } == "- [ ] x\n\n- [ ] y\n\n  3. [ ] c\n\n- [ ] z\n")
     }
 }
 
