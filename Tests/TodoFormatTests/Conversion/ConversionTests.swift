@@ -104,21 +104,18 @@ struct ConversionTests {
         // and so are the same lines in a `.json` file, which JSON cannot read. (A build
         // without YAML knows no YAML.)
         guard buildHasYAML else { return }
-        let yamlList = directory.path("list.md")
-        try "title: x\n---\n- name: q\n  checked: true\n".write(toFile: yamlList, atomically: false, encoding: .utf8)
-        #expect(
-            throws: ConversionError.unsupported(
-                "\(yamlList) exists and is a yaml file; writing md would replace it: remove it first")
-        ) {
-            try Conversion(input: .at(input), output: .at(yamlList), outputFormat: .markdown).run()
-        }
-        let yaml = directory.path("list.json")
-        try "title: x\ntodos: []\n".write(toFile: yaml, atomically: false, encoding: .utf8)
-        #expect(
-            throws: ConversionError.unsupported(
-                "\(yaml) exists and is a yaml file; writing json would replace it: remove it first")
-        ) {
-            try Conversion(input: .at(input), output: .at(yaml), outputFormat: .json).run()
+        let yamlFiles: [(name: String, text: String, format: DocumentFormat)] = [
+            ("list.md", "title: x\n---\n- name: q\n  checked: true\n", .markdown),
+            ("list.json", "title: x\ntodos: []\n", .json),
+        ]
+        for file in yamlFiles {
+            let path = directory.path(file.name)
+            try file.text.write(toFile: path, atomically: false, encoding: .utf8)
+            #expect(
+                throws: ConversionError.unsupported(
+                    "\(path) exists and is a yaml file; writing \(file.format) would replace it: remove it first")
+            ) { try Conversion(input: .at(input), output: .at(path), outputFormat: file.format).run() }
+            #expect(try String(contentsOfFile: path, encoding: .utf8) == file.text)
         }
     }
 
