@@ -43,6 +43,9 @@ struct ChecklistSplice {
     /// The window's new items in order (children emptied) and their depths (the first 0).
     let new: [TodoItem]
     let newDepths: [Int]
+    /// The old item (an index into `old`) each new item is, where the caller knows it (an
+    /// editing command knows which item it removed or moved); nil: paired by content.
+    let pairing: [Int?]?
 
     // The trees, the alignment and what is placed where.
     private var oldParent: [Int] = []
@@ -74,7 +77,7 @@ struct ChecklistSplice {
         bytes: UnsafeBufferPointer<UInt8>, lineEnding: [UInt8], window: Range<Int>, old: [OldItem],
         headings: [HeadingRecord],
         before: OldItem?, after: OldItem?, startSection: String?, new: [TodoItem], newDepths: [Int],
-        foreign: [OldItem] = []
+        foreign: [OldItem] = [], pairing: [Int?]? = nil
     ) {
         self.bytes = bytes
         self.lineEnding = lineEnding
@@ -87,6 +90,7 @@ struct ChecklistSplice {
         self.startSection = startSection
         self.new = new
         self.newDepths = newDepths
+        self.pairing = pairing
     }
 
     /// The window's new bytes.
@@ -112,7 +116,12 @@ struct ChecklistSplice {
         // would pair an item with another of its name and new status elsewhere (the file's
         // `a` under one heading with the list's under another, both boxes changed), moving
         // both, which wrote the first heading a second time.
-        if ItemPairing.differOnlyInStatus(oldEntries[..<windowCount], newEntries[...]),
+        if let pairing {
+            // (Items of one name and content pair by content as the first that fits: the
+            // note of an item removed went under its namesake, which lost its lines: helper
+            // hunt 98.)
+            source = pairing
+        } else if ItemPairing.differOnlyInStatus(oldEntries[..<windowCount], newEntries[...]),
             new.indices.allSatisfy({ newDepths[$0] != 0 || old[$0].item.section == sections[$0] })
         {
             source = Array(new.indices)

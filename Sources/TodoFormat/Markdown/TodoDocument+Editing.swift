@@ -41,8 +41,11 @@ extension TodoDocument {
         if try withFinalLineEnding({ try $0.removeItem(at: index) }) { return }
         let window = rootWindow(containing: index..<subtreeEnd(of: index))
         var new = entries(window)
-        new.removeSubrange((index - window.lowerBound)..<(subtreeEnd(of: index) - window.lowerBound))
-        try replaceItems(window, with: new)
+        var pairing: [Int?] = Array(window)
+        let removed = (index - window.lowerBound)..<(subtreeEnd(of: index) - window.lowerBound)
+        new.removeSubrange(removed)
+        pairing.removeSubrange(removed)
+        try replaceItems(window, with: new, pairing: pairing)
     }
 
     /// Adds `item` (with its children) inside `parent` (nil: at the top) as its child at
@@ -56,8 +59,11 @@ extension TodoDocument {
         let window = rootWindow(containing: place..<place, inside: parent)
         var new = entries(window)
         let depth = parent.map { records[$0].depth + 1 } ?? 0
-        new.insert(contentsOf: Self.entries(of: item, depth: depth), at: place - window.lowerBound)
-        try replaceItems(window, with: new)
+        let added = Self.entries(of: item, depth: depth)
+        new.insert(contentsOf: added, at: place - window.lowerBound)
+        var pairing: [Int?] = Array(window)
+        pairing.insert(contentsOf: [Int?](repeating: nil, count: added.count), at: place - window.lowerBound)
+        try replaceItems(window, with: new, pairing: pairing)
     }
 
     /// Moves the item at `index` with the items nested in it inside `parent` (nil: to the
@@ -92,11 +98,14 @@ extension TodoDocument {
         }
         let window = rootWindow(containing: min(index, place)..<max(end, place), inside: parent)
         var new = entries(window)
+        var pairing: [Int?] = Array(window)
         let removed = (index - window.lowerBound)..<(end - window.lowerBound)
         new.removeSubrange(removed)
+        pairing.removeSubrange(removed)
         let at = place > index ? place - window.lowerBound - removed.count : place - window.lowerBound
         new.insert(contentsOf: moved, at: at)
-        try replaceItems(window, with: new)
+        pairing.insert(contentsOf: (index..<end).map { $0 }, at: at)
+        try replaceItems(window, with: new, pairing: pairing)
     }
 
     /// Sets the list's metadata: only the front matter changes (it is added, rewritten, or
@@ -233,8 +242,10 @@ extension TodoDocument {
 
     /// Writes `new` in place of the items `window` (whole top-level items), and checks that
     /// the document reads so, with the items after the window as they were.
-    private mutating func replaceItems(_ window: Range<Int>, with new: [ItemAlignment.Entry]) throws {
-        guard let splice = try splice(new[...], over: window) else { return }
+    private mutating func replaceItems(_ window: Range<Int>, with new: [ItemAlignment.Entry], pairing: [Int?]? = nil)
+        throws
+    {
+        guard let splice = try splice(new[...], over: window, pairing: pairing) else { return }
         let following = entries(window.upperBound..<min(records.count, window.upperBound + 32))
         let section = self.section(before: splice.range.lowerBound)
         let total = records.count - window.count + new.count

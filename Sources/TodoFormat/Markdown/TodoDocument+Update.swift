@@ -72,9 +72,11 @@ extension TodoDocument {
     /// Where every item of the window stays in its place (`inPlace`, on by default; a test
     /// turns it off to compare), the changed items are rewritten without a `ChecklistSplice`.
     /// `read` holds the items `items` already read (as `item(at:bytes:)` reads them), or none.
+    /// `pairing`, where given, is the old item (a record index) each of `new` is, or nil for
+    /// one that is new: the items pair so rather than by their content.
     func splice(
         _ new: ArraySlice<ItemAlignment.Entry>, over items: Range<Int>, within bounds: Range<Int>? = nil,
-        movingIn foreign: Range<Int> = 0..<0, inPlace: Bool = true, read: [TodoItem] = []
+        movingIn foreign: Range<Int> = 0..<0, inPlace: Bool = true, read: [TodoItem] = [], pairing: [Int?]? = nil
     ) throws -> (range: Range<Int>, bytes: [UInt8])? {
         try text.withBytes { bytes in
             /// Item `i`, read once.
@@ -143,7 +145,12 @@ extension TodoDocument {
                 headings: windowHeadings, before: beforeIndex >= 0 ? oldItem(beforeIndex) : nil,
                 after: afterIndex < records.count ? oldItem(afterIndex) : nil,
                 startSection: section(before: range.lowerBound),
-                new: new[newWindow].map(\.item), newDepths: new[newWindow].map(\.depth), foreign: foreign.map(oldItem))
+                new: new[newWindow].map(\.item), newDepths: new[newWindow].map(\.depth), foreign: foreign.map(oldItem),
+                pairing: pairing.map { pairing in
+                    newWindow.map { n in
+                        pairing[n - new.startIndex].flatMap { oldWindow.contains($0) ? $0 - oldWindow.lowerBound : nil }
+                    }
+                })
             return (range, try splice.run())
         }
     }

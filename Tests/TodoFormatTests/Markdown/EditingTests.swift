@@ -117,6 +117,24 @@ struct EditingTests {
         #expect(errors * 100 < UpdateTests.fuzzCount / 3 * 15)
     }
 
+    /// Paired by content, the item removed or moved was its namesake's twin: the first `c`
+    /// (with the note) kept its lines, and the second lost its own (helper hunt 98).
+    @Test("the item removed or moved is the one named by place, not a namesake with other lines")
+    func namesakes() throws {
+        let text = "- [ ] p\n  - [ ] c\n\n    note of the first c\n  - [ ] b\n  - [ ] c\n    - [ ] k\n"
+        var document = try TodoDocument(parsing: text)
+        try document.removeItem(at: 1)
+        #expect(document.text == "- [ ] p\n  - [ ] b\n  - [ ] c\n    - [ ] k\n")
+        document = try TodoDocument(parsing: text)
+        try document.moveItem(at: 1, under: 0, at: 2)
+        #expect(document.text == "- [ ] p\n  - [ ] b\n  - [ ] c\n    - [ ] k\n  - [ ] c\n\n    note of the first c\n")
+        document = try TodoDocument(parsing: text)
+        try document.insertItem(TodoItem(name: "c"), under: 0, at: 0)
+        #expect(
+            document.text
+                == "- [ ] p\n  - [ ] c\n  - [ ] c\n\n    note of the first c\n  - [ ] b\n  - [ ] c\n    - [ ] k\n")
+    }
+
     @Test("an item cannot move inside itself")
     func moveInside() throws {
         var document = try document()
