@@ -124,21 +124,28 @@ extension TodoDocument {
         _ subtree: Range<Int>, from: Range<Int>, moved: [ItemAlignment.Entry], to: Range<Int>, at place: Int
     ) throws {
         var newFrom = entries(from)
+        var fromPairing: [Int?] = Array(from)
         newFrom.removeSubrange((subtree.lowerBound - from.lowerBound)..<(subtree.upperBound - from.lowerBound))
+        fromPairing.removeSubrange((subtree.lowerBound - from.lowerBound)..<(subtree.upperBound - from.lowerBound))
         var newTo = entries(to)
+        var toPairing: [Int?] = Array(to)
         newTo.insert(contentsOf: moved, at: place - to.lowerBound)
-        let removal = try splice(newFrom[...], over: from)
-        let arrival = try splice(newTo[...], over: to, movingIn: subtree)
+        toPairing.insert(contentsOf: subtree.map { $0 }, at: place - to.lowerBound)
+        let removal = try splice(newFrom[...], over: from, pairing: fromPairing)
+        let arrival = try splice(newTo[...], over: to, movingIn: subtree, pairing: toPairing)
         var edits = [removal, arrival].compactMap { $0 }.sorted { $0.range.lowerBound < $1.range.lowerBound }
         if edits.count == 2 && edits[0].range.upperBound > edits[1].range.lowerBound {
             // The windows' text meets: one window over both.
             let window = min(from.lowerBound, to.lowerBound)..<max(from.upperBound, to.upperBound)
             var new = entries(window)
-            new.removeSubrange((subtree.lowerBound - window.lowerBound)..<(subtree.upperBound - window.lowerBound))
-            new.insert(
-                contentsOf: moved,
-                at: place > subtree.lowerBound ? place - window.lowerBound - subtree.count : place - window.lowerBound)
-            try replaceItems(window, with: new)
+            var pairing: [Int?] = Array(window)
+            let removed = (subtree.lowerBound - window.lowerBound)..<(subtree.upperBound - window.lowerBound)
+            new.removeSubrange(removed)
+            pairing.removeSubrange(removed)
+            let at = place > subtree.lowerBound ? place - window.lowerBound - subtree.count : place - window.lowerBound
+            new.insert(contentsOf: moved, at: at)
+            pairing.insert(contentsOf: subtree.map { $0 }, at: at)
+            try replaceItems(window, with: new, pairing: pairing)
             return
         }
         guard !edits.isEmpty else { return }

@@ -148,7 +148,11 @@ extension TodoDocument {
                 new: new[newWindow].map(\.item), newDepths: new[newWindow].map(\.depth), foreign: foreign.map(oldItem),
                 pairing: pairing.map { pairing in
                     newWindow.map { n in
-                        pairing[n - new.startIndex].flatMap { oldWindow.contains($0) ? $0 - oldWindow.lowerBound : nil }
+                        pairing[n - new.startIndex].flatMap { o in
+                            oldWindow.contains(o)
+                                ? o - oldWindow.lowerBound
+                                : foreign.contains(o) ? oldWindow.count + o - foreign.lowerBound : nil
+                        }
                     }
                 })
             return (range, try splice.run())

@@ -133,6 +133,15 @@ struct EditingTests {
         #expect(
             document.text
                 == "- [ ] p\n  - [ ] c\n  - [ ] c\n\n    note of the first c\n  - [ ] b\n  - [ ] c\n    - [ ] k\n")
+        // Moved far, past another top-level item: the note of the `a` that stays stays.
+        let far =
+            "- [ ] p\n- [ ] m\n- [ ] b\n  - [x] a\n    - [ ] a\n  - [x] a\n    - [x] a\n    - [ ] a\n\n      note\n"
+        document = try TodoDocument(parsing: far)
+        try document.moveItem(at: 3, under: 0, at: 0)
+        #expect(
+            document.text
+                == "- [ ] p\n  - [x] a\n    - [ ] a\n- [ ] m\n- [ ] b\n  - [x] a\n    - [x] a\n    - [ ] a\n\n      note\n"
+        )
     }
 
     @Test("an item cannot move inside itself")
