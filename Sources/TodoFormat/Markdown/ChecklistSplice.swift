@@ -242,6 +242,8 @@ struct ChecklistSplice {
         let end = oldNode.map { old[$0].record.extentEnd } ?? window.upperBound
         var cursor = oldNode.map { headEnd($0) } ?? window.lowerBound
         let firstStaying = oldChildren.first { anchoredByOld[$0] != nil }
+        // Nested, the number the level's ordered list starts at: the one its first item takes.
+        let listStart = isTop ? nil : oldChildren.first.flatMap { Self.number(of: oldPrefix($0)) }
 
         var placed: [Group] = []
         var k = 0
@@ -270,11 +272,7 @@ struct ChecklistSplice {
                 // First in a nested ordered list, it takes the list's first number, not the
                 // number of its own line or of the item it goes before (`2.` right under the
                 // parent's line would join it: helper hunt 97).
-                if !isTop, previous == nil, let first = oldChildren.first,
-                    let digits = Self.number(of: oldPrefix(first))
-                {
-                    renumber(kid, emittedAt: start, as: digits)
-                }
+                if previous == nil, let listStart { renumber(kid, emittedAt: start, as: listStart) }
                 previous = kid
                 hint = nil
             }
@@ -397,10 +395,8 @@ struct ChecklistSplice {
                 // Nested, where the items before it in its list went, it takes the first one's
                 // number instead (its parent's line is that paragraph; hunt 96's F7): the list
                 // starts where it started, and the item's line changes only in its number.
-                let first = oldChildren[0]
                 let renumbered =
-                    !isTop && removedBefore && previous == nil && !Self.startsAtOne(oldPrefix(child))
-                    ? Self.number(of: oldPrefix(first)) : nil
+                    removedBefore && previous == nil && !Self.startsAtOne(oldPrefix(child)) ? listStart : nil
                 if removedBefore && !placedBefore && !Self.startsAtOne(oldPrefix(child)) { separateFromText() }
                 let start = out.count
                 emitItem(n, prefix: reprefix.map { rebase(child, $0) })
@@ -627,12 +623,7 @@ struct ChecklistSplice {
 
     /// Whether a prefix's marker is a bullet or an ordered marker numbered 1 (which may follow a paragraph).
     static func startsAtOne(_ prefix: [UInt8]) -> Bool {
-        var i = prefix.count
-        while i > 0 && (prefix[i - 1] == 32 || prefix[i - 1] == 9) { i -= 1 }
-        guard i > 1, prefix[i - 1] == UInt8(ascii: ".") || prefix[i - 1] == UInt8(ascii: ")") else { return true }
-        var start = i - 1
-        while start > 0 && prefix[start - 1] >= 48 && prefix[start - 1] <= 57 { start -= 1 }
-        return Int(String(decoding: prefix[start..<(i - 1)], as: UTF8.self)) == 1
+        number(of: prefix).map { Int(String(decoding: $0, as: UTF8.self)) == 1 } ?? true
     }
 
     /// The digits of a prefix's ordered marker (`12` of `  12. `); nil for a bullet.
@@ -645,6 +636,26 @@ struct ChecklistSplice {
         return start < i - 1 ? prefix[start..<(i - 1)] : nil
     }
 
+    /// A prefix with `digits` for its ordered marker's number; a bullet's stays.
+    static func numbered(_ prefix: [UInt8], _ digits: ArraySlice<UInt8>) -> [UInt8] {
+        guard let number = number(of: prefix) else { return prefix }
+        var prefix = prefix
+        prefix.replaceSubrange(number.indices, with: digits)
+        return prefix
+    }
+
+    /// A prefix whose ordered marker counts from 1 (`1.`), for a list of its own.
+    static func firstNumber(_ prefix: [UInt8]) -> [UInt8] { numbered(prefix, [UInt8(ascii: "1")]) }
+
+    /// A prefix whose ordered marker (`3.`) counts one more (`4.`); bullets stay.
+    static func nextNumber(_ prefix: [UInt8]) -> [UInt8] {
+        let prefix = ByteOrderMark.length(in: prefix) > 0 ? Array(prefix.dropFirst(3)) : prefix
+        guard let digits = number(of: prefix), let value = Int(String(decoding: digits, as: UTF8.self)),
+            value < 999_999_999
+        else { return prefix }
+        return numbered(prefix, ArraySlice(String(value + 1).utf8))
+    }
+
     /// Gives new item `j`, whose first line was emitted at `start`, the ordered marker
     /// number `digits` in place of its own (in the output and in what its new siblings copy).
     private mutating func renumber(_ j: Int, emittedAt start: Int, as digits: ArraySlice<UInt8>) {
@@ -655,44 +666,6 @@ struct ChecklistSplice {
         out.replaceSubrange((start + own.startIndex)..<(start + own.endIndex), with: digits)
         emittedPrefix[j] = Self.numbered(prefix, digits)
         emittedTemplate[j] = emittedTemplate[j].map { Self.numbered($0, digits) }
-    }
-
-    /// A prefix with `digits` for its ordered marker's number; a bullet's stays.
-    static func numbered(_ prefix: [UInt8], _ digits: ArraySlice<UInt8>) -> [UInt8] {
-        guard let number = number(of: prefix) else { return prefix }
-        var prefix = prefix
-        prefix.replaceSubrange(number.indices, with: digits)
-        return prefix
-    }
-
-    /// A prefix whose ordered marker counts from 1 (`1.`), for a list of its own.
-    static func firstNumber(_ prefix: [UInt8]) -> [UInt8] {
-        var prefix = prefix
-        var i = prefix.count
-        while i > 0 && (prefix[i - 1] == 32 || prefix[i - 1] == 9) { i -= 1 }
-        guard i > 1, prefix[i - 1] == UInt8(ascii: ".") || prefix[i - 1] == UInt8(ascii: ")") else { return prefix }
-        var start = i - 1
-        while start > 0 && prefix[start - 1] >= 48 && prefix[start - 1] <= 57 { start -= 1 }
-        guard start < i - 1 else { return prefix }
-        prefix.replaceSubrange(start..<(i - 1), with: [UInt8(ascii: "1")])
-        return prefix
-    }
-
-    /// A prefix whose ordered marker (`3.`) counts one more (`4.`); bullets stay.
-    static func nextNumber(_ prefix: [UInt8]) -> [UInt8] {
-        var prefix = ByteOrderMark.length(in: prefix) > 0 ? Array(prefix.dropFirst(3)) : prefix
-        var i = prefix.count
-        while i > 0 && (prefix[i - 1] == 32 || prefix[i - 1] == 9) { i -= 1 }
-        guard i > 1, prefix[i - 1] == UInt8(ascii: ".") || prefix[i - 1] == UInt8(ascii: ")") else { return prefix }
-        var start = i - 1
-        while start > 0 && prefix[start - 1] >= 48 && prefix[start - 1] <= 57 { start -= 1 }
-        guard start < i - 1, let number = Int(String(decoding: prefix[start..<(i - 1)], as: UTF8.self)),
-            number < 999_999_999
-        else {
-            return prefix
-        }
-        prefix.replaceSubrange(start..<(i - 1), with: Array(String(number + 1).utf8))
-        return prefix
     }
 
     /// An old item's text before its box.

@@ -40,11 +40,7 @@ extension TodoDocument {
     public mutating func removeItem(at index: Int) throws {
         if try withFinalLineEnding({ try $0.removeItem(at: index) }) { return }
         let window = rootWindow(containing: index..<subtreeEnd(of: index))
-        var new = entries(window)
-        var pairing: [Int?] = Array(window)
-        let removed = (index - window.lowerBound)..<(subtreeEnd(of: index) - window.lowerBound)
-        new.removeSubrange(removed)
-        pairing.removeSubrange(removed)
+        let (new, pairing) = edited(window, removing: index..<subtreeEnd(of: index))
         try replaceItems(window, with: new, pairing: pairing)
     }
 
@@ -57,12 +53,8 @@ extension TodoDocument {
         var item = item
         if parent == nil, item.section == nil { item.section = sectionForTopLevelItem(at: place) }
         let window = rootWindow(containing: place..<place, inside: parent)
-        var new = entries(window)
         let depth = parent.map { records[$0].depth + 1 } ?? 0
-        let added = Self.entries(of: item, depth: depth)
-        new.insert(contentsOf: added, at: place - window.lowerBound)
-        var pairing: [Int?] = Array(window)
-        pairing.insert(contentsOf: [Int?](repeating: nil, count: added.count), at: place - window.lowerBound)
+        let (new, pairing) = edited(window, inserting: Self.entries(of: item, depth: depth), at: place)
         try replaceItems(window, with: new, pairing: pairing)
     }
 
@@ -97,14 +89,7 @@ extension TodoDocument {
             return
         }
         let window = rootWindow(containing: min(index, place)..<max(end, place), inside: parent)
-        var new = entries(window)
-        var pairing: [Int?] = Array(window)
-        let removed = (index - window.lowerBound)..<(end - window.lowerBound)
-        new.removeSubrange(removed)
-        pairing.removeSubrange(removed)
-        let at = place > index ? place - window.lowerBound - removed.count : place - window.lowerBound
-        new.insert(contentsOf: moved, at: at)
-        pairing.insert(contentsOf: (index..<end).map { $0 }, at: at)
+        let (new, pairing) = edited(window, removing: index..<end, inserting: moved, at: place)
         try replaceItems(window, with: new, pairing: pairing)
     }
 
@@ -123,28 +108,15 @@ extension TodoDocument {
     private mutating func moveApart(
         _ subtree: Range<Int>, from: Range<Int>, moved: [ItemAlignment.Entry], to: Range<Int>, at place: Int
     ) throws {
-        var newFrom = entries(from)
-        var fromPairing: [Int?] = Array(from)
-        newFrom.removeSubrange((subtree.lowerBound - from.lowerBound)..<(subtree.upperBound - from.lowerBound))
-        fromPairing.removeSubrange((subtree.lowerBound - from.lowerBound)..<(subtree.upperBound - from.lowerBound))
-        var newTo = entries(to)
-        var toPairing: [Int?] = Array(to)
-        newTo.insert(contentsOf: moved, at: place - to.lowerBound)
-        toPairing.insert(contentsOf: subtree.map { $0 }, at: place - to.lowerBound)
+        let (newFrom, fromPairing) = edited(from, removing: subtree)
+        let (newTo, toPairing) = edited(to, inserting: moved, from: subtree, at: place)
         let removal = try splice(newFrom[...], over: from, pairing: fromPairing)
         let arrival = try splice(newTo[...], over: to, movingIn: subtree, pairing: toPairing)
         var edits = [removal, arrival].compactMap { $0 }.sorted { $0.range.lowerBound < $1.range.lowerBound }
         if edits.count == 2 && edits[0].range.upperBound > edits[1].range.lowerBound {
             // The windows' text meets: one window over both.
             let window = min(from.lowerBound, to.lowerBound)..<max(from.upperBound, to.upperBound)
-            var new = entries(window)
-            var pairing: [Int?] = Array(window)
-            let removed = (subtree.lowerBound - window.lowerBound)..<(subtree.upperBound - window.lowerBound)
-            new.removeSubrange(removed)
-            pairing.removeSubrange(removed)
-            let at = place > subtree.lowerBound ? place - window.lowerBound - subtree.count : place - window.lowerBound
-            new.insert(contentsOf: moved, at: at)
-            pairing.insert(contentsOf: subtree.map { $0 }, at: at)
+            let (new, pairing) = edited(window, removing: subtree, inserting: moved, at: place)
             try replaceItems(window, with: new, pairing: pairing)
             return
         }
@@ -240,6 +212,32 @@ extension TodoDocument {
                 return ItemAlignment.Entry(item, depth: records[$0].depth)
             }
         }
+    }
+
+    /// The items of `window` with `removed` (items of it) taken out and `inserted` put in at
+    /// item index `place` (counted before the removal), and the record each is: the
+    /// pairing a splice takes, so that an item keeps its own lines where another has its
+    /// name. `inserted` are the items `removed` where they move (`from` them elsewhere in
+    /// the text, for a move between windows), else new.
+    private func edited(
+        _ window: Range<Int>, removing removed: Range<Int> = 0..<0, inserting inserted: [ItemAlignment.Entry] = [],
+        from origin: Range<Int>? = nil, at place: Int = 0
+    ) -> (entries: [ItemAlignment.Entry], pairing: [Int?]) {
+        var new = entries(window)
+        var pairing: [Int?] = Array(window)
+        if !removed.isEmpty {
+            let local = (removed.lowerBound - window.lowerBound)..<(removed.upperBound - window.lowerBound)
+            new.removeSubrange(local)
+            pairing.removeSubrange(local)
+        }
+        guard !inserted.isEmpty else { return (new, pairing) }
+        let at = place - window.lowerBound - (place > removed.lowerBound ? removed.count : 0)
+        new.insert(contentsOf: inserted, at: at)
+        let records: [Int?] =
+            (origin ?? (removed.isEmpty ? nil : removed)).map { Array($0) }
+            ?? Array(repeating: nil, count: inserted.count)
+        pairing.insert(contentsOf: records, at: at)
+        return (new, pairing)
     }
 
     /// An item and its children as entries, from `depth`.
