@@ -1,3 +1,4 @@
+import CPrefetch
 import Foundation
 
 /// `todofmt list`'s filters, order and paging over a list's items, as an app fetches them
@@ -700,11 +701,24 @@ public struct ItemQuery: Sendable {
                 let to = query.limit.map { min(from + $0, order.count) } ?? order.count
                 let stored = store
                 stored.withBytes { buffer in
-                    for key in order[from..<to] {
-                        let i = Int(key.index)
-                        if json { sink.write(printed == 0 ? "[\n  " : ",\n  ") }
-                        sink.write(UnsafeBufferPointer(rebasing: buffer[starts[i]..<starts[i + 1]]))
-                        printed += 1
+                    // The items are scattered through `store`, and their starts through
+                    // `starts`: each item's start is asked for 16 items before it is copied,
+                    // and its bytes 8 before, so that the copies do not wait on memory one by
+                    // one. (Those waits were a fifth of a sorted `list`'s time.)
+                    let ahead = 8
+                    starts.withUnsafeBufferPointer { starts in
+                        for n in from..<to {
+                            if n + 2 * ahead < to {
+                                todofmt_prefetch(starts.baseAddress! + Int(order[n + 2 * ahead].index))
+                            }
+                            if n + ahead < to {
+                                todofmt_prefetch(buffer.baseAddress! + starts[Int(order[n + ahead].index)])
+                            }
+                            let i = Int(order[n].index)
+                            if json { sink.write(printed == 0 ? "[\n  " : ",\n  ") }
+                            sink.write(UnsafeBufferPointer(rebasing: buffer[starts[i]..<starts[i + 1]]))
+                            printed += 1
+                        }
                     }
                 }
             }
@@ -804,14 +818,29 @@ public struct ItemQuery: Sendable {
                     func repack(_ run: UnsafeMutableBufferPointer<PackedKey>, from offset: Int) -> Bool {
                         let descending = nameKey.map { sort[$0].descending } ?? false
                         var reaches = false
-                        for i in run.indices {
-                            let text = name(Int(run[i].index))
-                            reaches = reaches || text.count > offset
-                            var raw: (UInt64, UInt64, UInt64) = (0, 0, 0)
-                            withUnsafeMutableBytes(of: &raw) {
-                                PackedKey.pack(text, from: offset, into: $0, at: 0, descending: descending)
+                        // A run's items are scattered through memory: the places of their
+                        // names are asked for 16 keys ahead, the names' bytes 8 ahead (as in
+                        // `finish`), so that the reads do not wait on memory one by one.
+                        nameSpans.withUnsafeBufferPointer { spans in
+                            starts.withUnsafeBufferPointer { starts in
+                                for i in run.indices {
+                                    if i + 16 < run.count {
+                                        let j = Int(run[i + 16].index)
+                                        todofmt_prefetch(spans.baseAddress! + j)
+                                        todofmt_prefetch(starts.baseAddress! + j)
+                                    }
+                                    if i + 8 < run.count, let ahead = name(Int(run[i + 8].index)).baseAddress {
+                                        todofmt_prefetch(ahead + offset)
+                                    }
+                                    let text = name(Int(run[i].index))
+                                    reaches = reaches || text.count > offset
+                                    var raw: (UInt64, UInt64, UInt64) = (0, 0, 0)
+                                    withUnsafeMutableBytes(of: &raw) {
+                                        PackedKey.pack(text, from: offset, into: $0, at: 0, descending: descending)
+                                    }
+                                    run[i] = PackedKey(raw, index: run[i].index)
+                                }
                             }
-                            run[i] = PackedKey(raw, index: run[i].index)
                         }
                         return reaches
                     }
