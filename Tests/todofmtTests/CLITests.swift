@@ -296,6 +296,30 @@ struct CLITests {
         #expect(try ws.read("n") == "- [ ] b\n")
     }
 
+    /// `URL` drops the last `/` of `q/`, and the file `q` was written or edited in its place
+    /// (helper hunt 98). A path that ends in `/` names a folder, as it does to the system.
+    @Test("a path ending in / is a folder: nothing is written, and the file without it stays")
+    func folderNames() throws {
+        let ws = try Workspace(["in.md": "- [ ] a\n", "q": "- [ ] b\n"])
+        try FileManager.default.createDirectory(
+            at: ws.url.appendingPathComponent("d"), withIntermediateDirectories: false)
+        for args in [
+            ["convert", "--to", "json", "in.md", "new/"], ["convert", "--to", "md", "in.md", "q/"],
+            ["convert", "--to", "json", "in.md", "d/"], ["convert", "--to", "json", "in.md", "d"],
+            ["add", "q/", "x"], ["done", "q/", "1"], ["list", "q/"],
+        ] {
+            let run = try Run(args, in: ws.url)
+            #expect(run.status == 1 && run.stdout.isEmpty, "\(args)")
+            #expect(
+                run.stderr.hasPrefix("todofmt: error: \(args.last == "x" || args.last == "1" ? "q/" : args.last!)"),
+                "\(args): \(run.stderr)")
+        }
+        #expect(try ws.read("q") == "- [ ] b\n")
+        #expect(!ws.exists("new"))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: ws.url.appendingPathComponent("d").path).isEmpty)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: ws.url.path).sorted() == ["d", "in.md", "q"])
+    }
+
     @Test("options after the files, and between them")
     func optionsAfterFiles() throws {
         let ws = try Workspace(["messy.md": "* [X] a\n", "clean.md": groceries])

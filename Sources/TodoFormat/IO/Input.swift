@@ -100,6 +100,10 @@ struct Input: Sendable {
 
 extension URL {
     /// The file's path as it was given: relative paths stay relative, so messages name the
-    /// file as the user did.
-    var filePath: String { relativePath }
+    /// file as the user did. A folder's path ends in `/`: `URL` drops the slash of `q/`, and
+    /// the file `q` was then read and written in its place.
+    var filePath: String {
+        let path = relativePath
+        return hasDirectoryPath && !path.hasSuffix("/") ? path + "/" : path
+    }
 }

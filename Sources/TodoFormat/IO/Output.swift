@@ -33,6 +33,8 @@ struct Output: Sendable {
     /// points at is written and the link stays; an existing file's permissions stay.
     static func file(_ path: String) throws -> Output {
         if path == "-" { return Output(destination: .standardOutput, name: "<stdout>", descriptor: 1) }
+        // (A new file's temporary would go into that folder, and the rename over it fail.)
+        if path.hasSuffix("/") { throw ConversionError.io(path: path, reason: "a folder, not a file") }
         var target = path
         var linkInfo = stat()
         if lstat(path, &linkInfo) == 0 && (linkInfo.st_mode & S_IFMT) == S_IFLNK {
