@@ -424,8 +424,12 @@ struct ChecklistSplice {
                     && ((gapAfter.isEmpty && !opensList) || startsWithBlankLine(gapAfter))
                 if !dropsSeparator { emitGap(gapBefore) }
                 cursor = old[child].record.extentEnd
-                // Text, a blank line, the item, a blank line: one blank line stays.
-                if !dropsSeparator && !gapAfter.isEmpty && isBlank(gapAfter) && Self.endsWithBlankLine(bytes[gapBefore])
+                // Text, a blank line, the item, a blank line: one blank line stays. A list's
+                // first item right under the text above (or first in the file), then a blank
+                // line: the next item takes its place, and the blank line goes (it had begun
+                // the file, hunt 99).
+                if !dropsSeparator && !gapAfter.isEmpty && isBlank(gapAfter)
+                    && (Self.endsWithBlankLine(bytes[gapBefore]) || opensList)
                 {
                     cursor = gapAfter.upperBound
                 }

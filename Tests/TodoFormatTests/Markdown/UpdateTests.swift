@@ -217,6 +217,12 @@ struct UpdateTests {
             // The blank line before the first item parts it from the text above: it stays.
             ("Text\n\n- [ ] a\n- [ ] b\n", "remove a", "Text\n\n- [ ] b\n"),
             ("---\ntitle: x\n---\n\n- [ ] a\n- [ ] b\n", "remove a", "---\ntitle: x\n---\n\n- [ ] b\n"),
+            // The first item right under the text above (or first in the file), then a blank
+            // line: the next one takes its place, and the file does not start with a blank line.
+            ("- [ ] a\n\n- [ ] b\n\n- [ ] c\n", "remove a", "- [ ] b\n\n- [ ] c\n"),
+            ("- [ ] a\n\n- [ ] b\n- [ ] c\n", "remove a", "- [ ] b\n- [ ] c\n"),
+            ("Text\n- [ ] a\n\n- [ ] b\n", "remove a", "Text\n- [ ] b\n"),
+            ("- [ ] p\n  - [ ] a\n\n  - [ ] b\n- [ ] q\n", "remove p's first", "- [ ] p\n  - [ ] b\n- [ ] q\n"),
         ])
     func layouts(text: String, edit: String, expected: String) throws {
         let result = try updated(text) { list in
@@ -225,6 +231,7 @@ struct UpdateTests {
             case "remove b": list.items.remove(at: 1)
             case "remove c": list.items.remove(at: 2)
             case "remove all": list.items = []
+            case "remove p's first": list.items[0].children.remove(at: 0)
             default: list.items.append(TodoItem(name: "d"))
             }
         }
