@@ -783,9 +783,26 @@ struct ChecklistSplice {
         {
             return
         }
-        out.append(contentsOf: quote)
+        // Inside a quote, the blank line is a quote's (`>`): a line without it would end the
+        // quote, and the items after it make a second one (helper hunt 100).
+        out.append(contentsOf: quote.isEmpty ? Self.leadingQuote(of: line) : quote)
         out.append(contentsOf: lineEnding)
         lastWasItem = false
+    }
+
+    /// The block quote markers that start `line` (`> > `), up to the last `>`; none when it
+    /// is not quoted.
+    static func leadingQuote(of line: [UInt8]) -> [UInt8] {
+        var i = 0
+        var end = 0
+        while true {
+            var j = i
+            while j < line.count && j - i < 3 && line[j] == 32 { j += 1 }
+            guard j < line.count, line[j] == UInt8(ascii: ">") else { break }
+            end = j + 1
+            i = end < line.count && line[end] == 32 ? end + 1 : end
+        }
+        return Array(line[..<end])
     }
 
     /// After new lines ending with item `j`, text at `position` that would join the item (plain

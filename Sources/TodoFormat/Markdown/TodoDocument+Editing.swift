@@ -129,10 +129,14 @@ extension TodoDocument {
             ? [(from.lowerBound, newFrom, sectionAt(from)), (to.lowerBound - subtree.count, newTo, sectionAt(to))]
             : [(to.lowerBound, newTo, sectionAt(to)), (from.lowerBound + moved.count, newFrom, sectionAt(from))]
         edits = edits.map { ($0.range, $0.bytes) }
+        // Where the moved lines went from: the item before them (an item that comes in
+        // is checked with its window's).
+        let before = itemBefore(from, shift: firstIsFrom ? 0 : moved.count)
         try replaceChecked(edits) { document in
             for check in checks {
                 try document.verify(reads: check.entries[...], from: check.first, section: check.section, total: total)
             }
+            try before?(document, total)
         }
     }
 
@@ -254,8 +258,25 @@ extension TodoDocument {
         let following = entries(window.upperBound..<min(records.count, window.upperBound + 32))
         let section = self.section(before: splice.range.lowerBound)
         let total = records.count - window.count + new.count
+        let before = itemBefore(window)
         try replaceChecked([splice]) { document in
             try document.verify(reads: (new + following)[...], from: window.lowerBound, section: section, total: total)
+            try before?(document, total)
+        }
+    }
+
+    /// A check that the item just before `window` (nested or not) reads as it did after the
+    /// window's lines are replaced: text that followed lines that went can join its paragraph
+    /// (`- [ ] a` and then `Prose`, where a removed item's code block had stood between
+    /// them), and its name would take that text in (helper hunt 100).
+    /// `shift` is how many items more stand before it after the edit.
+    private func itemBefore(_ window: Range<Int>, shift: Int = 0) -> ((TodoDocument, Int) throws -> Void)? {
+        guard window.lowerBound > 0 else { return nil }
+        let index = window.lowerBound - 1
+        let entry = entries(index..<window.lowerBound)
+        let section = records[index].depth == 0 ? self.section(of: index) : nil
+        return { document, total in
+            try document.verify(reads: entry[...], from: index + shift, section: section, total: total)
         }
     }
 

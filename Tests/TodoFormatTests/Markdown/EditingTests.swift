@@ -144,6 +144,29 @@ struct EditingTests {
         )
     }
 
+    /// Text after an item's code block is a paragraph of its own; with that item gone or
+    /// moved, it would follow the item before as its name's next line (helper hunt 100).
+    @Test("an edit that would make the text after an item's code block part of another item's name is refused")
+    func gluedParagraph() throws {
+        let text = "- [ ] a\n- [ ] b\n  ```\n  code\n  ```\nProse\n"
+        let edits: [(inout TodoDocument) throws -> Void] = [
+            { try $0.removeItem(at: 1) }, { try $0.moveItem(at: 1, under: nil, at: 0) },
+            { try $0.moveItem(at: 1, under: 0, at: 0) },
+        ]
+        for edit in edits {
+            var document = try TodoDocument(parsing: text)
+            let names: [String]
+            do {
+                try edit(&document)
+                names = try TodoDocument(parsing: document.text).list.items.map(\.name)
+            } catch {
+                #expect(document.text == text)
+                continue
+            }
+            #expect(!names.contains { $0.contains("Prose") }, "\(document.text)")
+        }
+    }
+
     @Test("an item cannot move inside itself")
     func moveInside() throws {
         var document = try document()

@@ -223,6 +223,9 @@ struct UpdateTests {
             ("- [ ] a\n\n- [ ] b\n- [ ] c\n", "remove a", "- [ ] b\n- [ ] c\n"),
             ("Text\n- [ ] a\n\n- [ ] b\n", "remove a", "Text\n- [ ] b\n"),
             ("- [ ] p\n  - [ ] a\n\n  - [ ] b\n- [ ] q\n", "remove p's first", "- [ ] p\n  - [ ] b\n- [ ] q\n"),
+            // Inside a quote, the blank line that parts `2.` from the text above is the quote's.
+            ("> Intro\n> 1. [ ] a\n>\n> 2. [ ] b\n", "remove a", "> Intro\n>\n> 2. [ ] b\n"),
+            ("> > Intro\r\n> > 1. [ ] a\r\n> > 2. [ ] b\r\n", "remove a", "> > Intro\r\n> >\r\n> > 2. [ ] b\r\n"),
         ])
     func layouts(text: String, edit: String, expected: String) throws {
         let result = try updated(text) { list in
