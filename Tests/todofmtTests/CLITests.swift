@@ -320,6 +320,24 @@ struct CLITests {
         #expect(try FileManager.default.contentsOfDirectory(atPath: ws.url.path).sorted() == ["d", "in.md", "q"])
     }
 
+    /// fmt rewrote the files before the one it could not read, then failed (helper hunt 100).
+    @Test("fmt of several files writes none when one cannot be read")
+    func fmtSeveralFiles() throws {
+        let messy = "* [ ] a\n*   [X] b\n"
+        let ws = try Workspace(["a.md": messy, "b.md": messy, "x.json": "[]"])
+        for (args, message) in [
+            (["a.md", "missing.md", "b.md"], "missing.md: No such file or directory"),
+            (["a.md", "x.json"], "x.json: fmt formats checklists, and this is json; convert it instead"),
+        ] {
+            let run = try Run(["fmt"] + args, in: ws.url)
+            #expect(run.status == 1 && run.stderr == "todofmt: error: \(message)\n", "\(run.stderr)")
+            #expect(try ws.read("a.md") == messy && ws.read("b.md") == messy)
+        }
+        let run = try Run(["fmt", "a.md", "b.md"], in: ws.url)
+        #expect(run.status == 0 && run.stderr.isEmpty)
+        #expect(try ws.read("a.md") == "- [ ] a\n- [x] b\n" && ws.read("b.md") == "- [ ] a\n- [x] b\n")
+    }
+
     @Test("options after the files, and between them")
     func optionsAfterFiles() throws {
         let ws = try Workspace(["messy.md": "* [X] a\n", "clean.md": groceries])

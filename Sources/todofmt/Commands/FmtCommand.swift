@@ -25,12 +25,29 @@ enum FmtCommand: Command {
     }
 
     static func run(_ options: Options, terminal: Terminal) throws -> ExitCode {
+        // Several files to rewrite: each is read first, and one that cannot be (missing, not
+        // a checklist, not UTF-8) stops the command before any is written, as a failed
+        // command leaves every file as it was. (One file is read once, as it is written.)
+        let files = options.files.filter { $0 != "-" }
+        if !options.checkOnly && files.count > 1 {
+            var readable = true
+            for path in files {
+                do {
+                    try checkIsChecklist(path)
+                    _ = try ChecklistFormatting.isCanonical(contentsOf: URL(fileURLWithPath: path))
+                } catch {
+                    terminal.report(error)
+                    readable = false
+                }
+            }
+            guard readable else { return .failure }
+        }
         var result = ExitCode.success
         for path in options.files {
-            if let format = DocumentFormat(path: path), format != .markdown {
-                terminal.printError(
-                    "todofmt: error: \(path): fmt formats checklists, and this is \(format.rawValue); convert it instead"
-                )
+            do {
+                try checkIsChecklist(path)
+            } catch {
+                terminal.report(error)
                 result = .failure
                 continue
             }
@@ -59,5 +76,13 @@ enum FmtCommand: Command {
             }
         }
         return result
+    }
+
+    /// Throws for a file whose name says it holds another format.
+    private static func checkIsChecklist(_ path: String) throws {
+        if let format = DocumentFormat(path: path), format != .markdown {
+            throw ConversionError.unsupported(
+                "\(path): fmt formats checklists, and this is \(format.rawValue); convert it instead")
+        }
     }
 }
