@@ -102,6 +102,9 @@ struct MarkdownFormat: ListFormat {
         var document = try TodoDocument(parsing: existing.text(), path: existing.name)
         let before = document.text
         var list = list
+        // Dates that came back as strings (from JSON) are dates again where the file has them.
+        let dateKeys = document.text.withBytes { DateKeys(in: $0) }
+        list.items = list.items.map(dateKeys.dated)
         // A list without metadata leaves the file's front matter as it is, as an existing YAML
         // file keeps its metadata document: every format but these two has no place for it,
         // and a checklist's title went when its list came back from JSON.
@@ -158,15 +161,15 @@ struct MarkdownFormat: ListFormat {
         // text grown by copying took 0.02 s of the 0.79 s of a million-item update.
         var sink = ByteSink()
         sink.reserveCapacity(((try? existing.withBytes { $0.count }) ?? 0) * 9 / 8 + 4096)
-        let (level, frontMatter) = try existing.withBytes { bytes in
+        let (level, frontMatter, dateKeys) = try existing.withBytes { bytes in
             let front = FrontMatter.read(bytes, file: existing.name)
             let kept = front.bodyStart > 0 ? Array(bytes[ByteOrderMark.length(in: bytes)..<front.bodyStart]) : []
-            return (Self.sectionHeadingLevel(in: bytes), kept)
+            return (Self.sectionHeadingLevel(in: bytes), kept, DateKeys(in: bytes))
         }
-        var writer: any ListWriter = DepthLimitedWriter(
-            base: MarkdownWriter(
-                into: sink, outputName: existing.name, headingLevel: level, frontMatterOrNone: frontMatter),
-            keysFields: false)
+        var checklistWriter = MarkdownWriter(
+            into: sink, outputName: existing.name, headingLevel: level, frontMatterOrNone: frontMatter)
+        checklistWriter.dateKeys = dateKeys
+        var writer: any ListWriter = DepthLimitedWriter(base: checklistWriter, keysFields: false)
         try read(&writer)
         let written = try writer.finish()
         guard written.warnings.allSatisfy({ $0.kind == .besideList }) else { return nil }

@@ -14,6 +14,9 @@ struct MarkdownWriter: ListWriter {
 
     /// Front matter as bytes, written where the list has no metadata.
     private let frontMatterOrNone: [UInt8]
+    /// The keys whose date-time strings are written as dates (those of the checklist the
+    /// list goes into).
+    var dateKeys = DateKeys()
 
     /// A writer into `sink` (`outputName` names it in errors) whose headings are of `headingLevel`
     /// (1 to 6; a new checklist's are 1, an existing one's may be deeper). A list without
@@ -35,6 +38,11 @@ struct MarkdownWriter: ListWriter {
     }
 
     mutating func item(_ item: TodoItem, depth: Int) {
+        if !item.fields.isEmpty, let fields = dateKeys.dated(item.fields) {
+            var item = item
+            item.fields = fields
+            return self.item(item, depth: depth)
+        }
         positions.advance(depth: depth)
         if depth > 0 && item.section != nil {
             warnings.note(.fields, Self.nestedSection, item: ItemPositions.describe(positions.current, item))
@@ -73,6 +81,9 @@ struct MarkdownWriter: ListWriter {
     mutating func item(
         plainName: UnsafeBufferPointer<UInt8>, fields: [Field], status: TodoStatus, section: String?, depth: Int
     ) {
+        if !fields.isEmpty, let dated = dateKeys.dated(fields) {
+            return item(plainName: plainName, fields: dated, status: status, section: section, depth: depth)
+        }
         let section = depth == 0 ? section : nil
         let sameSection = depth > 0 || (section.sameBytes(as: self.section) && (section != nil ? wroteItem : !heading))
         if sameSection,

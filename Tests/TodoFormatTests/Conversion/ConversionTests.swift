@@ -137,6 +137,46 @@ struct ConversionTests {
         #expect(try String(contentsOfFile: checklist, encoding: .utf8) == front + items)
     }
 
+    /// JSON has no dates: a checklist's dates went to JSON as strings, and came back quoted,
+    /// every item with one changed (helper hunt 100).
+    @Test(
+        "a checklist's dates come back from JSON as dates, on either path",
+        arguments: [
+            // Distinct names go the streamed way; a repeated one, the whole list's.
+            ("k", "m"), ("k", "k"),
+        ])
+    func datesFromJSON(first: String, second: String) throws {
+        let directory = try TemporaryDirectory()
+        let checklist = directory.path("todo.md")
+        let text =
+            "# S\n- [ ] \(first) [due:: 2024-06-01T09:00:00Z]\n"
+            + "- [ ] \(second) [due:: 2024-06-01T11:00:00+02:00] [note:: \"2024-06-01T09:00:00Z\"]\n"
+            + "- [ ] n [due:: \"not a date\"]\n"
+        try text.write(toFile: checklist, atomically: false, encoding: .utf8)
+        let json = directory.path("list.json")
+        _ = try Conversion(input: .at(checklist), output: .at(json)).run()
+        #expect(try String(contentsOfFile: json, encoding: .utf8).contains(#""due": "2024-06-01T09:00:00Z""#))
+        // Back unchanged: not a byte changes.
+        #expect(try Conversion(input: .at(json), output: .at(checklist)).run() == [])
+        #expect(try String(contentsOfFile: checklist, encoding: .utf8) == text)
+        // One box changed, and an item added: its `due` is a date, its `note` a string.
+        var list = try TodoList(contentsOf: URL(fileURLWithPath: json))
+        list.items[0].status = .done
+        list.items.append(
+            TodoItem(
+                name: "new",
+                fields: [
+                    Field("due", .string("2025-01-01T00:00:00Z")), Field("note", .string("2025-01-01T00:00:00Z")),
+                ],
+                section: "S"))
+        try list.write(to: URL(fileURLWithPath: json))
+        _ = try Conversion(input: .at(json), output: .at(checklist)).run()
+        #expect(
+            try String(contentsOfFile: checklist, encoding: .utf8)
+                == "# S\n- [x] " + text.dropFirst("# S\n- [ ] ".count)
+                + "- [ ] new [due:: 2025-01-01T00:00:00Z] [note:: \"2025-01-01T00:00:00Z\"]\n")
+    }
+
     @Test("a YAML list's metadata document still replaces the checklist's front matter", .needsYAML)
     func frontMatterReplaced() throws {
         let directory = try TemporaryDirectory()
