@@ -314,6 +314,9 @@ struct CLITests {
                 run.stderr.hasPrefix("todofmt: error: \(args.last == "x" || args.last == "1" ? "q/" : args.last!)"),
                 "\(args): \(run.stderr)")
         }
+        // Said before the format is looked for (a new file's is told by its name).
+        let named = try Run(["convert", "in.md", "new/"], in: ws.url)
+        #expect(named.stderr == "todofmt: error: new/: it ends in /, which names a folder, not a file\n")
         #expect(try ws.read("q") == "- [ ] b\n")
         #expect(!ws.exists("new"))
         #expect(try FileManager.default.contentsOfDirectory(atPath: ws.url.appendingPathComponent("d").path).isEmpty)
@@ -336,6 +339,19 @@ struct CLITests {
         let run = try Run(["fmt", "a.md", "b.md"], in: ws.url)
         #expect(run.status == 0 && run.stderr.isEmpty)
         #expect(try ws.read("a.md") == "- [ ] a\n- [x] b\n" && ws.read("b.md") == "- [ ] a\n- [x] b\n")
+    }
+
+    /// "(prose, headings that name no section, code: 1 block…)" read as if the file held
+    /// code (helper hunt 100).
+    @Test("the warning for a checklist's prose says how many blocks went, apart from their kinds")
+    func proseLeftOut() throws {
+        let one = try Run(["convert", "--to", "json", "-"], stdin: "Intro\n- [ ] a\n")
+        #expect(
+            one.stderr
+                == "todofmt: warning: plain JSON has no place for the checklist's text that is not items (prose, "
+                + "headings that name no section, code): 1 block, on line 1; it was left out\n")
+        let two = try Run(["convert", "--to", "json", "-"], stdin: "- [ ] a\n\nOne\n\n    code\n")
+        #expect(two.stderr.hasSuffix("code): 2 blocks, the first on line 3; it was left out\n"), "\(two.stderr)")
     }
 
     @Test("options after the files, and between them")

@@ -137,6 +137,7 @@ struct OutputPlan {
             return
         }
         let path = url.filePath
+        if path.hasSuffix("/") { throw Output.folderName(path) }
         var info = stat()
         if stat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG, info.st_size > 0 {
             let input = Input(file: path)

@@ -34,7 +34,7 @@ struct Output: Sendable {
     static func file(_ path: String) throws -> Output {
         if path == "-" { return Output(destination: .standardOutput, name: "<stdout>", descriptor: 1) }
         // (A new file's temporary would go into that folder, and the rename over it fail.)
-        if path.hasSuffix("/") { throw ConversionError.io(path: path, reason: "a folder, not a file") }
+        if path.hasSuffix("/") { throw folderName(path) }
         var target = path
         var linkInfo = stat()
         if lstat(path, &linkInfo) == 0 && (linkInfo.st_mode & S_IFMT) == S_IFLNK {
@@ -69,6 +69,12 @@ struct Output: Sendable {
             fchmod(fd, 0o666 & ~mask)
         }
         return Output(destination: .file(target: target, temporary: temporary), name: path, descriptor: fd)
+    }
+
+    /// The error for an output path that ends in `/`, which names a folder, whether there is
+    /// one or not (`q/`, `file.md/`).
+    static func folderName(_ path: String) -> ConversionError {
+        ConversionError.io(path: path, reason: "it ends in /, which names a folder, not a file")
     }
 
     /// Where a symbolic link to a file that does not exist yet points, following links to

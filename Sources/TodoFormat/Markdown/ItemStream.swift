@@ -249,10 +249,12 @@ public struct UnlistedText: Hashable, Sendable {
     /// JSON`…); nil when there is none.
     func warning(leftOutBy target: String) -> ConversionWarning? {
         guard count > 0, let firstLine else { return nil }
-        let blocks = count == 1 ? "1 block" : "\(count) blocks"
+        // (The kinds of text in parentheses, then how much there was: "code: 1 block" had
+        // read as if the file held code.)
+        let blocks = count == 1 ? "1 block, on line \(firstLine)" : "\(count) blocks, the first on line \(firstLine)"
         return ConversionWarning(
             .prose,
-            "\(target) has no place for the checklist's text that is not items (prose, headings that name no section, code: "
-                + "\(blocks), the first on line \(firstLine)); it was left out")
+            "\(target) has no place for the checklist's text that is not items (prose, headings that name no section, code): "
+                + "\(blocks); it was left out")
     }
 }
