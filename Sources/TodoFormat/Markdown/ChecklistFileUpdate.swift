@@ -141,7 +141,7 @@ enum ChecklistFileUpdate {
     }
 
     /// Where the blank lines (nothing but spaces and tabs) from `start`, a line's start, end.
-    private static func blankLinesEnd(from start: Int, in text: UnsafeBufferPointer<UInt8>) -> Int {
+    static func blankLinesEnd(from start: Int, in text: UnsafeBufferPointer<UInt8>) -> Int {
         var end = start
         var at = start
         while at < text.count {

@@ -162,8 +162,15 @@ struct MarkdownFormat: ListFormat {
         var sink = ByteSink()
         sink.reserveCapacity(((try? existing.withBytes { $0.count }) ?? 0) * 9 / 8 + 4096)
         let (level, frontMatter, dateKeys) = try existing.withBytes { bytes in
+            // The front matter with the blank lines after it: a checklist written back as it
+            // was is then the file's bytes, found the same at once (without them, the file
+            // was parsed to find the two texts the same but for those lines).
             let front = FrontMatter.read(bytes, file: existing.name)
-            let kept = front.bodyStart > 0 ? Array(bytes[ByteOrderMark.length(in: bytes)..<front.bodyStart]) : []
+            var kept: [UInt8] = []
+            if front.bodyStart > 0 {
+                let end = ChecklistFileUpdate.blankLinesEnd(from: front.bodyStart, in: bytes)
+                kept = Array(bytes[ByteOrderMark.length(in: bytes)..<end])
+            }
             return (Self.sectionHeadingLevel(in: bytes), kept, DateKeys(in: bytes))
         }
         var checklistWriter = MarkdownWriter(
