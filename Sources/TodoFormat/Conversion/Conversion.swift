@@ -90,29 +90,32 @@ public struct Conversion: Sendable {
             return try plan.write(options: options, read)
         }
         let reader = try FormatRegistry.format(source)
+        // A checklist's dates went to these as text: written back into it, they are dates.
+        var listOptions = options
+        listOptions.datesAreText = [.json, .sqlite, .sql].contains(source)
         func read(into writer: inout any ListWriter) throws {
             // A writer that takes plain names as bytes gets them without strings made of them.
             if writer.takesPlainNames {
-                try reader.read(input, options: options, plainNamesInto: &writer)
+                try reader.read(input, options: listOptions, plainNamesInto: &writer)
             } else {
-                try reader.read(input, options: options, into: &writer)
+                try reader.read(input, options: listOptions, into: &writer)
             }
         }
         if plan.existing != nil {
-            if let warnings = try plan.update(options: options, read) { return warnings }
+            if let warnings = try plan.update(options: listOptions, read) { return warnings }
             // Names stay slices of the input's text, which is held while the list is built
             // anyway: a million names are not copied one by one.
             var builder = ListBuilder(keepingSlices: ())
-            try reader.read(input, options: options, into: &builder)
+            try reader.read(input, options: listOptions, into: &builder)
             let leftOut = builder.warnings
             let list = builder.finish()
             do {
-                return try plan.write(list, options: options, adding: leftOut)
+                return try plan.write(list, options: listOptions, adding: leftOut)
             } catch let duplicate as DuplicateIdentity {
                 throw duplicate.located(in: input, format: source, list: list)
             }
         }
-        return try plan.write(options: options, read)
+        return try plan.write(options: listOptions, read)
     }
 }
 

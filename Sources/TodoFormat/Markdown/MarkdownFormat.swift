@@ -103,8 +103,10 @@ struct MarkdownFormat: ListFormat {
         let before = document.text
         var list = list
         // Dates that came back as strings (from JSON) are dates again where the file has them.
-        let dateKeys = document.text.withBytes { DateKeys(in: $0) }
-        list.items = list.items.map(dateKeys.dated)
+        if options.datesAreText {
+            let dateKeys = document.text.withBytes { DateKeys(in: $0) }
+            list.items = list.items.map(dateKeys.dated)
+        }
         // A list without metadata leaves the file's front matter as it is, as an existing YAML
         // file keeps its metadata document: every format but these two has no place for it,
         // and a checklist's title went when its list came back from JSON.
@@ -143,7 +145,9 @@ struct MarkdownFormat: ListFormat {
     func update(
         _ existing: Input, options: ListOptions, streaming read: (inout any ListWriter) throws -> Void
     ) throws -> PendingWrite? {
-        guard let edit = try Self.edit(of: existing, streaming: read) else { return nil }
+        guard let edit = try Self.edit(of: existing, datesAreText: options.datesAreText, streaming: read) else {
+            return nil
+        }
         var pending = try Self.pendingWrite(of: edit.edit, to: existing)
         pending.warnings += edit.leftOut
         return pending
@@ -154,7 +158,9 @@ struct MarkdownFormat: ListFormat {
     /// of its items have one name: the list's own update pairs such items by their content
     /// (an item checked where its namesake was unchecked takes that one's lines), a
     /// checklist's by their places.
-    static func edit(of existing: Input, streaming read: (inout any ListWriter) throws -> Void) throws -> (
+    static func edit(
+        of existing: Input, datesAreText: Bool = false, streaming read: (inout any ListWriter) throws -> Void
+    ) throws -> (
         edit: TodoDocumentEdit?, leftOut: [ConversionWarning]
     )? {
         // Room for a text the file's size and an eighth (unfilled room costs no memory): the
@@ -171,7 +177,7 @@ struct MarkdownFormat: ListFormat {
                 let end = ChecklistFileUpdate.blankLinesEnd(from: front.bodyStart, in: bytes)
                 kept = Array(bytes[ByteOrderMark.length(in: bytes)..<end])
             }
-            return (Self.sectionHeadingLevel(in: bytes), kept, DateKeys(in: bytes))
+            return (Self.sectionHeadingLevel(in: bytes), kept, datesAreText ? DateKeys(in: bytes) : DateKeys())
         }
         var checklistWriter = MarkdownWriter(
             into: sink, outputName: existing.name, headingLevel: level, frontMatterOrNone: frontMatter)

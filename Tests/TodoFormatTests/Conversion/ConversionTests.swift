@@ -177,6 +177,44 @@ struct ConversionTests {
                 + "- [ ] new [due:: 2025-01-01T00:00:00Z] [note:: \"2025-01-01T00:00:00Z\"]\n")
     }
 
+    /// The first rule turned every date-time string under a date key into a date (helper hunt
+    /// 101): a quoted string beside dates, a loose date-time, a string from a format that has
+    /// dates of its own.
+    @Test("a string stays a string: under a key that holds strings, not a date's own text, or from YAML")
+    func datesFromJSONAreExact() throws {
+        let directory = try TemporaryDirectory()
+        let checklist = directory.path("todo.md")
+        let mixed = "- [ ] a [due:: 2024-06-01T09:00:00Z]\n- [ ] b [due:: \"2024-06-02T09:00:00Z\"]\n"
+        try mixed.write(toFile: checklist, atomically: false, encoding: .utf8)
+        let json = directory.path("list.json")
+        _ = try Conversion(input: .at(checklist), output: .at(json)).run()
+        _ = try Conversion(input: .at(json), output: .at(checklist)).run()
+        // `due` holds a string that reads as a date-time: no value under it is taken for a date.
+        #expect(
+            try String(contentsOfFile: checklist, encoding: .utf8)
+                == "- [ ] a [due:: \"2024-06-01T09:00:00Z\"]\n- [ ] b [due:: \"2024-06-02T09:00:00Z\"]\n")
+        let dated = "- [ ] seed [due:: 2024-06-01T09:00:00Z]\n"
+        let loose = [
+            "2024-02-30T09:00:00Z", "2024-06-01 09:00:00Z", "2024-06-01T11:00:00+02:00", "2024-06-01T09:00:00.250Z",
+        ]
+        for text in loose {
+            try dated.write(toFile: checklist, atomically: false, encoding: .utf8)
+            try #"[{"name": "seed", "due": "2024-06-01T09:00:00Z"}, {"name": "x", "due": "\#(text)"}]"#.write(
+                toFile: json, atomically: false, encoding: .utf8)
+            _ = try Conversion(input: .at(json), output: .at(checklist)).run()
+            let items = try TodoList(contentsOf: URL(fileURLWithPath: checklist)).items
+            #expect(items.count == 2 && items[1].fields == [Field("due", .string(text))], "\(text)")
+        }
+        #if YAML
+        try dated.write(toFile: checklist, atomically: false, encoding: .utf8)
+        let yaml = directory.path("list.yaml")
+        try "- name: seed\n  due: 2024-06-01T09:00:00Z\n- name: x\n  due: \"2024-06-03T09:00:00Z\"\n".write(
+            toFile: yaml, atomically: false, encoding: .utf8)
+        _ = try Conversion(input: .at(yaml), output: .at(checklist)).run()
+        #expect(try String(contentsOfFile: checklist, encoding: .utf8).hasSuffix("[due:: \"2024-06-03T09:00:00Z\"]\n"))
+        #endif
+    }
+
     @Test("a YAML list's metadata document still replaces the checklist's front matter", .needsYAML)
     func frontMatterReplaced() throws {
         let directory = try TemporaryDirectory()
