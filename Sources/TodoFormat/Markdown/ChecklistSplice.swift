@@ -433,6 +433,15 @@ struct ChecklistSplice {
                 {
                     cursor = gapAfter.upperBound
                 }
+                // Text right after the item's lines (an item that ends in a code block, then a
+                // paragraph) and text right before them: without the item, the two would read
+                // as one paragraph, or the text as the item above's (helper hunt 101). A blank
+                // line keeps them apart.
+                if cursor < next, !startsWithBlankLine(cursor..<next), !isBlank(cursor..<next), joinsTextAbove(cursor) {
+                    out.append(contentsOf: quote)
+                    out.append(contentsOf: lineEnding)
+                    lastWasItem = false
+                }
                 removedBefore = true
             }
         }
@@ -767,13 +776,7 @@ struct ChecklistSplice {
     /// not a heading, so that the items read as a list of their own and never as part of a paragraph.
     private mutating func separateFromText() {
         guard !lastWasItem else { return }
-        func lastLine<C: BidirectionalCollection>(_ text: C) -> [UInt8]? where C.Element == UInt8 {
-            guard let last = text.last, last == 10 else { return nil }
-            var i = text.index(before: text.endIndex)
-            while i > text.startIndex && text[text.index(before: i)] != 10 { i = text.index(before: i) }
-            return Array(text[i...])
-        }
-        let line = out.isEmpty ? lastLine(bytes[..<window.lowerBound]) : lastLine(out)
+        let line = lineAbove()
         guard let line, let first = line.first(where: { $0 != 32 && $0 != 9 }), first != 10, first != 13,
             first != UInt8(ascii: "#")
         else { return }
@@ -788,6 +791,46 @@ struct ChecklistSplice {
         out.append(contentsOf: quote.isEmpty ? Self.leadingQuote(of: line) : quote)
         out.append(contentsOf: lineEnding)
         lastWasItem = false
+    }
+
+    /// The last line written (or before the window, where nothing is yet), with its ending;
+    /// nil where there is none, or it ends no line.
+    private func lineAbove() -> [UInt8]? {
+        func lastLine<C: BidirectionalCollection>(_ text: C) -> [UInt8]? where C.Element == UInt8 {
+            guard let last = text.last, last == 10 else { return nil }
+            var i = text.index(before: text.endIndex)
+            while i > text.startIndex && text[text.index(before: i)] != 10 { i = text.index(before: i) }
+            return Array(text[i...])
+        }
+        return out.isEmpty ? lastLine(bytes[..<window.lowerBound]) : lastLine(out)
+    }
+
+    /// Whether the line at `position` would go on the paragraph of the line written last:
+    /// that line is text (not a heading, a fence or a thematic break), and this one starts no
+    /// block and opens no deeper quote. (A guess from two lines: where it errs, a blank line
+    /// more separates two blocks.)
+    private func joinsTextAbove(_ position: Int) -> Bool {
+        guard let above = lineAbove() else { return false }
+        var end = position
+        while end < bytes.count && bytes[end] != 10 { end += 1 }
+        let below = Array(bytes[position..<end])
+        let (aboveQuote, belowQuote) = (Self.leadingQuote(of: above), Self.leadingQuote(of: below))
+        func depth(_ quote: [UInt8]) -> Int { quote.count { $0 == UInt8(ascii: ">") } }
+        guard depth(belowQuote) <= depth(aboveQuote) else { return false }
+        func text(_ line: [UInt8], after quote: [UInt8]) -> ArraySlice<UInt8> {
+            line[quote.count...].drop { $0 == 32 || $0 == 9 }
+        }
+        let aboveText = text(above, after: aboveQuote)
+        let belowText = text(below, after: belowQuote)
+        guard let a = aboveText.first, a != 10, a != 13, a != UInt8(ascii: "#"),
+            !aboveText.starts(with: "```".utf8), !aboveText.starts(with: "~~~".utf8),
+            let b = belowText.first, b != 10, b != 13
+        else { return false }
+        let thematicBreak =
+            (a == UInt8(ascii: "-") || a == UInt8(ascii: "*") || a == UInt8(ascii: "_"))
+            && aboveText.allSatisfy { [a, 32, 9, 10, 13].contains($0) }
+        return !thematicBreak
+            && !Array(belowText).withUnsafeBufferPointer { Self.startsBlock($0, at: 0) }
     }
 
     /// The block quote markers that start `line` (`> > `), up to the last `>`; none when it

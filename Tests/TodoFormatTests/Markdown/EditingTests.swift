@@ -145,26 +145,35 @@ struct EditingTests {
     }
 
     /// Text after an item's code block is a paragraph of its own; with that item gone or
-    /// moved, it would follow the item before as its name's next line (helper hunt 100).
-    @Test("an edit that would make the text after an item's code block part of another item's name is refused")
-    func gluedParagraph() throws {
-        let text = "- [ ] a\n- [ ] b\n  ```\n  code\n  ```\nProse\n"
-        let edits: [(inout TodoDocument) throws -> Void] = [
-            { try $0.removeItem(at: 1) }, { try $0.moveItem(at: 1, under: nil, at: 0) },
-            { try $0.moveItem(at: 1, under: 0, at: 0) },
-        ]
-        for edit in edits {
-            var document = try TodoDocument(parsing: text)
-            let names: [String]
-            do {
-                try edit(&document)
-                names = try TodoDocument(parsing: document.text).list.items.map(\.name)
-            } catch {
-                #expect(document.text == text)
-                continue
-            }
-            #expect(!names.contains { $0.contains("Prose") }, "\(document.text)")
+    /// moved, it followed the item or text before as its next line, and became part of that
+    /// item's name or note, or of that paragraph (helper hunts 100 and 101).
+    @Test(
+        "text after a removed item's code block stays a paragraph of its own",
+        arguments: [
+            ("- [ ] a\n- [ ] b\n  ```\n  code\n  ```\nProse\n", "rm 1", "- [ ] a\n\nProse\n"),
+            (
+                "- [ ] a\n- [ ] b\n  ```\n  code\n  ```\nProse\n", "mv 1 0",
+                "- [ ] b\n  ```\n  code\n  ```\n- [ ] a\n\nProse\n"
+            ),
+            ("> one\n- [ ] a\n> two\n", "rm 0", "> one\n\n> two\n"),
+            ("Para one\n- [ ] a\n  ```\n  x\n  ```\nTail\n", "rm 0", "Para one\n\nTail\n"),
+            ("- [ ] p\n\n  note\n- [ ] a\n  ```\n  x\n  ```\nTail\n", "rm 1", "- [ ] p\n\n  note\n\nTail\n"),
+            (
+                "- [ ] p\n\n  note p\n  - [ ] c\n    ```\n    x\n    ```\n  Tail under p\n", "rm 1",
+                "- [ ] p\n\n  note p\n\n  Tail under p\n"
+            ),
+        ])
+    func gluedParagraph(text: String, edit: String, expected: String) throws {
+        var document = try TodoDocument(parsing: text)
+        let index = Int(edit.split(separator: " ")[1])!
+        if edit.hasPrefix("rm") {
+            try document.removeItem(at: index)
+        } else {
+            try document.moveItem(at: index, under: nil, at: 0)
         }
+        #expect(document.text == expected)
+        // And it reads so: no item took the text in.
+        #expect(try TodoDocument(parsing: document.text).list.items.allSatisfy { !$0.name.contains("\n") })
     }
 
     @Test("an item cannot move inside itself")
