@@ -256,7 +256,6 @@ struct ChecklistSplice {
             return run
         }
         func emit(_ group: Group) {
-            if group.heading { emitNewHeading(sections[group.kids[0]]) } else { separateFromText() }
             // The first takes the style of where it goes: the item it goes before, or (as the
             // start of a list) its previous sibling's, numbered from 1.
             var hint: [UInt8]? = nil
@@ -264,6 +263,15 @@ struct ChecklistSplice {
             case .here: break
             case .beforeOld(let o): hint = reprefix.map { rebase(o, $0) } ?? template(o)
             default: hint = previous.flatMap { emittedTemplate[$0] }.map(Self.firstNumber)
+            }
+            if group.heading {
+                emitNewHeading(sections[group.kids[0]])
+            } else {
+                let first = group.kids[0]
+                let prefix =
+                    insertedPrefix(first, previous: previous, parent: parent, hint: hint)
+                    ?? source[first].map(oldPrefix)
+                separateFromText(itemPrefix: prefix)
             }
             for kid in group.kids {
                 if isTop, let created = createdSection, created != sections[kid] { emitNewHeading(sections[kid]) }
@@ -397,7 +405,9 @@ struct ChecklistSplice {
                 // starts where it started, and the item's line changes only in its number.
                 let renumbered =
                     removedBefore && previous == nil && !Self.startsAtOne(oldPrefix(child)) ? listStart : nil
-                if removedBefore && !placedBefore && !Self.startsAtOne(oldPrefix(child)) { separateFromText() }
+                if removedBefore && !placedBefore && !Self.startsAtOne(oldPrefix(child)) {
+                    separateFromText(itemPrefix: oldPrefix(child))
+                }
                 let start = out.count
                 emitItem(n, prefix: reprefix.map { rebase(child, $0) })
                 if let renumbered { renumber(n, emittedAt: start, as: renumbered) }
@@ -456,7 +466,7 @@ struct ChecklistSplice {
         if isTop, let after, removedBefore, placed.isEmpty,
             !Self.startsAtOne(Array(bytes[after.record.lineStart..<after.record.boxStart]))
         {
-            separateFromText()
+            separateFromText(itemPrefix: Array(bytes[after.record.lineStart..<after.record.boxStart]))
         }
     }
 
@@ -774,7 +784,7 @@ struct ChecklistSplice {
 
     /// Before new items that follow text rather than an item: a blank line after text that is
     /// not a heading, so that the items read as a list of their own and never as part of a paragraph.
-    private mutating func separateFromText() {
+    private mutating func separateFromText(itemPrefix: [UInt8]? = nil) {
         guard !lastWasItem else { return }
         let line = lineAbove()
         guard let line, let first = line.first(where: { $0 != 32 && $0 != 9 }), first != 10, first != 13,
@@ -787,8 +797,11 @@ struct ChecklistSplice {
             return
         }
         // Inside a quote, the blank line is a quote's (`>`): a line without it would end the
-        // quote, and the items after it make a second one (helper hunt 100).
-        out.append(contentsOf: quote.isEmpty ? Self.leadingQuote(of: line) : quote)
+        // quote, and the items after it make a second one (helper hunt 100). Its markers are
+        // those of the items that follow (`itemPrefix`, where known), else of the line above
+        // (which may be a quote's lazy line without them: helper hunt 101).
+        let markers = itemPrefix.map(Self.quotePart) ?? Self.leadingQuote(of: line)
+        out.append(contentsOf: quote.isEmpty ? markers : quote)
         out.append(contentsOf: lineEnding)
         lastWasItem = false
     }

@@ -176,6 +176,15 @@ struct EditingTests {
         #expect(try TodoDocument(parsing: document.text).list.items.allSatisfy { !$0.name.contains("\n") })
     }
 
+    /// The blank line that parts new items from the text above took its quote markers from
+    /// that text, which may be a quote's lazy line without them (helper hunt 101).
+    @Test("the blank line before new quoted items is the quote's, under a lazy line too")
+    func quotedAfterLazyLine() throws {
+        var document = try TodoDocument(parsing: "> Text\nlazy\n> - [ ] a\n")
+        try document.insertItem(TodoItem(name: "X"), under: nil, at: 0)
+        #expect(document.text == "> Text\nlazy\n>\n> - [ ] X\n> - [ ] a\n")
+    }
+
     @Test("an item cannot move inside itself")
     func moveInside() throws {
         var document = try document()
