@@ -447,8 +447,11 @@ struct ChecklistSplice {
                 // paragraph) and text right before them: without the item, the two would read
                 // as one paragraph, or the text as the item above's (helper hunt 101). A blank
                 // line keeps them apart.
+                // The blank line is in the quote the item was in (a quoted list's item between
+                // quoted text and a quoted paragraph: helper hunt 102), and outside one the item
+                // was not in (it had parted two quotes).
                 if cursor < next, !startsWithBlankLine(cursor..<next), !isBlank(cursor..<next), joinsTextAbove(cursor) {
-                    out.append(contentsOf: quote)
+                    out.append(contentsOf: quote.isEmpty ? Self.quotePart(oldPrefix(child)) : quote)
                     out.append(contentsOf: lineEnding)
                     lastWasItem = false
                 }
@@ -796,6 +799,18 @@ struct ChecklistSplice {
         {
             return
         }
+        // Under a list item's own line (`- foo`, a plain item whose nested list holds the
+        // items), items that can start a list there (a bullet, or numbered 1) go right under
+        // it: a blank line would make that whole list loose (helper hunt 102).
+        if let itemPrefix, Self.number(of: itemPrefix) == nil || Self.startsAtOne(itemPrefix) {
+            let text = line[Self.leadingQuote(of: line).count...].drop { $0 == 32 || $0 == 9 }
+            if Array(text).withUnsafeBufferPointer({ Self.startsBlock($0, at: 0) }),
+                let marker = text.first,
+                [UInt8(ascii: "-"), UInt8(ascii: "*"), UInt8(ascii: "+")].contains(marker) || (48...57).contains(marker)
+            {
+                return
+            }
+        }
         // Inside a quote, the blank line is a quote's (`>`): a line without it would end the
         // quote, and the items after it make a second one (helper hunt 100). Its markers are
         // those of the items that follow (`itemPrefix`, where known), else of the line above
@@ -842,8 +857,21 @@ struct ChecklistSplice {
         let thematicBreak =
             (a == UInt8(ascii: "-") || a == UInt8(ascii: "*") || a == UInt8(ascii: "_"))
             && aboveText.allSatisfy { [a, 32, 9, 10, 13].contains($0) }
-        return !thematicBreak
-            && !Array(belowText).withUnsafeBufferPointer { Self.startsBlock($0, at: 0) }
+        guard !thematicBreak else { return false }
+        // Under a paragraph, `---` or `===` makes it a heading; an ordered item not numbered 1
+        // and HTML of any tag cannot start a block there (helper hunt 102): all join it.
+        if (b == UInt8(ascii: "-") || b == UInt8(ascii: "="))
+            && belowText.allSatisfy({ [b, 32, 9, 10, 13].contains($0) })
+        {
+            return true
+        }
+        if b == UInt8(ascii: "<") { return true }
+        if (48...57).contains(b) {
+            let digits = belowText.prefix { (48...57).contains($0) }
+            let isOne = digits.drop { $0 == 48 }.elementsEqual([49])
+            return !isOne || !Array(belowText).withUnsafeBufferPointer { Self.startsBlock($0, at: 0) }
+        }
+        return !Array(belowText).withUnsafeBufferPointer { Self.startsBlock($0, at: 0) }
     }
 
     /// The block quote markers that start `line` (`> > `), up to the last `>`; none when it

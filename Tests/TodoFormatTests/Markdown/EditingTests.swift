@@ -162,6 +162,13 @@ struct EditingTests {
                 "- [ ] p\n\n  note p\n  - [ ] c\n    ```\n    x\n    ```\n  Tail under p\n", "rm 1",
                 "- [ ] p\n\n  note p\n\n  Tail under p\n"
             ),
+            // In the item's quote (helper hunt 102); `---` would make the text a heading, `2.`
+            // and a tag would join it; `1.` starts a list of its own.
+            ("> - [ ] a\n> - [ ] b\n>   ```\n>   x\n>   ```\n> Para\n", "rm 1", "> - [ ] a\n>\n> Para\n"),
+            ("para\n- [ ] b\n  ```\n  x\n  ```\n---\n", "rm 0", "para\n\n---\n"),
+            ("para\n- [ ] b\n  ```\n  x\n  ```\n2. foo\n", "rm 0", "para\n\n2. foo\n"),
+            ("para\n- [ ] b\n  ```\n  x\n  ```\n<custom-tag>\n", "rm 0", "para\n\n<custom-tag>\n"),
+            ("para\n- [ ] b\n  ```\n  x\n  ```\n1. foo\n", "rm 0", "para\n1. foo\n"),
         ])
     func gluedParagraph(text: String, edit: String, expected: String) throws {
         var document = try TodoDocument(parsing: text)
@@ -183,6 +190,17 @@ struct EditingTests {
         var document = try TodoDocument(parsing: "> Text\nlazy\n> - [ ] a\n")
         try document.insertItem(TodoItem(name: "X"), under: nil, at: 0)
         #expect(document.text == "> Text\nlazy\n>\n> - [ ] X\n> - [ ] a\n")
+    }
+
+    /// Items under a plain list item's line (`- foo`) got a blank line between, which made
+    /// the whole list loose (helper hunt 102).
+    @Test("items that go first under a plain list item's line go right under it")
+    func underPlainItem() throws {
+        var document = try TodoDocument(parsing: "- foo\n  - [ ] c1\n  - [ ] c2\n- [ ] bar\n")
+        try document.moveItem(at: 1, under: nil, at: 0)
+        #expect(document.text == "- foo\n  - [ ] c2\n  - [ ] c1\n- [ ] bar\n")
+        try document.insertItem(TodoItem(name: "new"), under: nil, at: 0)
+        #expect(document.text == "- foo\n  - [ ] new\n  - [ ] c2\n  - [ ] c1\n- [ ] bar\n")
     }
 
     @Test("an item cannot move inside itself")
