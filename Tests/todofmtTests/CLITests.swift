@@ -316,7 +316,10 @@ struct CLITests {
         }
         // Said before the format is looked for (a new file's is told by its name).
         let named = try Run(["convert", "in.md", "new/"], in: ws.url)
-        #expect(named.stderr == "todofmt: error: new/: it ends in /, which names a folder, not a file\n")
+        #expect(named.stderr == "todofmt: error: new/: names a folder, not a file\n")
+        // A folder named without the slash is one too.
+        let folder = try Run(["convert", "in.md", "d"], in: ws.url)
+        #expect(folder.status == 1 && folder.stderr == "todofmt: error: d/: names a folder, not a file\n")
         #expect(try ws.read("q") == "- [ ] b\n")
         #expect(!ws.exists("new"))
         #expect(try FileManager.default.contentsOfDirectory(atPath: ws.url.appendingPathComponent("d").path).isEmpty)

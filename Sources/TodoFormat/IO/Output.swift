@@ -72,9 +72,10 @@ struct Output: Sendable {
     }
 
     /// The error for an output path that ends in `/`, which names a folder, whether there is
-    /// one or not (`q/`, `file.md/`).
+    /// one or not (`q/`, `file.md/`), or that names a folder there is (`filePath` gives its
+    /// name the `/`).
     static func folderName(_ path: String) -> ConversionError {
-        ConversionError.io(path: path, reason: "it ends in /, which names a folder, not a file")
+        ConversionError.io(path: path, reason: "names a folder, not a file")
     }
 
     /// Where a symbolic link to a file that does not exist yet points, following links to
