@@ -90,9 +90,8 @@ public struct Conversion: Sendable {
             return try plan.write(options: options, read)
         }
         let reader = try FormatRegistry.format(source)
-        // A checklist's dates went to these as text: written back into it, they are dates.
         var listOptions = options
-        listOptions.datesAreText = [.json, .sqlite, .sql].contains(source)
+        listOptions.datesAreText = reader.keepsDatesAsText
         func read(into writer: inout any ListWriter) throws {
             // A writer that takes plain names as bytes gets them without strings made of them.
             if writer.takesPlainNames {

@@ -9,6 +9,10 @@ protocol ListFormat: Sendable {
     var aliases: [String] { get }
     /// File name extensions, lower case, without the dot.
     var extensions: [String] { get }
+    /// Whether the format writes a checklist's dates as text, and reads them back as strings
+    /// (JSON, SQLite, an SQL dump): written into a checklist, such a list's strings under
+    /// the checklist's date keys are dates again (`DateKeys`). False by default.
+    var keepsDatesAsText: Bool { get }
 
     /// How sure the format is that a file starting with `head` is in it.
     func recognition(of head: UnsafeBufferPointer<UInt8>) -> Recognition
@@ -114,6 +118,7 @@ extension ListFormat {
     }
 
     var aliases: [String] { [] }
+    var keepsDatesAsText: Bool { false }
 
     func read<S: PlainItemSink>(_ input: Input, options: ListOptions, plainNamesInto sink: inout S) throws {
         try read(input, options: options, into: &sink)

@@ -10,6 +10,7 @@ extension DocumentFormat {
 struct JSONFormat: ListFormat {
     var id: DocumentFormat { .json }
     var extensions: [String] { ["json"] }
+    var keepsDatesAsText: Bool { true }
 
     func recognition(of head: UnsafeBufferPointer<UInt8>) -> Recognition {
         var i = ByteOrderMark.length(in: head)

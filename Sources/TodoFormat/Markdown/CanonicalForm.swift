@@ -330,6 +330,14 @@ public enum ChecklistFormatting {
         try isCanonical(InputFile.read(url.filePath), path: url.filePath)
     }
 
+    /// Throws where `format(contentsOf:)` would before it writes: the file cannot be read,
+    /// or is not UTF-8 (any text has a canonical form). Reads the file, parses nothing.
+    public static func validate(contentsOf url: URL) throws {
+        let path = url.filePath
+        let bytes = try InputFile.read(path)
+        try bytes.withUnsafeBufferPointer { try validate(bytes, $0, path: path) }
+    }
+
     /// Rewrites the checklist file at `url` in canonical form, through a temporary file
     /// renamed into place, when it is not in canonical form; returns whether it did.
     @discardableResult

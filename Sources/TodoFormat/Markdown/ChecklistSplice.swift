@@ -802,11 +802,12 @@ struct ChecklistSplice {
         // Under a list item's own line (`- foo`, a plain item whose nested list holds the
         // items), items that can start a list there (a bullet, or numbered 1) go right under
         // it: a blank line would make that whole list loose (helper hunt 102).
-        if let itemPrefix, Self.number(of: itemPrefix) == nil || Self.startsAtOne(itemPrefix) {
-            let text = line[Self.leadingQuote(of: line).count...].drop { $0 == 32 || $0 == 9 }
-            if Array(text).withUnsafeBufferPointer({ Self.startsBlock($0, at: 0) }),
-                let marker = text.first,
-                [UInt8(ascii: "-"), UInt8(ascii: "*"), UInt8(ascii: "+")].contains(marker) || (48...57).contains(marker)
+        if let itemPrefix, Self.startsAtOne(itemPrefix) {
+            let text = Self.content(of: line)
+            if let marker = text.first,
+                [UInt8(ascii: "-"), UInt8(ascii: "*"), UInt8(ascii: "+")].contains(marker)
+                    || (48...57).contains(marker),
+                Self.startsBlock(text)
             {
                 return
             }
@@ -842,14 +843,10 @@ struct ChecklistSplice {
         var end = position
         while end < bytes.count && bytes[end] != 10 { end += 1 }
         let below = Array(bytes[position..<end])
-        let (aboveQuote, belowQuote) = (Self.leadingQuote(of: above), Self.leadingQuote(of: below))
-        func depth(_ quote: [UInt8]) -> Int { quote.count { $0 == UInt8(ascii: ">") } }
-        guard depth(belowQuote) <= depth(aboveQuote) else { return false }
-        func text(_ line: [UInt8], after quote: [UInt8]) -> ArraySlice<UInt8> {
-            line[quote.count...].drop { $0 == 32 || $0 == 9 }
-        }
-        let aboveText = text(above, after: aboveQuote)
-        let belowText = text(below, after: belowQuote)
+        func depth(_ line: [UInt8]) -> Int { Self.leadingQuote(of: line).count { $0 == UInt8(ascii: ">") } }
+        guard depth(below) <= depth(above) else { return false }
+        let aboveText = Self.content(of: above)
+        let belowText = Self.content(of: below)
         guard let a = aboveText.first, a != 10, a != 13, a != UInt8(ascii: "#"),
             !aboveText.starts(with: "```".utf8), !aboveText.starts(with: "~~~".utf8),
             let b = belowText.first, b != 10, b != 13
@@ -867,11 +864,21 @@ struct ChecklistSplice {
         }
         if b == UInt8(ascii: "<") { return true }
         if (48...57).contains(b) {
-            let digits = belowText.prefix { (48...57).contains($0) }
-            let isOne = digits.drop { $0 == 48 }.elementsEqual([49])
-            return !isOne || !Array(belowText).withUnsafeBufferPointer { Self.startsBlock($0, at: 0) }
+            // (The marker as a prefix: its digits and the `.` or `)` after them.)
+            let marker = Array(belowText.prefix(belowText.prefix { (48...57).contains($0) }.count + 1))
+            return !Self.startsAtOne(marker) || !Self.startsBlock(belowText)
         }
-        return !Array(belowText).withUnsafeBufferPointer { Self.startsBlock($0, at: 0) }
+        return !Self.startsBlock(belowText)
+    }
+
+    /// A line's text after its quote markers and indentation.
+    private static func content(of line: [UInt8]) -> ArraySlice<UInt8> {
+        line[leadingQuote(of: line).count...].drop { $0 == 32 || $0 == 9 }
+    }
+
+    /// `startsBlock(_:at:)` of a line's text from its start.
+    private static func startsBlock(_ text: ArraySlice<UInt8>) -> Bool {
+        Array(text).withUnsafeBufferPointer { startsBlock($0, at: 0) }
     }
 
     /// The block quote markers that start `line` (`> > `), up to the last `>`; none when it

@@ -16,10 +16,13 @@ import Foundation
 /// hunt 101). Keys are told apart by their bytes, as `list` tells them. Both ways of writing
 /// a list into a checklist find the same keys, so they write the same text.
 struct DateKeys {
-    private(set) var keys: [String] = []
+    private var keys: [String] = []
 
     /// No keys: every value stays as it is.
     init() {}
+
+    /// Whether there are no keys.
+    var isEmpty: Bool { keys.isEmpty }
 
     /// The date keys of the checklist `text`.
     init(in text: UnsafeBufferPointer<UInt8>) {
@@ -27,8 +30,6 @@ struct DateKeys {
         if head.count < text.count, let end = head.lastIndex(of: 10) {
             head = UnsafeBufferPointer(rebasing: head[...end])
         }
-        // (A checklist without a field has no `::`: the head is not parsed.)
-        guard Self.containsDoubleColon(head) else { return }
         var collector = Collector()
         _ = try? MarkdownFormat.read(head, name: "", plainNamesInto: &collector)
         keys = collector.dates.filter { key in !collector.strings.contains { $0.sameBytes(as: key) } }
@@ -40,8 +41,8 @@ struct DateKeys {
         guard !keys.isEmpty else { return nil }
         var result: [Field]? = nil
         for (i, field) in fields.enumerated() {
-            guard case .string(let text) = field.value, let date = Self.date(text),
-                keys.contains(where: { $0.sameBytes(as: field.key) })
+            guard case .string(let text) = field.value, keys.contains(where: { $0.sameBytes(as: field.key) }),
+                let date = Self.date(text)
             else { continue }
             if result == nil { result = fields }
             result![i].value = .date(date)
@@ -66,17 +67,6 @@ struct DateKeys {
             FieldSyntax.renderValue(.date(date), bare: true).sameBytes(as: text)
         else { return nil }
         return date
-    }
-
-    private static func containsDoubleColon(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
-        guard let base = bytes.baseAddress else { return false }
-        var at = 0
-        while at + 1 < bytes.count, let colon = memchr(base + at, 58, bytes.count - at - 1) {
-            let i = base.distance(to: colon.assumingMemoryBound(to: UInt8.self))
-            if bytes[i + 1] == 58 { return true }
-            at = i + 1
-        }
-        return false
     }
 
     /// Notes the keys of dates, and of strings that read as date-times.

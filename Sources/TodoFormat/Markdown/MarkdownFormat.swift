@@ -105,7 +105,7 @@ struct MarkdownFormat: ListFormat {
         // Dates that came back as strings (from JSON) are dates again where the file has them.
         if options.datesAreText {
             let dateKeys = document.text.withBytes { DateKeys(in: $0) }
-            list.items = list.items.map(dateKeys.dated)
+            if !dateKeys.isEmpty { list.items = list.items.map(dateKeys.dated) }
         }
         // A list without metadata leaves the file's front matter as it is, as an existing YAML
         // file keeps its metadata document: every format but these two has no place for it,

@@ -38,11 +38,8 @@ struct MarkdownWriter: ListWriter {
     }
 
     mutating func item(_ item: TodoItem, depth: Int) {
-        if !item.fields.isEmpty, let fields = dateKeys.dated(item.fields) {
-            var item = item
-            item.fields = fields
-            return self.item(item, depth: depth)
-        }
+        var item = item
+        if let fields = dateKeys.dated(item.fields) { item.fields = fields }
         positions.advance(depth: depth)
         if depth > 0 && item.section != nil {
             warnings.note(.fields, Self.nestedSection, item: ItemPositions.describe(positions.current, item))
@@ -81,9 +78,7 @@ struct MarkdownWriter: ListWriter {
     mutating func item(
         plainName: UnsafeBufferPointer<UInt8>, fields: [Field], status: TodoStatus, section: String?, depth: Int
     ) {
-        if !fields.isEmpty, let dated = dateKeys.dated(fields) {
-            return item(plainName: plainName, fields: dated, status: status, section: section, depth: depth)
-        }
+        let fields = dateKeys.dated(fields) ?? fields
         let section = depth == 0 ? section : nil
         let sameSection = depth > 0 || (section.sameBytes(as: self.section) && (section != nil ? wroteItem : !heading))
         if sameSection,

@@ -14,6 +14,7 @@ struct SQLDumpFormat: ListFormat {
 
     var id: DocumentFormat { .sql }
     var aliases: [String] { ["dump"] }
+    var keepsDatesAsText: Bool { true }
     var extensions: [String] { ["sql"] }
 
     /// The first statement of a dump: `PRAGMA`, `BEGIN`, `CREATE` or `INSERT`, ending in `;`

@@ -12,6 +12,7 @@ struct SQLiteFormat: ListFormat {
     var id: DocumentFormat { .sqlite }
     var aliases: [String] { ["sqlite3", "db"] }
     var extensions: [String] { ["sqlite", "sqlite3", "db", "store"] }
+    var keepsDatesAsText: Bool { true }
 
     func recognition(of head: UnsafeBufferPointer<UInt8>) -> Recognition {
         head.starts(with: "SQLite format 3\u{0}".utf8) ? .certainly : .no

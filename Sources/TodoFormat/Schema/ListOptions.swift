@@ -10,9 +10,9 @@ public struct ListOptions: Hashable, Sendable {
     /// The Core Data entity whose rows are the list (`--entity`), by its name in the
     /// store's `Z_PRIMARYKEY`; nil to find it.
     public var entity: String?
-    /// Whether the list comes from a format that keeps dates as text (JSON, SQLite, an SQL
-    /// dump): written into a checklist, its strings under the checklist's date keys are
-    /// dates again (`DateKeys`). Set by `Conversion` for the list it writes.
+    /// Whether the list comes from a format that keeps dates as text
+    /// (`ListFormat.keepsDatesAsText`), for a checklist it is written into. Set by
+    /// `Conversion` for the list it writes.
     var datesAreText = false
 
     /// Options for finding a list: all nil or standard to let todofmt find it.

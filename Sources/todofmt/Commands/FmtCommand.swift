@@ -27,14 +27,14 @@ enum FmtCommand: Command {
     static func run(_ options: Options, terminal: Terminal) throws -> ExitCode {
         // Several files to rewrite: each is read first, and one that cannot be (missing, not
         // a checklist, not UTF-8) stops the command before any is written, as a failed
-        // command leaves every file as it was. (One file is read once, as it is written.)
+        // command leaves every file as it was. (Read, not parsed: one file is read once.)
         let files = options.files.filter { $0 != "-" }
         if !options.checkOnly && files.count > 1 {
             var readable = true
             for path in files {
                 do {
                     try checkIsChecklist(path)
-                    _ = try ChecklistFormatting.isCanonical(contentsOf: URL(fileURLWithPath: path))
+                    try ChecklistFormatting.validate(contentsOf: URL(fileURLWithPath: path))
                 } catch {
                     terminal.report(error)
                     readable = false
