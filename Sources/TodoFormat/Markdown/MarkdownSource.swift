@@ -43,7 +43,10 @@ struct MarkdownSource {
     func stream<S: ItemSink>(into sink: inout S) throws -> UnlistedText {
         try sink.begin(metadata: metadata)
         let unlisted = try text.withBytes { bytes in
-            try Self.parse(bytes, from: bodyStart, source: text, path: path) { try $0.drain(into: &sink) }
+            try Self.parse(bytes, from: bodyStart, source: text, path: path) {
+                try $0.drain(into: &sink)
+                return true
+            }
         }
         try sink.end()
         return unlisted
@@ -58,9 +61,35 @@ struct MarkdownSource {
         try writer.begin(metadata: front.metadata)
         let unlisted = try parse(bytes, from: front.bodyStart, source: nil, path: path) {
             try $0.drain(plainNamesInto: &writer)
+            return true
         }
         try writer.end()
         return unlisted
+    }
+
+    /// `stream(bytes:path:plainNamesInto:)` of a text not yet checked to be UTF-8, that stops
+    /// between blocks of lines once `done(writer)`: the bytes read are checked as they come
+    /// (the front matter, then each block before its parse), and those after the last block
+    /// read are neither checked nor read. The writer's `end` is not called. A block holds
+    /// the lines that start in its first `blockSize` bytes.
+    static func streamUntil<W: PlainItemSink>(
+        bytes: UnsafeBufferPointer<UInt8>, path: String, plainNamesInto writer: inout W, blockSize: Int = 1 << 20,
+        done: (W) -> Bool
+    ) throws {
+        let front = FrontMatter.read(bytes, file: path)
+        try checkUTF8(bytes, 0..<front.bodyStart, path: path)
+        try writer.begin(metadata: front.metadata)
+        _ = try parse(bytes, from: front.bodyStart, source: nil, path: path, blockSize: blockSize, checkingUTF8: true) {
+            try $0.drain(plainNamesInto: &writer)
+            return !done(writer)
+        }
+    }
+
+    /// Throws the error of the first byte that is not UTF-8 where `range` of `bytes` has one
+    /// (the whole text is decoded for its line and column: an error's rare path).
+    private static func checkUTF8(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>, path: String) throws {
+        guard !UTF8Validation.isValid(UnsafeBufferPointer(rebasing: bytes[range])) else { return }
+        _ = try UTF8Validation.decode(Array(bytes), path: path)
     }
 
     /// The items from the top-level item whose line starts at `offset` (a marker in the first
@@ -75,35 +104,41 @@ struct MarkdownSource {
         try writer.begin(metadata: [])
         _ = try parse(bytes, from: offset, source: nil, path: path, section: section) {
             try $0.drain(plainNamesInto: &writer)
+            return true
         }
         try writer.end()
     }
 
     /// Parses the body from `bodyStart`, handing the items found to `drain` after each block
-    /// of about a megabyte of lines. (The parser is concrete, not generic over the sink: items
-    /// wait in the parser's queue in between.)
+    /// of lines (those that start in its first `blockSize` bytes: about a megabyte), and stopping there where `drain` returns false (the text
+    /// that is not items is then that of the lines read). With `checkingUTF8`, each block's
+    /// bytes are checked before its parse. (The parser is concrete, not generic over the sink:
+    /// items wait in the parser's queue in between.)
     private static func parse(
         _ bytes: UnsafeBufferPointer<UInt8>, from bodyStart: Int, source: String?, path: String,
-        section: String? = nil, drain: (inout ItemQueue) throws -> Void
+        section: String? = nil, blockSize: Int = 1 << 20, checkingUTF8: Bool = false,
+        drain: (inout ItemQueue) throws -> Bool
     ) throws -> UnlistedText {
         var parser = BlockParser(
             text: bytes, sink: ItemQueue(source: source, bytes: bytes, path: path, section: section))
         var position = bodyStart
         let base = bytes.baseAddress
         while position < bytes.count {
-            var end = min(bytes.count, position + (1 << 20))
+            var end = min(bytes.count, position + blockSize)
             if end < bytes.count, let base, let newline = memchr(base + end, 10, bytes.count - end) {
                 end = base.distance(to: newline.assumingMemoryBound(to: UInt8.self)) + 1
             } else {
                 end = bytes.count
             }
+            // (A block ends after a line break, so that no character is split.)
+            if checkingUTF8 { try checkUTF8(bytes, position..<end, path: path) }
             parser.parseLines(from: position, to: end)
-            try parser.withSink { try drain(&$0) }
+            guard try parser.withSink({ try drain(&$0) }) else { return parser.withSink { $0.unlisted } }
             position = end
         }
         var queue = parser.finish()
         queue.finish()
-        try drain(&queue)
+        _ = try drain(&queue)
         return queue.unlisted
     }
 

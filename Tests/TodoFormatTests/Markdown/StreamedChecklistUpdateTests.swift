@@ -207,4 +207,53 @@ struct StreamedChecklistUpdateTests {
         let streamed = Self.streamed(list, into: existing)
         #expect(streamed == nil || streamed == Self.whole(list, into: existing))
     }
+
+    /// The streamed update's read of the file for its changed boxes stops once it has them
+    /// (`MarkdownSource.streamUntil`), checking the UTF-8 of what it reads.
+    @Test("a read that stops once its sink is done checks the UTF-8 of what it read, and no more")
+    func readUntilDone() throws {
+        let items = (0..<400).map { "- [ ] item \($0) 日本語\n" }.joined()
+        func read(_ bytes: [UInt8]) throws -> Int {
+            var collector = PlainCollector()
+            try bytes.withUnsafeBufferPointer {
+                try MarkdownSource.streamUntil(
+                    bytes: $0, path: "t.md", plainNamesInto: &collector, blockSize: 256,
+                    done: { $0.plainCount >= 10 })
+            }
+            return collector.plainCount
+        }
+        let count = try read(Array(("---\ntitle: T\n---\n" + items).utf8))
+        #expect(count >= 10 && count < 40)
+        // A byte that is not UTF-8: in the front matter, in the first item, past where the
+        // read stops.
+        var front = Array("---\ntitle: T\n---\n".utf8)
+        front.insert(0xFF, at: 11)
+        #expect(throws: ParseError.self) { try read(front + Array(items.utf8)) }
+        #expect(throws: ParseError.self) { try read([0xFF] + Array(items.utf8)) }
+        #expect(try read(Array(items.utf8) + [0xFF]) < 40)
+    }
+
+    /// A checklist of more than a block of lines (a megabyte) from JSON with one box changed:
+    /// its read stops after that box, and the file changes in that box alone, wherever it
+    /// stands. A front matter that is not UTF-8 is still an error.
+    @Test("a box changed in a checklist of several blocks is written in place, first, middle or last")
+    func boxInLongChecklist() throws {
+        let names = (0..<40_000).map { "task \($0) 買い物リスト 🎉" }
+        let text = "---\ntitle: Long\n---\n\n" + names.map { "- [ ] \($0)\n" }.joined()
+        #expect(text.utf8.count > 1 << 20)
+        for changed in [3, 20_000, 39_999] {
+            let list = TodoList(
+                items: names.enumerated().map { TodoItem(name: $1, status: $0 == changed ? .done : .open) })
+            let expected = text.replacingOccurrences(
+                of: "- [ ] \(names[changed])\n", with: "- [x] \(names[changed])\n")
+            #expect(Self.streamed(list, into: text) == expected, "item \(changed)")
+        }
+        var bytes = Array(text.utf8)
+        bytes[10] = 0xFF
+        let list = TodoList(items: names.enumerated().map { TodoItem(name: $1, status: $0 == 3 ? .done : .open) })
+        let input = Input(bytes: bytes, name: "old.md")
+        #expect(throws: ParseError.self) {
+            _ = try MarkdownFormat.edit(of: input, streaming: { try list.send(to: &$0) })
+        }
+    }
 }
