@@ -38,18 +38,11 @@ extension StreamedUpdate {
         _ old: UnsafeBufferPointer<UInt8>, at start: Int, output run: UnsafeBufferPointer<UInt8>, toEnd: Bool,
         syntax: Syntax, layout: ItemLayout, writer: (ByteSink) -> any ListWriter, batchSize: Int = 4096
     ) -> Bool {
-        let oldStarts = marker.runStarts(in: old)
-        let newStarts = marker.runStarts(in: run)
-        guard oldStarts.count == newStarts.count else { return false }
-        let n = oldStarts.count
-        func item(_ starts: [Int], _ k: Int, in bytes: UnsafeBufferPointer<UInt8>) -> UnsafeBufferPointer<UInt8> {
-            UnsafeBufferPointer(rebasing: bytes[starts[k]..<(k + 1 < n ? starts[k + 1] : bytes.count)])
-        }
-        var changed: [Int] = []
-        for k in 0..<n where !ByteScan.same(item(oldStarts, k, in: old), item(newStarts, k, in: run)) {
-            changed.append(k)
-        }
+        guard let changed = marker.differingItems(old, run) else { return false }
         guard !changed.isEmpty else { return true }
+        func item(_ range: Range<Int>, in bytes: UnsafeBufferPointer<UInt8>) -> UnsafeBufferPointer<UInt8> {
+            UnsafeBufferPointer(rebasing: bytes[range])
+        }
         let output = Syntax(bytes: run, path: "", schema: layout.schema)
         let statusRank = layout.rank(of: layout.schema.keys[.status] ?? ItemRole.status.rawValue)
         var names = DistinctNames()
@@ -57,7 +50,7 @@ extension StreamedUpdate {
         var firsts: [Int: (k: Int, window: MemberWindow)] = [:]
         /// Whether pair `k`'s window is that of an earlier pair, whose output is checked.
         func sharesWindow(_ k: Int) -> Bool {
-            let (a, b) = (item(oldStarts, k, in: old), item(newStarts, k, in: run))
+            let (a, b) = (item(changed[k].a, in: old), item(changed[k].b, in: run))
             guard let window = MemberWindow(old: a, new: b, layout: Syntax.members) else { return false }
             var digest = ByteDigest()
             digest.combine(bytes: UnsafeBufferPointer(rebasing: a[window.old]))
@@ -66,7 +59,7 @@ extension StreamedUpdate {
                 firsts[digest.value] = (k, window)
                 return false
             }
-            let (c, d) = (item(oldStarts, first.k, in: old), item(newStarts, first.k, in: run))
+            let (c, d) = (item(changed[first.k].a, in: old), item(changed[first.k].b, in: run))
             return ByteScan.same(
                 UnsafeBufferPointer(rebasing: a[window.old]), UnsafeBufferPointer(rebasing: c[first.window.old]))
                 && ByteScan.same(
@@ -75,7 +68,7 @@ extension StreamedUpdate {
         // `batchSize` changed items at a time (all at once held a hundred thousand items of
         // each side, a tenth of the write's peak memory).
         for batchStart in stride(from: 0, to: changed.count, by: batchSize) {
-            let batch = changed[batchStart..<min(batchStart + batchSize, changed.count)]
+            let batch = batchStart..<min(batchStart + batchSize, changed.count)
             // Each changed item of the file as read; for the pairs checked whole, the item
             // as the output's statuses make it.
             var olds: [TodoItem] = []
@@ -83,7 +76,9 @@ extension StreamedUpdate {
             var newPlaces: [Int] = []
             olds.reserveCapacity(batch.count + 1)
             for k in batch {
-                guard let read = syntax.listItem(at: start + oldStarts[k]), Self.addNames(of: read, to: &names) else {
+                guard let read = syntax.listItem(at: start + changed[k].a.lowerBound),
+                    Self.addNames(of: read, to: &names)
+                else {
                     return false
                 }
                 olds.append(read)
@@ -96,7 +91,7 @@ extension StreamedUpdate {
                 // (`item(_:withStatusesOf:layout:)`). Reading and writing the output's items
                 // too was most of a write with every tenth box changed.
                 if sharesWindow(k) && Self.fieldsAreScalars(ranking: statusRank, in: read, layout: layout) { continue }
-                guard let statuses = output.listItem(at: newStarts[k]),
+                guard let statuses = output.listItem(at: changed[k].b.lowerBound),
                     let made = Self.item(read, withStatusesOf: statuses, layout: layout)
                 else { return false }
                 news.append(made)
@@ -106,15 +101,14 @@ extension StreamedUpdate {
             // text with what follows it: an item before another (the last is written twice
             // where it is before one in the run), or the list's last item with the list's end
             // and the file's.
-            let offset = batch.startIndex
             guard
                 written(
-                    olds, repeatingLast: !(toEnd && batch.last == n - 1), writer: writer,
-                    matches: { i, text in ByteScan.same(item(oldStarts, changed[offset + i], in: old), text) }),
+                    olds, repeatingLast: !(toEnd && changed[batch.last!].isLast), writer: writer,
+                    matches: { i, text in ByteScan.same(item(changed[batch.lowerBound + i].a, in: old), text) }),
                 news.isEmpty
                     || written(
-                        news, repeatingLast: !(toEnd && newPlaces.last == n - 1), writer: writer,
-                        matches: { i, text in ByteScan.same(item(newStarts, newPlaces[i], in: run), text) })
+                        news, repeatingLast: !(toEnd && changed[newPlaces.last!].isLast), writer: writer,
+                        matches: { i, text in ByteScan.same(item(changed[newPlaces[i]].b, in: run), text) })
             else { return false }
         }
         return true
