@@ -146,25 +146,29 @@ struct OutputPlan {
             let head = try input.head()
             let seen = FormatRegistry.recognize(head)
             let named = DocumentFormat(path: path)
-            guard var content = seen.flatMap({ $0.recognition > .fallback || named == .markdown ? $0.format : nil })
-            else {
-                throw ConversionError.unsupported(
-                    "\(path) exists and is not a todo list file todofmt can write into; remove it to write a new one")
+            var content: DocumentFormat
+            if named == .markdown {
+                // A checklist's name: its content decides only where it surely is another
+                // format (a database, a property list), or where `--to` names the format it
+                // may be, as an input so named is read. Any text is a checklist, and text
+                // that YAML or JSON could read too is one: prose such as `- task: call mom`,
+                // front matter, a heading (a YAML comment) went as a YAML list, and the list
+                // written in replaced it (helper hunt 103).
+                if let seen, seen.recognition == .certainly || (seen.recognition > .fallback && seen.format == given) {
+                    content = seen.format
+                } else {
+                    content = .markdown
+                }
+            } else {
+                guard let known = seen.flatMap({ $0.recognition > .fallback ? $0.format : nil }) else {
+                    throw ConversionError.unsupported(
+                        "\(path) exists and is not a todo list file todofmt can write into; remove it to write a new one"
+                    )
+                }
+                content = known
             }
             // YAML holds JSON: a `.yaml` file that reads like JSON (flow style) is YAML.
             if content == .json, let named, named.rawValue == "yaml" { content = named }
-            // A checklist's front matter has YAML's `key: value` lines: a `.md` file whose only
-            // such lines are its front matter is a checklist without items yet (hunt 96's F4),
-            // where a YAML list in a `.md` file stays YAML.
-            if content == .yaml, named == .markdown, let recognition = seen?.recognition, recognition < .likely,
-                head.withUnsafeBufferPointer({ head in
-                    FrontMatter.locate(in: head).map {
-                        YAMLFormat().recognition(of: UnsafeBufferPointer(rebasing: head[$0.bodyStart...])) == .no
-                    }
-                }) == true
-            {
-                content = .markdown
-            }
             let propertyLists: Set<DocumentFormat> = [.plist, .bplist]
             if let given, given != content, !(propertyLists.contains(given) && propertyLists.contains(content)) {
                 throw ConversionError.unsupported(

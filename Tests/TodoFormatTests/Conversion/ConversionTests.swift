@@ -100,23 +100,74 @@ struct ConversionTests {
         try "---\ntitle: x\n---\n\n# Notes\n".write(toFile: checklist, atomically: false, encoding: .utf8)
         try Conversion(input: .at(input), output: .at(checklist)).run()
         #expect(try String(contentsOfFile: checklist, encoding: .utf8) == "---\ntitle: x\n---\n\n- [x] a\n# Notes\n")
-        // A YAML list in a `.md` file (its `key:` lines outside front matter) is still YAML's,
-        // and so are the same lines in a `.json` file, which JSON cannot read. (A build
-        // without YAML knows no YAML.)
+        // YAML lines in a `.json` file, which JSON cannot read, are YAML's. (A build without
+        // YAML knows no YAML.)
         guard buildHasYAML else { return }
-        let yamlFiles: [(name: String, text: String, format: DocumentFormat)] = [
-            ("list.md", "title: x\n---\n- name: q\n  checked: true\n", .markdown),
-            ("list.json", "title: x\ntodos: []\n", .json),
-        ]
-        for file in yamlFiles {
-            let path = directory.path(file.name)
-            try file.text.write(toFile: path, atomically: false, encoding: .utf8)
-            #expect(
-                throws: ConversionError.unsupported(
-                    "\(path) exists and is a yaml file; writing \(file.format) would replace it: remove it first")
-            ) { try Conversion(input: .at(input), output: .at(path), outputFormat: file.format).run() }
-            #expect(try String(contentsOfFile: path, encoding: .utf8) == file.text)
+        let path = directory.path("list.json")
+        let text = "title: x\ntodos: []\n"
+        try text.write(toFile: path, atomically: false, encoding: .utf8)
+        #expect(
+            throws: ConversionError.unsupported(
+                "\(path) exists and is a yaml file; writing json would replace it: remove it first")
+        ) { try Conversion(input: .at(input), output: .at(path), outputFormat: .json).run() }
+        #expect(try String(contentsOfFile: path, encoding: .utf8) == text)
+    }
+
+    /// A `.md` file is a checklist unless its content is surely another format (a database,
+    /// a property list), or `--to` names the format it may be: text that YAML or JSON could
+    /// read as a list is a checklist's prose, as every other command reads it. Written as
+    /// YAML, such prose was replaced by the list without a word (helper hunt 103).
+    @Test(
+        "a .md file whose text YAML or JSON could read keeps that text and takes the list as a checklist",
+        arguments: [
+            "- name: buy milk\n- name: call mom\n",
+            "---\nk: v\n---\n- name: buy milk\n- name: call mom\n",
+            "# Plan\n\n- task: write report\n  due: friday\n",
+            "- title: Read book\n",
+            "title: x\n---\n- name: q\n  checked: true\n",
+            #"[{"name": "old", "checked": false}]\#n"#,
+            // Front matter past the 64 KiB whose lines tell the format, before task items.
+            "---\n" + (0..<9000).map { "k\($0): v\n" }.joined() + "---\n- [ ] a\n- [ ] b\n",
+        ])
+    func markdownNameKeepsText(text: String) throws {
+        let directory = try TemporaryDirectory()
+        let input = directory.path("in.json")
+        try #"[{"name": "a", "checked": true}, {"name": "b"}]"#.write(toFile: input, atomically: false, encoding: .utf8)
+        let path = directory.path("notes.md")
+        try text.write(toFile: path, atomically: false, encoding: .utf8)
+        try Conversion(input: .at(input), output: .at(path)).run()
+        let written = try String(contentsOfFile: path, encoding: .utf8)
+        // Every line of the file is still there, in order, and the file reads as the list.
+        var rest = written[...]
+        for line in text.split(separator: "\n") where !line.hasPrefix("- [ ] ") {
+            let found = try #require(rest.range(of: line + "\n"), "\(line) is gone:\n\(written)")
+            rest = rest[found.upperBound...]
         }
+        let list = try TodoDocument(parsing: written).list
+        #expect(list.items.map(\.name) == ["a", "b"])
+        #expect(list.items.map(\.isChecked) == [true, false])
+    }
+
+    /// `--to` naming the format a `.md` file's text may be in: the file is written as that
+    /// format (a YAML list kept in a `.md` file stays YAML); naming another is refused.
+    @Test("--to yaml writes into a .md file that holds a YAML list as YAML")
+    func markdownNameHoldingYAML() throws {
+        guard buildHasYAML else { return }
+        let directory = try TemporaryDirectory()
+        let input = directory.path("in.json")
+        try #"[{"name": "a", "checked": true}]"#.write(toFile: input, atomically: false, encoding: .utf8)
+        let path = directory.path("list.md")
+        try "title: x\n---\n- name: q\n  checked: false\n".write(toFile: path, atomically: false, encoding: .utf8)
+        try Conversion(input: .at(input), output: .at(path), outputFormat: .yaml).run()
+        #expect(try String(contentsOfFile: path, encoding: .utf8) == "title: x\n---\n- name: a\n  checked: true\n")
+        let json = directory.path("json.md")
+        let text = #"[{"name": "old"}]\#n"#
+        try text.write(toFile: json, atomically: false, encoding: .utf8)
+        #expect(
+            throws: ConversionError.unsupported(
+                "\(json) exists and is a md file; writing yaml would replace it: remove it first")
+        ) { try Conversion(input: .at(input), output: .at(json), outputFormat: .yaml).run() }
+        #expect(try String(contentsOfFile: json, encoding: .utf8) == text)
     }
 
     @Test(
