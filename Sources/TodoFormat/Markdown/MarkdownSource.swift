@@ -110,10 +110,11 @@ struct MarkdownSource {
     }
 
     /// Parses the body from `bodyStart`, handing the items found to `drain` after each block
-    /// of lines (those that start in its first `blockSize` bytes: about a megabyte), and stopping there where `drain` returns false (the text
-    /// that is not items is then that of the lines read). With `checkingUTF8`, each block's
-    /// bytes are checked before its parse. (The parser is concrete, not generic over the sink:
-    /// items wait in the parser's queue in between.)
+    /// of lines (those that start in its first `blockSize` bytes: about a megabyte), and
+    /// stops there where `drain` returns false (the text that is not items is then that of
+    /// the lines read). With `checkingUTF8`, each block's bytes are checked before its parse.
+    /// (The parser is concrete, not generic over the sink: items wait in the parser's queue
+    /// in between.)
     private static func parse(
         _ bytes: UnsafeBufferPointer<UInt8>, from bodyStart: Int, source: String?, path: String,
         section: String? = nil, blockSize: Int = 1 << 20, checkingUTF8: Bool = false,
