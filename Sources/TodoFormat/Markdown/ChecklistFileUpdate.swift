@@ -279,7 +279,8 @@ enum ChecklistFileUpdate {
     /// alone finds before its items' names (`ChangedBoxes`): each item whose status changed
     /// gets its new status's character, as `boxSplices(_:_:_:within:)` gives it. None for the
     /// same bytes; nil otherwise, or where `existing` does not read (the update that follows
-    /// says why).
+    /// says why). With `sameShape`, `source` is a new checklist's text (`MarkdownFormat`'s
+    /// streamed update): `existing` is then read only as far as its last changed box (below).
     ///
     /// Parsing the whole document for its items' boxes was a third of writing a checklist
     /// with one box changed into a million-item file.
