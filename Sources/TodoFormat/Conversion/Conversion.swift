@@ -127,8 +127,8 @@ struct OutputPlan {
     /// Whether warnings stop the write (`--strict`).
     let strict: Bool
 
-    /// The plan for `destination`: an existing file's format comes from its content (a
-    /// `--to` that names another is refused rather than replacing the file), a new file's
+    /// The plan for `destination`: an existing file is written in the format it is read in
+    /// (a `--to` that names another is refused rather than replacing the file), a new file's
     /// from `given`, else its extension; standard output is a checklist unless `given`.
     init(_ destination: Conversion.Destination, given: DocumentFormat?, strict: Bool = false) throws {
         self.destination = destination
@@ -146,29 +146,26 @@ struct OutputPlan {
             let head = try input.head()
             let seen = FormatRegistry.recognize(head)
             let named = DocumentFormat(path: path)
-            var content: DocumentFormat
-            if named == .markdown {
-                // A checklist's name: its content decides only where it surely is another
-                // format (a database, a property list), or where `--to` names the format it
-                // may be, as an input so named is read. Any text is a checklist, and text
-                // that YAML or JSON could read too is one: prose such as `- task: call mom`,
-                // front matter, a heading (a YAML comment) went as a YAML list, and the list
-                // written in replaced it (helper hunt 103).
-                if let seen, seen.recognition == .certainly || (seen.recognition > .fallback && seen.format == given) {
-                    content = seen.format
-                } else {
-                    content = .markdown
-                }
+            // The format it is read in, as an input of its name is (`FormatRegistry.inputFormat`):
+            // what its content surely is (a database, a property list), else the one `--to`
+            // names where the content may be in it, else its name's, else what the content
+            // looks like. Text that one format could read as a list is often another's: a
+            // `.md` file's bullets such as `- task: call mom` went as a YAML list, which the
+            // list written in replaced (helper hunt 103), and a checklist named `.json` was
+            // written into as a checklist, where every other command read it as JSON.
+            // Content that no format knows (text a checklist would take as prose) is written
+            // into only under a checklist's name.
+            let content: DocumentFormat
+            if let seen, seen.recognition == .certainly || (seen.recognition > .fallback && seen.format == given) {
+                content = seen.format
+            } else if named != .markdown, (seen?.recognition ?? .no) <= .fallback {
+                throw ConversionError.unsupported(
+                    "\(path) exists and is not a todo list file todofmt can write into; remove it to write a new one")
+            } else if let named {
+                content = named
             } else {
-                guard let known = seen.flatMap({ $0.recognition > .fallback ? $0.format : nil }) else {
-                    throw ConversionError.unsupported(
-                        "\(path) exists and is not a todo list file todofmt can write into; remove it to write a new one"
-                    )
-                }
-                content = known
+                content = seen!.format
             }
-            // YAML holds JSON: a `.yaml` file that reads like JSON (flow style) is YAML.
-            if content == .json, let named, named.rawValue == "yaml" { content = named }
             let propertyLists: Set<DocumentFormat> = [.plist, .bplist]
             if let given, given != content, !(propertyLists.contains(given) && propertyLists.contains(content)) {
                 throw ConversionError.unsupported(

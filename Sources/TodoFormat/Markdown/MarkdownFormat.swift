@@ -7,7 +7,9 @@ extension DocumentFormat {
 struct MarkdownFormat: ListFormat {
     var id: DocumentFormat { .markdown }
     var aliases: [String] { ["markdown"] }
-    var extensions: [String] { ["md", "markdown"] }
+    /// `.md` and `.markdown`, and the other names Markdown files go by (a `.mkd` file whose
+    /// bullets read as YAML keys was taken for a YAML list: helper hunt 104).
+    var extensions: [String] { ["md", "markdown", "mdown", "mdwn", "mkd", "mkdn", "mkdown"] }
 
     /// A task line in the first 200 lines; otherwise Markdown is what text falls back to.
     func recognition(of head: UnsafeBufferPointer<UInt8>) -> Recognition {

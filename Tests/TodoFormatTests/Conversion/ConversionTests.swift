@@ -100,16 +100,14 @@ struct ConversionTests {
         try "---\ntitle: x\n---\n\n# Notes\n".write(toFile: checklist, atomically: false, encoding: .utf8)
         try Conversion(input: .at(input), output: .at(checklist)).run()
         #expect(try String(contentsOfFile: checklist, encoding: .utf8) == "---\ntitle: x\n---\n\n- [x] a\n# Notes\n")
-        // YAML lines in a `.json` file, which JSON cannot read, are YAML's. (A build without
-        // YAML knows no YAML.)
-        guard buildHasYAML else { return }
+        // YAML lines in a `.json` file are JSON's to read, as every command reads them: JSON
+        // cannot, and the file stays as it was.
         let path = directory.path("list.json")
         let text = "title: x\ntodos: []\n"
         try text.write(toFile: path, atomically: false, encoding: .utf8)
-        #expect(
-            throws: ConversionError.unsupported(
-                "\(path) exists and is a yaml file; writing json would replace it: remove it first")
-        ) { try Conversion(input: .at(input), output: .at(path), outputFormat: .json).run() }
+        #expect(throws: ParseError.self) {
+            try Conversion(input: .at(input), output: .at(path), outputFormat: .json).run()
+        }
         #expect(try String(contentsOfFile: path, encoding: .utf8) == text)
     }
 
@@ -146,6 +144,28 @@ struct ConversionTests {
         let list = try TodoDocument(parsing: written).list
         #expect(list.items.map(\.name) == ["a", "b"])
         #expect(list.items.map(\.isChecked) == [true, false])
+    }
+
+    /// An existing file is written in the format every other command reads it in: a
+    /// checklist named `.json` is not JSON, and the write fails as `list` does, the file as it
+    /// was (it was written into as a checklist); a Markdown file by another extension keeps
+    /// its bullets that YAML could read (they went as a YAML list: helper hunt 104).
+    @Test("an existing file is written in the format it is read in")
+    func writtenAsRead() throws {
+        let directory = try TemporaryDirectory()
+        let input = directory.path("in.json")
+        try #"[{"name": "a", "checked": true}]"#.write(toFile: input, atomically: false, encoding: .utf8)
+        let json = directory.path("todo.json")
+        try "- [ ] old\n".write(toFile: json, atomically: false, encoding: .utf8)
+        #expect(throws: ParseError.self) { try TodoList(contentsOf: URL(fileURLWithPath: json)) }
+        #expect(throws: ParseError.self) { try Conversion(input: .at(input), output: .at(json)).run() }
+        #expect(try String(contentsOfFile: json, encoding: .utf8) == "- [ ] old\n")
+        for name in ["notes.mkd", "notes.mdown", "notes.markdown"] {
+            let path = directory.path(name)
+            try "- task: write report\n".write(toFile: path, atomically: false, encoding: .utf8)
+            try Conversion(input: .at(input), output: .at(path)).run()
+            #expect(try String(contentsOfFile: path, encoding: .utf8) == "- task: write report\n- [x] a\n", "\(name)")
+        }
     }
 
     /// `--to` naming the format a `.md` file's text may be in: the file is written as that
