@@ -101,13 +101,20 @@ struct ConversionTests {
         try Conversion(input: .at(input), output: .at(checklist)).run()
         #expect(try String(contentsOfFile: checklist, encoding: .utf8) == "---\ntitle: x\n---\n\n- [x] a\n# Notes\n")
         // YAML lines in a `.json` file are JSON's to read, as every command reads them: JSON
-        // cannot, and the file stays as it was.
+        // cannot, and the file stays as it was. (A build without YAML knows no format in
+        // them, and refuses the file as no todo list.)
         let path = directory.path("list.json")
         let text = "title: x\ntodos: []\n"
         try text.write(toFile: path, atomically: false, encoding: .utf8)
-        #expect(throws: ParseError.self) {
+        let error = try #require(throws: (any Error).self) {
             try Conversion(input: .at(input), output: .at(path), outputFormat: .json).run()
         }
+        #expect(
+            buildHasYAML
+                ? error is ParseError
+                : "\(error)"
+                    == "\(path) exists and is not a todo list file todofmt can write into; remove it to write a new one"
+        )
         #expect(try String(contentsOfFile: path, encoding: .utf8) == text)
     }
 
