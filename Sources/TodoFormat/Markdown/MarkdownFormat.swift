@@ -11,9 +11,12 @@ struct MarkdownFormat: ListFormat {
     /// bullets read as YAML keys was taken for a YAML list: helper hunt 104).
     var extensions: [String] { ["md", "markdown", "mdown", "mdwn", "mkd", "mkdn", "mkdown"] }
 
-    /// A task line in the first 200 lines; otherwise Markdown is what text falls back to.
+    /// A task line in the first 200 lines after any front matter (whose `key:` lines read as
+    /// YAML's: front matter of 200 lines had a checklist without a name's extension read
+    /// as YAML, helper hunt 104); otherwise Markdown is what text falls back to.
     func recognition(of head: UnsafeBufferPointer<UInt8>) -> Recognition {
-        for line in HeadLines(head, limit: 200) where Self.isTaskLine(line.drop { $0 == " " || $0 == "\t" }) {
+        let body = UnsafeBufferPointer(rebasing: head[(FrontMatter.locate(in: head)?.bodyStart ?? 0)...])
+        for line in HeadLines(body, limit: 200) where Self.isTaskLine(line.drop { $0 == " " || $0 == "\t" }) {
             return .likely
         }
         return .fallback

@@ -55,6 +55,10 @@ struct FormatRecognitionTests {
         }
     }
 
+    /// Front matter of 250 keys.
+    static let longFrontMatter: String =
+        "---\n" + (0..<250).map { (i: Int) -> String in "k\(i): v\n" }.joined() + "---\n"
+
     /// Files that need CRLF lines, a byte order mark or a tab to be told apart (found reading
     /// as checklists): a comment or a document marker first, statements after comments.
     @Test(arguments: [
@@ -65,6 +69,9 @@ struct FormatRecognitionTests {
         ("\u{FEFF}PRAGMA foreign_keys=OFF;\n", .sql),
         ("\tINSERT INTO t VALUES('a');\n", .sql),
         ("Note: bring bags\r\n- [ ] milk\r\n", .markdown),
+        // Task lines past 200 lines of front matter: the lines are counted after it.
+        (Self.longFrontMatter + "- [ ] milk\n", .markdown),
+        (Self.longFrontMatter + "- name: milk\n", .yaml),
     ])
     func crlfAndByteOrderMarks(_ head: String, _ format: DocumentFormat) {
         #if YAML
