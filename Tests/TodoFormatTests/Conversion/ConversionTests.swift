@@ -90,7 +90,7 @@ struct ConversionTests {
         #expect(try String(contentsOfFile: output, encoding: .utf8) == "old content\n")
     }
 
-    @Test("a checklist of front matter and prose, with no items yet, takes a list; a YAML file stays YAML")
+    @Test("a checklist of front matter and prose, with no items yet, takes a list; a .json file of YAML is refused")
     func frontMatterOnlyChecklist() throws {
         let directory = try TemporaryDirectory()
         let input = directory.path("in.json")
