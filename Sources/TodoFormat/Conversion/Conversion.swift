@@ -146,25 +146,24 @@ struct OutputPlan {
             let head = try input.head()
             let seen = FormatRegistry.recognize(head)
             let named = DocumentFormat(path: path)
-            // The format it is read in, as an input of its name is (`FormatRegistry.inputFormat`):
-            // what its content surely is (a database, a property list), else the one `--to`
-            // names where the content may be in it, else its name's, else what the content
-            // looks like. Text that one format could read as a list is often another's: a
-            // `.md` file's bullets such as `- task: call mom` went as a YAML list, which the
-            // list written in replaced (helper hunt 103), and a checklist named `.json` was
-            // written into as a checklist, where every other command read it as JSON.
             // Content that no format knows (text a checklist would take as prose) is written
             // into only under a checklist's name.
-            let content: DocumentFormat
-            if let seen, seen.recognition == .certainly || (seen.recognition > .fallback && seen.format == given) {
-                content = seen.format
-            } else if named != .markdown, (seen?.recognition ?? .no) <= .fallback {
+            if named != .markdown, (seen?.recognition ?? .no) <= .fallback {
                 throw ConversionError.unsupported(
                     "\(path) exists and is not a todo list file todofmt can write into; remove it to write a new one")
-            } else if let named {
-                content = named
+            }
+            // The format it is read in (`FormatRegistry.inputFormat`: what its content surely
+            // is, else its name's, else what the content looks like), or the one `--to` names
+            // where the content may be in it. Text that one format could read as a list is
+            // often another's: a `.md` file's bullets such as `- task: call mom` went as a
+            // YAML list, which the list written in replaced (helper hunt 103), and a checklist
+            // named `.json` was written into as a checklist, where every other command read
+            // it as JSON.
+            let content: DocumentFormat
+            if let given, let seen, seen.recognition > .fallback, seen.format == given {
+                content = given
             } else {
-                content = seen!.format
+                content = FormatRegistry.inputFormat(given: nil, path: path, seen: seen)
             }
             let propertyLists: Set<DocumentFormat> = [.plist, .bplist]
             if let given, given != content, !(propertyLists.contains(given) && propertyLists.contains(content)) {

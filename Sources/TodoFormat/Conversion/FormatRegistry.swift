@@ -51,7 +51,13 @@ enum FormatRegistry {
     /// XML or binary), else what its content surely is, else its extension's, else what its
     /// content looks like most; an empty input is an empty checklist.
     static func inputFormat(given: DocumentFormat?, path: String?, head: [UInt8]) -> DocumentFormat {
-        let seen = recognize(head)
+        inputFormat(given: given, path: path, seen: recognize(head))
+    }
+
+    /// `inputFormat(given:path:head:)` of a head recognised as `seen` (`recognize`).
+    static func inputFormat(
+        given: DocumentFormat?, path: String?, seen: (format: DocumentFormat, recognition: Recognition)?
+    ) -> DocumentFormat {
         let propertyLists: Set<DocumentFormat> = [.plist, .bplist]
         if let given {
             if propertyLists.contains(given), let seen, propertyLists.contains(seen.format) { return seen.format }

@@ -51,10 +51,11 @@ struct LineMarker {
         return true
     }
 
-    /// Where the last item whose whole marker lies in the first `end` bytes of `text` starts.
-    func lastStart(before end: Int, in text: UnsafeBufferPointer<UInt8>) -> Int? {
+    /// Where the last item whose whole marker lies in the first `end` bytes of `text`, at or
+    /// after `from`, starts.
+    func lastStart(before end: Int, in text: UnsafeBufferPointer<UInt8>, from: Int = 0) -> Int? {
         var i = min(end, text.count) - bytes.count
-        while i >= 0 {
+        while i >= from {
             if isAt(i, in: text) { return i + itemOffset }
             i -= 1
         }
@@ -98,15 +99,7 @@ struct LineMarker {
             // The item that holds the first difference: the last whose marker lies in the
             // bytes both share (its place the same in both), else the one at `i`. (Markers do
             // not overlap: none starts within the marker before the item at `i`.)
-            var p = i
-            var m = i + same - bytes.count
-            while m >= i {
-                if text(a, hasMarkerAt: m) {
-                    p = m + itemOffset
-                    break
-                }
-                m -= 1
-            }
+            let p = lastStart(before: i + same, in: a, from: i) ?? i
             let q = j + (p - i)
             let endA = nextStart(from: max(0, p - itemOffset + 1), in: a) ?? a.count
             let endB = nextStart(from: max(0, q - itemOffset + 1), in: b) ?? b.count
@@ -118,12 +111,6 @@ struct LineMarker {
             if isLast { return pairs }
             (i, j) = (endA, endB)
         }
-    }
-
-    /// Whether the marker stands at `offset` of `text` (its first byte checked first).
-    @inline(__always)
-    private func text(_ text: UnsafeBufferPointer<UInt8>, hasMarkerAt offset: Int) -> Bool {
-        text[offset] == bytes[0] && offset + bytes.count <= text.count && isAt(offset, in: text)
     }
 
     /// Where the items of a run of a file start, in order: the first at the run's start (its

@@ -303,16 +303,16 @@ enum ChecklistFileUpdate {
             // With `sameShape`, the source is a new checklist's text (`MarkdownWriter`'s, under
             // the file's front matter), which reads back as the items written: past the last
             // box that differs the file is those bytes, so its read stops once every box is
-            // claimed, and checks the UTF-8 of what it reads. (Reading on to the end was a
-            // fifth of writing a list with one box changed into the million-item checklist
-            // it came from, where the box stood halfway.)
-            let read =
-                sameShape
-                ? (try? MarkdownSource.streamUntil(
-                    bytes: old, path: existing.name, plainNamesInto: &picker, done: { $0.claimed == offsets.count }))
-                    != nil
-                : (try? MarkdownFormat.read(old, name: existing.name, plainNamesInto: &picker)) != nil
-            guard read, picker.claimed == offsets.count else { return nil }
+            // claimed; any other file is read to its end. The read checks the UTF-8 of what
+            // it reads. (Reading on to the end was a fifth of writing a list with one box
+            // changed into the million-item checklist it came from, where the box stood
+            // halfway.)
+            guard
+                (try? MarkdownSource.streamUntil(
+                    bytes: old, path: existing.name, plainNamesInto: &picker,
+                    done: { sameShape && $0.claimed == offsets.count })) != nil,
+                picker.claimed == offsets.count
+            else { return nil }
             // The list's own update aligns the items from the first changed to the last: no
             // two of them may have one name.
             if sameShape && !picker.names.allDistinct { throw Declined() }
