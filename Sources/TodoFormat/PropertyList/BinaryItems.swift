@@ -23,6 +23,8 @@ struct BinaryItems {
     /// The last section and status objects read, and their text: a run of items shares them.
     private var lastSection: (object: Int, text: String)?
     private var lastStatus: (object: Int, text: String)?
+    /// The last section object found to hold a section's text (`compare`), and that text.
+    private var lastMatchedSection: (object: Int, text: String)?
 
     private enum KeyKind {
         /// One of todofmt's own keys.
@@ -175,6 +177,76 @@ struct BinaryItems {
             let units = BinaryPropertyListWriter.utf16BigEndian(fromUTF8: utf8, into: out)
             return ByteComparison.same(UnsafeBufferPointer(start: out, count: 2 * units), stored.raw)
         }
+    }
+
+    /// What an item's dictionary holds of whether the item is done: its `checked` value and
+    /// where that value's reference is (-1 without the key), and whether it has a `status`.
+    struct Doneness {
+        var checked: Bool?
+        var custom: TodoStatus?
+        var hasStatus = false
+        var checkedObject = -1
+        var checkedReference = -1
+    }
+
+    /// `matches(_:_:depth:)` for an item that comes without its children, as a streamed
+    /// list's items do: whether the dictionary `object` at `depth` reads as an item named
+    /// `name` (its UTF-8) with `section` and `fields`, its doneness and children left to the
+    /// caller. Nil where it does not, or where that does not show it; else the doneness and
+    /// the children's array (nil without a `children` key).
+    mutating func compare(
+        _ object: Int, name: UnsafeBufferPointer<UInt8>, section: String?, fields: [Field], depth: Int
+    ) -> (doneness: Doneness, children: (start: Int, count: Int)?)? {
+        guard let h = dictionary(object, depth: depth) else { return nil }
+        var seen: UInt8 = 0
+        var doneness = Doneness()
+        var children: (start: Int, count: Int)?
+        var fieldCount = 0
+        for i in 0..<h.count {
+            let value = reader.reference(from: h.start, h.count + i)
+            let key = reader.reference(from: h.start, i)
+            guard let role = ownRole(ofKey: key) else {
+                // A field in its place, given once (`item(_:depth:)` leaves a key given twice).
+                guard case .field(let key) = kind(ofKey: key), fieldCount < fields.count,
+                    fields[fieldCount].key.sameKey(as: key),
+                    !fields[..<fieldCount].contains(where: { $0.key.sameKey(as: key) }),
+                    matches(value, fields[fieldCount].value, depth: 2 * depth + 1)
+                else { return nil }
+                fieldCount += 1
+                continue
+            }
+            guard seen & ItemBuilder.bit(role) == 0 else { return nil }
+            seen |= ItemBuilder.bit(role)
+            switch role {
+            case .name:
+                guard matches(value, utf8: name) else { return nil }
+            case .checked, .status:
+                guard takeDoneness(role, value, checked: &doneness.checked, custom: &doneness.custom) else {
+                    return nil
+                }
+                if role == .status {
+                    doneness.hasStatus = true
+                } else {
+                    doneness.checkedObject = value
+                    doneness.checkedReference = h.start + (h.count + i) * reader.referenceSize
+                }
+            case .section:
+                // A run of items shares its section's object, and the reader its string.
+                guard depth == 0, var section else { return nil }
+                if let last = lastMatchedSection, last.object == value, last.text == section { break }
+                guard section.withUTF8({ matches(value, utf8: $0) }) else { return nil }
+                lastMatchedSection = (value, section)
+            case .children:
+                guard let c = array(value) else { return nil }
+                children = c
+            case .fields, .order:
+                return nil
+            }
+        }
+        guard seen & ItemBuilder.bit(.name) != 0, fieldCount == fields.count,
+            seen & ItemBuilder.bit(.section) != 0 || section == nil
+        else { return nil }
+        return (doneness, children)
     }
 
     /// Whether the object `object` reads as the field value `value` (strings by their

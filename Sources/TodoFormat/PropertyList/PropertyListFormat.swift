@@ -155,6 +155,13 @@ struct PropertyListFormat: ListFormat {
         _ old: UnsafeBufferPointer<UInt8>, at path: String, name: String, layout: ItemLayout, schema: ItemSchema,
         read: (inout any ListWriter) throws -> Void
     ) throws -> PendingWrite? {
+        if let (differences, warnings) = try BinaryListComparer.compare(old, name: name, schema: schema, read: read) {
+            if differences.isEmpty { return .unchanged(warnings) }
+            return try PendingWrite.file(path) { sink in
+                BinaryReferencePatch.write(old, with: differences, to: &sink)
+                return warnings
+            }
+        }
         guard
             let (written, comparison, _) = try ComparedWriter.compare(
                 old, format: .bplist, writer: { BinaryListWriter(into: $0, outputName: name, layout: layout) },

@@ -131,7 +131,7 @@ struct BinaryListWriterTests {
     }
 
     @Test(
-        "a binary file that holds the list is left as it is, not written anew; a change that moves objects is left to the whole-list write"
+        "a binary file that holds the list is left as it is, not written anew; a box checked changes one reference; a value the file cannot hold is left to the whole-list write"
     )
     func unchangedFileLeftAlone() throws {
         let directory = try TemporaryDirectory()
@@ -148,18 +148,23 @@ struct BinaryListWriterTests {
         #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == before)
         #expect(try FileManager.default.attributesOfItem(atPath: path)[.systemFileNumber] as? Int == inode)
 
-        // The first item checked (before any other, so its `true` is a new object: every
-        // later object moves), or a null field (which a property list cannot hold): nothing
-        // streamed, the file as it was. (`BinaryReferencePatchTests` has the changes that
-        // only change references.)
-        for edited in [
-            text.replacingOccurrences(of: "- [ ] Milk 0", with: "- [x] Milk 0"),
-            text.replacingOccurrences(of: "- [ ] Milk 0", with: "- [ ] Milk 0 [gone:: null]"),
-        ] {
-            try edited.write(toFile: checklist, atomically: false, encoding: .utf8)
-            #expect(try Self.streamed(checklist, into: path) == nil)
-            #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == before)
-        }
+        // A null field (which a property list cannot hold): nothing streamed, the file as it
+        // was.
+        let nulled = text.replacingOccurrences(of: "- [ ] Milk 0", with: "- [ ] Milk 0 [gone:: null]")
+        try nulled.write(toFile: checklist, atomically: false, encoding: .utf8)
+        #expect(try Self.streamed(checklist, into: path) == nil)
+        #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == before)
+
+        // The first item checked, before any other: a new file would hold its `true` first,
+        // every later object moved; the file's own `true` is referred to instead, and only
+        // that reference changes (one byte: the file has fewer than 256 objects).
+        try text.replacingOccurrences(of: "- [ ] Milk 0", with: "- [x] Milk 0").write(
+            toFile: checklist, atomically: false, encoding: .utf8)
+        #expect(try Self.streamed(checklist, into: path)?.map(\.kind) == [.metadata])
+        let after = try Data(contentsOf: URL(fileURLWithPath: path))
+        #expect(after.count == before.count)
+        #expect(zip(before, after).filter { $0 != $1 }.count == 1)
+        #expect(try TodoList(contentsOf: .file(path)).items == TodoList(contentsOf: .file(checklist)).items)
     }
 }
 

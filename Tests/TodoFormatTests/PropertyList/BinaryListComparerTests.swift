@@ -1,0 +1,250 @@
+import Foundation
+import Testing
+
+@testable import TodoFormat
+
+/// A list written into a binary property list by comparing it with the file's items
+/// (`BinaryListComparer`): a file that holds the list is left as it is, boxes checked or
+/// unchecked change only their references, and anything else, or a file whose objects the
+/// comparison cannot vouch for, goes the general way. The file always reads as the list.
+@Suite("Comparing a list with a binary property list's items")
+struct BinaryListComparerTests {
+    /// What the comparison of the checklist at `checklist` with the binary file at `plist`
+    /// gives: the references to change, or nil where the list differs in more than boxes.
+    static func compare(_ plist: String, _ checklist: String) throws -> [ByteComparison.Difference]? {
+        let bytes = try BinaryReferencePatchTests.bytes(plist)
+        return try bytes.withUnsafeBufferPointer { old in
+            try BinaryListComparer.compare(old, name: "list.plist", schema: ItemSchema()) { writer in
+                _ = try MarkdownFormat().read(
+                    Input(file: checklist), options: ListOptions(), into: &writer, leavingOutTextFor: .bplist)
+            }?.differences
+        }
+    }
+
+    /// Converts the checklist into the file, then checks that the file reads as the
+    /// checklist, by todofmt and by plistlib (names and boxes, in order; a `status` word
+    /// tells a box where there is one).
+    static func convertAndCheck(_ checklist: String, into plist: String, in directory: TemporaryDirectory) throws {
+        _ = try Conversion(input: .at(checklist), output: .at(plist)).run()
+        let list = try TodoList(contentsOf: .file(checklist))
+        #expect(try TodoList(contentsOf: .file(plist)).items == list.items)
+        var expected: [String] = []
+        func walk(_ items: [TodoItem]) {
+            for item in items {
+                expected.append("\(item.name)|\(item.status == .done)")
+                walk(item.children)
+            }
+        }
+        walk(list.items)
+        let read = try Python.run(
+            Python.prelude + """
+                out = []
+                def walk(items):
+                    for item in items:
+                        status = item.get('status')
+                        done = status == 'done' if status in ('done', 'open') else item.get('checked') is True
+                        out.append('%s|%s' % (item['name'], 'true' if done else 'false'))
+                        walk(item.get('children', []))
+                walk(plistlib.load(open(os.path.join(d, 'list.plist'), 'rb')))
+                print(json.dumps(out, ensure_ascii=False))
+                """, in: directory)
+        let names = try JSONDecoder().decode([String].self, from: Data(read.utf8))
+        #expect(names.count == expected.count)
+        for (read, written) in zip(names, expected) where read != written {
+            Issue.record("plistlib reads \(read), the checklist has \(written)")
+            break
+        }
+    }
+
+    @Test(
+        "random edits: boxes alone change only their references; any other edit is left to the general write",
+        arguments: 0..<24)
+    func randomEdits(seed: Int) throws {
+        var rng = SeededGenerator(seed: UInt64(seed))
+        let directory = try TemporaryDirectory()
+        let text = BinaryListWriterTests.checklist(300)
+        let (plist, checklist) = try BinaryReferencePatchTests.file(text, in: directory)
+        let before = try BinaryReferencePatchTests.bytes(plist)
+        let original = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        var lines = original
+        let boxesOnly = seed % 2 == 0
+        for _ in 0..<(1 + seed % 5) {
+            let i = Int.random(in: 0..<(lines.count - 1), using: &rng)
+            let line = lines[i]
+            if line.hasPrefix("# ") && !boxesOnly {
+                lines[i] = line + "!"  // a section renamed
+                continue
+            }
+            guard line.contains("- [ ]") || line.contains("- [x]") else { continue }
+            if boxesOnly {
+                lines[i] =
+                    line.contains("- [ ]")
+                    ? line.replacingOccurrences(of: "- [ ]", with: "- [x]")
+                    : line.replacingOccurrences(of: "- [x]", with: "- [ ]")
+                continue
+            }
+            switch Int.random(in: 0..<6, using: &rng) {
+            case 0: lines[i] = line + "!"
+            case 1: lines.remove(at: i)
+            case 2: lines.insert(line, at: i)
+            case 3: lines[i] = "  " + line
+            case 4: lines[i] = line.replacingOccurrences(of: "- [ ]", with: "- [/]")
+            default: lines[i] = line + " [extra:: 1]"
+            }
+        }
+        let edited = lines.joined(separator: "\n")
+        try edited.write(toFile: checklist, atomically: false, encoding: .utf8)
+        let boxes = zip(original, lines).filter { $0 != $1 }.count
+
+        let differences = try Self.compare(plist, checklist)
+        if boxesOnly {
+            // One reference a box, each at most two bytes (the file has under 65,536 objects).
+            let found = try #require(differences)
+            #expect(found.count == boxes)
+            #expect(found.allSatisfy { $0.bytes.count <= 2 })
+        } else if edited != text {
+            #expect(differences == nil)
+        }
+        try Self.convertAndCheck(checklist, into: plist, in: directory)
+        if boxesOnly {
+            let after = try BinaryReferencePatchTests.bytes(plist)
+            #expect(after.count == before.count)
+            let changed = zip(before, after).filter { $0 != $1 }.count
+            #expect(changed <= 2 * boxes && (boxes == 0) == (changed == 0))
+        }
+    }
+
+    @Test(
+        "an item taken away or added at the end of the list or of an item's children is no box's change",
+        arguments: 0..<6)
+    func endsOfArrays(edit: Int) throws {
+        let directory = try TemporaryDirectory()
+        let text =
+            edit < 4
+            ? "- [ ] a\n  - [x] a1\n  - [ ] a2\n- [x] b\n- [ ] c\n" : "- [ ] a\n  - [x] a1\n- [x] b\n  - [ ] b1\n"
+        let edited = [
+            "- [ ] a\n  - [x] a1\n  - [ ] a2\n- [x] b\n",
+            "- [ ] a\n  - [x] a1\n  - [ ] a2\n- [x] b\n- [ ] c\n- [ ] d\n",
+            "- [ ] a\n  - [x] a1\n- [x] b\n- [ ] c\n",
+            "- [ ] a\n  - [x] a1\n  - [ ] a2\n- [x] b\n- [ ] c\n  - [ ] c1\n",
+            // Every child of an item taken away: in the middle, and at the end.
+            "- [ ] a\n- [x] b\n  - [ ] b1\n",
+            "- [ ] a\n  - [x] a1\n- [x] b\n",
+        ][edit]
+        let (plist, checklist) = try BinaryReferencePatchTests.file(text, in: directory)
+        try edited.write(toFile: checklist, atomically: false, encoding: .utf8)
+        #expect(try Self.compare(plist, checklist) == nil)
+        try Self.convertAndCheck(checklist, into: plist, in: directory)
+    }
+
+    /// A checklist with sections and fields, and changes to it that are not a box's.
+    static let fielded =
+        "- [ ] first\n# Today\n- [ ] Milk [prio:: 2]\n- [x] café crème\n# Later\n- [ ] 日本語 🚀 [due:: 2024-05-01]\n"
+    static let otherChanges: [(String, String)] = [
+        ("- [ ] Milk [prio:: 2]", "- [ ] Milk! [prio:: 2]"), ("# Later", "# Later!"), ("# Later\n", ""),
+        (" [prio:: 2]", ""), (" [prio:: 2]", " [prio:: 3]"), (" [prio:: 2]", " [prio:: 2] [owner:: me]"),
+        ("- [x] café crème", "- [x] café crème [owner:: me]"), ("- [ ] 日本語 🚀", "- [/] 日本語 🚀"),
+        ("日本語 🚀", "日本語 🚁"), ("- [ ] first\n", "# New\n- [ ] first\n"), ("# Today\n", ""),
+    ]
+
+    @Test("a name, a section, a field or a custom status changed is no box's change", arguments: otherChanges.indices)
+    func otherChange(change: Int) throws {
+        let directory = try TemporaryDirectory()
+        let (old, new) = Self.otherChanges[change]
+        let (plist, checklist) = try BinaryReferencePatchTests.file(Self.fielded, in: directory)
+        #expect(try Self.compare(plist, checklist) == [])
+        #expect(Self.fielded.contains(old))
+        try Self.fielded.replacingOccurrences(of: old, with: new).write(
+            toFile: checklist, atomically: false, encoding: .utf8)
+        #expect(try Self.compare(plist, checklist) == nil)
+        try Self.convertAndCheck(checklist, into: plist, in: directory)
+    }
+
+    /// A binary property list of `objects` (each object's bytes, in order), one byte an
+    /// offset and a reference, its top object the first.
+    static func handMade(_ objects: [[UInt8]]) -> [UInt8] {
+        var bytes = Array("bplist00".utf8)
+        var offsets: [UInt8] = []
+        for object in objects {
+            offsets.append(UInt8(bytes.count))
+            bytes += object
+        }
+        let table = bytes.count
+        bytes += offsets
+        bytes += [0, 0, 0, 0, 0, 0, 1, 1]
+        for value in [objects.count, 0, table] {
+            bytes += (0..<8).map { UInt8(truncatingIfNeeded: value >> (8 * (7 - $0))) }
+        }
+        return bytes
+    }
+
+    @Test("a dictionary two items share is not changed for one of them")
+    func sharedDictionary() throws {
+        let directory = try TemporaryDirectory()
+        let plist = directory.path("list.plist")
+        let checklist = directory.path("list.md")
+        // The root array holds object 1 twice, {name: "a", checked: false}, then object 7,
+        // {name: "b", checked: true}.
+        let objects: [[UInt8]] = [
+            [0xA3, 1, 1, 7], [0xD2, 2, 4, 3, 5], [0x54] + Array("name".utf8), [0x51] + Array("a".utf8),
+            [0x57] + Array("checked".utf8), [0x08], [0x09], [0xD2, 2, 4, 8, 6], [0x51] + Array("b".utf8),
+        ]
+        try Data(Self.handMade(objects)).write(to: URL(fileURLWithPath: plist))
+        #expect(
+            try TodoList(contentsOf: .file(plist)).items == [
+                TodoItem(name: "a"), TodoItem(name: "a"), TodoItem(name: "b", status: .done),
+            ])
+        try "- [x] a\n- [ ] a\n- [x] b\n".write(toFile: checklist, atomically: false, encoding: .utf8)
+        #expect(try Self.compare(plist, checklist) == nil)
+        try Self.convertAndCheck(checklist, into: plist, in: directory)
+    }
+
+    @Test(
+        "a box the file tells by a status key, or a value it holds no object for yet, is left to the general write",
+        arguments: [
+            (
+                #"[{"name": "a", "checked": False, "status": "/"}, {"name": "b", "checked": True}]"#,
+                "- [x] a\n- [x] b\n"
+            ),
+            (#"[{"name": "a", "checked": False}, {"name": "b", "checked": False}]"#, "- [x] a\n- [ ] b\n"),
+            (#"[{"name": "a", "status": "open"}, {"name": "b", "checked": True}]"#, "- [x] a\n- [x] b\n"),
+        ])
+    func leftToTheGeneralWrite(items: String, text: String) throws {
+        let directory = try TemporaryDirectory()
+        _ = try Python.run(
+            Python.prelude
+                + "plistlib.dump(\(items), open(os.path.join(d, 'list.plist'), 'wb'), fmt=plistlib.FMT_BINARY)",
+            in: directory)
+        let plist = directory.path("list.plist")
+        let checklist = directory.path("list.md")
+        try text.write(toFile: checklist, atomically: false, encoding: .utf8)
+        #expect(try Self.compare(plist, checklist) == nil)
+        try Self.convertAndCheck(checklist, into: plist, in: directory)
+    }
+
+    @Test("a file that holds the list, written by plistlib, is left as it is")
+    func plistlibFileUnchanged() throws {
+        let directory = try TemporaryDirectory()
+        _ = try Python.run(
+            Python.prelude + """
+                items = [{"name": "Milk", "checked": False, "section": "Today",
+                          "children": [{"name": "café crème", "checked": False, "status": "/"}]},
+                         {"name": "日本語 🚀", "checked": True, "section": "Today", "prio": 2}]
+                plistlib.dump(items, open(os.path.join(d, 'list.plist'), 'wb'), fmt=plistlib.FMT_BINARY)
+                """, in: directory)
+        let plist = directory.path("list.plist")
+        let checklist = directory.path("list.md")
+        try "# Today\n- [ ] Milk\n  - [/] café crème\n- [x] 日本語 🚀 [prio:: 2]\n".write(
+            toFile: checklist, atomically: false, encoding: .utf8)
+        #expect(try Self.compare(plist, checklist) == [])
+        let before = try BinaryReferencePatchTests.bytes(plist)
+        try Self.convertAndCheck(checklist, into: plist, in: directory)
+        #expect(try BinaryReferencePatchTests.bytes(plist) == before)
+        // Its box unchecked: one reference.
+        try "# Today\n- [ ] Milk\n  - [/] café crème\n- [ ] 日本語 🚀 [prio:: 2]\n".write(
+            toFile: checklist, atomically: false, encoding: .utf8)
+        #expect(try Self.compare(plist, checklist)?.count == 1)
+        try Self.convertAndCheck(checklist, into: plist, in: directory)
+        #expect(zip(before, try BinaryReferencePatchTests.bytes(plist)).filter { $0 != $1 }.count == 1)
+    }
+}
