@@ -22,7 +22,11 @@ struct BinaryItems {
     private static let roles = ItemRole.allCases
     /// The last section and status objects read, and their text: a run of items shares them.
     private var lastSection: (object: Int, text: String)?
-    private var lastStatus: (object: Int, text: String)?
+    /// The last `false` and `true` objects met (`boolean(_:)`); -1 before one is.
+    private var booleanObjects = (false: -1, true: -1)
+    /// The statuses of the first few status objects met (a list has a few, which items take
+    /// by turns: keeping only the last one's text made a string for most).
+    private var statuses: [(object: Int, status: TodoStatus?)] = []
     /// The last section object found to hold a section's text (`compare`), and that text.
     private var lastMatchedSection: (object: Int, text: String)?
 
@@ -169,14 +173,8 @@ struct BinaryItems {
     /// of it: ASCII as it is, anything else as UTF-16 (big-endian).
     private func matches(_ object: Int, utf8: UnsafeBufferPointer<UInt8>) -> Bool {
         guard let stored = reader.storedString(object) else { return false }
-        guard stored.utf16 else { return ByteComparison.same(stored.raw, utf8) }
-        // At most one unit a byte; the stored text's units are compared where they fit.
-        guard stored.raw.count <= 2 * utf8.count else { return false }
-        return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 2 * utf8.count + 1) { scratch in
-            guard let out = scratch.baseAddress else { return false }
-            let units = BinaryPropertyListWriter.utf16BigEndian(fromUTF8: utf8, into: out)
-            return ByteComparison.same(UnsafeBufferPointer(start: out, count: 2 * units), stored.raw)
-        }
+        guard stored.utf16 else { return ByteScan.same(stored.raw, utf8) }
+        return BinaryPropertyListWriter.isUTF16BigEndian(stored.raw, of: utf8)
     }
 
     /// What an item's dictionary holds of whether the item is done: its `checked` value and
@@ -193,14 +191,14 @@ struct BinaryItems {
     /// list's items do: whether the dictionary `object` at `depth` reads as an item named
     /// `name` (its UTF-8) with `section` and `fields`, its doneness and children left to the
     /// caller. Nil where it does not, or where that does not show it; else the doneness and
-    /// the children's array (nil without a `children` key).
+    /// the children's array object (nil without a `children` key).
     mutating func compare(
         _ object: Int, name: UnsafeBufferPointer<UInt8>, section: String?, fields: [Field], depth: Int
-    ) -> (doneness: Doneness, children: (start: Int, count: Int)?)? {
+    ) -> (doneness: Doneness, children: (object: Int, start: Int, count: Int)?)? {
         guard let h = dictionary(object, depth: depth) else { return nil }
         var seen: UInt8 = 0
         var doneness = Doneness()
-        var children: (start: Int, count: Int)?
+        var children: (object: Int, start: Int, count: Int)?
         var fieldCount = 0
         for i in 0..<h.count {
             let value = reader.reference(from: h.start, h.count + i)
@@ -238,7 +236,7 @@ struct BinaryItems {
                 lastMatchedSection = (value, section)
             case .children:
                 guard let c = array(value) else { return nil }
-                children = c
+                children = (value, c.start, c.count)
             case .fields, .order:
                 return nil
             }
@@ -403,19 +401,29 @@ struct BinaryItems {
         return true
     }
 
-    /// A boolean object's value; nil for another object.
-    private func boolean(_ object: Int) -> Bool? {
+    /// A boolean object's value; nil for another object. (The last `false` and `true` objects
+    /// met are known: writers share them.)
+    private mutating func boolean(_ object: Int) -> Bool? {
+        if object == booleanObjects.false { return false }
+        if object == booleanObjects.true { return true }
         guard let at = try? reader.offset(of: object) else { return nil }
         switch reader.bytes[at] {
-        case 0x08: return false
-        case 0x09: return true
+        case 0x08:
+            booleanObjects.false = object
+            return false
+        case 0x09:
+            booleanObjects.true = object
+            return true
         default: return nil
         }
     }
 
-    /// The status a string object's word says (kept for the next item with the same object).
+    /// The status a string object's word says (kept for the next items with the same object).
     private mutating func status(_ object: Int) -> TodoStatus? {
-        string(object, last: &lastStatus).flatMap { ItemBuilder.status(fromWord: $0) }
+        if let known = statuses.first(where: { $0.object == object }) { return known.status }
+        let status = string(object).flatMap { ItemBuilder.status(fromWord: $0) }
+        if statuses.count < 8 { statuses.append((object, status)) }
+        return status
     }
 
     /// An array object's references, where they fit in the file.

@@ -21,20 +21,34 @@ struct BinaryListComparer: ListWriter {
         var differences: [ByteComparison.Difference] = []
     }
 
+    /// An array of items being walked: its object and the item it holds the children of (-1
+    /// for the root), where its references start, how many it has, and how many were taken.
+    private struct Level {
+        let array: Int
+        let parent: Int
+        let start: Int
+        let count: Int
+        var next = 0
+    }
+
     private let reader: BinaryPropertyListReader
     private var items: BinaryItems
     private let outcome: Outcome
     private var warnings = WarningLog()
-    /// The arrays being walked, the root's first: where each one's references start, how
-    /// many it has, and how many were taken.
-    private var levels: [(start: Int, count: Int, next: Int)]
+    /// The arrays being walked, the root's first.
+    private var levels: [Level]
     /// The children of the last item taken; nil where it has no `children` key.
-    private var lastChildren: (start: Int, count: Int)? = nil
+    private var lastChildren: Level? = nil
     /// Each dictionary taken, one bit an object: a dictionary two items share would change
     /// with either.
     private var taken: [UInt64]
-    /// The boxes to change: where each reference is, and whether it is to be checked.
-    private var boxes: [(reference: Int, checked: Bool)] = []
+    /// The boxes to change: the dictionary, where its reference is, and whether it is to be
+    /// checked.
+    private var boxes: [(dictionary: Int, reference: Int, checked: Bool)] = []
+    /// The children's arrays and the items' dictionaries that hold the boxes' dictionaries,
+    /// each array once (a bit an object in `enclosed`).
+    private var enclosing: [Int] = []
+    private var enclosed: [UInt64]
     /// A `false` and a `true` object that items' `checked` keys refer to; -1 before one is met.
     private var booleans = [-1, -1]
 
@@ -47,8 +61,9 @@ struct BinaryListComparer: ListWriter {
         self.reader = reader
         self.outcome = outcome
         items = BinaryItems(reader, schema: schema)
-        levels = [(h.start, h.count, 0)]
+        levels = [Level(array: reader.topObject, parent: -1, start: h.start, count: h.count)]
         taken = Array(repeating: 0, count: (reader.objectCount + 63) / 64)
+        enclosed = taken
     }
 
     var takesPlainNames: Bool { true }
@@ -58,15 +73,27 @@ struct BinaryListComparer: ListWriter {
     }
 
     mutating func item(plainName: UnsafeBufferPointer<UInt8>, status: TodoStatus, section: String?, depth: Int) throws {
-        let object = try next(depth: depth)
-        guard let found = items.compare(object, name: plainName, section: section, fields: [], depth: depth) else {
+        try item(plainName: plainName, fields: [], status: status, section: section, depth: depth)
+    }
+
+    /// (Without an item made of it: an item with fields, a fourteenth of a large list, was a
+    /// tenth of comparing it.)
+    mutating func item(
+        plainName: UnsafeBufferPointer<UInt8>, fields: [Field], status: TodoStatus, section: String?, depth: Int
+    ) throws {
+        // A value the format cannot hold is not the file's.
+        guard fields.isEmpty || PropertyListFormat.lossesOfFields(fields, binary: true).isEmpty else {
             throw Differs()
         }
-        try take(found, status: status, fields: [])
+        let object = try next(depth: depth)
+        let section = depth == 0 ? section : nil
+        guard let found = items.compare(object, name: plainName, section: section, fields: fields, depth: depth) else {
+            throw Differs()
+        }
+        try take(found, of: object, status: status, fields: fields)
     }
 
     mutating func item(_ item: TodoItem, depth: Int) throws {
-        // A value the format cannot hold is not the file's.
         guard item.children.isEmpty, PropertyListFormat.lossesOfFields(item.fields, binary: true).isEmpty else {
             throw Differs()
         }
@@ -77,7 +104,7 @@ struct BinaryListComparer: ListWriter {
                 items.compare(object, name: $0, section: item.section, fields: item.fields, depth: depth)
             })
         else { throw Differs() }
-        try take(found, status: item.status, fields: item.fields)
+        try take(found, of: object, status: item.status, fields: item.fields)
     }
 
     mutating func end() {}
@@ -87,6 +114,9 @@ struct BinaryListComparer: ListWriter {
     mutating func finish() throws -> Written {
         try close(downTo: 0)
         guard levels[0].next == levels[0].count else { throw Differs() }
+        guard boxes.isEmpty || Self.standAlone(boxes.map(\.dictionary), within: enclosing, in: reader) else {
+            throw Differs()
+        }
         let size = reader.referenceSize
         var differences: [ByteComparison.Difference] = []
         for box in boxes {
@@ -105,7 +135,7 @@ struct BinaryListComparer: ListWriter {
     /// below are all taken (a first child's array is the last item's `children`).
     private mutating func next(depth: Int) throws -> Int {
         if depth == levels.count, let children = lastChildren {
-            levels.append((children.start, children.count, 0))
+            levels.append(children)
         } else {
             guard depth < levels.count else { throw Differs() }
             try close(downTo: depth)
@@ -134,11 +164,13 @@ struct BinaryListComparer: ListWriter {
     /// Takes a dictionary found to hold the item but for its doneness: the same, or a box
     /// to change where its `checked` alone tells it.
     private mutating func take(
-        _ found: (doneness: BinaryItems.Doneness, children: (start: Int, count: Int)?), status: TodoStatus,
-        fields: [Field]
+        _ found: (doneness: BinaryItems.Doneness, children: (object: Int, start: Int, count: Int)?), of dictionary: Int,
+        status: TodoStatus, fields: [Field]
     ) throws {
         let doneness = found.doneness
-        lastChildren = found.children
+        lastChildren = found.children.map {
+            Level(array: $0.object, parent: dictionary, start: $0.start, count: $0.count)
+        }
         if let checked = doneness.checked, doneness.checkedObject >= 0 {
             booleans[checked ? 1 : 0] = doneness.checkedObject
         }
@@ -147,7 +179,76 @@ struct BinaryListComparer: ListWriter {
         guard doneness.checkedReference >= 0, !doneness.hasStatus, status == .open || status == .done else {
             throw Differs()
         }
-        boxes.append((doneness.checkedReference, status == .done))
+        boxes.append((dictionary, doneness.checkedReference, status == .done))
+        for level in levels.dropFirst() {
+            let bit: UInt64 = 1 << UInt64(level.array & 63)
+            guard enclosed[level.array >> 6] & bit == 0 else { continue }
+            enclosed[level.array >> 6] |= bit
+            enclosing.append(level.array)
+            enclosing.append(level.parent)
+        }
+    }
+
+    /// Whether changing bytes of the dictionaries `dictionaries` changes nothing else: one
+    /// reference in the whole file refers to each of them and of the arrays and items that
+    /// hold them (`enclosing`), the one the list was followed by, and no other object's
+    /// bytes overlap a dictionary's. A file may share an item's dictionary, or the array of
+    /// its parent's children, with another item's field (plistlib writes one object for a
+    /// value it is given twice), or, made by hand, point two objects at the same bytes or
+    /// into a data value: each would change with the box. One pass over every object of the
+    /// file.
+    static func standAlone(
+        _ dictionaries: [Int], within enclosing: [Int], in reader: BinaryPropertyListReader
+    ) -> Bool {
+        let size = reader.referenceSize
+        // One bit an object: a pass over every reference looks each up.
+        var marked = [UInt64](repeating: 0, count: (reader.objectCount + 63) / 64)
+        func isMarked(_ object: Int) -> Bool { marked[object >> 6] & (1 << UInt64(object & 63)) != 0 }
+        func mark(_ object: Int) { marked[object >> 6] |= 1 << UInt64(object & 63) }
+        var spans: [(start: Int, end: Int, object: Int)] = []
+        for object in dictionaries {
+            guard !isMarked(object), let h = try? reader.header(of: object) else { return false }
+            mark(object)
+            spans.append((h.at, h.start + 2 * h.count * size, object))
+        }
+        var count = dictionaries.count
+        for object in enclosing where !isMarked(object) {
+            mark(object)
+            count += 1
+        }
+        spans.sort { $0.start < $1.start }
+        for (a, b) in zip(spans, spans.dropFirst()) where a.end > b.start { return false }
+        // No object that starts past the last span can overlap one: only its references count.
+        let last = spans.last?.end ?? 0
+        var references = 0
+        for object in 0..<reader.objectCount {
+            guard let h = try? reader.header(of: object) else { return false }
+            let kind = h.marker >> 4
+            var end = 0
+            if kind == 0xA || kind == 0xC || kind == 0xD {
+                let count = kind == 0xD ? 2 * h.count : h.count
+                guard reader.referencesFit(start: h.start, count: count) else { return false }
+                for i in 0..<count {
+                    let target = reader.reference(from: h.start, i)
+                    if target >= 0 && target < reader.objectCount && isMarked(target) { references += 1 }
+                }
+                end = h.start + count * size
+            } else if h.at < last {
+                guard let bytes = try? reader.scalarBytes(header: h) else { return false }
+                end = bytes.upperBound
+            }
+            guard h.at < last else { continue }
+            // The first span (they are apart, so their ends ascend) that ends after this object
+            // starts must start at or past its end, or be its own.
+            var low = 0
+            var high = spans.count
+            while low < high {
+                let middle = (low + high) / 2
+                if spans[middle].end <= h.at { low = middle + 1 } else { high = middle }
+            }
+            if low < spans.count, spans[low].object != object, spans[low].start < end { return false }
+        }
+        return references == count
     }
 
     /// Compares the list `read` hands over with the one at the root of `old` (named

@@ -150,7 +150,9 @@ struct BinaryPropertyListReader {
 
     /// Whether `count` references from `start` lie in the object area.
     func referencesFit(start: Int, count: Int) -> Bool {
-        count >= 0 && count <= (tableOffset - start) / referenceSize
+        // (Without a division: this is asked for every array and dictionary read.)
+        let room = tableOffset - start
+        return count >= 0 && count <= room && count * referenceSize <= room
     }
 
     /// The `i`th of references from `start` (that `referencesFit`).
@@ -803,6 +805,52 @@ extension BinaryPropertyListWriter {
             at = put(UInt64(scalar), size: 2, at: at)
         }
         return out.distance(to: at) / 2
+    }
+
+    /// Whether `units` are the UTF-16 (big-endian) units `utf16BigEndian(fromUTF8:into:)`
+    /// makes of `utf8` (valid UTF-8), found without making them: a scalar at a time, four
+    /// ASCII bytes at once, stopping at the first unit that differs. (Making the units, then
+    /// comparing them, was a fifth of comparing a list with a binary file's items.)
+    static func isUTF16BigEndian(_ units: UnsafeBufferPointer<UInt8>, of utf8: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard var p = utf8.baseAddress, var q = units.baseAddress else { return utf8.isEmpty && units.isEmpty }
+        let end = p + utf8.count
+        let unitsEnd = q + units.count
+        func unit(_ at: UnsafePointer<UInt8>) -> UInt32 { UInt32(at[0]) << 8 | UInt32(at[1]) }
+        while p < end {
+            guard unitsEnd - q >= 2 else { return false }
+            let b = UInt32(p[0])
+            let scalar: UInt32
+            if b < 0x80 {
+                if end - p >= 4 && unitsEnd - q >= 8 {
+                    let word = UInt64(UnsafeRawPointer(p).loadUnaligned(as: UInt32.self).littleEndian)
+                    if word & 0x8080_8080 == 0 {
+                        guard UnsafeRawPointer(q).loadUnaligned(as: UInt64.self) == spread(word) else { return false }
+                        p += 4
+                        q += 8
+                        continue
+                    }
+                }
+                scalar = b
+                p += 1
+            } else if b < 0xE0 {
+                scalar = (b & 0x1F) << 6 | UInt32(p[1] & 0x3F)
+                p += 2
+            } else if b < 0xF0 {
+                scalar = (b & 0x0F) << 12 | UInt32(p[1] & 0x3F) << 6 | UInt32(p[2] & 0x3F)
+                p += 3
+            } else {
+                let s =
+                    ((b & 0x07) << 18 | UInt32(p[1] & 0x3F) << 12 | UInt32(p[2] & 0x3F) << 6 | UInt32(p[3] & 0x3F))
+                    &- 0x10000
+                p += 4
+                guard unit(q) == 0xD800 | s >> 10, unitsEnd - q >= 4 else { return false }
+                q += 2
+                scalar = 0xDC00 | s & 0x3FF
+            }
+            guard unit(q) == scalar else { return false }
+            q += 2
+        }
+        return q == unitsEnd
     }
 
     /// Four bytes (the low half of `word`, in memory order) as four big-endian units 0x00 b:

@@ -137,6 +137,19 @@ struct BinaryListComparerTests {
         try Self.convertAndCheck(checklist, into: plist, in: directory)
     }
 
+    @Test("boxes of an item and of its child and grandchild change three references")
+    func nestedBoxes() throws {
+        let directory = try TemporaryDirectory()
+        let text = "- [ ] a\n  - [ ] b\n    - [x] c\n  - [ ] d\n- [x] e\n"
+        let (plist, checklist) = try BinaryReferencePatchTests.file(text, in: directory)
+        let before = try BinaryReferencePatchTests.bytes(plist)
+        try "- [x] a\n  - [x] b\n    - [ ] c\n  - [ ] d\n- [x] e\n".write(
+            toFile: checklist, atomically: false, encoding: .utf8)
+        #expect(try Self.compare(plist, checklist)?.count == 3)
+        try Self.convertAndCheck(checklist, into: plist, in: directory)
+        #expect(zip(before, try BinaryReferencePatchTests.bytes(plist)).filter { $0 != $1 }.count == 3)
+    }
+
     /// A checklist with sections and fields, and changes to it that are not a box's.
     static let fielded =
         "- [ ] first\n# Today\n- [ ] Milk [prio:: 2]\n- [x] café crème\n# Later\n- [ ] 日本語 🚀 [due:: 2024-05-01]\n"
@@ -161,21 +174,98 @@ struct BinaryListComparerTests {
     }
 
     /// A binary property list of `objects` (each object's bytes, in order), one byte an
-    /// offset and a reference, its top object the first.
-    static func handMade(_ objects: [[UInt8]]) -> [UInt8] {
+    /// offset and a reference, its top object the first. An object in `aliases` has no bytes
+    /// of its own: its offset is another object's, plus some.
+    static func handMade(_ objects: [[UInt8]], aliases: [Int: (of: Int, plus: Int)] = [:]) -> [UInt8] {
         var bytes = Array("bplist00".utf8)
-        var offsets: [UInt8] = []
+        var offsets: [Int] = []
         for object in objects {
-            offsets.append(UInt8(bytes.count))
+            offsets.append(bytes.count)
             bytes += object
         }
+        for (object, alias) in aliases { offsets[object] = offsets[alias.of] + alias.plus }
         let table = bytes.count
-        bytes += offsets
+        bytes += offsets.map { UInt8($0) }
         bytes += [0, 0, 0, 0, 0, 0, 1, 1]
         for value in [objects.count, 0, table] {
             bytes += (0..<8).map { UInt8(truncatingIfNeeded: value >> (8 * (7 - $0))) }
         }
         return bytes
+    }
+
+    /// Checks the first item named `a` (anywhere in the list) in the file at `plist`, through
+    /// a checklist of the list: the file then reads as that list, every other value as it was.
+    static func checkFirstA(in plist: String, directory: TemporaryDirectory) throws {
+        var list = try TodoList(contentsOf: .file(plist))
+        func check(_ items: inout [TodoItem]) -> Bool {
+            for i in items.indices {
+                if items[i].name == "a" {
+                    items[i].status = .done
+                    return true
+                }
+                if check(&items[i].children) { return true }
+            }
+            return false
+        }
+        #expect(check(&list.items))
+        let checklist = directory.path("list.md")
+        try Data(try list.encoded(as: .markdown)).write(to: URL(fileURLWithPath: checklist))
+        #expect(try Self.compare(plist, checklist) == nil)
+        _ = try Conversion(input: .at(checklist), output: .at(plist)).run()
+        #expect(try TodoList(contentsOf: .file(plist)).items == list.items)
+    }
+
+    @Test(
+        "an item's dictionary that another item's field holds too is not changed in place",
+        arguments: [
+            "X = {'name': 'a', 'checked': False}; items = [X, {'name': 't', 'checked': True, 'copy': X}]",
+            "X = {'name': 'a', 'checked': False}; items = [X, {'name': 't', 'checked': True, 'lst': [X, 1]}]",
+            "X = {'name': 'a', 'checked': False}; items = [{'name': 't', 'checked': True, 'h': {'v': {'s': [X]}}}, X]",
+            "C = [{'name': 'a', 'checked': False}]; items = [{'name': 'p', 'checked': True, 'children': C, 'backup': C}]",
+            "C = [{'name': 'a', 'checked': False}]; items = [{'name': 'p', 'checked': True, 'children': C}, {'name': 't', 'checked': False, 'kids': C}]",
+            "P = {'name': 'p', 'checked': True, 'children': [{'name': 'a', 'checked': False}]}; items = [P, {'name': 't', 'checked': True, 'copy': P}]",
+        ])
+    func sharedWithAField(items: String) throws {
+        let directory = try TemporaryDirectory()
+        _ = try Python.run(
+            Python.prelude + items
+                + "\nplistlib.dump(items, open(os.path.join(d, 'list.plist'), 'wb'), fmt=plistlib.FMT_BINARY)",
+            in: directory)
+        try Self.checkFirstA(in: directory.path("list.plist"), directory: directory)
+    }
+
+    /// Objects 1 to 5: `name`, `a`, `checked`, `false`, `true`; 6 and 7 items.
+    static let keysAndValues: [[UInt8]] = [
+        [0x54] + Array("name".utf8), [0x51] + Array("a".utf8), [0x57] + Array("checked".utf8), [0x08], [0x09],
+    ]
+
+    @Test("an item's dictionary whose bytes another object's offset points into is not changed in place")
+    func overlappingObjects() throws {
+        let directory = try TemporaryDirectory()
+        let plist = directory.path("list.plist")
+        // Object 7 is object 6's bytes again: two items {name: a, checked: false}; 8 is {name: t, checked: true}.
+        let shared =
+            [[0xA3, 6, 7, 8]] + Self.keysAndValues + [
+                [0xD2, 1, 3, 2, 4], [], [0xD2, 1, 3, 9, 5], [0x51] + Array("t".utf8),
+            ]
+        try Data(Self.handMade(shared, aliases: [7: (6, 0)])).write(to: URL(fileURLWithPath: plist))
+        let checklist = directory.path("list.md")
+        // Both of them checked: one reference, changed twice.
+        try "- [x] a\n- [x] a\n- [x] t\n".write(toFile: checklist, atomically: false, encoding: .utf8)
+        #expect(try Self.compare(plist, checklist) == nil)
+        try Self.checkFirstA(in: plist, directory: directory)
+
+        // Object 6, an item {name: a, checked: false}, lies inside object 8, the data of item 7's
+        // `blob`.
+        let inData =
+            [[0xA2, 6, 7]] + Self.keysAndValues + [
+                [], [0xD3, 1, 3, 10, 9, 5, 8], [0x45, 0xD2, 1, 3, 2, 4], [0x51] + Array("t".utf8),
+                [0x54] + Array("blob".utf8),
+            ]
+        try Data(Self.handMade(inData, aliases: [6: (8, 1)])).write(to: URL(fileURLWithPath: plist))
+        let before = try TodoList(contentsOf: .file(plist)).items
+        #expect(before.count == 2 && before[1].fields.first?.value == .data(Data([0xD2, 1, 3, 2, 4])))
+        try Self.checkFirstA(in: plist, directory: directory)
     }
 
     @Test("a dictionary two items share is not changed for one of them")
