@@ -789,18 +789,13 @@ extension BinaryPropertyListWriter {
                 }
                 scalar = b
                 p += 1
-            } else if b < 0xE0 {
-                scalar = (b & 0x1F) << 6 | UInt32(p[1] & 0x3F)
-                p += 2
-            } else if b < 0xF0 {
-                scalar = (b & 0x0F) << 12 | UInt32(p[1] & 0x3F) << 6 | UInt32(p[2] & 0x3F)
-                p += 3
             } else {
-                scalar = (b & 0x07) << 18 | UInt32(p[1] & 0x3F) << 12 | UInt32(p[2] & 0x3F) << 6 | UInt32(p[3] & 0x3F)
-                p += 4
-                scalar &-= 0x10000
-                at = put(UInt64(0xD800 | scalar >> 10), size: 2, at: at)
-                scalar = 0xDC00 | scalar & 0x3FF
+                scalar = Self.scalar(at: &p, lead: b)
+                if scalar >= 0x10000 {
+                    scalar &-= 0x10000
+                    at = put(UInt64(0xD800 | scalar >> 10), size: 2, at: at)
+                    scalar = 0xDC00 | scalar & 0x3FF
+                }
             }
             at = put(UInt64(scalar), size: 2, at: at)
         }
@@ -819,7 +814,7 @@ extension BinaryPropertyListWriter {
         while p < end {
             guard unitsEnd - q >= 2 else { return false }
             let b = UInt32(p[0])
-            let scalar: UInt32
+            var scalar: UInt32
             if b < 0x80 {
                 if end - p >= 4 && unitsEnd - q >= 8 {
                     let word = UInt64(UnsafeRawPointer(p).loadUnaligned(as: UInt32.self).littleEndian)
@@ -832,25 +827,38 @@ extension BinaryPropertyListWriter {
                 }
                 scalar = b
                 p += 1
-            } else if b < 0xE0 {
-                scalar = (b & 0x1F) << 6 | UInt32(p[1] & 0x3F)
-                p += 2
-            } else if b < 0xF0 {
-                scalar = (b & 0x0F) << 12 | UInt32(p[1] & 0x3F) << 6 | UInt32(p[2] & 0x3F)
-                p += 3
             } else {
-                let s =
-                    ((b & 0x07) << 18 | UInt32(p[1] & 0x3F) << 12 | UInt32(p[2] & 0x3F) << 6 | UInt32(p[3] & 0x3F))
-                    &- 0x10000
-                p += 4
-                guard unit(q) == 0xD800 | s >> 10, unitsEnd - q >= 4 else { return false }
-                q += 2
-                scalar = 0xDC00 | s & 0x3FF
+                let s = Self.scalar(at: &p, lead: b)
+                if s >= 0x10000 {
+                    guard unit(q) == 0xD800 | (s &- 0x10000) >> 10, unitsEnd - q >= 4 else { return false }
+                    q += 2
+                    scalar = 0xDC00 | s & 0x3FF
+                } else {
+                    scalar = s
+                }
             }
             guard unit(q) == scalar else { return false }
             q += 2
         }
         return q == unitsEnd
+    }
+
+    /// The scalar of the UTF-8 sequence at `p` (valid UTF-8) whose lead byte `b` is not ASCII,
+    /// with `p` moved past it.
+    @inline(__always)
+    private static func scalar(at p: inout UnsafePointer<UInt8>, lead b: UInt32) -> UInt32 {
+        let scalar: UInt32
+        if b < 0xE0 {
+            scalar = (b & 0x1F) << 6 | UInt32(p[1] & 0x3F)
+            p += 2
+        } else if b < 0xF0 {
+            scalar = (b & 0x0F) << 12 | UInt32(p[1] & 0x3F) << 6 | UInt32(p[2] & 0x3F)
+            p += 3
+        } else {
+            scalar = (b & 0x07) << 18 | UInt32(p[1] & 0x3F) << 12 | UInt32(p[2] & 0x3F) << 6 | UInt32(p[3] & 0x3F)
+            p += 4
+        }
+        return scalar
     }
 
     /// Four bytes (the low half of `word`, in memory order) as four big-endian units 0x00 b:

@@ -119,6 +119,41 @@ struct BinaryListWriterTests {
         #expect(read.trimmingCharacters(in: .whitespacesAndNewlines) == "[" + expected + "]")
     }
 
+    @Test("text is stored as the standard library's UTF-16, and told from any other units", arguments: 0..<40)
+    func utf16Units(seed: Int) {
+        var rng = SeededGenerator(seed: UInt64(seed))
+        // ASCII runs of every length around the four-byte step, and two-, three- and
+        // four-byte characters at the ends of their ranges.
+        let pieces = [
+            "a", "ab", "abc", "abcd", "abcde", "é", "\u{80}", "\u{7FF}", "\u{800}", "日", "\u{FFFD}", "\u{FFFF}", "🚀",
+            "\u{10000}", "\u{10FFFF}", "\u{7F}", "\0",
+        ]
+        let text = (0..<Int.random(in: 0...12, using: &rng)).map { _ in pieces.randomElement(using: &rng)! }.joined()
+        let utf8 = Array(text.utf8)
+        let units = text.utf16.flatMap { [UInt8($0 >> 8), UInt8($0 & 0xFF)] }
+        utf8.withUnsafeBufferPointer { utf8 in
+            // The writer stores those units.
+            let stored = [UInt8](unsafeUninitializedCapacity: 2 * utf8.count + 1) { buffer, count in
+                count = 2 * BinaryPropertyListWriter.utf16BigEndian(fromUTF8: utf8, into: buffer.baseAddress!)
+            }
+            #expect(stored == units, "\(text.debugDescription)")
+            #expect(units.withUnsafeBufferPointer { BinaryPropertyListWriter.isUTF16BigEndian($0, of: utf8) })
+            // Any unit changed, one taken away, or one more: not the text's.
+            var others: [[UInt8]] = [units + [0, 0x61], units + [0xD8, 0x3D]]
+            for i in stride(from: 0, to: units.count, by: 2) {
+                var changed = units
+                changed[i + Int.random(in: 0...1, using: &rng)] ^= UInt8(1 << Int.random(in: 0...7, using: &rng))
+                others.append(changed)
+                others.append(Array(units[..<i] + units[(i + 2)...]))
+            }
+            for other in others {
+                #expect(
+                    !other.withUnsafeBufferPointer { BinaryPropertyListWriter.isUTF16BigEndian($0, of: utf8) },
+                    "\(text.debugDescription) \(other)")
+            }
+        }
+    }
+
     /// The streamed write of the checklist at `checklist` into the binary file at `path`,
     /// committed; nil where it does not apply.
     static func streamed(_ checklist: String, into path: String) throws -> [ConversionWarning]? {
