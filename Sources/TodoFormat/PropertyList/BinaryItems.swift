@@ -404,8 +404,9 @@ struct BinaryItems {
     /// A boolean object's value; nil for another object. (The last `false` and `true` objects
     /// met are known: writers share them.)
     private mutating func boolean(_ object: Int) -> Bool? {
-        if object == booleanObjects.false { return false }
-        if object == booleanObjects.true { return true }
+        // (A reference of eight bytes may be -1, which the ones not yet met are.)
+        if object >= 0 && object == booleanObjects.false { return false }
+        if object >= 0 && object == booleanObjects.true { return true }
         guard let at = try? reader.offset(of: object) else { return nil }
         switch reader.bytes[at] {
         case 0x08:

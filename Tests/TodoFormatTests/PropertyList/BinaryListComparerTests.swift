@@ -174,9 +174,11 @@ struct BinaryListComparerTests {
     }
 
     /// A binary property list of `objects` (each object's bytes, in order), one byte an
-    /// offset and a reference, its top object the first. An object in `aliases` has no bytes
-    /// of its own: its offset is another object's, plus some.
-    static func handMade(_ objects: [[UInt8]], aliases: [Int: (of: Int, plus: Int)] = [:]) -> [UInt8] {
+    /// offset and `referenceSize` bytes a reference, its top object the first. An object in
+    /// `aliases` has no bytes of its own: its offset is another object's, plus some.
+    static func handMade(
+        _ objects: [[UInt8]], aliases: [Int: (of: Int, plus: Int)] = [:], referenceSize: UInt8 = 1
+    ) -> [UInt8] {
         var bytes = Array("bplist00".utf8)
         var offsets: [Int] = []
         for object in objects {
@@ -186,7 +188,7 @@ struct BinaryListComparerTests {
         for (object, alias) in aliases { offsets[object] = offsets[alias.of] + alias.plus }
         let table = bytes.count
         bytes += offsets.map { UInt8($0) }
-        bytes += [0, 0, 0, 0, 0, 0, 1, 1]
+        bytes += [0, 0, 0, 0, 0, 0, 1, referenceSize]
         for value in [objects.count, 0, table] {
             bytes += (0..<8).map { UInt8(truncatingIfNeeded: value >> (8 * (7 - $0))) }
         }
@@ -266,6 +268,30 @@ struct BinaryListComparerTests {
         let before = try TodoList(contentsOf: .file(plist)).items
         #expect(before.count == 2 && before[1].fields.first?.value == .data(Data([0xD2, 1, 3, 2, 4])))
         try Self.checkFirstA(in: plist, directory: directory)
+    }
+
+    @Test("a `checked` that refers to no object is an error, read or written into, with the file as it was")
+    func checkedOutOfRange() throws {
+        let directory = try TemporaryDirectory()
+        let plist = directory.path("list.plist")
+        func reference(_ n: Int) -> [UInt8] { (0..<8).map { UInt8(truncatingIfNeeded: n >> (8 * (7 - $0))) } }
+        func dictionary(_ values: [Int]) -> [UInt8] {
+            [0xD2] + reference(1) + reference(3) + values.flatMap(reference)
+        }
+        // Items {name: a, checked: reference -1} and {name: t, checked: true}.
+        let objects: [[UInt8]] =
+            [[0xA2] + reference(6) + reference(7)] + Self.keysAndValues + [
+                dictionary([2, -1]), dictionary([8, 5]), [0x51] + Array("t".utf8),
+            ]
+        let bytes = Self.handMade(objects, referenceSize: 8)
+        try Data(bytes).write(to: URL(fileURLWithPath: plist))
+        #expect(throws: ParseError.self) { try TodoList(contentsOf: .file(plist)) }
+        let checklist = directory.path("list.md")
+        for text in ["- [ ] a\n- [x] t\n", "- [x] a\n- [x] t\n", "- [ ] a\n- [ ] t\n"] {
+            try text.write(toFile: checklist, atomically: false, encoding: .utf8)
+            #expect(throws: ParseError.self) { try Conversion(input: .at(checklist), output: .at(plist)).run() }
+            #expect(try BinaryReferencePatchTests.bytes(plist) == bytes)
+        }
     }
 
     @Test("a dictionary two items share is not changed for one of them")
