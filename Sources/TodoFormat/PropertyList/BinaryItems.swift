@@ -20,7 +20,7 @@ struct BinaryItems {
     /// key was 6% of reading a large list.)
     private var ownKeyCodes = [UInt8](repeating: 0, count: 256)
     private static let roles = ItemRole.allCases
-    /// The last section and status objects read, and their text: a run of items shares them.
+    /// The last section object read, and its text: a run of items shares it.
     private var lastSection: (object: Int, text: String)?
     /// The last `false` and `true` objects met (`boolean(_:)`); -1 before one is.
     private var booleanObjects = (false: -1, true: -1)
@@ -120,53 +120,19 @@ struct BinaryItems {
     /// this does not read, a string spelled with other bytes that Swift takes for the same):
     /// the caller then compares the item read.
     mutating func matches(_ object: Int, _ item: TodoItem, depth: Int) -> Bool {
-        guard let h = dictionary(object, depth: depth) else { return false }
-        var seen: UInt8 = 0
-        var checked: Bool?
-        var custom: TodoStatus?
-        var fieldCount = 0
-        for i in 0..<h.count {
-            let value = reader.reference(from: h.start, h.count + i)
-            let role: ItemRole
-            switch kind(ofKey: reader.reference(from: h.start, i)) {
-            case .other: return false
-            case .field(let key):
-                // A field in its place, given once (`item(_:depth:)` leaves a key given twice).
-                guard fieldCount < item.fields.count, item.fields[fieldCount].key.sameKey(as: key),
-                    !item.fields[..<fieldCount].contains(where: { $0.key.sameKey(as: key) }),
-                    matches(value, item.fields[fieldCount].value, depth: 2 * depth + 1)
-                else { return false }
-                fieldCount += 1
-                continue
-            case .own(let own): role = own
-            }
-            guard seen & ItemBuilder.bit(role) == 0 else { return false }
-            seen |= ItemBuilder.bit(role)
-            switch role {
-            case .name:
-                var name = item.nameStorage
-                guard name.withUTF8({ matches(value, utf8: $0) }) else { return false }
-            case .checked, .status:
-                guard takeDoneness(role, value, checked: &checked, custom: &custom) else { return false }
-            case .section:
-                guard depth == 0, var section = item.section, section.withUTF8({ matches(value, utf8: $0) })
-                else { return false }
-            case .children:
-                guard let c = array(value), c.count == item.children.count else { return false }
-                let same = item.children.withUnsafeBufferPointer { children in
-                    (0..<c.count).allSatisfy {
-                        matches(reader.reference(from: c.start, $0), children[$0], depth: depth + 1)
-                    }
-                }
-                guard same else { return false }
-            case .fields, .order:
-                return false
-            }
+        var name = item.nameStorage
+        guard
+            let found = name.withUTF8({
+                compare(object, name: $0, section: item.section, fields: item.fields, depth: depth)
+            }),
+            ItemBuilder.status(checked: found.doneness.checked, custom: found.doneness.custom, fields: item.fields)
+                == item.status
+        else { return false }
+        guard let c = found.children else { return item.children.isEmpty }
+        guard c.count == item.children.count else { return false }
+        return item.children.withUnsafeBufferPointer { children in
+            (0..<c.count).allSatisfy { matches(reader.reference(from: c.start, $0), children[$0], depth: depth + 1) }
         }
-        return seen & ItemBuilder.bit(.name) != 0 && fieldCount == item.fields.count
-            && (seen & ItemBuilder.bit(.section) != 0 || item.section == nil)
-            && (seen & ItemBuilder.bit(.children) != 0 || item.children.isEmpty)
-            && ItemBuilder.status(checked: checked, custom: custom, fields: item.fields) == item.status
     }
 
     /// Whether the string object `object` holds the text `utf8` in the bytes a writer makes

@@ -9,14 +9,15 @@
 /// looked up among those written. Here each item's name is compared with the bytes stored
 /// (`BinaryItems.compare`), and a file that holds the list as it is was not written at all.
 /// A list that differs otherwise (a name, a status, an item added or moved, a value the
-/// format cannot hold), a dictionary met twice, or a file whose box is told by a `status`
-/// key stop the read (`Differs`): the caller then writes the list the general way.
+/// format cannot hold), a dictionary met twice, a file whose box is told by a `status` key,
+/// or a changed item whose bytes the file holds another way too (`standAlone`) stop the
+/// comparison (`Differs`): the caller then writes the list the general way.
 struct BinaryListComparer: ListWriter {
     /// Thrown to stop the reader: the list differs from the file's in more than boxes.
     struct Differs: Error {}
 
-    /// What the comparison found: the references to change (in the file's order), and the
-    /// warnings of the list's write (a class: a reader may wrap the writer it is given).
+    /// What the comparison found: the references to change, in the file's order (a class: a
+    /// reader may wrap the writer it is given, so the comparer is not read back).
     final class Outcome {
         var differences: [ByteComparison.Difference] = []
     }
