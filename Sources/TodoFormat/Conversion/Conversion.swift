@@ -126,6 +126,9 @@ struct OutputPlan {
     let existing: Input?
     /// Whether warnings stop the write (`--strict`).
     let strict: Bool
+    /// What the plan tells the user with the write's warnings: an existing property list
+    /// that stays XML or binary where `--to` named the other.
+    private(set) var notes: [ConversionWarning] = []
 
     /// The plan for `destination`: an existing file is written in the format it is read in
     /// (a `--to` that names another is refused rather than replacing the file), a new file's
@@ -166,9 +169,17 @@ struct OutputPlan {
                 content = FormatRegistry.inputFormat(given: nil, path: path, seen: seen)
             }
             let propertyLists: Set<DocumentFormat> = [.plist, .bplist]
-            if let given, given != content, !(propertyLists.contains(given) && propertyLists.contains(content)) {
-                throw ConversionError.unsupported(
-                    "\(path) exists and is a \(content) file; writing \(given) would replace it: remove it first")
+            if let given, given != content {
+                guard propertyLists.contains(given) && propertyLists.contains(content) else {
+                    throw ConversionError.unsupported(
+                        "\(path) exists and is a \(content) file; writing \(given) would replace it: remove it first")
+                }
+                let kept = content == .bplist ? "a binary" : "an XML"
+                notes.append(
+                    ConversionWarning(
+                        .format,
+                        "\(path) is \(kept) property list and stays one (--to \(given.rawValue) applies to a new file)")
+                )
             }
             format = content
             existing = input
@@ -247,14 +258,15 @@ struct OutputPlan {
 
     /// Commits a pending write into the existing output, unless `strict` refuses its warnings.
     func write(_ pending: PendingWrite) throws -> [ConversionWarning] {
+        let warnings = notes + pending.warnings
         do {
-            try refuse(pending.warnings)
+            try refuse(warnings)
             try pending.commit()
         } catch {
             pending.discard()
             throw error
         }
-        return pending.warnings
+        return warnings
     }
 
     /// Writes bytes as they are (a checklist copied to a checklist).

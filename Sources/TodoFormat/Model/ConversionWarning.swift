@@ -24,6 +24,9 @@ public struct ConversionWarning: Hashable, Sendable, CustomStringConvertible {
         /// Keys of a dictionary root beside the list (an app's other data, other settings),
         /// which a list read out of the file leaves behind.
         case besideList
+        /// The output's format: an existing property list stays XML or binary where `--to`
+        /// named the other.
+        case format
     }
 
     /// What was lost.

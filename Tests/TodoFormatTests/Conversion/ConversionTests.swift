@@ -175,6 +175,38 @@ struct ConversionTests {
         }
     }
 
+    /// An existing property list stays XML or binary whichever of the two `--to` names,
+    /// with a warning that says so (the write was silent: hunt 104); under `--strict` the
+    /// warning refuses the write, the file as it was.
+    @Test(
+        "--to naming the other kind of property list keeps an existing one's, with a warning",
+        arguments: [(DocumentFormat.bplist, DocumentFormat.plist), (.plist, .bplist)])
+    func propertyListKindKept(existing: DocumentFormat, given: DocumentFormat) throws {
+        let directory = try TemporaryDirectory()
+        let input = directory.path("in.md")
+        let plist = directory.path("list.plist")
+        try "- [ ] old\n".write(toFile: input, atomically: false, encoding: .utf8)
+        try Conversion(input: .at(input), output: .at(plist), outputFormat: existing).run()
+        let head = Array(try Data(contentsOf: URL(fileURLWithPath: plist)).prefix(8))
+        try "- [x] new\n".write(toFile: input, atomically: false, encoding: .utf8)
+        let before = try Data(contentsOf: URL(fileURLWithPath: plist))
+        #expect(throws: ConversionError.self) {
+            try Conversion(input: .at(input), output: .at(plist), outputFormat: given, strict: true).run()
+        }
+        #expect(try Data(contentsOf: URL(fileURLWithPath: plist)) == before)
+
+        let warnings = try Conversion(input: .at(input), output: .at(plist), outputFormat: given).run()
+        let kind = existing == .bplist ? "a binary" : "an XML"
+        #expect(
+            warnings.map(\.description) == [
+                "\(plist) is \(kind) property list and stays one (--to \(given.rawValue) applies to a new file)"
+            ])
+        #expect(Array(try Data(contentsOf: URL(fileURLWithPath: plist)).prefix(8)) == head)
+        #expect(try TodoList(contentsOf: .file(plist)).items == [TodoItem(name: "new", status: .done)])
+        // `--to` naming its own kind: no warning.
+        #expect(try Conversion(input: .at(input), output: .at(plist), outputFormat: existing).run().isEmpty)
+    }
+
     /// `--to` naming the format a `.md` file's text may be in: the file is written as that
     /// format (a YAML list kept in a `.md` file stays YAML); naming another is refused.
     @Test("--to yaml writes into a .md file that holds a YAML list as YAML")
