@@ -786,7 +786,8 @@ struct ChecklistSplice {
     }
 
     /// Before new items that follow text rather than an item: a blank line after text that is
-    /// not a heading, so that the items read as a list of their own and never as part of a paragraph.
+    /// not a heading, so that the items read as a list of their own and never as part of a
+    /// paragraph.
     private mutating func separateFromText(itemPrefix: [UInt8]? = nil) {
         guard !lastWasItem else { return }
         let line = lineAbove()
@@ -812,6 +813,16 @@ struct ChecklistSplice {
                 return
             }
         }
+        // Where, after the same text, a list item stood right under it (a bullet or the
+        // number 1 may start a list under a paragraph), items that can start a list there go
+        // right under it too: the file had no blank line there (`mv 2 1` and `add --at 1` put
+        // one in). Written so far is the window's text as it was, up to that item's line.
+        let here = window.lowerBound + out.count
+        if let itemPrefix, Self.startsAtOne(itemPrefix), here < bytes.count, startsListUnderText(at: here),
+            out.elementsEqual(bytes[window.lowerBound..<here])
+        {
+            return
+        }
         // Inside a quote, the blank line is a quote's (`>`): a line without it would end the
         // quote, and the items after it make a second one (helper hunt 100). Its markers are
         // those of the items that follow (`itemPrefix`, where known), else of the line above
@@ -820,6 +831,27 @@ struct ChecklistSplice {
         out.append(contentsOf: quote.isEmpty ? markers : quote)
         out.append(contentsOf: lineEnding)
         lastWasItem = false
+    }
+
+    /// Whether a line at `position` is a list item's that may start a list under a paragraph
+    /// (a bullet's, or one numbered 1), right under a line of text.
+    private func startsListUnderText(at position: Int) -> Bool {
+        guard position > 0, position < bytes.count, bytes[position - 1] == 10 else { return false }
+        func line(_ range: Range<Int>) -> ArraySlice<UInt8> { Self.content(of: Array(bytes[range])) }
+        var end = position
+        while end < bytes.count && bytes[end] != 10 { end += 1 }
+        var start = position - 1
+        while start > 0 && bytes[start - 1] != 10 { start -= 1 }
+        let text = line(position..<end)
+        guard line(start..<(position - 1)).contains(where: { $0 != 32 && $0 != 9 && $0 != 13 }),
+            let marker = text.first, Self.startsBlock(text)
+        else { return false }
+        if (48...57).contains(marker) {
+            return Int(String(decoding: text.prefix { (48...57).contains($0) }, as: UTF8.self)) == 1
+        }
+        // A bullet and a space (`--` or `**` starts a thematic break).
+        let next = text.dropFirst().first
+        return [UInt8(ascii: "-"), UInt8(ascii: "*"), UInt8(ascii: "+")].contains(marker) && (next == 32 || next == 9)
     }
 
     /// The last line written (or before the window, where nothing is yet), with its ending;

@@ -183,13 +183,38 @@ struct EditingTests {
         #expect(try TodoDocument(parsing: document.text).list.items.allSatisfy { !$0.name.contains("\n") })
     }
 
-    /// The blank line that parts new items from the text above took its quote markers from
-    /// that text, which may be a quote's lazy line without them (helper hunt 101).
-    @Test("the blank line before new quoted items is the quote's, under a lazy line too")
+    /// New items in a quote under a lazy line take the quote's markers, not the lazy line's
+    /// (helper hunt 101); where the list stood right under that line, they do too.
+    @Test("new quoted items under a lazy line are the quote's")
     func quotedAfterLazyLine() throws {
         var document = try TodoDocument(parsing: "> Text\nlazy\n> - [ ] a\n")
         try document.insertItem(TodoItem(name: "X"), under: nil, at: 0)
-        #expect(document.text == "> Text\nlazy\n>\n> - [ ] X\n> - [ ] a\n")
+        #expect(document.text == "> Text\nlazy\n> - [ ] X\n> - [ ] a\n")
+        #expect(try TodoDocument(parsing: document.text).list.items.map(\.name) == ["X", "a"])
+    }
+
+    /// A list right under a paragraph (a bullet may start one there) kept no blank line when
+    /// its first item went, but got one when an item came first: `mv 2 1` and `add --at 1`
+    /// showed a line in `git diff` the user never wrote. Where the text had a blank line, or
+    /// the item cannot start a list under a paragraph (`2.`), one stays.
+    @Test(
+        "items that go first in a list right under text go right under it",
+        arguments: [
+            ("Some prose.\n- [ ] one\n- [ ] two\n", "Some prose.\n- [ ] two\n- [ ] one\n"),
+            ("Some prose.\n\n- [ ] one\n- [ ] two\n", "Some prose.\n\n- [ ] two\n- [ ] one\n"),
+            ("# T\nSome prose.\n* [ ] one\n* [ ] two\n", "# T\nSome prose.\n* [ ] two\n* [ ] one\n"),
+            ("> Some prose.\n> - [ ] one\n> - [ ] two\n", "> Some prose.\n> - [ ] two\n> - [ ] one\n"),
+            ("Some prose.\n1. [ ] one\n2. [ ] two\n", "Some prose.\n\n2. [ ] two\n1. [ ] one\n"),
+        ])
+    func firstUnderText(text: String, moved: String) throws {
+        var document = try TodoDocument(parsing: text)
+        try document.moveItem(at: 1, under: nil, at: 0)
+        #expect(document.text == moved)
+        #expect(try TodoDocument(parsing: document.text).list.items.map(\.name) == ["two", "one"])
+        var added = try TodoDocument(parsing: text)
+        try added.insertItem(TodoItem(name: "zero"), under: nil, at: 0)
+        #expect(try TodoDocument(parsing: added.text).list.items.map(\.name) == ["zero", "one", "two"])
+        #expect(added.text.contains("\n\n") == text.contains("\n\n"))
     }
 
     /// Items under a plain list item's line (`- foo`) got a blank line between, which made
