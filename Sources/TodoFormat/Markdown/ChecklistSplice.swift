@@ -792,7 +792,7 @@ struct ChecklistSplice {
         guard !lastWasItem else { return }
         let line = lineAbove()
         guard let line, let first = line.first(where: { $0 != 32 && $0 != 9 }), first != 10, first != 13,
-            first != UInt8(ascii: "#")
+            !Self.isHeading(line.drop { $0 == 32 || $0 == 9 })
         else { return }
         // A setext underline or a thematic break ends what is above it.
         if line.allSatisfy({ [32, 9, 10, 13, first].contains($0) })
@@ -879,7 +879,7 @@ struct ChecklistSplice {
         guard depth(below) <= depth(above) else { return false }
         let aboveText = Self.content(of: above)
         let belowText = Self.content(of: below)
-        guard let a = aboveText.first, a != 10, a != 13, a != UInt8(ascii: "#"),
+        guard let a = aboveText.first, a != 10, a != 13, !Self.isHeading(aboveText),
             !aboveText.starts(with: "```".utf8), !aboveText.starts(with: "~~~".utf8),
             let b = belowText.first, b != 10, b != 13
         else { return false }
@@ -962,6 +962,16 @@ struct ChecklistSplice {
         return low < windowCount && old[low].record.lineStart == position
     }
 
+    /// Whether text (after indentation) is an ATX heading's: one to six `#`, then a space, a
+    /// tab or the line's end. `#hashtag` is a paragraph's text, which was taken for a heading:
+    /// no blank line parted new items from it, and the write was refused (helper hunt 107).
+    static func isHeading<C: Collection<UInt8>>(_ text: C) -> Bool {
+        let hashes = text.prefix { $0 == UInt8(ascii: "#") }.count
+        guard hashes >= 1 && hashes <= 6 else { return false }
+        let next = text.dropFirst(hashes).first
+        return next == nil || next == 32 || next == 9 || next == 10 || next == 13
+    }
+
     /// Whether the text at `i` (after indentation) starts a block that ends a paragraph before
     /// it: a list marker with text, a heading, a fence, a quote, HTML, a thematic break.
     private static func startsBlock(_ bytes: UnsafeBufferPointer<UInt8>, at i: Int) -> Bool {
@@ -970,8 +980,9 @@ struct ChecklistSplice {
         switch c {
         case UInt8(ascii: "-"), UInt8(ascii: "+"), UInt8(ascii: "*"):
             return at(i + 1) == 32 || at(i + 1) == 9 || (c != UInt8(ascii: "+") && at(i + 1) == c)
-        case UInt8(ascii: "#"), UInt8(ascii: "`"), UInt8(ascii: "~"), UInt8(ascii: "<"), UInt8(ascii: ">"),
-            UInt8(ascii: "_"):
+        case UInt8(ascii: "#"):
+            return isHeading(bytes[i...])
+        case UInt8(ascii: "`"), UInt8(ascii: "~"), UInt8(ascii: "<"), UInt8(ascii: ">"), UInt8(ascii: "_"):
             return true
         case UInt8(ascii: "0")...UInt8(ascii: "9"):
             var k = i

@@ -183,6 +183,27 @@ struct EditingTests {
         #expect(try TodoDocument(parsing: document.text).list.items.allSatisfy { !$0.name.contains("\n") })
     }
 
+    /// `#hashtag` (no space after the `#`) is a paragraph's text, not a heading: an ordered
+    /// item not numbered 1 that comes first under it gets a blank line, and the write goes
+    /// through (it was refused as changing the file's meaning: helper hunt 107).
+    @Test(
+        "a line that starts with # but is no heading is text above a list",
+        arguments: ["#hashtag", "##x", "#5 meeting"])
+    func hashNotHeading(line: String) throws {
+        let text = line + "\n1. [ ] one\n2. [ ] two\n"
+        var moved = try TodoDocument(parsing: text)
+        try moved.moveItem(at: 1, under: nil, at: 0)
+        #expect(moved.text == line + "\n\n2. [ ] two\n1. [ ] one\n")
+        var removed = try TodoDocument(parsing: text)
+        try removed.removeItem(at: 0)
+        #expect(removed.text == line + "\n\n2. [ ] two\n")
+        #expect(try TodoDocument(parsing: removed.text).list.items.map(\.name) == ["two"])
+        // A heading stays one: an item numbered 2 may follow it.
+        var heading = try TodoDocument(parsing: "# H\n1. [ ] one\n2. [ ] two\n")
+        try heading.removeItem(at: 0)
+        #expect(heading.text == "# H\n2. [ ] two\n")
+    }
+
     /// New items in a quote under a lazy line take the quote's markers, not the lazy line's
     /// (helper hunt 101); where the list stood right under that line, they do too.
     @Test("new quoted items under a lazy line are the quote's")
