@@ -394,17 +394,27 @@ struct ComparedWriter: ListWriter {
     ) throws -> (written: Written, comparison: ByteComparison, noted: Noted)? {
         let comparison = ByteComparison(old, keepingRest: keepingRest)
         let notes = schema.map(Notes.init)
-        var compared: any ListWriter = ComparedWriter(
+        let compared = ComparedWriter(
             base: DepthLimitedWriter.guarding(try writer(ByteSink(comparingWith: comparison)), format: format),
             comparison: comparison, notes: notes, keepsItems: keepsItems)
+        guard let written = try run(compared, read: read) else { return nil }
+        return (written, comparison, notes?.noted ?? Noted())
+    }
+
+    /// The list `read` hands over, written by `writer` (a writer that compares, and throws
+    /// `GivenUp` where the update does not apply): its warnings, or nil where it gave up or
+    /// warned of a value in an item (which the update, writing only the items that changed,
+    /// would not warn of: the whole-list write does).
+    static func run(_ writer: any ListWriter, read: (inout any ListWriter) throws -> Void) throws -> Written? {
+        var writer = writer
         let written: Written
         do {
-            try read(&compared)
-            written = try compared.finish()
+            try read(&writer)
+            written = try writer.finish()
         } catch is GivenUp {
             return nil
         }
         if written.warnings.contains(where: { $0.firstItem != nil && $0.kind != .fields }) { return nil }
-        return (written, comparison, notes?.noted ?? Noted())
+        return written
     }
 }

@@ -843,15 +843,14 @@ struct ChecklistSplice {
         var start = position - 1
         while start > 0 && bytes[start - 1] != 10 { start -= 1 }
         let text = line(position..<end)
+        // The marker: a bullet alone (`--` or `**` starts a thematic break), or a number.
+        let marker = Array(text.prefix { $0 != 32 && $0 != 9 })
+        let isBullet =
+            marker.count == 1 && [UInt8(ascii: "-"), UInt8(ascii: "*"), UInt8(ascii: "+")].contains(marker[0])
         guard line(start..<(position - 1)).contains(where: { $0 != 32 && $0 != 9 && $0 != 13 }),
-            let marker = text.first, Self.startsBlock(text)
+            Self.startsBlock(text), isBullet || Self.number(of: marker) != nil
         else { return false }
-        if (48...57).contains(marker) {
-            return Int(String(decoding: text.prefix { (48...57).contains($0) }, as: UTF8.self)) == 1
-        }
-        // A bullet and a space (`--` or `**` starts a thematic break).
-        let next = text.dropFirst().first
-        return [UInt8(ascii: "-"), UInt8(ascii: "*"), UInt8(ascii: "+")].contains(marker) && (next == 32 || next == 9)
+        return Self.startsAtOne(marker)
     }
 
     /// The last line written (or before the window, where nothing is yet), with its ending;

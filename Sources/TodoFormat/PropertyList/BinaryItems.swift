@@ -149,7 +149,6 @@ struct BinaryItems {
         var checked: Bool?
         var custom: TodoStatus?
         var hasStatus = false
-        var checkedObject = -1
         var checkedReference = -1
     }
 
@@ -191,7 +190,6 @@ struct BinaryItems {
                 if role == .status {
                     doneness.hasStatus = true
                 } else {
-                    doneness.checkedObject = value
                     doneness.checkedReference = h.start + (h.count + i) * reader.referenceSize
                 }
             case .section:
@@ -383,6 +381,13 @@ struct BinaryItems {
             return true
         default: return nil
         }
+    }
+
+    /// The last `false` (`value` false) or `true` object an item's `checked` referred to; nil
+    /// before one did.
+    func booleanObject(_ value: Bool) -> Int? {
+        let object = value ? booleanObjects.true : booleanObjects.false
+        return object >= 0 ? object : nil
     }
 
     /// The status a string object's word says (kept for the next items with the same object).

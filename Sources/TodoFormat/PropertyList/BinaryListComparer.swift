@@ -11,11 +11,9 @@
 /// A list that differs otherwise (a name, a status, an item added or moved, a value the
 /// format cannot hold), a dictionary met twice, a file whose box is told by a `status` key,
 /// or a changed item whose bytes the file holds another way too (`standAlone`) stop the
-/// comparison (`Differs`): the caller then writes the list the general way.
+/// comparison (`ComparedWriter.GivenUp`, as the streamed updates give up): the caller then
+/// writes the list the general way.
 struct BinaryListComparer: ListWriter {
-    /// Thrown to stop the reader: the list differs from the file's in more than boxes.
-    struct Differs: Error {}
-
     /// What the comparison found: the references to change, in the file's order (a class: a
     /// reader may wrap the writer it is given, so the comparer is not read back).
     final class Outcome {
@@ -50,8 +48,6 @@ struct BinaryListComparer: ListWriter {
     /// each array once (a bit an object in `enclosed`).
     private var enclosing: [Int] = []
     private var enclosed: [UInt64]
-    /// A `false` and a `true` object that items' `checked` keys refer to; -1 before one is met.
-    private var booleans = [-1, -1]
 
     /// A comparer with the list at the root of `reader`'s file; nil where the root is not an
     /// array or the schema's items are not read straight from their objects.
@@ -84,28 +80,47 @@ struct BinaryListComparer: ListWriter {
     ) throws {
         // A value the format cannot hold is not the file's.
         guard fields.isEmpty || PropertyListFormat.lossesOfFields(fields, binary: true).isEmpty else {
-            throw Differs()
+            throw ComparedWriter.GivenUp()
         }
-        let object = try next(depth: depth)
-        let section = depth == 0 ? section : nil
-        guard let found = items.compare(object, name: plainName, section: section, fields: fields, depth: depth) else {
-            throw Differs()
-        }
-        try take(found, of: object, status: status, fields: fields)
+        try compare(name: plainName, fields: fields, status: status, section: depth == 0 ? section : nil, depth: depth)
     }
 
     mutating func item(_ item: TodoItem, depth: Int) throws {
         guard item.children.isEmpty, PropertyListFormat.lossesOfFields(item.fields, binary: true).isEmpty else {
-            throw Differs()
+            throw ComparedWriter.GivenUp()
         }
-        let object = try next(depth: depth)
         var name = item.nameStorage
-        guard
-            let found = name.withUTF8({
-                items.compare(object, name: $0, section: item.section, fields: item.fields, depth: depth)
-            })
-        else { throw Differs() }
-        try take(found, of: object, status: item.status, fields: item.fields)
+        try name.withUTF8 {
+            try compare(name: $0, fields: item.fields, status: item.status, section: item.section, depth: depth)
+        }
+    }
+
+    /// Compares the next item (named `name`, its UTF-8) with the file's next dictionary at
+    /// `depth`: the same, or a box to change where its `checked` alone tells it.
+    private mutating func compare(
+        name: UnsafeBufferPointer<UInt8>, fields: [Field], status: TodoStatus, section: String?, depth: Int
+    ) throws {
+        let dictionary = try next(depth: depth)
+        guard let found = items.compare(dictionary, name: name, section: section, fields: fields, depth: depth) else {
+            throw ComparedWriter.GivenUp()
+        }
+        let doneness = found.doneness
+        lastChildren = found.children.map {
+            Level(array: $0.object, parent: dictionary, start: $0.start, count: $0.count)
+        }
+        let old = ItemBuilder.status(checked: doneness.checked, custom: doneness.custom, fields: fields)
+        if old == status { return }
+        guard doneness.checkedReference >= 0, !doneness.hasStatus, status == .open || status == .done else {
+            throw ComparedWriter.GivenUp()
+        }
+        boxes.append((dictionary, doneness.checkedReference, status == .done))
+        for level in levels.dropFirst() {
+            let bit: UInt64 = 1 << UInt64(level.array & 63)
+            guard enclosed[level.array >> 6] & bit == 0 else { continue }
+            enclosed[level.array >> 6] |= bit
+            enclosing.append(level.array)
+            enclosing.append(level.parent)
+        }
     }
 
     mutating func end() {}
@@ -114,15 +129,14 @@ struct BinaryListComparer: ListWriter {
     /// references to change go to the outcome.
     mutating func finish() throws -> Written {
         try close(downTo: 0)
-        guard levels[0].next == levels[0].count else { throw Differs() }
+        guard levels[0].next == levels[0].count else { throw ComparedWriter.GivenUp() }
         guard boxes.isEmpty || Self.standAlone(boxes.map(\.dictionary), within: enclosing, in: reader) else {
-            throw Differs()
+            throw ComparedWriter.GivenUp()
         }
         let size = reader.referenceSize
         var differences: [ByteComparison.Difference] = []
         for box in boxes {
-            let object = booleans[box.checked ? 1 : 0]
-            guard object >= 0 else { throw Differs() }
+            guard let object = items.booleanObject(box.checked) else { throw ComparedWriter.GivenUp() }
             differences.append(
                 ByteComparison.Difference(
                     offset: box.reference,
@@ -138,55 +152,27 @@ struct BinaryListComparer: ListWriter {
         if depth == levels.count, let children = lastChildren {
             levels.append(children)
         } else {
-            guard depth < levels.count else { throw Differs() }
+            guard depth < levels.count else { throw ComparedWriter.GivenUp() }
             try close(downTo: depth)
         }
         lastChildren = nil
         let level = levels[depth]
-        guard level.next < level.count else { throw Differs() }
+        guard level.next < level.count else { throw ComparedWriter.GivenUp() }
         levels[depth].next += 1
         let object = reader.reference(from: level.start, level.next)
-        guard object >= 0 && object < reader.objectCount else { throw Differs() }
+        guard object >= 0 && object < reader.objectCount else { throw ComparedWriter.GivenUp() }
         let bit: UInt64 = 1 << UInt64(object & 63)
-        guard taken[object >> 6] & bit == 0 else { throw Differs() }
+        guard taken[object >> 6] & bit == 0 else { throw ComparedWriter.GivenUp() }
         taken[object >> 6] |= bit
         return object
     }
 
     /// Leaves the arrays below `depth`, each wholly taken (as the last item's children).
     private mutating func close(downTo depth: Int) throws {
-        if let children = lastChildren, children.count > 0 { throw Differs() }
+        if let children = lastChildren, children.count > 0 { throw ComparedWriter.GivenUp() }
         lastChildren = nil
         while levels.count > depth + 1 {
-            guard let level = levels.popLast(), level.next == level.count else { throw Differs() }
-        }
-    }
-
-    /// Takes a dictionary found to hold the item but for its doneness: the same, or a box
-    /// to change where its `checked` alone tells it.
-    private mutating func take(
-        _ found: (doneness: BinaryItems.Doneness, children: (object: Int, start: Int, count: Int)?), of dictionary: Int,
-        status: TodoStatus, fields: [Field]
-    ) throws {
-        let doneness = found.doneness
-        lastChildren = found.children.map {
-            Level(array: $0.object, parent: dictionary, start: $0.start, count: $0.count)
-        }
-        if let checked = doneness.checked, doneness.checkedObject >= 0 {
-            booleans[checked ? 1 : 0] = doneness.checkedObject
-        }
-        let old = ItemBuilder.status(checked: doneness.checked, custom: doneness.custom, fields: fields)
-        if old == status { return }
-        guard doneness.checkedReference >= 0, !doneness.hasStatus, status == .open || status == .done else {
-            throw Differs()
-        }
-        boxes.append((dictionary, doneness.checkedReference, status == .done))
-        for level in levels.dropFirst() {
-            let bit: UInt64 = 1 << UInt64(level.array & 63)
-            guard enclosed[level.array >> 6] & bit == 0 else { continue }
-            enclosed[level.array >> 6] |= bit
-            enclosing.append(level.array)
-            enclosing.append(level.parent)
+            guard let level = levels.popLast(), level.next == level.count else { throw ComparedWriter.GivenUp() }
         }
     }
 
@@ -263,16 +249,7 @@ struct BinaryListComparer: ListWriter {
         guard let reader = try? BinaryPropertyListReader(bytes: old, path: name),
             let comparer = BinaryListComparer(reader, schema: schema, outcome: outcome)
         else { return nil }
-        var writer: any ListWriter = comparer
-        let written: Written
-        do {
-            try read(&writer)
-            written = try writer.finish()
-        } catch is Differs {
-            return nil
-        }
-        // (As `ComparedWriter.compare`: an item's warning is the whole-list write's to give.)
-        if written.warnings.contains(where: { $0.firstItem != nil && $0.kind != .fields }) { return nil }
+        guard let written = try ComparedWriter.run(comparer, read: read) else { return nil }
         return (outcome.differences, written.warnings)
     }
 }

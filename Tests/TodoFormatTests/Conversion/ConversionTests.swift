@@ -5,6 +5,15 @@ import Testing
 
 @Suite("Conversion and files")
 struct ConversionTests {
+    /// A JSON list `in.json` in `directory` (by default one checked item `a`); its path.
+    static func jsonInput(_ json: String = #"[{"name": "a", "checked": true}]"#, in directory: TemporaryDirectory)
+        throws -> String
+    {
+        let input = directory.path("in.json")
+        try json.write(toFile: input, atomically: false, encoding: .utf8)
+        return input
+    }
+
     @Test("formats by name, extension and content", .needsYAML)
     func detection() {
         #expect(DocumentFormat(name: "markdown") == .markdown)
@@ -93,8 +102,7 @@ struct ConversionTests {
     @Test("a checklist of front matter and prose, with no items yet, takes a list; a .json file of YAML is refused")
     func frontMatterOnlyChecklist() throws {
         let directory = try TemporaryDirectory()
-        let input = directory.path("in.json")
-        try #"[{"name": "a", "checked": true}]"#.write(toFile: input, atomically: false, encoding: .utf8)
+        let input = try Self.jsonInput(in: directory)
         // Its `title: x` lines could be YAML, but the name says checklist and a checklist reads it.
         let checklist = directory.path("todo.md")
         try "---\ntitle: x\n---\n\n# Notes\n".write(toFile: checklist, atomically: false, encoding: .utf8)
@@ -136,8 +144,7 @@ struct ConversionTests {
         ])
     func markdownNameKeepsText(text: String) throws {
         let directory = try TemporaryDirectory()
-        let input = directory.path("in.json")
-        try #"[{"name": "a", "checked": true}, {"name": "b"}]"#.write(toFile: input, atomically: false, encoding: .utf8)
+        let input = try Self.jsonInput(#"[{"name": "a", "checked": true}, {"name": "b"}]"#, in: directory)
         let path = directory.path("notes.md")
         try text.write(toFile: path, atomically: false, encoding: .utf8)
         try Conversion(input: .at(input), output: .at(path)).run()
@@ -160,8 +167,7 @@ struct ConversionTests {
     @Test("an existing file is written in the format it is read in")
     func writtenAsRead() throws {
         let directory = try TemporaryDirectory()
-        let input = directory.path("in.json")
-        try #"[{"name": "a", "checked": true}]"#.write(toFile: input, atomically: false, encoding: .utf8)
+        let input = try Self.jsonInput(in: directory)
         let json = directory.path("todo.json")
         try "- [ ] old\n".write(toFile: json, atomically: false, encoding: .utf8)
         #expect(throws: ParseError.self) { try TodoList(contentsOf: URL(fileURLWithPath: json)) }
@@ -213,8 +219,7 @@ struct ConversionTests {
     func markdownNameHoldingYAML() throws {
         guard buildHasYAML else { return }
         let directory = try TemporaryDirectory()
-        let input = directory.path("in.json")
-        try #"[{"name": "a", "checked": true}]"#.write(toFile: input, atomically: false, encoding: .utf8)
+        let input = try Self.jsonInput(in: directory)
         let path = directory.path("list.md")
         try "title: x\n---\n- name: q\n  checked: false\n".write(toFile: path, atomically: false, encoding: .utf8)
         try Conversion(input: .at(input), output: .at(path), outputFormat: .yaml).run()
@@ -238,8 +243,7 @@ struct ConversionTests {
         ])
     func frontMatterKept(json: String, items: String) throws {
         let directory = try TemporaryDirectory()
-        let input = directory.path("in.json")
-        try json.write(toFile: input, atomically: false, encoding: .utf8)
+        let input = try Self.jsonInput(json, in: directory)
         let checklist = directory.path("todo.md")
         let front = "---\ntitle: Groceries\nowner: me\n---\n\n"
         try (front + "- [ ] a\n- [ ] b\n").write(toFile: checklist, atomically: false, encoding: .utf8)

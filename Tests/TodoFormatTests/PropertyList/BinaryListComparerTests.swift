@@ -21,6 +21,16 @@ struct BinaryListComparerTests {
         }
     }
 
+    /// A binary file `list.plist` in `directory` that plistlib writes of `items`, made by the
+    /// Python statements `program` (which set it); its path.
+    static func plistlibFile(_ program: String, in directory: TemporaryDirectory) throws -> String {
+        _ = try Python.run(
+            Python.prelude + program
+                + "\nplistlib.dump(items, open(os.path.join(d, 'list.plist'), 'wb'), fmt=plistlib.FMT_BINARY)",
+            in: directory)
+        return directory.path("list.plist")
+    }
+
     /// Converts the checklist into the file, then checks that the file reads as the
     /// checklist, by todofmt and by plistlib (names and boxes, in order; a `status` word
     /// tells a box where there is one).
@@ -229,11 +239,7 @@ struct BinaryListComparerTests {
         ])
     func sharedWithAField(items: String) throws {
         let directory = try TemporaryDirectory()
-        _ = try Python.run(
-            Python.prelude + items
-                + "\nplistlib.dump(items, open(os.path.join(d, 'list.plist'), 'wb'), fmt=plistlib.FMT_BINARY)",
-            in: directory)
-        try Self.checkFirstA(in: directory.path("list.plist"), directory: directory)
+        try Self.checkFirstA(in: try Self.plistlibFile(items, in: directory), directory: directory)
     }
 
     /// Objects 1 to 5: `name`, `a`, `checked`, `false`, `true`; 6 and 7 items.
@@ -324,14 +330,16 @@ struct BinaryListComparerTests {
             ),
             (#"[{"name": "a", "checked": False}, {"name": "b", "checked": False}]"#, "- [x] a\n- [ ] b\n"),
             (#"[{"name": "a", "status": "open"}, {"name": "b", "checked": True}]"#, "- [x] a\n- [x] b\n"),
+            // `a` is done by its status word, its `checked` refers to the file's only `false`:
+            // the file has no `true` for `b`.
+            (
+                #"[{"name": "a", "checked": False, "status": "done"}, {"name": "b", "checked": False}]"#,
+                "- [x] a\n- [x] b\n"
+            ),
         ])
     func leftToTheGeneralWrite(items: String, text: String) throws {
         let directory = try TemporaryDirectory()
-        _ = try Python.run(
-            Python.prelude
-                + "plistlib.dump(\(items), open(os.path.join(d, 'list.plist'), 'wb'), fmt=plistlib.FMT_BINARY)",
-            in: directory)
-        let plist = directory.path("list.plist")
+        let plist = try Self.plistlibFile("items = " + items, in: directory)
         let checklist = directory.path("list.md")
         try text.write(toFile: checklist, atomically: false, encoding: .utf8)
         #expect(try Self.compare(plist, checklist) == nil)
@@ -341,14 +349,12 @@ struct BinaryListComparerTests {
     @Test("a file that holds the list, written by plistlib, is left as it is")
     func plistlibFileUnchanged() throws {
         let directory = try TemporaryDirectory()
-        _ = try Python.run(
-            Python.prelude + """
-                items = [{"name": "Milk", "checked": False, "section": "Today",
-                          "children": [{"name": "café crème", "checked": False, "status": "/"}]},
-                         {"name": "日本語 🚀", "checked": True, "section": "Today", "prio": 2}]
-                plistlib.dump(items, open(os.path.join(d, 'list.plist'), 'wb'), fmt=plistlib.FMT_BINARY)
-                """, in: directory)
-        let plist = directory.path("list.plist")
+        let plist = try Self.plistlibFile(
+            """
+            items = [{"name": "Milk", "checked": False, "section": "Today",
+                      "children": [{"name": "café crème", "checked": False, "status": "/"}]},
+                     {"name": "日本語 🚀", "checked": True, "section": "Today", "prio": 2}]
+            """, in: directory)
         let checklist = directory.path("list.md")
         try "# Today\n- [ ] Milk\n  - [/] café crème\n- [x] 日本語 🚀 [prio:: 2]\n".write(
             toFile: checklist, atomically: false, encoding: .utf8)
