@@ -56,6 +56,33 @@ protocol TextListSyntax {
 
     /// How an item's members stand in a file laid out as todofmt writes it.
     static var members: MemberLayout { get }
+
+    /// Where the names of the items of `new`, the new writer's text of an item with its
+    /// children, stand (each its bytes, with no escape); false where a name has an escape, or
+    /// where an item's text could hold another object that looks like an item (a field's
+    /// dictionary, in a format that puts it on lines of its own). (What
+    /// `StreamedUpdate.sameItems` needs to take an item whose statuses changed without
+    /// reading it.)
+    static func itemNames(in new: UnsafeBufferPointer<UInt8>, into names: inout [Range<Int>]) -> Bool
+    /// Where the status members (`checked`, and `status` where there is one) stand of the
+    /// item of `itemNames`'s text `new` whose own members hold `offset`, right after its
+    /// name, and where they stand in `old`, a text with the same bytes before `offset`; nil
+    /// where `offset` is not among them on either side, or where a key after them in `new`
+    /// holds an array or a dictionary, or is one `follows` does not take (a key the status's
+    /// does not come before).
+    static func statusMembers(
+        old: UnsafeBufferPointer<UInt8>, new: UnsafeBufferPointer<UInt8>, differingAt offset: Int,
+        follows: (UnsafeBufferPointer<UInt8>) -> Bool
+    ) -> (old: Range<Int>, new: Range<Int>)?
+}
+
+extension TextListSyntax {
+    static func itemNames(in new: UnsafeBufferPointer<UInt8>, into names: inout [Range<Int>]) -> Bool { false }
+
+    static func statusMembers(
+        old: UnsafeBufferPointer<UInt8>, new: UnsafeBufferPointer<UInt8>, differingAt offset: Int,
+        follows: (UnsafeBufferPointer<UInt8>) -> Bool
+    ) -> (old: Range<Int>, new: Range<Int>)? { nil }
 }
 
 /// A step of a scan over an array's elements.

@@ -220,6 +220,21 @@ struct StreamedUpdateSameItemsTests {
         #expect(!Self.takes(Self.run(names, edit: nested(false)), Self.run(names, checked: [1], edit: nested(true))))
         #expect(
             Self.takes(Self.run(names, edit: nested(false)), Self.run(names, checked: [1, 3], edit: nested(false))))
+        // Status members the new writer does not write (`checked` and a custom status), as
+        // the first change or after a box checked, once or twice: the first pair of them is
+        // read, and not taken.
+        let appStatus = { (items: [Int]) in
+            { (lines: inout [String]) in
+                for i in items {
+                    lines[i] = lines[i].replacingOccurrences(
+                        of: "\"checked\": false", with: "\"checked\": true, \"status\": \"/\"")
+                }
+            }
+        }
+        #expect(!Self.takes(Self.run(names, edit: appStatus([2])), old))
+        #expect(!Self.takes(Self.run(names, edit: appStatus([2, 4])), old))
+        #expect(!Self.takes(Self.run(names, edit: appStatus([2, 4])), Self.run(names, checked: [0])))
+        #expect(Self.takes(Self.run(names, edit: appStatus([2, 4])), Self.run(names, edit: appStatus([2, 4]))))
         // An item added or removed.
         #expect(!Self.takes(old, Self.run(names + ["Item 7"])))
         #expect(!Self.takes(old, Self.run(Array(names.dropLast()))))

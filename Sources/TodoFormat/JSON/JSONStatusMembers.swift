@@ -1,0 +1,102 @@
+import Foundation
+
+/// What `StreamedUpdate.sameItems` needs to take an item whose statuses changed from the
+/// new writer's text alone. Each item of that text stands on a line of its own, from its
+/// `{"name": ` (values stay on their item's line, and strings escape their line breaks, so
+/// that no other object starts a line), and its status members follow its name.
+extension JSONListSyntax {
+    static func itemNames(in new: UnsafeBufferPointer<UInt8>, into names: inout [Range<Int>]) -> Bool {
+        names.removeAll(keepingCapacity: true)
+        var line = 0
+        while line < new.count {
+            if let item = itemStart(line, in: new) {
+                guard let name = plainName(at: item, in: new) else { return false }
+                names.append(name)
+            }
+            guard let end = memchr(new.baseAddress! + line, 10, new.count - line) else { break }
+            line = new.baseAddress!.distance(to: end.assumingMemoryBound(to: UInt8.self)) + 1
+        }
+        return true
+    }
+
+    static func statusMembers(
+        old: UnsafeBufferPointer<UInt8>, new: UnsafeBufferPointer<UInt8>, differingAt offset: Int,
+        follows: (UnsafeBufferPointer<UInt8>) -> Bool
+    ) -> (old: Range<Int>, new: Range<Int>)? {
+        // The item of the line: its name, then ` "checked": `.
+        var line = offset
+        while line > 0 && new[line - 1] != 10 { line -= 1 }
+        guard let item = itemStart(line, in: new), let nameEnd = plainName(at: item, in: new)?.upperBound,
+            ByteScan.has("\", \"checked\": ", at: nameEnd, in: new)
+        else { return nil }
+        let start = nameEnd + 2
+        guard start <= offset, let newEnd = statusEnd(from: start, in: new),
+            let oldEnd = statusEnd(from: start, in: old), offset < max(newEnd, oldEnd)
+        else { return nil }
+        // The members after them, to the children's array or the item's end: each a scalar.
+        var i = newEnd
+        while i < new.count && new[i] == UInt8(ascii: ",") {
+            guard ByteScan.has(", \"", at: i, in: new) else { return nil }
+            let keyStart = i + 3
+            let keyEnd = ByteScan.firstJSONStringSpecial(new, from: keyStart)
+            guard ByteScan.has("\": ", at: keyEnd, in: new), keyEnd + 3 < new.count else { return nil }
+            let key = UnsafeBufferPointer(rebasing: new[keyStart..<keyEnd])
+            i = keyEnd + 3
+            if key.count == 8 && ByteScan.has("children", at: 0, in: key) { break }
+            guard follows(key) else { return nil }
+            switch new[i] {
+            case UInt8(ascii: "\""):
+                guard let end = stringEnd(from: i + 1, in: new) else { return nil }
+                i = end
+            case UInt8(ascii: "["), UInt8(ascii: "{"): return nil
+            default:
+                while i < new.count, new[i] != UInt8(ascii: ","), new[i] != UInt8(ascii: "}"), new[i] != 10 { i += 1 }
+            }
+        }
+        return (start..<oldEnd, start..<newEnd)
+    }
+
+    /// Where status members starting at `start` end: ` "checked": true` or `false`, then
+    /// perhaps `, "status": "…"`.
+    private static func statusEnd(from start: Int, in text: UnsafeBufferPointer<UInt8>) -> Int? {
+        guard ByteScan.has(" \"checked\": ", at: start, in: text) else { return nil }
+        var i = start + 12
+        if ByteScan.has("true", at: i, in: text) {
+            i += 4
+        } else if ByteScan.has("false", at: i, in: text) {
+            i += 5
+        } else {
+            return nil
+        }
+        guard ByteScan.has(", \"status\": \"", at: i, in: text) else { return i }
+        return stringEnd(from: i + 13, in: text)
+    }
+
+    /// Where the string whose text starts at `offset` ends, after its closing quote.
+    private static func stringEnd(from offset: Int, in text: UnsafeBufferPointer<UInt8>) -> Int? {
+        var i = offset
+        while true {
+            i = ByteScan.firstJSONStringSpecial(text, from: i)
+            guard i < text.count else { return nil }
+            if text[i] == UInt8(ascii: "\"") { return i + 1 }
+            guard text[i] == UInt8(ascii: "\\") else { return nil }
+            i += 2  // an escape: `\` and the byte after
+        }
+    }
+
+    /// Where the item object of the line at `line` of the new writer's text starts (after
+    /// the line's spaces); nil where the line holds none (it closes arrays).
+    private static func itemStart(_ line: Int, in new: UnsafeBufferPointer<UInt8>) -> Int? {
+        var i = line
+        while i < new.count && new[i] == 32 { i += 1 }
+        return ByteScan.has("{\"name\": \"", at: i, in: new) ? i : nil
+    }
+
+    /// The range of the name of the item whose object starts at `item` (`{"name": "`), up to
+    /// its closing quote; nil where the name has an escape, whose text is not its bytes.
+    private static func plainName(at item: Int, in new: UnsafeBufferPointer<UInt8>) -> Range<Int>? {
+        let end = ByteScan.firstJSONStringSpecial(new, from: item + 10)
+        guard end < new.count, new[end] == UInt8(ascii: "\"") else { return nil }
+        return item + 10..<end
+    }
+}

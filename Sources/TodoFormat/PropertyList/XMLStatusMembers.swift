@@ -1,0 +1,179 @@
+import Foundation
+
+/// What `StreamedUpdate.sameItems` needs to take an item whose statuses changed from the
+/// new writer's text alone. That text puts each element on a line of its own, tabs before
+/// it: an item's `<dict>`, then its members one tab deeper, `<key>name</key>` and the name,
+/// `<key>checked</key>` and `<true/>` or `<false/>`, perhaps `<key>status</key>` and a
+/// string, then the rest; its children in an `<array>` under `<key>children</key>`. Text
+/// escapes `<`, so no line of a string looks like an element.
+extension XMLListSyntax {
+    /// The names, where every `<dict>` of `new` is an item's (it starts the text, or an
+    /// `<array>` or an item's `</dict>` comes before it) and every `<array>` a children's;
+    /// a field that holds a dictionary or an array could look like an item.
+    static func itemNames(in new: UnsafeBufferPointer<UInt8>, into names: inout [Range<Int>]) -> Bool {
+        names.removeAll(keepingCapacity: true)
+        var previous: Range<Int>? = nil
+        var at = 0
+        while at < new.count {
+            let line = Line(at: at, in: new)
+            if line.is("<dict>", in: new) {
+                if let previous {
+                    let before = UnsafeBufferPointer(rebasing: new[previous])
+                    guard before.count == 7,
+                        ByteScan.has("<array>", at: 0, in: before) || ByteScan.has("</dict>", at: 0, in: before)
+                    else { return false }
+                }
+                let key = Line(at: line.end, in: new)
+                guard key.is("<key>name</key>", in: new), let name = plainString(Line(at: key.end, in: new), in: new)
+                else { return false }
+                names.append(name)
+            } else if line.is("<array>", in: new) {
+                guard let previous, new[previous].elementsEqual("<key>children</key>".utf8) else { return false }
+            } else if line.is("<dict/>", in: new) || line.is("<array/>", in: new) {
+                return false
+            }
+            previous = line.content
+            at = line.end
+        }
+        return true
+    }
+
+    static func statusMembers(
+        old: UnsafeBufferPointer<UInt8>, new: UnsafeBufferPointer<UInt8>, differingAt offset: Int,
+        follows: (UnsafeBufferPointer<UInt8>) -> Bool
+    ) -> (old: Range<Int>, new: Range<Int>)? {
+        // The `<key>checked</key>` line: the offset's, or one of the three before it.
+        var start = Line.start(before: offset, in: new)
+        var checked = Line(at: start, in: new)
+        var back = 0
+        while !checked.is("<key>checked</key>", in: new) {
+            guard back < 3, start > 0 else { return nil }
+            start = Line.start(before: start - 1, in: new)
+            checked = Line(at: start, in: new)
+            back += 1
+        }
+        // The item's `<dict>`, name key and name before it, the dict one tab less deep.
+        guard start > 0 else { return nil }
+        let nameLine = Line(at: Line.start(before: start - 1, in: new), in: new)
+        guard nameLine.tabs == checked.tabs, plainString(nameLine, in: new) != nil, nameLine.start > 0 else {
+            return nil
+        }
+        let keyLine = Line(at: Line.start(before: nameLine.start - 1, in: new), in: new)
+        guard keyLine.tabs == checked.tabs, keyLine.is("<key>name</key>", in: new), keyLine.start > 0 else {
+            return nil
+        }
+        // (A top-level item's text starts at its `<dict>`, after the line's tab.)
+        let dict = Line(at: Line.start(before: keyLine.start - 1, in: new), in: new)
+        guard dict.tabs + 1 == checked.tabs || dict.start == 0 && dict.tabs == 0 && checked.tabs == 2,
+            dict.is("<dict>", in: new),
+            let newEnd = statusEnd(from: start, tabs: checked.tabs, in: new),
+            let oldEnd = statusEnd(from: start, tabs: checked.tabs, in: old), offset < max(newEnd, oldEnd)
+        else { return nil }
+        // The members after them, to the children's array or the item's end: each a scalar.
+        var at = newEnd
+        while at < new.count {
+            let key = Line(at: at, in: new)
+            guard key.tabs == checked.tabs else { break }  // `</dict>`
+            let text = UnsafeBufferPointer(rebasing: new[key.content])
+            guard ByteScan.has("<key>", at: 0, in: text), text.count > 11,
+                ByteScan.has("</key>", at: text.count - 6, in: text)
+            else { return nil }
+            let name = UnsafeBufferPointer(rebasing: text[5..<text.count - 6])
+            if name.elementsEqual("children".utf8) { break }
+            guard follows(name) else { return nil }
+            let value = Line(at: key.end, in: new)
+            guard value.tabs == checked.tabs, isScalar(value, in: new) else { return nil }
+            at = value.end
+        }
+        return (start..<oldEnd, start..<newEnd)
+    }
+
+    /// Where status members starting at `start` end, each line `tabs` deep:
+    /// `<key>checked</key>`, `<true/>` or `<false/>`, then perhaps `<key>status</key>` and
+    /// a string.
+    private static func statusEnd(from start: Int, tabs: Int, in text: UnsafeBufferPointer<UInt8>) -> Int? {
+        let key = Line(at: start, in: text)
+        guard key.tabs == tabs, key.is("<key>checked</key>", in: text) else { return nil }
+        let value = Line(at: key.end, in: text)
+        guard value.tabs == tabs, value.is("<true/>", in: text) || value.is("<false/>", in: text) else { return nil }
+        let status = Line(at: value.end, in: text)
+        guard status.tabs == tabs, status.is("<key>status</key>", in: text) else { return value.end }
+        let string = Line(at: status.end, in: text)
+        guard string.tabs == tabs, isScalar(string, in: text) else { return nil }
+        return string.end
+    }
+
+    /// The text of a `<string>` line whose text is its bytes (no reference, no control
+    /// character), without the tags.
+    private static func plainString(_ line: Line, in text: UnsafeBufferPointer<UInt8>) -> Range<Int>? {
+        let content = UnsafeBufferPointer(rebasing: text[line.content])
+        guard content.count >= 17, ByteScan.has("<string>", at: 0, in: content),
+            ByteScan.has("</string>", at: content.count - 9, in: content)
+        else { return nil }
+        let inner = line.content.lowerBound + 8..<line.content.upperBound - 9
+        guard !text[inner].contains(where: { $0 == UInt8(ascii: "&") || $0 == UInt8(ascii: "<") || $0 < 32 }) else {
+            return nil
+        }
+        return inner
+    }
+
+    /// Whether the line is a whole value that is not a dictionary or an array: its element
+    /// opens and closes on it (`<true/>`, or `<string>…</string>` and the like).
+    private static func isScalar(_ line: Line, in text: UnsafeBufferPointer<UInt8>) -> Bool {
+        let content = UnsafeBufferPointer(rebasing: text[line.content])
+        guard content.count >= 3, content[0] == UInt8(ascii: "<"), content[content.count - 1] == UInt8(ascii: ">")
+        else { return false }
+        if content[content.count - 2] == UInt8(ascii: "/") {
+            return ByteScan.has("<true/>", at: 0, in: content) || ByteScan.has("<false/>", at: 0, in: content)
+        }
+        // `<x>…</x>`: the element's name, and its closing tag at the end.
+        var end = 1
+        while end < content.count, content[end] != UInt8(ascii: ">") { end += 1 }
+        let name = UnsafeBufferPointer(rebasing: content[1..<end])
+        guard !name.elementsEqual("dict".utf8), !name.elementsEqual("array".utf8),
+            content.count >= 2 * name.count + 5,
+            content[content.count - name.count - 3] == UInt8(ascii: "<"),
+            content[content.count - name.count - 2] == UInt8(ascii: "/"),
+            UnsafeBufferPointer(rebasing: content[(content.count - name.count - 1)..<(content.count - 1)])
+                .elementsEqual(name)
+        else { return false }
+        return true
+    }
+
+    /// A line of the text: its tabs, what follows them up to its line break, and where the
+    /// next line starts.
+    private struct Line {
+        let start: Int
+        let tabs: Int
+        let content: Range<Int>
+        let end: Int
+
+        init(at start: Int, in text: UnsafeBufferPointer<UInt8>) {
+            self.start = start
+            var i = start
+            while i < text.count && text[i] == 9 { i += 1 }
+            tabs = i - start
+            var stop = i
+            if i < text.count, let found = memchr(text.baseAddress! + i, 10, text.count - i) {
+                stop = text.baseAddress!.distance(to: found.assumingMemoryBound(to: UInt8.self))
+                end = stop + 1
+            } else {
+                stop = text.count
+                end = text.count
+            }
+            content = i..<stop
+        }
+
+        /// Where the line that holds `offset` starts.
+        static func start(before offset: Int, in text: UnsafeBufferPointer<UInt8>) -> Int {
+            var at = min(offset, text.count)
+            while at > 0 && text[at - 1] != 10 { at -= 1 }
+            return at
+        }
+
+        /// Whether the line holds `element` and nothing else.
+        func `is`(_ element: StaticString, in text: UnsafeBufferPointer<UInt8>) -> Bool {
+            content.count == element.utf8CodeUnitCount && ByteScan.has(element, at: content.lowerBound, in: text)
+        }
+    }
+}
