@@ -162,19 +162,15 @@ struct StatusMembersTests {
         #expect(Self.names(XMLListSyntax.self, item) == ["p 日本", "c"])
         #expect(Self.names(XMLListSyntax.self, Self.replacing(item, "p 日本", "p &amp; q")) == nil)
         // A field's dictionary that looks like an item, or an array of them.
-        let meta =
+        let fields = [
             "\t\t<key>meta</key>\n\t\t<dict>\n\t\t\t<key>name</key>\n\t\t\t<string>x</string>\n"
-            + "\t\t\t<key>checked</key>\n\t\t\t<false/>\n\t\t</dict>\n"
-        #expect(
-            Self.names(
-                XMLListSyntax.self, Self.replacing(item, "\t\t<key>children</key>", meta + "\t\t<key>children</key>"))
-                == nil)
-        let list =
+                + "\t\t\t<key>checked</key>\n\t\t\t<false/>\n\t\t</dict>\n",
             "\t\t<key>list</key>\n\t\t<array>\n\t\t\t<dict>\n\t\t\t\t<key>name</key>\n\t\t\t\t<string>x</string>\n"
-            + "\t\t\t</dict>\n\t\t</array>\n"
-        #expect(
-            Self.names(
-                XMLListSyntax.self, Self.replacing(item, "\t\t<key>children</key>", list + "\t\t<key>children</key>"))
-                == nil)
+                + "\t\t\t</dict>\n\t\t</array>\n",
+        ]
+        for field in fields {
+            let children = "\t\t<key>children</key>"
+            #expect(Self.names(XMLListSyntax.self, Self.replacing(item, children, field + children)) == nil)
+        }
     }
 }
