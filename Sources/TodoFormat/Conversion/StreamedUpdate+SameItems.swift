@@ -74,16 +74,8 @@ extension StreamedUpdate {
                     UnsafeBufferPointer(rebasing: b[window.new]), UnsafeBufferPointer(rebasing: d[first.window.new]))
             return same ? window : nil
         }
-        // Whether a key comes after the status's in `layout`, by its bytes (a few keys).
-        var keyRanks: [(key: [UInt8], follows: Bool)] = []
-        func follows(_ key: UnsafeBufferPointer<UInt8>) -> Bool {
-            if let known = keyRanks.first(where: { $0.key.withUnsafeBufferPointer { ByteScan.same($0, key) } }) {
-                return known.follows
-            }
-            let follows = layout.rank(of: String(decoding: key, as: UTF8.self)) > statusRank
-            keyRanks.append((Array(key), follows))
-            return follows
-        }
+        let keyRanks = KeyRanks(layout)
+        let follows = keyRanks.follows
         // The first pair whose item on a line changed its status members from one text to
         // another (the file's, the output's), by the digest of those texts, their places.
         var firstStatuses: [Int: (old: Range<Int>, new: Range<Int>)] = [:]
@@ -178,6 +170,123 @@ extension StreamedUpdate {
                     || written(
                         news, repeatingLast: !(toEnd && changed[newPlaces.last!].isLast), writer: writer,
                         matches: { i, text in ByteScan.same(item(changed[newPlaces[i]].b, in: run), text) })
+            else { return false }
+        }
+        return true
+    }
+
+    /// Which keys come after the status's in a layout, by their bytes (a few keys, each
+    /// worked out once).
+    final class KeyRanks {
+        private let layout: ItemLayout
+        private let statusRank: Int
+        private var known: [(key: [UInt8], follows: Bool)] = []
+
+        init(_ layout: ItemLayout) {
+            self.layout = layout
+            statusRank = layout.rank(of: layout.schema.keys[.status] ?? ItemRole.status.rawValue)
+        }
+
+        func follows(_ key: UnsafeBufferPointer<UInt8>) -> Bool {
+            if let found = known.first(where: { $0.key.withUnsafeBufferPointer { ByteScan.same($0, key) } }) {
+                return found.follows
+            }
+            let follows = layout.rank(of: String(decoding: key, as: UTF8.self)) > statusRank
+            known.append((Array(key), follows))
+            return follows
+        }
+    }
+
+    /// What a streamed comparison asks of each difference (`ByteComparison.resolver`):
+    /// whether it is a change of an item's status members as the new writer writes them,
+    /// keys after them ranked as todofmt's layout for `schema` ranks them (the file's layout,
+    /// learned after, must be that one: `writesStatusesAsTodofmt`).
+    static func statusResolver(schema: ItemSchema) -> ByteComparison.Resolver {
+        let follows = KeyRanks(ItemLayout(schema)).follows
+        return { old, at, floor, output, isWhole in
+            Syntax.statusChange(in: old, at: at, floor: floor, output: output, isWhole: isWhole, follows: follows)
+        }
+    }
+
+    /// Whether the file `old` with `changes` made (each the status members of an item of
+    /// the file, changed to the new writer's, as the comparison found them; in order) is what
+    /// the whole-list write writes, as `sameItems` tells of pairs of items: the names of the
+    /// items of every top-level item that changed all differ, and the first top-level item
+    /// to change status members from one text to another is read and written again, its
+    /// text and its changed text, to show that the texts are statuses the new writer writes
+    /// so. The rest are not read.
+    func takes(
+        _ changes: ByteComparison.StatusChanges, in old: UnsafeBufferPointer<UInt8>, syntax: Syntax,
+        layout: ItemLayout, writer: (ByteSink) -> any ListWriter
+    ) -> Bool {
+        var names = DistinctNames()
+        var nameRanges: [Range<Int>] = []
+        // The first change from each text to each other, by their digest; the top-level
+        // items they are in, with the changes in each.
+        var firsts: [Int: Int] = [:]
+        var wholes: [(item: Range<Int>, changes: Range<Int>)] = []
+        var item = 0..<0
+        var itemChanges = 0..<0
+        for (k, change) in changes.ranges.enumerated() {
+            if k == 0 || change.old.lowerBound >= item.upperBound {
+                if k > 0, wholes.last?.item == item { wholes[wholes.count - 1].changes = itemChanges }
+                guard
+                    let start = marker.lastStart(
+                        before: change.old.lowerBound, in: old, from: max(0, item.upperBound - marker.itemOffset))
+                else { return false }
+                let end = marker.nextStart(from: change.old.lowerBound, in: old) ?? old.count
+                guard change.old.upperBound <= end else { return false }
+                item = start..<end
+                itemChanges = k..<k
+                let text = UnsafeBufferPointer(rebasing: old[item])
+                guard Syntax.itemNames(in: text, into: &nameRanges) else { return false }
+                for range in nameRanges {
+                    guard names.insert(UnsafeBufferPointer(rebasing: text[range])) else { return false }
+                }
+            }
+            guard change.old.upperBound <= item.upperBound else { return false }
+            itemChanges = itemChanges.lowerBound..<k + 1
+            var digest = ByteDigest()
+            let was = UnsafeBufferPointer(rebasing: old[change.old])
+            digest.combine(bytes: was)
+            changes.bytes.withUnsafeBufferPointer {
+                digest.combine(bytes: UnsafeBufferPointer(rebasing: $0[change.new]))
+            }
+            if let first = firsts[digest.value] {
+                guard ByteScan.same(was, UnsafeBufferPointer(rebasing: old[changes.ranges[first].old])),
+                    changes.new(k) == changes.new(first)
+                else { return false }
+            } else {
+                firsts[digest.value] = k
+                if wholes.last?.item != item { wholes.append((item, itemChanges)) }
+            }
+        }
+        if wholes.last?.item == item { wholes[wholes.count - 1].changes = itemChanges }
+        // Each item checked whole: the file's as read, written again; the changed text's
+        // statuses given to it, written again as the changed text.
+        for whole in wholes {
+            let text = UnsafeBufferPointer(rebasing: old[whole.item])
+            var changed: [UInt8] = []
+            var at = whole.item.lowerBound
+            for k in whole.changes {
+                changed += old[at..<changes.ranges[k].old.lowerBound]
+                changed += changes.new(k)
+                at = changes.ranges[k].old.upperBound
+            }
+            changed += old[at..<whole.item.upperBound]
+            let repeatingLast = whole.item.upperBound != old.count
+            guard let read = syntax.listItem(at: whole.item.lowerBound),
+                written([read], repeatingLast: repeatingLast, writer: writer, matches: { ByteScan.same(text, $1) }),
+                let made = changed.withUnsafeBufferPointer({ changed -> TodoItem? in
+                    guard let statuses = Syntax(bytes: changed, path: "", schema: layout.schema).listItem(at: 0) else {
+                        return nil
+                    }
+                    return Self.item(read, withStatusesOf: statuses, layout: layout)
+                }),
+                changed.withUnsafeBufferPointer({ changed in
+                    written(
+                        [made], repeatingLast: repeatingLast, writer: writer, matches: { ByteScan.same(changed, $1) })
+                })
             else { return false }
         }
         return true

@@ -45,13 +45,32 @@ struct StreamedUpdate<Syntax: TextListSyntax> {
         guard !Self.firstItemHasOrder(old, marker: marker, name: name, schema: schema),
             let (written, comparison, noted) = try ComparedWriter.compare(
                 old, format: format, writer: writer, noting: schema,
-                keepsItems: { marker.lastStart(before: $0, in: old) != nil }, read: read)
+                keepsItems: { marker.lastStart(before: $0, in: old) != nil },
+                resolver: Self.statusResolver(schema: schema), read: read)
         else { return nil }
         if comparison.isSame && noted.isEmpty { return .unchanged(written.warnings) }
         guard var patcher = try makePatcher(), !patcher.layout.hasOrder,
             !noted.sharesIdentity(under: patcher.layout.identityKey)
         else { return nil }
         if comparison.isSame { return .unchanged(written.warnings) }
+        if let changes = comparison.statusChanges(), Self.writesStatusesAsTodofmt(patcher.layout, schema: schema),
+            takes(changes, in: old, syntax: patcher.syntax, layout: patcher.layout, writer: writer)
+        {
+            return try ComparedWriter.writeRun(into: path) { sink in
+                // The file's bytes between the changes, and each change's.
+                changes.bytes.withUnsafeBufferPointer { new in
+                    let ranges = changes.ranges
+                    sink.write(pieces: 2 * ranges.count + 1) { i in
+                        let k = i / 2
+                        if i % 2 == 1 { return UnsafeBufferPointer(rebasing: new[ranges[k].new]) }
+                        let start = k == 0 ? 0 : ranges[k - 1].old.upperBound
+                        let end = k == ranges.count ? old.count : ranges[k].old.lowerBound
+                        return UnsafeBufferPointer(rebasing: old[start..<end])
+                    }
+                }
+                return written.warnings
+            }
+        }
         guard let start = marker.lastStart(before: comparison.matched, in: old) else { return nil }
         let (oldEnd, runEnd) = self.runEnd(from: start, of: comparison)
         let run = comparison.takeOutput(start..<runEnd)
@@ -390,9 +409,10 @@ struct ComparedWriter: ListWriter {
     static func compare(
         _ old: UnsafeBufferPointer<UInt8>, format: DocumentFormat, writer: (ByteSink) throws -> any ListWriter,
         noting schema: ItemSchema?, keepingRest: Bool = true, keepsItems: @escaping (Int) -> Bool,
-        read: (inout any ListWriter) throws -> Void
+        resolver: ByteComparison.Resolver? = nil, read: (inout any ListWriter) throws -> Void
     ) throws -> (written: Written, comparison: ByteComparison, noted: Noted)? {
         let comparison = ByteComparison(old, keepingRest: keepingRest)
+        comparison.resolver = resolver
         let notes = schema.map(Notes.init)
         let compared = ComparedWriter(
             base: DepthLimitedWriter.guarding(try writer(ByteSink(comparingWith: comparison)), format: format),

@@ -46,6 +46,27 @@ final class ByteComparison {
     /// At most this many differing bytes are kept.
     static let maxDifferentBytes = 4096
 
+    /// Tells what a difference is (`StatusChange`): the file's bytes, where they first
+    /// differ from the output since the last change (the bytes from the floor to there are
+    /// the output's too), the floor, and the output from there (all of its rest, where said).
+    typealias Resolver = (
+        _ old: UnsafeBufferPointer<UInt8>, _ at: Int, _ floor: Int, _ output: UnsafeBufferPointer<UInt8>,
+        _ isWhole: Bool
+    ) -> StatusChange
+    /// Where given, each difference is first asked of it: while each is a change of an
+    /// item's status members, the comparison goes on past it (`statusChanges`) instead of
+    /// keeping the output. Once one is not, the output from the first difference is kept
+    /// after all (`settle`), as without it.
+    var resolver: Resolver?
+    /// The changes found so far, in order, while the comparison goes on past them.
+    private var changes = StatusChanges()
+    /// Whether differences are being resolved: the output so far is the old bytes with
+    /// `changes`, and its next byte stands for the old byte at `oldAt`.
+    private var resolving = false
+    private var oldAt = 0
+    /// The output taken but not yet resolved: a change that may go on past it.
+    private var pending: [UInt8] = []
+
     /// A comparison with `old` that keeps the output after the first difference
     /// (`keepingRest`), or only where it differs from the old bytes at the same offsets.
     init(_ old: UnsafeBufferPointer<UInt8>, keepingRest: Bool = true) {
@@ -57,10 +78,14 @@ final class ByteComparison {
     var rest: [UInt8] { output(matched..<outputCount) }
 
     /// How many bytes of the output are kept in memory.
-    var keptCount: Int { kept.count }
+    var keptCount: Int {
+        settle()
+        return kept.count
+    }
 
     /// Takes the next bytes of the output.
     func take(_ bytes: UnsafeBufferPointer<UInt8>) {
+        if resolving { return resolve(bytes, isWhole: false) }
         guard !differs else {
             if keepsRest { keep(bytes) } else { note(bytes) }
             return
@@ -74,7 +99,109 @@ final class ByteComparison {
             return note(UnsafeBufferPointer(rebasing: bytes[same...]))
         }
         nextSearch = searchStep
+        if resolver != nil {
+            resolving = true
+            oldAt = matched
+            return resolve(UnsafeBufferPointer(rebasing: bytes[same...]), isWhole: false)
+        }
         keep(UnsafeBufferPointer(rebasing: bytes[same...]))
+    }
+
+    /// The output's next bytes while differences are resolved: compared with the old bytes
+    /// from `oldAt`, each difference resolved as a change, or held until more output comes;
+    /// at a difference that is no change, the output is kept from the first one on.
+    private func resolve(_ bytes: UnsafeBufferPointer<UInt8>, isWhole: Bool) {
+        guard pending.isEmpty else {
+            var joined = pending
+            pending = []
+            joined.append(contentsOf: bytes)
+            return joined.withUnsafeBufferPointer { resolve($0, isWhole: isWhole) }
+        }
+        var i = 0
+        while i < bytes.count || isWhole && oldAt < old.count {
+            let same = Self.commonPrefix(
+                UnsafeBufferPointer(rebasing: bytes[i...]), UnsafeBufferPointer(rebasing: old[oldAt...]))
+            i += same
+            oldAt += same
+            if i == bytes.count && !isWhole { return }
+            if i == bytes.count && oldAt == old.count { return }
+            let floor = changes.ranges.last?.old.upperBound ?? 0
+            switch resolver!(old, oldAt, floor, UnsafeBufferPointer(rebasing: bytes[i...]), isWhole) {
+            case .replace(let range, _, let count) where count >= 0:
+                changes.append(
+                    range, UnsafeBufferPointer(rebasing: old[range.lowerBound..<oldAt]),
+                    UnsafeBufferPointer(rebasing: bytes[i..<(i + count)]))
+                oldAt = range.upperBound
+                i += count
+            case .replace(let range, let newCount, let count):
+                // The output's members end before the difference: its bytes from their end
+                // to the difference (the old bytes before it) go on as the old bytes after
+                // the old members must.
+                let back = -count
+                guard range.upperBound + back <= old.count,
+                    Self.same(
+                        UnsafeBufferPointer(rebasing: old[(oldAt - back)..<oldAt]),
+                        UnsafeBufferPointer(rebasing: old[range.upperBound..<(range.upperBound + back)]))
+                else {
+                    settle()
+                    keep(UnsafeBufferPointer(rebasing: bytes[i...]))
+                    return
+                }
+                changes.append(
+                    range, UnsafeBufferPointer(rebasing: old[range.lowerBound..<(range.lowerBound + newCount)]),
+                    UnsafeBufferPointer(start: nil, count: 0))
+                oldAt = range.upperBound + back
+            case .needMore:
+                pending = Array(bytes[i...])
+                return
+            case .none:
+                settle()
+                keep(UnsafeBufferPointer(rebasing: bytes[i...]))
+                return
+            }
+        }
+    }
+
+    /// The changes of items' status members that make the old bytes the whole output, where
+    /// every difference was one (nil otherwise). To be asked once the output is all taken.
+    func statusChanges() -> StatusChanges? {
+        guard resolving else { return nil }
+        resolve(UnsafeBufferPointer(start: nil, count: 0), isWhole: true)
+        guard resolving, pending.isEmpty, oldAt == old.count else { return nil }
+        return changes
+    }
+
+    /// Stops resolving differences: the output from the first difference, as far as it has
+    /// come, is kept (as a comparison without a resolver keeps it).
+    func settle() {
+        guard resolving else { return }
+        resolving = false
+        // The output so far: the old bytes with the changes made, but its first `matched`
+        // bytes (a change may start before the first difference: its bytes up to there are
+        // the old ones).
+        var output: [UInt8] = []
+        output.reserveCapacity(oldAt - matched + pending.count + 4096)
+        var skip = matched
+        func add(_ piece: UnsafeBufferPointer<UInt8>) {
+            if skip >= piece.count {
+                skip -= piece.count
+            } else {
+                output.append(contentsOf: UnsafeBufferPointer(rebasing: piece[skip...]))
+                skip = 0
+            }
+        }
+        var at = 0
+        for change in changes.ranges {
+            add(UnsafeBufferPointer(rebasing: old[at..<change.old.lowerBound]))
+            changes.bytes.withUnsafeBufferPointer { add(UnsafeBufferPointer(rebasing: $0[change.new])) }
+            at = change.old.upperBound
+        }
+        add(UnsafeBufferPointer(rebasing: old[at..<oldAt]))
+        output += pending
+        changes = StatusChanges()
+        pending = []
+        kept = []
+        output.withUnsafeBufferPointer { keep($0) }
     }
 
     /// Output is looked for in the old bytes again after this many bytes kept; each time
@@ -236,13 +363,17 @@ final class ByteComparison {
     var isSame: Bool { !differs && matched == old.count }
 
     /// How many bytes the output has.
-    var outputCount: Int { keepsRest || !differs ? keptEnd + (tail?.count ?? 0) : taken }
+    var outputCount: Int {
+        settle()
+        return keepsRest || !differs ? keptEnd + (tail?.count ?? 0) : taken
+    }
 
     /// Where the kept bytes end in the output.
     private var keptEnd: Int { matched + kept.count }
 
     /// The output's byte at `offset`.
     func outputByte(at offset: Int) -> UInt8 {
+        settle()
         if offset < matched { return old[offset] }
         if offset < keptEnd { return kept[offset - matched] }
         return old[tail!.lowerBound + offset - keptEnd]
@@ -250,6 +381,7 @@ final class ByteComparison {
 
     /// The output's bytes in `range`.
     func output(_ range: Range<Int>) -> [UInt8] {
+        settle()
         var bytes: [UInt8] = []
         bytes.reserveCapacity(range.count)
         if range.lowerBound < matched { bytes += old[range.lowerBound..<min(range.upperBound, matched)] }
@@ -263,10 +395,31 @@ final class ByteComparison {
         return bytes
     }
 
+    /// Changes of items' status members, in order: the old bytes' range of each, and the
+    /// range of `bytes` it becomes.
+    struct StatusChanges {
+        private(set) var ranges: [(old: Range<Int>, new: Range<Int>)] = []
+        private(set) var bytes: [UInt8] = []
+
+        /// Notes that the old bytes at `old` become `first` then `second`.
+        mutating func append(
+            _ old: Range<Int>, _ first: UnsafeBufferPointer<UInt8>, _ second: UnsafeBufferPointer<UInt8>
+        ) {
+            let start = bytes.count
+            bytes.append(contentsOf: first)
+            bytes.append(contentsOf: second)
+            ranges.append((old, start..<bytes.count))
+        }
+
+        /// The bytes the change at `index` makes.
+        func new(_ index: Int) -> ArraySlice<UInt8> { bytes[ranges[index].new] }
+    }
+
     /// The output's bytes in `range`, made of the kept rest's storage (not a copy of it,
     /// which for a change near the start of a large file was as large again): the
     /// comparison keeps no rest after, and says nothing more of the output.
     func takeOutput(_ range: Range<Int>) -> [UInt8] {
+        settle()
         guard keepsRest, range.lowerBound <= matched, range.upperBound >= matched, range.upperBound <= keptEnd else {
             return output(range)
         }
@@ -281,6 +434,7 @@ final class ByteComparison {
     /// How many bytes at the end of the output are the old bytes' end, not counting any of
     /// the `matched` ones on either side.
     func commonSuffix() -> Int {
+        settle()
         if let tail {
             // Output that ends as the old bytes do, where it was followed: those bytes and
             // then the kept ones before them.

@@ -23,37 +23,67 @@ extension JSONListSyntax {
         old: UnsafeBufferPointer<UInt8>, new: UnsafeBufferPointer<UInt8>, differingAt offset: Int,
         follows: (UnsafeBufferPointer<UInt8>) -> Bool
     ) -> (old: Range<Int>, new: Range<Int>)? {
-        // The item of the line: its name, then ` "checked": `.
+        guard let start = statusStart(in: new, before: offset, floor: 0), let newEnd = statusEnd(from: start, in: new),
+            let oldEnd = statusEnd(from: start, in: old), offset < max(newEnd, oldEnd),
+            keysFollow(in: new, from: newEnd, follows)
+        else { return nil }
+        return (start..<oldEnd, start..<newEnd)
+    }
+
+    static func statusChange(
+        in old: UnsafeBufferPointer<UInt8>, at offset: Int, floor: Int, output: UnsafeBufferPointer<UInt8>,
+        isWhole: Bool, follows: (UnsafeBufferPointer<UInt8>) -> Bool
+    ) -> StatusChange {
+        guard let start = statusStart(in: old, before: offset, floor: floor),
+            let oldEnd = statusEnd(from: start, in: old),
+            keysFollow(in: old, from: oldEnd, follows)
+        else { return .none }
+        return StatusChange.resolve(
+            old: old, start: start, offset: offset, oldEnd: oldEnd, output: output, isWhole: isWhole, reach: 64
+        ) { statusEnd(from: 0, in: $0) }
+    }
+
+    /// Where the status members of the item on the line that holds `offset` start, at or
+    /// before it: after the item's name (`{"name": "…",` from the line's start, which is at or
+    /// after `floor`).
+    private static func statusStart(in text: UnsafeBufferPointer<UInt8>, before offset: Int, floor: Int) -> Int? {
         var line = offset
-        while line > 0 && new[line - 1] != 10 { line -= 1 }
-        guard let item = itemStart(line, in: new), let nameEnd = plainName(at: item, in: new)?.upperBound,
-            ByteScan.has("\", \"checked\": ", at: nameEnd, in: new)
+        while line > floor && text[line - 1] != 10 { line -= 1 }
+        guard line == 0 || text[line - 1] == 10, let item = itemStart(line, in: text),
+            let nameEnd = plainName(at: item, in: text)?.upperBound,
+            ByteScan.has("\", \"checked\": ", at: nameEnd, in: text),
+            nameEnd + 2 <= offset
         else { return nil }
-        let start = nameEnd + 2
-        guard start <= offset, let newEnd = statusEnd(from: start, in: new),
-            let oldEnd = statusEnd(from: start, in: old), offset < max(newEnd, oldEnd)
-        else { return nil }
-        // The members after them, to the children's array or the item's end: each a scalar.
-        var i = newEnd
-        while i < new.count && new[i] == UInt8(ascii: ",") {
-            guard ByteScan.has(", \"", at: i, in: new) else { return nil }
+        return nameEnd + 2
+    }
+
+    /// Whether the members after status members ending at `end`, to the children's array or
+    /// the item's end, each hold a scalar under a key that `follows` takes.
+    private static func keysFollow(
+        in text: UnsafeBufferPointer<UInt8>, from end: Int, _ follows: (UnsafeBufferPointer<UInt8>) -> Bool
+    ) -> Bool {
+        var i = end
+        while i < text.count && text[i] == UInt8(ascii: ",") {
+            guard ByteScan.has(", \"", at: i, in: text) else { return false }
             let keyStart = i + 3
-            let keyEnd = ByteScan.firstJSONStringSpecial(new, from: keyStart)
-            guard ByteScan.has("\": ", at: keyEnd, in: new), keyEnd + 3 < new.count else { return nil }
-            let key = UnsafeBufferPointer(rebasing: new[keyStart..<keyEnd])
+            let keyEnd = ByteScan.firstJSONStringSpecial(text, from: keyStart)
+            guard ByteScan.has("\": ", at: keyEnd, in: text), keyEnd + 3 < text.count else { return false }
+            let key = UnsafeBufferPointer(rebasing: text[keyStart..<keyEnd])
             i = keyEnd + 3
-            if key.count == 8 && ByteScan.has("children", at: 0, in: key) { break }
-            guard follows(key) else { return nil }
-            switch new[i] {
+            if key.count == 8 && ByteScan.has("children", at: 0, in: key) { return true }
+            guard follows(key) else { return false }
+            switch text[i] {
             case UInt8(ascii: "\""):
-                guard let end = stringEnd(from: i + 1, in: new) else { return nil }
+                guard let end = stringEnd(from: i + 1, in: text) else { return false }
                 i = end
-            case UInt8(ascii: "["), UInt8(ascii: "{"): return nil
+            case UInt8(ascii: "["), UInt8(ascii: "{"): return false
             default:
-                while i < new.count, new[i] != UInt8(ascii: ","), new[i] != UInt8(ascii: "}"), new[i] != 10 { i += 1 }
+                while i < text.count, text[i] != UInt8(ascii: ","), text[i] != UInt8(ascii: "}"), text[i] != 10 {
+                    i += 1
+                }
             }
         }
-        return (start..<oldEnd, start..<newEnd)
+        return true
     }
 
     /// Where status members starting at `start` end: ` "checked": true` or `false`, then

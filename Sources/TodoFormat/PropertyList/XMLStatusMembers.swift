@@ -42,50 +42,82 @@ extension XMLListSyntax {
         old: UnsafeBufferPointer<UInt8>, new: UnsafeBufferPointer<UInt8>, differingAt offset: Int,
         follows: (UnsafeBufferPointer<UInt8>) -> Bool
     ) -> (old: Range<Int>, new: Range<Int>)? {
-        // The `<key>checked</key>` line: the offset's, or one of the three before it.
-        var start = Line.start(before: offset, in: new)
-        var checked = Line(at: start, in: new)
+        guard let (start, tabs) = statusStart(in: new, before: offset, floor: 0),
+            let newEnd = statusEnd(from: start, tabs: tabs, in: new),
+            let oldEnd = statusEnd(from: start, tabs: tabs, in: old), offset < max(newEnd, oldEnd),
+            keysFollow(in: new, from: newEnd, tabs: tabs, follows)
+        else { return nil }
+        return (start..<oldEnd, start..<newEnd)
+    }
+
+    static func statusChange(
+        in old: UnsafeBufferPointer<UInt8>, at offset: Int, floor: Int, output: UnsafeBufferPointer<UInt8>,
+        isWhole: Bool, follows: (UnsafeBufferPointer<UInt8>) -> Bool
+    ) -> StatusChange {
+        guard let (start, tabs) = statusStart(in: old, before: offset, floor: floor),
+            let oldEnd = statusEnd(from: start, tabs: tabs, in: old),
+            keysFollow(in: old, from: oldEnd, tabs: tabs, follows)
+        else { return .none }
+        return StatusChange.resolve(
+            old: old, start: start, offset: offset, oldEnd: oldEnd, output: output, isWhole: isWhole, reach: 512
+        ) { statusEnd(from: 0, tabs: tabs, in: $0) }
+    }
+
+    /// Where the status members of the item whose own members hold `offset` start, and how
+    /// deep their lines are: the `<key>checked</key>` line (the offset's, or one of the three
+    /// before it), after the item's name key and name, and its `<dict>` one tab less deep,
+    /// from `floor` on.
+    private static func statusStart(
+        in text: UnsafeBufferPointer<UInt8>, before offset: Int, floor: Int
+    ) -> (start: Int, tabs: Int)? {
+        var start = Line.start(before: offset, in: text)
+        var checked = Line(at: start, in: text)
         var back = 0
-        while !checked.is("<key>checked</key>", in: new) {
-            guard back < 3, start > 0 else { return nil }
-            start = Line.start(before: start - 1, in: new)
-            checked = Line(at: start, in: new)
+        while !checked.is("<key>checked</key>", in: text) {
+            guard back < 3, start > floor else { return nil }
+            start = Line.start(before: start - 1, in: text)
+            checked = Line(at: start, in: text)
             back += 1
         }
-        // The item's `<dict>`, name key and name before it, the dict one tab less deep.
-        guard start > 0 else { return nil }
-        let nameLine = Line(at: Line.start(before: start - 1, in: new), in: new)
-        guard nameLine.tabs == checked.tabs, plainString(nameLine, in: new) != nil, nameLine.start > 0 else {
+        guard start > floor else { return nil }
+        let nameLine = Line(at: Line.start(before: start - 1, in: text), in: text)
+        guard nameLine.tabs == checked.tabs, plainString(nameLine, in: text) != nil, nameLine.start > floor else {
             return nil
         }
-        let keyLine = Line(at: Line.start(before: nameLine.start - 1, in: new), in: new)
-        guard keyLine.tabs == checked.tabs, keyLine.is("<key>name</key>", in: new), keyLine.start > 0 else {
+        let keyLine = Line(at: Line.start(before: nameLine.start - 1, in: text), in: text)
+        guard keyLine.tabs == checked.tabs, keyLine.is("<key>name</key>", in: text), keyLine.start > floor else {
             return nil
         }
-        // (A top-level item's text starts at its `<dict>`, after the line's tab.)
-        let dict = Line(at: Line.start(before: keyLine.start - 1, in: new), in: new)
+        // (A top-level item's text, where it is all of the text, starts at its `<dict>`,
+        // after the line's tab.)
+        let dict = Line(at: Line.start(before: keyLine.start - 1, in: text), in: text)
         guard dict.tabs + 1 == checked.tabs || dict.start == 0 && dict.tabs == 0 && checked.tabs == 2,
-            dict.is("<dict>", in: new),
-            let newEnd = statusEnd(from: start, tabs: checked.tabs, in: new),
-            let oldEnd = statusEnd(from: start, tabs: checked.tabs, in: old), offset < max(newEnd, oldEnd)
+            dict.is("<dict>", in: text), dict.start >= floor
         else { return nil }
-        // The members after them, to the children's array or the item's end: each a scalar.
-        var at = newEnd
-        while at < new.count {
-            let key = Line(at: at, in: new)
-            guard key.tabs == checked.tabs else { break }  // `</dict>`
-            let text = UnsafeBufferPointer(rebasing: new[key.content])
-            guard ByteScan.has("<key>", at: 0, in: text), text.count > 11,
-                ByteScan.has("</key>", at: text.count - 6, in: text)
-            else { return nil }
-            let name = UnsafeBufferPointer(rebasing: text[5..<text.count - 6])
-            if name.elementsEqual("children".utf8) { break }
-            guard follows(name) else { return nil }
-            let value = Line(at: key.end, in: new)
-            guard value.tabs == checked.tabs, isScalar(value, in: new) else { return nil }
+        return (start, checked.tabs)
+    }
+
+    /// Whether the members after status members ending at `end` (lines `tabs` deep), to the
+    /// children's array or the item's end, each hold a scalar under a key `follows` takes.
+    private static func keysFollow(
+        in text: UnsafeBufferPointer<UInt8>, from end: Int, tabs: Int, _ follows: (UnsafeBufferPointer<UInt8>) -> Bool
+    ) -> Bool {
+        var at = end
+        while at < text.count {
+            let key = Line(at: at, in: text)
+            guard key.tabs == tabs else { return true }  // `</dict>`
+            let content = UnsafeBufferPointer(rebasing: text[key.content])
+            guard ByteScan.has("<key>", at: 0, in: content), content.count > 11,
+                ByteScan.has("</key>", at: content.count - 6, in: content)
+            else { return false }
+            let name = UnsafeBufferPointer(rebasing: content[5..<content.count - 6])
+            if name.elementsEqual("children".utf8) { return true }
+            guard follows(name) else { return false }
+            let value = Line(at: key.end, in: text)
+            guard value.tabs == tabs, isScalar(value, in: text) else { return false }
             at = value.end
         }
-        return (start..<oldEnd, start..<newEnd)
+        return true
     }
 
     /// Where status members starting at `start` end, each line `tabs` deep:

@@ -74,6 +74,16 @@ protocol TextListSyntax {
         old: UnsafeBufferPointer<UInt8>, new: UnsafeBufferPointer<UInt8>, differingAt offset: Int,
         follows: (UnsafeBufferPointer<UInt8>) -> Bool
     ) -> (old: Range<Int>, new: Range<Int>)?
+    /// What the output's first difference from the file's text `old` at `offset` is
+    /// (`StatusChange`): the status members of an item of the file whose own members hold
+    /// `offset`, laid out as the new writer lays them out from the item's start (at or after
+    /// `floor`, where the bytes before `offset` are the output's), changed to those the
+    /// output holds from there (`output`, all of the output's rest where `isWhole`); each
+    /// key after them one `follows` takes, holding no array or dictionary.
+    static func statusChange(
+        in old: UnsafeBufferPointer<UInt8>, at offset: Int, floor: Int, output: UnsafeBufferPointer<UInt8>,
+        isWhole: Bool, follows: (UnsafeBufferPointer<UInt8>) -> Bool
+    ) -> StatusChange
 }
 
 extension TextListSyntax {
@@ -83,6 +93,11 @@ extension TextListSyntax {
         old: UnsafeBufferPointer<UInt8>, new: UnsafeBufferPointer<UInt8>, differingAt offset: Int,
         follows: (UnsafeBufferPointer<UInt8>) -> Bool
     ) -> (old: Range<Int>, new: Range<Int>)? { nil }
+
+    static func statusChange(
+        in old: UnsafeBufferPointer<UInt8>, at offset: Int, floor: Int, output: UnsafeBufferPointer<UInt8>,
+        isWhole: Bool, follows: (UnsafeBufferPointer<UInt8>) -> Bool
+    ) -> StatusChange { .none }
 }
 
 /// A step of a scan over an array's elements.

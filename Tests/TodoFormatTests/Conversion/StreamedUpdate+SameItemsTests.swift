@@ -151,6 +151,43 @@ struct StreamedUpdateSameItemsTests {
         #expect(try StreamedUpdateTests.bytes(path) == (try StreamedUpdateTests.bytes(whole)))
     }
 
+    /// A streamed write takes the status changes it finds as the list streams only where the
+    /// first change from each text to another is shown, by reading its item, to be statuses
+    /// the new writer writes so: an item an app left `"checked": true` beside a custom status
+    /// reads as that status, which the list keeps, and the whole-list write keeps its text.
+    @Test(
+        "status members an app wrote otherwise, whose status the list keeps, are kept as the whole-list write keeps them",
+        arguments: [DocumentFormat.json, .plist])
+    func appStatusKept(format: DocumentFormat) throws {
+        let directory = try TemporaryDirectory()
+        let items = (1...40).map { "- [\($0 % 7 == 0 ? "/" : " ")] Item \($0)" }
+        let path = try StreamedUpdateTests.newFile(
+            items.joined(separator: "\n") + "\n", "list.\(format)", in: directory)
+        // Item 14 (`[/]`) as an app left it: checked, and its status.
+        let original = try String(contentsOfFile: path, encoding: .utf8)
+        var text = original
+        if format == .json {
+            text = text.replacingOccurrences(
+                of: #""Item 14", "checked": false"#, with: #""Item 14", "checked": true"#)
+        } else {
+            text = text.replacingOccurrences(
+                of: "<string>Item 14</string>\n\t\t<key>checked</key>\n\t\t<false/>",
+                with: "<string>Item 14</string>\n\t\t<key>checked</key>\n\t\t<true/>")
+        }
+        try text.write(toFile: path, atomically: false, encoding: .utf8)
+        #expect(text != original)
+        // Boxes checked before it and after it; item 14 as it reads.
+        var edited = items
+        for i in [2, 9, 20, 30] { edited[i] = edited[i].replacingOccurrences(of: "[ ]", with: "[x]") }
+        let checklist = try StreamedUpdateTests.checklist(edited.joined(separator: "\n") + "\n", in: directory)
+        let whole = directory.path("whole.\(format)")
+        try FileManager.default.copyItem(atPath: path, toPath: whole)
+        _ = try StreamedUpdateTests.streamed(checklist, into: path)
+        try StreamedUpdateTests.whole(checklist, into: whole)
+        #expect(try StreamedUpdateTests.bytes(path) == (try StreamedUpdateTests.bytes(whole)))
+        #expect(try String(contentsOfFile: path, encoding: .utf8) != text)
+    }
+
     /// The runs of a file and an output: `names` as a new JSON file's items (one a line),
     /// from the second item on (the run starts at an item), with the file's lines edited.
     private static func run(_ names: [String], checked: Set<Int> = [], edit: (inout [String]) -> Void = { _ in })

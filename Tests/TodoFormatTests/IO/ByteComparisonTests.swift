@@ -8,11 +8,12 @@ import Testing
 @Suite("Byte comparison")
 struct ByteComparisonTests {
     /// Writes `output` through a comparing sink in pieces of `piece` bytes against `old`.
-    static func compare(_ output: [UInt8], with old: [UInt8], piece: Int) throws
-        -> (matched: Int, rest: [UInt8], same: Bool, suffix: Int)
-    {
+    static func compare(
+        _ output: [UInt8], with old: [UInt8], piece: Int, resolver: ByteComparison.Resolver? = nil
+    ) throws -> (matched: Int, rest: [UInt8], same: Bool, suffix: Int) {
         try old.withUnsafeBufferPointer { old throws -> (matched: Int, rest: [UInt8], same: Bool, suffix: Int) in
             let comparison = ByteComparison(old)
+            comparison.resolver = resolver
             var sink = ByteSink(comparingWith: comparison)
             var i = 0
             while i < output.count {
@@ -231,6 +232,97 @@ struct ByteComparisonTests {
         }
     }
 
+    /// A JSON file as the new writer writes it: an item a line, each box as `boxes` gives
+    /// it (` `, `x`, or a custom status), the fourth item with a child whose box is the last.
+    static func json(_ boxes: [Character]) -> [UInt8] {
+        func members(_ box: Character) -> String {
+            switch box {
+            case " ": #""checked": false"#
+            case "x": #""checked": true"#
+            default: #""checked": false, "status": "\#(box)""#
+            }
+        }
+        var lines: [String] = []
+        for i in 0..<boxes.count - 1 {
+            let item = #"  {"name": "Item \#(i) 日本", \#(members(boxes[i])), "section": "S""#
+            lines.append(
+                i == 3
+                    ? item + ", \"children\": [\n    {\"name\": \"Child\", \(members(boxes.last!))}\n  ]}" : item + "}")
+        }
+        return Array(("[\n" + lines.joined(separator: ",\n") + "\n]\n").utf8)
+    }
+
+    /// The changes a comparison that resolves statuses (as a streamed update into a JSON
+    /// file does) finds between `old` and `output`, written in pieces of `piece` bytes; nil
+    /// where a difference is no status change. The comparison reads as one without a
+    /// resolver either way (`compare`).
+    static func statusChanges(_ output: [UInt8], from old: [UInt8], piece: Int) throws -> [(Range<Int>, [UInt8])]? {
+        let resolver = StreamedUpdate<JSONListSyntax>.statusResolver(schema: ItemSchema())
+        let plain = try Self.compare(output, with: old, piece: piece)
+        #expect(try Self.compare(output, with: old, piece: piece, resolver: resolver) == plain)
+        return try old.withUnsafeBufferPointer { old in
+            let comparison = ByteComparison(old)
+            comparison.resolver = resolver
+            var sink = ByteSink(comparingWith: comparison)
+            var i = 0
+            while i < output.count {
+                output[i..<min(i + piece, output.count)].withUnsafeBufferPointer { sink.write($0) }
+                i += piece
+            }
+            _ = try sink.finish(path: "x")
+            guard let changes = comparison.statusChanges() else { return nil }
+            return changes.ranges.indices.map { (changes.ranges[$0].old, Array(changes.new($0))) }
+        }
+    }
+
+    @Test(
+        "boxes changed all through, custom statuses given and taken away, a child's: each a change of status members, in pieces of any size",
+        arguments: [1, 2, 5, 13, 64, 1 << 20])
+    func statusChanges(piece: Int) throws {
+        let old = Self.json(Array(" x/ x- x  x/"))
+        let new = Self.json(Array("xx x/-  x x "))
+        let changes = try #require(try Self.statusChanges(new, from: old, piece: piece))
+        #expect(changes.count == 7)
+        // Each the item's `checked` and `status`, on both sides.
+        for (range, bytes) in changes {
+            for text in [String(decoding: old[range], as: UTF8.self), String(decoding: bytes, as: UTF8.self)] {
+                #expect(text.hasPrefix(#" "checked": "#) && !text.contains("section"), "\(text)")
+            }
+        }
+        var made: [UInt8] = []
+        var at = 0
+        for (range, bytes) in changes {
+            made += old[at..<range.lowerBound] + bytes
+            at = range.upperBound
+        }
+        #expect(made + old[at...] == new)
+        // The same list: no difference, nothing resolved.
+        #expect(try Self.compare(old, with: old, piece: piece, resolver: { _, _, _, _, _ in .none }).same)
+    }
+
+    @Test(
+        "a difference that is no status change, before, between or after status changes: none taken, the output kept from the first difference",
+        arguments: [1, 7, 64, 1 << 20])
+    func otherDifferences(piece: Int) throws {
+        let old = Self.json(Array(" x/ x- x  x/"))
+        let new = Self.json(Array("xx x/-  x x "))
+        func replacing(_ text: [UInt8], _ from: String, _ to: String) -> [UInt8] {
+            Array(String(decoding: text, as: UTF8.self).replacingOccurrences(of: from, with: to).utf8)
+        }
+        for output in [
+            replacing(new, "Item 0 ", "Item 0a "), replacing(new, "Item 5 ", "Item 5a "),
+            replacing(new, "Item 10 ", "Item 10a "), replacing(new, #""S"}"#, #""S", "n": 1}"#),
+            replacing(new, "Child", "Kid"), Array(new.dropLast(3)), new + Array("x".utf8),
+            replacing(new, #""checked": true, "section""#, #""checked": 1, "section""#),
+            // A status taken away, and a key of the same first letters put in its place.
+            replacing(
+                new, #""Item 2 日本", "checked": false, "section""#,
+                #""Item 2 日本", "checked": false, "stuff": 1, "section""#),
+        ] {
+            #expect(try Self.statusChanges(output, from: old, piece: piece) == nil)
+        }
+    }
+
     @Test("the first differing byte is found in any of eight places of a word")
     func commonPrefix() {
         let a: [UInt8] = Array(0..<40)
@@ -257,6 +349,37 @@ struct ByteComparisonTests {
         close(fd)
         let written = Array(try Data(contentsOf: URL(fileURLWithPath: path)))
         #expect(written == Array("head,".utf8) + big + Array(",tail".utf8))
+    }
+
+    @Test(
+        "a file sink writes pieces gathered a thousand at a time in order, empty ones too; a memory sink as it writes each"
+    )
+    func gatheredPieces() throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.path("out")
+        let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+        #expect(fd >= 0)
+        defer { close(fd) }
+        // Pieces of one buffer, of 0 to 36 bytes.
+        let sizes = (0..<2500).map { $0 % 5 == 0 ? 0 : $0 % 37 }
+        let bytes = (0..<sizes.reduce(0, +)).map { UInt8(truncatingIfNeeded: $0 &* 31) }
+        var ranges: [Range<Int>] = []
+        for size in sizes { ranges.append((ranges.last?.upperBound ?? 0)..<(ranges.last?.upperBound ?? 0) + size) }
+        var sink = ByteSink(descriptor: fd)
+        sink.write("head,")
+        bytes.withUnsafeBufferPointer { all in
+            sink.write(pieces: ranges.count) { UnsafeBufferPointer(rebasing: all[ranges[$0]]) }
+        }
+        sink.write(",tail")
+        _ = try sink.finish(path: path)
+        #expect(
+            Array(try Data(contentsOf: URL(fileURLWithPath: path))) == Array("head,".utf8) + bytes + Array(",tail".utf8)
+        )
+        var memory = ByteSink()
+        bytes.withUnsafeBufferPointer { all in
+            memory.write(pieces: ranges.count) { UnsafeBufferPointer(rebasing: all[ranges[$0]]) }
+        }
+        #expect(try memory.finish(path: "x") == bytes)
     }
 
     /// Large pieces of a mapped file are copied by the system from the file (`MappedFile.copy`),
