@@ -219,7 +219,7 @@ extension StreamedUpdate {
         _ changes: ByteComparison.StatusChanges, in old: UnsafeBufferPointer<UInt8>, syntax: Syntax,
         layout: ItemLayout, writer: (ByteSink) -> any ListWriter
     ) -> Bool {
-        var names = DistinctNames()
+        var names = DistinctNames(capacity: 2 * changes.ranges.count)
         var nameRanges: [Range<Int>] = []
         // The first change from each text to each other, by their digest; the top-level
         // items they are in, with the changes in each.

@@ -16,6 +16,13 @@ import Foundation
 /// `TextListPatcher.write(replacingElements:…)`; every other byte is copied as it stands.
 /// A run whose items only changed their boxes is the output's bytes (`sameItems`); a long
 /// run of other scattered changes is written a piece at a time (`pieces(of:…)`).
+///
+/// Before all that, the comparison asks each difference of the syntax as the output streams
+/// (`statusResolver`, `TextListSyntax.statusChange`): while each is one item's status
+/// members changed, it notes the change and compares on past it, keeping nothing of the
+/// output. Where every difference was such a change, the file is its own bytes with those
+/// changes (`takes(_:in:…)` checks them as `sameItems` checks pairs); at the first that is
+/// not, the output from the first difference is made from the changes, and the rest runs.
 struct StreamedUpdate<Syntax: TextListSyntax> {
     /// How a top-level item's line starts in a new file.
     let marker: LineMarker

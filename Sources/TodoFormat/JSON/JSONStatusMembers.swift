@@ -19,48 +19,27 @@ extension JSONListSyntax {
         return true
     }
 
-    static func statusMembers(
-        old: UnsafeBufferPointer<UInt8>, new: UnsafeBufferPointer<UInt8>, differingAt offset: Int,
-        follows: (UnsafeBufferPointer<UInt8>) -> Bool
-    ) -> (old: Range<Int>, new: Range<Int>)? {
-        guard let start = statusStart(in: new, before: offset, floor: 0), let newEnd = statusEnd(from: start, in: new),
-            let oldEnd = statusEnd(from: start, in: old), offset < max(newEnd, oldEnd),
-            keysFollow(in: new, from: newEnd, follows)
-        else { return nil }
-        return (start..<oldEnd, start..<newEnd)
-    }
-
-    static func statusChange(
-        in old: UnsafeBufferPointer<UInt8>, at offset: Int, floor: Int, output: UnsafeBufferPointer<UInt8>,
-        isWhole: Bool, follows: (UnsafeBufferPointer<UInt8>) -> Bool
-    ) -> StatusChange {
-        guard let start = statusStart(in: old, before: offset, floor: floor),
-            let oldEnd = statusEnd(from: start, in: old),
-            keysFollow(in: old, from: oldEnd, follows)
-        else { return .none }
-        return StatusChange.resolve(
-            old: old, start: start, offset: offset, oldEnd: oldEnd, output: output, isWhole: isWhole, reach: 64
-        ) { statusEnd(from: 0, in: $0) }
-    }
+    static var statusReach: Int { 64 }
 
     /// Where the status members of the item on the line that holds `offset` start, at or
     /// before it: after the item's name (`{"name": "…",` from the line's start, which is at or
     /// after `floor`).
-    private static func statusStart(in text: UnsafeBufferPointer<UInt8>, before offset: Int, floor: Int) -> Int? {
-        var line = offset
-        while line > floor && text[line - 1] != 10 { line -= 1 }
+    static func statusStart(in text: UnsafeBufferPointer<UInt8>, before offset: Int, floor: Int)
+        -> (start: Int, depth: Int)?
+    {
+        let line = ByteScan.lineStart(before: offset, floor: floor, in: text)
         guard line == 0 || text[line - 1] == 10, let item = itemStart(line, in: text),
             let nameEnd = plainName(at: item, in: text)?.upperBound,
             ByteScan.has("\", \"checked\": ", at: nameEnd, in: text),
             nameEnd + 2 <= offset
         else { return nil }
-        return nameEnd + 2
+        return (nameEnd + 2, 0)
     }
 
     /// Whether the members after status members ending at `end`, to the children's array or
     /// the item's end, each hold a scalar under a key that `follows` takes.
-    private static func keysFollow(
-        in text: UnsafeBufferPointer<UInt8>, from end: Int, _ follows: (UnsafeBufferPointer<UInt8>) -> Bool
+    static func keysFollow(
+        in text: UnsafeBufferPointer<UInt8>, from end: Int, depth: Int, _ follows: (UnsafeBufferPointer<UInt8>) -> Bool
     ) -> Bool {
         var i = end
         while i < text.count && text[i] == UInt8(ascii: ",") {
@@ -88,7 +67,7 @@ extension JSONListSyntax {
 
     /// Where status members starting at `start` end: ` "checked": true` or `false`, then
     /// perhaps `, "status": "…"`.
-    private static func statusEnd(from start: Int, in text: UnsafeBufferPointer<UInt8>) -> Int? {
+    static func statusEnd(from start: Int, depth: Int, in text: UnsafeBufferPointer<UInt8>) -> Int? {
         guard ByteScan.has(" \"checked\": ", at: start, in: text) else { return nil }
         var i = start + 12
         if ByteScan.has("true", at: i, in: text) {

@@ -38,38 +38,15 @@ extension XMLListSyntax {
         return true
     }
 
-    static func statusMembers(
-        old: UnsafeBufferPointer<UInt8>, new: UnsafeBufferPointer<UInt8>, differingAt offset: Int,
-        follows: (UnsafeBufferPointer<UInt8>) -> Bool
-    ) -> (old: Range<Int>, new: Range<Int>)? {
-        guard let (start, tabs) = statusStart(in: new, before: offset, floor: 0),
-            let newEnd = statusEnd(from: start, tabs: tabs, in: new),
-            let oldEnd = statusEnd(from: start, tabs: tabs, in: old), offset < max(newEnd, oldEnd),
-            keysFollow(in: new, from: newEnd, tabs: tabs, follows)
-        else { return nil }
-        return (start..<oldEnd, start..<newEnd)
-    }
-
-    static func statusChange(
-        in old: UnsafeBufferPointer<UInt8>, at offset: Int, floor: Int, output: UnsafeBufferPointer<UInt8>,
-        isWhole: Bool, follows: (UnsafeBufferPointer<UInt8>) -> Bool
-    ) -> StatusChange {
-        guard let (start, tabs) = statusStart(in: old, before: offset, floor: floor),
-            let oldEnd = statusEnd(from: start, tabs: tabs, in: old),
-            keysFollow(in: old, from: oldEnd, tabs: tabs, follows)
-        else { return .none }
-        return StatusChange.resolve(
-            old: old, start: start, offset: offset, oldEnd: oldEnd, output: output, isWhole: isWhole, reach: 512
-        ) { statusEnd(from: 0, tabs: tabs, in: $0) }
-    }
+    static var statusReach: Int { 512 }
 
     /// Where the status members of the item whose own members hold `offset` start, and how
     /// deep their lines are: the `<key>checked</key>` line (the offset's, or one of the three
     /// before it), after the item's name key and name, and its `<dict>` one tab less deep,
     /// from `floor` on.
-    private static func statusStart(
-        in text: UnsafeBufferPointer<UInt8>, before offset: Int, floor: Int
-    ) -> (start: Int, tabs: Int)? {
+    static func statusStart(in text: UnsafeBufferPointer<UInt8>, before offset: Int, floor: Int)
+        -> (start: Int, depth: Int)?
+    {
         var start = Line.start(before: offset, in: text)
         var checked = Line(at: start, in: text)
         var back = 0
@@ -99,8 +76,9 @@ extension XMLListSyntax {
 
     /// Whether the members after status members ending at `end` (lines `tabs` deep), to the
     /// children's array or the item's end, each hold a scalar under a key `follows` takes.
-    private static func keysFollow(
-        in text: UnsafeBufferPointer<UInt8>, from end: Int, tabs: Int, _ follows: (UnsafeBufferPointer<UInt8>) -> Bool
+    static func keysFollow(
+        in text: UnsafeBufferPointer<UInt8>, from end: Int, depth tabs: Int,
+        _ follows: (UnsafeBufferPointer<UInt8>) -> Bool
     ) -> Bool {
         var at = end
         while at < text.count {
@@ -123,7 +101,7 @@ extension XMLListSyntax {
     /// Where status members starting at `start` end, each line `tabs` deep:
     /// `<key>checked</key>`, `<true/>` or `<false/>`, then perhaps `<key>status</key>` and
     /// a string.
-    private static func statusEnd(from start: Int, tabs: Int, in text: UnsafeBufferPointer<UInt8>) -> Int? {
+    static func statusEnd(from start: Int, depth tabs: Int, in text: UnsafeBufferPointer<UInt8>) -> Int? {
         let key = Line(at: start, in: text)
         guard key.tabs == tabs, key.is("<key>checked</key>", in: text) else { return nil }
         let value = Line(at: key.end, in: text)
@@ -198,9 +176,7 @@ extension XMLListSyntax {
 
         /// Where the line that holds `offset` starts.
         static func start(before offset: Int, in text: UnsafeBufferPointer<UInt8>) -> Int {
-            var at = min(offset, text.count)
-            while at > 0 && text[at - 1] != 10 { at -= 1 }
-            return at
+            ByteScan.lineStart(before: offset, in: text)
         }
 
         /// Whether the line holds `element` and nothing else.

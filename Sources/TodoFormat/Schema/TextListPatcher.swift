@@ -64,40 +64,69 @@ protocol TextListSyntax {
     /// `StreamedUpdate.sameItems` needs to take an item whose statuses changed without
     /// reading it.)
     static func itemNames(in new: UnsafeBufferPointer<UInt8>, into names: inout [Range<Int>]) -> Bool
-    /// Where the status members (`checked`, and `status` where there is one) stand of the
-    /// item of `itemNames`'s text `new` whose own members hold `offset`, right after its
-    /// name, and where they stand in `old`, a text with the same bytes before `offset`; nil
-    /// where `offset` is not among them on either side, or where a key after them in `new`
-    /// holds an array or a dictionary, or is one `follows` does not take (a key the status's
-    /// does not come before).
-    static func statusMembers(
-        old: UnsafeBufferPointer<UInt8>, new: UnsafeBufferPointer<UInt8>, differingAt offset: Int,
-        follows: (UnsafeBufferPointer<UInt8>) -> Bool
-    ) -> (old: Range<Int>, new: Range<Int>)?
-    /// What the output's first difference from the file's text `old` at `offset` is
-    /// (`StatusChange`): the status members of an item of the file whose own members hold
-    /// `offset`, laid out as the new writer lays them out from the item's start (at or after
-    /// `floor`, where the bytes before `offset` are the output's), changed to those the
-    /// output holds from there (`output`, all of the output's rest where `isWhole`); each
-    /// key after them one `follows` takes, holding no array or dictionary.
-    static func statusChange(
-        in old: UnsafeBufferPointer<UInt8>, at offset: Int, floor: Int, output: UnsafeBufferPointer<UInt8>,
-        isWhole: Bool, follows: (UnsafeBufferPointer<UInt8>) -> Bool
-    ) -> StatusChange
+    /// Where the status members (`checked`, and `status` where there is one) of the item
+    /// whose own members hold `offset` start, right after its name, laid out as the new
+    /// writer lays them out from the item's start (at or after `floor`), with how deep their
+    /// lines stand (where that tells them); nil where there are none (the syntax cannot tell).
+    static func statusStart(in text: UnsafeBufferPointer<UInt8>, before offset: Int, floor: Int)
+        -> (start: Int, depth: Int)?
+    /// Where status members starting at `start` end.
+    static func statusEnd(from start: Int, depth: Int, in text: UnsafeBufferPointer<UInt8>) -> Int?
+    /// Whether each member after status members ending at `end`, to the children's array or
+    /// the item's end, holds no array or dictionary, under a key `follows` takes.
+    static func keysFollow(
+        in text: UnsafeBufferPointer<UInt8>, from end: Int, depth: Int, _ follows: (UnsafeBufferPointer<UInt8>) -> Bool
+    ) -> Bool
+    /// How many bytes of output after a difference `statusChange` looks at.
+    static var statusReach: Int { get }
 }
 
 extension TextListSyntax {
     static func itemNames(in new: UnsafeBufferPointer<UInt8>, into names: inout [Range<Int>]) -> Bool { false }
+    static func statusStart(in text: UnsafeBufferPointer<UInt8>, before offset: Int, floor: Int)
+        -> (start: Int, depth: Int)?
+    { nil }
+    static func statusEnd(from start: Int, depth: Int, in text: UnsafeBufferPointer<UInt8>) -> Int? { nil }
+    static func keysFollow(
+        in text: UnsafeBufferPointer<UInt8>, from end: Int, depth: Int, _ follows: (UnsafeBufferPointer<UInt8>) -> Bool
+    ) -> Bool { false }
+    static var statusReach: Int { 0 }
 
+    /// Where the status members (`statusStart`) of the item of `itemNames`'s text `new` whose
+    /// own members hold `offset` stand, and where they stand in `old`, a text with the same
+    /// bytes before `offset`; nil where `offset` is not among them on either side, or where a
+    /// key after them in `new` holds an array or a dictionary, or is one `follows` does not
+    /// take (a key the status's does not come before).
     static func statusMembers(
         old: UnsafeBufferPointer<UInt8>, new: UnsafeBufferPointer<UInt8>, differingAt offset: Int,
         follows: (UnsafeBufferPointer<UInt8>) -> Bool
-    ) -> (old: Range<Int>, new: Range<Int>)? { nil }
+    ) -> (old: Range<Int>, new: Range<Int>)? {
+        guard let (start, depth) = statusStart(in: new, before: offset, floor: 0),
+            let newEnd = statusEnd(from: start, depth: depth, in: new),
+            let oldEnd = statusEnd(from: start, depth: depth, in: old), offset < max(newEnd, oldEnd),
+            keysFollow(in: new, from: newEnd, depth: depth, follows)
+        else { return nil }
+        return (start..<oldEnd, start..<newEnd)
+    }
 
+    /// What the output's first difference from the file's text `old` at `offset` is
+    /// (`StatusChange`): the status members (`statusStart`) of an item of the file whose own
+    /// members hold `offset` (the bytes from `floor` to `offset` the output's too), changed
+    /// to those the output holds from there (`output`, all of the output's rest where
+    /// `isWhole`); each key after them one `follows` takes, holding no array or dictionary.
     static func statusChange(
         in old: UnsafeBufferPointer<UInt8>, at offset: Int, floor: Int, output: UnsafeBufferPointer<UInt8>,
         isWhole: Bool, follows: (UnsafeBufferPointer<UInt8>) -> Bool
-    ) -> StatusChange { .none }
+    ) -> StatusChange {
+        guard let (start, depth) = statusStart(in: old, before: offset, floor: floor),
+            let oldEnd = statusEnd(from: start, depth: depth, in: old),
+            keysFollow(in: old, from: oldEnd, depth: depth, follows)
+        else { return .none }
+        return StatusChange.resolve(
+            old: old, start: start, offset: offset, oldEnd: oldEnd, output: output, isWhole: isWhole,
+            reach: statusReach
+        ) { statusEnd(from: 0, depth: depth, in: $0) }
+    }
 }
 
 /// A step of a scan over an array's elements.

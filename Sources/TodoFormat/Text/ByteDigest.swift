@@ -63,6 +63,11 @@ struct ByteDigest {
 /// their digests (two names of one digest count as one, which only errs on the safe side).
 struct DistinctNames {
     private var seen = Set<Int>()
+
+    init(capacity: Int = 0) {
+        seen.reserveCapacity(capacity)
+    }
+
     /// False from the first name that is not NFC or was seen before.
     private(set) var allDistinct = true
 

@@ -7,6 +7,18 @@ import Testing
 /// file's, what it wrote after, and how much of both ends the same.
 @Suite("Byte comparison")
 struct ByteComparisonTests {
+    /// Writes `output` through a sink into `comparison`, `piece` bytes at a time.
+    static func write(_ output: [UInt8], to comparison: ByteComparison, piece: Int) throws {
+        var sink = ByteSink(comparingWith: comparison)
+        var i = 0
+        while i < output.count {
+            output[i..<min(i + piece, output.count)].withUnsafeBufferPointer { sink.write($0) }
+            i += piece
+        }
+        let kept = try sink.finish(path: "x")
+        #expect(kept.isEmpty)
+    }
+
     /// Writes `output` through a comparing sink in pieces of `piece` bytes against `old`.
     static func compare(
         _ output: [UInt8], with old: [UInt8], piece: Int, resolver: ByteComparison.Resolver? = nil
@@ -14,14 +26,7 @@ struct ByteComparisonTests {
         try old.withUnsafeBufferPointer { old throws -> (matched: Int, rest: [UInt8], same: Bool, suffix: Int) in
             let comparison = ByteComparison(old)
             comparison.resolver = resolver
-            var sink = ByteSink(comparingWith: comparison)
-            var i = 0
-            while i < output.count {
-                output[i..<min(i + piece, output.count)].withUnsafeBufferPointer { sink.write($0) }
-                i += piece
-            }
-            let kept = try sink.finish(path: "x")
-            #expect(kept.isEmpty)
+            try Self.write(output, to: comparison, piece: piece)
             #expect(comparison.outputCount == output.count)
             for k in [0, comparison.matched / 2, comparison.matched, output.count - 1] where k >= 0 && k < output.count
             {
@@ -263,13 +268,7 @@ struct ByteComparisonTests {
         return try old.withUnsafeBufferPointer { old in
             let comparison = ByteComparison(old)
             comparison.resolver = resolver
-            var sink = ByteSink(comparingWith: comparison)
-            var i = 0
-            while i < output.count {
-                output[i..<min(i + piece, output.count)].withUnsafeBufferPointer { sink.write($0) }
-                i += piece
-            }
-            _ = try sink.finish(path: "x")
+            try Self.write(output, to: comparison, piece: piece)
             guard let changes = comparison.statusChanges() else { return nil }
             return changes.ranges.indices.map { (changes.ranges[$0].old, Array(changes.new($0))) }
         }

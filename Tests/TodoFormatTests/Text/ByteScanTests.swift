@@ -31,6 +31,23 @@ struct ByteScanCountTests {
         }
     }
 
+    @Test(
+        "a line's start, eight bytes at a time, is the one found byte by byte, from any offset and floor",
+        arguments: 0..<8)
+    func lineStart(seed: Int) {
+        var rng = SeededGenerator(seed: UInt64(seed))
+        for _ in 0..<500 {
+            let bytes = Self.bytes(&rng)
+            let floor = Int.random(in: 0...bytes.count, using: &rng)
+            let offset = Int.random(in: floor...bytes.count, using: &rng)
+            var expected = offset
+            while expected > floor && bytes[expected - 1] != 10 { expected -= 1 }
+            bytes.withUnsafeBufferPointer { buffer in
+                #expect(ByteScan.lineStart(before: offset, floor: floor, in: buffer) == expected, "\(bytes) \(offset)")
+            }
+        }
+    }
+
     @Test("a count over many words, of a byte in every place and in none, across the sums' blocks")
     func longCount() {
         for length in [0, 7, 8, 2040, 2047, 2048, 2049, 4080, 4081, 5000, 20_003] {
