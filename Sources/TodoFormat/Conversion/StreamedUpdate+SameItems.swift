@@ -51,34 +51,20 @@ extension StreamedUpdate {
             UnsafeBufferPointer(rebasing: bytes[range])
         }
         let output = Syntax(bytes: run, path: "", schema: layout.schema)
-        let statusRank = layout.rank(of: layout.schema.keys[.status] ?? ItemRole.status.rawValue)
+        let keyRanks = KeyRanks(layout)
         var names = DistinctNames()
-        // The first pair of each window (`MemberWindow`), by the digest of its bytes.
-        var firsts: [Int: (k: Int, window: MemberWindow)] = [:]
+        // The windows (`MemberWindow`) of the pairs so far.
+        var windows = TextPairs()
         /// Pair `k`'s window where it is that of an earlier pair, whose output is checked.
         func sharedWindow(_ k: Int) -> MemberWindow? {
             let (a, b) = (item(changed[k].a, in: old), item(changed[k].b, in: run))
             guard let window = MemberWindow(old: a, new: b, layout: Syntax.members) else { return nil }
-            var digest = ByteDigest()
-            digest.combine(bytes: UnsafeBufferPointer(rebasing: a[window.old]))
-            digest.combine(bytes: UnsafeBufferPointer(rebasing: b[window.new]))
-            guard let first = firsts[digest.value] else {
-                firsts[digest.value] = (k, window)
-                return nil
-            }
-            let (c, d) = (item(changed[first.k].a, in: old), item(changed[first.k].b, in: run))
-            let same =
-                ByteScan.same(
-                    UnsafeBufferPointer(rebasing: a[window.old]), UnsafeBufferPointer(rebasing: c[first.window.old]))
-                && ByteScan.same(
-                    UnsafeBufferPointer(rebasing: b[window.new]), UnsafeBufferPointer(rebasing: d[first.window.new]))
-            return same ? window : nil
+            let seen = windows.note(
+                UnsafeBufferPointer(rebasing: a[window.old]), UnsafeBufferPointer(rebasing: b[window.new]))
+            return seen == .again ? window : nil
         }
-        let keyRanks = KeyRanks(layout)
-        let follows = keyRanks.follows
-        // The first pair whose item on a line changed its status members from one text to
-        // another (the file's, the output's), by the digest of those texts, their places.
-        var firstStatuses: [Int: (old: Range<Int>, new: Range<Int>)] = [:]
+        // The texts an item's status members changed from and to, in the pairs so far.
+        var statusTexts = TextPairs()
         var nameRanges: [Range<Int>] = []
         /// Whether pair `k` differs only in status members (`Syntax.statusMembers`), line by
         /// line, each from the one text to the other as an earlier pair's did, whose output
@@ -95,22 +81,10 @@ extension StreamedUpdate {
                 let (x, y) = (UnsafeBufferPointer(rebasing: a[i...]), UnsafeBufferPointer(rebasing: b[j...]))
                 let same = ByteComparison.commonPrefix(x, y)
                 if same == x.count && same == y.count { return true }
-                guard let (s, t) = Syntax.statusMembers(old: x, new: y, differingAt: same, follows: follows) else {
-                    return false
-                }
-                let (xs, yt) = (UnsafeBufferPointer(rebasing: x[s]), UnsafeBufferPointer(rebasing: y[t]))
-                var digest = ByteDigest()
-                digest.combine(bytes: xs)
-                digest.combine(bytes: yt)
-                guard let first = firstStatuses[digest.value] else {
-                    let (p, q) = (changed[k].a.lowerBound + i, changed[k].b.lowerBound + j)
-                    firstStatuses[digest.value] = (
-                        p + s.lowerBound..<p + s.upperBound, q + t.lowerBound..<q + t.upperBound
-                    )
-                    return false
-                }
-                guard ByteScan.same(xs, UnsafeBufferPointer(rebasing: old[first.old])),
-                    ByteScan.same(yt, UnsafeBufferPointer(rebasing: run[first.new]))
+                guard
+                    let (s, t) = Syntax.statusMembers(
+                        old: x, new: y, differingAt: same, follows: keyRanks.follows),
+                    statusTexts.note(UnsafeBufferPointer(rebasing: x[s]), UnsafeBufferPointer(rebasing: y[t])) == .again
                 else { return false }
                 (i, j) = (i + s.upperBound, j + t.upperBound)
             }
@@ -128,10 +102,7 @@ extension StreamedUpdate {
             olds.reserveCapacity(batch.count + 1)
             for k in batch {
                 if changesStatusesOnly(k) {
-                    let b = item(changed[k].b, in: run)
-                    for range in nameRanges {
-                        guard names.insert(UnsafeBufferPointer(rebasing: b[range])) else { return false }
-                    }
+                    guard names.insert(nameRanges, of: item(changed[k].b, in: run)) else { return false }
                     continue
                 }
                 let window = sharedWindow(k)
@@ -150,7 +121,9 @@ extension StreamedUpdate {
                 // dictionary with a `checked` key), or could place a status key otherwise
                 // (`item(_:withStatusesOf:layout:)`). Reading and writing the output's items
                 // too was most of a write with every tenth box changed.
-                if window != nil && Self.fieldsAreScalars(ranking: statusRank, in: read, layout: layout) { continue }
+                if window != nil && Self.fieldsAreScalars(ranking: keyRanks.statusRank, in: read, layout: layout) {
+                    continue
+                }
                 guard let statuses = output.listItem(at: changed[k].b.lowerBound),
                     let made = Self.item(read, withStatusesOf: statuses, layout: layout)
                 else { return false }
@@ -175,11 +148,37 @@ extension StreamedUpdate {
         return true
     }
 
+    /// Pairs of texts seen (a window of a file's item and of the output's, or status members
+    /// changed from one text to another), by their digest: a few hundred in a list of a
+    /// million items, each kept as it was first seen.
+    struct TextPairs {
+        private var seen: [Int: (a: [UInt8], b: [UInt8])] = [:]
+
+        enum Seen { case new, again, clash }
+
+        /// Notes the pair `a`, `b`: whether it is `new` (noted now), seen `again`, or shares
+        /// its digest with another pair (a `clash`, not noted).
+        mutating func note(_ a: UnsafeBufferPointer<UInt8>, _ b: UnsafeBufferPointer<UInt8>) -> Seen {
+            var digest = ByteDigest()
+            digest.combine(bytes: a)
+            digest.combine(bytes: b)
+            guard let first = seen[digest.value] else {
+                seen[digest.value] = (Array(a), Array(b))
+                return .new
+            }
+            let same =
+                first.a.withUnsafeBufferPointer { ByteScan.same($0, a) }
+                && first.b.withUnsafeBufferPointer { ByteScan.same($0, b) }
+            return same ? .again : .clash
+        }
+    }
+
     /// Which keys come after the status's in a layout, by their bytes (a few keys, each
     /// worked out once).
     final class KeyRanks {
         private let layout: ItemLayout
-        private let statusRank: Int
+        /// The status key's rank.
+        let statusRank: Int
         private var known: [(key: [UInt8], follows: Bool)] = []
 
         init(_ layout: ItemLayout) {
@@ -221,57 +220,48 @@ extension StreamedUpdate {
     ) -> Bool {
         var names = DistinctNames(capacity: 2 * changes.ranges.count)
         var nameRanges: [Range<Int>] = []
-        // The first change from each text to each other, by their digest; the top-level
-        // items they are in, with the changes in each.
-        var firsts: [Int: Int] = [:]
-        var wholes: [(item: Range<Int>, changes: Range<Int>)] = []
+        var texts = TextPairs()
+        // The top-level items to check whole, each with its first change: those in which
+        // status members change from one text to another for the first time.
+        var wholes: [(item: Range<Int>, first: Int)] = []
         var item = 0..<0
-        var itemChanges = 0..<0
+        var itemFirst = 0
         for (k, change) in changes.ranges.enumerated() {
             if k == 0 || change.old.lowerBound >= item.upperBound {
-                if k > 0, wholes.last?.item == item { wholes[wholes.count - 1].changes = itemChanges }
                 guard
                     let start = marker.lastStart(
                         before: change.old.lowerBound, in: old, from: max(0, item.upperBound - marker.itemOffset))
                 else { return false }
-                let end = marker.nextStart(from: change.old.lowerBound, in: old) ?? old.count
-                guard change.old.upperBound <= end else { return false }
-                item = start..<end
-                itemChanges = k..<k
+                item = start..<(marker.nextStart(from: change.old.lowerBound, in: old) ?? old.count)
+                itemFirst = k
                 let text = UnsafeBufferPointer(rebasing: old[item])
-                guard Syntax.itemNames(in: text, into: &nameRanges) else { return false }
-                for range in nameRanges {
-                    guard names.insert(UnsafeBufferPointer(rebasing: text[range])) else { return false }
+                guard Syntax.itemNames(in: text, into: &nameRanges), names.insert(nameRanges, of: text) else {
+                    return false
                 }
             }
             guard change.old.upperBound <= item.upperBound else { return false }
-            itemChanges = itemChanges.lowerBound..<k + 1
-            var digest = ByteDigest()
-            let was = UnsafeBufferPointer(rebasing: old[change.old])
-            digest.combine(bytes: was)
-            changes.bytes.withUnsafeBufferPointer {
-                digest.combine(bytes: UnsafeBufferPointer(rebasing: $0[change.new]))
+            let seen = changes.bytes.withUnsafeBufferPointer {
+                texts.note(
+                    UnsafeBufferPointer(rebasing: old[change.old]), UnsafeBufferPointer(rebasing: $0[change.new]))
             }
-            if let first = firsts[digest.value] {
-                guard ByteScan.same(was, UnsafeBufferPointer(rebasing: old[changes.ranges[first].old])),
-                    changes.new(k) == changes.new(first)
-                else { return false }
-            } else {
-                firsts[digest.value] = k
-                if wholes.last?.item != item { wholes.append((item, itemChanges)) }
+            switch seen {
+            case .again: continue
+            case .clash: return false
+            case .new: if wholes.last?.item != item { wholes.append((item, itemFirst)) }
             }
         }
-        if wholes.last?.item == item { wholes[wholes.count - 1].changes = itemChanges }
         // Each item checked whole: the file's as read, written again; the changed text's
         // statuses given to it, written again as the changed text.
         for whole in wholes {
             let text = UnsafeBufferPointer(rebasing: old[whole.item])
             var changed: [UInt8] = []
             var at = whole.item.lowerBound
-            for k in whole.changes {
+            var k = whole.first
+            while k < changes.ranges.count && changes.ranges[k].old.lowerBound < whole.item.upperBound {
                 changed += old[at..<changes.ranges[k].old.lowerBound]
                 changed += changes.new(k)
                 at = changes.ranges[k].old.upperBound
+                k += 1
             }
             changed += old[at..<whole.item.upperBound]
             let repeatingLast = whole.item.upperBound != old.count

@@ -12,27 +12,24 @@ extension XMLListSyntax {
     /// a field that holds a dictionary or an array could look like an item.
     static func itemNames(in new: UnsafeBufferPointer<UInt8>, into names: inout [Range<Int>]) -> Bool {
         names.removeAll(keepingCapacity: true)
-        var previous: Range<Int>? = nil
+        var previous: Line? = nil
         var at = 0
         while at < new.count {
             let line = Line(at: at, in: new)
             if line.is("<dict>", in: new) {
                 if let previous {
-                    let before = UnsafeBufferPointer(rebasing: new[previous])
-                    guard before.count == 7,
-                        ByteScan.has("<array>", at: 0, in: before) || ByteScan.has("</dict>", at: 0, in: before)
-                    else { return false }
+                    guard previous.is("<array>", in: new) || previous.is("</dict>", in: new) else { return false }
                 }
                 let key = Line(at: line.end, in: new)
                 guard key.is("<key>name</key>", in: new), let name = plainString(Line(at: key.end, in: new), in: new)
                 else { return false }
                 names.append(name)
             } else if line.is("<array>", in: new) {
-                guard let previous, new[previous].elementsEqual("<key>children</key>".utf8) else { return false }
+                guard let previous, previous.is("<key>children</key>", in: new) else { return false }
             } else if line.is("<dict/>", in: new) || line.is("<array/>", in: new) {
                 return false
             }
-            previous = line.content
+            previous = line
             at = line.end
         }
         return true

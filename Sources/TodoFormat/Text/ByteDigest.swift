@@ -71,6 +71,12 @@ struct DistinctNames {
     /// False from the first name that is not NFC or was seen before.
     private(set) var allDistinct = true
 
+    /// Notes the names at `ranges` of `text`; false where one makes the names no longer
+    /// distinct.
+    mutating func insert(_ ranges: [Range<Int>], of text: UnsafeBufferPointer<UInt8>) -> Bool {
+        ranges.allSatisfy { insert(UnsafeBufferPointer(rebasing: text[$0])) }
+    }
+
     /// Notes a name's UTF-8 bytes; false where it makes the names no longer distinct.
     @discardableResult
     mutating func insert(_ name: UnsafeBufferPointer<UInt8>) -> Bool {

@@ -34,6 +34,16 @@ struct BinaryListComparerTests {
     /// Converts the checklist into the file, then checks that the file reads as the
     /// checklist, by todofmt and by plistlib (names and boxes, in order; a `status` word
     /// tells a box where there is one).
+    /// `text` written to `checklist` is not compared in place into `plist` (nil): the
+    /// general write takes it, and gives its list.
+    static func expectGeneralWrite(
+        _ text: String, checklist: String, into plist: String, in directory: TemporaryDirectory
+    ) throws {
+        try text.write(toFile: checklist, atomically: false, encoding: .utf8)
+        #expect(try Self.compare(plist, checklist) == nil)
+        try Self.convertAndCheck(checklist, into: plist, in: directory)
+    }
+
     static func convertAndCheck(_ checklist: String, into plist: String, in directory: TemporaryDirectory) throws {
         _ = try Conversion(input: .at(checklist), output: .at(plist)).run()
         let list = try TodoList(contentsOf: .file(checklist))
@@ -142,9 +152,7 @@ struct BinaryListComparerTests {
             "- [ ] a\n  - [x] a1\n- [x] b\n",
         ][edit]
         let (plist, checklist) = try BinaryReferencePatchTests.file(text, in: directory)
-        try edited.write(toFile: checklist, atomically: false, encoding: .utf8)
-        #expect(try Self.compare(plist, checklist) == nil)
-        try Self.convertAndCheck(checklist, into: plist, in: directory)
+        try Self.expectGeneralWrite(edited, checklist: checklist, into: plist, in: directory)
     }
 
     @Test("boxes of an item and of its child and grandchild change three references")
@@ -340,10 +348,7 @@ struct BinaryListComparerTests {
     func leftToTheGeneralWrite(items: String, text: String) throws {
         let directory = try TemporaryDirectory()
         let plist = try Self.plistlibFile("items = " + items, in: directory)
-        let checklist = directory.path("list.md")
-        try text.write(toFile: checklist, atomically: false, encoding: .utf8)
-        #expect(try Self.compare(plist, checklist) == nil)
-        try Self.convertAndCheck(checklist, into: plist, in: directory)
+        try Self.expectGeneralWrite(text, checklist: directory.path("list.md"), into: plist, in: directory)
     }
 
     @Test("a file that holds the list, written by plistlib, is left as it is")
