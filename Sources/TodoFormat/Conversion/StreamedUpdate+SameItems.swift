@@ -1,3 +1,4 @@
+import CPrefetch
 import Foundation
 
 /// A run of a streamed update whose items change only their boxes: as many items in the file
@@ -226,7 +227,18 @@ extension StreamedUpdate {
         var wholes: [(item: Range<Int>, first: Int)] = []
         var item = 0..<0
         var itemFirst = 0
+        // The file's bytes were read as the output streamed, and are out of the cache by
+        // now: the lines around each change are asked for a few changes before they are
+        // looked at, so that finding items does not wait on memory for each one. (Those
+        // waits were half of this loop at a million items with every tenth box changed.)
+        let ahead = 4
         for (k, change) in changes.ranges.enumerated() {
+            if k + ahead < changes.ranges.count {
+                let at = changes.ranges[k + ahead].old.lowerBound
+                for line in stride(from: max(0, at - 64), to: min(old.count, at + 192), by: 64) {
+                    todofmt_prefetch(old.baseAddress! + line)
+                }
+            }
             if k == 0 || change.old.lowerBound >= item.upperBound {
                 guard
                     let start = marker.lastStart(

@@ -62,10 +62,20 @@ struct ByteDigest {
 /// form (so that no two are the same name to Swift either), and of its own bytes, told by
 /// their digests (two names of one digest count as one, which only errs on the safe side).
 struct DistinctNames {
-    private var seen = Set<Int>()
+    /// The digests seen, in an open-addressed table of a power-of-two size at most a quarter
+    /// full, a digest its own hash (its bits are already mixed), with a bit a slot telling
+    /// which are taken. The bits stay in the cache where the table does not, so a new name
+    /// mostly finds its slot free without reading the table. (A `Set<Int>` hashed each
+    /// digest again through `Hasher`; a table read for every name waited on memory.)
+    private var slots: [UInt64]
+    private var taken: [UInt64]
+    private var count = 0
 
     init(capacity: Int = 0) {
-        seen.reserveCapacity(capacity)
+        var size = 64
+        while size < 4 * capacity { size <<= 1 }
+        slots = Array(repeating: 0, count: size)
+        taken = Array(repeating: 0, count: size / 64)
     }
 
     /// False from the first name that is not NFC or was seen before.
@@ -80,7 +90,37 @@ struct DistinctNames {
     /// Notes a name's UTF-8 bytes; false where it makes the names no longer distinct.
     @discardableResult
     mutating func insert(_ name: UnsafeBufferPointer<UInt8>) -> Bool {
-        if allDistinct && !(NFCCheck.isNFC(name) && seen.insert(ByteDigest.of(name)).inserted) { allDistinct = false }
+        if allDistinct && !(NFCCheck.isNFC(name) && insert(digest: UInt64(bitPattern: Int64(ByteDigest.of(name))))) {
+            allDistinct = false
+        }
         return allDistinct
+    }
+
+    /// Adds a digest; false where it was there.
+    private mutating func insert(digest: UInt64) -> Bool {
+        if 4 * (count + 1) > slots.count { grow() }
+        let mask = slots.count - 1
+        let inserted = slots.withUnsafeMutableBufferPointer { slots in
+            taken.withUnsafeMutableBufferPointer { taken in
+                var i = Int(truncatingIfNeeded: digest) & mask
+                while taken[i >> 6] & (1 << (i & 63)) != 0 {
+                    if slots[i] == digest { return false }
+                    i = (i + 1) & mask
+                }
+                taken[i >> 6] |= 1 << (i & 63)
+                slots[i] = digest
+                return true
+            }
+        }
+        if inserted { count += 1 }
+        return inserted
+    }
+
+    private mutating func grow() {
+        let (oldSlots, oldTaken) = (slots, taken)
+        slots = Array(repeating: 0, count: 2 * oldSlots.count)
+        taken = Array(repeating: 0, count: 2 * oldTaken.count)
+        count = 0
+        for i in oldSlots.indices where oldTaken[i >> 6] & (1 << (i & 63)) != 0 { _ = insert(digest: oldSlots[i]) }
     }
 }

@@ -55,4 +55,28 @@ struct ByteDigestTests {
         #expect(ByteDigest.ofNFC(Substring(composed)) == Array(composed.utf8).withUnsafeBufferPointer(ByteDigest.of))
         #expect(ByteDigest.ofNFC(Substring(composed)) != ByteDigest.ofNFC("cafe 日本語"))
     }
+
+    @Test("distinct names: every new name is taken as the table grows, and the first repeat or non-NFC name ends it")
+    func distinctNames() {
+        func insert(_ name: String, into names: inout DistinctNames) -> Bool {
+            Array(name.utf8).withUnsafeBufferPointer { names.insert($0) }
+        }
+        for capacity in [0, 10, 5_000] {
+            var names = DistinctNames(capacity: capacity)
+            // Far more names than the table first holds: each growth must keep what it had.
+            let all = (0..<5_000).map { "item \($0) 整理报告" }
+            for name in all { #expect(insert(name, into: &names), "\(name), capacity \(capacity)") }
+            for name in ["item 0 整理报告", "item 2500 整理报告", "item 4999 整理报告"] {
+                var again = names
+                #expect(!insert(name, into: &again), "\(name) twice")
+                #expect(!again.allDistinct)
+                // Once not distinct, it stays so, whatever comes.
+                #expect(!insert("item 5000 整理报告", into: &again))
+            }
+            var decomposed = names
+            #expect(!insert("cafe\u{301}", into: &decomposed))
+            #expect(insert("caf\u{E9}", into: &names))
+            #expect(names.allDistinct)
+        }
+    }
 }
