@@ -66,7 +66,8 @@ struct ItemLayout: Hashable, Sendable {
     /// A status key's words for done and open, as the file spells them.
     struct StatusWords: Hashable, Sendable {
         var done: String
-        var open: String
+        /// Nil where an open item has no status key.
+        var open: String?
     }
 
     /// A creation-date key and what its values are: dates (property lists) or text in a layout.
@@ -242,7 +243,8 @@ struct ItemLayout: Hashable, Sendable {
         guard always || statusWords != nil else { return nil }
         let word: String
         if let words = statusWords {
-            word = status == .done ? words.done : words.open
+            guard let spelled = status == .done ? words.done : words.open else { return nil }
+            word = spelled
         } else {
             word = status == .done ? "done" : "open"
         }
@@ -254,7 +256,7 @@ struct ItemLayout: Hashable, Sendable {
     /// numeric codes, else the empty string.
     private func openValue(of map: [String: TodoStatus]) -> String? {
         if let open = map.first(where: { $0.value == .open }) { return open.key }
-        if let words = statusWords { return words.open }
+        if let words = statusWords { return words.open ?? Self.cased("open", like: words.done) }
         return map.keys.allSatisfy({ Int($0) != nil }) ? "0" : ""
     }
 
@@ -406,6 +408,8 @@ extension ItemLayout {
         private var integers = 0, booleans = 0, words = 0
         private var doneWord: String?, openWord: String?
         private var statusDone: String?, statusOpen: String?
+        /// Whether some item has no status key: there, no key is how an open item is spelled.
+        private var someWithoutStatus = false
         private var items = 0
         private let limit = 10_000
         /// Each key of the items counted (the first `limit`), at its slot: how many items have
@@ -450,6 +454,8 @@ extension ItemLayout {
             var slots: [Int] = []
             /// Whether the keys stand in the order of `layout.keyOrder`.
             var inOrder = true
+            /// Whether one of the keys is the schema's status key.
+            var hasStatusKey = false
 
             func fits(_ fields: [Field]) -> Bool {
                 fields.count == keys.count && zip(fields, keys).allSatisfy { $0.key == $1 }
@@ -496,6 +502,7 @@ extension ItemLayout {
             var checkedIsInteger: Bool? = nil
             var order: Double? = nil
             let counting = items <= limit
+            if !shape.hasStatusKey { someWithoutStatus = true }
             for (i, (field, role)) in zip(fields, shape.roles).enumerated() {
                 if counting { count(field, slot: shape.slots[i]) }
                 switch (role, field.value) {
@@ -548,6 +555,7 @@ extension ItemLayout {
             var shape = Shape()
             shape.keys = fields.map(\.key)
             shape.roles = shape.keys.map { layout.schema.role(of: $0) }
+            shape.hasStatusKey = layout.schema.keys[.status].map(shape.keys.contains) ?? false
             var lastRank = -1
             var lastClass = -1
             for (key, role) in zip(shape.keys, shape.roles) {
@@ -687,7 +695,10 @@ extension ItemLayout {
             }
             if statusDone != nil || statusOpen != nil {
                 let done = statusDone ?? ItemLayout.cased("done", like: statusOpen!)
-                let open = statusOpen ?? ItemLayout.cased("open", like: done)
+                // Where some item has no status key and none holds an open word, an open item
+                // has no key: an `open` word would be one the file never has (its items
+                // `{"status": "x"}` beside `{"checked": false}` alone).
+                let open = statusOpen ?? (someWithoutStatus ? nil : ItemLayout.cased("open", like: done))
                 layout.statusWords = StatusWords(done: done, open: open)
             }
             // Only the minority needs remembering.

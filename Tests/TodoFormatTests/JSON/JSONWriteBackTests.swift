@@ -321,6 +321,37 @@ struct JSONWriteBackTests {
     }
 
     @Test(
+        "where open items have no status key, an item made open loses its key and a new open item gets none",
+        arguments: [
+            // A checked key beside statuses, one of them a done word (`x`).
+            (
+                #"[{"name": "one", "checked": False, "status": "x"}, {"name": "two", "checked": False, "status": "/"}, {"name": "three", "checked": False}]"#,
+                "- [x] one\n- [ ] two\n- [ ] three\n- [ ] four\n",
+                #"[{"name": "one", "checked": False, "status": "x"}, {"name": "two", "checked": False}, {"name": "three", "checked": False}, {"name": "four", "checked": False}]"#
+            ),
+            // Done-ness in the status key alone.
+            (
+                #"[{"name": "one", "status": "done"}, {"name": "two"}]"#,
+                "- [ ] one\n- [ ] two\n- [x] new\n- [ ] new2\n",
+                #"[{"name": "one"}, {"name": "two"}, {"name": "new", "status": "done"}, {"name": "new2"}]"#
+            ),
+            // Every item has the key: the file spells an open item with a word, `open`.
+            (
+                #"[{"name": "one", "status": "done"}, {"name": "two", "status": "done"}]"#,
+                "- [ ] one\n- [x] two\n- [ ] new\n",
+                #"[{"name": "one", "status": "open"}, {"name": "two", "status": "done"}, {"name": "new", "status": "open"}]"#
+            ),
+        ])
+    func openWithoutStatusKey(file: String, markdown: String, expected: String) throws {
+        let directory = try TemporaryDirectory()
+        let dump = "t = json.dumps(v, indent=2)"
+        let path = try Self.make("list.json", file, dump: dump, in: directory)
+        try Self.write(markdown, into: path)
+        #expect(
+            try Self.text(path) == (try Self.text(try Self.make("expected.json", expected, dump: dump, in: directory))))
+    }
+
+    @Test(
         "done-ness kept only as a completion date: checking stamps the time in the key's layout, unchecking clears it")
     func completionDate() throws {
         try Clock.$pinned.withValue(ISO8601.parse("2026-01-02T03:04:05.25Z".utf8)) {
