@@ -135,7 +135,7 @@ struct ItemLayout: Hashable, Sendable {
             checkedKey = key
         }
         var statusWritten = false
-        if keys.status != checkedKey,
+        if keys.status != checkedKey, !checkedKeyHolds(item.status, key: checkedKey),
             let value = statusValue(item.status, key: keys.status, like: nil, always: keys.wordsInStatus)
         {
             entries.append(OutputEntry(keys.status, .value(value)))
@@ -229,6 +229,13 @@ struct ItemLayout: Hashable, Sendable {
         case .boolean?: return .bool(done)
         case nil: return checkedIsIntegerByDefault ? .integer(done ? 1 : 0) : .bool(done)
         }
+    }
+
+    /// Whether the values of the checked key `key` (`--field checked=state:3 --field
+    /// status=state:2=/`) spell `status` (a custom one): no status key is written for it then.
+    func checkedKeyHolds(_ status: TodoStatus, key: String?) -> Bool {
+        guard case .custom = status, let key, let map = schema.statusMap(of: key) else { return false }
+        return map.values.contains(status)
     }
 
     /// The value a status key gets for `status`, spelled like `old` or as the file's items

@@ -141,7 +141,8 @@ enum ItemPatch {
                 let key = layout.schema.keys[.status] ?? "status"
                 // One key for both roles (Things' `status` with codes for done and cancelled):
                 // the checked member already holds the status; the key is never written twice.
-                if checkedIndex.map({ members[$0].key }) != key {
+                let checkedKey = checkedIndex.map { members[$0].key }
+                if checkedKey != key && !layout.checkedKeyHolds(new.status, key: checkedKey) {
                     inserts.append((key, layout.statusValue(new.status, key: key, like: nil, always: true)))
                 }
             }

@@ -219,6 +219,35 @@ struct JSONWriteBackTests {
     }
 
     @Test(
+        "a custom status the checked key's codes hold (state 2 beside done's 3) gets no status key, old item or new",
+        arguments: [("title", "state"), ("name", "state"), ("name", "done")])
+    func customStatusInCheckedCodes(nameKey: String, checkedKey: String) throws {
+        let directory = try TemporaryDirectory()
+        var schema = nameKey == "name" ? ItemSchema.standard : ItemSchema(naming: [.name: nameKey])
+        schema.mapping("3", of: checkedKey, to: .done)
+        schema.mapping("2", of: checkedKey, to: .custom("/"))
+        let options = ListOptions(schema: schema)
+        let markdown = "- [/] a\n- [x] b\n- [ ] c\n- [/] d\n"
+        func keyed(_ text: String) -> String {
+            text.replacingOccurrences(of: "title", with: nameKey).replacingOccurrences(of: "state", with: checkedKey)
+        }
+        let file = #"[{"title": "a", "state": 0}, {"title": "b", "state": 3}, {"title": "c", "state": 2}]"#
+        let path = try Self.make("list.json", keyed(file), dump: "t = json.dumps(v)", in: directory)
+        #expect(try Self.write(markdown, into: path, options: options).isEmpty)
+        let expected =
+            #"[{"title": "a", "state": 2}, {"title": "b", "state": 3}, {"title": "c", "state": 0}, {"title": "d", "state": 2}]"#
+        #expect(try Self.text(path) == keyed(expected))
+        // A new file whose items are learned from none: the codes still hold the status.
+        let new = directory.path("new.json")
+        try Self.write(markdown, into: new, options: options)
+        #expect(!(try Self.text(new)).contains("status"))
+        #expect(
+            try TodoList(contentsOf: .file(new), options: options).items.map(\.status) == [
+                .custom("/"), .done, .open, .custom("/"),
+            ])
+    }
+
+    @Test(
         "a file whose lines end in CR LF gets new lines ending so too, in JSON and XML property lists",
         arguments: ["json", "plist"])
     func crlf(_ format: String) throws {
