@@ -235,7 +235,7 @@ extension StreamedUpdate {
         for (k, change) in changes.ranges.enumerated() {
             if k + ahead < changes.ranges.count {
                 let at = changes.ranges[k + ahead].old.lowerBound
-                for line in stride(from: max(0, at - 64), to: min(old.count, at + 192), by: 64) {
+                for line in stride(from: max(0, at - 256), to: min(old.count, at + 256), by: 64) {
                     todofmt_prefetch(old.baseAddress! + line)
                 }
             }
