@@ -461,7 +461,7 @@ extension ItemLayout {
             var slots: [Int] = []
             /// Whether the keys stand in the order of `layout.keyOrder`.
             var inOrder = true
-            /// Whether one of the keys is the schema's status key.
+            /// Whether one of the keys plays the status role.
             var hasStatusKey = false
 
             func fits(_ fields: [Field]) -> Bool {
@@ -562,7 +562,7 @@ extension ItemLayout {
             var shape = Shape()
             shape.keys = fields.map(\.key)
             shape.roles = shape.keys.map { layout.schema.role(of: $0) }
-            shape.hasStatusKey = layout.schema.keys[.status].map(shape.keys.contains) ?? false
+            shape.hasStatusKey = shape.roles.contains(.status)
             var lastRank = -1
             var lastClass = -1
             for (key, role) in zip(shape.keys, shape.roles) {

@@ -142,7 +142,12 @@ enum ItemPatch {
                 // One key for both roles (Things' `status` with codes for done and cancelled):
                 // the checked member already holds the status; the key is never written twice.
                 let checkedKey = checkedIndex.map { members[$0].key }
-                if checkedKey != key && !layout.checkedKeyHolds(new.status, key: checkedKey) {
+                if checkedIndex == nil, let mapped = layout.schema.keys[.checked],
+                    layout.checkedKeyHolds(new.status, key: mapped)
+                {
+                    // An item without the checked key, whose codes hold the status, gets that key.
+                    inserts.append((mapped, layout.checkedValue(new.status, key: mapped)))
+                } else if checkedKey != key && !layout.checkedKeyHolds(new.status, key: checkedKey) {
                     inserts.append((key, layout.statusValue(new.status, key: key, like: nil, always: true)))
                 }
             }

@@ -247,6 +247,22 @@ struct JSONWriteBackTests {
             ])
     }
 
+    @Test("an item without the checked key, given a status its codes hold, gets the key with that code")
+    func customStatusGivesCheckedKey() throws {
+        let directory = try TemporaryDirectory()
+        var schema = ItemSchema(naming: [.name: "title"])
+        schema.mapping("finished", of: "state", to: .done)
+        schema.mapping("doing", of: "state", to: .custom("/"))
+        let path = try Self.make(
+            "list.json", #"[{"title": "A", "state": "finished"}, {"title": "B"}]"#, dump: "t = json.dumps(v)",
+            in: directory)
+        #expect(try Self.write("- [/] A\n- [/] B\n- [/] N\n", into: path, options: ListOptions(schema: schema)).isEmpty)
+        #expect(
+            try Self.text(path)
+                == #"[{"title": "A", "state": "doing"}, {"title": "B", "state": "doing"}, {"title": "N", "state": "doing"}]"#
+        )
+    }
+
     @Test(
         "a file whose lines end in CR LF gets new lines ending so too, in JSON and XML property lists",
         arguments: ["json", "plist"])
@@ -363,6 +379,17 @@ struct JSONWriteBackTests {
                 #"[{"name": "one", "status": "done"}, {"name": "two"}]"#,
                 "- [ ] one\n- [ ] two\n- [x] new\n- [ ] new2\n",
                 #"[{"name": "one"}, {"name": "two"}, {"name": "new", "status": "done"}, {"name": "new2"}]"#
+            ),
+            // A key found as the status's (`state`): every item has it, so open is `OPEN`, cased
+            // as the file's done word; where one has none, open has no key.
+            (
+                #"[{"title": "A", "state": "CLOSED"}, {"title": "B", "state": "CLOSED"}]"#,
+                "- [ ] A\n- [x] B\n- [ ] D\n",
+                #"[{"title": "A", "state": "OPEN"}, {"title": "B", "state": "CLOSED"}, {"title": "D", "state": "OPEN"}]"#
+            ),
+            (
+                #"[{"title": "A", "state": "CLOSED"}, {"title": "B"}]"#, "- [ ] A\n- [x] B\n- [ ] D\n",
+                #"[{"title": "A"}, {"title": "B", "state": "CLOSED"}, {"title": "D"}]"#
             ),
             // Every item has the key: the file spells an open item with a word, `open`.
             (
