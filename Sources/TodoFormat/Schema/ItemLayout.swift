@@ -21,6 +21,9 @@ struct ItemLayout: Hashable, Sendable {
     /// The words the status key holds for done and open (`CLOSED`, `OPEN`), when the file
     /// keeps done-ness there rather than only custom statuses.
     var statusWords: StatusWords? = nil
+    /// For each key whose values `--field` maps (lowercased), the first value of the
+    /// file's items that the map does not name: how the file spells open there.
+    var unmappedValues: [String: String] = [:]
     /// An integer `id` every item has: new items get the largest plus one.
     var integerID: String? = nil
     /// The largest integer id among the items learned from.
@@ -68,6 +71,9 @@ struct ItemLayout: Hashable, Sendable {
         var done: String
         /// Nil where an open item has no status key.
         var open: String?
+        /// Whether the file's items hold each word (written as they are), or it was made
+        /// up (cased like the value it replaces).
+        var doneInFile = true, openInFile = true
     }
 
     /// A creation-date key and what its values are: dates (property lists) or text in a layout.
@@ -208,7 +214,7 @@ struct ItemLayout: Hashable, Sendable {
     {
         let done = status == .done
         if let map = schema.statusMap(of: key) {
-            if let text = map.first(where: { $0.value == status })?.key ?? (done ? nil : openValue(of: map)) {
+            if let text = map.first(where: { $0.value == status })?.key ?? (done ? nil : openValue(of: map, key: key)) {
                 return Self.typed(text, like: old)
             }
         }
@@ -244,25 +250,29 @@ struct ItemLayout: Hashable, Sendable {
     func statusValue(_ status: TodoStatus, key: String, like old: FieldValue?, always: Bool = false) -> FieldValue? {
         if let map = schema.statusMap(of: key) {
             if let text = map.first(where: { $0.value == status })?.key { return Self.typed(text, like: old) }
-            if status == .open, let text = openValue(of: map) { return Self.typed(text, like: old) }
+            if status == .open, let text = openValue(of: map, key: key) { return Self.typed(text, like: old) }
         }
         if case .custom(let scalar) = status { return .string(String(scalar)) }
         guard always || statusWords != nil else { return nil }
         let word: String
+        var inFile = false
         if let words = statusWords {
             guard let spelled = status == .done ? words.done : words.open else { return nil }
             word = spelled
+            inFile = status == .done ? words.doneInFile : words.openInFile
         } else {
             word = status == .done ? "done" : "open"
         }
-        if case .string(let text)? = old { return .string(Self.cased(word, like: text)) }
+        if case .string(let text)? = old, !inFile { return .string(Self.cased(word, like: text)) }
         return .string(word)
     }
 
-    /// The value a mapped key holds for open items: one the file's items hold, else 0 for
-    /// numeric codes, else the empty string.
-    private func openValue(of map: [String: TodoStatus]) -> String? {
+    /// The value the mapped key `key` holds for open items: the one mapped to open, else the
+    /// first of the file's values that the map does not name (`todo` beside `doing` and
+    /// `finished`), else 0 for numeric codes, else the empty string.
+    private func openValue(of map: [String: TodoStatus], key: String) -> String? {
         if let open = map.first(where: { $0.value == .open }) { return open.key }
+        if let open = unmappedValues[key.lowercased()] { return open }
         if let words = statusWords { return words.open ?? Self.cased("open", like: words.done) }
         return map.keys.allSatisfy({ Int($0) != nil }) ? "0" : ""
     }
@@ -417,6 +427,9 @@ extension ItemLayout {
         private var statusDone: String?, statusOpen: String?
         /// Whether some item has no status key: there, no key is how an open item is spelled.
         private var someWithoutStatus = false
+        /// An empty status (`""` or `" "`), which is open: the open word where the file
+        /// has words for statuses.
+        private var statusEmpty: String?
         private var items = 0
         private let limit = 10_000
         /// Each key of the items counted (the first `limit`), at its slot: how many items have
@@ -512,6 +525,7 @@ extension ItemLayout {
             if !shape.hasStatusKey { someWithoutStatus = true }
             for (i, (field, role)) in zip(fields, shape.roles).enumerated() {
                 if counting { count(field, slot: shape.slots[i]) }
+                if layout.schema.mapsStatusValues { noteUnmapped(field) }
                 switch (role, field.value) {
                 case (.name?, .string(let s)): name = s
                 case (.checked?, .integer): checkedIsInteger = true
@@ -524,7 +538,12 @@ extension ItemLayout {
                 case (.status?, .string(let s)) where field.key == layout.schema.keys[.status]:
                     switch ItemBuilder.status(fromWord: s) {
                     case .done?: statusDone = statusDone ?? s
-                    case .open?: if !s.isEmpty && s != " " { statusOpen = statusOpen ?? s }
+                    case .open?:
+                        if !s.isEmpty && s != " " {
+                            statusOpen = statusOpen ?? s
+                        } else {
+                            statusEmpty = statusEmpty ?? s
+                        }
                     default: break
                     }
                 case (.order?, .integer(let v)): order = order ?? Double(v)
@@ -554,6 +573,19 @@ extension ItemLayout {
                 booleans += 1
                 Self.note(name, in: &booleanNames, for: &layout.booleanChecked, limit: limit)
             case nil: break
+            }
+        }
+
+        /// Notes the first value of a key whose values `--field` maps that the map does not
+        /// name (read as open).
+        private mutating func noteUnmapped(_ field: Field) {
+            let key = field.key.lowercased()
+            guard layout.unmappedValues[key] == nil, let map = layout.schema.statusMap(of: key) else { return }
+            switch field.value {
+            case .string, .integer, .double, .bool:
+                let text = field.value.description
+                if map[text] == nil { layout.unmappedValues[key] = text }
+            default: break
             }
         }
 
@@ -705,8 +737,10 @@ extension ItemLayout {
                 // Where some item has no status key and none holds an open word, an open item
                 // has no key: an `open` word would be one the file never has (its items
                 // `{"status": "x"}` beside `{"checked": false}` alone).
-                let open = statusOpen ?? (someWithoutStatus ? nil : ItemLayout.cased("open", like: done))
-                layout.statusWords = StatusWords(done: done, open: open)
+                let open = statusOpen ?? statusEmpty ?? (someWithoutStatus ? nil : ItemLayout.cased("open", like: done))
+                layout.statusWords = StatusWords(
+                    done: done, open: open, doneInFile: statusDone != nil,
+                    openInFile: statusOpen != nil || statusEmpty != nil)
             }
             // Only the minority needs remembering.
             if layout.checkedIsIntegerByDefault {

@@ -247,6 +247,44 @@ struct JSONWriteBackTests {
             ])
     }
 
+    @Test(
+        "an item made open, and a new open item, take the file's own spelling of open",
+        arguments: [
+            // `OPEN` beside `done`: as the file has it, not cased like the item's `done`.
+            (
+                #"[{"name": "a", "status": "OPEN"}, {"name": "b", "status": "done"}, {"name": "c", "status": "done"}]"#,
+                "- [ ] a\n- [ ] b\n- [x] c\n- [ ] n\n",
+                #"[{"name": "a", "status": "OPEN"}, {"name": "b", "status": "OPEN"}, {"name": "c", "status": "done"}, {"name": "n", "status": "OPEN"}]"#,
+                false
+            ),
+            // An empty status is open.
+            (
+                #"[{"name": "a", "status": ""}, {"name": "b", "status": "done"}, {"name": "c", "status": "/"}]"#,
+                "- [ ] a\n- [ ] b\n- [ ] c\n- [ ] n\n- [x] m\n",
+                #"[{"name": "a", "status": ""}, {"name": "b", "status": ""}, {"name": "c", "status": ""}, {"name": "n", "status": ""}, {"name": "m", "status": "done"}]"#,
+                false
+            ),
+            // Codes `--field` maps (`finished`, `doing`): the file's other value, `todo`, is open.
+            (
+                #"[{"title": "A", "state": "todo"}, {"title": "B", "state": "finished"}, {"title": "C", "state": "doing"}]"#,
+                "- [/] A\n- [x] B\n- [ ] C\n- [ ] N\n",
+                #"[{"title": "A", "state": "doing"}, {"title": "B", "state": "finished"}, {"title": "C", "state": "todo"}, {"title": "N", "state": "todo"}]"#,
+                true
+            ),
+        ])
+    func fileSpellingOfOpen(file: String, markdown: String, expected: String, mapped: Bool) throws {
+        let directory = try TemporaryDirectory()
+        var schema = ItemSchema.standard
+        if mapped {
+            schema = ItemSchema(naming: [.name: "title"])
+            schema.mapping("finished", of: "state", to: .done)
+            schema.mapping("doing", of: "state", to: .custom("/"))
+        }
+        let path = try Self.make("list.json", file, dump: "t = json.dumps(v)", in: directory)
+        try Self.write(markdown, into: path, options: ListOptions(schema: schema))
+        #expect(try Self.text(path) == expected)
+    }
+
     @Test("an item without the checked key, given a status its codes hold, gets the key with that code")
     func customStatusGivesCheckedKey() throws {
         let directory = try TemporaryDirectory()
