@@ -525,7 +525,7 @@ extension ItemLayout {
             if !shape.hasStatusKey { someWithoutStatus = true }
             for (i, (field, role)) in zip(fields, shape.roles).enumerated() {
                 if counting { count(field, slot: shape.slots[i]) }
-                if layout.schema.mapsStatusValues { noteUnmapped(field) }
+                if counting && layout.schema.mapsStatusValues { noteUnmapped(field) }
                 switch (role, field.value) {
                 case (.name?, .string(let s)): name = s
                 case (.checked?, .integer): checkedIsInteger = true
@@ -577,7 +577,7 @@ extension ItemLayout {
         }
 
         /// Notes the first value of a key whose values `--field` maps that the map does not
-        /// name (read as open).
+        /// name (read as open), among the items counted.
         private mutating func noteUnmapped(_ field: Field) {
             let key = field.key.lowercased()
             guard layout.unmappedValues[key] == nil, let map = layout.schema.statusMap(of: key) else { return }
