@@ -22,8 +22,9 @@ struct ItemLayout: Hashable, Sendable {
     /// keeps done-ness there rather than only custom statuses.
     var statusWords: StatusWords? = nil
     /// For each key whose values `--field` maps (lowercased), the first value of the
-    /// file's items that the map does not name: how the file spells open there.
-    var unmappedValues: [String: String] = [:]
+    /// file's items that the map does not name, of the codes' type and not a word for done:
+    /// how the file spells open there.
+    var unmappedValues: [String: FieldValue] = [:]
     /// An integer `id` every item has: new items get the largest plus one.
     var integerID: String? = nil
     /// The largest integer id among the items learned from.
@@ -214,9 +215,8 @@ struct ItemLayout: Hashable, Sendable {
     {
         let done = status == .done
         if let map = schema.statusMap(of: key) {
-            if let text = map.first(where: { $0.value == status })?.key ?? (done ? nil : openValue(of: map, key: key)) {
-                return Self.typed(text, like: old)
-            }
+            if let text = map.first(where: { $0.value == status })?.key { return Self.typed(text, like: old) }
+            if !done { return openValue(of: map, key: key, like: old) }
         }
         switch old {
         case .bool?: return .bool(done)
@@ -250,7 +250,7 @@ struct ItemLayout: Hashable, Sendable {
     func statusValue(_ status: TodoStatus, key: String, like old: FieldValue?, always: Bool = false) -> FieldValue? {
         if let map = schema.statusMap(of: key) {
             if let text = map.first(where: { $0.value == status })?.key { return Self.typed(text, like: old) }
-            if status == .open, let text = openValue(of: map, key: key) { return Self.typed(text, like: old) }
+            if status == .open { return openValue(of: map, key: key, like: old) }
         }
         if case .custom(let scalar) = status { return .string(String(scalar)) }
         guard always || statusWords != nil else { return nil }
@@ -268,13 +268,13 @@ struct ItemLayout: Hashable, Sendable {
     }
 
     /// The value the mapped key `key` holds for open items: the one mapped to open, else the
-    /// first of the file's values that the map does not name (`todo` beside `doing` and
-    /// `finished`), else 0 for numeric codes, else the empty string.
-    private func openValue(of map: [String: TodoStatus], key: String) -> String? {
-        if let open = map.first(where: { $0.value == .open }) { return open.key }
+    /// file's own (`unmappedValues`: `todo` beside `doing` and `finished`), else 0 for
+    /// numeric codes, else the empty string; typed like `old`, where the text is made here.
+    private func openValue(of map: [String: TodoStatus], key: String, like old: FieldValue?) -> FieldValue {
+        if let open = map.first(where: { $0.value == .open }) { return Self.typed(open.key, like: old) }
         if let open = unmappedValues[key.lowercased()] { return open }
-        if let words = statusWords { return words.open ?? Self.cased("open", like: words.done) }
-        return map.keys.allSatisfy({ Int($0) != nil }) ? "0" : ""
+        if let words = statusWords { return Self.typed(words.open ?? Self.cased("open", like: words.done), like: old) }
+        return Self.typed(map.keys.allSatisfy({ Int($0) != nil }) ? "0" : "", like: old)
     }
 
     /// Text typed like the value it replaces: an integer where that was an integer.
@@ -580,11 +580,17 @@ extension ItemLayout {
         /// name (read as open), among the items counted.
         private mutating func noteUnmapped(_ field: Field) {
             let key = field.key.lowercased()
-            guard layout.unmappedValues[key] == nil, let map = layout.schema.statusMap(of: key) else { return }
+            guard layout.unmappedValues[key] == nil, let map = layout.schema.statusMap(of: key),
+                map[field.value.description] == nil
+            else { return }
+            // Of the codes' type (an integer beside integer codes, else text), and not a word
+            // another app reads as done (`x` beside `doing` and `finished`).
+            let integers = map.keys.allSatisfy { Int($0) != nil }
             switch field.value {
-            case .string, .integer, .double, .bool:
-                let text = field.value.description
-                if map[text] == nil { layout.unmappedValues[key] = text }
+            case .integer where integers: layout.unmappedValues[key] = field.value
+            case .string(let s)
+            where !integers && ItemBuilder.status(fromWord: s) != .done && ItemBuilder.truth(of: s) != true:
+                layout.unmappedValues[key] = field.value
             default: break
             }
         }

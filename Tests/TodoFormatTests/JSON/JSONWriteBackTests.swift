@@ -255,30 +255,46 @@ struct JSONWriteBackTests {
                 #"[{"name": "a", "status": "OPEN"}, {"name": "b", "status": "done"}, {"name": "c", "status": "done"}]"#,
                 "- [ ] a\n- [ ] b\n- [x] c\n- [ ] n\n",
                 #"[{"name": "a", "status": "OPEN"}, {"name": "b", "status": "OPEN"}, {"name": "c", "status": "done"}, {"name": "n", "status": "OPEN"}]"#,
-                false
+                ""
             ),
             // An empty status is open.
             (
                 #"[{"name": "a", "status": ""}, {"name": "b", "status": "done"}, {"name": "c", "status": "/"}]"#,
                 "- [ ] a\n- [ ] b\n- [ ] c\n- [ ] n\n- [x] m\n",
                 #"[{"name": "a", "status": ""}, {"name": "b", "status": ""}, {"name": "c", "status": ""}, {"name": "n", "status": ""}, {"name": "m", "status": "done"}]"#,
-                false
+                ""
             ),
-            // Codes `--field` maps (`finished`, `doing`): the file's other value, `todo`, is open.
+            // Codes `--field` maps (`finished`, `doing`): the file's other value, `todo`, is open;
+            // `x`, which other apps read as done, is passed over.
             (
-                #"[{"title": "A", "state": "todo"}, {"title": "B", "state": "finished"}, {"title": "C", "state": "doing"}]"#,
-                "- [/] A\n- [x] B\n- [ ] C\n- [ ] N\n",
-                #"[{"title": "A", "state": "doing"}, {"title": "B", "state": "finished"}, {"title": "C", "state": "todo"}, {"title": "N", "state": "todo"}]"#,
-                true
+                #"[{"title": "X", "state": "x"}, {"title": "A", "state": "todo"}, {"title": "B", "state": "finished"}, {"title": "C", "state": "doing"}]"#,
+                "- [ ] X\n- [/] A\n- [x] B\n- [ ] C\n- [ ] N\n",
+                #"[{"title": "X", "state": "x"}, {"title": "A", "state": "doing"}, {"title": "B", "state": "finished"}, {"title": "C", "state": "todo"}, {"title": "N", "state": "todo"}]"#,
+                "state:finished:doing"
+            ),
+            // Integer codes: the file's other integer, 1, as an integer; a real is passed over.
+            (
+                #"[{"title": "A", "status": 1.5}, {"title": "B", "status": 1}, {"title": "C", "status": 2}]"#,
+                "- [ ] A\n- [ ] B\n- [ ] C\n- [ ] N\n",
+                #"[{"title": "A", "status": 1.5}, {"title": "B", "status": 1}, {"title": "C", "status": 1}, {"title": "N", "status": 1}]"#,
+                "status:3:2"
+            ),
+            // No other integer: 0.
+            (
+                #"[{"title": "A", "status": 3}, {"title": "B", "status": 2}]"#, "- [ ] A\n- [ ] B\n- [ ] N\n",
+                #"[{"title": "A", "status": 0}, {"title": "B", "status": 0}, {"title": "N", "status": 0}]"#,
+                "status:3:2"
             ),
         ])
-    func fileSpellingOfOpen(file: String, markdown: String, expected: String, mapped: Bool) throws {
+    func fileSpellingOfOpen(file: String, markdown: String, expected: String, codes: String) throws {
         let directory = try TemporaryDirectory()
         var schema = ItemSchema.standard
-        if mapped {
+        // `KEY:DONE:CUSTOM`, as `--field checked=KEY:DONE --field status=KEY:CUSTOM=/`.
+        let parts = codes.split(separator: ":").map(String.init)
+        if parts.count == 3 {
             schema = ItemSchema(naming: [.name: "title"])
-            schema.mapping("finished", of: "state", to: .done)
-            schema.mapping("doing", of: "state", to: .custom("/"))
+            schema.mapping(parts[1], of: parts[0], to: .done)
+            schema.mapping(parts[2], of: parts[0], to: .custom("/"))
         }
         let path = try Self.make("list.json", file, dump: "t = json.dumps(v)", in: directory)
         try Self.write(markdown, into: path, options: ListOptions(schema: schema))
