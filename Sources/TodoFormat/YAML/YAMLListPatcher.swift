@@ -1222,6 +1222,9 @@ struct YAMLListPatcher {
                         return
                     } else {
                         out += gap
+                        // An empty value (`status:`, null) stands right after the colon: the
+                        // new one needs the space a value after a colon takes.
+                        if gap.last == UInt8(ascii: ":") && written.first != 32 { out.append(32) }
                     }
                     out += written
                 }

@@ -154,6 +154,22 @@ struct YAMLWriteBackTests {
         #expect(text.hasSuffix("# end of the list\narchived: []\n"))
     }
 
+    /// An empty value (`status:`, null) stands right after its colon: a status written over
+    /// it went there with no space, `status:done`, which is no key at all, and the file was
+    /// written so, exit 0, unreadable after (helper hunt 111).
+    @Test("a status written over an empty one gets the space after the colon")
+    func overEmptyValue() throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.path("list.yaml")
+        try "items:\n  - title: A\n    status:\n    note: 1\n  - title: B\n    status: done\n".write(
+            toFile: path, atomically: false, encoding: .utf8)
+        try Self.write("- [x] A [status:: null] [note:: 1]\n- [x] B\n", into: path)
+        #expect(
+            try Self.text(path)
+                == "items:\n  - title: A\n    status: done\n    note: 1\n  - title: B\n    status: done\n")
+        #expect(try Self.pyyaml(path).contains(#"{"title": "A", "status": "done", "note": 1}"#))
+    }
+
     /// U+FFFE and U+FFFF are not YAML's printable characters: an item written into a file
     /// that has them as they are made a file libyaml refuses (hunt 83). They go in double
     /// quotes, escaped, as a new file has them; a status `=` is quoted as there.
