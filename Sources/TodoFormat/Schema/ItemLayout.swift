@@ -25,6 +25,9 @@ struct ItemLayout: Hashable, Sendable {
     /// file's items that the map does not name, of the codes' type and not a word for done:
     /// how the file spells open there.
     var unmappedValues: [String: FieldValue] = [:]
+    /// For each such key, the first value the file's items hold: a code is written with
+    /// its type (`"2"` where the file's codes are text) where no value is replaced.
+    var mappedSamples: [String: FieldValue] = [:]
     /// An integer `id` every item has: new items get the largest plus one.
     var integerID: String? = nil
     /// The largest integer id among the items learned from.
@@ -215,6 +218,7 @@ struct ItemLayout: Hashable, Sendable {
     {
         let done = status == .done
         if let map = schema.statusMap(of: key) {
+            let old = old ?? mappedSamples[key.lowercased()]
             if let text = map.first(where: { $0.value == status })?.key { return Self.typed(text, like: old) }
             if !done { return openValue(of: map, key: key, like: old) }
         }
@@ -249,6 +253,7 @@ struct ItemLayout: Hashable, Sendable {
     /// (unless `always`).
     func statusValue(_ status: TodoStatus, key: String, like old: FieldValue?, always: Bool = false) -> FieldValue? {
         if let map = schema.statusMap(of: key) {
+            let old = old ?? mappedSamples[key.lowercased()]
             if let text = map.first(where: { $0.value == status })?.key { return Self.typed(text, like: old) }
             if status == .open { return openValue(of: map, key: key, like: old) }
         }
@@ -580,16 +585,21 @@ extension ItemLayout {
         /// name (read as open), among the items counted.
         private mutating func noteUnmapped(_ field: Field) {
             let key = field.key.lowercased()
-            guard layout.unmappedValues[key] == nil, let map = layout.schema.statusMap(of: key),
-                map[field.value.description] == nil
-            else { return }
-            // Of the codes' type (an integer beside integer codes, else text), and not a word
-            // another app reads as done (`x` beside `doing` and `finished`).
-            let integers = map.keys.allSatisfy { Int($0) != nil }
-            switch field.value {
-            case .integer where integers: layout.unmappedValues[key] = field.value
-            case .string(let s)
-            where !integers && ItemBuilder.status(fromWord: s) != .done && ItemBuilder.truth(of: s) != true:
+            guard let map = layout.schema.statusMap(of: key) else { return }
+            if layout.mappedSamples[key] == nil {
+                switch field.value {
+                case .string, .integer: layout.mappedSamples[key] = field.value
+                default: break
+                }
+            }
+            guard layout.unmappedValues[key] == nil, map[field.value.description] == nil else { return }
+            // Of the kind of the key's values in the file (an integer beside integer codes,
+            // text beside text, `"1"` beside `"3"`), and not a word another app reads as
+            // done (`x` beside `doing` and `finished`).
+            switch (field.value, layout.mappedSamples[key]) {
+            case (.integer, .integer?): layout.unmappedValues[key] = field.value
+            case (.string(let s), .string?)
+            where ItemBuilder.status(fromWord: s) != .done && (Int(s) != nil || ItemBuilder.truth(of: s) != true):
                 layout.unmappedValues[key] = field.value
             default: break
             }

@@ -279,6 +279,13 @@ struct JSONWriteBackTests {
                 #"[{"title": "A", "status": 1.5}, {"title": "B", "status": 1}, {"title": "C", "status": 1}, {"title": "N", "status": 1}]"#,
                 "status:3:2"
             ),
+            // Codes the file keeps as text: every code written, new items' too, is text.
+            (
+                #"[{"title": "A", "status": "3"}, {"title": "B", "status": "1"}, {"title": "C", "status": "2"}]"#,
+                "- [ ] A\n- [x] B\n- [/] C\n- [ ] N\n- [x] M\n- [/] O\n",
+                #"[{"title": "A", "status": "1"}, {"title": "B", "status": "3"}, {"title": "C", "status": "2"}, {"title": "N", "status": "1"}, {"title": "M", "status": "3"}, {"title": "O", "status": "2"}]"#,
+                "status:3:2"
+            ),
             // No other integer: 0.
             (
                 #"[{"title": "A", "status": 3}, {"title": "B", "status": 2}]"#, "- [ ] A\n- [ ] B\n- [ ] N\n",
