@@ -103,6 +103,10 @@ final class YAMLParser {
                 if event.endCharacterOffset > event.characterOffset {
                     lastContentEnd = event.endCharacterOffset
                     lastContentEndByte = event.endByteOffset
+                } else if case .scalar = event.kind, event.characterOffset > lastContentEnd {
+                    // An empty value, as below.
+                    lastContentEnd = event.characterOffset
+                    lastContentEndByte = event.byteOffset
                 }
                 return event
             }
@@ -141,6 +145,11 @@ final class YAMLParser {
         let mark = event.start_mark
         if event.end_mark.index > mark.index {
             lastContentEnd = Int(event.end_mark.index)
+            lastContentEndByte = -1
+        } else if event.type == YAML_SCALAR_EVENT && Int(mark.index) > lastContentEnd {
+            // An empty value (`status:` with nothing after): the content goes on to its place,
+            // past the colon, which a span of the mapping must hold.
+            lastContentEnd = Int(mark.index)
             lastContentEndByte = -1
         }
         var result = YAMLEvent(

@@ -157,7 +157,7 @@ struct YAMLWriteBackTests {
     /// An empty value (`status:`, null) stands right after its colon: a status written over
     /// it went there with no space, `status:done`, which is no key at all, and the file was
     /// written so, exit 0, unreadable after (helper hunt 111).
-    @Test("a status written over an empty one gets the space after the colon")
+    @Test("a status written over an empty one gets the space after the colon, last key or not")
     func overEmptyValue() throws {
         let directory = try TemporaryDirectory()
         let path = directory.path("list.yaml")
@@ -168,6 +168,12 @@ struct YAMLWriteBackTests {
             try Self.text(path)
                 == "items:\n  - title: A\n    status: done\n    note: 1\n  - title: B\n    status: done\n")
         #expect(try Self.pyyaml(path).contains(#"{"title": "A", "status": "done", "note": 1}"#))
+        // An empty value as an item's last key: the item's text takes in its colon (it
+        // ended before it, and every edit of the file failed on the item cut short).
+        try "items:\n  - title: A\n    status:\n  - title: B\n    status: done\n".write(
+            toFile: path, atomically: false, encoding: .utf8)
+        try Self.write("- [x] A [status:: null]\n- [x] B\n", into: path)
+        #expect(try Self.text(path) == "items:\n  - title: A\n    status: done\n  - title: B\n    status: done\n")
     }
 
     /// U+FFFE and U+FFFF are not YAML's printable characters: an item written into a file
