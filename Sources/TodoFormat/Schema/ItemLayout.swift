@@ -218,7 +218,7 @@ struct ItemLayout: Hashable, Sendable {
     {
         let done = status == .done
         if let map = schema.statusMap(of: key) {
-            let old = old ?? mappedSamples[key.lowercased()]
+            let old = old.flatMap { $0 == .null ? nil : $0 } ?? mappedSamples[key.lowercased()]
             if let text = map.first(where: { $0.value == status })?.key { return Self.typed(text, like: old) }
             if !done { return openValue(of: map, key: key, like: old) }
         }
@@ -253,7 +253,7 @@ struct ItemLayout: Hashable, Sendable {
     /// (unless `always`).
     func statusValue(_ status: TodoStatus, key: String, like old: FieldValue?, always: Bool = false) -> FieldValue? {
         if let map = schema.statusMap(of: key) {
-            let old = old ?? mappedSamples[key.lowercased()]
+            let old = old.flatMap { $0 == .null ? nil : $0 } ?? mappedSamples[key.lowercased()]
             if let text = map.first(where: { $0.value == status })?.key { return Self.typed(text, like: old) }
             if status == .open { return openValue(of: map, key: key, like: old) }
         }

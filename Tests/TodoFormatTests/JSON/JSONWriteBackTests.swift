@@ -248,7 +248,7 @@ struct JSONWriteBackTests {
     }
 
     @Test(
-        "an item made open, and a new open item, take the file's own spelling of open",
+        "an item made open, and a new open item, take the file's own spelling of open; codes keep the file's type",
         arguments: [
             // `OPEN` beside `done`: as the file has it, not cased like the item's `done`.
             (
@@ -284,6 +284,13 @@ struct JSONWriteBackTests {
                 #"[{"title": "A", "status": "3"}, {"title": "B", "status": "1"}, {"title": "C", "status": "2"}]"#,
                 "- [ ] A\n- [x] B\n- [/] C\n- [ ] N\n- [x] M\n- [/] O\n",
                 #"[{"title": "A", "status": "1"}, {"title": "B", "status": "3"}, {"title": "C", "status": "2"}, {"title": "N", "status": "1"}, {"title": "M", "status": "3"}, {"title": "O", "status": "2"}]"#,
+                "status:3:2"
+            ),
+            // A code written over null is typed as the file's codes are.
+            (
+                #"[{"title": "A", "status": 3}, {"title": "B", "status": None}, {"title": "C", "status": 2}]"#,
+                "- [x] A\n- [x] B\n- [/] C\n",
+                #"[{"title": "A", "status": 3}, {"title": "B", "status": 3}, {"title": "C", "status": 2}]"#,
                 "status:3:2"
             ),
             // No other integer: 0.
