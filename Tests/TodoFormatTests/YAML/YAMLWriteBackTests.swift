@@ -22,6 +22,16 @@ struct YAMLWriteBackTests {
 
     static func text(_ path: String) throws -> String { try String(contentsOfFile: path, encoding: .utf8) }
 
+    /// The YAML text `file` in a new directory (kept while it is in use), with `checklist`
+    /// written into it; returns the directory and the file's path.
+    static func rewritten(_ file: String, with checklist: String) throws -> (TemporaryDirectory, String) {
+        let directory = try TemporaryDirectory()
+        let path = directory.path("list.yaml")
+        try file.write(toFile: path, atomically: false, encoding: .utf8)
+        try write(checklist, into: path)
+        return (directory, path)
+    }
+
     /// The checklist todofmt reads from a file.
     static func checklist(_ path: String, options: ListOptions = ListOptions()) throws -> String {
         try TodoList(contentsOf: .file(path), options: options).encoded(as: .markdown).string
@@ -157,23 +167,28 @@ struct YAMLWriteBackTests {
     /// An empty value (`status:`, null) stands right after its colon: a status written over
     /// it went there with no space, `status:done`, which is no key at all, and the file was
     /// written so, exit 0, unreadable after (helper hunt 111).
-    @Test("a status written over an empty one gets the space after the colon, last key or not")
-    func overEmptyValue() throws {
-        let directory = try TemporaryDirectory()
-        let path = directory.path("list.yaml")
-        try "items:\n  - title: A\n    status:\n    note: 1\n  - title: B\n    status: done\n".write(
-            toFile: path, atomically: false, encoding: .utf8)
-        try Self.write("- [x] A [status:: null] [note:: 1]\n- [x] B\n", into: path)
-        #expect(
-            try Self.text(path)
-                == "items:\n  - title: A\n    status: done\n    note: 1\n  - title: B\n    status: done\n")
-        #expect(try Self.pyyaml(path).contains(#"{"title": "A", "status": "done", "note": 1}"#))
-        // An empty value as an item's last key: the item's text takes in its colon (it
-        // ended before it, and every edit of the file failed on the item cut short).
-        try "items:\n  - title: A\n    status:\n  - title: B\n    status: done\n".write(
-            toFile: path, atomically: false, encoding: .utf8)
-        try Self.write("- [x] A [status:: null]\n- [x] B\n", into: path)
-        #expect(try Self.text(path) == "items:\n  - title: A\n    status: done\n  - title: B\n    status: done\n")
+    @Test(
+        "a status written over an empty one gets the space after the colon, last key or not",
+        arguments: [
+            // In the middle of the item.
+            (
+                "items:\n  - title: A\n    status:\n    note: 1\n  - title: B\n    status: done\n",
+                "- [x] A [status:: null] [note:: 1]\n- [x] B\n",
+                "items:\n  - title: A\n    status: done\n    note: 1\n  - title: B\n    status: done\n"
+            ),
+            // As the item's last key: the item's text takes in its colon (it ended before it,
+            // and every edit of the file failed on the item cut short).
+            (
+                "items:\n  - title: A\n    status:\n  - title: B\n    status: done\n",
+                "- [x] A [status:: null]\n- [x] B\n",
+                "items:\n  - title: A\n    status: done\n  - title: B\n    status: done\n"
+            ),
+        ])
+    func overEmptyValue(file: String, markdown: String, expected: String) throws {
+        let (directory, path) = try Self.rewritten(file, with: markdown)
+        defer { withExtendedLifetime(directory) {} }
+        #expect(try Self.text(path) == expected)
+        #expect(try Self.pyyaml(path).contains(#""title": "A", "status": "done""#))
     }
 
     /// U+FFFE and U+FFFF are not YAML's printable characters: an item written into a file
@@ -569,10 +584,8 @@ struct YAMLWriteBackTests {
             ),
         ])
     func commentWrittenOnce(file: String, checklist: String, expected: String) throws {
-        let directory = try TemporaryDirectory()
-        let path = directory.path("c.yaml")
-        try file.write(toFile: path, atomically: false, encoding: .utf8)
-        try Self.write(checklist, into: path)
+        let (directory, path) = try Self.rewritten(file, with: checklist)
+        defer { withExtendedLifetime(directory) {} }
         #expect(try Self.text(path) == expected)
         #expect(try Self.checklist(path) == checklist)
     }
