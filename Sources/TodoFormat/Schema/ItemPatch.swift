@@ -321,7 +321,14 @@ enum ItemPatch {
         if let i = childrenIndex {
             if childrenChanged { edits[i] = .replaceChildren(i) }
         } else if !new.children.isEmpty {
-            inserts.append((layout.schema.keys[.children] ?? "children", nil))
+            let key = layout.schema.keys[.children] ?? "children"
+            if let i = members.indices.first(where: { members[$0].key == key && members[$0].value == .null }) {
+                // An empty `children` (null, a field until now) takes the children in its
+                // place: a second key of that name would make the file hold it twice.
+                edits[i] = .replaceChildren(i)
+            } else {
+                inserts.append((key, nil))
+            }
         }
 
         // Each new key goes after the last key that the file's key order puts before it; a

@@ -315,6 +315,20 @@ struct JSONWriteBackTests {
         #expect(try Self.text(path) == expected)
     }
 
+    @Test("children added under a null children key take its place, not a second key")
+    func childrenOverNull() throws {
+        let directory = try TemporaryDirectory()
+        let path = try Self.make(
+            "list.json", #"[{"name": "A", "children": None}, {"name": "B"}]"#, dump: "t = json.dumps(v)", in: directory)
+        // With the field as a read of the file gives it (as `add --under` keeps it), and without.
+        for markdown in ["- [ ] A [children:: null]\n  - [ ] New\n- [ ] B\n", "- [ ] A\n  - [ ] New\n- [ ] B\n"] {
+            try #"[{"name": "A", "children": null}, {"name": "B"}]"#.write(
+                toFile: path, atomically: false, encoding: .utf8)
+            try Self.write(markdown, into: path)
+            #expect(try Self.text(path) == #"[{"name": "A", "children": [{"name": "New"}]}, {"name": "B"}]"#)
+        }
+    }
+
     @Test("an item without the checked key, given a status its codes hold, gets the key with that code")
     func customStatusGivesCheckedKey() throws {
         let directory = try TemporaryDirectory()

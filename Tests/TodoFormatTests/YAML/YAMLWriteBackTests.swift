@@ -191,6 +191,21 @@ struct YAMLWriteBackTests {
         #expect(try Self.pyyaml(path).contains(#""title": "A", "status": "done""#))
     }
 
+    /// An empty `children:` (null) is a field until the item has children: they go there,
+    /// not under a second `children` key, which strict readers refuse (helper hunt 112).
+    @Test("children added under an empty children key take its place")
+    func childrenOverEmptyKey() throws {
+        let file = "items:\n  - title: A\n    children:\n    status: done\n  - title: B\n    status: done\n"
+        // The field as a read of the file gives it (as `add --under` keeps it).
+        let (directory, path) = try Self.rewritten(file, with: "- [x] A [children:: null]\n  - [x] New\n- [x] B\n")
+        defer { withExtendedLifetime(directory) {} }
+        #expect(
+            try Self.text(path)
+                == "items:\n  - title: A\n    children:\n      - title: New\n        status: done\n    status: done\n"
+                + "  - title: B\n    status: done\n")
+        #expect(try Self.checklist(path) == "- [x] A\n  - [x] New\n- [x] B\n")
+    }
+
     /// U+FFFE and U+FFFF are not YAML's printable characters: an item written into a file
     /// that has them as they are made a file libyaml refuses (hunt 83). They go in double
     /// quotes, escaped, as a new file has them; a status `=` is quoted as there.
