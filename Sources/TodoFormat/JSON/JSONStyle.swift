@@ -395,7 +395,7 @@ final class JSONRenderer {
                 value(layout.checkedValue(item.status, key: key, itemName: name), line: inner, to: &out)
                 checkedKey = key
             }
-            if keys.status != checkedKey, !layout.checkedKeyHolds(item.status, key: checkedKey),
+            if layout.writesStatusKey(item.status, key: keys.status, checkedKey: checkedKey),
                 let status = layout.statusValue(item.status, key: keys.status, like: nil, always: keys.wordsInStatus)
             {
                 separate()

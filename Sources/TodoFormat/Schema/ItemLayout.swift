@@ -145,7 +145,7 @@ struct ItemLayout: Hashable, Sendable {
             checkedKey = key
         }
         var statusWritten = false
-        if keys.status != checkedKey, !checkedKeyHolds(item.status, key: checkedKey),
+        if writesStatusKey(item.status, key: keys.status, checkedKey: checkedKey),
             let value = statusValue(item.status, key: keys.status, like: nil, always: keys.wordsInStatus)
         {
             entries.append(OutputEntry(keys.status, .value(value)))
@@ -218,7 +218,7 @@ struct ItemLayout: Hashable, Sendable {
     {
         let done = status == .done
         if let map = schema.statusMap(of: key) {
-            let old = old.flatMap { $0 == .null ? nil : $0 } ?? mappedSamples[key.lowercased()]
+            let old = codeLike(old, key: key)
             if let text = map.first(where: { $0.value == status })?.key { return Self.typed(text, like: old) }
             if !done { return openValue(of: map, key: key, like: old) }
         }
@@ -242,10 +242,24 @@ struct ItemLayout: Hashable, Sendable {
     }
 
     /// Whether the values of the checked key `key` (`--field checked=state:3 --field
-    /// status=state:2=/`) spell `status` (a custom one): no status key is written for it then.
+    /// status=state:2=/`) spell `status` (a custom one).
     func checkedKeyHolds(_ status: TodoStatus, key: String?) -> Bool {
         guard case .custom = status, let key, let map = schema.statusMap(of: key) else { return false }
         return map.values.contains(status)
+    }
+
+    /// Whether an item of `status` may have a status key `key` of its own beside its checked
+    /// key `checkedKey`: not where the two are one key (Things' `status`), nor where the
+    /// checked key's codes spell the status.
+    func writesStatusKey(_ status: TodoStatus, key: String, checkedKey: String?) -> Bool {
+        key != checkedKey && !checkedKeyHolds(status, key: checkedKey)
+    }
+
+    /// The value a code of the mapped key `key` is typed like: the value it replaces, else
+    /// (none, or null) the first the file's items hold.
+    private func codeLike(_ old: FieldValue?, key: String) -> FieldValue? {
+        if let old, old != .null { return old }
+        return mappedSamples[key.lowercased()]
     }
 
     /// The value a status key gets for `status`, spelled like `old` or as the file's items
@@ -253,7 +267,7 @@ struct ItemLayout: Hashable, Sendable {
     /// (unless `always`).
     func statusValue(_ status: TodoStatus, key: String, like old: FieldValue?, always: Bool = false) -> FieldValue? {
         if let map = schema.statusMap(of: key) {
-            let old = old.flatMap { $0 == .null ? nil : $0 } ?? mappedSamples[key.lowercased()]
+            let old = codeLike(old, key: key)
             if let text = map.first(where: { $0.value == status })?.key { return Self.typed(text, like: old) }
             if status == .open { return openValue(of: map, key: key, like: old) }
         }

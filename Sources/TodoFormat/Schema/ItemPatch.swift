@@ -147,7 +147,7 @@ enum ItemPatch {
                 {
                     // An item without the checked key, whose codes hold the status, gets that key.
                     inserts.append((mapped, layout.checkedValue(new.status, key: mapped)))
-                } else if checkedKey != key && !layout.checkedKeyHolds(new.status, key: checkedKey) {
+                } else if layout.writesStatusKey(new.status, key: key, checkedKey: checkedKey) {
                     inserts.append((key, layout.statusValue(new.status, key: key, like: nil, always: true)))
                 }
             }
