@@ -79,12 +79,19 @@ struct BinaryPropertyListReader {
         guard object >= 0 && object < objectCount else {
             throw error("object reference \(object) is out of range (\(objectCount) objects)", at: tableOffset)
         }
-        let at = tableOffset + object * offsetSize
-        let offset = unsigned(at, offsetSize)
-        guard offset >= 8 && offset < tableOffset else {
-            throw error("object \(object) has offset \(offset) outside the object area", at: at)
+        guard let offset = offsetInObjectArea(object) else {
+            let at = tableOffset + object * offsetSize
+            throw error("object \(object) has offset \(unsigned(at, offsetSize)) outside the object area", at: at)
         }
         return offset
+    }
+
+    /// Where object `object` (less than `objectCount`) starts; nil where that is outside the
+    /// object area. (Without a throw, inlined: a pass over every object asks it.)
+    @inline(__always)
+    func offsetInObjectArea(_ object: Int) -> Int? {
+        let offset = unsigned(tableOffset + object * offsetSize, offsetSize)
+        return offset >= 8 && offset < tableOffset ? offset : nil
     }
 
     /// An object's marker byte, and where its contents start and how many there are (for
@@ -159,6 +166,32 @@ struct BinaryPropertyListReader {
     @inline(__always)
     func reference(from start: Int, _ i: Int) -> Int {
         unsigned(start + i * referenceSize, referenceSize)
+    }
+
+    /// How many of `count` references from `start` (that `referencesFit`) refer to an object
+    /// whose bit is set in `bits` (one an object, as many words as `objectCount` needs). A
+    /// loop for each reference size: a pass over every collection of the file counts them.
+    func referencesMarked(from start: Int, count: Int, in bits: UnsafeBufferPointer<UInt64>) -> Int {
+        let raw = UnsafeRawPointer(bytes.baseAddress!) + start
+        let objects = UInt64(objectCount)
+        var marked = 0
+        @inline(__always) func tally(_ target: UInt64) {
+            if target < objects { marked &+= Int(truncatingIfNeeded: bits[Int(target >> 6)] >> (target & 63) & 1) }
+        }
+        switch referenceSize {
+        case 1: for i in 0..<count { tally(UInt64(raw.load(fromByteOffset: i, as: UInt8.self))) }
+        case 2:
+            for i in 0..<count {
+                tally(UInt64(UInt16(bigEndian: raw.loadUnaligned(fromByteOffset: 2 * i, as: UInt16.self))))
+            }
+        case 4:
+            for i in 0..<count {
+                tally(UInt64(UInt32(bigEndian: raw.loadUnaligned(fromByteOffset: 4 * i, as: UInt32.self))))
+            }
+        default:
+            for i in 0..<count { tally(UInt64(bigEndian: raw.loadUnaligned(fromByteOffset: 8 * i, as: UInt64.self))) }
+        }
+        return marked
     }
 
     /// The elements of the array `object`, or nil when it is not an array.

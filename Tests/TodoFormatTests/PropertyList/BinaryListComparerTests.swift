@@ -308,6 +308,46 @@ struct BinaryListComparerTests {
         }
     }
 
+    @Test(
+        "an item's dictionary another item's field holds is not changed in place, in references of every size",
+        arguments: [1, 2, 4, 8], [false, true])
+    func sharedWithAField(referenceSize: Int, shared: Bool) throws {
+        let directory = try TemporaryDirectory()
+        let plist = directory.path("list.plist")
+        func references(_ objects: Int...) -> [UInt8] {
+            objects.flatMap { n in
+                (0..<referenceSize).map { UInt8(truncatingIfNeeded: n >> (8 * (referenceSize - 1 - $0))) }
+            }
+        }
+        // Items 6, {name: a, checked: false}, and 7, {name: t, checked: true, copy: item 6 or
+        // "t"}: the pass over every collection (a loop for each reference size) finds the
+        // second reference to item 6 where there is one.
+        let objects =
+            [[0xA2] + references(6, 7)] + Self.keysAndValues + [
+                [0xD2] + references(1, 3, 2, 4), [0xD3] + references(1, 3, 9, 8, 5, shared ? 6 : 8),
+                [0x51] + Array("t".utf8), [0x54] + Array("copy".utf8),
+            ]
+        try Data(Self.handMade(objects, referenceSize: UInt8(referenceSize))).write(to: URL(fileURLWithPath: plist))
+        var items = try TodoList(contentsOf: .file(plist)).items
+        #expect(items.count == 2 && items[1].fields.first?.key == "copy")
+        items[0].status = .done
+        let checklist = directory.path("list.md")
+        try Data(try TodoList(items: items).encoded(as: .markdown)).write(to: URL(fileURLWithPath: checklist))
+        // Unshared, item 6's reference to `false` (after the root, five keys and values, its
+        // marker, two keys and a value) becomes one to `true`, object 5.
+        let unshared = ByteComparison.Difference(
+            offset: 8 + 1 + 2 * referenceSize + 17 + 1 + 3 * referenceSize, bytes: references(5))
+        #expect(try Self.compare(plist, checklist) == (shared ? nil : [unshared]))
+        if shared {
+            try Self.checkFirstA(in: plist, directory: directory)
+        } else {
+            var expected = try BinaryReferencePatchTests.bytes(plist)
+            expected.replaceSubrange(unshared.offset..<(unshared.offset + referenceSize), with: unshared.bytes)
+            _ = try Conversion(input: .at(checklist), output: .at(plist)).run()
+            #expect(try BinaryReferencePatchTests.bytes(plist) == expected)
+        }
+    }
+
     @Test("a dictionary two items share is not changed for one of them")
     func sharedDictionary() throws {
         let directory = try TemporaryDirectory()
