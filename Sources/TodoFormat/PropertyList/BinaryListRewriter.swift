@@ -468,11 +468,12 @@ struct BinaryListRewriter {
     private mutating func writePatched(
         _ old: BinaryOldItem, _ item: TodoItem, _ children: [Placement], at: ItemAt, to sink: inout ByteSink
     ) throws -> Int {
-        let edits = ItemPatch.edits(
+        let (edits, displaced) = ItemPatch.edits(
             old: old.item, members: old.members, new: item,
             childrenChanged: !ListPlan<BinaryOldItem>.childrenKept(children, of: old),
             layout: layout, now: now)
         warnings.note(chosen: edits.lazy.compactMap(\.insertedKey), by: layout, item: plan?.describe(at) ?? "")
+        warnings.note(displaced: displaced, item: plan?.describe(at) ?? "")
         // A null field has no place: it is left out (or its key goes), with a warning.
         if item.fields.contains(where: { $0.value == .null }) { note(.null, at: at) }
         let moved = ItemPatch.removedMembers(edits, old.members)

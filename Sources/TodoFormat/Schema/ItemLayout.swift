@@ -826,6 +826,17 @@ extension ItemLayout {
 }
 
 extension WarningLog {
+    /// Notes the fields of an item whose key its status took in an existing file
+    /// (`ItemPatch.edits`: a `status: idea` todofmt cannot read, where the item is checked).
+    mutating func note(displaced fields: [Field], item: @autoclosure () -> String) {
+        for field in fields {
+            note(
+                .fields,
+                "the field '\(field.key)' was overwritten by the item's status, which the file keeps under that key",
+                item: item())
+        }
+    }
+
     /// Notes each of `keys` that todofmt had to choose for the file (`ItemLayout.chosenKeyWarning(for:)`).
     mutating func note<S: Sequence<String>>(chosen keys: S, by layout: ItemLayout, item: @autoclosure () -> String) {
         for key in keys {

@@ -97,9 +97,11 @@ enum ItemPatch {
 
     /// The edits that turn `old` (read from `members`) into `new`. `childrenChanged` says
     /// whether the children must be written again; `now` stamps a completion date.
+    /// `displaced` are the fields of `new` whose key a role's value takes (below): the
+    /// patched item does not hold them, and the caller warns of them.
     static func edits(
         old: TodoItem, members: [ItemMember], new: TodoItem, childrenChanged: Bool, layout: ItemLayout, now: Date
-    ) -> [MemberEdit] {
+    ) -> (edits: [MemberEdit], displaced: [Field]) {
         var edits: [MemberEdit?] = members.indices.map { .keep($0) }
         var inserts: [(key: String, value: FieldValue?)] = []
         func index(_ role: ItemMember.Role) -> Int? { members.firstIndex { $0.role == role } }
@@ -182,7 +184,9 @@ enum ItemPatch {
 
         // A role key the item gains that it already has as a field (a `status` whose word
         // todofmt could not read, as todo.yaml's `status: idea`) takes the new value in its
-        // place, rather than coming again with the old value moved into a `fields` object.
+        // place, rather than coming again with the old value moved into a `fields` object
+        // the app's file never had. The field is then lost, with a warning.
+        var displaced: [Field] = []
         inserts.removeAll { insert in
             guard let value = insert.value,
                 let i = members.indices.first(where: { i in
@@ -194,7 +198,7 @@ enum ItemPatch {
                 let f = newFields.firstIndex(where: { $0.key == insert.key && $0.value == members[i].value })
             else { return false }
             edits[i] = .replace(i, value)
-            newFields.remove(at: f)
+            displaced.append(newFields.remove(at: f))
             return true
         }
 
@@ -355,7 +359,7 @@ enum ItemPatch {
             result.append(edits[i]!)
             result += placed[i + 1]
         }
-        return result
+        return (result, displaced)
     }
 
     /// The time of the write as a completion date, spelled like the key's values.

@@ -835,11 +835,12 @@ struct TextListPatcher<Syntax: TextListSyntax> {
         _ old: SpannedItem, _ item: TodoItem, _ children: [Placement], at: ItemAt, line: [UInt8],
         to sink: inout ByteSink
     ) throws {
-        let edits = ItemPatch.edits(
+        let (edits, displaced) = ItemPatch.edits(
             old: old.item, members: old.members, new: item,
             childrenChanged: !ListPlan<SpannedItem>.childrenKept(children, of: old),
             layout: layout, now: now)
         warnings.note(chosen: edits.lazy.compactMap(\.insertedKey), by: layout, item: plan?.describe(at) ?? "")
+        warnings.note(displaced: displaced, item: plan?.describe(at) ?? "")
         // Where the format has no null (property lists), a null field is left out (or its key
         // goes), with a warning.
         if layout.dropsNulls, item.fields.contains(where: { $0.value == .null }) { note(.null, at: at) }

@@ -1104,9 +1104,10 @@ struct YAMLListPatcher {
                 !inherited.contains(field) || own.fields.contains { $0.key == field.key }
             }
         }
-        let edits = ItemPatch.edits(
+        let (edits, displaced) = ItemPatch.edits(
             old: base, members: old.members, new: target, childrenChanged: childrenChanged, layout: layout, now: now)
         warnings.note(chosen: edits.lazy.compactMap(\.insertedKey), by: layout, item: plan?.describe(at) ?? "")
+        warnings.note(displaced: displaced, item: plan?.describe(at) ?? "")
         if let mergedItem,
             !Self.merges(edits, members: old.members, own: mergedItem, into: item, schema: options.schema)
         {

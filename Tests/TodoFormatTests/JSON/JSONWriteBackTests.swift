@@ -346,6 +346,39 @@ struct JSONWriteBackTests {
     }
 
     @Test(
+        "a status todofmt cannot read, overwritten as its item is checked, is a warning; removed first, it is not",
+        arguments: ["json", "xml", "binary"])
+    func unreadableStatusOverwritten(format: String) throws {
+        let directory = try TemporaryDirectory()
+        let dump =
+            ["json": "open(p, 'w').write(json.dumps(v))", "xml": "open(p, 'wb').write(plistlib.dumps(v))"][format]
+            ?? "open(p, 'wb').write(plistlib.dumps(v, fmt=plistlib.FMT_BINARY))"
+        let path = directory.path(format == "json" ? "list.json" : "list.plist")
+        let original = """
+            v = [{"name": "Milk", "status": "idea"}, {"name": "Eggs", "status": "done"}]
+            p = os.path.join(d, \(String(reflecting: (path as NSString).lastPathComponent)))
+            \(dump)
+            """
+        try Python.run(Python.prelude + original, in: directory)
+        #expect(try TodoList(contentsOf: .file(path)).items[0].fields == [Field("status", .string("idea"))])
+        // The checklist keeps the field; the file's `status` key can hold the one or the other.
+        let warnings = try Self.write("- [x] Milk [status:: idea]\n- [x] Eggs\n", into: path)
+        #expect(warnings.map(\.kind) == [.fields] && warnings.first?.firstItem == "1 Milk")
+        #expect(warnings.first?.message.contains("'status'") == true)
+        let written = try TodoList(contentsOf: .file(path)).items
+        #expect(written.map(\.status) == [.done, .done] && written.allSatisfy(\.fields.isEmpty))
+        // --strict refuses it, with the file as it was; without the field there is nothing to warn of.
+        try Python.run(Python.prelude + original, in: directory)
+        let before = try Data(contentsOf: URL(fileURLWithPath: path))
+        #expect(throws: ConversionError.self) {
+            try Self.write("- [x] Milk [status:: idea]\n- [x] Eggs\n", into: path, strict: true)
+        }
+        #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == before)
+        #expect(try Self.write("- [x] Milk\n- [x] Eggs\n", into: path).isEmpty)
+        #expect(try TodoList(contentsOf: .file(path)).items == written)
+    }
+
+    @Test(
         "a file whose lines end in CR LF gets new lines ending so too, in JSON and XML property lists",
         arguments: ["json", "plist"])
     func crlf(_ format: String) throws {

@@ -52,6 +52,17 @@ struct YAMLWriteBackTests {
         ("sorted", "yaml.dump(v, explicit_start=True)"),
     ]
 
+    @Test("a status todofmt cannot read (`status: idea`), overwritten as its item is checked, is a warning")
+    func unreadableStatusOverwritten() throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.path("list.yaml")
+        try "- task: Paint it\n  status: idea  # maybe\n- task: Sand it\n  status: done\n".write(
+            toFile: path, atomically: false, encoding: .utf8)
+        let warnings = try Self.write("- [x] Paint it [status:: idea]\n- [x] Sand it\n", into: path)
+        #expect(warnings.map(\.kind) == [.fields] && warnings.first?.firstItem == "1 Paint it")
+        #expect(try Self.text(path) == "- task: Paint it\n  status: done  # maybe\n- task: Sand it\n  status: done\n")
+    }
+
     @Test(
         "files PyYAML writes: the unchanged round trip keeps every byte; a check changes one line",
         arguments: pyyamlLayouts.map(\.name))
