@@ -125,6 +125,8 @@ struct TableLayout {
         private var learners: [String: DateLayout.Learner] = [:]
         private var numbers: [String: Int] = [:]
         private var counts: [String: [TodoStatus: [SQLValue: Int]]] = [:]
+        /// Status columns with a NULL (which reads as open) in some row.
+        private var nulls: Set<String> = []
         private var rows = 0
 
         init(_ table: ListTable) {
@@ -149,7 +151,11 @@ struct TableLayout {
                 default: break
                 }
             }
-            for (index, column) in statusColumns where !statement.isNull(index) {
+            for (index, column) in statusColumns {
+                guard !statement.isNull(index) else {
+                    nulls.insert(column.name)
+                    continue
+                }
                 let value = statement.value(index)
                 if let status = table.status(of: value, column: column) {
                     counts[column.name, default: [:]][status, default: [:]][value, default: 0] += 1
@@ -181,6 +187,11 @@ struct TableLayout {
                     layout.spellings[column, default: [:]][status] =
                         values.max { $0.value < $1.value || ($0.value == $1.value && "\($0.key)" > "\($1.key)") }!.key
                 }
+            }
+            // A column whose open rows are NULL, with no value for open: open is NULL, as a
+            // JSON file's open items without a status key get none.
+            for column in nulls where layout.spellings[column]?[.open] == nil {
+                layout.spellings[column, default: [:]][.open] = .null
             }
             return layout
         }

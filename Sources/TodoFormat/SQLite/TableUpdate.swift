@@ -808,7 +808,8 @@ struct TableUpdate {
     }
 
     /// The stored value of a status in a column: the value the column's rows use for it
-    /// most, else the value the user mapped to it, else 1/0 (checked) or the word.
+    /// most (NULL for open where open rows are NULL and none spells it), else the value the
+    /// user mapped to it, else 1/0 (checked) or the word.
     private func spelling(of status: TodoStatus, in column: ColumnInfo) -> SQLValue {
         if let learned = layout.spelling(of: status, in: column.name) { return learned }
         let learned = layout.spellings(in: column.name)
@@ -841,8 +842,11 @@ struct TableUpdate {
             return .integer(status == .done ? 1 : 0)
         }
         switch status {
-        case .done: return .text("done")
-        case .open: return .text("open")
+        case .done, .open:
+            // Cased like the column's word for the other (`Open` beside `Done`).
+            let word = status == .done ? "done" : "open"
+            guard case .text(let other)? = learned[status == .done ? .open : .done] else { return .text(word) }
+            return .text(ItemLayout.cased(word, like: other))
         case .custom(let scalar): return .text(String(scalar))
         }
     }

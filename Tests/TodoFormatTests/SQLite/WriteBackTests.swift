@@ -141,6 +141,34 @@ struct WriteBackTests {
             ])
     }
 
+    @Test("open is NULL where the status column's open rows are NULL, else a word cased as the column's done word")
+    func openSpelling() throws {
+        let directory = try TemporaryDirectory()
+        let sql = "create table tasks(id integer primary key, title text, state text);"
+        let nulls = try Self.database(
+            sql + "insert into tasks values(1,'A','Done'),(2,'B',NULL),(3,'C','Done');", in: directory,
+            name: "nulls.sqlite")
+        let change = try Self.edit(nulls) { list in
+            list.items[0].status = .open
+            list.items[1].status = .done
+            list.items.append(TodoItem(name: "D"))
+        }
+        #expect(
+            change.new == [
+                "INSERT INTO tasks VALUES(1,'A',NULL);", "INSERT INTO tasks VALUES(2,'B','Done');",
+                "INSERT INTO tasks VALUES(4,'D',NULL);",
+            ])
+        let words = try Self.database(
+            sql + "insert into tasks values(1,'A','CLOSED'),(2,'B','CLOSED');", in: directory, name: "words.sqlite")
+        let wordsChange = try Self.edit(words) { list in
+            list.items[0].status = .open
+            list.items.append(TodoItem(name: "D"))
+        }
+        #expect(
+            wordsChange.new == ["INSERT INTO tasks VALUES(1,'A','OPEN');", "INSERT INTO tasks VALUES(3,'D','OPEN');"])
+        #expect(try TodoList(contentsOf: URL(fileURLWithPath: words)).items.map(\.status) == [.open, .done, .open])
+    }
+
     @Test("Rails: checking sets completed_at in the column's layout, unchecking clears it")
     func completionDate() throws {
         let directory = try TemporaryDirectory()
