@@ -55,6 +55,9 @@ struct ItemBuilder {
         case (.checked, .integer(let i)): checked = i != 0
         case (.checked, .null): checked = false
         case (.checked, .string(let s)) where Self.truth(of: s) != nil: checked = Self.truth(of: s)
+        // A null status (JSON's `null`, YAML's empty value) says no status: open, unless the
+        // checked key says done.
+        case (.status, .null): break
         case (.status, .string(let s)) where Self.status(fromWord: s) != nil:
             let status = Self.status(fromWord: s)!
             if case .custom = status { custom = status } else { checked = status == .done }

@@ -78,6 +78,9 @@ struct ItemLayout: Hashable, Sendable {
         /// Whether the file's items hold each word (written as they are), or it was made
         /// up (cased like the value it replaces).
         var doneInFile = true, openInFile = true
+        /// Whether open items hold a null status (JSON's `null`, YAML's empty value), where
+        /// none holds a word or an empty text for open: open is written so.
+        var openIsNull = false
     }
 
     /// A creation-date key and what its values are: dates (property lists) or text in a layout.
@@ -276,6 +279,7 @@ struct ItemLayout: Hashable, Sendable {
         let word: String
         var inFile = false
         if let words = statusWords {
+            if status == .open && words.openIsNull { return .null }
             guard let spelled = status == .done ? words.done : words.open else { return nil }
             word = spelled
             inFile = status == .done ? words.doneInFile : words.openInFile
@@ -449,6 +453,8 @@ extension ItemLayout {
         /// An empty status (`""` or `" "`), which is open: the open word where the file
         /// has words for statuses.
         private var statusEmpty: String?
+        /// Whether some item's status is null: the open spelling where no word or empty text is.
+        private var statusNull = false
         private var items = 0
         private let limit = 10_000
         /// Each key of the items counted (the first `limit`), at its slot: how many items have
@@ -565,6 +571,7 @@ extension ItemLayout {
                         }
                     default: break
                     }
+                case (.status?, .null) where field.key == layout.schema.keys[.status]: statusNull = true
                 case (.order?, .integer(let v)): order = order ?? Double(v)
                 case (.order?, .double(let v)): order = order ?? v
                 case (.children?, .array(let children)):
@@ -768,9 +775,11 @@ extension ItemLayout {
                 // has no key: an `open` word would be one the file never has (its items
                 // `{"status": "x"}` beside `{"checked": false}` alone).
                 let open = statusOpen ?? statusEmpty ?? (someWithoutStatus ? nil : ItemLayout.cased("open", like: done))
+                // A null status is the next spelling of open, before no key.
                 layout.statusWords = StatusWords(
                     done: done, open: open, doneInFile: statusDone != nil,
-                    openInFile: statusOpen != nil || statusEmpty != nil)
+                    openInFile: statusOpen != nil || statusEmpty != nil,
+                    openIsNull: statusOpen == nil && statusEmpty == nil && statusNull)
             }
             // Only the minority needs remembering.
             if layout.checkedIsIntegerByDefault {

@@ -129,7 +129,9 @@ enum ItemPatch {
                 let always =
                     isWord || layout.statusWords != nil || checkedIndex == nil
                     || layout.schema.statusMap(of: key) != nil
-                if let value = layout.statusValue(new.status, key: key, like: oldValue, always: always) {
+                if oldValue == .null && new.status == .open {
+                    // A null status already says open (the checked key said done): it stays.
+                } else if let value = layout.statusValue(new.status, key: key, like: oldValue, always: always) {
                     if value != oldValue { edits[i] = .replace(i, value) }
                 } else {
                     edits[i] = .remove(i)

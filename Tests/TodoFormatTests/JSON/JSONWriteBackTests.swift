@@ -523,6 +523,39 @@ struct JSONWriteBackTests {
     }
 
     @Test(
+        "a null status is open, no field; where the file's open items have one, open is written null",
+        arguments: [
+            (
+                #"[{"name": "one", "status": "done"}, {"name": "two", "status": None}, {"name": "three", "status": "done"}]"#,
+                "- [ ] one\n- [ ] two\n- [x] three\n- [ ] new\n",
+                #"[{"name": "one", "status": None}, {"name": "two", "status": None}, {"name": "three", "status": "done"}, {"name": "new", "status": None}]"#
+            ),
+            // Beside an item without the key, the null is still the file's spelling of open.
+            (
+                #"[{"name": "one", "status": "done"}, {"name": "two", "status": None}, {"name": "three"}]"#,
+                "- [ ] one\n- [ ] two\n- [ ] three\n- [ ] new\n",
+                #"[{"name": "one", "status": None}, {"name": "two", "status": None}, {"name": "three"}, {"name": "new", "status": None}]"#
+            ),
+            // A checked key says done-ness; the null status says nothing against it.
+            (
+                #"[{"name": "one", "checked": True, "status": None}, {"name": "two", "checked": False, "status": None}]"#,
+                "- [ ] one\n- [ ] two\n",
+                #"[{"name": "one", "checked": False, "status": None}, {"name": "two", "checked": False, "status": None}]"#
+            ),
+        ])
+    func openAsNull(file: String, markdown: String, expected: String) throws {
+        let directory = try TemporaryDirectory()
+        let dump = "t = json.dumps(v, indent=2)"
+        let path = try Self.make("list.json", file, dump: dump, in: directory)
+        let read = try TodoList(contentsOf: .file(path)).items
+        #expect(read.allSatisfy { $0.fields.isEmpty })
+        #expect(read.first?.status == .done && read.dropFirst().first?.status == .open)
+        try Self.write(markdown, into: path)
+        #expect(
+            try Self.text(path) == (try Self.text(try Self.make("expected.json", expected, dump: dump, in: directory))))
+    }
+
+    @Test(
         "done-ness kept only as a completion date: checking stamps the time in the key's layout, unchecking clears it")
     func completionDate() throws {
         try Clock.$pinned.withValue(ISO8601.parse("2026-01-02T03:04:05.25Z".utf8)) {

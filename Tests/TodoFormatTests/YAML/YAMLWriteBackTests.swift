@@ -52,6 +52,18 @@ struct YAMLWriteBackTests {
         ("sorted", "yaml.dump(v, explicit_start=True)"),
     ]
 
+    @Test("an empty status is open, no field; where open items have one, an item made open gets a null")
+    func openAsNull() throws {
+        let file = "- task: A\n  status: done\n- task: B\n  status:\n- task: C\n  status: done\n"
+        let (directory, path) = try Self.rewritten(file, with: "- [ ] A\n- [ ] B\n- [x] C\n- [ ] D\n")
+        defer { withExtendedLifetime(directory) {} }
+        #expect(
+            try Self.text(path)
+                == "- task: A\n  status: null\n- task: B\n  status:\n- task: C\n  status: done\n- task: D\n  status: null\n"
+        )
+        #expect(try Self.checklist(path) == "- [ ] A\n- [ ] B\n- [x] C\n- [ ] D\n")
+    }
+
     @Test("a status todofmt cannot read (`status: idea`), overwritten as its item is checked, is a warning")
     func unreadableStatusOverwritten() throws {
         let directory = try TemporaryDirectory()
@@ -184,14 +196,14 @@ struct YAMLWriteBackTests {
             // In the middle of the item.
             (
                 "items:\n  - title: A\n    status:\n    note: 1\n  - title: B\n    status: done\n",
-                "- [x] A [status:: null] [note:: 1]\n- [x] B\n",
+                "- [x] A [note:: 1]\n- [x] B\n",
                 "items:\n  - title: A\n    status: done\n    note: 1\n  - title: B\n    status: done\n"
             ),
             // As the item's last key: the item's text takes in its colon (it ended before it,
             // and every edit of the file failed on the item cut short).
             (
                 "items:\n  - title: A\n    status:\n  - title: B\n    status: done\n",
-                "- [x] A [status:: null]\n- [x] B\n",
+                "- [x] A\n- [x] B\n",
                 "items:\n  - title: A\n    status: done\n  - title: B\n    status: done\n"
             ),
         ])
