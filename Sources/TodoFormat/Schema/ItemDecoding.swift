@@ -43,8 +43,18 @@ struct ItemBuilder {
         }
         taken |= Self.bit(role)
         if role == .checked || role == .status, let map = schema.statusMap(of: key) {
-            // The user said what the key's values mean; any other value is open.
-            let status = map[value.description] ?? .open
+            // The user said what the key's values mean; any other value is open, but for a
+            // status key whose values the user mapped to custom statuses alone (`--field
+            // status=phase:2=/`): another value there is no custom status, and says nothing
+            // of done-ness, which the checked key tells.
+            let status: TodoStatus
+            if let mapped = map[value.description] {
+                status = mapped
+            } else if role == .status && !map.values.contains(where: { $0 == .done || $0 == .open }) {
+                return nil
+            } else {
+                status = .open
+            }
             if status == .done || status == .open { checked = status == .done } else { custom = status }
             return nil
         }

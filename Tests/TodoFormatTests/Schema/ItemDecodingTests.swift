@@ -82,6 +82,21 @@ struct ItemDecodingTests {
         #expect(list.items.map(\.fields) == [[], [], [], []])
     }
 
+    /// Helper hunt 110: a key mapped to custom statuses alone said open for its other values,
+    /// over the checked key's done.
+    @Test("a status key mapped to custom statuses alone says nothing of done-ness in its other values")
+    func customOnlyMapping() throws {
+        var schema = ItemSchema(naming: [.checked: "done"])
+        schema.mapping("2", of: "phase", to: .custom("/"))
+        let text = """
+            [{"name": "a", "done": true, "phase": 0}, {"name": "b", "phase": 0, "done": true},
+             {"name": "c", "done": true, "phase": 2}, {"name": "d", "done": false, "phase": 1}]
+            """
+        let list = try TodoList(bytes: Array(text.utf8), format: .json, options: ListOptions(schema: schema))
+        #expect(list.items.map(\.status) == [.done, .done, .custom("/"), .open])
+        #expect(list.items.allSatisfy { $0.fields.isEmpty })
+    }
+
     /// A tree whose nested item has a `section` key, as an app that keeps sections per task writes it.
     static let sectioned = #"[{"title": "a", "section": "Home", "subtasks": [{"title": "b", "section": "Work"}]}]"#
 
