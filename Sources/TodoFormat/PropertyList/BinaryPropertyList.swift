@@ -171,6 +171,7 @@ struct BinaryPropertyListReader {
     /// How many of `count` references from `start` (that `referencesFit`) refer to an object
     /// whose bit is set in `bits` (one an object, as many words as `objectCount` needs). A
     /// loop for each reference size: a pass over every collection of the file counts them.
+    @inline(__always)
     func referencesMarked(from start: Int, count: Int, in bits: UnsafeBufferPointer<UInt64>) -> Int {
         let raw = UnsafeRawPointer(bytes.baseAddress!) + start
         let objects = UInt64(objectCount)

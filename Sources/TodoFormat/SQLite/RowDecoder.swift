@@ -14,6 +14,10 @@ struct RowDecoder {
         var role: Role
         /// Integers of a column that is neither boolean nor a Core Data date are plain integers.
         var plainIntegers: Bool
+        /// A status column whose values `--field` maps to custom statuses alone
+        /// (`phase:2=/`): its other values say nothing of done-ness, which the checked
+        /// column tells.
+        var customOnly = false
     }
 
     let table: ListTable
@@ -34,9 +38,11 @@ struct RowDecoder {
                 case _ where table.isCoreData && ListTable.coreDataBookkeeping.contains(column.name): .skip
                 default: .field
                 }
+            let map = role == .status ? table.statusMap(of: column.name) : nil
             return Column(
                 index: i + offset, info: column, role: role,
-                plainIntegers: !column.isBooleanType && !(column.isDateType && table.isCoreData))
+                plainIntegers: !column.isBooleanType && !(column.isDateType && table.isCoreData),
+                customOnly: map.map { !$0.values.contains { $0 == .done || $0 == .open } } ?? false)
         }
     }
 
@@ -56,7 +62,11 @@ struct RowDecoder {
             case .checked, .status:
                 let value = statement.value(column.index)
                 if let meaning = table.status(of: value, column: column.info) {
-                    if column.role == .checked { checked = meaning } else { status = meaning }
+                    if column.role == .checked {
+                        checked = meaning
+                    } else if !(column.customOnly && meaning == .open) {
+                        status = meaning
+                    }
                 } else if let field = table.fieldValue(value, column: column.info) {
                     fields.append(Field(column.info.name, field))
                 }

@@ -535,8 +535,9 @@ struct TableUpdate {
         _ entry: Entry, at index: Int, locator: [SQLValue], order: SQLValue??, statements: inout StatementCache
     ) throws {
         let old = try oldRow(locator)
-        let (statusAssignments, lost) = statusValues(for: entry.item, old: old)
+        let (statusAssignments, lost, displaced) = statusValues(for: entry.item, old: old)
         if lost { noteLostStatus(at: index) }
+        if !displaced.isEmpty { noteDisplaced(displaced, at: index) }
         var assignments = statusAssignments
         let item = entry.item
         for column in table.columns where isFieldColumn(column) {
@@ -578,8 +579,9 @@ struct TableUpdate {
     {
         let item = entry.item
         var values: [String: SQLValue] = [table.nameColumn: .text(item.name)]
-        let (statusAssignments, lost) = statusValues(for: item, old: nil)
+        let (statusAssignments, lost, displaced) = statusValues(for: item, old: nil)
         if lost { noteLostStatus(at: index) }
+        if !displaced.isEmpty { noteDisplaced(displaced, at: index) }
         for (column, value) in statusAssignments { values[column] = value }
         for column in table.columns where isFieldColumn(column) && values[column.name] == nil {
             if table.isCoreData && column.name == "Z_PK" { continue }
@@ -757,11 +759,14 @@ struct TableUpdate {
     /// The checked, status and completion columns' values for an item, where they differ
     /// in meaning from what is stored (`old`, nil for a new row), and whether the item's
     /// status has no place in the table.
-    private func statusValues(for item: TodoItem, old: [String: SQLValue]?) -> ([(String, SQLValue)], lost: Bool) {
+    private func statusValues(for item: TodoItem, old: [String: SQLValue]?) -> (
+        [(String, SQLValue)], lost: Bool, displaced: [Field]
+    ) {
         var status = item.status
         let lost = !holds(status)
         if lost { status = .open }
         var values: [(String, SQLValue)] = []
+        var displaced: [Field] = []
         for name in [table.checkedColumn, table.statusColumn].compactMap({ $0 }) {
             let column = columnsByName[name]!
             // A column that holds done and open only gets done-ness.
@@ -775,12 +780,17 @@ struct TableUpdate {
             }
             let stored = old?[name] ?? .null
             // A value that plays no role (Tracks' `deferred`) is the item's field under the column.
-            if let field = item.fields.first(where: { $0.key == name })?.value, wanted == .open {
-                let value = storage(field, column: column)
-                if old == nil || !Self.same(table.fieldValue(stored, column: column), field) {
-                    values.append((name, value))
+            if let field = item.fields.first(where: { $0.key == name }) {
+                if wanted == .open {
+                    let value = storage(field.value, column: column)
+                    if old == nil || !Self.same(table.fieldValue(stored, column: column), field.value) {
+                        values.append((name, value))
+                    }
+                    continue
                 }
-                continue
+                // The status goes where the field's value was (`Doing` that is no status,
+                // overwritten by `done`): the field is lost, with a warning.
+                displaced.append(field)
             }
             if old != nil {
                 // The stored value already says it (NULL says open): it stays as it is spelled.
@@ -804,7 +814,7 @@ struct TableUpdate {
                 values.append((name, .null))
             }
         }
-        return (values, lost)
+        return (values, lost, displaced)
     }
 
     /// The stored value of a status in a column: the value the column's rows use for it
@@ -903,6 +913,13 @@ struct TableUpdate {
             warning.count = leftOutCount
             log.append(contentsOf: [warning])
         }
+    }
+
+    /// Notes fields of item `index` whose column its status took (`statusValues`).
+    private mutating func noteDisplaced(_ fields: [Field], at index: Int) {
+        var log = warnings
+        log.note(displaced: fields, item: describe(index))
+        warnings = log
     }
 
     private mutating func noteLostStatus(at index: Int) {

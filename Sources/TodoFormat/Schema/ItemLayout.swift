@@ -270,9 +270,15 @@ struct ItemLayout: Hashable, Sendable {
     /// (unless `always`).
     func statusValue(_ status: TodoStatus, key: String, like old: FieldValue?, always: Bool = false) -> FieldValue? {
         if let map = schema.statusMap(of: key) {
-            let old = codeLike(old, key: key)
-            if let text = map.first(where: { $0.value == status })?.key { return Self.typed(text, like: old) }
-            if status == .open { return openValue(of: map, key: key, like: old) }
+            let sample = codeLike(old, key: key)
+            if let text = map.first(where: { $0.value == status })?.key { return Self.typed(text, like: sample) }
+            // A key mapped to custom statuses alone (`phase:2=/`) says nothing of done-ness:
+            // a value it maps to no status stays as it is, a custom status's code goes.
+            let namesDoneness = map.values.contains { $0 == .done || $0 == .open }
+            if !namesDoneness, status == .done || status == .open, let old, map[old.description] == nil {
+                return old
+            }
+            if status == .open || !namesDoneness { return openValue(of: map, key: key, like: sample) }
         }
         if case .custom(let scalar) = status { return .string(String(scalar)) }
         guard always || statusWords != nil else { return nil }
@@ -455,6 +461,9 @@ extension ItemLayout {
         private var statusEmpty: String?
         /// Whether some item's status is null: the open spelling where no word or empty text is.
         private var statusNull = false
+        /// Mapped keys (lowercased) that some item holds null: their open value where the
+        /// file holds no other value the map does not name.
+        private var unmappedNulls: Set<String> = []
         private var items = 0
         private let limit = 10_000
         /// Each key of the items counted (the first `limit`), at its slot: how many items have
@@ -614,6 +623,7 @@ extension ItemLayout {
                 }
             }
             guard layout.unmappedValues[key] == nil, map[field.value.description] == nil else { return }
+            if field.value == .null { unmappedNulls.insert(key) }
             // Of the kind of the key's values in the file (an integer beside integer codes,
             // text beside text, `"1"` beside `"3"`), and not a word another app reads as
             // done (`x` beside `doing` and `finished`).
@@ -781,6 +791,7 @@ extension ItemLayout {
                     openInFile: statusOpen != nil || statusEmpty != nil,
                     openIsNull: statusOpen == nil && statusEmpty == nil && statusNull)
             }
+            for key in unmappedNulls where layout.unmappedValues[key] == nil { layout.unmappedValues[key] = .null }
             // Only the minority needs remembering.
             if layout.checkedIsIntegerByDefault {
                 layout.integerChecked = []

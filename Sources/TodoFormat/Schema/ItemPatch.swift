@@ -129,8 +129,9 @@ enum ItemPatch {
                 let always =
                     isWord || layout.statusWords != nil || checkedIndex == nil
                     || layout.schema.statusMap(of: key) != nil
-                if oldValue == .null && new.status == .open {
-                    // A null status already says open (the checked key said done): it stays.
+                if oldValue == .null && (new.status == .open || (new.status == .done && checkedIndex != nil)) {
+                    // A null status already says open (where the checked key said done), and
+                    // beside a checked key, which says done, it says nothing against it: it stays.
                 } else if let value = layout.statusValue(new.status, key: key, like: oldValue, always: always) {
                     if value != oldValue { edits[i] = .replace(i, value) }
                 } else {

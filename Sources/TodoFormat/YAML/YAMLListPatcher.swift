@@ -1224,8 +1224,13 @@ struct YAMLListPatcher {
                     } else {
                         out += gap
                         // An empty value (`status:`, null) stands right after the colon: the
-                        // new one needs the space a value after a colon takes.
-                        if gap.last == UInt8(ascii: ":") && written.first != 32 { out.append(32) }
+                        // new one needs the space a value after a colon takes. A null the file
+                        // spells as nothing is written so, without the space before it.
+                        if written.isEmpty {
+                            while let last = out.last, last == 32 || last == 9 { out.removeLast() }
+                        } else if gap.last == UInt8(ascii: ":") && written.first != 32 {
+                            out.append(32)
+                        }
                     }
                     out += written
                 }

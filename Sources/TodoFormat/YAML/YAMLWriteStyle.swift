@@ -20,6 +20,9 @@ struct YAMLWriteStyle {
     private(set) var openOmitsStatus = false
     /// Where each key stands in the file's items (their own keys, first seen first).
     private(set) var keyOrder: [String: Int] = [:]
+    /// How the file's items spell null: `null`, `~` or nothing after the colon (the first
+    /// met; `null` before any).
+    private var null: [UInt8]? = nil
 
     /// Learns from an item of the file (and its children).
     mutating func learn(
@@ -37,6 +40,7 @@ struct YAMLWriteStyle {
         for member in item.members where keyOrder[member.key] == nil { keyOrder[member.key] = keyOrder.count }
         for (m, member) in item.members.enumerated() {
             let span = item.valueSpans[m]
+            if null == nil, member.value == .null, member.role != .children { null = Array(bytes[span]) }
             guard !span.isEmpty else { continue }
             switch bytes[span.lowerBound] {
             case UInt8(ascii: "'"): single += 1
@@ -131,7 +135,8 @@ struct YAMLWriteStyle {
             return
         default: break
         }
-        if space { out.append(32) }
+        // (A null spelled as nothing takes no space after the colon either.)
+        if space && !(value == .null && null?.isEmpty == true) { out.append(32) }
         if case .string(let text) = value {
             scalar(text, flow: flow, plainWord: plainWord, quote: quote, to: &out)
             return
@@ -158,7 +163,7 @@ struct YAMLWriteStyle {
         case .bigInteger(let digits): out += Array(digits.utf8)
         case .double(let d): out += Array(YAMLValue.realText(d).utf8)
         case .bool(let b): out += Array((b ? "true" : "false").utf8)
-        case .null: out += Array("null".utf8)
+        case .null: out += null ?? Array("null".utf8)
         case .date(let d): out += Array((dates[key]?.format(d) ?? ISO8601.format(d)).utf8)
         case .data(let d): out += Array(("!!binary " + d.base64EncodedString()).utf8)
         case .array(let values):

@@ -169,6 +169,51 @@ struct WriteBackTests {
         #expect(try TodoList(contentsOf: URL(fileURLWithPath: words)).items.map(\.status) == [.open, .done, .open])
     }
 
+    @Test("a status column mapped to custom statuses alone leaves done-ness to the checked column")
+    func customOnlyMapping() throws {
+        let directory = try TemporaryDirectory()
+        let path = try Self.database(
+            "create table items(name text, done boolean, phase integer);"
+                + " insert into items values ('a',1,0),('b',0,0),('c',0,2),('d',1,NULL),('g',0,1);",
+            in: directory)
+        var schema = ItemSchema(naming: [.checked: "done"])
+        schema.mapping("2", of: "phase", to: .custom("/"))
+        let options = ListOptions(schema: schema)
+        let list = try TodoList(contentsOf: URL(fileURLWithPath: path), options: options)
+        #expect(list.items.map(\.status) == [.done, .open, .custom("/"), .done, .open])
+        #expect(list.items.allSatisfy { $0.fields.map(\.key) == ["rowid"] })
+        let change = try Self.edit(path, options: options) { list in
+            list.items[0].status = .open
+            list.items[1].status = .done
+            list.items[2].status = .done
+            list.items[4].status = .done
+            list.items.append(TodoItem(name: "e"))
+        }
+        #expect(
+            change.new == [
+                "INSERT INTO items VALUES('a',0,0);", "INSERT INTO items VALUES('b',1,0);",
+                "INSERT INTO items VALUES('c',1,0);", "INSERT INTO items VALUES('g',1,1);",
+                "INSERT INTO items VALUES('e',0,0);",
+            ])
+    }
+
+    @Test("a status column's value todofmt cannot read, overwritten as its row is checked, is a warning")
+    func unreadableStatusOverwritten() throws {
+        let directory = try TemporaryDirectory()
+        let path = try Self.database(
+            "create table tasks(id integer primary key, name text, status text);"
+                + " insert into tasks(name, status) values ('one','Done'),('two',NULL),('three','Doing');",
+            in: directory)
+        let before = try Databases.dump(path)
+        #expect(throws: ConversionError.self) {
+            try Self.edit(path, strict: true) { $0.items[2].status = .done }
+        }
+        #expect(try Databases.dump(path) == before)
+        let change = try Self.edit(path) { $0.items[2].status = .done }
+        #expect(change.new == ["INSERT INTO tasks VALUES(3,'three','Done');"])
+        #expect(change.warnings.map(\.kind) == [.fields] && change.warnings.first?.firstItem == "3 three")
+    }
+
     @Test("Rails: checking sets completed_at in the column's layout, unchecking clears it")
     func completionDate() throws {
         let directory = try TemporaryDirectory()

@@ -52,16 +52,32 @@ struct YAMLWriteBackTests {
         ("sorted", "yaml.dump(v, explicit_start=True)"),
     ]
 
-    @Test("an empty status is open, no field; where open items have one, an item made open gets a null")
-    func openAsNull() throws {
-        let file = "- task: A\n  status: done\n- task: B\n  status:\n- task: C\n  status: done\n"
+    @Test(
+        "a null status is open, no field; where open items have one, an item made open gets one, spelled as the file does",
+        arguments: [" ~", "", " null", " Null"])
+    func openAsNull(null: String) throws {
+        let file = "- task: A\n  status: done\n- task: B\n  status:\(null)   # later\n- task: C\n  status: done\n"
         let (directory, path) = try Self.rewritten(file, with: "- [ ] A\n- [ ] B\n- [x] C\n- [ ] D\n")
         defer { withExtendedLifetime(directory) {} }
         #expect(
             try Self.text(path)
-                == "- task: A\n  status: null\n- task: B\n  status:\n- task: C\n  status: done\n- task: D\n  status: null\n"
-        )
+                == "- task: A\n  status:\(null)\n- task: B\n  status:\(null)   # later\n- task: C\n  status: done\n"
+                + "- task: D\n  status:\(null)\n")
         #expect(try Self.checklist(path) == "- [ ] A\n- [ ] B\n- [x] C\n- [ ] D\n")
+        // Checked again, and D gone: the file's bytes.
+        try Self.write("- [x] A\n- [ ] B\n- [x] C\n", into: path)
+        #expect(try Self.text(path) == file)
+    }
+
+    @Test("a null status beside a checked key stays as the item is checked and unchecked")
+    func nullBesideChecked() throws {
+        let file =
+            "- name: a\n  status: ~   # waiting on Bob\n  checked: false\n- name: b\n  status: ~\n  checked: true\n"
+        let (directory, path) = try Self.rewritten(file, with: "- [x] a\n- [x] b\n")
+        defer { withExtendedLifetime(directory) {} }
+        #expect(try Self.text(path) == file.replacingOccurrences(of: "false", with: "true"))
+        try Self.write("- [ ] a\n- [x] b\n", into: path)
+        #expect(try Self.text(path) == file)
     }
 
     @Test("a status todofmt cannot read (`status: idea`), overwritten as its item is checked, is a warning")
