@@ -326,11 +326,15 @@ struct CLITests {
         #expect(try FileManager.default.contentsOfDirectory(atPath: ws.url.path).sorted() == ["d", "in.md", "q"])
     }
 
-    /// fmt rewrote the files before the one it could not read, then failed (helper hunt 100).
-    @Test("fmt of several files writes none when one cannot be read")
+    /// fmt rewrote the files before the one it could not read, then failed (helper hunt 100),
+    /// or the one it could not write.
+    @Test("fmt of several files writes none when one cannot be read or written")
     func fmtSeveralFiles() throws {
         let messy = "* [ ] a\n*   [X] b\n"
-        let ws = try Workspace(["a.md": messy, "b.md": messy, "x.json": "[]"])
+        // A name that leaves no room for the temporary file's beside it: its new text cannot
+        // be written.
+        let long = String(repeating: "n", count: 240) + ".md"
+        let ws = try Workspace(["a.md": messy, "b.md": messy, "x.json": "[]", long: messy])
         for (args, message) in [
             (["a.md", "missing.md", "b.md"], "missing.md: No such file or directory"),
             (["a.md", "x.json"], "x.json: fmt formats checklists, and this is json; convert it instead"),
@@ -339,6 +343,15 @@ struct CLITests {
             #expect(run.status == 1 && run.stderr == "todofmt: error: \(message)\n", "\(run.stderr)")
             #expect(try ws.read("a.md") == messy && ws.read("b.md") == messy)
         }
+        // None is rewritten, not even the files before it.
+        let unwritable = try Run(["fmt", "a.md", long, "b.md"], in: ws.url)
+        #expect(
+            unwritable.status == 1 && unwritable.stderr.hasSuffix(".md: File name too long\n"), "\(unwritable.stderr)")
+        #expect(try ws.read("a.md") == messy && ws.read("b.md") == messy && ws.read(long) == messy)
+        #expect(
+            try FileManager.default.contentsOfDirectory(atPath: ws.url.path).sorted() == [
+                "a.md", "b.md", long, "x.json",
+            ])
         let run = try Run(["fmt", "a.md", "b.md"], in: ws.url)
         #expect(run.status == 0 && run.stderr.isEmpty)
         #expect(try ws.read("a.md") == "- [ ] a\n- [x] b\n" && ws.read("b.md") == "- [ ] a\n- [x] b\n")

@@ -143,6 +143,34 @@ struct Output: Sendable {
         }
     }
 
+    /// Flushes a temporary file to disk and closes it, so that putting it in place is only a
+    /// rename (`commitSealed()`): a command that writes many files before it puts any in
+    /// place keeps none open. On failure the temporary file goes.
+    func seal() throws {
+        guard case .file(_, let temporary) = destination else { return }
+        guard fsync(descriptor) == 0, close(descriptor) == 0 else {
+            let reason = String(cString: strerror(errno))
+            unlink(temporary)
+            throw ConversionError.io(path: name, reason: reason)
+        }
+    }
+
+    /// `commit()` of a sealed output: the rename.
+    func commitSealed() throws {
+        guard case .file(let target, let temporary) = destination else { return try commit() }
+        guard rename(temporary, target) == 0 else {
+            let reason = String(cString: strerror(errno))
+            unlink(temporary)
+            throw ConversionError.io(path: name, reason: reason)
+        }
+    }
+
+    /// `discard()` of a sealed output.
+    func discardSealed() {
+        guard case .file(_, let temporary) = destination else { return discard() }
+        unlink(temporary)
+    }
+
     /// Leaves the target as it was: the temporary file goes.
     func discard() {
         if case .special = destination { close(descriptor) }

@@ -285,20 +285,34 @@ struct ChangedFileOutput: CanonicalOutput {
         }
     }
 
-    /// Puts the new text in place when it differs from the file's; returns whether it did.
-    mutating func commit() throws -> Bool {
+    /// The new text, written and closed beside the file, to put in place; nil where it is
+    /// the file's text.
+    mutating func pending() throws -> PendingFormat? {
         if file == nil && !comparison.isEqual { open() }
         if let failure { throw failure }
-        guard var file else { return false }
+        guard var file else { return nil }
         do {
             _ = try file.sink.finish(path: file.output.name)
-            try file.output.commit()
         } catch {
             file.output.discard()
             throw error
         }
-        return true
+        try file.output.seal()
+        return PendingFormat(output: file.output)
     }
+}
+
+/// A checklist's canonical form written beside it (`ChecklistFormatting.prepare(contentsOf:)`),
+/// not yet in place: `commit()` renames it over the file, `discard()` removes it and leaves
+/// the file as it was.
+public struct PendingFormat {
+    fileprivate let output: Output
+
+    /// Puts the new text in place.
+    public func commit() throws { try output.commitSealed() }
+
+    /// Leaves the file as it was.
+    public func discard() { output.discardSealed() }
 }
 
 /// `fmt`'s work: a checklist's canonical form (see ``TodoDocument/canonicalMarkdown()``) made
@@ -342,12 +356,21 @@ public enum ChecklistFormatting {
     /// renamed into place, when it is not in canonical form; returns whether it did.
     @discardableResult
     public static func format(contentsOf url: URL) throws -> Bool {
+        guard let pending = try prepare(contentsOf: url) else { return false }
+        try pending.commit()
+        return true
+    }
+
+    /// `format(contentsOf:)` in two steps, for a command that rewrites several files and
+    /// leaves them all as they were where one fails: the canonical form written beside the
+    /// file, to put in place or discard; nil where the file is in canonical form.
+    public static func prepare(contentsOf url: URL) throws -> PendingFormat? {
         let path = url.filePath
         let bytes = try InputFile.read(path)
         return try bytes.withUnsafeBufferPointer { text in
             try validate(bytes, text, path: path)
             var output = write(text, into: ChangedFileOutput(path: path, text: text))
-            return try output.commit()
+            return try output.pending()
         }
     }
 

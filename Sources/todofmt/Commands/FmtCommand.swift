@@ -42,6 +42,33 @@ enum FmtCommand: Command {
             }
             guard readable else { return .failure }
         }
+        if !options.checkOnly && files.count > 1 && files.count == options.files.count {
+            // Each new text written beside its file before any is put in place: one that
+            // cannot be (a folder without write access, a full disk) leaves every file as it
+            // was. (Each is closed once written: a thousand files keep none open.)
+            var pending: [PendingFormat] = []
+            for path in files {
+                do {
+                    if let formatted = try ChecklistFormatting.prepare(contentsOf: URL(fileURLWithPath: path)) {
+                        pending.append(formatted)
+                    }
+                } catch {
+                    terminal.report(error)
+                    for formatted in pending { formatted.discard() }
+                    return .failure
+                }
+            }
+            var result = ExitCode.success
+            for formatted in pending {
+                do {
+                    try formatted.commit()
+                } catch {
+                    terminal.report(error)
+                    result = .failure
+                }
+            }
+            return result
+        }
         var result = ExitCode.success
         for path in options.files {
             do {
