@@ -796,6 +796,13 @@ struct TableUpdate {
                 // The stored value already says it (NULL says open): it stays as it is spelled.
                 let meaning = table.status(of: stored, column: column)
                 if meaning == wanted || (meaning == nil && stored == .null && wanted == .open) { continue }
+                // A NULL status beside a checked column, which tells done-ness, stays as the
+                // row is checked (as a null status beside a checked key does in JSON).
+                if stored == .null && wanted == .done && name == table.statusColumn,
+                    let checked = table.checkedColumn, checked != name
+                {
+                    continue
+                }
             }
             values.append((name, spelling(of: wanted, in: column)))
         }

@@ -21,6 +21,9 @@ struct ItemLayout: Hashable, Sendable {
     /// The words the status key holds for done and open (`CLOSED`, `OPEN`), when the file
     /// keeps done-ness there rather than only custom statuses.
     var statusWords: StatusWords? = nil
+    /// Whether some item's status key holds null: where the file has no status words, the
+    /// value a status key gets for done or open (beside a checked key, or for open).
+    var statusHoldsNull = false
     /// For each key whose values `--field` maps (lowercased), the first value of the
     /// file's items that the map does not name, of the codes' type and not a word for done:
     /// how the file spells open there.
@@ -123,7 +126,9 @@ struct ItemLayout: Hashable, Sendable {
             name: schema.keys[.name] ?? "name", checked: schema.keys[.checked], status: status,
             section: schema.keys[.section] ?? "section", fields: schema.keys[.fields] ?? "fields",
             children: schema.keys[.children] ?? "children",
-            wordsInStatus: statusWords != nil || schema.statusMap(of: status) != nil, addedChecked: addedCheckedKey)
+            wordsInStatus: (statusWords != nil || schema.statusMap(of: status) != nil
+                || (statusHoldsNull && schema.keys[.checked] == nil)) && holdsDoneness(status),
+            addedChecked: addedCheckedKey)
     }
 
     /// The key/value pairs an item is written as, in order: name, checked, status, section,
@@ -258,6 +263,13 @@ struct ItemLayout: Hashable, Sendable {
         key != checkedKey && !checkedKeyHolds(status, key: checkedKey)
     }
 
+    /// Whether the status key `key` holds done-ness: not where `--field` maps its values to
+    /// custom statuses alone (`phase:2=/`), whose other values say nothing of it.
+    func holdsDoneness(_ key: String) -> Bool {
+        guard let map = schema.statusMap(of: key) else { return true }
+        return map.values.contains { $0 == .done || $0 == .open }
+    }
+
     /// The value a code of the mapped key `key` is typed like: the value it replaces, else
     /// (none, or null) the first the file's items hold.
     private func codeLike(_ old: FieldValue?, key: String) -> FieldValue? {
@@ -274,14 +286,14 @@ struct ItemLayout: Hashable, Sendable {
             if let text = map.first(where: { $0.value == status })?.key { return Self.typed(text, like: sample) }
             // A key mapped to custom statuses alone (`phase:2=/`) says nothing of done-ness:
             // a value it maps to no status stays as it is, a custom status's code goes.
-            let namesDoneness = map.values.contains { $0 == .done || $0 == .open }
+            let namesDoneness = holdsDoneness(key)
             if !namesDoneness, status == .done || status == .open, let old, map[old.description] == nil {
                 return old
             }
             if status == .open || !namesDoneness { return openValue(of: map, key: key, like: sample) }
         }
         if case .custom(let scalar) = status { return .string(String(scalar)) }
-        guard always || statusWords != nil else { return nil }
+        guard always || statusWords != nil else { return statusHoldsNull ? .null : nil }
         let word: String
         var inFile = false
         if let words = statusWords {
@@ -290,6 +302,7 @@ struct ItemLayout: Hashable, Sendable {
             word = spelled
             inFile = status == .done ? words.doneInFile : words.openInFile
         } else {
+            if status == .open && statusHoldsNull { return .null }
             word = status == .done ? "done" : "open"
         }
         if case .string(let text)? = old, !inFile { return .string(Self.cased(word, like: text)) }
@@ -792,6 +805,7 @@ extension ItemLayout {
                     openIsNull: statusOpen == nil && statusEmpty == nil && statusNull)
             }
             for key in unmappedNulls where layout.unmappedValues[key] == nil { layout.unmappedValues[key] = .null }
+            layout.statusHoldsNull = statusNull
             // Only the minority needs remembering.
             if layout.checkedIsIntegerByDefault {
                 layout.integerChecked = []

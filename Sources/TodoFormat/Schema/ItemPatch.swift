@@ -156,7 +156,10 @@ enum ItemPatch {
                     inserts.append((key, layout.statusValue(new.status, key: key, like: nil, always: true)))
                 }
             }
-            if statusIndex == nil && checkedIndex == nil {
+            // A status key mapped to custom statuses alone (`phase:2=/`) holds no done-ness:
+            // the item keeps it as it would keep no key, in a checked key it gets.
+            let statusHoldsDoneness = statusIndex.map { layout.holdsDoneness(members[$0].key) } ?? false
+            if !statusHoldsDoneness && checkedIndex == nil {
                 if let f = newFields.firstIndex(where: { ItemSchema.isCompletionDateKey($0.key) }),
                     old.fields.contains(where: { ItemSchema.isCompletionDateKey($0.key) })
                 {
@@ -168,7 +171,7 @@ enum ItemPatch {
                 } else if new.status == .done {
                     if let key = layout.schema.keys[.checked] {
                         inserts.append((key, layout.checkedValue(.done, key: key)))
-                    } else if layout.statusWords != nil, let key = layout.schema.keys[.status] {
+                    } else if statusIndex == nil, layout.statusWords != nil, let key = layout.schema.keys[.status] {
                         inserts.append((key, layout.statusValue(.done, key: key, like: nil, always: true)))
                     } else {
                         inserts.append((layout.addedCheckedKey, .bool(true)))

@@ -1218,7 +1218,7 @@ struct YAMLListPatcher {
                             line.removeSubrange(hash...)
                         }
                         while let last = line.last, last == 32 || last == 9 { line.removeLast() }
-                        out += line + [32] + written
+                        out += line + (written.isEmpty ? [] : [32]) + written
                         if !comment.isEmpty { out += [32] + comment }
                         return
                     } else {

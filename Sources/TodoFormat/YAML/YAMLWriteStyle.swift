@@ -20,8 +20,9 @@ struct YAMLWriteStyle {
     private(set) var openOmitsStatus = false
     /// Where each key stands in the file's items (their own keys, first seen first).
     private(set) var keyOrder: [String: Int] = [:]
-    /// How the file's items spell null: `null`, `~` or nothing after the colon (the first
-    /// met; `null` before any).
+    /// How the file's items spell null under each key (`null`, `~` or nothing after the
+    /// colon, the first met), and under any key; `null` before any.
+    private var nulls: [String: [UInt8]] = [:]
     private var null: [UInt8]? = nil
 
     /// Learns from an item of the file (and its children).
@@ -40,7 +41,10 @@ struct YAMLWriteStyle {
         for member in item.members where keyOrder[member.key] == nil { keyOrder[member.key] = keyOrder.count }
         for (m, member) in item.members.enumerated() {
             let span = item.valueSpans[m]
-            if null == nil, member.value == .null, member.role != .children { null = Array(bytes[span]) }
+            if member.value == .null, member.role != .children, nulls[member.key] == nil {
+                nulls[member.key] = Array(bytes[span])
+                null = null ?? nulls[member.key]
+            }
             guard !span.isEmpty else { continue }
             switch bytes[span.lowerBound] {
             case UInt8(ascii: "'"): single += 1
@@ -136,7 +140,7 @@ struct YAMLWriteStyle {
         default: break
         }
         // (A null spelled as nothing takes no space after the colon either.)
-        if space && !(value == .null && null?.isEmpty == true) { out.append(32) }
+        if space && !(value == .null && nullSpelling(key: key, flow: flow).isEmpty) { out.append(32) }
         if case .string(let text) = value {
             scalar(text, flow: flow, plainWord: plainWord, quote: quote, to: &out)
             return
@@ -155,6 +159,13 @@ struct YAMLWriteStyle {
         }
     }
 
+    /// Null as the file spells it under `key` (else under any key): nothing after the colon
+    /// only in a block mapping (`{a:}` is no flow mapping libyaml reads).
+    private func nullSpelling(key: String, flow: Bool) -> [UInt8] {
+        let spelled = nulls[key] ?? null ?? Array("null".utf8)
+        return flow && spelled.isEmpty ? Array("null".utf8) : spelled
+    }
+
     /// A value on one line (collections in flow style).
     private func inline(_ value: FieldValue, key: String, flow: Bool, plainWord: Bool, to out: inout [UInt8]) {
         switch value {
@@ -163,7 +174,7 @@ struct YAMLWriteStyle {
         case .bigInteger(let digits): out += Array(digits.utf8)
         case .double(let d): out += Array(YAMLValue.realText(d).utf8)
         case .bool(let b): out += Array((b ? "true" : "false").utf8)
-        case .null: out += null ?? Array("null".utf8)
+        case .null: out += nullSpelling(key: key, flow: flow)
         case .date(let d): out += Array((dates[key]?.format(d) ?? ISO8601.format(d)).utf8)
         case .data(let d): out += Array(("!!binary " + d.base64EncodedString()).utf8)
         case .array(let values):

@@ -197,6 +197,22 @@ struct WriteBackTests {
             ])
     }
 
+    /// Helper hunt 114: checking a row wrote `done` into its NULL status beside the checked
+    /// column.
+    @Test("a NULL status beside a checked column stays as the row is checked and unchecked")
+    func nullStatusBesideChecked() throws {
+        let directory = try TemporaryDirectory()
+        let path = try Self.database(
+            "create table t(id integer primary key, name text, checked integer not null, status text);"
+                + " insert into t values (1,'a',1,NULL),(2,'b',0,NULL),(3,'c',0,'/');",
+            in: directory)
+        let change = try Self.edit(path) { list in
+            list.items[0].status = .open
+            list.items[1].status = .done
+        }
+        #expect(change.new == ["INSERT INTO t VALUES(1,'a',0,NULL);", "INSERT INTO t VALUES(2,'b',1,NULL);"])
+    }
+
     @Test("a status column's value todofmt cannot read, overwritten as its row is checked, is a warning")
     func unreadableStatusOverwritten() throws {
         let directory = try TemporaryDirectory()

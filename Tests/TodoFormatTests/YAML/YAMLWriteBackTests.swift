@@ -69,6 +69,28 @@ struct YAMLWriteBackTests {
         #expect(try Self.text(path) == file)
     }
 
+    /// Helper hunt 114: `{name: one, status:}` is no flow mapping libyaml reads, and a null
+    /// took the spelling of the first null under any key.
+    @Test("a null is spelled as the file spells it under its key, and as `null` in a flow mapping")
+    func nullSpellings() throws {
+        let flow = "- {name: one, status: }\n- {name: two, status: }\n- {name: three, status: done}\n"
+        let (directory, path) = try Self.rewritten(flow, with: "- [x] one\n- [ ] two\n- [x] three\n")
+        defer { withExtendedLifetime(directory) {} }
+        try Self.write("- [ ] one\n- [ ] two\n- [x] three\n- [ ] new\n", into: path)
+        #expect(
+            try Self.text(path)
+                == "- {name: one, status: null}\n- {name: two, status: }\n- {name: three, status: done}\n"
+                + "- name: new\n  status:\n")
+        #expect(try Self.pyyaml(path).contains(#""name": "one", "status": null"#))
+        #expect(try Self.checklist(path) == "- [ ] one\n- [ ] two\n- [x] three\n- [ ] new\n")
+
+        let keyed = "- name: a\n  children:\n  status: ~\n- name: b\n  status: ~\n- name: c\n  status: done\n"
+        let (other, keyedPath) = try Self.rewritten(keyed, with: "- [x] a [children:: null]\n- [ ] b\n- [x] c\n")
+        defer { withExtendedLifetime(other) {} }
+        try Self.write("- [ ] a [children:: null]\n- [ ] b\n- [x] c\n", into: keyedPath)
+        #expect(try Self.text(keyedPath) == keyed)
+    }
+
     @Test("a null status beside a checked key stays as the item is checked and unchecked")
     func nullBesideChecked() throws {
         let file =
