@@ -420,7 +420,16 @@ struct ListTable {
     func status(of value: SQLValue, column: ColumnInfo) -> TodoStatus? {
         if case .null = value { return nil }
         if let map = statusMap(of: column.name) {
-            return map[fieldValue(value, column: column)?.description ?? ""] ?? .open
+            if let mapped = map[fieldValue(value, column: column)?.description ?? ""] { return mapped }
+            // A column mapped to custom statuses alone reads its words as an unmapped one does
+            // (`done` is done); any other value is open (`RowDecoder` leaves it to the checked
+            // column).
+            if !map.values.contains(where: { $0 == .done || $0 == .open }), case .text(let s) = value,
+                let word = ItemBuilder.status(fromWord: s)
+            {
+                return word
+            }
+            return .open
         }
         if column.name == checkedColumn {
             switch value {

@@ -536,7 +536,7 @@ struct TableUpdate {
     ) throws {
         let old = try oldRow(locator)
         let (statusAssignments, lost, displaced) = statusValues(for: entry.item, old: old)
-        if lost { noteLostStatus(at: index) }
+        if lost { noteLostStatus(entry.item.status, at: index) }
         if !displaced.isEmpty { noteDisplaced(displaced, at: index) }
         var assignments = statusAssignments
         let item = entry.item
@@ -580,7 +580,7 @@ struct TableUpdate {
         let item = entry.item
         var values: [String: SQLValue] = [table.nameColumn: .text(item.name)]
         let (statusAssignments, lost, displaced) = statusValues(for: item, old: nil)
-        if lost { noteLostStatus(at: index) }
+        if lost { noteLostStatus(item.status, at: index) }
         if !displaced.isEmpty { noteDisplaced(displaced, at: index) }
         for (column, value) in statusAssignments { values[column] = value }
         for column in table.columns where isFieldColumn(column) && values[column.name] == nil {
@@ -747,7 +747,8 @@ struct TableUpdate {
         if status == .open { return true }
         for column in [table.statusColumn, table.checkedColumn].compactMap({ $0 }) {
             if let map = table.statusMap(of: column) {
-                if map.values.contains(status) { return true }
+                // (A status the column's rows spell in a word, beside the mapped codes, too.)
+                if map.values.contains(status) || layout.spelling(of: status, in: column) != nil { return true }
                 continue
             }
             if column == table.statusColumn { return true }
@@ -772,7 +773,7 @@ struct TableUpdate {
             // A column that holds done and open only gets done-ness.
             let wanted: TodoStatus
             if let map = table.statusMap(of: name) {
-                wanted = map.values.contains(status) ? status : .open
+                wanted = map.values.contains(status) || layout.spelling(of: status, in: name) != nil ? status : .open
             } else if name == table.checkedColumn && name != table.statusColumn {
                 wanted = status == .done ? .done : .open
             } else {
@@ -929,11 +930,13 @@ struct TableUpdate {
         warnings = log
     }
 
-    private mutating func noteLostStatus(at index: Int) {
+    private mutating func noteLostStatus(_ status: TodoStatus, at index: Int) {
         let message =
             table.checkedColumn == nil && table.statusColumn == nil && table.completionColumn == nil
             ? "the table has no column for done-ness or a status; checked items and custom statuses were not written"
-            : "the table has no value for this status (done-ness is written, custom statuses are not); those items were written as open"
+            : status == .done
+                ? "the table has no value for done (no checked column, and its status column's mapped values name none); those items were written as open"
+                : "the table has no value for this status (done-ness is written, custom statuses are not); those items were written as open"
         var log = warnings
         log.note(.status, message, item: describe(index))
         warnings = log

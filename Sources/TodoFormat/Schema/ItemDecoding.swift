@@ -45,13 +45,15 @@ struct ItemBuilder {
         if role == .checked || role == .status, let map = schema.statusMap(of: key) {
             // The user said what the key's values mean; any other value is open, but for a
             // status key whose values the user mapped to custom statuses alone (`--field
-            // status=phase:2=/`): another value there is no custom status, and says nothing
-            // of done-ness, which the checked key tells.
+            // status=phase:2=/`): another value there is read as an unmapped key's would be
+            // (`done` is done), and one that is no status says nothing of done-ness, which
+            // the checked key tells.
             let status: TodoStatus
             if let mapped = map[value.description] {
                 status = mapped
             } else if role == .status && !map.values.contains(where: { $0 == .done || $0 == .open }) {
-                return nil
+                guard case .string(let s) = value, let word = Self.status(fromWord: s) else { return nil }
+                status = word
             } else {
                 status = .open
             }

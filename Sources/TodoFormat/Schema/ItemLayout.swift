@@ -263,10 +263,13 @@ struct ItemLayout: Hashable, Sendable {
         key != checkedKey && !checkedKeyHolds(status, key: checkedKey)
     }
 
-    /// Whether the status key `key` holds done-ness: not where `--field` maps its values to
-    /// custom statuses alone (`phase:2=/`), whose other values say nothing of it.
+    /// Whether the status key `key` holds done-ness: not where the file's items hold no word
+    /// for done or open there, and `--field` maps its values to custom statuses alone
+    /// (`phase:2=/`, whose other values say nothing of it) or the file has a checked key
+    /// (the status key holds custom statuses and nulls alone).
     func holdsDoneness(_ key: String) -> Bool {
-        guard let map = schema.statusMap(of: key) else { return true }
+        if statusWords != nil { return true }
+        guard let map = schema.statusMap(of: key) else { return schema.keys[.checked] == nil }
         return map.values.contains { $0 == .done || $0 == .open }
     }
 

@@ -126,10 +126,13 @@ enum ItemPatch {
                     return true
                 }()
                 let key = members[i].key
+                let holdsDoneness = layout.holdsDoneness(key)
                 let always =
-                    isWord || layout.statusWords != nil || checkedIndex == nil
+                    isWord || layout.statusWords != nil || (checkedIndex == nil && holdsDoneness)
                     || layout.schema.statusMap(of: key) != nil
-                if oldValue == .null && (new.status == .open || (new.status == .done && checkedIndex != nil)) {
+                if oldValue == .null
+                    && (new.status == .open || (new.status == .done && (checkedIndex != nil || !holdsDoneness)))
+                {
                     // A null status already says open (where the checked key said done), and
                     // beside a checked key, which says done, it says nothing against it: it stays.
                 } else if let value = layout.statusValue(new.status, key: key, like: oldValue, always: always) {

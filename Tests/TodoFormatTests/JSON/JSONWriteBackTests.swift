@@ -409,6 +409,27 @@ struct JSONWriteBackTests {
         #expect(try Self.text(path) == (try Self.text(expected)))
     }
 
+    /// Helper hunt 115: `done` and `open` in a key mapped to custom statuses alone were
+    /// neither read nor written as such.
+    @Test("a key mapped to custom statuses alone reads and writes its words for done and open")
+    func wordsBesideCustomCodes() throws {
+        let directory = try TemporaryDirectory()
+        var schema = ItemSchema()
+        schema.mapping("2", of: "status", to: .custom("/"))
+        let options = ListOptions(schema: schema)
+        let path = try Self.make(
+            "list.json",
+            #"[{"name": "a", "status": "done"}, {"name": "b", "status": "open"}, {"name": "c", "status": "2"}]"#,
+            dump: "t = json.dumps(v)", in: directory)
+        #expect(
+            try TodoList(contentsOf: .file(path), options: options).items.map(\.status) == [.done, .open, .custom("/")])
+        #expect(try Self.write("- [ ] a\n- [x] b\n- [x] c\n", into: path, options: options, strict: true).isEmpty)
+        #expect(
+            try Self.text(path)
+                == #"[{"name": "a", "status": "open"}, {"name": "b", "status": "done"}, {"name": "c", "status": "done"}]"#
+        )
+    }
+
     @Test(
         "a file whose lines end in CR LF gets new lines ending so too, in JSON and XML property lists",
         arguments: ["json", "plist"])
@@ -585,6 +606,13 @@ struct JSONWriteBackTests {
                 #"[{"name": "a", "checked": False, "status": "/"}, {"name": "b", "checked": False, "status": None}]"#,
                 "- [x] a\n- [ ] b\n- [ ] c\n- [x] d\n",
                 #"[{"name": "a", "checked": True, "status": None}, {"name": "b", "checked": False, "status": None}, {"name": "c", "checked": False, "status": None}, {"name": "d", "checked": True, "status": None}]"#
+            ),
+            // Helper hunt 115: an item without the file's checked key, checked, got `done` in
+            // its status (which the app reads no done-ness from); it gets the checked key.
+            (
+                #"[{"name": "a", "checked": False, "status": None}, {"name": "b", "status": None}]"#,
+                "- [ ] a\n- [x] b\n- [x] c\n- [ ] d\n",
+                #"[{"name": "a", "checked": False, "status": None}, {"name": "b", "checked": True, "status": None}, {"name": "c", "checked": True, "status": None}, {"name": "d", "checked": False, "status": None}]"#
             ),
             (
                 #"[{"name": "a", "status": None}, {"name": "b", "status": None}]"#,

@@ -213,6 +213,44 @@ struct WriteBackTests {
         #expect(change.new == ["INSERT INTO t VALUES(1,'a',0,NULL);", "INSERT INTO t VALUES(2,'b',1,NULL);"])
     }
 
+    /// Helper hunt 115: such a column's `done` rows read as open, and a row checked stayed
+    /// open with a warning that said done-ness was written.
+    @Test("a status column mapped to custom statuses alone reads and writes its words; without them, done is a warning")
+    func wordsBesideCustomCodes() throws {
+        let directory = try TemporaryDirectory()
+        var schema = ItemSchema()
+        schema.mapping("2", of: "status", to: .custom("/"))
+        let options = ListOptions(schema: schema)
+        let words = try Self.database(
+            "create table t(id integer primary key, name text, status text);"
+                + " insert into t(name, status) values ('a','done'),('b','open'),('c','2');",
+            in: directory, name: "words.sqlite")
+        #expect(
+            try TodoList(contentsOf: URL(fileURLWithPath: words), options: options).items.map(\.status) == [
+                .done, .open, .custom("/"),
+            ])
+        let change = try Self.edit(words, options: options, strict: true) { list in
+            list.items[0].status = .open
+            list.items[1].status = .done
+            list.items[2].status = .done
+        }
+        #expect(
+            change.new == [
+                "INSERT INTO t VALUES(1,'a','open');", "INSERT INTO t VALUES(2,'b','done');",
+                "INSERT INTO t VALUES(3,'c','done');",
+            ])
+        var codes = ItemSchema()
+        codes.mapping("2", of: "phase", to: .custom("/"))
+        let phases = try Self.database(
+            "create table t(id integer primary key, name text, phase integer); insert into t(name, phase) values ('a',0),('b',2);",
+            in: directory, name: "codes.sqlite")
+        let lost = try Self.edit(phases, options: ListOptions(schema: codes)) { $0.items[0].status = .done }
+        #expect(lost.new.isEmpty)
+        #expect(
+            lost.warnings.map(\.kind) == [.status]
+                && lost.warnings.first?.message.hasPrefix("the table has no value for done") == true)
+    }
+
     @Test("a status column's value todofmt cannot read, overwritten as its row is checked, is a warning")
     func unreadableStatusOverwritten() throws {
         let directory = try TemporaryDirectory()
