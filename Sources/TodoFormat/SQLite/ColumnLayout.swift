@@ -127,6 +127,8 @@ struct TableLayout {
         private var counts: [String: [TodoStatus: [SQLValue: Int]]] = [:]
         /// Status columns with a NULL (which reads as open) in some row.
         private var nulls: Set<String> = []
+        /// The values that name no status in columns mapped to custom statuses alone.
+        private var others: [String: [SQLValue: Int]] = [:]
         private var rows = 0
 
         init(_ table: ListTable) {
@@ -157,7 +159,18 @@ struct TableLayout {
                     continue
                 }
                 let value = statement.value(index)
-                if let status = table.status(of: value, column: column) {
+                // In a column mapped to custom statuses alone, a value that says nothing (0,
+                // `idea`) spells open only where no word does.
+                let meaning: TodoStatus?
+                if let map = table.statusMap(of: column.name),
+                    !map.values.contains(where: { $0 == .done || $0 == .open })
+                {
+                    meaning = table.namedStatus(of: value, column: column, map: map)
+                    if meaning == nil { others[column.name, default: [:]][value, default: 0] += 1 }
+                } else {
+                    meaning = table.status(of: value, column: column)
+                }
+                if let status = meaning {
                     counts[column.name, default: [:]][status, default: [:]][value, default: 0] += 1
                 }
             }
@@ -182,11 +195,14 @@ struct TableLayout {
                     layout.numericDates.insert(name)
                 }
             }
+            func mostCommon(_ values: [SQLValue: Int]) -> SQLValue {
+                values.max { $0.value < $1.value || ($0.value == $1.value && "\($0.key)" > "\($1.key)") }!.key
+            }
             for (column, byStatus) in counts {
-                for (status, values) in byStatus {
-                    layout.spellings[column, default: [:]][status] =
-                        values.max { $0.value < $1.value || ($0.value == $1.value && "\($0.key)" > "\($1.key)") }!.key
-                }
+                for (status, values) in byStatus { layout.spellings[column, default: [:]][status] = mostCommon(values) }
+            }
+            for (column, values) in others where layout.spellings[column]?[.open] == nil {
+                layout.spellings[column, default: [:]][.open] = mostCommon(values)
             }
             // A column whose open rows are NULL, with no value for open: open is NULL, as a
             // JSON file's open items without a status key get none.

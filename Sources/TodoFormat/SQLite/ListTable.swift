@@ -420,16 +420,9 @@ struct ListTable {
     func status(of value: SQLValue, column: ColumnInfo) -> TodoStatus? {
         if case .null = value { return nil }
         if let map = statusMap(of: column.name) {
-            if let mapped = map[fieldValue(value, column: column)?.description ?? ""] { return mapped }
-            // A column mapped to custom statuses alone reads its words as an unmapped one does
-            // (`done` is done); any other value is open (`RowDecoder` leaves it to the checked
-            // column).
-            if !map.values.contains(where: { $0 == .done || $0 == .open }), case .text(let s) = value,
-                let word = ItemBuilder.status(fromWord: s)
-            {
-                return word
-            }
-            return .open
+            // Any value a map does not name is open (in a column mapped to custom statuses
+            // alone, `RowDecoder` leaves it to the checked column).
+            return namedStatus(of: value, column: column, map: map) ?? .open
         }
         if column.name == checkedColumn {
             switch value {
@@ -441,6 +434,15 @@ struct ListTable {
         }
         if case .text(let s) = value { return ItemBuilder.status(fromWord: s) }
         return nil
+    }
+
+    /// The status a mapped column's value names: its code's, or, in a column mapped to
+    /// custom statuses alone, its word's as an unmapped column reads it (`done` is done);
+    /// nil for any other value (which says nothing: no spelling of open to learn).
+    func namedStatus(of value: SQLValue, column: ColumnInfo, map: [String: TodoStatus]) -> TodoStatus? {
+        if let mapped = map[fieldValue(value, column: column)?.description ?? ""] { return mapped }
+        guard !map.values.contains(where: { $0 == .done || $0 == .open }), case .text(let s) = value else { return nil }
+        return ItemBuilder.status(fromWord: s)
     }
 
     /// The columns that become item fields, and the field key of each (todofmt's own table).

@@ -798,9 +798,12 @@ struct TableUpdate {
                 let meaning = table.status(of: stored, column: column)
                 if meaning == wanted || (meaning == nil && stored == .null && wanted == .open) { continue }
                 // A NULL status beside a checked column, which tells done-ness, stays as the
-                // row is checked (as a null status beside a checked key does in JSON).
-                if stored == .null && wanted == .done && name == table.statusColumn,
-                    let checked = table.checkedColumn, checked != name
+                // row is checked (as a null status beside a checked key does in JSON), and so
+                // does a value that names no status in a column mapped to custom statuses
+                // alone (`idea`).
+                if name == table.statusColumn, let checked = table.checkedColumn, checked != name,
+                    (stored == .null && wanted == .done)
+                        || (wanted == .done || wanted == .open) && saysNothing(stored, column: column)
                 {
                     continue
                 }
@@ -823,6 +826,15 @@ struct TableUpdate {
             }
         }
         return (values, lost, displaced)
+    }
+
+    /// Whether `value` of a column mapped to custom statuses alone names no status (`idea`
+    /// beside the code 2 for `/`): it says nothing of done-ness.
+    private func saysNothing(_ value: SQLValue, column: ColumnInfo) -> Bool {
+        guard value != .null, let map = table.statusMap(of: column.name),
+            !map.values.contains(where: { $0 == .done || $0 == .open })
+        else { return false }
+        return table.namedStatus(of: value, column: column, map: map) == nil
     }
 
     /// The stored value of a status in a column: the value the column's rows use for it

@@ -130,8 +130,16 @@ enum ItemPatch {
                 let always =
                     isWord || layout.statusWords != nil || (checkedIndex == nil && holdsDoneness)
                     || layout.schema.statusMap(of: key) != nil
-                if oldValue == .null
-                    && (new.status == .open || (new.status == .done && (checkedIndex != nil || !holdsDoneness)))
+                // A value of a key mapped to custom statuses alone that names no status (`idea`)
+                // says nothing of done-ness either.
+                let namesNothing =
+                    layout.schema.statusMap(of: key).map { map in
+                        !map.values.contains { $0 == .done || $0 == .open } && map[oldValue.description] == nil
+                            && ItemBuilder.status(fromWord: oldValue.description) == nil
+                    } ?? false
+                if (oldValue == .null
+                    && (new.status == .open || (new.status == .done && (checkedIndex != nil || !holdsDoneness))))
+                    || (namesNothing && checkedIndex != nil && (new.status == .open || new.status == .done))
                 {
                     // A null status already says open (where the checked key said done), and
                     // beside a checked key, which says done, it says nothing against it: it stays.

@@ -428,6 +428,17 @@ struct JSONWriteBackTests {
             try Self.text(path)
                 == #"[{"name": "a", "status": "open"}, {"name": "b", "status": "done"}, {"name": "c", "status": "done"}]"#
         )
+        // A value that names no status (`idea`) says nothing of done-ness: beside a checked
+        // key, it stays as the item is checked (helper hunt 116: `done` went over it).
+        let checked = try Self.make(
+            "checked.json",
+            #"[{"name": "a", "checked": True, "status": "done"}, {"name": "d", "checked": False, "status": "idea"}]"#,
+            dump: "t = json.dumps(v)", in: directory)
+        #expect(try Self.write("- [x] a\n- [x] d\n", into: checked, options: options, strict: true).isEmpty)
+        #expect(
+            try Self.text(checked)
+                == #"[{"name": "a", "checked": true, "status": "done"}, {"name": "d", "checked": true, "status": "idea"}]"#
+        )
     }
 
     @Test(
