@@ -287,13 +287,17 @@ struct ItemLayout: Hashable, Sendable {
         if let map = schema.statusMap(of: key) {
             let sample = codeLike(old, key: key)
             if let text = map.first(where: { $0.value == status })?.key { return Self.typed(text, like: sample) }
-            // A key mapped to custom statuses alone (`phase:2=/`) says nothing of done-ness:
-            // a value it maps to no status stays as it is, a custom status's code goes.
-            let namesDoneness = holdsDoneness(key)
-            if !namesDoneness, status == .done || status == .open, let old, map[old.description] == nil {
-                return old
+            let mapNamesDoneness = map.values.contains { $0 == .done || $0 == .open }
+            if !holdsDoneness(key), status == .done || status == .open {
+                // A key mapped to custom statuses alone (`phase:2=/`), without words for done
+                // or open, says nothing of done-ness: a value it maps to no status stays as
+                // it is, a custom status's code goes for the file's other value.
+                if let old, map[old.description] == nil { return old }
+                return openValue(of: map, key: key, like: sample)
             }
-            if status == .open || !namesDoneness { return openValue(of: map, key: key, like: sample) }
+            if status == .open && mapNamesDoneness { return openValue(of: map, key: key, like: sample) }
+            // With words, such a key spells done and open in them (below), and a custom
+            // status no code names in its character.
         }
         if case .custom(let scalar) = status { return .string(String(scalar)) }
         guard always || statusWords != nil else { return statusHoldsNull ? .null : nil }

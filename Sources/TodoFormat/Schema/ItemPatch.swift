@@ -130,12 +130,14 @@ enum ItemPatch {
                 let always =
                     isWord || layout.statusWords != nil || (checkedIndex == nil && holdsDoneness)
                     || layout.schema.statusMap(of: key) != nil
-                // A value of a key mapped to custom statuses alone that names no status (`idea`)
-                // says nothing of done-ness either.
+                // A value of a key mapped to custom statuses alone that names no status (`idea`,
+                // an integer no code names) says nothing of done-ness either.
+                var isWordOrCode = false
+                if case .string(let s) = oldValue { isWordOrCode = ItemBuilder.status(fromWord: s) != nil }
                 let namesNothing =
                     layout.schema.statusMap(of: key).map { map in
                         !map.values.contains { $0 == .done || $0 == .open } && map[oldValue.description] == nil
-                            && ItemBuilder.status(fromWord: oldValue.description) == nil
+                            && !isWordOrCode
                     } ?? false
                 if (oldValue == .null
                     && (new.status == .open || (new.status == .done && (checkedIndex != nil || !holdsDoneness))))

@@ -439,6 +439,24 @@ struct JSONWriteBackTests {
             try Self.text(checked)
                 == #"[{"name": "a", "checked": true, "status": "done"}, {"name": "d", "checked": true, "status": "idea"}]"#
         )
+        // Where the key has a word for open, a value that names no status is not its open
+        // (helper hunt 117: new and unchecked items got `idea`).
+        let words = try Self.make(
+            "words.json",
+            #"[{"name": "a", "status": "idea"}, {"name": "c", "status": "open"}, {"name": "d", "status": "2"}]"#,
+            dump: "t = json.dumps(v)", in: directory)
+        #expect(try Self.write("- [ ] a\n- [ ] c\n- [ ] d\n- [ ] new\n", into: words, options: options).isEmpty)
+        #expect(
+            try Self.text(words)
+                == #"[{"name": "a", "status": "idea"}, {"name": "c", "status": "open"}, {"name": "d", "status": "open"}, {"name": "new", "status": "open"}]"#
+        )
+        // A custom status no code names keeps its character in a new file (hunt 117: `0`).
+        let fresh = directory.path("fresh.json")
+        #expect(try Self.write("- [5] b\n- [/] a\n", into: fresh, options: options, strict: true).isEmpty)
+        #expect(
+            try TodoList(contentsOf: .file(fresh), options: options).items.map(\.status) == [
+                .custom("5"), .custom("/"),
+            ])
     }
 
     @Test(
