@@ -312,6 +312,11 @@ struct ItemLayout: Hashable, Sendable {
             if status == .open && statusHoldsNull { return .null }
             word = status == .done ? "done" : "open"
         }
+        // A word the user mapped to a custom status (`--field status=status:open=/`) reads
+        // back as that status: open is then the file's other value, else empty.
+        if status == .open, let map = schema.statusMap(of: key), map[word] != nil || map[word.lowercased()] != nil {
+            return unmappedValues[key.lowercased()] ?? .string("")
+        }
         if case .string(let text)? = old, !inFile { return .string(Self.cased(word, like: text)) }
         return .string(word)
     }

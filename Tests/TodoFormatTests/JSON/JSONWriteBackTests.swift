@@ -450,6 +450,19 @@ struct JSONWriteBackTests {
             try Self.text(words)
                 == #"[{"name": "a", "status": "idea"}, {"name": "c", "status": "open"}, {"name": "d", "status": "open"}, {"name": "new", "status": "open"}]"#
         )
+        // A mapping that names the word `open` itself: open items get the file's other value,
+        // as `open` reads back as `/` (helper hunt 118).
+        var claims = ItemSchema()
+        claims.mapping("open", of: "status", to: .custom("/"))
+        let claimed = try Self.make(
+            "claimed.json",
+            #"[{"name": "a", "status": "idea"}, {"name": "c", "status": "open"}, {"name": "e", "status": "done"}]"#,
+            dump: "t = json.dumps(v)", in: directory)
+        try Self.write("- [ ] a\n- [/] c\n- [ ] e\n- [ ] new\n", into: claimed, options: ListOptions(schema: claims))
+        #expect(
+            try Self.text(claimed)
+                == #"[{"name": "a", "status": "idea"}, {"name": "c", "status": "open"}, {"name": "e", "status": "idea"}, {"name": "new", "status": "idea"}]"#
+        )
         // A custom status no code names keeps its character in a new file (hunt 117: `0`).
         let fresh = directory.path("fresh.json")
         #expect(try Self.write("- [5] b\n- [/] a\n", into: fresh, options: options, strict: true).isEmpty)
