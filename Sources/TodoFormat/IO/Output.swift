@@ -132,15 +132,9 @@ struct Output: Sendable {
             }
             return
         }
-        guard case .file(let target, let temporary) = destination else { return }
-        defer { unlink(temporary) }
-        guard fsync(descriptor) == 0, close(descriptor) == 0 else {
-            let reason = String(cString: strerror(errno))
-            throw ConversionError.io(path: name, reason: reason)
-        }
-        guard rename(temporary, target) == 0 else {
-            throw ConversionError.io(path: name, reason: String(cString: strerror(errno)))
-        }
+        guard case .file = destination else { return }
+        try seal()
+        try commitSealed()
     }
 
     /// Flushes a temporary file to disk and closes it, so that putting it in place is only a

@@ -163,7 +163,7 @@ struct TableLayout {
                 // `idea`) spells open only where no word does.
                 let meaning: TodoStatus?
                 if let map = table.statusMap(of: column.name),
-                    !map.values.contains(where: { $0 == .done || $0 == .open })
+                    map.namesCustomStatusesAlone
                 {
                     meaning = table.namedStatus(of: value, column: column, map: map)
                     if meaning == nil { others[column.name, default: [:]][value, default: 0] += 1 }

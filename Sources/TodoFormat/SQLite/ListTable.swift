@@ -441,7 +441,7 @@ struct ListTable {
     /// nil for any other value (which says nothing: no spelling of open to learn).
     func namedStatus(of value: SQLValue, column: ColumnInfo, map: [String: TodoStatus]) -> TodoStatus? {
         if let mapped = map[fieldValue(value, column: column)?.description ?? ""] { return mapped }
-        guard !map.values.contains(where: { $0 == .done || $0 == .open }), case .text(let s) = value else { return nil }
+        guard map.namesCustomStatusesAlone, case .text(let s) = value else { return nil }
         return ItemBuilder.status(fromWord: s)
     }
 

@@ -42,7 +42,7 @@ struct RowDecoder {
             return Column(
                 index: i + offset, info: column, role: role,
                 plainIntegers: !column.isBooleanType && !(column.isDateType && table.isCoreData),
-                customOnly: map.map { !$0.values.contains { $0 == .done || $0 == .open } } ?? false)
+                customOnly: map?.namesCustomStatusesAlone ?? false)
         }
     }
 

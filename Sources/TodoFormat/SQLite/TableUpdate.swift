@@ -832,7 +832,7 @@ struct TableUpdate {
     /// beside the code 2 for `/`): it says nothing of done-ness.
     private func saysNothing(_ value: SQLValue, column: ColumnInfo) -> Bool {
         guard value != .null, let map = table.statusMap(of: column.name),
-            !map.values.contains(where: { $0 == .done || $0 == .open })
+            map.namesCustomStatusesAlone
         else { return false }
         return table.namedStatus(of: value, column: column, map: map) == nil
     }

@@ -51,7 +51,7 @@ struct ItemBuilder {
             let status: TodoStatus
             if let mapped = map[value.description] {
                 status = mapped
-            } else if role == .status && !map.values.contains(where: { $0 == .done || $0 == .open }) {
+            } else if role == .status && map.namesCustomStatusesAlone {
                 guard case .string(let s) = value, let word = Self.status(fromWord: s) else { return nil }
                 status = word
             } else {

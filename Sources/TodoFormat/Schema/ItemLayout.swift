@@ -270,7 +270,7 @@ struct ItemLayout: Hashable, Sendable {
     func holdsDoneness(_ key: String) -> Bool {
         if statusWords != nil { return true }
         guard let map = schema.statusMap(of: key) else { return schema.keys[.checked] == nil }
-        return map.values.contains { $0 == .done || $0 == .open }
+        return !map.namesCustomStatusesAlone
     }
 
     /// The value a code of the mapped key `key` is typed like: the value it replaces, else
@@ -287,7 +287,6 @@ struct ItemLayout: Hashable, Sendable {
         if let map = schema.statusMap(of: key) {
             let sample = codeLike(old, key: key)
             if let text = map.first(where: { $0.value == status })?.key { return Self.typed(text, like: sample) }
-            let mapNamesDoneness = map.values.contains { $0 == .done || $0 == .open }
             if !holdsDoneness(key), status == .done || status == .open {
                 // A key mapped to custom statuses alone (`phase:2=/`), without words for done
                 // or open, says nothing of done-ness: a value it maps to no status stays as
@@ -295,7 +294,7 @@ struct ItemLayout: Hashable, Sendable {
                 if let old, map[old.description] == nil { return old }
                 return openValue(of: map, key: key, like: sample)
             }
-            if status == .open && mapNamesDoneness { return openValue(of: map, key: key, like: sample) }
+            if status == .open && !map.namesCustomStatusesAlone { return openValue(of: map, key: key, like: sample) }
             // With words, such a key spells done and open in them (below), and a custom
             // status no code names in its character.
         }
@@ -314,7 +313,7 @@ struct ItemLayout: Hashable, Sendable {
         }
         // A word the user mapped to a custom status (`--field status=status:open=/`) reads
         // back as that status: open is then the file's other value, else empty.
-        if status == .open, let map = schema.statusMap(of: key), map[word] != nil || map[word.lowercased()] != nil {
+        if status == .open, let map = schema.statusMap(of: key), map[word] != nil {
             return unmappedValues[key.lowercased()] ?? .string("")
         }
         if case .string(let text)? = old, !inFile { return .string(Self.cased(word, like: text)) }

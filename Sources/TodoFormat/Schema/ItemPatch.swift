@@ -136,7 +136,7 @@ enum ItemPatch {
                 if case .string(let s) = oldValue { isWordOrCode = ItemBuilder.status(fromWord: s) != nil }
                 let namesNothing =
                     layout.schema.statusMap(of: key).map { map in
-                        !map.values.contains { $0 == .done || $0 == .open } && map[oldValue.description] == nil
+                        map.namesCustomStatusesAlone && map[oldValue.description] == nil
                             && !isWordOrCode
                     } ?? false
                 if (oldValue == .null

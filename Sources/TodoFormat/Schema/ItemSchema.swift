@@ -154,3 +154,10 @@ public struct ItemSchema: Hashable, Sendable {
         }
     }
 }
+
+extension Dictionary where Key == String, Value == TodoStatus {
+    /// Whether a key's map (`ItemSchema.statusMap(of:)`) names custom statuses alone
+    /// (`--field status=phase:2=/`): the key's other values then say nothing of done-ness
+    /// but in words (`done`), as an unmapped key's.
+    var namesCustomStatusesAlone: Bool { !values.contains { $0 == .done || $0 == .open } }
+}
