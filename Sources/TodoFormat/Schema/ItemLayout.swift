@@ -290,9 +290,15 @@ struct ItemLayout: Hashable, Sendable {
             if !holdsDoneness(key), status == .done || status == .open {
                 // A key mapped to custom statuses alone (`phase:2=/`), without words for done
                 // or open, says nothing of done-ness: a value it maps to no status stays as
-                // it is, a custom status's code goes for the file's other value.
-                if let old, map[old.description] == nil { return old }
-                return openValue(of: map, key: key, like: sample)
+                // it is, a custom status's code goes for the file's other value. But a word
+                // says what it says, later than the checked key: an open one (the empty
+                // string) gives way to a word for done on a done item, and the other way.
+                if let old, map[old.description] == nil, (Self.doneness(of: old) ?? status) == status { return old }
+                let other = openValue(of: map, key: key, like: sample)
+                if status == .done, Self.doneness(of: other) == .open {
+                    return .string(Self.doneWord(unclaimedBy: map, like: old))
+                }
+                return other
             }
             if status == .open && !map.namesCustomStatusesAlone { return openValue(of: map, key: key, like: sample) }
             // With words, such a key spells done and open in them (below), and a custom
@@ -311,13 +317,35 @@ struct ItemLayout: Hashable, Sendable {
             if status == .open && statusHoldsNull { return .null }
             word = status == .done ? "done" : "open"
         }
+        var text = word
+        if case .string(let oldText)? = old, !inFile { text = Self.cased(word, like: oldText) }
         // A word the user mapped to a custom status (`--field status=status:open=/`) reads
-        // back as that status: open is then the file's other value, else empty.
-        if status == .open, let map = schema.statusMap(of: key), map[word] != nil {
-            return unmappedValues[key.lowercased()] ?? .string("")
+        // back as that status: open is then the file's other value, else empty; done
+        // another word for done.
+        if let map = schema.statusMap(of: key), map[text] != nil {
+            if status == .open { return unmappedValues[key.lowercased()] ?? .string("") }
+            return .string(map[word] == nil ? word : Self.doneWord(unclaimedBy: map, like: old))
         }
-        if case .string(let text)? = old, !inFile { return .string(Self.cased(word, like: text)) }
-        return .string(word)
+        return .string(text)
+    }
+
+    /// Done or open where `value` is a word for it (`done`, `open`, the empty string).
+    private static func doneness(of value: FieldValue) -> TodoStatus? {
+        guard case .string(let text) = value, let status = ItemBuilder.status(fromWord: text),
+            status == .done || status == .open
+        else { return nil }
+        return status
+    }
+
+    /// The first word for done (`done`, `completed`, …) that `map` does not name as a
+    /// custom status, cased like `old` where that is text.
+    private static func doneWord(unclaimedBy map: [String: TodoStatus], like old: FieldValue?) -> String {
+        let words = ["done", "completed", "complete", "closed", "finished", "resolved"]
+        let spelled = words.map { word in
+            if case .string(let text)? = old { return cased(word, like: text) }
+            return word
+        }
+        return spelled.first { map[$0] == nil } ?? words.first { map[$0] == nil } ?? "x"
     }
 
     /// The value the mapped key `key` holds for open items: the one mapped to open, else the
@@ -593,7 +621,9 @@ extension ItemLayout {
                         words += 1
                         if truth { doneWord = doneWord ?? s } else { openWord = openWord ?? s }
                     }
-                case (.status?, .string(let s)) where field.key == layout.schema.keys[.status]:
+                // (A word the user mapped to a custom status, `status:done=/`, is not one.)
+                case (.status?, .string(let s))
+                where field.key == layout.schema.keys[.status] && layout.schema.statusMap(of: field.key)?[s] == nil:
                     switch ItemBuilder.status(fromWord: s) {
                     case .done?: statusDone = statusDone ?? s
                     case .open?:

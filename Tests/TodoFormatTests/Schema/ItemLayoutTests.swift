@@ -128,4 +128,84 @@ struct ItemLayoutTests {
         #expect(try Self.write("- [ ] a\n  - [/] b\n", into: path).isEmpty)
         #expect(try TodoList(contentsOf: .file(path)).items[0].children[0].status == .custom("/"))
     }
+
+    /// Mappings of words to custom statuses alone: a key of codes that are words
+    /// (`phase:doing=/`), and the words for done and open themselves (`status:done=/`).
+    static let wordMappings: [(key: String, word: String)] = [
+        ("phase", "doing"), ("status", "done"), ("status", "open"),
+    ]
+
+    @Test(
+        "a key whose words map to custom statuses alone keeps done and open, in a new file and an existing one",
+        arguments: writers.map(\.file))
+    func wordsMappedToCustomStatuses(_ file: String) throws {
+        try Self.checkWordsMappedToCustomStatuses(Self.writers.first { $0.file == file }!)
+    }
+
+    @Test("the same in YAML", .needsYAML)
+    func wordsMappedToCustomStatusesInYAML() throws {
+        try Self.checkWordsMappedToCustomStatuses(Self.yamlWriter)
+    }
+
+    /// Before, a done item got the empty string, a word for open, in the mapped key after its
+    /// checked key (and `done` where the user maps `done` to `/`): it read back as open. In
+    /// JSON, a file in todofmt's own shape had its done items unchecked.
+    static func checkWordsMappedToCustomStatuses(_ writer: (file: String, dump: String)) throws {
+        let directory = try TemporaryDirectory()
+        let checklist = "- [ ] a\n- [x] b\n- [/] c\n"
+        let statuses: [TodoStatus] = [.open, .done, .custom("/")]
+        for (key, word) in wordMappings {
+            var schema = ItemSchema()
+            schema.mapping(word, of: key, to: .custom("/"))
+            let options = ListOptions(schema: schema)
+            // A new file (a property list's kind follows from the extension's: XML).
+            let fresh = directory.path(
+                "fresh-\(key)-\(word)-" + writer.file.replacingOccurrences(of: "bplist", with: "plist"))
+            #expect(try write(checklist, into: fresh, options: options, strict: true).isEmpty)
+            #expect(try TodoList(contentsOf: .file(fresh), options: options).items.map(\.status) == statuses)
+            // A file in todofmt's own shape, made by Python.
+            let own = try make(
+                "own-\(key)-\(word)-" + writer.file,
+                #"[{"name": "a", "checked": False}, {"name": "b", "checked": True}, {"name": "c", "checked": False, "status": "/"}]"#,
+                dump: writer.dump, in: directory)
+            _ = try write(checklist, into: own, options: options)
+            #expect(try TodoList(contentsOf: .file(own), options: options).items.map(\.status) == statuses)
+            // A file whose items hold the empty string in the key, a word for open: checked,
+            // an item gets a word for done there.
+            let empty = try make(
+                "empty-\(key)-\(word)-" + writer.file,
+                #"[{"name": "a", "checked": False, "\#(key)": ""}, {"name": "b", "checked": False, "\#(key)": ""}, {"name": "c", "checked": False, "\#(key)": "\#(word)"}]"#,
+                dump: writer.dump, in: directory)
+            #expect(try write(checklist, into: empty, options: options, strict: true).isEmpty)
+            #expect(try TodoList(contentsOf: .file(empty), options: options).items.map(\.status) == statuses)
+        }
+        // A file whose status key holds words: `done` means `/`, so a done item gets the
+        // file's other word for done, and where it has none, another word for done.
+        var schema = ItemSchema()
+        schema.mapping("done", of: "status", to: .custom("/"))
+        let options = ListOptions(schema: schema)
+        for (name, other, expected) in [("finished", "finished", "finished"), ("none", "Open", "Done")] {
+            let path = try make(
+                "\(name)-" + writer.file,
+                #"[{"name": "a", "status": "\#(other)"}, {"name": "b", "status": "done"}, {"name": "c", "status": "open"}]"#,
+                dump: writer.dump, in: directory)
+            #expect(try TodoList(contentsOf: .file(path), options: options).items[1].status == .custom("/"))
+            #expect(try write("- [x] a\n- [x] b\n- [ ] c\n", into: path, options: options, strict: true).isEmpty)
+            #expect(
+                try TodoList(contentsOf: .file(path), options: options).items.map(\.status) == [.done, .done, .open])
+            // Read without the mapping, the key holds the word.
+            let fields = try TodoList(contentsOf: .file(path)).items.map(\.status)
+            #expect(fields == [.done, .done, .open])
+            let words = try Python.run(
+                Python.prelude + """
+                    p = \(String(reflecting: path))
+                    if p.endswith('.json'): v = json.load(open(p))
+                    elif p.endswith('.yaml'):
+                        import yaml; v = yaml.safe_load(open(p))
+                    else: v = plistlib.load(open(p, 'rb'))
+                    print(' '.join(i['status'] for i in v))
+                    """, in: directory)
+            #expect(words.trimmingCharacters(in: .whitespacesAndNewlines) == "\(expected) \(expected) open")
+        }
+    }
 }
