@@ -127,7 +127,7 @@ struct TableLayout {
         private var counts: [String: [TodoStatus: [SQLValue: Int]]] = [:]
         /// Status columns with a NULL (which reads as open) in some row.
         private var nulls: Set<String> = []
-        /// The values that name no status in columns mapped to custom statuses alone.
+        /// The values that say nothing (0) in columns mapped to custom statuses alone.
         private var others: [String: [SQLValue: Int]] = [:]
         private var rows = 0
 
@@ -159,14 +159,17 @@ struct TableLayout {
                     continue
                 }
                 let value = statement.value(index)
-                // In a column mapped to custom statuses alone, a value that says nothing (0,
-                // `idea`) spells open only where no word does.
+                // In a column mapped to custom statuses alone, a value that says nothing (0)
+                // spells open only where no word does.
                 let meaning: TodoStatus?
                 if let map = table.statusMap(of: column.name),
                     map.namesCustomStatusesAlone
                 {
                     meaning = table.namedStatus(of: value, column: column, map: map)
-                    if meaning == nil { others[column.name, default: [:]][value, default: 0] += 1 }
+                    // (Any other value is a field: written for open, it would read back so.)
+                    if meaning == nil && value == .integer(0) {
+                        others[column.name, default: [:]][value, default: 0] += 1
+                    }
                 } else {
                     meaning = table.status(of: value, column: column)
                 }

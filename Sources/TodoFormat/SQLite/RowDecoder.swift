@@ -61,7 +61,15 @@ struct RowDecoder {
                 name = statement.text(column.index)
             case .checked, .status:
                 let value = statement.value(column.index)
-                if let meaning = table.status(of: value, column: column.info) {
+                if column.customOnly, let map = table.statusMap(of: column.info.name),
+                    table.namedStatus(of: value, column: column.info, map: map) == nil
+                {
+                    // A value that names no status in a column mapped to custom statuses
+                    // alone: 0 says nothing, any other (`idea`, 5) is a field, as in JSON.
+                    if value != .integer(0), let field = table.fieldValue(value, column: column.info) {
+                        fields.append(Field(column.info.name, field))
+                    }
+                } else if let meaning = table.status(of: value, column: column.info) {
                     if column.role == .checked {
                         checked = meaning
                     } else if !(column.customOnly && meaning == .open) {

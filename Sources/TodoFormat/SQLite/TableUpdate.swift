@@ -782,7 +782,10 @@ struct TableUpdate {
             let stored = old?[name] ?? .null
             // A value that plays no role (Tracks' `deferred`) is the item's field under the column.
             if let field = item.fields.first(where: { $0.key == name }) {
-                if wanted == .open {
+                // Beside a checked column, which holds done-ness, the status column keeps the
+                // field for done too.
+                let besideChecked = name == table.statusColumn && table.checkedColumn.map { $0 != name } ?? false
+                if wanted == .open || (wanted == .done && besideChecked) {
                     let value = storage(field.value, column: column)
                     if old == nil || !Self.same(table.fieldValue(stored, column: column), field.value) {
                         values.append((name, value))
@@ -853,6 +856,13 @@ struct TableUpdate {
         }
         if let map = table.statusMap(of: column.name), let value = map.first(where: { $0.value == status })?.key {
             return typed(value)
+        }
+        if status == .open || status == .done, let map = table.statusMap(of: column.name), map.namesCustomStatusesAlone,
+            column.name != table.checkedColumn
+        {
+            // A column mapped to custom statuses alone, with no value of its own for open:
+            // one that says nothing, as in JSON (0 beside integer codes, else empty).
+            return map.keys.allSatisfy({ Int($0) != nil }) ? typed("0") : .text("")
         }
         if column.name == table.checkedColumn {
             // Mirror a word the column uses for the other state (`yes` for `no`).

@@ -52,7 +52,15 @@ struct ItemBuilder {
             if let mapped = map[value.description] {
                 status = mapped
             } else if role == .status && map.namesCustomStatusesAlone {
-                guard case .string(let s) = value, let word = Self.status(fromWord: s) else { return nil }
+                guard case .string(let s) = value, let word = Self.status(fromWord: s) else {
+                    // No status. What writers give such a key for none (null, 0) says
+                    // nothing; any other value (`idea`, 5) is a field under its key, as an
+                    // unmapped key's would be, so that no format it goes to loses it.
+                    if value == .null || value == .integer(0) { return nil }
+                    taken &= ~Self.bit(role)
+                    fields.append(Field(key, value))
+                    return nil
+                }
                 status = word
             } else {
                 status = .open

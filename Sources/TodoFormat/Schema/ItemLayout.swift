@@ -678,6 +678,15 @@ extension ItemLayout {
             }
             guard layout.unmappedValues[key] == nil, map[field.value.description] == nil else { return }
             if field.value == .null { unmappedNulls.insert(key) }
+            // In a key mapped to custom statuses alone, only a value that says nothing (0) or
+            // open is one to write for open: any other reads back as a field.
+            if map.namesCustomStatusesAlone {
+                switch field.value {
+                case .integer(0): break
+                case .string(let s) where ItemBuilder.status(fromWord: s) == .open: break
+                default: return
+                }
+            }
             // Of the kind of the key's values in the file (an integer beside integer codes,
             // text beside text, `"1"` beside `"3"`), and not a word another app reads as
             // done (`x` beside `doing` and `finished`).

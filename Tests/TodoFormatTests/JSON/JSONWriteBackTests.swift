@@ -383,13 +383,13 @@ struct JSONWriteBackTests {
         arguments: [
             (
                 #"[{"name": "a", "done": True, "phase": 0}, {"name": "b", "done": False, "phase": 0}, {"name": "c", "done": False, "phase": 2}, {"name": "d", "done": False, "phase": 1}, {"name": "g", "done": True, "phase": 1}]"#,
-                "- [x] a\n- [x] b\n- [x] c\n- [x] d\n- [ ] g\n- [ ] e\n- [/] f\n",
+                "- [x] a\n- [x] b\n- [x] c\n- [x] d [phase:: 1]\n- [ ] g [phase:: 1]\n- [ ] e\n- [/] f\n",
                 #"[{"name": "a", "done": True, "phase": 0}, {"name": "b", "done": True, "phase": 0}, {"name": "c", "done": True, "phase": 0}, {"name": "d", "done": True, "phase": 1}, {"name": "g", "done": False, "phase": 1}, {"name": "e", "done": False, "phase": 0}, {"name": "f", "done": False, "phase": 2}]"#
             ),
             // An item without the checked key gets it for done, beside the mapped key's value.
             (
                 #"[{"name": "a", "phase": 0}, {"name": "b", "phase": 1}, {"name": "c", "phase": 2}]"#,
-                "- [x] a\n- [ ] b\n- [x] c\n- [x] d\n",
+                "- [x] a\n- [ ] b [phase:: 1]\n- [x] c\n- [x] d\n",
                 #"[{"name": "a", "done": True, "phase": 0}, {"name": "b", "phase": 1}, {"name": "c", "done": True, "phase": 0}, {"name": "d", "done": True, "phase": 0}]"#
             ),
             // The file's other value is null.
@@ -428,13 +428,14 @@ struct JSONWriteBackTests {
             try Self.text(path)
                 == #"[{"name": "a", "status": "open"}, {"name": "b", "status": "done"}, {"name": "c", "status": "done"}]"#
         )
-        // A value that names no status (`idea`) says nothing of done-ness: beside a checked
+        // A value that names no status (`idea`) is a field, no done-ness: beside a checked
         // key, it stays as the item is checked (helper hunt 116: `done` went over it).
         let checked = try Self.make(
             "checked.json",
             #"[{"name": "a", "checked": True, "status": "done"}, {"name": "d", "checked": False, "status": "idea"}]"#,
             dump: "t = json.dumps(v)", in: directory)
-        #expect(try Self.write("- [x] a\n- [x] d\n", into: checked, options: options, strict: true).isEmpty)
+        #expect(
+            try Self.write("- [x] a\n- [x] d [status:: idea]\n", into: checked, options: options, strict: true).isEmpty)
         #expect(
             try Self.text(checked)
                 == #"[{"name": "a", "checked": true, "status": "done"}, {"name": "d", "checked": true, "status": "idea"}]"#
@@ -445,23 +446,27 @@ struct JSONWriteBackTests {
             "words.json",
             #"[{"name": "a", "status": "idea"}, {"name": "c", "status": "open"}, {"name": "d", "status": "2"}]"#,
             dump: "t = json.dumps(v)", in: directory)
-        #expect(try Self.write("- [ ] a\n- [ ] c\n- [ ] d\n- [ ] new\n", into: words, options: options).isEmpty)
+        #expect(
+            try Self.write("- [ ] a [status:: idea]\n- [ ] c\n- [ ] d\n- [ ] new\n", into: words, options: options)
+                .isEmpty)
         #expect(
             try Self.text(words)
                 == #"[{"name": "a", "status": "idea"}, {"name": "c", "status": "open"}, {"name": "d", "status": "open"}, {"name": "new", "status": "open"}]"#
         )
-        // A mapping that names the word `open` itself: open items get the file's other value,
-        // as `open` reads back as `/` (helper hunt 118).
+        // A mapping that names the word `open` itself: open items get the empty string, as
+        // `open` reads back as `/` (helper hunt 118), and `idea` as a field.
         var claims = ItemSchema()
         claims.mapping("open", of: "status", to: .custom("/"))
         let claimed = try Self.make(
             "claimed.json",
             #"[{"name": "a", "status": "idea"}, {"name": "c", "status": "open"}, {"name": "e", "status": "done"}]"#,
             dump: "t = json.dumps(v)", in: directory)
-        try Self.write("- [ ] a\n- [/] c\n- [ ] e\n- [ ] new\n", into: claimed, options: ListOptions(schema: claims))
+        try Self.write(
+            "- [ ] a [status:: idea]\n- [/] c\n- [ ] e\n- [ ] new\n", into: claimed,
+            options: ListOptions(schema: claims))
         #expect(
             try Self.text(claimed)
-                == #"[{"name": "a", "status": "idea"}, {"name": "c", "status": "open"}, {"name": "e", "status": "idea"}, {"name": "new", "status": "idea"}]"#
+                == #"[{"name": "a", "status": "idea"}, {"name": "c", "status": "open"}, {"name": "e", "status": ""}, {"name": "new", "status": ""}]"#
         )
         // A custom status no code names keeps its character in a new file (hunt 117: `0`).
         let fresh = directory.path("fresh.json")

@@ -181,7 +181,11 @@ struct WriteBackTests {
         let options = ListOptions(schema: schema)
         let list = try TodoList(contentsOf: URL(fileURLWithPath: path), options: options)
         #expect(list.items.map(\.status) == [.done, .open, .custom("/"), .done, .open])
-        #expect(list.items.allSatisfy { $0.fields.map(\.key) == ["rowid"] })
+        // 0 says nothing; another value that names no status is a field (`g`'s 1).
+        #expect(
+            list.items.map { $0.fields.map(\.key) } == [
+                ["rowid"], ["rowid"], ["rowid"], ["rowid"], ["rowid", "phase"],
+            ])
         let change = try Self.edit(path, options: options) { list in
             list.items[0].status = .open
             list.items[1].status = .done
@@ -195,6 +199,34 @@ struct WriteBackTests {
                 "INSERT INTO items VALUES('c',1,0);", "INSERT INTO items VALUES('g',1,1);",
                 "INSERT INTO items VALUES('e',0,0);",
             ])
+    }
+
+    /// A value that names no status is a field: new rows got the column's commonest such
+    /// value (`idea`), which read back as a field they never had.
+    @Test("a new row in a column mapped to custom statuses alone gets a value that says nothing")
+    func customOnlyNewRow() throws {
+        let directory = try TemporaryDirectory()
+        let path = try Self.database(
+            "create table t(id integer primary key, name text, done integer, phase text);"
+                + " insert into t(name, done, phase) values ('a',0,'idea'),('b',1,'idea'),('c',0,'doing');",
+            in: directory)
+        var schema = ItemSchema(naming: [.checked: "done"])
+        schema.mapping("doing", of: "phase", to: .custom("/"))
+        let options = ListOptions(schema: schema)
+        let change = try Self.edit(path, options: options, strict: true) { list in
+            list.items[2].status = .done
+            list.items.append(TodoItem(name: "e"))
+            list.items.append(TodoItem(name: "f", status: .done))
+        }
+        #expect(
+            change.new == [
+                "INSERT INTO t VALUES(3,'c',1,'');", "INSERT INTO t VALUES(4,'e',0,'');",
+                "INSERT INTO t VALUES(5,'f',1,'');",
+            ])
+        let list = try TodoList(contentsOf: URL(fileURLWithPath: path), options: options)
+        #expect(list.items.map(\.status) == [.open, .done, .done, .open, .done])
+        #expect(
+            list.items.map { $0.fields.map(\.key) } == [["id", "phase"], ["id", "phase"], ["id"], ["id"], ["id"]])
     }
 
     /// Helper hunt 114: checking a row wrote `done` into its NULL status beside the checked

@@ -145,6 +145,49 @@ struct ItemLayoutTests {
     @Test("the same in YAML", .needsYAML)
     func wordsMappedToCustomStatusesInYAML() throws {
         try Self.checkWordsMappedToCustomStatuses(Self.yamlWriter)
+        try Self.checkValuesNamingNoStatus(Self.yamlWriter)
+    }
+
+    @Test(
+        "a key mapped to custom statuses alone gives a value that names no status as a field, which converting keeps",
+        arguments: writers.map(\.file))
+    func valuesNamingNoStatus(_ file: String) throws {
+        try Self.checkValuesNamingNoStatus(Self.writers.first { $0.file == file }!)
+    }
+
+    /// Before, `idea` and 5 said nothing of done-ness and were no field either: converting
+    /// the list to a checklist, or any other format, dropped them without a warning.
+    static func checkValuesNamingNoStatus(_ writer: (file: String, dump: String)) throws {
+        let directory = try TemporaryDirectory()
+        var schema = ItemSchema(naming: [.checked: "done"])
+        schema.mapping("2", of: "phase", to: .custom("/"))
+        let options = ListOptions(schema: schema)
+        let path = try make(
+            writer.file,
+            #"[{"name": "a", "done": True, "phase": "idea"}, {"name": "b", "done": False, "phase": 5}, {"name": "c", "done": False, "phase": 2}, {"name": "d", "done": True, "phase": 0}]"#,
+            dump: writer.dump, in: directory)
+        let before = try Data(contentsOf: URL(fileURLWithPath: path))
+        let checklist = directory.path("list.md")
+        #expect(try Conversion(input: .at(path), output: .at(checklist), options: options, strict: true).run().isEmpty)
+        let expected = "- [x] a [phase:: idea]\n- [ ] b [phase:: 5]\n- [/] c\n- [x] d\n"
+        #expect(try String(contentsOfFile: checklist, encoding: .utf8) == expected)
+        // Written back unchanged, the file is as it was; with boxes changed, the values stay.
+        #expect(try write(expected, into: path, options: options, strict: true).isEmpty)
+        #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == before)
+        #expect(
+            try write(
+                "- [ ] a [phase:: idea]\n- [x] b [phase:: 5]\n- [/] c\n- [ ] d\n", into: path, options: options,
+                strict: true
+            ).isEmpty)
+        let list = try TodoList(contentsOf: .file(path), options: options)
+        #expect(list.items.map(\.status) == [.open, .done, .custom("/"), .open])
+        #expect(list.items.map(\.fields) == [[Field("phase", .string("idea"))], [Field("phase", .integer(5))], [], []])
+        // A new file of the checklist reads back as the checklist.
+        let fresh = directory.path("fresh-" + writer.file.replacingOccurrences(of: "bplist", with: "plist"))
+        #expect(try write(expected, into: fresh, options: options, strict: true).isEmpty)
+        let back = directory.path("back.md")
+        #expect(try Conversion(input: .at(fresh), output: .at(back), options: options, strict: true).run().isEmpty)
+        #expect(try String(contentsOfFile: back, encoding: .utf8) == expected)
     }
 
     /// Before, a done item got the empty string, a word for open, in the mapped key after its
