@@ -785,20 +785,22 @@ struct TableUpdate {
                 // Beside a checked column, which holds done-ness, the status column keeps the
                 // field for done too.
                 let besideChecked = name == table.statusColumn && table.checkedColumn.map { $0 != name } ?? false
-                if wanted == .open || (wanted == .done && besideChecked) {
-                    let value = storage(field.value, column: column)
+                let value = storage(field.value, column: column)
+                if wanted == .open || (wanted == .done && besideChecked), readsAsField(value, column: column) {
                     if old == nil || !Self.same(table.fieldValue(stored, column: column), field.value) {
                         values.append((name, value))
                     }
                     continue
                 }
                 // The status goes where the field's value was (`Doing` that is no status,
-                // overwritten by `done`): the field is lost, with a warning.
+                // overwritten by `done`), or would be read as a status (`x`, 0 in a column
+                // mapped to custom statuses alone): the field is lost, with a warning.
                 displaced.append(field)
             }
             if old != nil {
                 // The stored value already says it (NULL says open): it stays as it is spelled.
-                let meaning = table.status(of: stored, column: column)
+                // (A value that reads as a field, which the item no longer has, goes.)
+                let meaning = readsAsField(stored, column: column) ? nil : table.status(of: stored, column: column)
                 if meaning == wanted || (meaning == nil && stored == .null && wanted == .open) { continue }
                 // A NULL status beside a checked column, which tells done-ness, stays as the
                 // row is checked (as a null status beside a checked key does in JSON), and so
@@ -831,13 +833,22 @@ struct TableUpdate {
         return (values, lost, displaced)
     }
 
-    /// Whether `value` of a column mapped to custom statuses alone names no status (`idea`
-    /// beside the code 2 for `/`): it says nothing of done-ness.
+    /// Whether `value`, stored in the checked or status column `column`, reads back as the
+    /// item's field under it (as `RowDecoder` reads it): a value that names no status.
+    private func readsAsField(_ value: SQLValue, column: ColumnInfo) -> Bool {
+        if value == .null { return false }
+        if column.name == table.statusColumn, let map = table.statusMap(of: column.name), map.namesCustomStatusesAlone {
+            return value != .integer(0) && table.namedStatus(of: value, column: column, map: map) == nil
+        }
+        return table.status(of: value, column: column) == nil
+    }
+
+    /// Whether `value` of a column mapped to custom statuses alone is 0, which says nothing
+    /// of done-ness there. (Any other value that names no status, `idea`, is the item's
+    /// field: where the item has none, it was removed.)
     private func saysNothing(_ value: SQLValue, column: ColumnInfo) -> Bool {
-        guard value != .null, let map = table.statusMap(of: column.name),
-            map.namesCustomStatusesAlone
-        else { return false }
-        return table.namedStatus(of: value, column: column, map: map) == nil
+        guard value == .integer(0), let map = table.statusMap(of: column.name) else { return false }
+        return map.namesCustomStatusesAlone && table.namedStatus(of: value, column: column, map: map) == nil
     }
 
     /// The stored value of a status in a column: the value the column's rows use for it
@@ -862,7 +873,8 @@ struct TableUpdate {
         {
             // A column mapped to custom statuses alone, with no value of its own for open:
             // one that says nothing, as in JSON (0 beside integer codes, else empty).
-            return map.keys.allSatisfy({ Int($0) != nil }) ? typed("0") : .text("")
+            // (Text `'0'` would be the custom status `0`.)
+            return map.keys.allSatisfy({ Int($0) != nil }) && numeric ? .integer(0) : .text("")
         }
         if column.name == table.checkedColumn {
             // Mirror a word the column uses for the other state (`yes` for `no`).

@@ -289,11 +289,12 @@ struct ItemLayout: Hashable, Sendable {
             if let text = map.first(where: { $0.value == status })?.key { return Self.typed(text, like: sample) }
             if !holdsDoneness(key), status == .done || status == .open {
                 // A key mapped to custom statuses alone (`phase:2=/`), without words for done
-                // or open, says nothing of done-ness: a value it maps to no status stays as
-                // it is, a custom status's code goes for the file's other value. But a word
-                // says what it says, later than the checked key: an open one (the empty
-                // string) gives way to a word for done on a done item, and the other way.
-                if let old, map[old.description] == nil, (Self.doneness(of: old) ?? status) == status { return old }
+                // or open, says nothing of done-ness: a value that says nothing (null, 0)
+                // stays as it is; a custom status (its code, or a character no code names)
+                // goes for the file's other value. But a word says what it says, later than
+                // the checked key: an open one (the empty string) gives way to a word for
+                // done on a done item, and the other way.
+                if let old, old == .null || old == .integer(0) || Self.doneness(of: old) == status { return old }
                 let other = openValue(of: map, key: key, like: sample)
                 if status == .done, Self.doneness(of: other) == .open {
                     return .string(Self.doneWord(unclaimedBy: map, like: old))
@@ -355,7 +356,11 @@ struct ItemLayout: Hashable, Sendable {
         if let open = map.first(where: { $0.value == .open }) { return Self.typed(open.key, like: old) }
         if let open = unmappedValues[key.lowercased()] { return open }
         if let words = statusWords { return Self.typed(words.open ?? Self.cased("open", like: words.done), like: old) }
-        return Self.typed(map.keys.allSatisfy({ Int($0) != nil }) ? "0" : "", like: old)
+        let value = Self.typed(map.keys.allSatisfy({ Int($0) != nil }) ? "0" : "", like: old)
+        // Text `"0"` is the custom status `0` in a key mapped to custom statuses alone: its
+        // value that says nothing is the integer 0, else the empty string (open).
+        if map.namesCustomStatusesAlone, case .string = value { return .string("") }
+        return value
     }
 
     /// Text typed like the value it replaces: an integer where that was an integer.

@@ -229,6 +229,42 @@ struct WriteBackTests {
             list.items.map { $0.fields.map(\.key) } == [["id", "phase"], ["id", "phase"], ["id"], ["id"], ["id"]])
     }
 
+    /// Helper hunt 119: a text column gave rows made open or done, and new rows, the text
+    /// `'0'`, which reads back as the custom status `0`; a field removed stayed; a field that
+    /// reads as a status was written without a word.
+    @Test("a text column mapped to custom statuses alone: rows get a value that says nothing, fields go and warn")
+    func customOnlyTextColumn() throws {
+        let directory = try TemporaryDirectory()
+        let path = try Self.database(
+            "create table t(id integer primary key, name text, done integer, phase text);"
+                + " insert into t(name, done, phase) values ('a',0,'2'),('b',0,'2'),('c',1,'idea'),('d',0,'2');",
+            in: directory)
+        var schema = ItemSchema(naming: [.checked: "done"])
+        schema.mapping("2", of: "phase", to: .custom("/"))
+        let options = ListOptions(schema: schema)
+        let change = try Self.edit(path, options: options, strict: true) { list in
+            list.items[0].status = .open
+            list.items[1].status = .done
+            list.items[2].fields.removeAll { $0.key == "phase" }
+            list.items.append(TodoItem(name: "e", status: .done))
+        }
+        #expect(
+            change.new == [
+                "INSERT INTO t VALUES(1,'a',0,'');", "INSERT INTO t VALUES(2,'b',1,'');",
+                "INSERT INTO t VALUES(3,'c',1,'');", "INSERT INTO t VALUES(5,'e',1,'');",
+            ])
+        let list = try TodoList(contentsOf: URL(fileURLWithPath: path), options: options)
+        #expect(list.items.map(\.status) == [.open, .done, .done, .custom("/"), .done])
+        #expect(list.items.allSatisfy { $0.fields.map(\.key) == ["id"] })
+        // A field that would read back as a status (`x`, done) has no place: a warning, and
+        // --strict refuses.
+        #expect(throws: ConversionError.self) {
+            try Self.edit(path, options: options, strict: true) { list in
+                list.items[0].fields.append(Field("phase", .string("x")))
+            }
+        }
+    }
+
     /// Helper hunt 114: checking a row wrote `done` into its NULL status beside the checked
     /// column.
     @Test("a NULL status beside a checked column stays as the row is checked and unchecked")

@@ -182,6 +182,33 @@ struct ItemLayoutTests {
         let list = try TodoList(contentsOf: .file(path), options: options)
         #expect(list.items.map(\.status) == [.open, .done, .custom("/"), .open])
         #expect(list.items.map(\.fields) == [[Field("phase", .string("idea"))], [Field("phase", .integer(5))], [], []])
+        // Codes kept as text: an item made open or done, or a new one, gets the empty string
+        // or a word for done, never the text `"0"`, which reads back as the custom status
+        // `0`; a character no code names (`?`) is a custom status, and goes (helper hunt
+        // 119: both stayed, or became `"0"`).
+        let text = try make(
+            "text-" + writer.file,
+            #"[{"name": "a", "done": False, "phase": "2"}, {"name": "b", "done": False, "phase": "?"}, {"name": "c", "done": False, "phase": "idea"}]"#,
+            dump: writer.dump, in: directory)
+        #expect(try TodoList(contentsOf: .file(text), options: options).items[1].status == .custom("?"))
+        let edited = "- [ ] a\n- [x] b\n- [ ] c [phase:: idea]\n- [x] new\n- [ ] newer\n"
+        #expect(try write(edited, into: text, options: options, strict: true).isEmpty)
+        #expect(
+            try TodoList(contentsOf: .file(text), options: options).items.map(\.status) == [
+                .open, .done, .open, .done, .open,
+            ])
+        #expect(try TodoList(contentsOf: .file(text), options: options).items.map(\.fields.count) == [0, 0, 1, 0, 0])
+        // A mapping of the word for done: `?` unchecked goes too.
+        var words = ItemSchema(naming: [.checked: "done"])
+        words.mapping("done", of: "status", to: .custom("/"))
+        let mapped = try make(
+            "words-" + writer.file,
+            #"[{"name": "a", "done": True, "status": "?"}, {"name": "b", "done": False, "status": "done"}]"#,
+            dump: writer.dump, in: directory)
+        let wordOptions = ListOptions(schema: words)
+        #expect(try write("- [ ] a\n- [/] b\n", into: mapped, options: wordOptions, strict: true).isEmpty)
+        #expect(
+            try TodoList(contentsOf: .file(mapped), options: wordOptions).items.map(\.status) == [.open, .custom("/")])
         // A new file of the checklist reads back as the checklist.
         let fresh = directory.path("fresh-" + writer.file.replacingOccurrences(of: "bplist", with: "plist"))
         #expect(try write(expected, into: fresh, options: options, strict: true).isEmpty)
