@@ -294,7 +294,11 @@ struct ItemLayout: Hashable, Sendable {
                 // goes for the file's other value. But a word says what it says, later than
                 // the checked key: an open one (the empty string) gives way to a word for
                 // done on a done item, and the other way.
-                if let old, old == .null || old == .integer(0) || Self.doneness(of: old) == status { return old }
+                if let old, map[old.description] == nil,
+                    old == .null || old == .integer(0) || Self.doneness(of: old) == status
+                {
+                    return old
+                }
                 let other = openValue(of: map, key: key, like: sample)
                 if status == .done, Self.doneness(of: other) == .open {
                     return .string(Self.doneWord(unclaimedBy: map, like: old))

@@ -248,6 +248,14 @@ struct ItemLayoutTests {
                 dump: writer.dump, in: directory)
             #expect(try write(checklist, into: empty, options: options, strict: true).isEmpty)
             #expect(try TodoList(contentsOf: .file(empty), options: options).items.map(\.status) == statuses)
+            // Items that hold the mapped word itself, checked and unchecked: the word goes
+            // (helper hunt 120: `done` mapped to `/` stayed on a checked item).
+            let held = try make(
+                "held-\(key)-\(word)-" + writer.file,
+                #"[{"name": "a", "checked": False, "\#(key)": "\#(word)"}, {"name": "b", "checked": False, "\#(key)": "\#(word)"}]"#,
+                dump: writer.dump, in: directory)
+            #expect(try write("- [x] a\n- [ ] b\n", into: held, options: options, strict: true).isEmpty)
+            #expect(try TodoList(contentsOf: .file(held), options: options).items.map(\.status) == [.done, .open])
         }
         // A file whose status key holds words: `done` means `/`, so a done item gets the
         // file's other word for done, and where it has none, another word for done.
