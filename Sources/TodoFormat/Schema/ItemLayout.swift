@@ -361,9 +361,11 @@ struct ItemLayout: Hashable, Sendable {
         if let open = unmappedValues[key.lowercased()] { return open }
         if let words = statusWords { return Self.typed(words.open ?? Self.cased("open", like: words.done), like: old) }
         let value = Self.typed(map.keys.allSatisfy({ Int($0) != nil }) ? "0" : "", like: old)
-        // Text `"0"` is the custom status `0` in a key mapped to custom statuses alone: its
-        // value that says nothing is the integer 0, else the empty string (open).
+        // Text `"0"` is the custom status `0` in a key mapped to custom statuses alone, and 0
+        // is one where a code maps it (`phase:0=/`): its value that says nothing is then the
+        // empty string (open).
         if map.namesCustomStatusesAlone, case .string = value { return .string("") }
+        if map[value.description] != nil { return .string("") }
         return value
     }
 

@@ -209,6 +209,16 @@ struct ItemLayoutTests {
         #expect(try write("- [ ] a\n- [/] b\n", into: mapped, options: wordOptions, strict: true).isEmpty)
         #expect(
             try TodoList(contentsOf: .file(mapped), options: wordOptions).items.map(\.status) == [.open, .custom("/")])
+        // A code for 0 (`phase:0=/`): an item leaving it does not get 0 (helper hunt 121).
+        var zero = ItemSchema(naming: [.checked: "done"])
+        zero.mapping("0", of: "phase", to: .custom("/"))
+        let zeroOptions = ListOptions(schema: zero)
+        let zeroPath = try make(
+            "zero-" + writer.file,
+            #"[{"name": "a", "done": False, "phase": 0}, {"name": "b", "done": False, "phase": 0}]"#,
+            dump: writer.dump, in: directory)
+        #expect(try write("- [x] a\n- [ ] b\n", into: zeroPath, options: zeroOptions, strict: true).isEmpty)
+        #expect(try TodoList(contentsOf: .file(zeroPath), options: zeroOptions).items.map(\.status) == [.done, .open])
         // A new file of the checklist reads back as the checklist.
         let fresh = directory.path("fresh-" + writer.file.replacingOccurrences(of: "bplist", with: "plist"))
         #expect(try write(expected, into: fresh, options: options, strict: true).isEmpty)
