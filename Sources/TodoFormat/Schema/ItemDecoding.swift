@@ -56,7 +56,7 @@ struct ItemBuilder {
                     // No status. What writers give such a key for none (null, 0) says
                     // nothing; any other value (`idea`, 5) is a field under its key, as an
                     // unmapped key's would be, so that no format it goes to loses it.
-                    if value == .null || value == .integer(0) { return nil }
+                    if Self.saysNothing(value) { return nil }
                     taken &= ~Self.bit(role)
                     fields.append(Field(key, value))
                     return nil
@@ -90,6 +90,11 @@ struct ItemBuilder {
         }
         return nil
     }
+
+    /// Whether a value of a status key mapped to custom statuses alone that no code names
+    /// says nothing (null, the integer 0: what writers give such a key for no status);
+    /// any other such value is a field.
+    static func saysNothing(_ value: FieldValue) -> Bool { value == .null || value == .integer(0) }
 
     /// A checked flag written as text: YAML 1.1's words and their kin (`yes`, `on`, `true`,
     /// `y` and their opposites, in any case); an empty string is open. Nil for other text.

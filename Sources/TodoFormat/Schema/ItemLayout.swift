@@ -295,7 +295,7 @@ struct ItemLayout: Hashable, Sendable {
                 // the checked key: an open one (the empty string) gives way to a word for
                 // done on a done item, and the other way.
                 if let old, map[old.description] == nil,
-                    old == .null || old == .integer(0) || Self.doneness(of: old) == status
+                    ItemBuilder.saysNothing(old) || Self.doneness(of: old) == status
                 {
                     return old
                 }
